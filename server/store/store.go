@@ -1,0 +1,45 @@
+// Package store defines how contacts are kept: the Store interface every backend implements, the
+// Contact record it stores and the errors it reports. Backends live in sub-packages (sqlite, and later
+// postgres); storetest holds the conformance suite they all run.
+package store
+
+import (
+	"context"
+	"errors"
+)
+
+// Contact is one stored contact record. Field order follows the spec's Contact resource (§2).
+type Contact struct {
+	ID           string
+	AccountID    string
+	FirstName    string
+	LastName     string
+	PhoneMobile  string
+	PhoneWork    string
+	EmailAddress string
+	// RoleIDs keeps its order; nil and empty are equivalent.
+	RoleIDs []string
+}
+
+// ErrNotFound is returned (possibly wrapped) when no contact has the requested id.
+var ErrNotFound = errors.New("contact not found")
+
+// Store keeps contacts durably. Every method is safe for concurrent use. A write that returned nil is
+// durable: it survives the process being killed right after. Writes to one contact are atomic.
+type Store interface {
+	// Put creates the contact or replaces the stored contact with the same ID.
+	Put(ctx context.Context, c Contact) error
+	// Get returns the contact with the given id, or ErrNotFound.
+	Get(ctx context.Context, id string) (Contact, error)
+	// Update reads the contact with the given id, applies change to it and stores the result, all in
+	// one transaction, so concurrent updates of one id never lose each other's changes. It returns the
+	// stored result, ErrNotFound when the id is unknown, or the error change returned (storing nothing).
+	// change may be called more than once if the transaction is retried; it must not have side effects.
+	Update(ctx context.Context, id string, change func(Contact) (Contact, error)) (Contact, error)
+	// Delete removes the contact with the given id and returns what was removed, or ErrNotFound.
+	Delete(ctx context.Context, id string) (Contact, error)
+	// Ping reports whether the store can serve requests.
+	Ping(ctx context.Context) error
+	// Close releases the store's resources.
+	Close() error
+}
