@@ -35,6 +35,7 @@ type Store interface {
 	// one transaction, so concurrent updates of one id never lose each other's changes. It returns the
 	// stored result, ErrNotFound when the id is unknown, or the error change returned (storing nothing).
 	// change may be called more than once if the transaction is retried; it must not have side effects.
+	// It may run while the backend holds a write lock, so it must be quick and must not call the Store.
 	Update(ctx context.Context, id string, change func(Contact) (Contact, error)) (Contact, error)
 	// Delete removes the contact with the given id and returns what was removed, or ErrNotFound.
 	Delete(ctx context.Context, id string) (Contact, error)

@@ -1,0 +1,411 @@
+// Package sqlite implements store.Store on a single SQLite database file, using the pure-Go driver
+// modernc.org/sqlite so the server builds without cgo.
+//
+// # Durability and concurrency
+//
+// Every connection is opened with these pragmas (as DSN _pragma parameters, so each connection the
+// database/sql pool creates gets them, not just the first):
+//
+//   - journal_mode(WAL): readers never block the writer or each other, and a commit is one append to
+//     the write-ahead log.
+//   - synchronous(FULL): the log is fsynced at every commit, so a write that returned nil survives the
+//     process being killed (and the machine losing power) right after.
+//   - busy_timeout(10000): a connection that finds the database locked (by another process, or by a
+//     checkpoint) waits up to ten seconds instead of failing at once with SQLITE_BUSY.
+//   - foreign_keys(1): enforced, so future migrations can rely on them.
+//
+// Writes go through a pool of exactly one connection, so they are serialized in Go rather than by
+// SQLite's busy-wait retry loop, and every write transaction starts with BEGIN IMMEDIATE (DSN
+// _txlock=immediate): it takes the write lock before reading, so a read-modify-write transaction can
+// never fail to upgrade its lock, even against another process. Reads (Get, Ping) use a separate pool
+// of several read-only (query_only) connections, which WAL lets run alongside the writer.
+//
+// # Stored form
+//
+// Each contact is one row of the contacts table; RoleIDs is kept as a JSON array of strings so its
+// order is preserved. A contact without roles is stored as [] and read back with a nil RoleIDs:
+// store.Contact declares nil and empty equivalent, and nil is what a zero Contact holds, so a record
+// round-trips to a value equal (by reflect.DeepEqual) to the one written when that one used nil.
+//
+// The schema is created and upgraded by the embedded migrations/NNNN_name.sql files, applied by
+// package migrate when Open runs.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/migrate"
+
+	// The driver registers itself as "sqlite".
+	_ "modernc.org/sqlite"
+)
+
+// migrationFiles holds the schema migrations; Open applies the ones the database lacks.
+//
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// Migrations returns the embedded schema migrations (NNNN_name.sql files at the root of the returned
+// file system). It is exported so that tools and tests can inspect the schema a binary carries, for
+// example to tell which version it expects.
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		// fs.Sub only fails for an invalid directory name, and "migrations" is valid.
+		panic(err)
+	}
+	return sub
+}
+
+// busyTimeout is the pragma making a connection wait up to ten seconds for a lock held elsewhere
+// before giving up with SQLITE_BUSY.
+const busyTimeout = "_pragma=busy_timeout(10000)"
+
+// SQL of the statements the store prepares once, at Open, for the hot paths. (modernc.org/sqlite
+// v1.40 still compiles the SQL on every execution of a prepared statement, so today preparing mainly
+// saves database/sql's per-call bookkeeping and validates the SQL at Open; it costs nothing and
+// benefits automatically if the driver starts caching compiled statements.)
+const (
+	columns = `id, account_id, first_name, last_name, phone_mobile, phone_work, email_address, role_ids`
+
+	getSQL = `SELECT ` + columns + ` FROM contacts WHERE id = ?`
+
+	putSQL = `INSERT INTO contacts (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET
+	account_id    = excluded.account_id,
+	first_name    = excluded.first_name,
+	last_name     = excluded.last_name,
+	phone_mobile  = excluded.phone_mobile,
+	phone_work    = excluded.phone_work,
+	email_address = excluded.email_address,
+	role_ids      = excluded.role_ids`
+
+	updateSQL = `UPDATE contacts SET
+	account_id = ?, first_name = ?, last_name = ?, phone_mobile = ?, phone_work = ?, email_address = ?,
+	role_ids = ?
+WHERE id = ?`
+
+	deleteSQL = `DELETE FROM contacts WHERE id = ?`
+
+	pingSQL = `SELECT 1 FROM contacts LIMIT 1`
+)
+
+// Store is a store.Store kept in one SQLite database file. It is safe for concurrent use; see the
+// package documentation for how reads and writes are scheduled.
+type Store struct {
+	w *sql.DB // exactly one connection: every write goes through it
+	r *sql.DB // several query_only connections for reads
+
+	get       *sql.Stmt // on r
+	getForTx  *sql.Stmt // on w, used inside Update and Delete transactions
+	put       *sql.Stmt // on w
+	update    *sql.Stmt // on w
+	deleteRow *sql.Stmt // on w
+}
+
+// Compile-time check that Store satisfies the interface the server uses.
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating it if needed) the SQLite database at path, a file system path, and applies
+// any embedded migrations the database lacks. It fails if the database was migrated by a newer binary
+// (the error is a *migrate.SchemaTooNewError). The caller must Close the returned Store.
+//
+// ctx bounds only the work Open does (connecting, migrating, preparing); the Store outlives it.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		// An in-memory database would be a different, empty database on each pooled connection.
+		return nil, fmt.Errorf("sqlite: open %q: path must name a database file", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
+	}
+
+	s := &Store{}
+	ok := false
+	defer func() {
+		if !ok {
+			// Open already failed; the close error would only hide the reason.
+			_ = s.Close()
+		}
+	}()
+
+	// The writer opens first and migrates, which also switches the file to WAL mode before any reader
+	// connects (the journal mode is persistent, so readers need not, and as query_only cannot, set it).
+	s.w, err = sql.Open("sqlite", dsn(abs,
+		busyTimeout, "_pragma=journal_mode(WAL)", "_pragma=synchronous(FULL)",
+		"_pragma=foreign_keys(1)", "_txlock=immediate"))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxLifetime(0)
+	s.w.SetConnMaxIdleTime(0)
+	if err := s.w.PingContext(ctx); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	if _, err := migrate.Up(ctx, s.w, Migrations(), migrate.QuestionMark); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+
+	readers := max(4, runtime.GOMAXPROCS(0))
+	s.r, err = sql.Open("sqlite", dsn(abs,
+		busyTimeout, "_pragma=synchronous(FULL)", "_pragma=foreign_keys(1)",
+		"_pragma=query_only(1)"))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	s.r.SetMaxOpenConns(readers)
+	s.r.SetMaxIdleConns(readers)
+	s.r.SetConnMaxLifetime(0)
+	s.r.SetConnMaxIdleTime(0)
+
+	for _, p := range []struct {
+		db   *sql.DB
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{s.r, &s.get, getSQL},
+		{s.w, &s.getForTx, getSQL},
+		{s.w, &s.put, putSQL},
+		{s.w, &s.update, updateSQL},
+		{s.w, &s.deleteRow, deleteSQL},
+	} {
+		if *p.stmt, err = p.db.PrepareContext(ctx, p.sql); err != nil {
+			return nil, fmt.Errorf("sqlite: open %s: prepare %q: %w", abs, p.sql, err)
+		}
+	}
+	ok = true
+	return s, nil
+}
+
+// dsn builds the driver's data source name: a file: URI for the absolute path, carrying params
+// ("key=value" pairs). The path is percent-encoded where the URI syntax requires it, so names
+// containing '?', '#' or '%' open the intended file.
+func dsn(path string, params ...string) string {
+	p := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(filepath.ToSlash(path))
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // A Windows drive path: file:/C:/dir/name.
+	}
+	q := make([]string, 0, len(params))
+	for _, kv := range params {
+		k, v, _ := strings.Cut(kv, "=")
+		q = append(q, url.QueryEscape(k)+"="+url.QueryEscape(v))
+	}
+	return "file:" + p + "?" + strings.Join(q, "&")
+}
+
+// Put creates the contact or replaces every field of the stored contact with the same ID, in one
+// autocommitted statement; it returns once the change is durable.
+func (s *Store) Put(ctx context.Context, c store.Contact) error {
+	roles, err := encodeRoles(c.RoleIDs)
+	if err != nil {
+		return fmt.Errorf("sqlite: put contact %q: %w", c.ID, err)
+	}
+	if _, err := s.put.ExecContext(ctx, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile,
+		c.PhoneWork, c.EmailAddress, roles); err != nil {
+		return fmt.Errorf("sqlite: put contact %q: %w", c.ID, err)
+	}
+	return nil
+}
+
+// Get returns the contact with the given id, or an error wrapping store.ErrNotFound. It reads from
+// the read pool, so it never waits for a write in progress and always sees every completed write.
+func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
+	c, err := scan(s.get.QueryRowContext(ctx, id))
+	if err != nil {
+		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
+	}
+	return c, nil
+}
+
+// Update reads the contact with the given id, applies change and writes the result, all in one
+// BEGIN IMMEDIATE transaction, so concurrent updates of one id serialize and none is lost. It returns
+// the stored result; an error wrapping store.ErrNotFound when id is unknown (change is not called); or
+// change's error exactly as change returned it, when change fails (nothing is stored).
+//
+// change runs while the store's single write connection is held, so it must be quick and must not
+// call the Store itself (that would deadlock). It must keep the contact's ID: a result with another ID
+// is rejected, because Update changes a record in place and never moves or creates one. This backend
+// never retries a transaction, so change runs at most once per call.
+func (s *Store) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
+	var stored store.Contact
+	err := s.inWriteTx(ctx, func(tx *sql.Tx) error {
+		current, err := scan(tx.StmtContext(ctx, s.getForTx).QueryRowContext(ctx, id))
+		if err != nil {
+			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
+		}
+		next, err := change(current)
+		if err != nil {
+			return changeError{err}
+		}
+		if next.ID != id {
+			return fmt.Errorf("sqlite: update contact %q: change must not alter the id (it returned %q)", id, next.ID)
+		}
+		roles, err := encodeRoles(next.RoleIDs)
+		if err != nil {
+			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
+		}
+		if _, err := tx.StmtContext(ctx, s.update).ExecContext(ctx, next.AccountID, next.FirstName,
+			next.LastName, next.PhoneMobile, next.PhoneWork, next.EmailAddress, roles, id); err != nil {
+			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
+		}
+		// Return what a Get would now return, not change's slice (which the caller may still hold).
+		stored = next
+		stored.RoleIDs = cloneRoles(next.RoleIDs)
+		return nil
+	})
+	var ce changeError
+	if errors.As(err, &ce) {
+		return store.Contact{}, ce.err
+	}
+	if err != nil {
+		return store.Contact{}, err
+	}
+	return stored, nil
+}
+
+// changeError carries the error returned by Update's change function out of the transaction, so
+// Update can hand it back exactly as change returned it.
+type changeError struct{ err error }
+
+// Error returns the wrapped error's message.
+func (e changeError) Error() string { return e.err.Error() }
+
+// Delete removes the contact with the given id and returns what was removed, or an error wrapping
+// store.ErrNotFound. The read and the delete are one transaction, so the returned record is exactly
+// the one deleted.
+func (s *Store) Delete(ctx context.Context, id string) (store.Contact, error) {
+	var removed store.Contact
+	err := s.inWriteTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		removed, err = scan(tx.StmtContext(ctx, s.getForTx).QueryRowContext(ctx, id))
+		if err != nil {
+			return fmt.Errorf("sqlite: delete contact %q: %w", id, err)
+		}
+		if _, err := tx.StmtContext(ctx, s.deleteRow).ExecContext(ctx, id); err != nil {
+			return fmt.Errorf("sqlite: delete contact %q: %w", id, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Contact{}, err
+	}
+	return removed, nil
+}
+
+// Ping reports whether the store can serve requests by running a trivial query on the contacts
+// table through the read pool, which proves the file is open and the schema present. It does not
+// touch the write connection, so a long write does not make the store look unhealthy.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	err := s.r.QueryRowContext(ctx, pingSQL).Scan(&one)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	return nil
+}
+
+// Close releases the prepared statements and both connection pools. The writer closes last, so the
+// final connection to go checkpoints the write-ahead log into the database file. Calls after the first
+// return nil; other methods called after Close return errors.
+func (s *Store) Close() error {
+	var errs []error
+	for _, st := range []*sql.Stmt{s.get, s.getForTx, s.put, s.update, s.deleteRow} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	for _, db := range []*sql.DB{s.r, s.w} {
+		if db != nil {
+			errs = append(errs, db.Close())
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("sqlite: close: %w", err)
+	}
+	return nil
+}
+
+// inWriteTx runs fn in a write transaction (BEGIN IMMEDIATE, via the writer's DSN) and commits it if
+// fn returns nil, or rolls it back and returns fn's error otherwise.
+func (s *Store) inWriteTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		// fn's error is the one worth reporting; the rollback only releases the lock.
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
+
+// scan reads one contacts row, translating "no row" into store.ErrNotFound.
+func scan(row *sql.Row) (store.Contact, error) {
+	var c store.Contact
+	var roles string
+	err := row.Scan(&c.ID, &c.AccountID, &c.FirstName, &c.LastName, &c.PhoneMobile, &c.PhoneWork,
+		&c.EmailAddress, &roles)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Contact{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Contact{}, err
+	}
+	if c.RoleIDs, err = decodeRoles(roles); err != nil {
+		return store.Contact{}, err
+	}
+	return c, nil
+}
+
+// encodeRoles renders role ids as the JSON array stored in role_ids; nil and empty both become [].
+// encoding/json escapes <, > and & as \u003c etc.; decoding restores them, so every valid UTF-8 string
+// round-trips exactly. (Invalid UTF-8 would be replaced by U+FFFD, but the SOAP/XML layer cannot carry
+// it in the first place.)
+func encodeRoles(ids []string) (string, error) {
+	if len(ids) == 0 {
+		return "[]", nil
+	}
+	b, err := json.Marshal(ids)
+	if err != nil {
+		return "", fmt.Errorf("encode role ids: %w", err)
+	}
+	return string(b), nil
+}
+
+// decodeRoles parses role_ids. An empty array yields nil, the package's documented form for "no roles".
+func decodeRoles(s string) ([]string, error) {
+	var ids []string
+	if err := json.Unmarshal([]byte(s), &ids); err != nil {
+		return nil, fmt.Errorf("decode role ids %q: %w", s, err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return ids, nil
+}
+
+// cloneRoles copies ids, normalizing empty to nil as decodeRoles does.
+func cloneRoles(ids []string) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	return append([]string(nil), ids...)
+}
