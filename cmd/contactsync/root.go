@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+
+	"github.com/contactsync/contactsync/wsdl"
+	"github.com/spf13/cobra"
+)
+
+// newRootCommand builds the command tree. Each subcommand has its own constructor and options struct
+// so tests can run them in-process.
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "contactsync",
+		Short:         "Contact Synchronization Service: a SOAP 1.1/1.2 and HTTP GET/POST server and client",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newServeCommand(), newCallCommand(), newWSDLCommand(), newVersionCommand())
+	return root
+}
+
+// envOr returns the environment variable's value, or def when it is unset or empty. Flags take their
+// defaults from it, so an explicit flag wins over the environment, which wins over the default.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// baseURLFlag registers --base-url, shared by serve, call and wsdl so all three agree on the namespace.
+func baseURLFlag(cmd *cobra.Command, target *string) {
+	cmd.Flags().StringVar(target, "base-url", envOr("CONTACTSYNC_BASE_URL", wsdl.DefaultBaseURL),
+		"base URL fixing the service namespace (<base-url>/contactsync/v1/) [env CONTACTSYNC_BASE_URL]")
+}

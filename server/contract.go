@@ -1,0 +1,85 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/contactsync/contactsync/wsdl"
+)
+
+// contract serves the WSDL. The file is written with wsdl.DefaultNamespace as its namespace and
+// wsdl.DefaultAddress as every port's address; the namespace is a deployment setting, fixed at start,
+// and the address depends on how the client reached us. So the document is split once, at start, at
+// each address attribute, with the namespace already substituted, and each request only joins the
+// pieces around its own address.
+type contract struct {
+	pieces [][]byte
+}
+
+// addressAttribute is how each port's address appears in the contract file.
+const addressAttribute = `location="` + wsdl.DefaultAddress + `"`
+
+func newContract(namespace string) *contract {
+	ns := appendEscaped(nil, namespace)
+	var pieces [][]byte
+	for piece := range bytes.SplitSeq(wsdl.Contract, []byte(addressAttribute)) {
+		pieces = append(pieces, bytes.ReplaceAll(piece, []byte(wsdl.DefaultNamespace), ns))
+	}
+	return &contract{pieces: pieces}
+}
+
+// Contract returns the WSDL for a deployment whose namespace is set by baseURL, with every port at
+// address. It is what `contactsync wsdl` prints.
+func Contract(baseURL, address string) ([]byte, error) {
+	ns, err := Namespace(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	return newContract(ns).render(address), nil
+}
+
+func (c *contract) render(address string) []byte {
+	attr := append(append([]byte(`location="`), appendEscaped(nil, address)...), '"')
+	return bytes.Join(c.pieces, attr)
+}
+
+func (c *contract) serve(w http.ResponseWriter, r *http.Request) {
+	writeBody(w, http.StatusOK, "text/xml; charset=utf-8", c.render(requestAddress(r)))
+}
+
+// requestAddress is the endpoint URL as the client reached it: scheme and host from the request, or
+// from X-Forwarded-Proto and X-Forwarded-Host when a proxy in front set them. Forwarded values that are
+// not a plain scheme or host are ignored rather than echoed into the document.
+func requestAddress(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := firstValue(r.Header.Get("X-Forwarded-Proto")); p == "http" || p == "https" {
+		scheme = p
+	}
+	host := r.Host
+	if fh := firstValue(r.Header.Get("X-Forwarded-Host")); fh != "" && isPlainHost(fh) {
+		host = fh
+	}
+	if !isPlainHost(host) {
+		host = "localhost"
+	}
+	return scheme + "://" + host + endpointPath
+}
+
+func firstValue(header string) string {
+	v, _, _ := strings.Cut(header, ",")
+	return strings.ToLower(strings.TrimSpace(v))
+}
+
+// isPlainHost reports whether h is a host[:port] and nothing more.
+func isPlainHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	u, err := url.Parse("http://" + h)
+	return err == nil && u.Host == h && u.Path == "" && u.RawQuery == "" && u.User == nil
+}

@@ -1,0 +1,253 @@
+// Package server implements the Contact Synchronization Service: the generated operation interface
+// (Service, over a store) and the HTTP handler that exposes it through four bindings (SOAP 1.1, SOAP
+// 1.2, HTTP GET, HTTP POST) on one endpoint, plus the contract at ?WSDL.
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/wsdl"
+)
+
+// endpointPath is the single endpoint of every binding (spec §4).
+const endpointPath = wsdl.Path
+
+// Limits bound what one request may cost. The spec sets none (§8); the defaults are far above any
+// legitimate request of this contract (the largest is a few hundred bytes) and far below what could
+// hurt the server.
+type Limits struct {
+	// MaxBodyBytes is the largest request body accepted.
+	MaxBodyBytes int64
+	// MaxXMLDepth is the deepest element nesting accepted in a SOAP request.
+	MaxXMLDepth int
+	// MaxXMLElements is the most elements accepted in one SOAP request.
+	MaxXMLElements int
+}
+
+// DefaultLimits returns the limits used when none are configured.
+func DefaultLimits() Limits {
+	return Limits{MaxBodyBytes: 1 << 20, MaxXMLDepth: 32, MaxXMLElements: 1000}
+}
+
+// Config configures a Handler.
+type Config struct {
+	// BaseURL fixes the service namespace, BaseURL + "/contactsync/v1/". It is deployment
+	// configuration, never taken from a request: clients compile the namespace in.
+	BaseURL string
+	// Limits bound each request; zero fields take their defaults.
+	Limits Limits
+	// Logger receives internal errors and recovered panics; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Namespace returns the service namespace for a base URL, checking that the base URL is an absolute
+// http or https URL without query or fragment.
+func Namespace(baseURL string) (string, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", fmt.Errorf("base URL %q must be an absolute http or https URL without user, query or fragment", baseURL)
+	}
+	return strings.TrimRight(baseURL, "/") + "/contactsync/v1/", nil
+}
+
+// Handler serves the endpoint. It is safe for concurrent use.
+type Handler struct {
+	svc            gen.SyncServiceSoap
+	limits         Limits
+	log            *slog.Logger
+	soap11, soap12 *soapBinding
+	get, post      *httpBinding
+	contract       *contract
+}
+
+// NewHandler returns the handler serving svc under cfg.
+func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
+	ns, err := Namespace(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	limits := DefaultLimits()
+	if cfg.Limits.MaxBodyBytes > 0 {
+		limits.MaxBodyBytes = cfg.Limits.MaxBodyBytes
+	}
+	if cfg.Limits.MaxXMLDepth > 0 {
+		limits.MaxXMLDepth = cfg.Limits.MaxXMLDepth
+	}
+	if cfg.Limits.MaxXMLElements > 0 {
+		limits.MaxXMLElements = cfg.Limits.MaxXMLElements
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Handler{
+		svc:      svc,
+		limits:   limits,
+		log:      logger,
+		soap11:   newSOAPBinding(false, ns, limits),
+		soap12:   newSOAPBinding(true, ns, limits),
+		get:      newHTTPBinding(false, ns),
+		post:     newHTTPBinding(true, ns),
+		contract: newContract(ns),
+	}, nil
+}
+
+// ServeHTTP routes a request to a binding by path, method and content type.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == endpointPath:
+		h.serveEndpoint(w, r)
+	case strings.HasPrefix(r.URL.Path, endpointPath+"/"):
+		switch r.Method {
+		case http.MethodGet:
+			h.serve(w, r, h.get)
+		case http.MethodPost:
+			h.serve(w, r, h.post)
+		default:
+			w.Header().Set("Allow", "GET, POST")
+			writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept GET and POST.", r.Method))
+		}
+	default:
+		writePlainError(w, errorf(CodeUnknownOperation, "Nothing is served at %s; the service endpoint is %s.", r.URL.Path, endpointPath))
+	}
+}
+
+func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		if hasQueryFlag(r.URL.RawQuery, "wsdl") {
+			h.contract.serve(w, r)
+			return
+		}
+		h.serveIndex(w)
+	case http.MethodPost:
+		mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		switch mediaType {
+		case "text/xml":
+			h.serve(w, r, h.soap11)
+		case "application/soap+xml":
+			h.serve(w, r, h.soap12)
+		default:
+			writePlainError(w, errorf(CodeUnsupportedMediaType,
+				"The content type %q is not accepted here: SOAP 1.1 requests use text/xml and SOAP 1.2 requests application/soap+xml.", r.Header.Get("Content-Type")))
+		}
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; use POST for SOAP and GET for the service description.", r.Method))
+	}
+}
+
+// serveIndex answers a plain GET of the endpoint with a short text description. It is a placeholder
+// for the HTML help page.
+func (h *Handler) serveIndex(w http.ResponseWriter) {
+	var sb strings.Builder
+	sb.WriteString("Contact Synchronization Service\n\nService description: " + endpointPath + "?WSDL\nOperations:\n")
+	for _, op := range operations {
+		sb.WriteString("  " + op.name + "\n")
+	}
+	writeBody(w, http.StatusOK, "text/plain; charset=utf-8", []byte(sb.String()))
+}
+
+// hasQueryFlag reports whether the raw query holds a bare key (or key=...) equal to name in any case,
+// as ASMX accepts ?WSDL, ?wsdl and ?Wsdl alike.
+func hasQueryFlag(rawQuery, name string) bool {
+	for part := range strings.SplitSeq(rawQuery, "&") {
+		key, _, _ := strings.Cut(part, "=")
+		if strings.EqualFold(key, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// serve runs one request through a binding: read the body within the limit, decode, call, encode. A
+// panic anywhere below becomes an internal error in the binding's form; the server keeps serving.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			h.log.Error("panic while serving a request", "binding", b.name(), "panic", v, "stack", string(debug.Stack()))
+			b.writeError(w, internalError(fmt.Errorf("panic: %v", v)))
+		}
+	}()
+
+	buf := getBuffer()
+	defer putBuffer(buf)
+	body, err := readBody(w, r, h.limits.MaxBodyBytes, *buf)
+	*buf = body[:0]
+	if err != nil {
+		h.writeError(w, r, b, err)
+		return
+	}
+	op, id, derr := b.decode(r, body)
+	if derr != nil {
+		h.writeError(w, r, b, derr)
+		return
+	}
+	res, cerr := op.call(r.Context(), h.svc, id)
+	if cerr != nil {
+		h.writeError(w, r, b, asError(cerr))
+		return
+	}
+	b.writeResult(w, op, res)
+}
+
+func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding, e *Error) {
+	if e.Code == CodeInternal {
+		h.log.Error("request failed", "binding", b.name(), "path", r.URL.Path, "error", e.Err)
+	}
+	b.writeError(w, e)
+}
+
+// readBody reads the whole request body into buf, refusing more than limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64, buf []byte) ([]byte, *Error) {
+	if r.ContentLength > limit {
+		return buf, errorf(CodeTooLarge, "The request body is larger than %d bytes.", limit)
+	}
+	body := http.MaxBytesReader(w, r.Body, limit)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				return buf, errorf(CodeTooLarge, "The request body is larger than %d bytes.", limit)
+			}
+			return buf, errorf(CodeMalformedRequest, "The request body could not be read.")
+		}
+	}
+}
+
+// bufferPool recycles response and request buffers; they are small and every request needs two.
+var bufferPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+func getBuffer() *[]byte { return bufferPool.Get().(*[]byte) }
+
+func putBuffer(b *[]byte) {
+	if cap(*b) > 64<<10 {
+		return // do not keep buffers grown by unusually large requests
+	}
+	*b = (*b)[:0]
+	bufferPool.Put(b)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,156 @@
+package server_test
+
+import (
+	"context"
+	"flag"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/contactsync/contactsync/wsdl"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden response files under testdata/")
+
+// testServer is the real handler over a real SQLite store on a temporary file.
+type testServer struct {
+	*httptest.Server
+	store    store.Store
+	endpoint string
+}
+
+func newTestServer(t *testing.T, baseURL string) *testServer {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	h, err := server.NewHandler(server.NewService(st), server.Config{
+		BaseURL: baseURL,
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &testServer{Server: srv, store: st, endpoint: srv.URL + wsdl.Path}
+}
+
+// wireRequest is one HTTP request of a binding, as the golden request files describe it.
+type wireRequest struct {
+	method      string
+	path        string // endpoint-relative: "" or "/Op?query"
+	contentType string
+	soapAction  string // SOAP 1.1 only; empty means no header
+	body        string
+}
+
+func (ts *testServer) do(t *testing.T, r wireRequest) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(r.method, ts.endpoint+r.path, strings.NewReader(r.body))
+	require.NoError(t, err)
+	if r.contentType != "" {
+		req.Header.Set("Content-Type", r.contentType)
+	}
+	if r.soapAction != "" {
+		req.Header.Set("SOAPAction", r.soapAction)
+	}
+	resp, err := ts.Client().Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp, string(body)
+}
+
+// soapEnvelope is a request envelope as a .NET client writes it (indented, xsi/xsd declared).
+func soapEnvelope(version12 bool, ns, op, inner string) string {
+	envNS, p := "http://schemas.xmlsoap.org/soap/envelope/", "soap"
+	if version12 {
+		envNS, p = "http://www.w3.org/2003/05/soap-envelope", "soap12"
+	}
+	return `<?xml version="1.0" encoding="utf-8"?>
+<` + p + `:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:` + p + `="` + envNS + `">
+  <` + p + `:Body>
+    <` + op + ` xmlns="` + ns + `">` + inner + `</` + op + `>
+  </` + p + `:Body>
+</` + p + `:Envelope>
+`
+}
+
+// requestFor builds the request of binding for operation op with argument id (ignored when the
+// operation takes none).
+func requestFor(binding, ns, op, id string, hasID bool) wireRequest {
+	inner, query := "", ""
+	if hasID {
+		inner = "<id>" + xmlEscape(id) + "</id>"
+		query = "id=" + urlEscape(id)
+	}
+	switch binding {
+	case "soap11":
+		return wireRequest{method: "POST", contentType: "text/xml; charset=utf-8", soapAction: `"` + ns + op + `"`,
+			body: soapEnvelope(false, ns, op, inner)}
+	case "soap12":
+		return wireRequest{method: "POST", contentType: `application/soap+xml; charset=utf-8; action="` + ns + op + `"`,
+			body: soapEnvelope(true, ns, op, inner)}
+	case "get":
+		path := "/" + op
+		if query != "" {
+			path += "?" + query
+		}
+		return wireRequest{method: "GET", path: path}
+	default:
+		return wireRequest{method: "POST", path: "/" + op, contentType: "application/x-www-form-urlencoded", body: query}
+	}
+}
+
+func xmlEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func urlEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "&", "%26", "+", "%2B", " ", "+", "=", "%3D", "#", "%23").Replace(s)
+}
+
+var bindings = []string{"soap11", "soap12", "get", "post"}
+
+// contentTypeOf is the success content type of each binding (spec §4).
+var contentTypeOf = map[string]string{
+	"soap11": "text/xml; charset=utf-8",
+	"soap12": "application/soap+xml; charset=utf-8",
+	"get":    "text/xml; charset=utf-8",
+	"post":   "text/xml; charset=utf-8",
+}
+
+// golden compares got with the file, or rewrites the file under -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "missing golden file; run go test ./server -update")
+	require.Equal(t, string(want), got, "response differs from %s; if the change is intended, run go test ./server -update", path)
+}
