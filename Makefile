@@ -1,0 +1,26 @@
+# Targets are documented by their "## " comments; `make help` lists them.
+# Plain POSIX make syntax where GNU make allows it, so the file reads the same to both.
+
+GO = go
+
+.PHONY: help
+help: ## List the targets.
+	@awk -F ':.*## ' '/^[A-Za-z0-9_.-]+:.*## / { printf "  %-16s %s\n", $$1, $$2 }' Makefile
+
+.PHONY: generate
+generate: ## Regenerate gen/ from wsdl/contactsync.wsdl (go generate ./...).
+	$(GO) generate ./...
+
+.PHONY: check-generate
+check-generate: generate ## Fail if regenerating gen/ changes it or adds files, or the result does not build.
+	$(GO) build ./...
+	@git diff --exit-code -- gen || { \
+		echo 'check-generate: gen/ differs from what `make generate` produces; run `make generate` and commit gen/.' >&2; \
+		exit 1; }
+	@untracked=$$(git ls-files --others --exclude-standard -- gen); \
+	if [ -n "$$untracked" ]; then \
+		echo "check-generate: generation created files that are not committed:" >&2; \
+		echo "$$untracked" >&2; \
+		echo 'check-generate: commit them (or fix the generator) and run `make check-generate` again.' >&2; \
+		exit 1; \
+	fi

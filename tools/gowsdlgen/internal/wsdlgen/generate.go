@@ -1,0 +1,104 @@
+package wsdlgen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/token"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Options configure Generate.
+type Options struct {
+	// Package is the Go package name of the generated code.
+	Package string
+	// Source names the WSDL file in the generated header, e.g. "wsdl/contactsync.wsdl".
+	Source string
+	// Gowsdl turns a WSDL document into gowsdl's code sections. Nil means RunGowsdl, the real library;
+	// tests substitute a fake to see what Generate does with the sections.
+	Gowsdl func(wsdl []byte, pkg string) (map[string][]byte, error)
+}
+
+// Result is what Generate produces.
+type Result struct {
+	// Code is the generated Go file, gofmt-formatted.
+	Code []byte
+	// View is the SOAP-only view gowsdl was run on.
+	View *View
+}
+
+// keptSections are the gowsdl sections that make up the output, in order: the imports and helper
+// types, the schema types, and one interface plus SOAP 1.1 client per portType. Any other section is
+// dropped; later gowsdl versions add a "server" stub, which cannot serve this contract's four bindings.
+var keptSections = []string{"header", "types", "operations"}
+
+// Generate turns a WSDL contract into Go code: it derives the SOAP-only view (SOAPView), runs gowsdl on
+// it, keeps the header, types and operations sections, and post-processes the result (PostProcess)
+// with the required fields the view's schema declares (RequiredFields). The same contract always
+// yields the same bytes.
+func Generate(contract []byte, opts Options) (*Result, error) {
+	if !token.IsIdentifier(opts.Package) {
+		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
+	}
+	view, err := SOAPView(contract)
+	if err != nil {
+		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
+	}
+	fields, err := RequiredFields(view.WSDL)
+	if err != nil {
+		return nil, fmt.Errorf("reading the schema: %w", err)
+	}
+	run := opts.Gowsdl
+	if run == nil {
+		run = RunGowsdl
+	}
+	sections, err := run(view.WSDL, opts.Package)
+	if err != nil {
+		return nil, err
+	}
+	var src bytes.Buffer
+	var missing []string
+	for _, name := range keptSections {
+		if len(bytes.TrimSpace(sections[name])) == 0 {
+			missing = append(missing, name)
+		}
+		src.Write(sections[name])
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("gowsdl produced no " + strings.Join(missing, ", ") + " section")
+	}
+	required := make([][]string, 0, len(fields))
+	for _, f := range fields {
+		required = append(required, append([]string{goTypeName(f.Owner)}, f.Path...))
+	}
+	code, err := PostProcess(src.Bytes(), PostProcessOptions{Required: required, Source: opts.Source})
+	if err != nil {
+		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
+	}
+	return &Result{Code: code, View: view}, nil
+}
+
+// goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component:
+// replaceReservedWords (a keyword gets a "_" suffix, otherwise "." becomes "_" and anything but
+// letters, digits and "_" goes), then makePublic (first letter upper-case). makePublic leaves Go basic
+// type names such as "string" alone; such a struct is refused by the predeclared-identifier check
+// before its fields matter.
+func goTypeName(name string) string {
+	if token.IsKeyword(name) {
+		name += "_"
+	} else {
+		name = strings.Map(func(r rune) rune {
+			switch {
+			case r == '.':
+				return '_'
+			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
+				return r
+			}
+			return -1
+		}, name)
+	}
+	r, size := utf8.DecodeRuneInString(name)
+	return string(unicode.ToUpper(r)) + name[size:]
+}

@@ -1,0 +1,325 @@
+package wsdlgen
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// PostProcessOptions configure PostProcess.
+type PostProcessOptions struct {
+	// Required lists the struct fields whose XML elements the schema requires. Each entry is a Go type
+	// name followed by the XML names from that struct down to the field, as RequiredFields reports them.
+	Required [][]string
+	// Source names the WSDL file in the header line PostProcess adds, e.g. "wsdl/contactsync.wsdl".
+	Source string
+}
+
+// PostProcess fixes what gowsdl gets wrong in generated Go source and returns it gofmt-formatted:
+//
+//   - It refuses code that declares a top-level name of Go's universe scope (int, string, error, len,
+//     …): such a declaration compiles but silently changes the meaning of every later use in the
+//     package, which is how the HTTP bindings' global element "int" once broke gen/.
+//   - It removes omitempty from the xml and json tags of every Required field, so a required element
+//     is sent even when it holds the zero value, and fails if a Required field is not in the code,
+//     because then the schema and this mapping have drifted apart.
+//   - It adds a "// Source:" line naming the WSDL right below gowsdl's "Code generated … DO NOT EDIT."
+//     marker, which stays the first line so tools keep recognising the file as generated.
+//
+// Edits go through go/ast and go/format rather than text substitution, so they cannot match inside
+// strings or comments, and the result is the same bytes for the same input.
+func PostProcess(src []byte, opts PostProcessOptions) ([]byte, error) {
+	if strings.ContainsAny(opts.Source, "\r\n") {
+		return nil, fmt.Errorf("source name %q spans lines", opts.Source)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "generated.go", src, parser.ParseComments)
+	if err != nil {
+		return nil, fmt.Errorf("gowsdl produced Go source that does not parse: %w", err)
+	}
+	if err := checkPredeclared(fset, f); err != nil {
+		return nil, err
+	}
+	if err := keepZeroValues(f, opts.Required); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, f); err != nil {
+		return nil, fmt.Errorf("formatting generated code: %w", err)
+	}
+	out, err := addSourceLine(buf.Bytes(), opts.Source)
+	if err != nil {
+		return nil, err
+	}
+	return format.Source(out)
+}
+
+// checkPredeclared rejects top-level declarations that shadow Go's predeclared identifiers.
+// types.Universe is the compiler's own list, so the check follows the Go version (any, min, clear …).
+func checkPredeclared(fset *token.FileSet, f *ast.File) error {
+	var bad []string
+	check := func(id *ast.Ident) {
+		if types.Universe.Lookup(id.Name) != nil {
+			bad = append(bad, fmt.Sprintf("%s (line %d)", id.Name, fset.Position(id.Pos()).Line))
+		}
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				check(d.Name)
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					check(s.Name)
+				case *ast.ValueSpec:
+					for _, id := range s.Names {
+						check(id)
+					}
+				}
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("generated code declares %s, shadowing Go's predeclared identifiers; "+
+			"a schema element or type with that name reached gowsdl (is something outside the SOAP bindings left in the view?)",
+			strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// fieldTrie holds the Required paths below one struct, keyed by XML name.
+type fieldTrie struct {
+	children map[string]*fieldTrie
+	required bool
+	found    bool
+}
+
+func (t *fieldTrie) child(name string) *fieldTrie {
+	if t.children == nil {
+		t.children = make(map[string]*fieldTrie)
+	}
+	c := t.children[name]
+	if c == nil {
+		c = &fieldTrie{}
+		t.children[name] = c
+	}
+	return c
+}
+
+// keepZeroValues removes omitempty from the tags of the required fields.
+func keepZeroValues(f *ast.File, required [][]string) error {
+	root := &fieldTrie{}
+	for _, p := range required {
+		if len(p) < 2 {
+			return fmt.Errorf("required field path %q needs a type name and at least one XML name", p)
+		}
+		t := root
+		for _, name := range p {
+			t = t.child(name)
+		}
+		t.required = true
+	}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range gd.Specs {
+			ts := s.(*ast.TypeSpec)
+			st, isStruct := ts.Type.(*ast.StructType)
+			t := root.children[ts.Name.Name]
+			if !isStruct || t == nil {
+				continue
+			}
+			if err := editStruct(st, t); err != nil {
+				return fmt.Errorf("type %s: %w", ts.Name.Name, err)
+			}
+		}
+	}
+	var missing []string
+	for _, p := range required {
+		t := root
+		for _, name := range p {
+			t = t.children[name]
+		}
+		if !t.found {
+			missing = append(missing, strings.Join(p, "."))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the schema requires %s, but the generated code has no such field", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// editStruct edits the fields of one struct type (named or an inline anonymous one) that t describes.
+func editStruct(st *ast.StructType, t *fieldTrie) error {
+	for _, fld := range st.Fields.List {
+		if fld.Tag == nil {
+			continue
+		}
+		raw, err := strconv.Unquote(fld.Tag.Value)
+		if err != nil {
+			return fmt.Errorf("field tag %s: %w", fld.Tag.Value, err)
+		}
+		tag, err := parseTag(raw)
+		if err != nil {
+			return err
+		}
+		name, ok := tag.xmlElementName()
+		if !ok {
+			continue
+		}
+		c := t.children[name]
+		if c == nil {
+			continue
+		}
+		c.found = true
+		if c.required {
+			tag.removeOption("xml", "omitempty")
+			tag.removeOption("json", "omitempty")
+			fld.Tag.Value = tag.literal()
+		}
+		if inner := inlineStruct(fld.Type); inner != nil && len(c.children) > 0 {
+			if err := editStruct(inner, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// inlineStruct returns the anonymous struct gowsdl generates for an element with an inline complex
+// type: struct{…}, or []struct{…} when the element repeats.
+func inlineStruct(e ast.Expr) *ast.StructType {
+	for {
+		switch x := e.(type) {
+		case *ast.StructType:
+			return x
+		case *ast.ArrayType:
+			e = x.Elt
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// structTag is a parsed struct tag, its key:"value" pairs in written order so a rewrite changes only
+// what it must.
+type structTag []tagPair
+
+type tagPair struct{ key, value string }
+
+// parseTag parses the conventional struct tag format reflect.StructTag documents.
+func parseTag(s string) (structTag, error) {
+	orig := s
+	var tag structTag
+	for {
+		s = strings.TrimLeft(s, " ")
+		if s == "" {
+			return tag, nil
+		}
+		i := 0
+		for i < len(s) && s[i] > ' ' && s[i] != ':' && s[i] != '"' && s[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(s) || s[i] != ':' || s[i+1] != '"' {
+			return nil, fmt.Errorf("malformed struct tag %q", orig)
+		}
+		key := s[:i]
+		s = s[i+1:]
+		i = 1
+		for i < len(s) && s[i] != '"' {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(s) {
+			return nil, fmt.Errorf("malformed struct tag %q", orig)
+		}
+		value, err := strconv.Unquote(s[:i+1])
+		if err != nil {
+			return nil, fmt.Errorf("malformed struct tag %q", orig)
+		}
+		tag = append(tag, tagPair{key, value})
+		s = s[i+1:]
+	}
+}
+
+// xmlElementName returns the element name of an xml tag that maps a child element; attributes,
+// character data and the like are not elements and report false.
+func (t structTag) xmlElementName() (string, bool) {
+	for _, p := range t {
+		if p.key != "xml" {
+			continue
+		}
+		opts := strings.Split(p.value, ",")
+		for _, o := range opts[1:] {
+			if o != "omitempty" {
+				return "", false
+			}
+		}
+		name := opts[0]
+		if i := strings.LastIndexByte(name, ' '); i >= 0 { // "namespace-URI name"
+			name = name[i+1:]
+		}
+		return name, name != "" && name != "-"
+	}
+	return "", false
+}
+
+func (t structTag) removeOption(key, option string) {
+	for i, p := range t {
+		if p.key != key {
+			continue
+		}
+		name, opts, _ := strings.Cut(p.value, ",")
+		kept := slices.DeleteFunc(strings.Split(opts, ","), func(o string) bool { return o == option || o == "" })
+		t[i].value = strings.Join(append([]string{name}, kept...), ",")
+	}
+}
+
+// literal renders the tag as a Go literal, raw-quoted as gofmt'd code usually has it.
+func (t structTag) literal() string {
+	parts := make([]string, len(t))
+	for i, p := range t {
+		parts[i] = p.key + ":" + strconv.Quote(p.value)
+	}
+	s := strings.Join(parts, " ")
+	if strings.ContainsRune(s, '`') {
+		return strconv.Quote(s)
+	}
+	return "`" + s + "`"
+}
+
+// addSourceLine inserts the line naming the WSDL after the generated-code marker, which must be the
+// first line. A blank line keeps the pair apart from the package clause, so it never becomes the
+// package's doc comment (gen/generate.go owns that).
+func addSourceLine(src []byte, source string) ([]byte, error) {
+	first, rest, _ := bytes.Cut(src, []byte("\n"))
+	// The convention's pattern is ^// Code generated .* DO NOT EDIT\.$ (see go help generate).
+	if !bytes.HasPrefix(first, []byte("// Code generated ")) || !bytes.HasSuffix(first, []byte(" DO NOT EDIT.")) {
+		return nil, fmt.Errorf("generated code does not start with a \"// Code generated … DO NOT EDIT.\" line but %q", first)
+	}
+	var out bytes.Buffer
+	out.Write(first)
+	fmt.Fprintf(&out, "\n// Source: %s (SOAP-only view derived by tools/gowsdlgen).\n", source)
+	if !bytes.HasPrefix(rest, []byte("\n")) {
+		out.WriteByte('\n')
+	}
+	out.Write(rest)
+	return out.Bytes(), nil
+}

@@ -1,0 +1,164 @@
+package wsdlgen
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Field is a child element the schema requires: its effective minOccurs is at least 1, so a Go field
+// generated for it must be marshalled even when it holds the zero value.
+type Field struct {
+	// Owner names the schema component gowsdl turns into a Go struct: a top-level element with an
+	// anonymous complex type, or a top-level named complex type.
+	Owner string
+	// Path holds the XML names from the owner down to the element: one name for a direct child, more
+	// for an element inside the anonymous complex type of a child element.
+	Path []string
+}
+
+// RequiredFields lists the elements of a WSDL document's schemas whose effective minOccurs is at least
+// 1, in document order.
+//
+// gowsdl v0.5.0 tags every field omitempty, which is wrong for such elements: VersionMajorResult
+// (xsd:int, minOccurs="1") would vanish from the response whenever the version is 0. An absent
+// minOccurs counts as 1, as XML Schema defines. "Effective" multiplies in the minOccurs of enclosing
+// sequence, choice and all groups, and an element that is one of several alternatives of a choice is
+// never required, because another alternative may stand in its place.
+func RequiredFields(data []byte) ([]Field, error) {
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := indexDefinitions(root)
+	if err != nil {
+		return nil, err
+	}
+	var fields []Field
+	for _, s := range defs.schemas {
+		for _, c := range s.children {
+			name, _ := c.attr("name")
+			var ct *node
+			switch {
+			case c.is(NamespaceXSD, "complexType"):
+				ct = c
+			case c.is(NamespaceXSD, "element"):
+				if inline := c.elements(NamespaceXSD, "complexType"); len(inline) == 1 {
+					ct = inline[0]
+				}
+			}
+			if ct == nil || name == "" {
+				continue
+			}
+			if fields, err = requiredIn(fields, ct, name, nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return fields, nil
+}
+
+// requiredIn appends the required elements of complex type ct, whose struct is owner's and sits at path.
+func requiredIn(fields []Field, ct *node, owner string, path []string) ([]Field, error) {
+	for _, c := range ct.children {
+		var err error
+		switch {
+		case isGroup(c):
+			fields, err = requiredInGroup(fields, c, 1, owner, path)
+		case c.is(NamespaceXSD, "complexContent"):
+			// The extension or restriction holds the content model; an extension's base type is a
+			// separate struct, embedded by gowsdl, and is covered where that type is defined.
+			for _, der := range c.children {
+				if der.is(NamespaceXSD, "extension") || der.is(NamespaceXSD, "restriction") {
+					fields, err = requiredIn(fields, der, owner, path)
+				}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return fields, nil
+}
+
+func isGroup(n *node) bool {
+	return n.is(NamespaceXSD, "sequence") || n.is(NamespaceXSD, "choice") || n.is(NamespaceXSD, "all")
+}
+
+// requiredInGroup appends the required elements of a sequence, choice or all group. outerMin is 1 when
+// the group's parent is always present wherever the struct is, 0 when it may be absent; only that
+// distinction matters, so counts are clamped to it rather than multiplied out.
+func requiredInGroup(fields []Field, group *node, outerMin int, owner string, path []string) ([]Field, error) {
+	groupMin, err := minOccurs(group)
+	if err != nil {
+		return nil, err
+	}
+	groupMin = min(groupMin, 1) * outerMin
+	if group.is(NamespaceXSD, "choice") && countParticles(group) > 1 {
+		groupMin = 0
+	}
+	for _, c := range group.children {
+		switch {
+		case isGroup(c):
+			fields, err = requiredInGroup(fields, c, groupMin, owner, path)
+		case c.is(NamespaceXSD, "element"):
+			fields, err = requiredElement(fields, c, groupMin, owner, path)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return fields, nil
+}
+
+func requiredElement(fields []Field, el *node, groupMin int, owner string, path []string) ([]Field, error) {
+	name, ok := el.attr("name")
+	if !ok {
+		q, isRef, err := el.qnameAttr("ref")
+		if err != nil {
+			return nil, err
+		}
+		if !isRef {
+			return nil, fmt.Errorf("xs:element at byte %d has neither name nor ref", el.start)
+		}
+		name = q.Local // gowsdl names a ref field and its XML tag after the referenced element
+	}
+	elemMin, err := minOccurs(el)
+	if err != nil {
+		return nil, err
+	}
+	here := append(path[:len(path):len(path)], name)
+	if elemMin >= 1 && groupMin == 1 {
+		fields = append(fields, Field{Owner: owner, Path: here})
+	}
+	// An anonymous complex type becomes an inline struct whose fields have their own omitempty,
+	// which applies whenever the parent element is present, whether or not the parent is required.
+	for _, ct := range el.elements(NamespaceXSD, "complexType") {
+		if fields, err = requiredIn(fields, ct, owner, here); err != nil {
+			return nil, err
+		}
+	}
+	return fields, nil
+}
+
+func countParticles(group *node) int {
+	n := 0
+	for _, c := range group.children {
+		if isGroup(c) || c.is(NamespaceXSD, "element") || c.is(NamespaceXSD, "any") || c.is(NamespaceXSD, "group") {
+			n++
+		}
+	}
+	return n
+}
+
+// minOccurs returns a particle's minOccurs; XML Schema's default is 1.
+func minOccurs(n *node) (int, error) {
+	v, ok := n.attr("minOccurs")
+	if !ok {
+		return 1, nil
+	}
+	m, err := strconv.Atoi(v)
+	if err != nil || m < 0 {
+		return 0, fmt.Errorf("<%s> at byte %d: minOccurs=%q is not a non-negative integer", qualified(n.raw), n.start, v)
+	}
+	return m, nil
+}

@@ -1,0 +1,353 @@
+package wsdlgen
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Component names one piece of a WSDL document that the SOAP-only view leaves out.
+type Component struct {
+	// Kind is the WSDL or XSD element kind: "binding", "portType", "message", "service", "port" or
+	// "element" (a top-level schema element).
+	Kind string
+	// Name is the component's name attribute; for a port it is "service/port".
+	Name string
+}
+
+// String returns the component as "kind name", the form error messages and logs use.
+func (c Component) String() string { return c.Kind + " " + c.Name }
+
+// View is the SOAP-only view of a WSDL document: the document with every part that only the non-SOAP
+// bindings need cut out. Everything kept is byte-for-byte as written, so prefixes, comments and layout
+// survive and a reader can diff the view against the contract.
+type View struct {
+	// WSDL is the view itself.
+	WSDL []byte
+	// Dropped lists what was cut, in document order.
+	Dropped []Component
+}
+
+// SOAPView derives the SOAP-only view of a WSDL 1.1 document.
+//
+// gowsdl generates a client interface per portType and a Go type per global schema element, so on an
+// ASMX-shaped contract the HTTP GET/POST bindings produce interfaces with broken signatures (their
+// messages use type= parts or no parts at all) and their bare global elements become types such as
+// `type int int32`, which shadows Go's int. The view keeps only what the SOAP bindings reach:
+//
+//   - bindings whose binding extension is soap:binding or soap12:binding;
+//   - the portTypes those bindings implement, and the messages those portTypes use;
+//   - service ports whose binding is kept (a service none of whose ports survive goes entirely);
+//   - every schema component, except top-level elements that only dropped messages refer to — an
+//     element a kept message or any schema ref/substitutionGroup refers to stays.
+//
+// Every decision resolves QName attributes against the namespaces in scope, never name patterns, so a
+// renamed binding or a different prefix cannot change the result.
+func SOAPView(data []byte) (*View, error) {
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := indexDefinitions(root)
+	if err != nil {
+		return nil, err
+	}
+
+	keptBindings := make(map[*node]bool)
+	keptPortTypes := make(map[*node]bool)
+	for _, b := range defs.bindings.order {
+		if !isSOAPBinding(b) {
+			continue
+		}
+		keptBindings[b] = true
+		pt, err := defs.portTypes.resolve(b, "type", defs.tns)
+		if err != nil {
+			return nil, err
+		}
+		keptPortTypes[pt] = true
+	}
+	if len(keptBindings) == 0 {
+		return nil, errors.New("no wsdl:binding has a SOAP 1.1 or SOAP 1.2 binding extension: nothing to generate")
+	}
+
+	keptMessages := make(map[*node]bool)
+	for _, pt := range defs.portTypes.order {
+		if !keptPortTypes[pt] {
+			continue
+		}
+		for _, op := range pt.elements(NamespaceWSDL, "operation") {
+			for _, io := range op.children {
+				if !io.is(NamespaceWSDL, "input") && !io.is(NamespaceWSDL, "output") && !io.is(NamespaceWSDL, "fault") {
+					continue
+				}
+				m, err := defs.messages.resolve(io, "message", defs.tns)
+				if err != nil {
+					return nil, err
+				}
+				keptMessages[m] = true
+			}
+		}
+	}
+
+	var drop []dropped
+	drop = appendUnkept(drop, "binding", defs.bindings, keptBindings)
+	drop = appendUnkept(drop, "portType", defs.portTypes, keptPortTypes)
+	drop = appendUnkept(drop, "message", defs.messages, keptMessages)
+
+	for _, svc := range defs.services {
+		svcName, _ := svc.attr("name")
+		ports := svc.elements(NamespaceWSDL, "port")
+		var gone []dropped
+		for _, p := range ports {
+			b, err := defs.bindings.resolve(p, "binding", defs.tns)
+			if err != nil {
+				return nil, err
+			}
+			if !keptBindings[b] {
+				name, _ := p.attr("name")
+				gone = append(gone, dropped{Component{"port", svcName + "/" + name}, p})
+			}
+		}
+		if len(ports) > 0 && len(gone) == len(ports) {
+			drop = append(drop, dropped{Component{"service", svcName}, svc})
+			continue
+		}
+		drop = append(drop, gone...)
+	}
+
+	elems, err := unreachableElements(defs, keptMessages)
+	if err != nil {
+		return nil, err
+	}
+	drop = append(drop, elems...)
+
+	slices.SortFunc(drop, func(a, b dropped) int { return a.node.start - b.node.start })
+	view := &View{WSDL: cut(data, drop)}
+	for _, d := range drop {
+		view.Dropped = append(view.Dropped, d.Component)
+	}
+	return view, nil
+}
+
+// dropped pairs a component with the element that holds it.
+type dropped struct {
+	Component
+	node *node
+}
+
+// definitions indexes the top level of a wsdl:definitions element.
+type definitions struct {
+	tns                           string
+	messages, portTypes, bindings table
+	services                      []*node
+	schemas                       []*node
+}
+
+// table holds the WSDL components of one kind by local name (they are all in the target namespace),
+// and in document order so results never depend on map iteration.
+type table struct {
+	kind   string
+	byName map[string]*node
+	order  []*node
+}
+
+func indexDefinitions(root *node) (*definitions, error) {
+	if !root.is(NamespaceWSDL, "definitions") {
+		return nil, fmt.Errorf("root element is {%s}%s, not a WSDL 1.1 definitions element", root.name.Space, root.name.Local)
+	}
+	tns, _ := root.attr("targetNamespace")
+	defs := &definitions{
+		tns:       tns,
+		messages:  table{kind: "message", byName: map[string]*node{}},
+		portTypes: table{kind: "portType", byName: map[string]*node{}},
+		bindings:  table{kind: "binding", byName: map[string]*node{}},
+	}
+	for _, c := range root.children {
+		if c.name.Space != NamespaceWSDL {
+			continue
+		}
+		var t *table
+		switch c.name.Local {
+		case "types":
+			defs.schemas = append(defs.schemas, c.elements(NamespaceXSD, "schema")...)
+			continue
+		case "service":
+			defs.services = append(defs.services, c)
+			continue
+		case "message":
+			t = &defs.messages
+		case "portType":
+			t = &defs.portTypes
+		case "binding":
+			t = &defs.bindings
+		default:
+			continue
+		}
+		name, ok := c.attr("name")
+		if !ok {
+			return nil, fmt.Errorf("wsdl:%s at byte %d has no name", t.kind, c.start)
+		}
+		if t.byName[name] != nil {
+			return nil, fmt.Errorf("wsdl:%s %q is defined twice", t.kind, name)
+		}
+		t.byName[name] = c
+		t.order = append(t.order, c)
+	}
+	return defs, nil
+}
+
+// resolve finds the component that from's QName attribute names. A reference that does not resolve is
+// an error rather than a reason to drop something: the view must not paper over a broken contract.
+func (t table) resolve(from *node, attr, tns string) (*node, error) {
+	q, ok, err := from.qnameAttr(attr)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("<%s> at byte %d has no %s attribute", qualified(from.raw), from.start, attr)
+	}
+	if n := t.byName[q.Local]; n != nil && q.Space == tns {
+		return n, nil
+	}
+	return nil, fmt.Errorf("<%s> at byte %d: %s=%q names no wsdl:%s in this document", qualified(from.raw), from.start, attr, q.Local, t.kind)
+}
+
+func appendUnkept(drop []dropped, kind string, t table, kept map[*node]bool) []dropped {
+	for _, n := range t.order {
+		if !kept[n] {
+			name, _ := n.attr("name")
+			drop = append(drop, dropped{Component{kind, name}, n})
+		}
+	}
+	return drop
+}
+
+// isSOAPBinding reports whether a wsdl:binding's binding extension is SOAP 1.1 or SOAP 1.2.
+func isSOAPBinding(b *node) bool {
+	for _, c := range b.children {
+		if c.is(NamespaceSOAP11, "binding") || c.is(NamespaceSOAP12, "binding") {
+			return true
+		}
+	}
+	return false
+}
+
+// unreachableElements returns the top-level schema elements that dropped messages refer to and nothing
+// kept does: no kept message part, and no element ref or substitutionGroup outside the element itself.
+// Other schema components stay even when only those elements used them (the complexType Contact, say),
+// because gowsdl emits them harmlessly and the SOAP messages usually need them anyway.
+func unreachableElements(defs *definitions, keptMessages map[*node]bool) ([]dropped, error) {
+	global := make(map[xml.Name]*node)
+	for _, s := range defs.schemas {
+		tns, _ := s.attr("targetNamespace")
+		for _, e := range s.elements(NamespaceXSD, "element") {
+			if name, ok := e.attr("name"); ok {
+				global[xml.Name{Space: tns, Local: name}] = e
+			}
+		}
+	}
+
+	needed := make(map[xml.Name]bool)
+	var candidates []xml.Name
+	for _, m := range defs.messages.order {
+		for _, part := range m.elements(NamespaceWSDL, "part") {
+			q, ok, err := part.qnameAttr("element")
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case !ok:
+			case keptMessages[m]:
+				needed[q] = true
+			case !slices.Contains(candidates, q):
+				candidates = append(candidates, q)
+			}
+		}
+	}
+
+	type ref struct {
+		to   xml.Name
+		from *node
+	}
+	var refs []ref
+	for _, s := range defs.schemas {
+		var err error
+		s.walk(func(n *node) {
+			if err != nil || !n.is(NamespaceXSD, "element") {
+				return
+			}
+			for _, attr := range []string{"ref", "substitutionGroup"} {
+				q, ok, qerr := n.qnameAttr(attr)
+				if qerr != nil {
+					err = qerr
+					return
+				}
+				if ok {
+					refs = append(refs, ref{q, n})
+				}
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	var out []dropped
+	for _, q := range candidates {
+		e := global[q]
+		if e == nil || needed[q] {
+			continue
+		}
+		if slices.ContainsFunc(refs, func(r ref) bool { return r.to == q && !e.contains(r.from) }) {
+			continue
+		}
+		out = append(out, dropped{Component{"element", q.Local}, e})
+	}
+	return out, nil
+}
+
+// cut returns data without the dropped elements. An element alone on its lines goes with its
+// indentation and line break, so the view has no blank lines where components used to be; an element
+// sharing a line with other markup loses exactly its own bytes. drop must be sorted by start.
+func cut(data []byte, drop []dropped) []byte {
+	out := make([]byte, 0, len(data))
+	pos := 0
+	for _, d := range drop {
+		start, end := lineSpan(data, d.node.start, d.node.end)
+		if start < pos { // inside a range already cut
+			start = pos
+		}
+		if end <= start {
+			continue
+		}
+		out = append(out, data[pos:start]...)
+		pos = end
+	}
+	return append(out, data[pos:]...)
+}
+
+// lineSpan widens [start, end) to whole lines when only blanks share those lines with it.
+func lineSpan(data []byte, start, end int) (int, int) {
+	s := start
+	for s > 0 && (data[s-1] == ' ' || data[s-1] == '\t') {
+		s--
+	}
+	if s > 0 && data[s-1] != '\n' {
+		return start, end
+	}
+	e := end
+	for e < len(data) && (data[e] == ' ' || data[e] == '\t') {
+		e++
+	}
+	switch {
+	case e == len(data):
+	case data[e] == '\n':
+		e++
+	case data[e] == '\r' && e+1 < len(data) && data[e+1] == '\n':
+		e += 2
+	default:
+		return start, end
+	}
+	return s, e
+}
