@@ -24,3 +24,29 @@ check-generate: generate ## Fail if regenerating gen/ changes it or adds files, 
 		echo 'check-generate: commit them (or fix the generator) and run `make check-generate` again.' >&2; \
 		exit 1; \
 	fi
+
+.PHONY: build
+build: ## Build the contactsync binary into bin/.
+	$(GO) build -o bin/contactsync ./cmd/contactsync
+
+.PHONY: run
+run: ## Run the service on :8080 with the embedded SQLite store (./contactsync.db).
+	$(GO) run ./cmd/contactsync serve
+
+.PHONY: test
+test: ## Run every test with the race detector, then each fuzz target briefly.
+	$(GO) test -race -count=1 ./...
+	$(MAKE) fuzz FUZZTIME=10s
+
+FUZZTIME = 30s
+
+.PHONY: fuzz
+fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEnvelope$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzHTTPBindings$$' -fuzztime $(FUZZTIME) ./server
+
+.PHONY: lint
+lint: ## gofmt and go vet.
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted" >&2; exit 1; fi
+	$(GO) vet ./...
