@@ -60,10 +60,15 @@ func (b *soapBinding) contentType() string {
 	return "text/xml; charset=utf-8"
 }
 
+// envelopeStart is everything before the body's content of a response without SOAP headers.
 func (b *soapBinding) envelopeStart() string {
+	return b.envelopeOpen() + `<` + b.envPrefix() + `:Body>`
+}
+
+func (b *soapBinding) envelopeOpen() string {
 	p := b.envPrefix()
 	return xmlDeclaration + `<` + p + `:Envelope xmlns:` + p + `="` + b.envelopeNS() + `" xmlns:xsi="` + nsXSI +
-		`" xmlns:xsd="` + nsXSD + `"><` + p + `:Body>`
+		`" xmlns:xsd="` + nsXSD + `">`
 }
 
 func (b *soapBinding) envelopeEnd() string {
@@ -165,17 +170,34 @@ func (b *soapBinding) soapFaultCode(code Code) string {
 	}
 }
 
-// writeError writes a SOAP fault. Every fault uses HTTP 500: SOAP 1.1 §6.2 requires it, and for SOAP
-// 1.2 it is the status .NET's SOAP 1.2 proxies read a fault from (they raise a bare WebException on
-// 400), while JAX-WS and zeep accept either. The detail carries the machine-readable code; SOAP 1.1
-// §4.4 forbids detail for header faults, so VersionMismatch and MustUnderstand have none.
+// writeError writes a SOAP fault. Faults use HTTP 500: SOAP 1.1 §6.2 requires it, and for SOAP 1.2 it
+// is the status .NET's SOAP 1.2 proxies read a fault from (they raise a bare WebException on 400),
+// while JAX-WS and zeep accept either. The one exception is Unavailable (overload, store down): it is
+// sent with 503 and Retry-After, which load balancers and retry policies act on, still with a fault
+// body for clients that read it. The detail carries the machine-readable code; SOAP 1.1 §4.4 forbids
+// detail for header faults, so VersionMismatch and MustUnderstand have none, and instead carry the
+// SOAP 1.2 Upgrade and NotUnderstood headers (SOAP 1.2 Part 1 §5.4.7, §5.4.8, Appendix A).
 func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 	buf := getBuffer()
 	defer putBuffer(buf)
 	p := b.envPrefix()
 	fc := b.soapFaultCode(e.Code)
 	headerFault := e.Code == CodeVersionMismatch || e.Code == CodeMustUnderstand
-	*buf = append(*buf, b.envelopeStart()...)
+	*buf = append(*buf, b.envelopeOpen()...)
+	switch {
+	case e.Code == CodeVersionMismatch:
+		*buf = append(*buf, `<`+p+`:Header><upg:Upgrade xmlns:upg="`+nsSOAP12+`">`+
+			`<upg:SupportedEnvelope qname="ns12:Envelope" xmlns:ns12="`+nsSOAP12+`" />`+
+			`<upg:SupportedEnvelope qname="ns11:Envelope" xmlns:ns11="`+nsSOAP11+`" />`+
+			`</upg:Upgrade></`+p+`:Header>`...)
+	case e.Code == CodeMustUnderstand && b.version12 && e.header.Local != "":
+		*buf = append(*buf, `<`+p+`:Header><`+p+`:NotUnderstood qname="h:`...)
+		*buf = appendEscaped(*buf, e.header.Local)
+		*buf = append(*buf, `" xmlns:h="`...)
+		*buf = appendEscaped(*buf, e.header.Space)
+		*buf = append(*buf, `" /></`+p+`:Header>`...)
+	}
+	*buf = append(*buf, `<`+p+`:Body>`...)
 	if b.version12 {
 		*buf = append(*buf, `<`+p+`:Fault xmlns:cs="`...)
 		*buf = appendEscaped(*buf, b.namespace)
@@ -204,7 +226,12 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 		*buf = append(*buf, `</`+p+`:Fault>`...)
 	}
 	*buf = append(*buf, b.envelopeEnd()...)
-	writeBody(w, http.StatusInternalServerError, b.contentType(), *buf)
+	status := http.StatusInternalServerError
+	if e.Code == CodeUnavailable {
+		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", "1")
+	}
+	writeBody(w, status, b.contentType(), *buf)
 }
 
 // envelope is what decodeEnvelope extracts from a request.
@@ -305,7 +332,9 @@ func (d *limitedDecoder) checkHeaders(envNS string) *Error {
 				}
 			}
 			if mustUnderstand && targeted && !understoodHeaderNamespaces[t.Name.Space] {
-				return errorf(CodeMustUnderstand, "The header %s in namespace %q was marked mustUnderstand but is not understood by this service.", t.Name.Local, t.Name.Space)
+				e := errorf(CodeMustUnderstand, "The header %s in namespace %q was marked mustUnderstand but is not understood by this service.", t.Name.Local, t.Name.Space)
+				e.header = t.Name
+				return e
 			}
 			if err := d.skip(); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/xml"
 	"errors"
 	"fmt"
 )
@@ -53,6 +54,8 @@ type Error struct {
 	Message string
 	// Err is the underlying cause, logged but never sent to the caller.
 	Err error
+	// header names the SOAP header block a MustUnderstand fault is about.
+	header xml.Name
 }
 
 func (e *Error) Error() string {

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/wsdl"
@@ -23,9 +24,9 @@ import (
 // endpointPath is the single endpoint of every binding (spec §4).
 const endpointPath = wsdl.Path
 
-// Limits bound what one request may cost. The spec sets none (§8); the defaults are far above any
-// legitimate request of this contract (the largest is a few hundred bytes) and far below what could
-// hurt the server.
+// Limits bound what one request may cost and how many run at once. The spec sets none (§8); the
+// defaults are far above any legitimate request of this contract (the largest is a few hundred bytes)
+// and far below what could hurt the server.
 type Limits struct {
 	// MaxBodyBytes is the largest request body accepted.
 	MaxBodyBytes int64
@@ -33,11 +34,79 @@ type Limits struct {
 	MaxXMLDepth int
 	// MaxXMLElements is the most elements accepted in one SOAP request.
 	MaxXMLElements int
+	// MaxConcurrent is how many operation requests run at once; more are refused at once with 503 and
+	// Retry-After rather than queued, so overload never builds an unbounded backlog.
+	MaxConcurrent int
+	// MaxHeaderBytes bounds the request line and headers (net/http answers 431 beyond it).
+	MaxHeaderBytes int
+	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout bound each connection's phases, so
+	// a slow or stalled client (slowloris) cannot hold a connection open.
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 }
 
 // DefaultLimits returns the limits used when none are configured.
 func DefaultLimits() Limits {
-	return Limits{MaxBodyBytes: 1 << 20, MaxXMLDepth: 32, MaxXMLElements: 1000}
+	return Limits{
+		MaxBodyBytes:      1 << 20,
+		MaxXMLDepth:       32,
+		MaxXMLElements:    1000,
+		MaxConcurrent:     256,
+		MaxHeaderBytes:    64 << 10,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+}
+
+// withDefaults fills every zero field of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxBodyBytes <= 0 {
+		l.MaxBodyBytes = d.MaxBodyBytes
+	}
+	if l.MaxXMLDepth <= 0 {
+		l.MaxXMLDepth = d.MaxXMLDepth
+	}
+	if l.MaxXMLElements <= 0 {
+		l.MaxXMLElements = d.MaxXMLElements
+	}
+	if l.MaxConcurrent <= 0 {
+		l.MaxConcurrent = d.MaxConcurrent
+	}
+	if l.MaxHeaderBytes <= 0 {
+		l.MaxHeaderBytes = d.MaxHeaderBytes
+	}
+	if l.ReadHeaderTimeout <= 0 {
+		l.ReadHeaderTimeout = d.ReadHeaderTimeout
+	}
+	if l.ReadTimeout <= 0 {
+		l.ReadTimeout = d.ReadTimeout
+	}
+	if l.WriteTimeout <= 0 {
+		l.WriteTimeout = d.WriteTimeout
+	}
+	if l.IdleTimeout <= 0 {
+		l.IdleTimeout = d.IdleTimeout
+	}
+	return l
+}
+
+// NewHTTPServer returns an http.Server for h with the connection limits of l applied.
+func NewHTTPServer(h http.Handler, l Limits, logger *slog.Logger) *http.Server {
+	l = l.withDefaults()
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: l.ReadHeaderTimeout,
+		ReadTimeout:       l.ReadTimeout,
+		WriteTimeout:      l.WriteTimeout,
+		IdleTimeout:       l.IdleTimeout,
+		MaxHeaderBytes:    l.MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
 }
 
 // Config configures a Handler.
@@ -69,6 +138,8 @@ type Handler struct {
 	soap11, soap12 *soapBinding
 	get, post      *httpBinding
 	contract       *contract
+	// inFlight holds one token per running operation request; its capacity is MaxConcurrent.
+	inFlight chan struct{}
 }
 
 // NewHandler returns the handler serving svc under cfg.
@@ -77,16 +148,7 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	limits := DefaultLimits()
-	if cfg.Limits.MaxBodyBytes > 0 {
-		limits.MaxBodyBytes = cfg.Limits.MaxBodyBytes
-	}
-	if cfg.Limits.MaxXMLDepth > 0 {
-		limits.MaxXMLDepth = cfg.Limits.MaxXMLDepth
-	}
-	if cfg.Limits.MaxXMLElements > 0 {
-		limits.MaxXMLElements = cfg.Limits.MaxXMLElements
-	}
+	limits := cfg.Limits.withDefaults()
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
@@ -100,6 +162,7 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 		get:      newHTTPBinding(false, ns),
 		post:     newHTTPBinding(true, ns),
 		contract: newContract(ns),
+		inFlight: make(chan struct{}, limits.MaxConcurrent),
 	}, nil
 }
 
@@ -174,6 +237,13 @@ func hasQueryFlag(rawQuery, name string) bool {
 // serve runs one request through a binding: read the body within the limit, decode, call, encode. A
 // panic anywhere below becomes an internal error in the binding's form; the server keeps serving.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
+	select {
+	case h.inFlight <- struct{}{}:
+		defer func() { <-h.inFlight }()
+	default:
+		b.writeError(w, errorf(CodeUnavailable, "The service is busy; retry shortly."))
+		return
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {

@@ -21,6 +21,7 @@ type serveOptions struct {
 	addr    string
 	store   string
 	baseURL string
+	limits  server.Limits
 	// shutdownTimeout bounds how long in-flight requests may run once a stop is requested.
 	shutdownTimeout time.Duration
 	// ready, when set, is called with the bound address once the server accepts connections. Tests
@@ -44,7 +45,42 @@ func newServeCommand() *cobra.Command {
 	cmd.Flags().StringVar(&opts.addr, "addr", envOr("CONTACTSYNC_ADDR", ":8080"), "address to listen on [env CONTACTSYNC_ADDR]")
 	cmd.Flags().StringVar(&opts.store, "store", envOr("CONTACTSYNC_STORE", "sqlite:contactsync.db"), "where contacts are kept: sqlite:PATH [env CONTACTSYNC_STORE]")
 	baseURLFlag(cmd, &opts.baseURL)
+	limitFlags(cmd, &opts.limits)
 	return cmd
+}
+
+// limitFlags registers one flag per request and connection limit, defaulting to server.DefaultLimits.
+func limitFlags(cmd *cobra.Command, l *server.Limits) {
+	d := server.DefaultLimits()
+	f := cmd.Flags()
+	f.Int64Var(&l.MaxBodyBytes, "max-body-bytes", envInt64("CONTACTSYNC_MAX_BODY_BYTES", d.MaxBodyBytes), "largest request body accepted, in bytes [env CONTACTSYNC_MAX_BODY_BYTES]")
+	f.IntVar(&l.MaxXMLDepth, "max-xml-depth", int(envInt64("CONTACTSYNC_MAX_XML_DEPTH", int64(d.MaxXMLDepth))), "deepest element nesting accepted in a SOAP request [env CONTACTSYNC_MAX_XML_DEPTH]")
+	f.IntVar(&l.MaxXMLElements, "max-xml-elements", int(envInt64("CONTACTSYNC_MAX_XML_ELEMENTS", int64(d.MaxXMLElements))), "most elements accepted in one SOAP request [env CONTACTSYNC_MAX_XML_ELEMENTS]")
+	f.IntVar(&l.MaxConcurrent, "max-concurrent", int(envInt64("CONTACTSYNC_MAX_CONCURRENT", int64(d.MaxConcurrent))), "operation requests served at once; more get 503 with Retry-After [env CONTACTSYNC_MAX_CONCURRENT]")
+	f.IntVar(&l.MaxHeaderBytes, "max-header-bytes", int(envInt64("CONTACTSYNC_MAX_HEADER_BYTES", int64(d.MaxHeaderBytes))), "largest request line and headers, in bytes [env CONTACTSYNC_MAX_HEADER_BYTES]")
+	f.DurationVar(&l.ReadHeaderTimeout, "read-header-timeout", envDuration("CONTACTSYNC_READ_HEADER_TIMEOUT", d.ReadHeaderTimeout), "time allowed to read request headers [env CONTACTSYNC_READ_HEADER_TIMEOUT]")
+	f.DurationVar(&l.ReadTimeout, "read-timeout", envDuration("CONTACTSYNC_READ_TIMEOUT", d.ReadTimeout), "time allowed to read a whole request [env CONTACTSYNC_READ_TIMEOUT]")
+	f.DurationVar(&l.WriteTimeout, "write-timeout", envDuration("CONTACTSYNC_WRITE_TIMEOUT", d.WriteTimeout), "time allowed to write a response [env CONTACTSYNC_WRITE_TIMEOUT]")
+	f.DurationVar(&l.IdleTimeout, "idle-timeout", envDuration("CONTACTSYNC_IDLE_TIMEOUT", d.IdleTimeout), "how long an idle keep-alive connection stays open [env CONTACTSYNC_IDLE_TIMEOUT]")
+}
+
+// validateLimits refuses limits that cannot work, naming the flag.
+func validateLimits(l server.Limits) error {
+	switch {
+	case l.MaxBodyBytes < 1:
+		return errors.New("--max-body-bytes must be at least 1")
+	case l.MaxXMLDepth < 3:
+		return errors.New("--max-xml-depth must be at least 3 (Envelope, Body, operation)")
+	case l.MaxXMLElements < 3:
+		return errors.New("--max-xml-elements must be at least 3")
+	case l.MaxConcurrent < 1:
+		return errors.New("--max-concurrent must be at least 1")
+	case l.MaxHeaderBytes < 1024:
+		return errors.New("--max-header-bytes must be at least 1024")
+	case l.ReadHeaderTimeout <= 0 || l.ReadTimeout <= 0 || l.WriteTimeout <= 0 || l.IdleTimeout <= 0:
+		return errors.New("--read-header-timeout, --read-timeout, --write-timeout and --idle-timeout must be positive")
+	}
+	return nil
 }
 
 // openStore opens the store a --store value names.
@@ -63,13 +99,19 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if _, err := server.Namespace(opts.baseURL); err != nil {
 		return fmt.Errorf("--base-url: %w", err)
 	}
+	if opts.limits == (server.Limits{}) {
+		opts.limits = server.DefaultLimits() // not configured at all: in-process callers such as tests
+	}
+	if err := validateLimits(opts.limits); err != nil {
+		return err
+	}
 	st, err := openStore(ctx, opts.store)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 
-	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Logger: logger})
+	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -77,15 +119,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	srv := server.NewHTTPServer(handler, opts.limits, logger)
 	ns, _ := server.Namespace(opts.baseURL)
 	logger.Info("contactsync listening", "addr", listener.Addr().String(), "endpoint", "/contactsync/v1/sync.asmx",
 		"namespace", ns, "store", opts.store)

@@ -85,6 +85,10 @@ func TestServeRejectsBadConfiguration(t *testing.T) {
 		{"empty sqlite path", serveOptions{addr: "127.0.0.1:0", store: "sqlite:", baseURL: wsdl.DefaultBaseURL}, "needs a file path"},
 		{"bad base url", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "a.db"), baseURL: "localhost:8080"}, "--base-url"},
 		{"bad addr", serveOptions{addr: "nonsense", store: "sqlite:" + filepath.Join(dir, "b.db"), baseURL: wsdl.DefaultBaseURL}, "--addr"},
+		{"zero concurrency", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "c.db"), baseURL: wsdl.DefaultBaseURL,
+			limits: func() server.Limits { l := server.DefaultLimits(); l.MaxConcurrent = 0; return l }()}, "--max-concurrent"},
+		{"negative timeout", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "d.db"), baseURL: wsdl.DefaultBaseURL,
+			limits: func() server.Limits { l := server.DefaultLimits(); l.ReadTimeout = -1; return l }()}, "--read-timeout"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,6 +137,21 @@ func TestCallCommand(t *testing.T) {
 	}
 	_, err := runCLI(t, "call", "Nope", "--url", endpoint)
 	require.ErrorContains(t, err, "unknown operation")
+}
+
+// TestLimitFlagsFromEnvironment checks a limit set in the environment reaches the flag default, and an
+// unparsable value is refused at start with the setting named.
+func TestLimitFlagsFromEnvironment(t *testing.T) {
+	t.Setenv("CONTACTSYNC_MAX_CONCURRENT", "7")
+	cmd := newServeCommand()
+	got, err := cmd.Flags().GetInt("max-concurrent")
+	require.NoError(t, err)
+	assert.Equal(t, 7, got)
+
+	t.Setenv("CONTACTSYNC_MAX_CONCURRENT", "lots")
+	t.Setenv("CONTACTSYNC_STORE", "sqlite:"+filepath.Join(t.TempDir(), "x.db"))
+	_, err = runCLI(t, "serve", "--addr", "127.0.0.1:0")
+	require.ErrorContains(t, err, "--max-concurrent")
 }
 
 func TestWSDLAndVersionCommands(t *testing.T) {
