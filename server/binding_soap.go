@@ -264,11 +264,13 @@ func decodeEnvelope(body []byte, envNS, serviceNS string, limits Limits) (envelo
 	if err != nil {
 		return env, err
 	}
-	if root.Name.Local != "Envelope" || root.Name.Space != envNS {
-		if root.Name.Local == "Envelope" && (root.Name.Space == nsSOAP11 || root.Name.Space == nsSOAP12) {
-			return env, errorf(CodeVersionMismatch, "The envelope namespace %q does not match the content type, which requires %q.", root.Name.Space, envNS)
-		}
-		return env, errorf(CodeVersionMismatch, "The root element must be Envelope in namespace %q, not %s in namespace %q.", envNS, root.Name.Local, root.Name.Space)
+	// SOAP 1.1 §4.1.2 and SOAP 1.2 Part 1 §5.4.7: an Envelope in another namespace is a version
+	// mismatch; a root that is not an Envelope at all is simply not a SOAP message.
+	switch {
+	case root.Name.Local != "Envelope":
+		return env, errorf(CodeMalformedRequest, "The root element must be a SOAP Envelope, not %s.", root.Name.Local)
+	case root.Name.Space != envNS:
+		return env, errorf(CodeVersionMismatch, "The envelope namespace %q does not match the content type, which requires %q.", root.Name.Space, envNS)
 	}
 
 	seenHeader, seenBody := false, false

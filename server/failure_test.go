@@ -1,0 +1,166 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/wsdl"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeStore is a store.Store whose behaviour each test sets through function fields; an unset
+// method fails the test loudly.
+type fakeStore struct {
+	get func(ctx context.Context, id string) (store.Contact, error)
+}
+
+func (f *fakeStore) Put(context.Context, store.Contact) error { panic("Put not expected") }
+func (f *fakeStore) Get(ctx context.Context, id string) (store.Contact, error) {
+	return f.get(ctx, id)
+}
+func (f *fakeStore) Update(context.Context, string, func(store.Contact) (store.Contact, error)) (store.Contact, error) {
+	panic("Update not expected")
+}
+func (f *fakeStore) Delete(context.Context, string) (store.Contact, error) {
+	panic("Delete not expected")
+}
+func (f *fakeStore) Ping(context.Context) error { return nil }
+func (f *fakeStore) Close() error               { return nil }
+
+// newFakeServer serves a handler over st and returns it with the log it writes.
+func newFakeServer(t *testing.T, st store.Store, limits server.Limits) (*testServer, *syncBuffer) {
+	t.Helper()
+	logs := &syncBuffer{}
+	h, err := server.NewHandler(server.NewService(st), server.Config{
+		BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+	})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &testServer{Server: srv, endpoint: srv.URL + wsdl.Path}, logs
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// internalFault is the generic answer of each binding to an internal failure.
+var internalFault = map[string]struct {
+	status   int
+	contains []string
+}{
+	"soap11": {500, []string{"<faultcode>soap:Server</faultcode>", "The service failed to process the request.", ">Internal</ErrorCode>"}},
+	"soap12": {500, []string{"<soap12:Value>soap12:Receiver</soap12:Value>", "cs:Internal", "The service failed to process the request."}},
+	"get":    {500, []string{"The service failed to process the request."}},
+	"post":   {500, []string{"The service failed to process the request."}},
+}
+
+// TestInternalErrorIsHidden checks that a store failure reaches the caller only as a generic message
+// in each binding's form, while the log keeps the detail.
+func TestInternalErrorIsHidden(t *testing.T) {
+	const secret = "disk on fire at /var/lib/secret.db"
+	ts, logs := newFakeServer(t, &fakeStore{get: func(context.Context, string) (store.Contact, error) {
+		return store.Contact{}, errors.New(secret)
+	}}, server.Limits{})
+	for _, binding := range bindings {
+		t.Run(binding, func(t *testing.T) {
+			resp, body := ts.do(t, requestFor(binding, ns, "ReadContact", "x", true))
+			want := internalFault[binding]
+			assert.Equal(t, want.status, resp.StatusCode)
+			for _, s := range want.contains {
+				assert.Contains(t, body, s)
+			}
+			assert.NotContains(t, body, "disk on fire")
+		})
+	}
+	assert.Contains(t, logs.String(), secret, "the cause must be logged")
+}
+
+// TestPanicBecomesServerFault checks a panic inside an operation becomes an internal error in each
+// binding's form, is logged with its stack, and the server keeps serving.
+func TestPanicBecomesServerFault(t *testing.T) {
+	ts, logs := newFakeServer(t, &fakeStore{get: func(context.Context, string) (store.Contact, error) {
+		panic("boom")
+	}}, server.Limits{})
+	for _, binding := range bindings {
+		t.Run(binding, func(t *testing.T) {
+			resp, body := ts.do(t, requestFor(binding, ns, "ReadContact", "x", true))
+			want := internalFault[binding]
+			assert.Equal(t, want.status, resp.StatusCode)
+			for _, s := range want.contains {
+				assert.Contains(t, body, s)
+			}
+			assert.NotContains(t, body, "boom")
+			requireStillServing(t, ts)
+		})
+	}
+	assert.Contains(t, logs.String(), "boom")
+	assert.Contains(t, logs.String(), "stack")
+}
+
+// TestLoadShedding fills every request slot with requests that block in the store, then checks each
+// binding refuses the next request at once with 503 and Retry-After (a fault body for SOAP) instead of
+// queueing it, and serves again once the slots free up.
+func TestLoadShedding(t *testing.T) {
+	release := make(chan struct{})
+	entered := make(chan struct{}, 2)
+	ts, _ := newFakeServer(t, &fakeStore{get: func(ctx context.Context, id string) (store.Contact, error) {
+		if id == "block" {
+			entered <- struct{}{}
+			<-release
+		}
+		return server.TestContact(id), nil
+	}}, server.Limits{MaxConcurrent: 2})
+
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, _ := ts.do(t, requestFor("get", ns, "ReadContact", "block", true))
+			assert.Equal(t, 200, resp.StatusCode)
+		}()
+	}
+	<-entered
+	<-entered
+
+	shed := map[string][]string{
+		"soap11": {"<faultcode>soap:Server</faultcode>", ">Unavailable</ErrorCode>"},
+		"soap12": {"soap12:Receiver", "cs:Unavailable"},
+		"get":    {"busy"},
+		"post":   {"busy"},
+	}
+	for _, binding := range bindings {
+		resp, body := ts.do(t, requestFor(binding, ns, "ReadContact", "x", true))
+		assert.Equal(t, 503, resp.StatusCode, binding)
+		assert.Equal(t, "1", resp.Header.Get("Retry-After"), binding)
+		for _, s := range shed[binding] {
+			assert.Contains(t, body, s, binding)
+		}
+	}
+	close(release)
+	wg.Wait()
+	resp, _ := ts.do(t, requestFor("soap11", ns, "ReadContact", "x", true))
+	assert.Equal(t, 200, resp.StatusCode)
+}
