@@ -76,6 +76,8 @@ func TestDispatch(t *testing.T) {
 		{"soap11 unknown action", wireRequest{method: "POST", contentType: xml11, soapAction: `"` + ns + `Nope"`, body: versionMinor11}, 500, xml11, []string{"<faultcode>soap:Client</faultcode>", "UnknownOperation", "Nope"}},
 		{"soap11 action from other namespace", wireRequest{method: "POST", contentType: xml11, soapAction: `"urn:x/VersionMinor"`, body: versionMinor11}, 500, xml11, []string{"soap:Client", "UnknownOperation"}},
 		{"soap11 action contradicts body", wireRequest{method: "POST", contentType: xml11, soapAction: `"` + ns + `Version"`, body: versionMinor11}, 500, xml11, []string{"soap:Client", "UnknownOperation", "names Version but the body holds VersionMinor"}},
+		{"soap11 UTF-8 byte order mark", wireRequest{method: "POST", contentType: xml11, body: "\xEF\xBB\xBF" + versionMinor11}, 200, xml11, []string{"<VersionMinorResult>0</VersionMinorResult>"}},
+		{"soap12 UTF-8 byte order mark", wireRequest{method: "POST", contentType: xml12, body: "\xEF\xBB\xBF" + versionMinor12}, 200, xml12, []string{"<VersionMinorResult>0</VersionMinorResult>"}},
 		{"soap11 WS-Addressing mustUnderstand accepted", wireRequest{method: "POST", contentType: xml11, body: wsaHeader11}, 200, xml11, []string{"<VersionMinorResult>0</VersionMinorResult>"}},
 		{"soap11 unknown mustUnderstand header", wireRequest{method: "POST", contentType: xml11, body: unknownHeader11}, 500, xml11, []string{"<faultcode>soap:MustUnderstand</faultcode>", "Secret"}},
 		{"soap11 optional unknown header ignored", wireRequest{method: "POST", contentType: xml11, body: optionalHeader11}, 200, xml11, []string{"<VersionMinorResult>0</VersionMinorResult>"}},

@@ -101,7 +101,7 @@ func TestHostileInput(t *testing.T) {
 		{"soap11 soap12 envelope", wireRequest{method: "POST", contentType: xml11, body: soap12(create(`<id>` + victim + `</id>`))}, 500, xml11, []string{"<faultcode>soap:VersionMismatch</faultcode>"}},
 		{"soap11 no body", wireRequest{method: "POST", contentType: xml11, body: `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Header/></soap:Envelope>`}, 500, xml11, []string{client, malformed, "no Body"}},
 		{"soap11 empty body element", wireRequest{method: "POST", contentType: xml11, body: soap11("")}, 500, xml11, []string{client, malformed, "Body is empty"}},
-		{"soap11 two operations", wireRequest{method: "POST", contentType: xml11, body: soap11(create(`<id>` + victim + `</id>`) + create(`<id>x</id>`))}, 500, xml11, []string{client, malformed, "exactly one"}},
+		{"soap11 two operations", wireRequest{method: "POST", contentType: xml11, body: soap11(create(`<id>`+victim+`</id>`) + create(`<id>x</id>`))}, 500, xml11, []string{client, malformed, "exactly one"}},
 		{"soap11 element after body", wireRequest{method: "POST", contentType: xml11, body: strings.Replace(valid, "</soap:Body>", "</soap:Body><x/>", 1)}, 500, xml11, []string{client, malformed}},
 		// SOAP 1.1: dispatch.
 		{"soap11 unknown operation", wireRequest{method: "POST", contentType: xml11, body: soap11(`<Explode xmlns="` + ns + `"/>`)}, 500, xml11, []string{client, unknownOp, "Explode"}},

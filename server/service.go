@@ -169,7 +169,7 @@ func storeError(err error, id string) error {
 	if errors.Is(err, store.ErrNotFound) {
 		return errorf(CodeNotFound, "Contact %q does not exist.", id)
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, store.ErrUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: CodeUnavailable, Message: "The contact store did not answer in time.", Err: err}
 	}
 	return internalError(err)

@@ -1,5 +1,5 @@
 // Package store defines how contacts are kept: the Store interface every backend implements, the
-// Contact record it stores and the errors it reports. Backends live in sub-packages (sqlite, and later
+// Contact record it stores and the errors it reports. Backends live in sub-packages (sqlite and
 // postgres); storetest holds the conformance suite they all run.
 package store
 
@@ -23,6 +23,13 @@ type Contact struct {
 
 // ErrNotFound is returned (possibly wrapped) when no contact has the requested id.
 var ErrNotFound = errors.New("contact not found")
+
+// ErrUnavailable is returned (wrapped, next to the driver's cause) when the store cannot serve the
+// request now but may later without any change on the caller's side: its database is unreachable, a
+// connection broke, or an operation exceeded the store's time limit. The operation may or may not have
+// taken effect. Callers should report a temporary failure (the server answers 503 / a Server fault)
+// and let the client retry, rather than an internal error.
+var ErrUnavailable = errors.New("contact store unavailable")
 
 // Store keeps contacts durably. Every method is safe for concurrent use. A write that returned nil is
 // durable: it survives the process being killed right after. Writes to one contact are atomic.

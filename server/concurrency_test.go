@@ -1,0 +1,88 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/wsdl"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestConcurrentClientsKeepContactsWhole has many clients, over all four bindings, create, update, read
+// and delete the same few ids at once. Every contact a response carries, and every contact left stored,
+// must be one of the two complete records the semantics allow for its id (as created, or as updated):
+// never a mix of the two, which would be a torn write or a lost update.
+func TestConcurrentClientsKeepContactsWhole(t *testing.T) {
+	ts := newTestServer(t, wsdl.DefaultBaseURL)
+	ids := []string{"c-0", "c-1", "c-2"}
+	allowed := map[string][]*gen.Contact{}
+	for _, id := range ids {
+		created := server.TestContact(id)
+		allowed[id] = []*gen.Contact{wireOf(created), wireOf(server.TestUpdate(created))}
+	}
+	isWhole := func(c *gen.Contact) bool {
+		for _, want := range allowed[c.Id] {
+			if fmt.Sprint(want.Id, want.AccountId, want.FirstName, want.LastName, want.PhoneMobile, want.PhoneWork, want.EmailAddress, roles(want)) ==
+				fmt.Sprint(c.Id, c.AccountId, c.FirstName, c.LastName, c.PhoneMobile, c.PhoneWork, c.EmailAddress, roles(c)) {
+				return true
+			}
+		}
+		return false
+	}
+
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.Bindings[w%4], HTTP: ts.Client()}
+			for i := range 40 {
+				id := ids[(w+i)%len(ids)]
+				op := []string{"TestCreateContact", "TestUpdateContact", "ReadContact", "DeleteContact"}[(w*7+i)%4]
+				resp, err := client.Invoke(ctx, c, op, id)
+				if err != nil {
+					continue // not found is expected while others delete
+				}
+				var got *gen.Contact
+				switch r := resp.(type) {
+				case *gen.TestCreateContactResponse:
+					got = r.TestCreateContactResult
+				case *gen.TestUpdateContactResponse:
+					got = r.TestUpdateContactResult
+				case *gen.ReadContactResponse:
+					got = r.ReadContactResult
+				case *gen.DeleteContactResponse:
+					got = r.DeleteContactResult
+				}
+				if !assert.NotNil(t, got) || !assert.True(t, isWhole(got), "torn contact from %s: %+v", op, got) {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, id := range ids {
+		c, err := ts.store.Get(ctx, id)
+		if err != nil {
+			continue
+		}
+		assert.True(t, isWhole(wireOf(c)), "torn stored contact %+v", c)
+	}
+}
+
+// wireOf converts a stored contact to the wire type, as the service does, for comparison.
+func wireOf(c store.Contact) *gen.Contact {
+	rs := make([]*string, len(c.RoleIDs))
+	for i := range c.RoleIDs {
+		rs[i] = &c.RoleIDs[i]
+	}
+	return &gen.Contact{Id: c.ID, AccountId: c.AccountID, FirstName: c.FirstName, LastName: c.LastName,
+		PhoneMobile: c.PhoneMobile, PhoneWork: c.PhoneWork, EmailAddress: c.EmailAddress, RoleIds: &gen.ArrayOfString{Astring: rs}}
+}

@@ -1,0 +1,411 @@
+// Package postgres implements store.Store on a PostgreSQL database through pgx
+// (github.com/jackc/pgx/v5) and its connection pool, so several contactsync instances can share one
+// database.
+//
+// # Consistency across instances
+//
+// Each operation is one statement or one transaction at PostgreSQL's default READ COMMITTED
+// isolation, and PostgreSQL's row locks order the writes to one contact, whichever instance sends
+// them:
+//
+//   - Put is one INSERT … ON CONFLICT (id) DO UPDATE: an atomic create-or-replace.
+//   - Update runs SELECT … FOR UPDATE, calls change, then UPDATE, in one transaction. The row lock is
+//     held from the read to the commit, so a concurrent Update (from this pool or another instance)
+//     waits and then reads the committed result: no update is lost. If the row was deleted while it
+//     waited, the SELECT finds nothing and Update reports store.ErrNotFound.
+//   - Delete is one DELETE … RETURNING, which locks the row, removes it and returns exactly what it
+//     removed; a second Delete of the same id waits for the first and then finds nothing.
+//   - Get is one SELECT: it sees the last committed version of the row, never part of a write.
+//
+// Because no transaction locks more than one row, transactions never deadlock, and change runs at
+// most once per Update (this backend never retries).
+//
+// # Failures and time limits
+//
+// Every operation, including waiting for a pooled connection and for row locks, is bounded by
+// Options.Timeout; connecting is bounded by Options.ConnectTimeout, and the server is told the same
+// limits (statement_timeout, and idle_in_transaction_session_timeout so locks held by a client that
+// vanished are released). An operation that fails because the database is unreachable, a connection
+// broke, the server is shutting down or overloaded, or the time limit passed returns an error wrapping
+// store.ErrUnavailable; the pool replaces broken connections by itself, so service resumes as soon as
+// the database answers again.
+//
+// # Schema
+//
+// The schema is created and upgraded by the embedded migrations/NNNN_name.sql files (the same
+// versions as the SQLite store's, in PostgreSQL's types), applied by package migrate: by Open, and by
+// Migrate for the `contactsync migrate` command. Concurrent migrations (several instances starting at
+// once) are serialized by an advisory lock. The tables live in the first schema of the connection's
+// search_path, which the DSN may set (…?search_path=contactsync).
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/migrate"
+)
+
+// migrationFiles holds the schema migrations.
+//
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// Migrations returns the embedded schema migrations (NNNN_name.sql files at the root of the returned
+// file system), for tools and tests that need to know the schema version a binary carries.
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		// fs.Sub only fails for an invalid directory name, and "migrations" is valid.
+		panic(err)
+	}
+	return sub
+}
+
+// Defaults for the zero fields of Options.
+const (
+	DefaultMaxConns       = 10
+	DefaultConnectTimeout = 5 * time.Second
+	DefaultTimeout        = 5 * time.Second
+)
+
+// Options are the pool settings. Zero fields take the defaults above.
+type Options struct {
+	// MaxConns is the most connections the pool opens; operations beyond it wait for one (within
+	// Timeout). Across instances, the sum must stay below the server's max_connections.
+	MaxConns int32
+	// ConnectTimeout bounds establishing one connection (TCP, TLS and authentication).
+	ConnectTimeout time.Duration
+	// Timeout bounds each operation as a whole: waiting for a connection, for row locks and for the
+	// statements themselves. It is also sent as the session's statement_timeout.
+	Timeout time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return o
+}
+
+const (
+	columns = `id, account_id, first_name, last_name, phone_mobile, phone_work, email_address, role_ids`
+
+	getSQL = `SELECT ` + columns + ` FROM contacts WHERE id = $1`
+
+	lockSQL = getSQL + ` FOR UPDATE`
+
+	putSQL = `INSERT INTO contacts (` + columns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (id) DO UPDATE SET
+	account_id    = excluded.account_id,
+	first_name    = excluded.first_name,
+	last_name     = excluded.last_name,
+	phone_mobile  = excluded.phone_mobile,
+	phone_work    = excluded.phone_work,
+	email_address = excluded.email_address,
+	role_ids      = excluded.role_ids`
+
+	updateSQL = `UPDATE contacts SET
+	account_id = $2, first_name = $3, last_name = $4, phone_mobile = $5, phone_work = $6,
+	email_address = $7, role_ids = $8
+WHERE id = $1`
+
+	deleteSQL = `DELETE FROM contacts WHERE id = $1 RETURNING ` + columns
+
+	pingSQL = `SELECT count(*) FROM (SELECT 1 FROM contacts LIMIT 1) AS one`
+
+	// migrateLockSQL serializes migrations of one schema across processes. The key is derived from
+	// the schema, so tests migrating separate schemas of one database do not wait for each other.
+	migrateLockSQL   = `SELECT pg_advisory_lock(hashtext('contactsync migrate ' || coalesce(current_schema(), '')))`
+	migrateUnlockSQL = `SELECT pg_advisory_unlock(hashtext('contactsync migrate ' || coalesce(current_schema(), '')))`
+)
+
+// Store is a store.Store kept in a PostgreSQL database. It is safe for concurrent use, and any number
+// of Stores, in any number of processes, may share one database.
+type Store struct {
+	pool    *pgxpool.Pool
+	timeout time.Duration
+}
+
+// Compile-time check that Store satisfies the interface the server uses.
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database dsn names (a postgres:// URL or key=value string, as libpq and pgx
+// accept), applies the embedded migrations it lacks and returns the store. It fails if the database
+// was migrated by a newer binary (the error is a *migrate.SchemaTooNewError), and with an error
+// wrapping store.ErrUnavailable if the database cannot be reached. ctx bounds only Open's own work.
+// The caller must Close the returned Store.
+func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	opts = opts.withDefaults()
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	cfg.ConnConfig.ConnectTimeout = opts.ConnectTimeout
+	if _, err := migrateWith(ctx, cfg.ConnConfig); err != nil {
+		return nil, err
+	}
+
+	cfg.MaxConns = opts.MaxConns
+	params := cfg.ConnConfig.RuntimeParams
+	setDefault(params, "application_name", "contactsync")
+	setDefault(params, "statement_timeout", strconv.FormatInt(opts.Timeout.Milliseconds(), 10))
+	setDefault(params, "idle_in_transaction_session_timeout", strconv.FormatInt(2*opts.Timeout.Milliseconds(), 10))
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	s := &Store{pool: pool, timeout: opts.Timeout}
+	if err := s.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	return s, nil
+}
+
+// setDefault sets params[k] unless the DSN already did.
+func setDefault(params map[string]string, k, v string) {
+	if _, ok := params[k]; !ok {
+		params[k] = v
+	}
+}
+
+// Migrate applies the embedded migrations the database dsn names lacks and returns those it applied
+// (none when it is up to date). It fails with a *migrate.SchemaTooNewError if the database was
+// migrated by a newer binary. Concurrent calls, from any process, are serialized.
+func Migrate(ctx context.Context, dsn string, connectTimeout time.Duration) ([]migrate.Migration, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if connectTimeout <= 0 {
+		connectTimeout = DefaultConnectTimeout
+	}
+	cfg.ConnectTimeout = connectTimeout
+	return migrateWith(ctx, cfg)
+}
+
+// migrateWith runs the migrations over a short-lived database/sql handle (what package migrate
+// drives) on its own connections, holding the schema's advisory lock on one of them throughout.
+func migrateWith(ctx context.Context, cfg *pgx.ConnConfig) (_ []migrate.Migration, err error) {
+	db := stdlib.OpenDB(*cfg.Copy())
+	defer db.Close()
+	db.SetMaxOpenConns(2) // one holds the lock, one migrates
+	lock, err := db.Conn(ctx)
+	if err != nil {
+		return nil, classify(ctx, "migrate: connect", err)
+	}
+	defer lock.Close()
+	if _, err := lock.ExecContext(ctx, migrateLockSQL); err != nil {
+		return nil, classify(ctx, "migrate: lock", err)
+	}
+	defer func() {
+		// Closing the session would release the lock too; unlocking first returns the connection clean.
+		_, _ = lock.ExecContext(context.WithoutCancel(ctx), migrateUnlockSQL)
+	}()
+	applied, err := migrate.Up(ctx, db, Migrations(), migrate.Dollar)
+	if err != nil {
+		var tooNew *migrate.SchemaTooNewError
+		if errors.As(err, &tooNew) {
+			return applied, fmt.Errorf("postgres: %w", err)
+		}
+		return applied, classify(ctx, "migrate", err)
+	}
+	return applied, nil
+}
+
+// bound limits ctx to the store's operation timeout.
+func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.timeout)
+}
+
+// Put creates the contact or replaces every field of the stored contact with the same ID, in one
+// statement; it returns once the change is committed.
+func (s *Store) Put(ctx context.Context, c store.Contact) error {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	if _, err := s.pool.Exec(op, putSQL, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile,
+		c.PhoneWork, c.EmailAddress, encodeRoles(c.RoleIDs)); err != nil {
+		return classify(ctx, fmt.Sprintf("put contact %q", c.ID), err)
+	}
+	return nil
+}
+
+// Get returns the contact with the given id, or an error wrapping store.ErrNotFound.
+func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	c, err := scan(s.pool.QueryRow(op, getSQL, id))
+	if err != nil {
+		return store.Contact{}, classify(ctx, fmt.Sprintf("get contact %q", id), err)
+	}
+	return c, nil
+}
+
+// Update reads the contact with the given id under a row lock (SELECT … FOR UPDATE), applies change
+// and writes the result in the same transaction, so concurrent updates of one id, from any instance,
+// serialize and none is lost. It returns the stored result; an error wrapping store.ErrNotFound when
+// id is unknown (change is not called); or change's error exactly as change returned it (nothing is
+// stored). change runs while the row lock is held, so it must be quick and must not call the Store. It
+// must keep the contact's ID: a result with another ID is rejected. change runs at most once per call.
+func (s *Store) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
+	what := fmt.Sprintf("update contact %q", id)
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	tx, err := s.pool.Begin(op)
+	if err != nil {
+		return store.Contact{}, classify(ctx, what, err)
+	}
+	defer func() {
+		// A no-op after Commit; after a failure the transaction is abandoned either way.
+		_ = tx.Rollback(op)
+	}()
+	current, err := scan(tx.QueryRow(op, lockSQL, id))
+	if err != nil {
+		return store.Contact{}, classify(ctx, what, err)
+	}
+	next, err := change(current)
+	if err != nil {
+		return store.Contact{}, err
+	}
+	if next.ID != id {
+		return store.Contact{}, fmt.Errorf("postgres: %s: change must not alter the id (it returned %q)", what, next.ID)
+	}
+	if _, err := tx.Exec(op, updateSQL, id, next.AccountID, next.FirstName, next.LastName,
+		next.PhoneMobile, next.PhoneWork, next.EmailAddress, encodeRoles(next.RoleIDs)); err != nil {
+		return store.Contact{}, classify(ctx, what, err)
+	}
+	if err := tx.Commit(op); err != nil {
+		return store.Contact{}, classify(ctx, what, err)
+	}
+	// Return what a Get would now return, not change's slice (which the caller may still hold).
+	next.RoleIDs = cloneRoles(next.RoleIDs)
+	return next, nil
+}
+
+// Delete removes the contact with the given id in one DELETE … RETURNING statement and returns what
+// it removed, or an error wrapping store.ErrNotFound.
+func (s *Store) Delete(ctx context.Context, id string) (store.Contact, error) {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	c, err := scan(s.pool.QueryRow(op, deleteSQL, id))
+	if err != nil {
+		return store.Contact{}, classify(ctx, fmt.Sprintf("delete contact %q", id), err)
+	}
+	return c, nil
+}
+
+// Ping reports whether the database answers and holds the contacts table.
+func (s *Store) Ping(ctx context.Context) error {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	var n int
+	if err := s.pool.QueryRow(op, pingSQL).Scan(&n); err != nil {
+		return classify(ctx, "ping", err)
+	}
+	return nil
+}
+
+// Close closes the pool's connections, waiting for those in use to be released. Calling it again does
+// nothing.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// scan reads one contact row; no row becomes store.ErrNotFound.
+func scan(row pgx.Row) (store.Contact, error) {
+	var c store.Contact
+	err := row.Scan(&c.ID, &c.AccountID, &c.FirstName, &c.LastName, &c.PhoneMobile, &c.PhoneWork,
+		&c.EmailAddress, &c.RoleIDs)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Contact{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Contact{}, err
+	}
+	c.RoleIDs = cloneRoles(c.RoleIDs) // empty becomes nil, the form store.Contact documents
+	return c, nil
+}
+
+// encodeRoles returns the role_ids parameter: pgx sends a nil slice as NULL, so no roles is {}.
+func encodeRoles(ids []string) []string {
+	if ids == nil {
+		return []string{}
+	}
+	return ids
+}
+
+// cloneRoles copies ids, normalizing empty to nil.
+func cloneRoles(ids []string) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	return append([]string(nil), ids...)
+}
+
+// classify wraps err from operation what, adding store.ErrUnavailable when err says the database
+// could not serve the request now (see unavailable). An error after the caller's own ctx ended keeps
+// only the driver's cause: the caller gave up, the database did not fail.
+func classify(ctx context.Context, what string, err error) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return fmt.Errorf("postgres: %s: %w", what, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("postgres: %s: %w (%w)", what, ctx.Err(), err)
+	case unavailable(err):
+		return fmt.Errorf("postgres: %s: %w: %w", what, store.ErrUnavailable, err)
+	}
+	return fmt.Errorf("postgres: %s: %w", what, err)
+}
+
+// unavailable reports whether err means the database is unreachable, a connection broke, the server
+// refused work for now or an operation ran out of time, as opposed to a fault of the request or of
+// this code (constraint violations, SQL errors), which a retry would not fix.
+func unavailable(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		code := pgErr.Code
+		switch {
+		case strings.HasPrefix(code, "08"): // connection_exception
+			return true
+		case strings.HasPrefix(code, "53"): // insufficient_resources, e.g. too_many_connections
+			return true
+		case strings.HasPrefix(code, "57P"): // admin_shutdown, crash_shutdown, cannot_connect_now, …
+			return true
+		case code == "57014": // query_canceled: statement_timeout
+			return true
+		case code == "55P03": // lock_not_available
+			return true
+		case code == "25P03": // idle_in_transaction_session_timeout
+			return true
+		}
+		return false
+	}
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connectErr) || errors.As(err, &netErr) ||
+		errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) || pgconn.SafeToRetry(err) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed)
+}
