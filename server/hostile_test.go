@@ -140,6 +140,10 @@ func TestHostileInput(t *testing.T) {
 		{"soap12 unknown action", wireRequest{method: "POST", contentType: xml12 + `; action="` + ns + `Explode"`, body: soap12(create("<id>" + victim + "</id>"))}, 500, xml12, []string{sender, "cs:UnknownOperation"}},
 		{"soap12 billion laughs", wireRequest{method: "POST", contentType: xml12, body: strings.ReplaceAll(billionLaughs, "http://schemas.xmlsoap.org/soap/envelope/", "http://www.w3.org/2003/05/soap-envelope")}, 500, xml12, []string{sender, "cs:MalformedRequest"}},
 		{"soap12 unknown mustUnderstand header", wireRequest{method: "POST", contentType: xml12, body: strings.Replace(soap12(create("<id>"+victim+"</id>")), "<soap12:Body>", `<soap12:Header><x:Pay xmlns:x="urn:x" soap12:mustUnderstand="true"/></soap12:Header><soap12:Body>`, 1)}, 500, xml12, []string{"soap12:MustUnderstand", `<soap12:NotUnderstood qname="h:Pay" xmlns:h="urn:x" />`}},
+		{"soap12 empty id", wireRequest{method: "POST", contentType: xml12, body: soap12(create("<id></id>"))}, 500, xml12, []string{sender, "cs:InvalidArgument"}},
+		{"soap12 unknown operation", wireRequest{method: "POST", contentType: xml12, body: soap12(`<Explode xmlns="` + ns + `"/>`)}, 500, xml12, []string{sender, "cs:UnknownOperation"}},
+		{"soap12 100000-deep nesting", wireRequest{method: "POST", contentType: xml12, body: strings.ReplaceAll(deep, "http://schemas.xmlsoap.org/soap/envelope/", "http://www.w3.org/2003/05/soap-envelope")}, 500, xml12, []string{sender, "cs:TooLarge"}},
+		{"soap12 1 MB header", wireRequest{method: "POST", contentType: xml12 + `; action="` + strings.Repeat("a", 1<<20) + `"`, body: soap12(create("<id>" + victim + "</id>"))}, 431, plain, nil},
 		// HTTP GET.
 		{"get unknown operation", wireRequest{method: "GET", path: "/Explode?id=" + victim}, 404, plain, []string{`"Explode" does not exist`}},
 		{"get missing id", wireRequest{method: "GET", path: "/TestCreateContact"}, 400, plain, []string{"required"}},
