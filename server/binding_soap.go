@@ -16,13 +16,20 @@ type soapBinding struct {
 	version12 bool
 	namespace string // the service namespace
 	limits    Limits
-	// responses holds, per operation, the precomputed bytes around the result value.
+	// The per-version constants: binding name for logs, envelope namespace and the prefix the spec
+	// shows for it (§4.1: soap and soap12), and the response content type.
+	bindingName, envNS, envPrefix, contentType string
+	// prefix and suffix hold, per operation, the precomputed bytes around the result value.
 	prefix, suffix map[string][]byte
 }
 
 func newSOAPBinding(version12 bool, namespace string, limits Limits) *soapBinding {
 	b := &soapBinding{version12: version12, namespace: namespace, limits: limits,
+		bindingName: "soap11", envNS: nsSOAP11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
 		prefix: map[string][]byte{}, suffix: map[string][]byte{}}
+	if version12 {
+		b.bindingName, b.envNS, b.envPrefix, b.contentType = "soap12", nsSOAP12, "soap12", "application/soap+xml; charset=utf-8"
+	}
 	for _, op := range operations {
 		b.prefix[op.name] = []byte(b.envelopeStart() + `<` + op.name + `Response xmlns="` +
 			string(appendEscaped(nil, namespace)) + `"><` + op.name + `Result>`)
@@ -31,48 +38,21 @@ func newSOAPBinding(version12 bool, namespace string, limits Limits) *soapBindin
 	return b
 }
 
-func (b *soapBinding) name() string {
-	if b.version12 {
-		return "soap12"
-	}
-	return "soap11"
-}
-
-func (b *soapBinding) envelopeNS() string {
-	if b.version12 {
-		return nsSOAP12
-	}
-	return nsSOAP11
-}
-
-// prefix is the envelope prefix the spec shows for each version (§4.1): soap and soap12.
-func (b *soapBinding) envPrefix() string {
-	if b.version12 {
-		return "soap12"
-	}
-	return "soap"
-}
-
-func (b *soapBinding) contentType() string {
-	if b.version12 {
-		return "application/soap+xml; charset=utf-8"
-	}
-	return "text/xml; charset=utf-8"
-}
+func (b *soapBinding) name() string { return b.bindingName }
 
 // envelopeStart is everything before the body's content of a response without SOAP headers.
 func (b *soapBinding) envelopeStart() string {
-	return b.envelopeOpen() + `<` + b.envPrefix() + `:Body>`
+	return b.envelopeOpen() + `<` + b.envPrefix + `:Body>`
 }
 
 func (b *soapBinding) envelopeOpen() string {
-	p := b.envPrefix()
-	return xmlDeclaration + `<` + p + `:Envelope xmlns:` + p + `="` + b.envelopeNS() + `" xmlns:xsi="` + nsXSI +
+	p := b.envPrefix
+	return xmlDeclaration + `<` + p + `:Envelope xmlns:` + p + `="` + b.envNS + `" xmlns:xsi="` + nsXSI +
 		`" xmlns:xsd="` + nsXSD + `">`
 }
 
 func (b *soapBinding) envelopeEnd() string {
-	p := b.envPrefix()
+	p := b.envPrefix
 	return `</` + p + `:Body></` + p + `:Envelope>`
 }
 
@@ -110,7 +90,7 @@ func (b *soapBinding) decode(r *http.Request, body []byte) (*operation, string, 
 			return nil, "", errorf(CodeUnknownOperation, "Server did not recognize the value of the SOAP action: %s.", action)
 		}
 	}
-	env, err := decodeEnvelope(body, b.envelopeNS(), b.namespace, b.limits)
+	env, err := decodeEnvelope(body, b.envNS, b.namespace, b.limits)
 	if err != nil {
 		return nil, "", err
 	}
@@ -146,7 +126,7 @@ func (b *soapBinding) writeResult(w http.ResponseWriter, op *operation, r result
 		*buf = appendResultValue(*buf, op.result, r)
 		*buf = append(*buf, b.suffix[op.name]...)
 	}
-	writeBody(w, http.StatusOK, b.contentType(), *buf)
+	writeBody(w, http.StatusOK, b.contentType, *buf)
 }
 
 // soapFaultCode maps an error code to the fault code local name. SOAP 1.1 §4.4.1 defines Client, Server,
@@ -180,7 +160,7 @@ func (b *soapBinding) soapFaultCode(code Code) string {
 func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 	buf := getBuffer()
 	defer putBuffer(buf)
-	p := b.envPrefix()
+	p := b.envPrefix
 	fc := b.soapFaultCode(e.Code)
 	headerFault := e.Code == CodeVersionMismatch || e.Code == CodeMustUnderstand
 	*buf = append(*buf, b.envelopeOpen()...)
@@ -231,7 +211,7 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 		status = http.StatusServiceUnavailable
 		w.Header().Set("Retry-After", "1")
 	}
-	writeBody(w, status, b.contentType(), *buf)
+	writeBody(w, status, b.contentType, *buf)
 }
 
 // envelope is what decodeEnvelope extracts from a request.

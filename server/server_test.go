@@ -16,6 +16,7 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -153,4 +154,18 @@ func golden(t *testing.T, path, got string) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "missing golden file; run go test ./server -update")
 	require.Equal(t, string(want), got, "response differs from %s; if the change is intended, run go test ./server -update", path)
+}
+
+// assertAnswer checks a response's status, content type and that the body holds each of contains; a
+// 405 must also say what is allowed.
+func assertAnswer(t *testing.T, resp *http.Response, body string, status int, contentType string, contains []string) {
+	t.Helper()
+	assert.Equal(t, status, resp.StatusCode, body)
+	assert.Equal(t, contentType, resp.Header.Get("Content-Type"))
+	for _, s := range contains {
+		assert.Contains(t, body, s)
+	}
+	if status == http.StatusMethodNotAllowed {
+		assert.NotEmpty(t, resp.Header.Get("Allow"))
+	}
 }
