@@ -31,6 +31,7 @@ func open(t *testing.T, dsn string, opts postgres.Options) *postgres.Store {
 
 // TestConformance runs the shared store suite, each subtest in a schema of its own.
 func TestConformance(t *testing.T) {
+	pgtest.DSN(t) // skip (or fail in CI) once, not in every subtest
 	storetest.Run(t, func(t *testing.T) store.Store {
 		s, err := postgres.Open(t.Context(), pgtest.Schema(t), postgres.Options{})
 		require.NoError(t, err)
@@ -206,9 +207,12 @@ func TestUnavailableAndRecovery(t *testing.T) {
 	require.NoError(t, s.Put(ctx, store.Contact{ID: "kept", FirstName: "K"}))
 
 	ops := map[string]func() error{
-		"Get":    func() error { _, err := s.Get(ctx, "kept"); return err },
-		"Put":    func() error { return s.Put(ctx, store.Contact{ID: "new"}) },
-		"Update": func() error { _, err := s.Update(ctx, "kept", func(c store.Contact) (store.Contact, error) { return c, nil }); return err },
+		"Get": func() error { _, err := s.Get(ctx, "kept"); return err },
+		"Put": func() error { return s.Put(ctx, store.Contact{ID: "new"}) },
+		"Update": func() error {
+			_, err := s.Update(ctx, "kept", func(c store.Contact) (store.Contact, error) { return c, nil })
+			return err
+		},
 		"Delete": func() error { _, err := s.Delete(ctx, "nobody"); return err },
 		"Ping":   func() error { return s.Ping(ctx) },
 	}
