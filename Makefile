@@ -50,3 +50,7 @@ lint: ## gofmt and go vet.
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted" >&2; exit 1; fi
 	$(GO) vet ./...
+
+.PHONY: interop
+interop: ## Run real .NET (Mono), Java (JAX-WS), Python (zeep) and Node (soap) clients against the service.
+	GO="$(GO)" bash tools/interop/run.sh

@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# Interop suite (`make interop`): builds the service, starts it on loopback with a temporary store, and
+# runs real third-party SOAP clients against it, each importing the contract from the live ?WSDL:
+#   .NET    Mono's `wsdl` (/protocol:SOAP, SOAP12, HttpGet, HttpPost) + mcs + mono
+#   Java    JAX-WS RI wsimport (Debian libjaxws-java) on the machine's JDK: SOAP 1.1, SOAP 1.2 (-extension)
+#   Python  zeep (Debian python3-zeep): SOAP 1.1, SOAP 1.2
+#   Node    npm `soap`, pinned in node/package.json and node/package-lock.json: SOAP 1.1, SOAP 1.2
+# Every client runs the same scenario per binding with a fresh id (see README, "Interoperability").
+# Prints one PASS/FAIL line per check and ends with "N passed, M failed"; exits non-zero on any failure.
+#
+# usage: tools/interop/run.sh [--break-namespace]
+#   --break-namespace  put a proxy between the clients and the service that rewrites the service
+#                      namespace in every response but the WSDL: a deliberate contract break, which
+#                      must make the suite fail.
+# Environment: GO (default go); INTEROP_KEEP=1 keeps the work directory (proxies, logs) for inspection.
+set -uo pipefail
+
+cd "$(dirname "$0")/../.." || exit 2
+ROOT=$PWD
+HERE=$ROOT/tools/interop
+GO=${GO:-go}
+BREAK=
+case "${1:-}" in
+  "") ;;
+  --break-namespace) BREAK=namespace ;;
+  *) echo "usage: $0 [--break-namespace]" >&2; exit 2 ;;
+esac
+
+START=$SECONDS
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/contactsync-interop.XXXXXX") || exit 2
+PIDS=()
+cleanup() {
+  local p
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  if [ -n "${INTEROP_KEEP:-}" ]; then echo "interop: kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PASSED=0
+FAILED=0
+pass() { PASSED=$((PASSED + 1)); echo "PASS $*"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL $*"; }
+section() { echo; echo "== $* (at $((SECONDS - START))s)"; }
+# show FILE [N]: the last N lines of a log, indented, after a failure.
+show() { [ -s "$1" ] && tail -n "${2:-20}" "$1" | sed 's/^/    | /'; }
+finish() {
+  echo
+  echo "interop: $((SECONDS - START))s"
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ] && [ "$PASSED" -gt 0 ]
+  exit $?
+}
+
+# step NAME LOG CMD...: runs one install, build or import step (bounded by STEP_TIMEOUT seconds,
+# default 180), one PASS/FAIL line.
+step() {
+  local name=$1 log=$2
+  shift 2
+  if timeout "${STEP_TIMEOUT:-180}" "$@" >"$log" 2>&1; then
+    pass "$name"
+  else
+    fail "$name (exit $?: $*)"
+    show "$log"
+    return 1
+  fi
+}
+
+# warnings TOOL LOG: lists what an import tool printed beyond its progress lines (see README).
+warnings() {
+  local lines
+  lines=$(grep -v -E '^\s*$|^parsing WSDL\.\.\.|^Generating code\.\.\.|^Writing file' "$2" | sed 's/^\[WARNING\] //')
+  [ -n "$lines" ] && printf '%s\n' "$lines" | sed "s/^/    $1 says: /"
+  return 0
+}
+
+CHECKS_PER_BINDING=9
+# run_client LABEL CMD...: runs one client on one binding (bounded) and relays its PASS/FAIL lines.
+run_client() {
+  local label=$1 out=$WORK/$(echo "$1" | tr / -).out err=$WORK/$(echo "$1" | tr / -).err rc=0 n=0 line
+  shift
+  timeout 120 "$@" >"$out" 2>"$err" || rc=$?
+  while IFS= read -r line; do
+    case "$line" in
+      PASS\ *) pass "${line#PASS }"; n=$((n + 1)) ;;
+      FAIL\ *) fail "${line#FAIL }"; n=$((n + 1)) ;;
+      *) echo "    | $line" ;;
+    esac
+  done <"$out"
+  if [ "$n" -ne "$CHECKS_PER_BINDING" ] || { [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; }; then
+    fail "$label ran $n of $CHECKS_PER_BINDING checks (exit $rc)"
+    show "$err"
+  elif [ "$rc" -ne 0 ]; then
+    show "$err" 10
+  fi
+}
+
+# --- what the clients need: Debian packages (installed once), the npm package (cached) -------------
+section "prerequisites"
+need=()
+{ command -v mcs && command -v wsdl && command -v mono; } >/dev/null 2>&1 || need+=(mono-devel)
+command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
+[ -f /usr/share/java/jaxws-tools.jar ] || need+=(libjaxws-java)
+/usr/bin/python3 -c 'import zeep' >/dev/null 2>&1 || need+=(python3-zeep)
+{ command -v node && command -v npm; } >/dev/null 2>&1 || need+=(nodejs npm)
+command -v curl >/dev/null 2>&1 || need+=(curl)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "interop: installing ${need[*]}"
+  STEP_TIMEOUT=600 step "install Debian packages: ${need[*]}" "$WORK/apt.log" \
+    bash -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"' \
+    apt "${need[@]}" || finish
+else
+  echo "interop: mono-devel, JDK, libjaxws-java, python3-zeep, node and npm already installed"
+fi
+# The npm packages depend only on package-lock.json: `npm ci` again only when it changed.
+lockhash=$(sha256sum "$HERE/node/package-lock.json" | cut -d' ' -f1)
+if [ "$(cat "$HERE/node/node_modules/.interop-lock" 2>/dev/null)" != "$lockhash" ]; then
+  step "npm ci (node soap client)" "$WORK/npm.log" \
+    bash -c 'cd "$1" && npm ci --no-audit --no-fund' npm "$HERE/node" &&
+    echo "$lockhash" >"$HERE/node/node_modules/.interop-lock"
+else
+  echo "interop: node/node_modules matches package-lock.json"
+fi
+
+# --- the service, on loopback, with a temporary store --------------------------------------------
+section "service"
+step "build contactsync" "$WORK/build.log" "$GO" build -o "$WORK/contactsync" ./cmd/contactsync || finish
+
+# start_on NAME LOG CMD...: starts a server that listens on 127.0.0.1:0 (a free port the kernel picks,
+# so nothing else can be answering there) and logs "listening ... addr=127.0.0.1:PORT"; waits (bounded)
+# for that line and for ?WSDL to answer. Sets PORT.
+start_on() {
+  local name=$1 log=$2 pid i
+  shift 2
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  PIDS+=("$pid")
+  PORT=
+  for i in $(seq 100); do
+    PORT=$(sed -n 's/.*listening.* addr=127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log" | head -n 1)
+    if [ -n "$PORT" ] &&
+      curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/contactsync/v1/sync.asmx?WSDL" 2>/dev/null; then
+      pass "$name listening on 127.0.0.1:$PORT"
+      return 0
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  fail "$name did not start and answer ?WSDL within 10s"
+  show "$log"
+  return 1
+}
+
+mkdir -p "$WORK/store"
+start_on "service" "$WORK/server.log" \
+  "$WORK/contactsync" serve --addr 127.0.0.1:0 --store "sqlite:$WORK/store/interop.db" || finish
+SERVICE_PORT=$PORT
+if [ -n "$BREAK" ]; then
+  step "build breakproxy" "$WORK/build-proxy.log" "$GO" build -o "$WORK/breakproxy" ./tools/interop/breakproxy || finish
+  start_on "breakproxy (contract break: wrong namespace in every response)" "$WORK/proxy.log" \
+    "$WORK/breakproxy" -listen 127.0.0.1:0 -target "http://127.0.0.1:$SERVICE_PORT" || finish
+fi
+# Clients import the contract from here, exactly as users do; its addresses name this host and port.
+WSDL="http://127.0.0.1:$PORT/contactsync/v1/sync.asmx?WSDL"
+RUN="$(date +%s)-$$"
+fresh_id() { echo "interop-$1-$2-$RUN"; }
+
+# --- .NET: Mono wsdl, one proxy per protocol, compiled with the scenario ---------------------------
+section ".NET (Mono $(mono --version 2>/dev/null | head -1 | sed -n 's/.*version \([^ ]*\).*/\1/p'))"
+D=$WORK/dotnet
+mkdir -p "$D"
+ok=1
+for p in SOAP SOAP12 HttpGet HttpPost; do
+  if step "dotnet import: wsdl /protocol:$p" "$D/wsdl-$p.log" \
+    wsdl -nologo "/protocol:$p" "/namespace:ContactSync.$p" "/out:$D/Proxy$p.cs" "$WSDL"; then
+    warnings "wsdl /protocol:$p" "$D/wsdl-$p.log"
+  else
+    ok=0
+  fi
+done
+if [ $ok = 1 ] && step "dotnet build: mcs" "$D/mcs.log" \
+  mcs -nologo -out:"$D/client.exe" -r:System.Web.Services -r:System.Xml -r:System.EnterpriseServices \
+  -r:System.Core -r:Microsoft.CSharp "$D"/Proxy*.cs "$HERE/dotnet/Client.cs"; then
+  for b in soap11 soap12 httpget httppost; do
+    run_client "dotnet/$b" mono "$D/client.exe" "$b" "$(fresh_id dotnet "$b")"
+  done
+fi
+
+# --- Java: JAX-WS wsimport, plain for SOAP 1.1 and with -extension for SOAP 1.2 --------------------
+section "Java ($(javac -version 2>&1), JAX-WS RI $(dpkg-query -W -f='${Version}' libjaxws-java 2>/dev/null))"
+J=$WORK/java
+mkdir -p "$J/src" "$J/classes"
+JAXWS_CP=/usr/share/java/jaxws-rt.jar # its manifest's Class-Path brings JAXB, SAAJ and the APIs
+ok=1
+for b in soap11 soap12; do
+  ext=()
+  [ $b = soap12 ] && ext=(-extension)
+  if step "java import: wsimport ${ext[*]:-(plain)} -> $b" "$J/wsimport-$b.log" \
+    java -jar /usr/share/java/jaxws-tools.jar "${ext[@]}" -keep -Xnocompile -s "$J/src" \
+    -p "org.contactsync.interop.$b" "$WSDL"; then
+    warnings "wsimport ${ext[*]:-(plain)}" "$J/wsimport-$b.log"
+  else
+    ok=0
+  fi
+done
+if [ $ok = 1 ] && step "java build: javac" "$J/javac.log" \
+  bash -c 'javac -nowarn -encoding UTF-8 -cp "$1" -d "$2" $(find "$3" -name "*.java") "$4"' javac \
+  "$JAXWS_CP" "$J/classes" "$J/src" "$HERE/java/Client.java"; then
+  for b in soap11 soap12; do
+    # The property names the SAAJ factory the Debian jars provide, instead of letting SAAJ find it by
+    # a deprecated service file, which logs a WARNING on every call (see README).
+    run_client "java/$b" java -Djavax.xml.soap.SAAJMetaFactory=com.sun.xml.messaging.saaj.soap.SAAJMetaFactoryImpl \
+      -cp "$J/classes:$JAXWS_CP" Client "$b" "$(fresh_id java "$b")"
+  done
+fi
+
+# --- Python: zeep imports the WSDL at run time -----------------------------------------------------
+section "Python (zeep $(/usr/bin/python3 -c 'import zeep; print(zeep.__version__)' 2>/dev/null))"
+for b in soap11 soap12; do
+  run_client "python/$b" /usr/bin/python3 "$HERE/python/client.py" "$WSDL" "$b" "$(fresh_id python "$b")"
+done
+
+# --- Node: npm soap imports the WSDL at run time ---------------------------------------------------
+section "Node ($(node --version), soap $(node -p 'require(process.argv[1]).version' "$HERE/node/node_modules/soap/package.json" 2>/dev/null))"
+for b in soap11 soap12; do
+  run_client "node/$b" node "$HERE/node/client.js" "$WSDL" "$b" "$(fresh_id node "$b")"
+done
+
+if [ "$FAILED" -gt 0 ]; then
+  section "service log (last lines)"
+  show "$WORK/server.log" 30
+fi
+finish
