@@ -193,7 +193,11 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 			h.contract.serve(w, r)
 			return
 		}
-		h.serveIndex(w)
+		if hasQueryFlag(r.URL.RawQuery, "disco") {
+			h.serveDisco(w, r)
+			return
+		}
+		h.serveHelp(w, r) // the service page, or ?op=<Op>'s page (help.go)
 	case http.MethodPost:
 		mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		switch mediaType {
@@ -209,17 +213,6 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD, POST")
 		writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; use POST for SOAP and GET for the service description.", r.Method))
 	}
-}
-
-// serveIndex answers a plain GET of the endpoint with a short text description. It is a placeholder
-// for the HTML help page.
-func (h *Handler) serveIndex(w http.ResponseWriter) {
-	var sb strings.Builder
-	sb.WriteString("Contact Synchronization Service\n\nService description: " + endpointPath + "?WSDL\nOperations:\n")
-	for _, op := range operations {
-		sb.WriteString("  " + op.name + "\n")
-	}
-	writeBody(w, http.StatusOK, "text/plain; charset=utf-8", []byte(sb.String()))
 }
 
 // hasQueryFlag reports whether the raw query holds a bare key (or key=...) equal to name in any case,

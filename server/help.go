@@ -1,0 +1,483 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"encoding/xml"
+	"fmt"
+	"html/template"
+	"io"
+	"maps"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/wsdl"
+)
+
+// The help pages are ASMX's discovery and help pages: GET of the endpoint shows the service page (every
+// operation with its description), ?op=<Op> an operation's page (a test form for the HTTP POST binding
+// and sample messages of every binding) and ?disco a DISCO document. Descriptions come from the
+// contract's wsdl:documentation, parsed once at start; sample messages are written by the code that
+// writes real ones, so neither can drift from what the service does.
+
+//go:embed help_templates
+var helpFS embed.FS
+
+// helpModel is what the pages show of the contract, read from wsdl.Contract at start.
+var helpModel = mustParseHelpModel(wsdl.Contract)
+
+// helpService is the service as the contract describes it.
+type helpService struct {
+	Name        string // the wsdl:service name, SyncService
+	Title       string // the service's documentation, its human name
+	Description string // the definitions' documentation
+	Operations  []helpOperation
+	// soapPorts are the SOAP 1.1 and 1.2 bindings the DISCO document lists, in contract order.
+	soapPorts []string
+}
+
+// helpOperation is one operation: the dispatch table entry and what the contract says about it.
+type helpOperation struct {
+	op          *operation
+	Name        string
+	Description string
+	// Params are the HTTP POST binding's input parts: the form fields of the test form.
+	Params []helpParam
+}
+
+type helpParam struct {
+	Name, Type string
+}
+
+// wsdlDefinitions is the part of WSDL 1.1 the help pages read.
+type wsdlDefinitions struct {
+	Documentation string        `xml:"http://schemas.xmlsoap.org/wsdl/ documentation"`
+	Messages      []wsdlMessage `xml:"http://schemas.xmlsoap.org/wsdl/ message"`
+	PortTypes     []struct {
+		Name       string `xml:"name,attr"`
+		Operations []struct {
+			Name          string `xml:"name,attr"`
+			Documentation string `xml:"http://schemas.xmlsoap.org/wsdl/ documentation"`
+			Input         struct {
+				Message string `xml:"message,attr"`
+			} `xml:"http://schemas.xmlsoap.org/wsdl/ input"`
+		} `xml:"http://schemas.xmlsoap.org/wsdl/ operation"`
+	} `xml:"http://schemas.xmlsoap.org/wsdl/ portType"`
+	Bindings []struct {
+		Name string `xml:"name,attr"`
+		Type string `xml:"type,attr"`
+		HTTP *struct {
+			Verb string `xml:"verb,attr"`
+		} `xml:"http://schemas.xmlsoap.org/wsdl/http/ binding"`
+	} `xml:"http://schemas.xmlsoap.org/wsdl/ binding"`
+	Service struct {
+		Name          string `xml:"name,attr"`
+		Documentation string `xml:"http://schemas.xmlsoap.org/wsdl/ documentation"`
+		Ports         []struct {
+			Binding string    `xml:"binding,attr"`
+			SOAP    *struct{} `xml:"http://schemas.xmlsoap.org/wsdl/soap/ address"`
+			SOAP12  *struct{} `xml:"http://schemas.xmlsoap.org/wsdl/soap12/ address"`
+		} `xml:"http://schemas.xmlsoap.org/wsdl/ port"`
+	} `xml:"http://schemas.xmlsoap.org/wsdl/ service"`
+}
+
+func mustParseHelpModel(contract []byte) *helpService {
+	s, err := parseHelpModel(contract)
+	if err != nil {
+		panic("server: the embedded contract cannot describe the help pages: " + err.Error())
+	}
+	return s
+}
+
+// parseHelpModel reads the service, its documentation and each operation's documentation and HTTP POST
+// parameters from the contract, for every operation of the dispatch table.
+func parseHelpModel(contract []byte) (*helpService, error) {
+	var d wsdlDefinitions
+	if err := xml.Unmarshal(contract, &d); err != nil {
+		return nil, err
+	}
+	local := func(qname string) string {
+		_, name, found := strings.Cut(qname, ":")
+		if !found {
+			return qname
+		}
+		return name
+	}
+	s := &helpService{
+		Name:        d.Service.Name,
+		Title:       strings.TrimSpace(d.Service.Documentation),
+		Description: strings.TrimSpace(d.Documentation),
+	}
+	for _, p := range d.Service.Ports {
+		if p.SOAP != nil || p.SOAP12 != nil {
+			s.soapPorts = append(s.soapPorts, local(p.Binding))
+		}
+	}
+	var postPortType string
+	for _, b := range d.Bindings {
+		if b.HTTP != nil && b.HTTP.Verb == "POST" {
+			postPortType = local(b.Type)
+		}
+	}
+	if postPortType == "" {
+		return nil, fmt.Errorf("no HTTP POST binding")
+	}
+	for i := range operations {
+		op := &operations[i]
+		h := helpOperation{op: op, Name: op.name}
+		input := ""
+		for _, pt := range d.PortTypes {
+			for _, o := range pt.Operations {
+				if o.Name != op.name {
+					continue
+				}
+				if h.Description == "" {
+					h.Description = strings.TrimSpace(o.Documentation)
+				}
+				if pt.Name == postPortType {
+					input = local(o.Input.Message)
+				}
+			}
+		}
+		if h.Description == "" || input == "" {
+			return nil, fmt.Errorf("operation %s has no documentation or no HTTP POST input", op.name)
+		}
+		mi := slices.IndexFunc(d.Messages, func(m wsdlMessage) bool { return m.Name == input })
+		if mi < 0 {
+			return nil, fmt.Errorf("operation %s: message %s is missing", op.name, input)
+		}
+		for _, part := range d.Messages[mi].Parts {
+			h.Params = append(h.Params, helpParam{Name: part.Name, Type: local(part.Type)})
+		}
+		s.Operations = append(s.Operations, h)
+	}
+	return s, nil
+}
+
+type wsdlMessage struct {
+	Name  string `xml:"name,attr"`
+	Parts []struct {
+		Name string `xml:"name,attr"`
+		Type string `xml:"type,attr"`
+	} `xml:"http://schemas.xmlsoap.org/wsdl/ part"`
+}
+
+func (s *helpService) operation(name string) *helpOperation {
+	for i := range s.Operations {
+		if s.Operations[i].Name == name {
+			return &s.Operations[i]
+		}
+	}
+	return nil
+}
+
+// The page templates: each page file defines "content" and is parsed with layout.html. The style sheet
+// and script are inlined and allowed by hash in the Content-Security-Policy, so the pages load nothing
+// else and run no other script.
+var (
+	helpCSS    = mustRead("help_templates/help.css")
+	helpScript = mustRead("help_templates/tryit.js")
+	helpCSP    = "default-src 'none'; style-src 'sha256-" + hashOf(helpCSS) + "'; script-src 'sha256-" + hashOf(helpScript) +
+		"'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	helpPages = map[string]*template.Template{
+		"service":   mustPage("service.html"),
+		"operation": mustPage("operation.html"),
+		"notfound":  mustPage("notfound.html"),
+	}
+)
+
+func mustRead(name string) string {
+	b, err := helpFS.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func hashOf(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return base64.StdEncoding.EncodeToString(sum[:])
+}
+
+func mustPage(name string) *template.Template {
+	return template.Must(template.New("layout.html").ParseFS(helpFS, "help_templates/layout.html", "help_templates/"+name))
+}
+
+// helpPage is the data of every page.
+type helpPage struct {
+	Title     string
+	Service   *helpService
+	Namespace string
+	Address   string // the endpoint URL as the client reached it
+	Self      string // the endpoint's last path segment, for links relative to the page
+	CSS       template.CSS
+	Script    template.JS // only on the operation page
+
+	Op      *helpOperation
+	Fields  []helpField // the test form's fields, prefilled from the query
+	Samples []helpSample
+	Missing string // the unknown operation a 404 page names
+}
+
+type helpField struct {
+	Name, Type, Value string
+}
+
+// helpSample is one binding's sample request and response, with placeholders.
+type helpSample struct {
+	ID, Heading       string
+	Request, Response string
+}
+
+// serveHelp answers a GET of the endpoint (without ?WSDL or ?disco): the service page, or with
+// ?op=<Op> the operation's page, or a 404 page for an unknown operation.
+func (h *Handler) serveHelp(w http.ResponseWriter, r *http.Request) {
+	page := helpPage{
+		Title:     helpModel.Name,
+		Service:   helpModel,
+		Namespace: h.soap11.namespace,
+		Address:   requestAddress(r),
+		Self:      path.Base(endpointPath),
+		CSS:       template.CSS(helpCSS),
+	}
+	query := r.URL.Query()
+	name := query.Get("op")
+	if name == "" {
+		h.renderHelp(w, http.StatusOK, "service", &page)
+		return
+	}
+	op := helpModel.operation(name)
+	if op == nil {
+		page.Title, page.Missing = "Operation not found", name
+		h.renderHelp(w, http.StatusNotFound, "notfound", &page)
+		return
+	}
+	page.Title, page.Op, page.Script = helpModel.Name+": "+op.Name, op, template.JS(helpScript)
+	for _, p := range op.Params {
+		page.Fields = append(page.Fields, helpField{Name: p.Name, Type: p.Type, Value: query.Get(p.Name)})
+	}
+	samples, err := h.helpSamples(r.Context(), op, page.Address)
+	if err != nil {
+		h.writeHelpFailure(w, r, err)
+		return
+	}
+	page.Samples = samples
+	h.renderHelp(w, http.StatusOK, "operation", &page)
+}
+
+func (h *Handler) renderHelp(w http.ResponseWriter, status int, name string, page *helpPage) {
+	var buf bytes.Buffer
+	if err := helpPages[name].Execute(&buf, page); err != nil {
+		h.log.Error("rendering a help page failed", "page", name, "error", err)
+		writePlainError(w, internalError(err))
+		return
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Security-Policy", helpCSP)
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Referrer-Policy", "no-referrer")
+	writeBody(w, status, "text/html; charset=utf-8", buf.Bytes())
+}
+
+func (h *Handler) writeHelpFailure(w http.ResponseWriter, r *http.Request, err error) {
+	h.log.Error("building a help page failed", "path", r.URL.Path, "error", err)
+	writePlainError(w, internalError(err))
+}
+
+// Placeholders, as ASMX shows them: strings are "string", integers "int", lengths "length".
+const (
+	placeholderString = "string"
+	placeholderInt    = "int"
+	placeholderLength = "length"
+	// placeholderNumber is written by the real encoder where an int goes, then shown as "int".
+	placeholderNumber = math.MinInt32
+)
+
+// placeholderResult is a result of every kind whose values are the placeholders.
+func placeholderResult() result {
+	s := placeholderString
+	return result{
+		contact: &gen.Contact{Id: s, AccountId: s, FirstName: s, LastName: s, PhoneMobile: s, PhoneWork: s, EmailAddress: s,
+			RoleIds: &gen.ArrayOfString{Astring: []*string{&s, &s}}},
+		text:   s,
+		number: placeholderNumber,
+	}
+}
+
+// helpSamples writes op's sample messages for every binding: each request with the client's request
+// writer, each response with the binding's writeResult, both with placeholder values.
+func (h *Handler) helpSamples(ctx context.Context, op *helpOperation, address string) ([]helpSample, error) {
+	samples := []struct {
+		id, heading string
+		client      client.Binding
+		server      binding
+	}{
+		{"soap11", "SOAP 1.1", client.SOAP11, h.soap11},
+		{"soap12", "SOAP 1.2", client.SOAP12, h.soap12},
+		{"get", "HTTP GET", client.HTTPGet, h.get},
+		{"post", "HTTP POST", client.HTTPPost, h.post},
+	}
+	var out []helpSample
+	for _, s := range samples {
+		c := &client.Client{Endpoint: address, Namespace: h.soap11.namespace, Binding: s.client}
+		var id *string
+		if op.op.hasID {
+			v := placeholderString
+			id = &v
+		}
+		req, err := c.NewRequest(ctx, op.Name, id)
+		if err != nil {
+			return nil, err
+		}
+		request, err := formatRequest(req)
+		if err != nil {
+			return nil, err
+		}
+		rec := httptest.NewRecorder()
+		s.server.writeResult(rec, op.op, placeholderResult())
+		out = append(out, helpSample{ID: s.id, Heading: s.heading, Request: request, Response: formatResponse(rec)})
+	}
+	return out, nil
+}
+
+// headerOrder lists the request headers samples show first, with their conventional spelling.
+var headerOrder = []struct{ key, shown string }{
+	{"Content-Type", "Content-Type"},
+	{"Content-Length", "Content-Length"},
+	{"Soapaction", "SOAPAction"},
+}
+
+// formatRequest shows a request as it travels: request line, Host, headers, then the body (indented
+// when it is XML), with the length as a placeholder.
+func formatRequest(req *http.Request) (string, error) {
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return "", err
+		}
+	}
+	var b strings.Builder
+	b.WriteString(req.Method + " " + req.URL.RequestURI() + " HTTP/1.1\nHost: " + req.URL.Host + "\n")
+	hdr := req.Header.Clone()
+	if len(body) > 0 {
+		hdr.Set("Content-Length", placeholderLength)
+	}
+	for _, h := range headerOrder {
+		if v := hdr.Get(h.key); v != "" {
+			b.WriteString(h.shown + ": " + v + "\n")
+			hdr.Del(h.key)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(hdr)) {
+		b.WriteString(k + ": " + hdr.Get(k) + "\n")
+	}
+	if len(body) > 0 {
+		b.WriteString("\n")
+		b.Write(indentXML(body))
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// formatResponse shows a recorded response: status line, headers, body, with the length and the
+// integer placeholders in place of the real values.
+func formatResponse(rec *httptest.ResponseRecorder) string {
+	var b strings.Builder
+	b.WriteString("HTTP/1.1 " + strconv.Itoa(rec.Code) + " " + http.StatusText(rec.Code) + "\n")
+	b.WriteString("Content-Type: " + rec.Header().Get("Content-Type") + "\n")
+	b.WriteString("Content-Length: " + placeholderLength + "\n\n")
+	body := bytes.ReplaceAll(rec.Body.Bytes(), []byte(">"+strconv.Itoa(placeholderNumber)+"<"), []byte(">"+placeholderInt+"<"))
+	b.Write(indentXML(body))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// indentXML puts each element on its own line, indented by depth, keeping every token's bytes as
+// written: only white space between tags is added, so the sample is the encoder's output. Input that
+// is not XML (a form body) is returned unchanged.
+func indentXML(raw []byte) []byte {
+	d := xml.NewDecoder(bytes.NewReader(raw))
+	var out []byte
+	depth := 0
+	var hasChildren []bool // per open element: whether it holds elements, so its end tag goes on a new line
+	sawElement := false
+	newline := func() {
+		if len(out) > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, strings.Repeat("  ", depth)...)
+	}
+	for {
+		start := d.InputOffset()
+		tok, err := d.RawToken()
+		if err == io.EOF && sawElement && depth == 0 {
+			return append(out, '\n')
+		}
+		if err != nil {
+			return raw
+		}
+		seg := raw[start:d.InputOffset()]
+		switch tok.(type) {
+		case xml.StartElement:
+			if len(hasChildren) > 0 {
+				hasChildren[len(hasChildren)-1] = true
+			}
+			newline()
+			out = append(out, seg...)
+			depth++
+			sawElement = true
+			hasChildren = append(hasChildren, false)
+		case xml.EndElement:
+			depth--
+			children := hasChildren[len(hasChildren)-1]
+			hasChildren = hasChildren[:len(hasChildren)-1]
+			if len(seg) == 0 {
+				continue // the end of an empty-element tag, <x />, already written
+			}
+			if children {
+				newline()
+			}
+			out = append(out, seg...)
+		case xml.CharData:
+			if len(bytes.TrimSpace(seg)) == 0 && (depth == 0 || hasChildren[len(hasChildren)-1]) {
+				continue
+			}
+			out = append(out, seg...)
+		default:
+			if depth == 0 {
+				newline()
+			}
+			out = append(out, seg...)
+		}
+	}
+}
+
+// serveDisco answers ?disco with a DISCO document as ASMX writes it: the contract (?wsdl) with this
+// page as its documentation, and the SOAP 1.1 and 1.2 addresses, all as the client reached us.
+func (h *Handler) serveDisco(w http.ResponseWriter, r *http.Request) {
+	addr := appendEscaped(nil, requestAddress(r))
+	ns := appendEscaped(nil, h.soap11.namespace)
+	b := []byte(xmlDeclaration + `<discovery xmlns:xsd="` + nsXSD + `" xmlns:xsi="` + nsXSI + `" xmlns="http://schemas.xmlsoap.org/disco/">` + "\n")
+	b = append(b, `  <contractRef ref="`...)
+	b = append(append(b, addr...), `?wsdl" docRef="`...)
+	b = append(append(b, addr...), `" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`+"\n"...)
+	for i, port := range helpModel.soapPorts {
+		q := "q" + strconv.Itoa(i+1)
+		b = append(b, `  <soap address="`...)
+		b = append(append(b, addr...), `" xmlns:`+q+`="`...)
+		b = append(append(b, ns...), `" binding="`+q+`:`...)
+		b = appendEscaped(b, port)
+		b = append(b, `" xmlns="http://schemas.xmlsoap.org/disco/soap/" />`+"\n"...)
+	}
+	b = append(b, "</discovery>"...)
+	writeBody(w, http.StatusOK, "text/xml; charset=utf-8", b)
+}
