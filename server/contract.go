@@ -75,10 +75,17 @@ func firstValue(header string) string {
 	return strings.ToLower(strings.TrimSpace(v))
 }
 
-// isPlainHost reports whether h is a host[:port] and nothing more.
+// isPlainHost reports whether h is a host[:port] and nothing more: a DNS name, an IPv4 address or a
+// bracketed IPv6 address, with an optional port. url.Parse alone is too lenient (it accepts quotes and
+// angle brackets in a host), so the characters are checked first.
 func isPlainHost(h string) bool {
-	if h == "" {
+	if h == "" || len(h) > 255 {
 		return false
+	}
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-.:[]", r)) {
+			return false
+		}
 	}
 	u, err := url.Parse("http://" + h)
 	return err == nil && u.Host == h && u.Path == "" && u.RawQuery == "" && u.User == nil

@@ -251,6 +251,8 @@ func TestWSDLAddresses(t *testing.T) {
 		{"forwarded", "?wsdl", map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "soap.example.com:8443"}, "https://soap.example.com:8443" + wsdl.Path},
 		{"forwarded list", "?wsdl", map[string]string{"X-Forwarded-Proto": "https, http", "X-Forwarded-Host": "a.example.com, b.example.com"}, "https://a.example.com" + wsdl.Path},
 		{"forged host ignored", "?wsdl", map[string]string{"X-Forwarded-Host": `evil"/><x a="`}, "http://" + host + wsdl.Path},
+		{"host with markup ignored", "?wsdl", map[string]string{"X-Forwarded-Host": `x"><a`}, "http://" + host + wsdl.Path},
+		{"ipv6 host", "?wsdl", map[string]string{"X-Forwarded-Host": "[::1]:8443"}, "http://[::1]:8443" + wsdl.Path},
 		{"forged proto ignored", "?wsdl", map[string]string{"X-Forwarded-Proto": "javascript"}, "http://" + host + wsdl.Path},
 	}
 	for _, tc := range cases {
