@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/spf13/cobra"
 )
@@ -22,6 +24,8 @@ type serveOptions struct {
 	store   string
 	baseURL string
 	limits  server.Limits
+	// db holds the PostgreSQL pool settings; a zero value means the defaults.
+	db postgres.Options
 	// shutdownTimeout bounds how long in-flight requests may run once a stop is requested.
 	shutdownTimeout time.Duration
 	// ready, when set, is called with the bound address once the server accepts connections. Tests
@@ -43,10 +47,52 @@ func newServeCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.addr, "addr", envOr("CONTACTSYNC_ADDR", ":8080"), "address to listen on [env CONTACTSYNC_ADDR]")
-	cmd.Flags().StringVar(&opts.store, "store", envOr("CONTACTSYNC_STORE", "sqlite:contactsync.db"), "where contacts are kept: sqlite:PATH [env CONTACTSYNC_STORE]")
+	cmd.Flags().StringVar(&opts.store, "store", envOr("CONTACTSYNC_STORE", "sqlite:contactsync.db"), storeHelp+" [env CONTACTSYNC_STORE]")
 	baseURLFlag(cmd, &opts.baseURL)
 	limitFlags(cmd, &opts.limits)
+	dbFlags(cmd, &opts.db)
 	return cmd
+}
+
+// storeHelp describes the --store values, shared by serve and migrate.
+const storeHelp = "where contacts are kept: sqlite:PATH, or postgres://USER@HOST:PORT/DB?sslmode=… (a PostgreSQL DSN)"
+
+// dbFlags registers the PostgreSQL pool settings (ignored by the SQLite store).
+func dbFlags(cmd *cobra.Command, o *postgres.Options) {
+	f := cmd.Flags()
+	f.Int32Var(&o.MaxConns, "db-max-conns", int32(envInt64("CONTACTSYNC_DB_MAX_CONNS", postgres.DefaultMaxConns)), "PostgreSQL: most pooled connections of this instance [env CONTACTSYNC_DB_MAX_CONNS]")
+	f.DurationVar(&o.ConnectTimeout, "db-connect-timeout", envDuration("CONTACTSYNC_DB_CONNECT_TIMEOUT", postgres.DefaultConnectTimeout), "PostgreSQL: time allowed to open one connection [env CONTACTSYNC_DB_CONNECT_TIMEOUT]")
+	f.DurationVar(&o.Timeout, "db-timeout", envDuration("CONTACTSYNC_DB_TIMEOUT", postgres.DefaultTimeout), "PostgreSQL: time allowed for one operation, waiting for a connection and locks included; beyond it the request gets 503 [env CONTACTSYNC_DB_TIMEOUT]")
+}
+
+// validateDB refuses pool settings that cannot work, naming the flag.
+func validateDB(o postgres.Options) error {
+	switch {
+	case o.MaxConns < 1:
+		return errors.New("--db-max-conns must be at least 1")
+	case o.ConnectTimeout <= 0:
+		return errors.New("--db-connect-timeout must be positive")
+	case o.Timeout <= 0:
+		return errors.New("--db-timeout must be positive")
+	}
+	return nil
+}
+
+// isPostgres reports whether a --store value is a PostgreSQL DSN.
+func isPostgres(spec string) bool {
+	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
+}
+
+// redactStore returns spec with any password masked, for logs.
+func redactStore(spec string) string {
+	if !isPostgres(spec) {
+		return spec
+	}
+	u, err := url.Parse(spec)
+	if err != nil {
+		return "postgres://…"
+	}
+	return u.Redacted()
 }
 
 // limitFlags registers one flag per request and connection limit, defaulting to server.DefaultLimits.
@@ -84,14 +130,18 @@ func validateLimits(l server.Limits) error {
 }
 
 // openStore opens the store a --store value names.
-func openStore(ctx context.Context, spec string) (store.Store, error) {
+// A database migrated by a newer release is refused (*migrate.SchemaTooNewError).
+func openStore(ctx context.Context, spec string, db postgres.Options) (store.Store, error) {
 	if path, ok := strings.CutPrefix(spec, "sqlite:"); ok {
 		if path == "" {
 			return nil, errors.New("--store sqlite: needs a file path, e.g. sqlite:contactsync.db")
 		}
 		return sqlite.Open(ctx, path)
 	}
-	return nil, fmt.Errorf("--store %q: unknown store; use sqlite:PATH", spec)
+	if isPostgres(spec) {
+		return postgres.Open(ctx, spec, db)
+	}
+	return nil, fmt.Errorf("--store %q: unknown store; use sqlite:PATH or postgres://…", redactStore(spec))
 }
 
 // runServe runs the service until ctx is cancelled, then shuts down gracefully.
@@ -105,7 +155,12 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err := validateLimits(opts.limits); err != nil {
 		return err
 	}
-	st, err := openStore(ctx, opts.store)
+	if opts.db != (postgres.Options{}) { // zero: not configured at all (in-process callers), the defaults
+		if err := validateDB(opts.db); err != nil {
+			return err
+		}
+	}
+	st, err := openStore(ctx, opts.store, opts.db)
 	if err != nil {
 		return err
 	}
@@ -122,7 +177,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	srv := server.NewHTTPServer(handler, opts.limits, logger)
 	ns, _ := server.Namespace(opts.baseURL)
 	logger.Info("contactsync listening", "addr", listener.Addr().String(), "endpoint", "/contactsync/v1/sync.asmx",
-		"namespace", ns, "store", opts.store)
+		"namespace", ns, "store", redactStore(opts.store))
 	if opts.ready != nil {
 		opts.ready(listener.Addr())
 	}

@@ -229,7 +229,7 @@ func migrateWith(ctx context.Context, cfg *pgx.ConnConfig) (_ []migrate.Migratio
 		if errors.As(err, &tooNew) {
 			return applied, fmt.Errorf("postgres: %w", err)
 		}
-		return applied, classify(ctx, "migrate", err)
+		return applied, classify(ctx, "schema", err)
 	}
 	return applied, nil
 }

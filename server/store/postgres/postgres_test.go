@@ -164,6 +164,9 @@ func TestUpdateWaitsForRowLockAcrossInstances(t *testing.T) {
 	require.NoError(t, a.Put(t.Context(), store.Contact{ID: "x"}))
 
 	inChange, release := make(chan struct{}), make(chan struct{})
+	var releaseOnce sync.Once
+	releaseFirst := func() { releaseOnce.Do(func() { close(release) }) }
+	t.Cleanup(releaseFirst) // runs before the stores close, so a failing test cannot hang in Close
 	firstDone := make(chan error, 1)
 	go func() {
 		_, err := a.Update(t.Context(), "x", func(c store.Contact) (store.Contact, error) {
@@ -189,7 +192,7 @@ func TestUpdateWaitsForRowLockAcrossInstances(t *testing.T) {
 		t.Fatal("the second instance's Update did not wait for the row lock")
 	case <-time.After(200 * time.Millisecond): // a bounded check that it is still waiting
 	}
-	close(release)
+	releaseFirst()
 	require.NoError(t, <-firstDone)
 	got := <-secondDone
 	assert.Equal(t, []string{"first", "second"}, got.RoleIDs)

@@ -1,0 +1,472 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/migrate"
+	"github.com/contactsync/contactsync/server/store/postgres"
+	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
+	"github.com/contactsync/contactsync/wsdl"
+)
+
+// startServeOpts is startServe with every option given: it runs the real serve wiring in-process on a
+// free loopback port and returns the endpoint; the server stops when the test ends.
+func startServeOpts(t *testing.T, opts serveOptions) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	addrCh := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	opts.addr, opts.baseURL, opts.shutdownTimeout = "127.0.0.1:0", wsdl.DefaultBaseURL, 5*time.Second
+	opts.ready = func(a net.Addr) { addrCh <- a }
+	go func() { done <- runServe(ctx, opts, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	t.Cleanup(func() {
+		cancel()
+		assert.NoError(t, <-done)
+	})
+	select {
+	case a := <-addrCh:
+		return "http://" + a.String() + wsdl.Path
+	case err := <-done:
+		done <- err
+		t.Fatalf("serve stopped before listening: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not start listening within 20s")
+	}
+	return ""
+}
+
+// TestMigrateCommand runs `contactsync migrate` on both stores: it applies the migrations once, reports
+// an up-to-date schema after, and, like serve, refuses a schema a newer release migrated.
+func TestMigrateCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec func(t *testing.T) string
+		// exec runs SQL against the store spec names.
+		exec func(t *testing.T, spec, query string)
+	}{
+		{"sqlite", func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "c.db") },
+			func(t *testing.T, spec, query string) {
+				db, err := sql.Open("sqlite", spec[len("sqlite:"):])
+				require.NoError(t, err)
+				defer db.Close()
+				_, err = db.ExecContext(t.Context(), query)
+				require.NoError(t, err)
+			}},
+		{"postgres", func(t *testing.T) string { return pgtest.Schema(t) },
+			func(t *testing.T, spec, query string) {
+				conn, err := pgx.Connect(t.Context(), spec)
+				require.NoError(t, err)
+				defer conn.Close(context.Background())
+				_, err = conn.Exec(t.Context(), query)
+				require.NoError(t, err)
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := tc.spec(t)
+			out, err := runCLI(t, "migrate", "--store", spec)
+			require.NoError(t, err)
+			assert.Equal(t, "applied 0001_create_contacts.sql\nschema now at version 1\n", out)
+			out, err = runCLI(t, "migrate", "--store", spec)
+			require.NoError(t, err)
+			assert.Equal(t, "schema already at version 1\n", out)
+
+			tc.exec(t, spec, `INSERT INTO schema_migrations (version, applied_at) VALUES (999, 'future')`)
+			_, err = runCLI(t, "migrate", "--store", spec)
+			var tooNew *migrate.SchemaTooNewError
+			require.ErrorAs(t, err, &tooNew)
+			err = runServe(t.Context(), serveOptions{addr: "127.0.0.1:0", store: spec, baseURL: wsdl.DefaultBaseURL},
+				slog.New(slog.NewTextHandler(io.Discard, nil)))
+			require.ErrorAs(t, err, &tooNew, "serve must refuse a schema newer than it knows")
+			assert.ErrorContains(t, err, "database schema version 999 is newer than this binary knows (1)")
+		})
+	}
+	_, err := runCLI(t, "migrate", "--store", "mysql://x")
+	require.ErrorContains(t, err, "unknown store")
+}
+
+func TestDBFlags(t *testing.T) {
+	t.Setenv("CONTACTSYNC_DB_MAX_CONNS", "3")
+	t.Setenv("CONTACTSYNC_DB_TIMEOUT", "750ms")
+	cmd := newServeCommand()
+	n, err := cmd.Flags().GetInt32("db-max-conns")
+	require.NoError(t, err)
+	assert.Equal(t, int32(3), n)
+	d, err := cmd.Flags().GetDuration("db-timeout")
+	require.NoError(t, err)
+	assert.Equal(t, 750*time.Millisecond, d)
+	d, err = cmd.Flags().GetDuration("db-connect-timeout")
+	require.NoError(t, err)
+	assert.Equal(t, postgres.DefaultConnectTimeout, d)
+
+	t.Setenv("CONTACTSYNC_STORE", "sqlite:"+filepath.Join(t.TempDir(), "x.db"))
+	t.Setenv("CONTACTSYNC_DB_TIMEOUT", "soon")
+	_, err = runCLI(t, "serve", "--addr", "127.0.0.1:0")
+	require.ErrorContains(t, err, "--db-timeout")
+	_, err = runCLI(t, "serve", "--addr", "127.0.0.1:0", "--db-timeout", "1s", "--db-max-conns", "0")
+	require.ErrorContains(t, err, "--db-max-conns")
+}
+
+func TestRedactStore(t *testing.T) {
+	assert.Equal(t, "postgres://u:xxxxx@h/db", redactStore("postgres://u:secret@h/db"))
+	assert.Equal(t, "sqlite:a.db", redactStore("sqlite:a.db"))
+}
+
+// TestServePostgresOutage puts a TCP proxy between a real server and PostgreSQL and cuts it: while the
+// database is refused or black-holed, every operation answers quickly with a Server/Receiver fault
+// (Unavailable) or HTTP 503 with Retry-After, never hangs; once the proxy is back the same server
+// serves again by itself, with the data intact.
+func TestServePostgresOutage(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
+	const dbTimeout = 500 * time.Millisecond
+	endpoint := startServeOpts(t, serveOptions{
+		store: pgtest.WithHostPort(t, dsn, proxy.Addr()),
+		db:    postgres.Options{MaxConns: 4, ConnectTimeout: dbTimeout, Timeout: dbTimeout},
+	})
+	httpClient := &http.Client{Timeout: 10 * time.Second}
+	clientFor := func(b client.Binding) *client.Client {
+		return &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: httpClient}
+	}
+	created, err := clientFor(client.SOAP11).TestCreateContact(&gen.TestCreateContact{Id: "outage-1"})
+	require.NoError(t, err)
+
+	bound := 2*dbTimeout + time.Second
+	for _, cut := range []struct {
+		name string
+		do   func()
+	}{{"Down", proxy.Down}, {"Blackhole", proxy.Blackhole}} {
+		t.Run(cut.name, func(t *testing.T) {
+			cut.do()
+			for _, b := range client.Bindings {
+				for _, op := range []string{"ReadContact", "TestCreateContact", "TestUpdateContact", "DeleteContact"} {
+					start := time.Now()
+					_, err := client.Invoke(t.Context(), clientFor(b), op, "outage-1")
+					took := time.Since(start)
+					require.Error(t, err, "%s %s", b, op)
+					assert.Less(t, took, bound, "%s %s took %v", b, op, took)
+					var fault *client.Fault
+					var status *client.StatusError
+					switch {
+					case errors.As(err, &fault):
+						assert.Contains(t, []string{"Server", "Receiver"}, fault.Code, "%s %s", b, op)
+						assert.Equal(t, "Unavailable", fault.ErrorCode, "%s %s", b, op)
+					case errors.As(err, &status):
+						assert.Equal(t, http.StatusServiceUnavailable, status.StatusCode, "%s %s", b, op)
+					default:
+						t.Errorf("%s %s: unexpected error %v", b, op, err)
+					}
+				}
+			}
+			resp, err := httpClient.Get(endpoint + "/ReadContact?id=outage-1")
+			require.NoError(t, err)
+			_ = resp.Body.Close()
+			assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+			assert.NotEmpty(t, resp.Header.Get("Retry-After"))
+
+			proxy.Up()
+			var read *gen.ReadContactResponse
+			require.Eventually(t, func() bool {
+				read, err = clientFor(client.SOAP12).ReadContact(&gen.ReadContact{Id: "outage-1"})
+				return err == nil
+			}, 15*time.Second, 20*time.Millisecond, "service did not resume after the database came back")
+			assert.Equal(t, created.TestCreateContactResult, read.ReadContactResult)
+		})
+	}
+}
+
+// Record states of one id in the multi-instance history. TestCreateContact and TestUpdateContact are
+// deterministic, so each id has exactly two valid records, and a sequential history is a walk over
+// these three states.
+const (
+	absent = iota
+	created
+	updated
+)
+
+// histOp is one completed call of the multi-instance test.
+type histOp struct {
+	op        string
+	call, ret time.Duration // since the test's start, taken just before sending and after the reply
+	notFound  bool
+	record    int // created or updated: which valid record the reply carried (absent: none)
+}
+
+// step applies op to state st as a sequential execution would, reporting whether op's reply is the
+// one that execution gives.
+func step(st int, h histOp) (int, bool) {
+	switch h.op {
+	case "TestCreateContact":
+		return created, h.record == created
+	case "TestUpdateContact":
+		if h.notFound {
+			return st, st == absent
+		}
+		return updated, st != absent && h.record == updated
+	case "DeleteContact":
+		if h.notFound {
+			return st, st == absent
+		}
+		return absent, st != absent && h.record == st
+	default: // ReadContact
+		if h.notFound {
+			return st, st == absent
+		}
+		return st, st != absent && h.record == st
+	}
+}
+
+// linearizable reports whether the calls on one id, which started in state absent, can be ordered
+// into a sequential history that respects real time (a call that returned before another started
+// comes first) and in which every reply is the one step gives: the Wing–Gong search, memoized on the
+// set of calls placed and the state reached.
+func linearizable(hist []histOp) bool {
+	ops := slices.Clone(hist)
+	sort.Slice(ops, func(i, j int) bool { return ops[i].call < ops[j].call })
+	done := make([]uint64, (len(ops)+63)/64)
+	seen := make(map[string]bool)
+	key := make([]byte, 8*len(done)+1)
+	var search func(st, left int) bool
+	search = func(st, left int) bool {
+		if left == 0 {
+			return true
+		}
+		for i, w := range done {
+			binary.LittleEndian.PutUint64(key[8*i:], w)
+		}
+		key[len(key)-1] = byte(st)
+		if seen[string(key)] {
+			return false
+		}
+		seen[string(key)] = true
+		firstRet := time.Duration(1<<63 - 1)
+		for i := range ops {
+			if done[i/64]&(1<<(i%64)) == 0 && ops[i].ret < firstRet {
+				firstRet = ops[i].ret
+			}
+		}
+		for i := range ops {
+			if ops[i].call > firstRet {
+				break // it started after a pending call returned, so it cannot come next
+			}
+			if done[i/64]&(1<<(i%64)) != 0 {
+				continue
+			}
+			if next, ok := step(st, ops[i]); ok {
+				done[i/64] |= 1 << (i % 64)
+				if search(next, left-1) {
+					return true
+				}
+				done[i/64] &^= 1 << (i % 64)
+			}
+		}
+		return false
+	}
+	return search(absent, len(ops))
+}
+
+func TestLinearizableChecker(t *testing.T) {
+	at := func(op string, call, ret int, notFound bool, record int) histOp {
+		return histOp{op: op, call: time.Duration(call), ret: time.Duration(ret), notFound: notFound, record: record}
+	}
+	assert.True(t, linearizable([]histOp{
+		at("TestCreateContact", 0, 10, false, created),
+		at("ReadContact", 5, 15, true, absent), // overlaps the create: may come first
+		at("TestUpdateContact", 20, 30, false, updated),
+		at("DeleteContact", 25, 40, false, updated),
+		at("ReadContact", 41, 50, true, absent),
+	}))
+	assert.False(t, linearizable([]histOp{
+		at("TestCreateContact", 0, 10, false, created),
+		at("ReadContact", 11, 15, true, absent), // after the create returned: must see it
+	}))
+	assert.False(t, linearizable([]histOp{
+		at("TestCreateContact", 0, 10, false, created),
+		at("TestUpdateContact", 20, 30, false, updated),
+		at("ReadContact", 31, 40, false, created), // a lost update
+	}))
+}
+
+// recordOf tells which valid record of id c is: created, updated, or absent for a torn or foreign one.
+func recordOf(id string, c *gen.Contact) int {
+	if c == nil {
+		return absent
+	}
+	got := store.Contact{ID: c.Id, AccountID: c.AccountId, FirstName: c.FirstName, LastName: c.LastName,
+		PhoneMobile: c.PhoneMobile, PhoneWork: c.PhoneWork, EmailAddress: c.EmailAddress}
+	if c.RoleIds != nil {
+		for _, r := range c.RoleIds.Astring {
+			if r != nil {
+				got.RoleIDs = append(got.RoleIDs, *r)
+			}
+		}
+	}
+	equal := func(a, b store.Contact) bool {
+		return a.ID == b.ID && a.AccountID == b.AccountID && a.FirstName == b.FirstName &&
+			a.LastName == b.LastName && a.PhoneMobile == b.PhoneMobile && a.PhoneWork == b.PhoneWork &&
+			a.EmailAddress == b.EmailAddress && slices.Equal(a.RoleIDs, b.RoleIDs)
+	}
+	switch base := server.TestContact(id); {
+	case equal(got, base):
+		return created
+	case equal(got, server.TestUpdate(base)):
+		return updated
+	}
+	return absent
+}
+
+// TestMultiInstanceConsistency builds the real binary, migrates a PostgreSQL schema with
+// `contactsync migrate`, starts two `serve` processes on it, and has clients hammer a few ids through
+// both instances (all four bindings) with creates, updates, reads and deletes. Every reply must carry
+// one complete valid record of its id (never a mix of fields), and the replies on each id must form a
+// linearizable history: some sequential order of the calls, consistent with real time, explains every
+// reply, so no update was lost and no instance served a stale or phantom record. Finally both
+// instances read the same state.
+func TestMultiInstanceConsistency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the real binary twice; skipped with -short")
+	}
+	dsn := pgtest.Schema(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "contactsync")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+
+	migrateOut, err := exec.Command(bin, "migrate", "--store", dsn).CombinedOutput()
+	require.NoError(t, err, "%s", migrateOut)
+	require.Contains(t, string(migrateOut), "applied 0001_create_contacts.sql")
+
+	httpClient := &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	var endpoints []string
+	for range 2 {
+		port := freePort(t)
+		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:"+port, "--store", dsn, "--db-max-conns", "4")
+		cmd.Stderr = io.Discard
+		require.NoError(t, cmd.Start())
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		endpoint := "http://127.0.0.1:" + port + wsdl.Path
+		c := &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, HTTP: httpClient}
+		require.Eventually(t, func() bool {
+			_, err := c.VersionMajor(&gen.VersionMajor{})
+			return err == nil
+		}, 20*time.Second, 20*time.Millisecond, "instance did not start")
+		endpoints = append(endpoints, endpoint)
+	}
+
+	const (
+		ids       = 3
+		clients   = 8
+		perClient = 60
+	)
+	ops := []string{"TestCreateContact", "TestUpdateContact", "ReadContact", "DeleteContact"}
+	start := time.Now()
+	var (
+		mu      sync.Mutex
+		history = make(map[string][]histOp)
+		wg      sync.WaitGroup
+	)
+	problems := make(chan string, clients*perClient)
+	for w := range clients {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 42))
+			for i := range perClient {
+				id := fmt.Sprintf("multi-%d", rng.IntN(ids))
+				op := ops[rng.IntN(len(ops))]
+				c := &client.Client{
+					Endpoint: endpoints[(w+i)%2], Namespace: wsdl.DefaultNamespace,
+					Binding: client.Bindings[rng.IntN(len(client.Bindings))], HTTP: httpClient,
+				}
+				h := histOp{op: op, call: time.Since(start)}
+				res, err := client.Invoke(context.Background(), c, op, id)
+				h.ret = time.Since(start)
+				var fault *client.Fault
+				var status *client.StatusError
+				switch {
+				case err == nil:
+					var contact *gen.Contact
+					switch r := res.(type) {
+					case *gen.TestCreateContactResponse:
+						contact = r.TestCreateContactResult
+					case *gen.TestUpdateContactResponse:
+						contact = r.TestUpdateContactResult
+					case *gen.ReadContactResponse:
+						contact = r.ReadContactResult
+					case *gen.DeleteContactResponse:
+						contact = r.DeleteContactResult
+					}
+					if h.record = recordOf(id, contact); h.record == absent {
+						problems <- fmt.Sprintf("%s(%s) via %s returned a torn or foreign record: %+v", op, id, c.Binding, contact)
+						continue
+					}
+				case errors.As(err, &fault) && fault.ErrorCode == "NotFound",
+					errors.As(err, &status) && status.StatusCode == http.StatusNotFound:
+					h.notFound = true
+				default:
+					problems <- fmt.Sprintf("%s(%s) via %s: %v", op, id, c.Binding, err)
+					continue
+				}
+				mu.Lock()
+				history[id] = append(history[id], h)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	close(problems)
+	for p := range problems {
+		t.Error(p)
+	}
+	t.Logf("%d calls through 2 instances in %v", clients*perClient, time.Since(start).Round(time.Millisecond))
+
+	// The final state is part of the history: reads through both instances after every call returned
+	// must be explained by the same sequential order.
+	for i := range ids {
+		id := fmt.Sprintf("multi-%d", i)
+		var states []int
+		for _, e := range endpoints {
+			c := &client.Client{Endpoint: e, Namespace: wsdl.DefaultNamespace, HTTP: httpClient}
+			h := histOp{op: "ReadContact", call: time.Since(start)}
+			r, err := c.ReadContact(&gen.ReadContact{Id: id})
+			h.ret = time.Since(start)
+			var fault *client.Fault
+			if errors.As(err, &fault) && fault.ErrorCode == "NotFound" {
+				h.notFound = true
+			} else {
+				require.NoError(t, err)
+				h.record = recordOf(id, r.ReadContactResult)
+				require.NotEqual(t, absent, h.record, "final record of %s is torn: %+v", id, r.ReadContactResult)
+			}
+			states = append(states, h.record)
+			history[id] = append(history[id], h)
+		}
+		assert.Equal(t, states[0], states[1], "the instances disagree on %s", id)
+	}
+	for id, hist := range history {
+		assert.True(t, linearizable(hist), "the %d calls on %s match no sequential history", len(hist), id)
+	}
+}
