@@ -170,7 +170,7 @@ func storeError(err error, id string) error {
 		return errorf(CodeNotFound, "Contact %q does not exist.", id)
 	}
 	if errors.Is(err, store.ErrUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeUnavailable, Message: "The contact store did not answer in time.", Err: err}
+		return &Error{Code: CodeUnavailable, Message: "The contact store is unavailable; retry shortly.", Err: err}
 	}
 	return internalError(err)
 }
