@@ -50,17 +50,7 @@ func TestConcurrentClientsKeepContactsWhole(t *testing.T) {
 				if err != nil {
 					continue // not found is expected while others delete
 				}
-				var got *gen.Contact
-				switch r := resp.(type) {
-				case *gen.TestCreateContactResponse:
-					got = r.TestCreateContactResult
-				case *gen.TestUpdateContactResponse:
-					got = r.TestUpdateContactResult
-				case *gen.ReadContactResponse:
-					got = r.ReadContactResult
-				case *gen.DeleteContactResponse:
-					got = r.DeleteContactResult
-				}
+				got := client.ContactOf(resp)
 				if !assert.NotNil(t, got) || !assert.True(t, isWhole(got), "torn contact from %s: %+v", op, got) {
 					return
 				}

@@ -408,17 +408,7 @@ func TestMultiInstanceConsistency(t *testing.T) {
 				var status *client.StatusError
 				switch {
 				case err == nil:
-					var contact *gen.Contact
-					switch r := res.(type) {
-					case *gen.TestCreateContactResponse:
-						contact = r.TestCreateContactResult
-					case *gen.TestUpdateContactResponse:
-						contact = r.TestUpdateContactResult
-					case *gen.ReadContactResponse:
-						contact = r.ReadContactResult
-					case *gen.DeleteContactResponse:
-						contact = r.DeleteContactResult
-					}
+					contact := client.ContactOf(res)
 					if h.record = recordOf(id, contact); h.record == absent {
 						problems <- fmt.Sprintf("%s(%s) via %s returned a torn or foreign record: %+v", op, id, c.Binding, contact)
 						continue

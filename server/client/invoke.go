@@ -29,3 +29,19 @@ func Invoke(ctx context.Context, svc gen.SyncServiceSoap, op, id string) (any, e
 	}
 	return nil, fmt.Errorf("unknown operation %q", op)
 }
+
+// ContactOf returns the contact a contact operation's response (as Invoke returns it) carries, or nil
+// for any other response.
+func ContactOf(resp any) *gen.Contact {
+	switch r := resp.(type) {
+	case *gen.TestCreateContactResponse:
+		return r.TestCreateContactResult
+	case *gen.TestUpdateContactResponse:
+		return r.TestUpdateContactResult
+	case *gen.ReadContactResponse:
+		return r.ReadContactResult
+	case *gen.DeleteContactResponse:
+		return r.DeleteContactResult
+	}
+	return nil
+}
