@@ -230,10 +230,13 @@ func hasQueryFlag(rawQuery, name string) bool {
 // serve runs one request through a binding: read the body within the limit, decode, call, encode. A
 // panic anywhere below becomes an internal error in the binding's form; the server keeps serving.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
+	ex := exchangeOf(r) // observe.go: what this request reports to metrics and the access log
+	ex.setBinding(b)
 	select {
 	case h.inFlight <- struct{}{}:
 		defer func() { <-h.inFlight }()
 	default:
+		ex.setCode(CodeUnavailable)
 		b.writeError(w, errorf(CodeUnavailable, "The service is busy; retry shortly."))
 		return
 	}
@@ -242,7 +245,8 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			h.log.Error("panic while serving a request", "binding", b.name(), "panic", v, "stack", string(debug.Stack()))
+			h.log.Error("panic while serving a request", "request_id", ex.requestID(), "binding", b.name(), "panic", v, "stack", string(debug.Stack()))
+			ex.setCode(CodeInternal)
 			b.writeError(w, internalError(fmt.Errorf("panic: %v", v)))
 		}
 	}()
@@ -256,6 +260,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 		return
 	}
 	op, id, derr := b.decode(r, body)
+	ex.setOperation(op)
 	if derr != nil {
 		h.writeError(w, r, b, derr)
 		return
@@ -269,8 +274,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 }
 
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding, e *Error) {
+	ex := exchangeOf(r)
+	ex.setCode(e.Code)
 	if e.Code == CodeInternal {
-		h.log.Error("request failed", "binding", b.name(), "path", r.URL.Path, "error", e.Err)
+		h.log.Error("request failed", "request_id", ex.requestID(), "binding", b.name(), "path", r.URL.Path, "error", e.Err)
 	}
 	b.writeError(w, e)
 }

@@ -31,6 +31,8 @@ type serveOptions struct {
 	// ready, when set, is called with the bound address once the server accepts connections. Tests
 	// use it to learn the port of --addr 127.0.0.1:0.
 	ready func(addr net.Addr)
+	// obs configures metrics, health endpoints, the access log and the admin listener (obs_flags.go).
+	obs obsOptions
 }
 
 func newServeCommand() *cobra.Command {
@@ -51,6 +53,7 @@ func newServeCommand() *cobra.Command {
 	baseURLFlag(cmd, &opts.baseURL)
 	limitFlags(cmd, &opts.limits)
 	dbFlags(cmd, &opts.db)
+	obsFlags(cmd, &opts.obs)
 	return cmd
 }
 
@@ -165,6 +168,8 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 		return err
 	}
 	defer st.Close()
+	obs := setUpObservability(opts.obs, st, logger)
+	st = obs.store
 
 	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger})
 	if err != nil {
@@ -174,7 +179,12 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	srv := server.NewHTTPServer(handler, opts.limits, logger)
+	if err := obs.admin.start(opts.limits, logger); err != nil {
+		_ = listener.Close()
+		return err
+	}
+	defer obs.admin.shutdown(context.Background()) // when the main server fails; a no-op after the shutdown below
+	srv := server.NewHTTPServer(obs.wrap(handler), opts.limits, logger)
 	ns, _ := server.Namespace(opts.baseURL)
 	logger.Info("contactsync listening", "addr", listener.Addr().String(), "endpoint", "/contactsync/v1/sync.asmx",
 		"namespace", ns, "store", redactStore(opts.store))
@@ -194,6 +204,9 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := obs.admin.shutdown(shutdownCtx); err != nil {
+		return err
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err

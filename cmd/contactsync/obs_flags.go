@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/instrumented"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
+)
+
+// obsOptions configures metrics, health endpoints and the access log of serve.
+type obsOptions struct {
+	// adminAddr, when set, moves /metrics to a second listener (with /healthz and /readyz, which
+	// also stay on the main one), so metrics can be kept off the network clients reach.
+	adminAddr string
+	// accessLog turns on the access log (on by default; off for deployments that log requests at a
+	// proxy). In-process callers that leave it false get none.
+	accessLog bool
+	// adminReady, when set, is called with the admin listener's address once it accepts
+	// connections. Tests use it to learn the port of --admin-addr 127.0.0.1:0.
+	adminReady func(addr net.Addr)
+}
+
+// obsFlags registers the observability flags of serve.
+func obsFlags(cmd *cobra.Command, o *obsOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.adminAddr, "admin-addr", "", "address of a separate listener for /metrics, /healthz and /readyz (empty: /metrics on --addr)")
+	f.BoolVar(&o.accessLog, "access-log", true, "log one line per request at level info (--access-log=false turns it off)")
+}
+
+// observability is what serve builds from obsOptions: the store measured, the handler of the main
+// listener, and the admin server if one is configured.
+type observability struct {
+	store store.Store
+	wrap  func(endpoint http.Handler) http.Handler
+	admin *adminServer
+}
+
+// setUpObservability measures st into a fresh registry and prepares the handlers. The caller wraps the
+// endpoint handler with wrap (metrics, access log, and the operational endpoints) and starts admin.
+func setUpObservability(o obsOptions, st store.Store, logger *slog.Logger) *observability {
+	reg := server.NewRegistry()
+	measured := instrumented.New(st, instrumented.NewMetrics(reg))
+	metrics := server.NewMetrics(reg)
+	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+		Registry: reg, // also exports promhttp_metric_handler_errors_total
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
+	})
+	obs := &observability{store: measured}
+	mainOps := server.OpsConfig{Store: measured}
+	if o.adminAddr == "" {
+		mainOps.Metrics = metricsHandler
+	} else {
+		obs.admin = &adminServer{addr: o.adminAddr, ready: o.adminReady,
+			handler: server.NewOps(server.OpsConfig{Store: measured, Metrics: metricsHandler})}
+	}
+	obs.wrap = func(endpoint http.Handler) http.Handler {
+		observed := server.Observe(endpoint, server.ObserveConfig{Metrics: metrics, Logger: logger, AccessLog: o.accessLog})
+		return server.WithOps(server.NewOps(mainOps), observed)
+	}
+	return obs
+}
+
+// adminServer is the optional second listener of --admin-addr.
+type adminServer struct {
+	addr    string
+	ready   func(net.Addr)
+	handler http.Handler
+	srv     *http.Server
+	served  chan error
+}
+
+// start listens on the admin address and serves in the background. A nil adminServer does nothing.
+func (a *adminServer) start(limits server.Limits, logger *slog.Logger) error {
+	if a == nil {
+		return nil
+	}
+	listener, err := net.Listen("tcp", a.addr)
+	if err != nil {
+		return fmt.Errorf("--admin-addr: %w", err)
+	}
+	a.srv = server.NewHTTPServer(a.handler, limits, logger)
+	a.served = make(chan error, 1)
+	logger.Info("contactsync admin listening", "addr", listener.Addr().String(), "paths", "/metrics /healthz /readyz")
+	if a.ready != nil {
+		a.ready(listener.Addr())
+	}
+	go func() { a.served <- a.srv.Serve(listener) }()
+	return nil
+}
+
+// shutdown stops the admin server, letting running scrapes finish within ctx. A nil, unstarted or
+// already stopped adminServer does nothing.
+func (a *adminServer) shutdown(ctx context.Context) error {
+	if a == nil || a.srv == nil {
+		return nil
+	}
+	srv := a.srv
+	a.srv = nil // a second call, such as runServe's deferred one, does nothing
+	if err := srv.Shutdown(ctx); err != nil {
+		return fmt.Errorf("admin shutdown: %w", err)
+	}
+	if err := <-a.served; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("admin server: %w", err)
+	}
+	return nil
+}

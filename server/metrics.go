@@ -1,0 +1,128 @@
+package server
+
+import (
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// LatencyBuckets are the histogram buckets of every latency metric, in seconds: a request served from
+// memory takes tens of microseconds, one waiting on a slow database seconds, and the default timeouts
+// end at 5 s (--db-timeout) and 30 s (--write-timeout).
+var LatencyBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
+
+// Label values for requests that never reached a binding (documents, help pages, refused methods and
+// media types) or whose operation could not be decoded. Every label value comes from a closed set
+// written in this package, never from the request, so the number of series stays bounded.
+const (
+	bindingNone      = "none"
+	operationUnknown = "unknown"
+	outcomeOK        = "ok"
+	// outcomeOther is the outcome of a failed response whose status maps to no code (for example a
+	// 401 written by a layer that does not report its code).
+	outcomeOther = "other"
+)
+
+// metricBindings, metricOperations and metricOutcomes are the closed label sets; their positions index
+// the series caches.
+var (
+	metricBindings   = []string{bindingNone, "soap11", "soap12", "get", "post"}
+	metricOperations = func() []string {
+		names := []string{operationUnknown}
+		for _, op := range operations {
+			names = append(names, op.name)
+		}
+		return names
+	}()
+	metricOutcomes = []string{outcomeOK, outcomeOther,
+		string(CodeInvalidArgument), string(CodeMalformedRequest), string(CodeNotFound), string(CodeUnknownOperation),
+		string(CodeMethodNotAllowed), string(CodeUnsupportedMediaType), string(CodeTooLarge), string(CodeVersionMismatch),
+		string(CodeMustUnderstand), string(CodeUnavailable), string(CodeInternal)}
+)
+
+// The caches in Metrics are arrays sized by these sets; adding a code or an operation must grow them.
+func init() {
+	if len(metricBindings) != 5 || len(metricOperations) != 8 || len(metricOutcomes) != 13 {
+		panic("server: the metric label sets changed size; resize the series caches in Metrics")
+	}
+}
+
+// indexOf returns the position of s in names, or 0 (the "none"/"unknown"/"ok" entry) when absent.
+// The sets hold at most thirteen short strings, so a scan is as fast as a map and allocates nothing.
+func indexOf(names []string, s string) int {
+	for i, n := range names {
+		if n == s {
+			return i
+		}
+	}
+	return 0
+}
+
+// Metrics holds the request metrics of the endpoint. Create it with NewMetrics and give it to
+// Observe; it is safe for concurrent use.
+type Metrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+
+	// The caches hold the child series by label index, created on first use. Looking a child up in
+	// a Vec hashes the label values on every call; an array load costs a few nanoseconds. Series are
+	// created lazily so /metrics lists only combinations that happened, not all 520.
+	requestSeries  [5][8][13]atomic.Pointer[prometheus.Counter]
+	durationSeries [5][8]atomic.Pointer[prometheus.Observer]
+}
+
+// NewMetrics creates the request metrics and registers them with reg:
+//
+//	contactsync_requests_total{binding,operation,outcome}     counter
+//	contactsync_request_duration_seconds{binding,operation}   histogram
+//	contactsync_requests_in_flight                           gauge
+//
+// It panics if they are already registered with reg, as prometheus.MustRegister does.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "contactsync_requests_total",
+			Help: "Requests answered, by binding (soap11, soap12, get, post; none for documents and requests refused before a binding was chosen), operation (unknown when none was decoded) and outcome (ok, or the error code).",
+		}, []string{"binding", "operation", "outcome"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "contactsync_request_duration_seconds",
+			Help:    "Time from receiving a request's headers to writing its response, by binding and operation.",
+			Buckets: LatencyBuckets,
+		}, []string{"binding", "operation"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "contactsync_requests_in_flight",
+			Help: "Requests being served now.",
+		}),
+	}
+	reg.MustRegister(m.requests, m.duration, m.inFlight)
+	return m
+}
+
+// observe counts one finished request.
+func (m *Metrics) observe(binding, operation, outcome int, seconds float64) {
+	c := m.requestSeries[binding][operation][outcome].Load()
+	if c == nil {
+		// Two requests racing here get the same child from the Vec; storing it twice is harmless.
+		child := m.requests.WithLabelValues(metricBindings[binding], metricOperations[operation], metricOutcomes[outcome])
+		c = &child
+		m.requestSeries[binding][operation][outcome].Store(c)
+	}
+	(*c).Inc()
+	o := m.durationSeries[binding][operation].Load()
+	if o == nil {
+		child := m.duration.WithLabelValues(metricBindings[binding], metricOperations[operation])
+		o = &child
+		m.durationSeries[binding][operation].Store(o)
+	}
+	(*o).Observe(seconds)
+}
+
+// NewRegistry returns a registry of our own (not Prometheus' global default, so tests and several
+// handlers in one process never collide) holding the Go runtime and process collectors.
+func NewRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}

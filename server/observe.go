@@ -1,0 +1,241 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// RequestIDHeader carries a request's id: taken from the request when sane, generated otherwise, and
+// always echoed in the response.
+const RequestIDHeader = "X-Request-ID"
+
+// maxRequestIDBytes bounds an accepted X-Request-ID; common ids (UUIDs, trace ids, ULIDs) are far
+// shorter, and a longer value is replaced rather than logged.
+const maxRequestIDBytes = 128
+
+// maxLoggedPathBytes bounds the path written to the access log, so a request with a huge path (up to
+// --max-header-bytes) cannot make every log line huge.
+const maxLoggedPathBytes = 512
+
+// ObserveConfig configures Observe.
+type ObserveConfig struct {
+	// Metrics receives one observation per request; nil records none.
+	Metrics *Metrics
+	// Logger receives the access log, one line per request at level info; nil means slog.Default().
+	Logger *slog.Logger
+	// AccessLog turns the access log on. Operators who log at a proxy turn it off.
+	AccessLog bool
+}
+
+// Observe wraps the endpoint handler next with what every request needs for operating the service:
+// an X-Request-ID (accepted or generated, echoed in the response), the in-flight gauge, the request
+// counter and latency histogram, and the access log line. The handler reports the binding, operation
+// and error code it chose into a record this middleware puts in the request context (see serve in
+// handler.go), so the labels come from the handler's closed sets, never from the request.
+func Observe(next http.Handler, cfg ObserveConfig) http.Handler {
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &observer{next: next, metrics: cfg.Metrics, logger: logger, accessLog: cfg.AccessLog, idPrefix: newRequestIDPrefix()}
+}
+
+type observer struct {
+	next      http.Handler
+	metrics   *Metrics
+	logger    *slog.Logger
+	accessLog bool
+	// idPrefix and idCounter make generated request ids: unique within the process by the counter,
+	// and across processes and restarts by the random prefix, without reading crypto/rand per request.
+	idPrefix  string
+	idCounter atomic.Uint64
+}
+
+// exchange is one request's record and its response writer in one allocation. It implements
+// http.ResponseWriter to learn the status and size of the response.
+type exchange struct {
+	http.ResponseWriter
+	id      string
+	binding string // a name from metricBindings, set by the handler; "" until then
+	op      string // a name from metricOperations, set by the handler; "" until then
+	code    Code   // the error code the handler answered with; "" on success
+	status  int
+	bytes   int64
+}
+
+func (e *exchange) WriteHeader(status int) {
+	if e.status == 0 {
+		e.status = status
+	}
+	e.ResponseWriter.WriteHeader(status)
+}
+
+func (e *exchange) Write(p []byte) (int, error) {
+	if e.status == 0 {
+		e.status = http.StatusOK
+	}
+	n, err := e.ResponseWriter.Write(p)
+	e.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer (deadlines, flushing).
+func (e *exchange) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+
+type exchangeKey struct{}
+
+// exchangeOf returns the record Observe put in the request's context, or nil when the handler is
+// served without Observe (tests, embedding). Every method of *exchange used by the handler accepts nil.
+func exchangeOf(r *http.Request) *exchange {
+	e, _ := r.Context().Value(exchangeKey{}).(*exchange)
+	return e
+}
+
+func (e *exchange) setBinding(b binding) {
+	if e != nil {
+		e.binding = b.name()
+	}
+}
+
+func (e *exchange) setOperation(op *operation) {
+	if e != nil && op != nil {
+		e.op = op.name
+	}
+}
+
+func (e *exchange) setCode(c Code) {
+	if e != nil {
+		e.code = c
+	}
+}
+
+// requestID returns the request's id for logs, or "" when the request was not observed.
+func (e *exchange) requestID() string {
+	if e == nil {
+		return ""
+	}
+	return e.id
+}
+
+func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	ex := &exchange{ResponseWriter: w, id: o.requestID(r.Header.Get(RequestIDHeader))}
+	// Set the header map entry directly: the key is already canonical, and Set would canonicalize it
+	// again on every request.
+	w.Header()["X-Request-Id"] = []string{ex.id}
+	if o.metrics != nil {
+		o.metrics.inFlight.Inc()
+	}
+	// Deferred so that a request whose handler panics with http.ErrAbortHandler (the one panic the
+	// handler lets through) still leaves the in-flight gauge, the counters and the log right.
+	defer o.finish(ex, r, start)
+	o.next.ServeHTTP(ex, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+}
+
+func (o *observer) finish(ex *exchange, r *http.Request, start time.Time) {
+	elapsed := time.Since(start)
+	status := ex.status
+	if status == 0 {
+		status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
+	}
+	outcome := outcomeOf(ex.code, status)
+	binding, op := ex.binding, ex.op
+	if binding == "" {
+		binding = bindingNone
+	}
+	if op == "" {
+		op = operationUnknown
+	}
+	if o.metrics != nil {
+		o.metrics.inFlight.Dec()
+		o.metrics.observe(indexOf(metricBindings, binding), indexOf(metricOperations, op), indexOf(metricOutcomes, outcome), elapsed.Seconds())
+	}
+	if o.accessLog {
+		path := r.URL.Path
+		if len(path) > maxLoggedPathBytes {
+			path = path[:maxLoggedPathBytes] + "…"
+		}
+		// LogAttrs with typed attributes: no interface boxing, no fmt, and nothing at all is built when
+		// the logger's level is above info (LogAttrs checks Enabled first).
+		o.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("request_id", ex.id),
+			slog.String("method", r.Method),
+			slog.String("path", path),
+			slog.String("binding", binding),
+			slog.String("operation", op),
+			slog.Int("status", status),
+			slog.String("outcome", outcome),
+			slog.Duration("duration", elapsed),
+			slog.Int64("bytes", ex.bytes),
+			slog.String("remote", r.RemoteAddr),
+		)
+	}
+}
+
+// outcomeOf returns the outcome label of a finished request: the code the handler reported, else
+// "ok" for a success, else the code whose status it is. The last case covers the errors written
+// before a binding is chosen (unknown path, method or media type: 404, 405, 415) and failures of the
+// help pages (500), all written with statusFor's statuses; a status no code has becomes "other".
+func outcomeOf(code Code, status int) string {
+	if code != "" {
+		return string(code)
+	}
+	switch {
+	case status < http.StatusBadRequest:
+		return outcomeOK
+	case status == http.StatusBadRequest:
+		return string(CodeMalformedRequest)
+	case status == http.StatusNotFound:
+		return string(CodeUnknownOperation)
+	case status == http.StatusMethodNotAllowed:
+		return string(CodeMethodNotAllowed)
+	case status == http.StatusRequestEntityTooLarge:
+		return string(CodeTooLarge)
+	case status == http.StatusUnsupportedMediaType:
+		return string(CodeUnsupportedMediaType)
+	case status == http.StatusServiceUnavailable:
+		return string(CodeUnavailable)
+	case status == http.StatusInternalServerError:
+		return string(CodeInternal)
+	}
+	return outcomeOther
+}
+
+// requestID returns the client's X-Request-ID when it is sane, else a new one. Sane is 1 to 128
+// bytes of visible ASCII (0x21 to 0x7E): no spaces, control characters (CR and LF could forge log
+// lines in a text log) or non-ASCII bytes. An insane id is replaced, never logged.
+func (o *observer) requestID(client string) string {
+	if saneRequestID(client) {
+		return client
+	}
+	var buf [40]byte
+	b := append(buf[:0], o.idPrefix...)
+	b = strconv.AppendUint(b, o.idCounter.Add(1), 10)
+	return string(b)
+}
+
+func saneRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestIDBytes {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x21 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// newRequestIDPrefix returns 12 random hex digits and a dash: two processes (or one after a restart)
+// then generate different ids, with 48 bits against collisions.
+func newRequestIDPrefix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b[:]) + "-"
+}
