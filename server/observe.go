@@ -57,11 +57,17 @@ type observer struct {
 	idCounter atomic.Uint64
 }
 
-// exchange is one request's record and its response writer in one allocation. It implements
-// http.ResponseWriter to learn the status and size of the response.
+// exchange is one request's record, its response writer and its context in one allocation. It
+// implements http.ResponseWriter to learn the status and size of the response, and context.Context
+// (the request's own context, plus itself under exchangeKey) so that putting it in the request costs
+// no context.WithValue allocation; Deadline, Done and Err are the parent's, so cancellation is
+// unchanged.
 type exchange struct {
 	http.ResponseWriter
+	context.Context
 	id      string
+	// idHeader backs the X-Request-ID header value, saving the allocation of a one-element slice.
+	idHeader [1]string
 	binding string // a name from metricBindings, set by the handler; "" until then
 	op      string // a name from metricOperations, set by the handler; "" until then
 	code    Code   // the error code the handler answered with; "" on success
@@ -89,6 +95,15 @@ func (e *exchange) Write(p []byte) (int, error) {
 func (e *exchange) Unwrap() http.ResponseWriter { return e.ResponseWriter }
 
 type exchangeKey struct{}
+
+// Value returns the exchange itself for exchangeKey and defers every other key to the request's
+// context.
+func (e *exchange) Value(key any) any {
+	if _, ok := key.(exchangeKey); ok {
+		return e
+	}
+	return e.Context.Value(key)
+}
 
 // exchangeOf returns the record Observe put in the request's context, or nil when the handler is
 // served without Observe (tests, embedding). Every method of *exchange used by the handler accepts nil.
@@ -125,17 +140,18 @@ func (e *exchange) requestID() string {
 
 func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	ex := &exchange{ResponseWriter: w, id: o.requestID(r.Header.Get(RequestIDHeader))}
+	ex := &exchange{ResponseWriter: w, Context: r.Context(), id: o.requestID(r.Header.Get(RequestIDHeader))}
 	// Set the header map entry directly: the key is already canonical, and Set would canonicalize it
-	// again on every request.
-	w.Header()["X-Request-Id"] = []string{ex.id}
+	// again and allocate the value slice on every request.
+	ex.idHeader[0] = ex.id
+	w.Header()["X-Request-Id"] = ex.idHeader[:]
 	if o.metrics != nil {
 		o.metrics.inFlight.Inc()
 	}
 	// Deferred so that a request whose handler panics with http.ErrAbortHandler (the one panic the
 	// handler lets through) still leaves the in-flight gauge, the counters and the log right.
 	defer o.finish(ex, r, start)
-	o.next.ServeHTTP(ex, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+	o.next.ServeHTTP(ex, r.WithContext(ex))
 }
 
 func (o *observer) finish(ex *exchange, r *http.Request, start time.Time) {
