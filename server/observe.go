@@ -65,14 +65,14 @@ type observer struct {
 type exchange struct {
 	http.ResponseWriter
 	context.Context
-	id      string
+	id string
 	// idHeader backs the X-Request-ID header value, saving the allocation of a one-element slice.
 	idHeader [1]string
-	binding string // a name from metricBindings, set by the handler; "" until then
-	op      string // a name from metricOperations, set by the handler; "" until then
-	code    Code   // the error code the handler answered with; "" on success
-	status  int
-	bytes   int64
+	binding  string // a name from metricBindings, set by the handler; "" until then
+	op       string // a name from metricOperations, set by the handler; "" until then
+	code     Code   // the error code the handler answered with; "" on success
+	status   int
+	bytes    int64
 }
 
 func (e *exchange) WriteHeader(status int) {
