@@ -58,7 +58,9 @@ type observer struct {
 }
 
 // exchange is one request's record, its response writer and its context in one allocation. It
-// implements http.ResponseWriter to learn the status and size of the response, and context.Context
+// implements http.ResponseWriter to learn the status and size of the response (hiding net/http's
+// unexported requestTooLarge hook from http.MaxBytesReader, so after an oversized body the server
+// drains or closes the connection itself instead of being told to close it), and context.Context
 // (the request's own context, plus itself under exchangeKey) so that putting it in the request costs
 // no context.WithValue allocation; Deadline, Done and Err are the parent's, so cancellation is
 // unchanged.
@@ -148,9 +150,17 @@ func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if o.metrics != nil {
 		o.metrics.inFlight.Inc()
 	}
-	// Deferred so that a request whose handler panics with http.ErrAbortHandler (the one panic the
-	// handler lets through) still leaves the in-flight gauge, the counters and the log right.
-	defer o.finish(ex, r, start)
+	// Deferred so that a panic the handler lets through (http.ErrAbortHandler, or one outside serve,
+	// such as in a help page) still leaves the in-flight gauge right and is counted and logged as an
+	// internal failure; net/http then handles the panic as without this middleware.
+	defer func() {
+		if v := recover(); v != nil {
+			ex.code, ex.status = CodeInternal, http.StatusInternalServerError
+			o.finish(ex, r, start)
+			panic(v)
+		}
+		o.finish(ex, r, start)
+	}()
 	o.next.ServeHTTP(ex, r.WithContext(ex))
 }
 

@@ -241,53 +241,6 @@ type pingStore struct {
 
 func (s *pingStore) Ping(ctx context.Context) error { return s.ping(ctx) }
 
-// TestStoreMetricsCountFailures checks the decorator counts an unavailable store and a closed one
-// as errors of the right kind, and a not-found answer as none.
-func TestStoreMetricsCountFailures(t *testing.T) {
-	reg := prometheus.NewRegistry()
-	m := instrumented.NewMetrics(reg)
-
-	unavailable := instrumented.New(&fakeStore{get: func(context.Context, string) (store.Contact, error) {
-		return store.Contact{}, errors.Join(store.ErrUnavailable, errors.New("connection refused"))
-	}}, m)
-	_, err := unavailable.Get(context.Background(), "x")
-	require.ErrorIs(t, err, store.ErrUnavailable, "the decorator passes errors through unchanged")
-
-	notFound := instrumented.New(&fakeStore{get: func(context.Context, string) (store.Contact, error) {
-		return store.Contact{}, store.ErrNotFound
-	}}, m)
-	_, err = notFound.Get(context.Background(), "x")
-	require.ErrorIs(t, err, store.ErrNotFound)
-
-	canceled := instrumented.New(&fakeStore{get: func(ctx context.Context, _ string) (store.Contact, error) {
-		return store.Contact{}, ctx.Err()
-	}}, m)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err = canceled.Get(ctx, "x")
-	require.ErrorIs(t, err, context.Canceled)
-
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "closed.db"))
-	require.NoError(t, err)
-	require.NoError(t, st.Close())
-	closed := instrumented.New(st, m)
-	_, err = closed.Get(context.Background(), "x")
-	require.Error(t, err)
-	require.Error(t, closed.Put(context.Background(), server.TestContact("x")))
-
-	errs := metricSamples(t, reg, "contactsync_store_errors_total")
-	assert.Equal(t, 1.0, errs["unavailable/get"])
-	assert.Equal(t, 1.0, errs["canceled/get"])
-	assert.Equal(t, 1.0, errs["other/get"], "the closed store's read")
-	assert.Equal(t, 1.0, errs["other/put"], "the closed store's write")
-	total := 0.0
-	for _, v := range errs {
-		total += v
-	}
-	assert.Equal(t, 4.0, total, "the not-found read is not counted: %v", errs)
-	assert.Equal(t, 4.0, metricSamples(t, reg, "contactsync_store_duration_seconds")["get"], "every call is timed, failed or not")
-}
-
 // TestUnavailableStoreReachesRequestMetrics checks a request that fails on an unavailable store is
 // counted with outcome Unavailable and a store error of kind unavailable.
 func TestUnavailableStoreReachesRequestMetrics(t *testing.T) {
@@ -580,4 +533,23 @@ func TestSecretsNeverLogged(t *testing.T) {
 	assert.NotContains(t, logs, password)
 	assert.NotContains(t, logs, "dXNlcjpodW50ZXIy")
 	assert.NotContains(t, logs, "Basic")
+}
+
+// TestObservePanicOutsideServe checks a panic that escapes the handler (as one in a help page would)
+// still leaves the in-flight gauge at zero and is counted and logged as an internal failure, and
+// reaches net/http unchanged.
+func TestObservePanicOutsideServe(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	logs := &syncBuffer{}
+	observed := server.Observe(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }),
+		server.ObserveConfig{Metrics: server.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(logs, nil)), AccessLog: true})
+	require.PanicsWithValue(t, http.ErrAbortHandler, func() {
+		observed.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	})
+	assert.Equal(t, map[string]float64{"none/unknown/Internal": 1}, metricSamples(t, reg, "contactsync_requests_total"))
+	assert.Equal(t, map[string]float64{"": 0}, metricSamples(t, reg, "contactsync_requests_in_flight"))
+	lines := accessLines(t, logs.String())
+	require.Len(t, lines, 1)
+	assert.Equal(t, 500.0, lines[0]["status"])
+	assert.Equal(t, "Internal", lines[0]["outcome"])
 }

@@ -1,0 +1,144 @@
+package instrumented_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/instrumented"
+	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// failingStore answers every call with err (and Get with a contact when err is nil).
+type failingStore struct{ err error }
+
+func (f failingStore) Put(context.Context, store.Contact) error { return f.err }
+func (f failingStore) Get(context.Context, string) (store.Contact, error) {
+	return store.Contact{ID: "x"}, f.err
+}
+func (f failingStore) Update(context.Context, string, func(store.Contact) (store.Contact, error)) (store.Contact, error) {
+	return store.Contact{}, f.err
+}
+func (f failingStore) Delete(context.Context, string) (store.Contact, error) {
+	return store.Contact{}, f.err
+}
+func (f failingStore) Ping(context.Context) error { return f.err }
+func (f failingStore) Close() error               { return nil }
+
+// TestErrorKinds checks each outcome of a store call lands in the right series: not found is an
+// answer, not an error; unavailable, canceled and anything else are errors of their kind. Every call
+// is timed, and errors pass through unchanged.
+func TestErrorKinds(t *testing.T) {
+	cases := []struct {
+		name string
+		err  error
+		kind string // "" when the call must count no error
+	}{
+		{"success", nil, ""},
+		{"not found", store.ErrNotFound, ""},
+		{"wrapped not found", fmt.Errorf("sqlite: get: %w", store.ErrNotFound), ""},
+		{"unavailable", errors.Join(store.ErrUnavailable, errors.New("dial tcp: connection refused")), "unavailable"},
+		{"canceled", fmt.Errorf("postgres: get: %w", context.Canceled), "canceled"},
+		{"other", errors.New("disk on fire"), "other"},
+	}
+	methods := []string{"put", "get", "update", "delete", "ping"}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := prometheus.NewRegistry()
+			st := instrumented.New(failingStore{tc.err}, instrumented.NewMetrics(reg))
+			ctx := context.Background()
+			errs := []error{st.Put(ctx, store.Contact{ID: "x"}), st.Ping(ctx)}
+			_, err := st.Get(ctx, "x")
+			errs = append(errs, err)
+			_, err = st.Update(ctx, "x", func(c store.Contact) (store.Contact, error) { return c, nil })
+			errs = append(errs, err)
+			_, err = st.Delete(ctx, "x")
+			errs = append(errs, err)
+			for _, err := range errs {
+				assert.Equal(t, tc.err, err, "errors pass through unchanged")
+			}
+
+			want := map[string]float64{}
+			for _, method := range methods {
+				for _, kind := range []string{"unavailable", "canceled", "other"} {
+					want[method+"/"+kind] = 0
+				}
+				if tc.kind != "" {
+					want[method+"/"+tc.kind] = 1
+				}
+			}
+			assert.Equal(t, want, series(t, reg, "contactsync_store_errors_total"), "every method and kind is exported from the start")
+			assert.Equal(t, map[string]float64{"put": 1, "get": 1, "update": 1, "delete": 1, "ping": 1},
+				series(t, reg, "contactsync_store_duration_seconds"), "every call is timed, failed or not")
+		})
+	}
+}
+
+// TestClosedSQLiteStoreCountsErrors uses the real store, closed, as a backend that fails.
+func TestClosedSQLiteStoreCountsErrors(t *testing.T) {
+	sq, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "closed.db"))
+	require.NoError(t, err)
+	require.NoError(t, sq.Close())
+	reg := prometheus.NewRegistry()
+	st := instrumented.New(sq, instrumented.NewMetrics(reg))
+	_, err = st.Get(context.Background(), "x")
+	require.Error(t, err)
+	require.Error(t, st.Ping(context.Background()))
+	require.NoError(t, testutil.GatherAndCompare(reg, strings.NewReader(`
+# HELP contactsync_store_errors_total Failed store calls by method and kind (unavailable, canceled, other); a contact not found is not a failure.
+# TYPE contactsync_store_errors_total counter
+contactsync_store_errors_total{kind="canceled",method="delete"} 0
+contactsync_store_errors_total{kind="canceled",method="get"} 0
+contactsync_store_errors_total{kind="canceled",method="ping"} 0
+contactsync_store_errors_total{kind="canceled",method="put"} 0
+contactsync_store_errors_total{kind="canceled",method="update"} 0
+contactsync_store_errors_total{kind="other",method="delete"} 0
+contactsync_store_errors_total{kind="other",method="get"} 1
+contactsync_store_errors_total{kind="other",method="ping"} 1
+contactsync_store_errors_total{kind="other",method="put"} 0
+contactsync_store_errors_total{kind="other",method="update"} 0
+contactsync_store_errors_total{kind="unavailable",method="delete"} 0
+contactsync_store_errors_total{kind="unavailable",method="get"} 0
+contactsync_store_errors_total{kind="unavailable",method="ping"} 0
+contactsync_store_errors_total{kind="unavailable",method="put"} 0
+contactsync_store_errors_total{kind="unavailable",method="update"} 0
+`), "contactsync_store_errors_total"))
+}
+
+// series returns the samples of one metric family keyed by label values joined with "/" (method
+// first): counter values, or a histogram's sample count.
+func series(t *testing.T, reg *prometheus.Registry, name string) map[string]float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	require.NoError(t, err)
+	out := map[string]float64{}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			key := labels["method"]
+			if kind, ok := labels["kind"]; ok {
+				key += "/" + kind
+			}
+			if h := m.GetHistogram(); h != nil {
+				out[key] = float64(h.GetSampleCount())
+			} else {
+				out[key] = m.GetCounter().GetValue()
+			}
+		}
+	}
+	return out
+}
