@@ -77,6 +77,10 @@ func BenchmarkObservedReadContact(b *testing.B) {
 		{"metrics", func() http.Handler {
 			return server.Observe(newHandler(st), server.ObserveConfig{Metrics: server.NewMetrics(prometheus.NewRegistry())})
 		}},
+		{"metrics+store", func() http.Handler {
+			reg := prometheus.NewRegistry()
+			return server.Observe(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), server.ObserveConfig{Metrics: server.NewMetrics(reg)})
+		}},
 		{"metrics+store+accesslog", func() http.Handler {
 			reg := prometheus.NewRegistry()
 			return server.Observe(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), server.ObserveConfig{
