@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -552,4 +553,35 @@ func TestObservePanicOutsideServe(t *testing.T) {
 	require.Len(t, lines, 1)
 	assert.Equal(t, 500.0, lines[0]["status"])
 	assert.Equal(t, "Internal", lines[0]["outcome"])
+}
+
+// FuzzRequestID sends arbitrary X-Request-ID values through Observe: the id echoed is the one sent
+// exactly when it is 1 to 128 bytes of visible ASCII, is always such an id itself, and the access
+// line (text format, the one a forged newline could split) stays one line carrying that id.
+func FuzzRequestID(f *testing.F) {
+	for _, seed := range []string{"", "abc", "0f8fad5b-d9cb-469f-a165-70867728950e", "a\r\nlevel=ERROR msg=forged", strings.Repeat("x", 129), "idé", "a b", "\x00"} {
+		f.Add(seed)
+	}
+	visibleASCII := regexp.MustCompile(`^[!-~]{1,128}$`)
+	f.Fuzz(func(t *testing.T, sent string) {
+		logs := &syncBuffer{}
+		observed := server.Observe(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }),
+			server.ObserveConfig{Logger: slog.New(slog.NewTextHandler(logs, nil)), AccessLog: true})
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header["X-Request-Id"] = []string{sent}
+		rec := httptest.NewRecorder()
+		observed.ServeHTTP(rec, r)
+		got := rec.Header().Get(server.RequestIDHeader)
+		require.Regexp(t, visibleASCII, got)
+		if visibleASCII.MatchString(sent) {
+			require.Equal(t, sent, got)
+		} else {
+			require.Regexp(t, generatedID, got)
+		}
+		line := logs.String()
+		require.Equal(t, 1, strings.Count(line, "\n"), "one access line: %q", line)
+		if !strings.Contains(line, "request_id="+got+" ") { // the text handler quotes ids holding = or "
+			require.Contains(t, line, "request_id="+strconv.Quote(got)+" ")
+		}
+	})
 }
