@@ -35,21 +35,19 @@ var (
 		}
 		return names
 	}()
+	// metricOutcomes lists every error code; a code missing here is counted as "other" (see
+	// outcomeIndex), so adding a code to errors.go means adding it here too.
 	metricOutcomes = []string{outcomeOK, outcomeOther,
 		string(CodeInvalidArgument), string(CodeMalformedRequest), string(CodeNotFound), string(CodeUnknownOperation),
 		string(CodeMethodNotAllowed), string(CodeUnsupportedMediaType), string(CodeTooLarge), string(CodeVersionMismatch),
-		string(CodeMustUnderstand), string(CodeUnavailable), string(CodeInternal)}
+		string(CodeMustUnderstand), outcomeUnauthenticated, string(CodeUnavailable), string(CodeInternal)}
 )
 
-// The caches in Metrics are arrays sized by these sets; adding a code or an operation must grow them.
-func init() {
-	if len(metricBindings) != 5 || len(metricOperations) != 8 || len(metricOutcomes) != 13 {
-		panic("server: the metric label sets changed size; resize the series caches in Metrics")
-	}
-}
+// outcomeUnauthenticated is the outcome of a 401: a request without valid credentials.
+const outcomeUnauthenticated = "Unauthenticated"
 
-// indexOf returns the position of s in names, or 0 (the "none"/"unknown"/"ok" entry) when absent.
-// The sets hold at most thirteen short strings, so a scan is as fast as a map and allocates nothing.
+// indexOf returns the position of s in names, or 0 (the "none"/"unknown" entry) when absent. The sets
+// hold at most fourteen short strings, so a scan is as fast as a map and allocates nothing.
 func indexOf(names []string, s string) int {
 	for i, n := range names {
 		if n == s {
@@ -59,6 +57,15 @@ func indexOf(names []string, s string) int {
 	return 0
 }
 
+// outcomeIndex returns the position of outcome in metricOutcomes, or that of "other" for an outcome
+// the list lacks, so a code added to errors.go but not here is never counted as "ok".
+func outcomeIndex(outcome string) int {
+	if i := indexOf(metricOutcomes, outcome); i != 0 || outcome == outcomeOK {
+		return i
+	}
+	return 1 // outcomeOther
+}
+
 // Metrics holds the request metrics of the endpoint. Create it with NewMetrics and give it to
 // Observe; it is safe for concurrent use.
 type Metrics struct {
@@ -66,11 +73,12 @@ type Metrics struct {
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
 
-	// The caches hold the child series by label index, created on first use. Looking a child up in
-	// a Vec hashes the label values on every call; an array load costs a few nanoseconds. Series are
-	// created lazily so /metrics lists only combinations that happened, not all 520.
-	requestSeries  [5][8][13]atomic.Pointer[prometheus.Counter]
-	durationSeries [5][8]atomic.Pointer[prometheus.Observer]
+	// The caches hold the child series by label index (binding, operation[, outcome]), created on
+	// first use. Looking a child up in a Vec hashes the label values on every call; an indexed load
+	// costs a few nanoseconds. Series are created lazily so /metrics lists only the combinations that
+	// happened, not all 560.
+	requestSeries  []atomic.Pointer[prometheus.Counter]
+	durationSeries []atomic.Pointer[prometheus.Observer]
 }
 
 // NewMetrics creates the request metrics and registers them with reg:
@@ -96,25 +104,30 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Requests being served now.",
 		}),
 	}
+	m.requestSeries = make([]atomic.Pointer[prometheus.Counter], len(metricBindings)*len(metricOperations)*len(metricOutcomes))
+	m.durationSeries = make([]atomic.Pointer[prometheus.Observer], len(metricBindings)*len(metricOperations))
 	reg.MustRegister(m.requests, m.duration, m.inFlight)
 	return m
 }
 
 // observe counts one finished request.
 func (m *Metrics) observe(binding, operation, outcome int, seconds float64) {
-	c := m.requestSeries[binding][operation][outcome].Load()
+	pair := binding*len(metricOperations) + operation
+	slot := &m.requestSeries[pair*len(metricOutcomes)+outcome]
+	c := slot.Load()
 	if c == nil {
 		// Two requests racing here get the same child from the Vec; storing it twice is harmless.
 		child := m.requests.WithLabelValues(metricBindings[binding], metricOperations[operation], metricOutcomes[outcome])
 		c = &child
-		m.requestSeries[binding][operation][outcome].Store(c)
+		slot.Store(c)
 	}
 	(*c).Inc()
-	o := m.durationSeries[binding][operation].Load()
+	dslot := &m.durationSeries[pair]
+	o := dslot.Load()
 	if o == nil {
 		child := m.duration.WithLabelValues(metricBindings[binding], metricOperations[operation])
 		o = &child
-		m.durationSeries[binding][operation].Store(o)
+		dslot.Store(o)
 	}
 	(*o).Observe(seconds)
 }

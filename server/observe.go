@@ -180,7 +180,7 @@ func (o *observer) finish(ex *exchange, r *http.Request, start time.Time) {
 	}
 	if o.metrics != nil {
 		o.metrics.inFlight.Dec()
-		o.metrics.observe(indexOf(metricBindings, binding), indexOf(metricOperations, op), indexOf(metricOutcomes, outcome), elapsed.Seconds())
+		o.metrics.observe(indexOf(metricBindings, binding), indexOf(metricOperations, op), outcomeIndex(outcome), elapsed.Seconds())
 	}
 	if o.accessLog {
 		path := r.URL.Path
@@ -206,8 +206,9 @@ func (o *observer) finish(ex *exchange, r *http.Request, start time.Time) {
 
 // outcomeOf returns the outcome label of a finished request: the code the handler reported, else
 // "ok" for a success, else the code whose status it is. The last case covers the errors written
-// before a binding is chosen (unknown path, method or media type: 404, 405, 415) and failures of the
-// help pages (500), all written with statusFor's statuses; a status no code has becomes "other".
+// before a binding is chosen (unknown path, method or media type: 404, 405, 415), failures of the
+// help pages (500) and a 401 for the documents when they require credentials; a status no code has
+// becomes "other".
 func outcomeOf(code Code, status int) string {
 	if code != "" {
 		return string(code)
@@ -217,6 +218,8 @@ func outcomeOf(code Code, status int) string {
 		return outcomeOK
 	case status == http.StatusBadRequest:
 		return string(CodeMalformedRequest)
+	case status == http.StatusUnauthorized:
+		return outcomeUnauthenticated
 	case status == http.StatusNotFound:
 		return string(CodeUnknownOperation)
 	case status == http.StatusMethodNotAllowed:
