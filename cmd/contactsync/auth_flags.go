@@ -21,7 +21,7 @@ type authOptions struct {
 // authFlags registers serve's authentication flags. Authentication is off unless --users-file is set.
 func authFlags(cmd *cobra.Command, o *authOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.usersFile, "users-file", "", "file of users allowed to call the service (htpasswd bcrypt format; write it with `contactsync user add`); setting it turns authentication on")
+	f.StringVar(&o.usersFile, "users-file", "", "`FILE` of users allowed to call the service (htpasswd bcrypt format, written by contactsync user add); setting it turns authentication on")
 	f.StringVar(&o.docs, "auth-docs", "open", "with --users-file: whether ?WSDL, ?disco and the help pages need credentials too: open or protected")
 	f.DurationVar(&o.maxClockSkew, "auth-max-clock-skew", auth.DefaultMaxClockSkew, "with --users-file: how far a WS-Security UsernameToken's Created time may be from the server's clock; nonces are remembered this long")
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"hash"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,7 @@ type Authenticator struct {
 	dummyHash []byte
 
 	macKey   [32]byte
+	macPool  sync.Pool // of *macState: an HMAC keyed with macKey and a scratch buffer, reused
 	cacheMu  sync.RWMutex
 	verified map[string][sha256.Size]byte
 	cacheMax int
@@ -101,6 +103,7 @@ func New(users *Users, opts Options) (*Authenticator, error) {
 	if _, err := rand.Read(a.macKey[:]); err != nil {
 		return nil, err
 	}
+	a.macPool.New = func() any { return &macState{h: hmac.New(sha256.New, a.macKey[:])} }
 	// An unknown user is compared against this hash, so that answering "no" costs as much as for a
 	// known user with a wrong password. Its cost is the highest among the users, so the slowest real
 	// comparison is matched.
@@ -166,14 +169,22 @@ func (a *Authenticator) Verify(name, password string) error {
 
 // mac keys the verified cache: HMAC-SHA256 of the user name and password under the process's random
 // key, so the cache holds nothing an attacker reading memory dumps could use offline without the key.
+// The HMAC state is pooled, as this runs on every authenticated request.
 func (a *Authenticator) mac(name, password string) [sha256.Size]byte {
-	h := hmac.New(sha256.New, a.macKey[:])
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	h.Write([]byte(password))
+	m := a.macPool.Get().(*macState)
+	m.h.Reset()
+	m.buf = append(append(append(m.buf[:0], name...), 0), password...)
+	m.h.Write(m.buf)
 	var out [sha256.Size]byte
-	h.Sum(out[:0])
+	m.h.Sum(out[:0])
+	clear(m.buf) // the password does not stay in the pool
+	a.macPool.Put(m)
 	return out
+}
+
+type macState struct {
+	h   hash.Hash
+	buf []byte
 }
 
 // nonceCache remembers the nonces of accepted tokens until a token carrying them would be stale.
