@@ -98,6 +98,8 @@ func statusFor(code Code) int {
 	switch code {
 	case CodeInvalidArgument, CodeMalformedRequest, CodeVersionMismatch, CodeMustUnderstand:
 		return http.StatusBadRequest // 400
+	case CodeUnauthenticated:
+		return http.StatusUnauthorized // 401, with WWW-Authenticate (RFC 9110 §11.6.1)
 	case CodeNotFound, CodeUnknownOperation:
 		return http.StatusNotFound // 404
 	case CodeMethodNotAllowed:
@@ -122,6 +124,9 @@ func (b *httpBinding) writeError(w http.ResponseWriter, e *Error) {
 func writePlainError(w http.ResponseWriter, e *Error) {
 	if e.Code == CodeUnavailable {
 		w.Header().Set("Retry-After", "1")
+	}
+	if e.Code == CodeUnauthenticated {
+		w.Header().Set("WWW-Authenticate", basicChallenge)
 	}
 	writeBody(w, statusFor(e.Code), "text/plain; charset=utf-8", []byte(e.Message+"\n"))
 }

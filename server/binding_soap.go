@@ -80,6 +80,13 @@ func (b *soapBinding) action(r *http.Request) (action string, ok bool) {
 }
 
 func (b *soapBinding) decode(r *http.Request, body []byte) (*operation, string, *Error) {
+	op, id, _, err := b.decodeWithSecurity(r, body)
+	return op, id, err
+}
+
+// decodeWithSecurity is decode that also returns the request's WS-Security header, if it had one (nil
+// otherwise), even when decoding failed after it: the handler checks credentials first (auth.go).
+func (b *soapBinding) decodeWithSecurity(r *http.Request, body []byte) (*operation, string, *wsseSecurity, *Error) {
 	var byAction *operation
 	if action, ok := b.action(r); ok {
 		name, inNamespace := strings.CutPrefix(action, b.namespace)
@@ -87,28 +94,28 @@ func (b *soapBinding) decode(r *http.Request, body []byte) (*operation, string, 
 			byAction = operationByName(name)
 		}
 		if byAction == nil {
-			return nil, "", errorf(CodeUnknownOperation, "Server did not recognize the value of the SOAP action: %s.", action)
+			return nil, "", nil, errorf(CodeUnknownOperation, "Server did not recognize the value of the SOAP action: %s.", action)
 		}
 	}
 	env, err := decodeEnvelope(body, b.envNS, b.namespace, b.limits)
 	if err != nil {
-		return nil, "", err
+		return nil, "", env.security, err
 	}
 	if env.wrapper.Space != b.namespace {
-		return nil, "", errorf(CodeUnknownOperation, "The body element %s in namespace %q is not an operation of this service; operations are in namespace %q.",
+		return nil, "", env.security, errorf(CodeUnknownOperation, "The body element %s in namespace %q is not an operation of this service; operations are in namespace %q.",
 			env.wrapper.Local, env.wrapper.Space, b.namespace)
 	}
 	op := operationByName(env.wrapper.Local)
 	if op == nil {
-		return nil, "", errorf(CodeUnknownOperation, "The body element %s is not an operation of this service.", env.wrapper.Local)
+		return nil, "", env.security, errorf(CodeUnknownOperation, "The body element %s is not an operation of this service.", env.wrapper.Local)
 	}
 	if byAction != nil && byAction != op {
-		return nil, "", errorf(CodeUnknownOperation, "The SOAP action names %s but the body holds %s.", byAction.name, op.name)
+		return nil, "", env.security, errorf(CodeUnknownOperation, "The SOAP action names %s but the body holds %s.", byAction.name, op.name)
 	}
 	if env.idInWrongNamespace && !env.idSet {
-		return nil, "", errorf(CodeInvalidArgument, "The element id must be in the namespace %q.", b.namespace)
+		return nil, "", env.security, errorf(CodeInvalidArgument, "The element id must be in the namespace %q.", b.namespace)
 	}
-	return op, env.id, nil
+	return op, env.id, env.security, nil
 }
 
 func (b *soapBinding) writeResult(w http.ResponseWriter, op *operation, r result) {
@@ -161,8 +168,17 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 	buf := getBuffer()
 	defer putBuffer(buf)
 	p := b.envPrefix
-	fc := b.soapFaultCode(e.Code)
+	fc := p + ":" + b.soapFaultCode(e.Code)
 	headerFault := e.Code == CodeVersionMismatch || e.Code == CodeMustUnderstand
+	// A refused UsernameToken carries the WS-Security fault code (WSS 1.1 §12): as the faultcode in
+	// SOAP 1.1, as the Subcode under Sender in SOAP 1.2 (whose Code must be a SOAP one).
+	wsseCode, wsseNS := "", ""
+	if e.wsseFault != "" {
+		wsseCode, wsseNS = "wsse:"+e.wsseFault, ` xmlns:wsse="`+nsWSSE+`"`
+		if !b.version12 {
+			fc = wsseCode
+		}
+	}
 	*buf = append(*buf, b.envelopeOpen()...)
 	switch {
 	case e.Code == CodeVersionMismatch:
@@ -181,8 +197,12 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 	if b.version12 {
 		*buf = append(*buf, `<`+p+`:Fault xmlns:cs="`...)
 		*buf = appendEscaped(*buf, b.namespace)
-		*buf = append(*buf, `"><`+p+`:Code><`+p+`:Value>`+p+`:`+fc+`</`+p+`:Value>`...)
-		if !headerFault {
+		*buf = append(*buf, `"`+wsseNS+`><`+p+`:Code><`+p+`:Value>`+fc+`</`+p+`:Value>`...)
+		switch {
+		case wsseCode != "":
+			*buf = append(*buf, `<`+p+`:Subcode><`+p+`:Value>`+wsseCode+`</`+p+`:Value><`+p+`:Subcode><`+p+`:Value>cs:`+string(e.Code)+
+				`</`+p+`:Value></`+p+`:Subcode></`+p+`:Subcode>`...)
+		case !headerFault:
 			*buf = append(*buf, `<`+p+`:Subcode><`+p+`:Value>cs:`+string(e.Code)+`</`+p+`:Value></`+p+`:Subcode>`...)
 		}
 		*buf = append(*buf, `</`+p+`:Code><`+p+`:Reason><`+p+`:Text xml:lang="en">`...)
@@ -195,7 +215,7 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 		}
 		*buf = append(*buf, `</`+p+`:Fault>`...)
 	} else {
-		*buf = append(*buf, `<`+p+`:Fault><faultcode>`+p+`:`+fc+`</faultcode><faultstring>`...)
+		*buf = append(*buf, `<`+p+`:Fault`+wsseNS+`><faultcode>`+fc+`</faultcode><faultstring>`...)
 		*buf = appendEscaped(*buf, e.Message)
 		*buf = append(*buf, `</faultstring>`...)
 		if !headerFault {
@@ -211,6 +231,10 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 		status = http.StatusServiceUnavailable
 		w.Header().Set("Retry-After", "1")
 	}
+	if e.challenge { // missing or bad HTTP credentials: 401 makes .NET proxies retry with Basic (auth.go)
+		status = http.StatusUnauthorized
+		w.Header().Set("WWW-Authenticate", basicChallenge)
+	}
 	writeBody(w, status, b.contentType, *buf)
 }
 
@@ -222,6 +246,8 @@ type envelope struct {
 	// idInWrongNamespace records an id element outside the service namespace, the most common mistake
 	// in hand-written requests, so the error can say so instead of "id is required".
 	idInWrongNamespace bool
+	// security is the WS-Security header addressed to this service, nil when there is none (auth.go).
+	security *wsseSecurity
 }
 
 // WS-Addressing namespaces. .NET and WCF clients send the Action header with mustUnderstand="1"; the
@@ -264,7 +290,7 @@ func decodeEnvelope(body []byte, envNS, serviceNS string, limits Limits) (envelo
 			switch {
 			case t.Name.Space == envNS && t.Name.Local == "Header" && !seenHeader && !seenBody:
 				seenHeader = true
-				if err := d.checkHeaders(envNS); err != nil {
+				if err := d.checkHeaders(envNS, &env); err != nil {
 					return env, err
 				}
 			case t.Name.Space == envNS && t.Name.Local == "Body" && !seenBody:
@@ -291,7 +317,7 @@ func decodeEnvelope(body []byte, envNS, serviceNS string, limits Limits) (envelo
 // checkHeaders reads the Header's blocks, faulting on one that must be understood and is not. A block
 // aimed at another node (SOAP 1.1 actor, SOAP 1.2 role other than next or ultimateReceiver) is not ours
 // to understand and is skipped.
-func (d *limitedDecoder) checkHeaders(envNS string) *Error {
+func (d *limitedDecoder) checkHeaders(envNS string, env *envelope) *Error {
 	for {
 		tok, err := d.token()
 		if err != nil {
@@ -312,6 +338,12 @@ func (d *limitedDecoder) checkHeaders(envNS string) *Error {
 						a.Value == "http://www.w3.org/2003/05/soap-envelope/role/next" ||
 						a.Value == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
 				}
+			}
+			if targeted && t.Name == securityHeader { // understood, even with auth off (auth_soap.go)
+				if err := d.readSecurity(env); err != nil {
+					return err
+				}
+				continue
 			}
 			if mustUnderstand && targeted && !understoodHeaderNamespaces[t.Name.Space] {
 				e := errorf(CodeMustUnderstand, "The header %s in namespace %q was marked mustUnderstand but is not understood by this service.", t.Name.Local, t.Name.Space)

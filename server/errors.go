@@ -31,6 +31,9 @@ const (
 	CodeVersionMismatch Code = "VersionMismatch"
 	// CodeMustUnderstand: a SOAP header marked mustUnderstand is not one this service understands.
 	CodeMustUnderstand Code = "MustUnderstand"
+	// CodeUnauthenticated: authentication is on and the request carries no valid credentials (HTTP
+	// Basic or a WS-Security UsernameToken). The message never says whether the user exists.
+	CodeUnauthenticated Code = "Unauthenticated"
 	// CodeUnavailable: the service cannot serve the request now (store unreachable, overloaded).
 	CodeUnavailable Code = "Unavailable"
 	// CodeInternal: a fault of the service itself; details are logged, never sent.
@@ -56,6 +59,12 @@ type Error struct {
 	Err error
 	// header names the SOAP header block a MustUnderstand fault is about.
 	header xml.Name
+	// challenge marks an Unauthenticated error that asks for HTTP Basic credentials: every binding
+	// sends it with 401 and WWW-Authenticate (server/auth.go).
+	challenge bool
+	// wsseFault is the local name of the WS-Security fault code (wsse:FailedAuthentication, …) of an
+	// Unauthenticated error about a UsernameToken, which SOAP faults carry as their code (WSS 1.1 §12).
+	wsseFault string
 }
 
 func (e *Error) Error() string {

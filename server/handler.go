@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -118,6 +119,11 @@ type Config struct {
 	Limits Limits
 	// Logger receives internal errors and recovered panics; nil means slog.Default().
 	Logger *slog.Logger
+	// Auth, when set, requires credentials on every operation request (HTTP Basic, or a WS-Security
+	// UsernameToken on SOAP); nil means authentication is off. See auth.go.
+	Auth *auth.Authenticator
+	// ProtectDocs puts ?WSDL, ?disco and the help pages behind HTTP Basic too (only with Auth).
+	ProtectDocs bool
 }
 
 // Namespace returns the service namespace for a base URL, checking that the base URL is an absolute
@@ -140,6 +146,9 @@ type Handler struct {
 	contract       *contract
 	// inFlight holds one token per running operation request; its capacity is MaxConcurrent.
 	inFlight chan struct{}
+	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
+	auth        *auth.Authenticator
+	protectDocs bool
 }
 
 // NewHandler returns the handler serving svc under cfg.
@@ -163,6 +172,9 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 		post:     newHTTPBinding(true, ns),
 		contract: newContract(ns),
 		inFlight: make(chan struct{}, limits.MaxConcurrent),
+
+		auth:        cfg.Auth,
+		protectDocs: cfg.ProtectDocs,
 	}, nil
 }
 
@@ -189,6 +201,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		if h.docsGuarded(w, r) { // auth.go: only when --auth-docs=protected
+			return
+		}
 		if hasQueryFlag(r.URL.RawQuery, "wsdl") {
 			h.contract.serve(w, r)
 			return
@@ -251,6 +266,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 		}
 	}()
 
+	// Authentication (auth.go): HTTP Basic is checked before the body is read.
+	authenticated, aerr := h.checkBasic(r, b)
+	if aerr != nil {
+		h.writeError(w, r, b, aerr)
+		return
+	}
+
 	buf := getBuffer()
 	defer putBuffer(buf)
 	body, err := readBody(w, r, h.limits.MaxBodyBytes, *buf)
@@ -259,7 +281,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 		h.writeError(w, r, b, err)
 		return
 	}
-	op, id, derr := b.decode(r, body)
+	var op *operation
+	var id string
+	var derr *Error
+	if authenticated {
+		op, id, derr = b.decode(r, body)
+	} else {
+		op, id, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
+	}
 	ex.setOperation(op)
 	if derr != nil {
 		h.writeError(w, r, b, derr)

@@ -44,7 +44,7 @@ var (
 )
 
 // outcomeUnauthenticated is the outcome of a 401: a request without valid credentials.
-const outcomeUnauthenticated = "Unauthenticated"
+const outcomeUnauthenticated = string(CodeUnauthenticated)
 
 // indexOf returns the position of s in names, or 0 (the "none"/"unknown" entry) when absent. The sets
 // hold at most fourteen short strings, so a scan is as fast as a map and allocates nothing.

@@ -18,7 +18,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCommand(), newMigrateCommand(), newCallCommand(), newWSDLCommand(), newVersionCommand())
+	root.AddCommand(newServeCommand(), newMigrateCommand(), newUserCommand(), newCallCommand(), newWSDLCommand(), newVersionCommand())
 	return root
 }
 

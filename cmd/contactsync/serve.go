@@ -26,6 +26,8 @@ type serveOptions struct {
 	limits  server.Limits
 	// db holds the PostgreSQL pool settings; a zero value means the defaults.
 	db postgres.Options
+	// auth holds the authentication settings (auth_flags.go).
+	auth authOptions
 	// shutdownTimeout bounds how long in-flight requests may run once a stop is requested.
 	shutdownTimeout time.Duration
 	// ready, when set, is called with the bound address once the server accepts connections. Tests
@@ -54,6 +56,7 @@ func newServeCommand() *cobra.Command {
 	limitFlags(cmd, &opts.limits)
 	dbFlags(cmd, &opts.db)
 	obsFlags(cmd, &opts.obs)
+	authFlags(cmd, &opts.auth)
 	return cmd
 }
 
@@ -163,6 +166,10 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 			return err
 		}
 	}
+	authenticator, protectDocs, err := opts.auth.build(logger)
+	if err != nil {
+		return err
+	}
 	st, err := openStore(ctx, opts.store, opts.db)
 	if err != nil {
 		return err
@@ -171,7 +178,8 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	obs := setUpObservability(opts.obs, st, logger)
 	st = obs.store
 
-	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger})
+	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
+		Auth: authenticator, ProtectDocs: protectDocs})
 	if err != nil {
 		return err
 	}
@@ -188,6 +196,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	ns, _ := server.Namespace(opts.baseURL)
 	logger.Info("contactsync listening", "addr", listener.Addr().String(), "endpoint", "/contactsync/v1/sync.asmx",
 		"namespace", ns, "store", redactStore(opts.store))
+	warnIfUnauthenticated(logger, listener.Addr(), authenticator)
 	if opts.ready != nil {
 		opts.ready(listener.Addr())
 	}

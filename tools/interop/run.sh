@@ -5,6 +5,8 @@
 #   Java    JAX-WS RI wsimport (Debian libjaxws-java) on the machine's JDK: SOAP 1.1, SOAP 1.2 (-extension)
 #   Python  zeep (Debian python3-zeep): SOAP 1.1, SOAP 1.2
 #   Node    npm `soap`, pinned in node/package.json and node/package-lock.json: SOAP 1.1, SOAP 1.2
+# Then an authenticated run against a second service with a users file: zeep UsernameToken (PasswordText,
+# PasswordDigest) and the Mono proxies with Credentials (HTTP Basic), plus 401 checks (see README).
 # Every client runs the same scenario per binding with a fresh id (see README, "Interoperability").
 # Prints one PASS/FAIL line per check and ends with "N passed, M failed"; exits non-zero on any failure.
 #
@@ -77,8 +79,10 @@ warnings() {
 
 CHECKS_PER_BINDING=9
 # run_client LABEL CMD...: runs one client on one binding (bounded) and relays its PASS/FAIL lines.
+# It must run CHECKS checks (default CHECKS_PER_BINDING).
 run_client() {
   local label=$1 out=$WORK/$(echo "$1" | tr / -).out err=$WORK/$(echo "$1" | tr / -).err rc=0 n=0 line
+  local want=${CHECKS:-$CHECKS_PER_BINDING}
   shift
   timeout 120 "$@" >"$out" 2>"$err" || rc=$?
   while IFS= read -r line; do
@@ -88,8 +92,8 @@ run_client() {
       *) echo "    | $line" ;;
     esac
   done <"$out"
-  if [ "$n" -ne "$CHECKS_PER_BINDING" ] || { [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; }; then
-    fail "$label ran $n of $CHECKS_PER_BINDING checks (exit $rc)"
+  if [ "$n" -ne "$want" ] || { [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; }; then
+    fail "$label ran $n of $want checks (exit $rc)"
     show "$err"
   elif [ "$rc" -ne 0 ]; then
     show "$err" 10
@@ -227,8 +231,65 @@ for b in soap11 soap12; do
   run_client "node/$b" node "$HERE/node/client.js" "$WSDL" "$b" "$(fresh_id node "$b")"
 done
 
+# --- Authenticated run: a second service with a users file written by `contactsync user add` --------
+# zeep signs in with a WS-Security UsernameToken (PasswordText as alice, PasswordDigest as dave, the
+# digest-enabled user); the .NET proxies set Credentials and answer the 401 challenge with HTTP Basic.
+# Each does a short scenario and a call with a wrong password that must fail. Not with a contract break.
+if [ -z "$BREAK" ]; then
+  section "authenticated service (users file; HTTP Basic, WS-Security UsernameToken)"
+  USERS=$WORK/users
+  ALICE_PW="alice pw $RUN"
+  DAVE_PW="dave-pw-$RUN"
+  # "${add_user[@]}" PASSWORD NAME FILE [FLAGS]: the real command, the password on stdin as scripts pass it.
+  add_user=(bash -c 'printf "%s\n" "$2" | "$1" user add "$3" --users-file "$4" --password-stdin "${@:5}"' add_user "$WORK/contactsync")
+  if step "contactsync user add alice --password-stdin" "$WORK/user-alice.log" "${add_user[@]}" "$ALICE_PW" alice "$USERS" &&
+    step "contactsync user add dave --password-stdin --digest" "$WORK/user-dave.log" "${add_user[@]}" "$DAVE_PW" dave "$USERS" --digest; then
+    mode=$(stat -c %a "$USERS")
+    if [ "$mode" = 600 ]; then pass "users file created with mode 600"; else fail "users file has mode $mode, want 600"; fi
+    if start_on "authenticated service" "$WORK/server-auth.log" \
+      "$WORK/contactsync" serve --addr 127.0.0.1:0 --store "sqlite:$WORK/store/auth.db" --users-file "$USERS"; then
+      AUTH_URL="http://127.0.0.1:$PORT/contactsync/v1/sync.asmx"
+      # No credentials: 401 with the Basic challenge, on the HTTP GET binding and on SOAP 1.1.
+      for how in get soap11; do
+        if [ $how = get ]; then
+          curl -s -o /dev/null -D "$WORK/401-$how.txt" --max-time 10 "$AUTH_URL/VersionMajor"
+        else
+          curl -s -o /dev/null -D "$WORK/401-$how.txt" --max-time 10 "$AUTH_URL" -H 'Content-Type: text/xml; charset=utf-8' \
+            -d '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><VersionMajor xmlns="http://localhost:8080/contactsync/v1/"/></soap:Body></soap:Envelope>'
+        fi
+        if head -n 1 "$WORK/401-$how.txt" | grep -q ' 401' &&
+          grep -qi '^WWW-Authenticate: Basic realm="contactsync", charset="UTF-8"' "$WORK/401-$how.txt"; then
+          pass "auth/$how without credentials: 401 with WWW-Authenticate Basic"
+        else
+          fail "auth/$how without credentials: want 401 with WWW-Authenticate Basic, got: $(tr -d '\r' <"$WORK/401-$how.txt" | head -n 1)"
+        fi
+      done
+      AUTH_WSDL="$AUTH_URL?WSDL"
+      for b in soap11 soap12; do
+        CHECKS=3 run_client "python-auth/$b/text" /usr/bin/python3 "$HERE/python/auth_client.py" "$AUTH_WSDL" "$b" \
+          "$(fresh_id python-auth-text "$b")" text alice "$ALICE_PW"
+        CHECKS=4 run_client "python-auth/$b/digest" /usr/bin/python3 "$HERE/python/auth_client.py" "$AUTH_WSDL" "$b" \
+          "$(fresh_id python-auth-digest "$b")" digest dave "$DAVE_PW"
+      done
+      if [ -f "$D/client.exe" ]; then
+        for b in soap11 soap12 httpget httppost; do
+          CHECKS=4 run_client "dotnet-auth/$b" mono "$D/client.exe" "$b" "$(fresh_id dotnet-auth "$b")" "$AUTH_URL" alice "$ALICE_PW"
+        done
+      else
+        fail "dotnet-auth: no .NET client was built (see the .NET section)"
+      fi
+      if grep -qF -e "$ALICE_PW" -e "$DAVE_PW" -e 'Authorization' "$WORK/server-auth.log"; then
+        fail "the authenticated service's log holds a password or an Authorization header"
+      else
+        pass "the authenticated service's log holds no password and no Authorization header"
+      fi
+    fi
+  fi
+fi
+
 if [ "$FAILED" -gt 0 ]; then
   section "service log (last lines)"
   show "$WORK/server.log" 30
+  [ -s "$WORK/server-auth.log" ] && section "authenticated service log (last lines)" && show "$WORK/server-auth.log" 30
 fi
 finish

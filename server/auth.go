@@ -1,0 +1,122 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/contactsync/contactsync/server/auth"
+)
+
+// basicChallenge is the WWW-Authenticate value of every 401 (RFC 7617 §2, with §2.1's charset so
+// clients send non-ASCII user names and passwords as UTF-8).
+const basicChallenge = `Basic realm="contactsync", charset="UTF-8"`
+
+// challengef builds an Unauthenticated error that asks for HTTP Basic credentials (401).
+func challengef(format string, args ...any) *Error {
+	e := errorf(CodeUnauthenticated, format, args...)
+	e.challenge = true
+	return e
+}
+
+// tokenFault builds an Unauthenticated error about a UsernameToken: a SOAP fault (HTTP 500) whose code
+// is the WS-Security fault code wsseCode (WSS 1.1 §12).
+func tokenFault(wsseCode, message string) *Error {
+	e := errorf(CodeUnauthenticated, "%s", message)
+	e.wsseFault = wsseCode
+	return e
+}
+
+// The messages of refused credentials. They never say whether the user exists.
+const (
+	msgBadBasic      = "The user name or password is not valid."
+	msgNoCredentials = "This service requires credentials: HTTP Basic, or on SOAP a WS-Security UsernameToken."
+)
+
+// checkBasic runs before the body is read. With authentication on, valid HTTP Basic credentials
+// authenticate the request; bad ones, another scheme, or none on the HTTP GET/POST bindings (which
+// have no other way to carry credentials) are refused with 401. A SOAP request without an
+// Authorization header is left to its UsernameToken (decodeAuthenticating).
+func (h *Handler) checkBasic(r *http.Request, b binding) (authenticated bool, err *Error) {
+	if h.auth == nil {
+		return true, nil
+	}
+	if _, present := r.Header["Authorization"]; !present {
+		if _, isSOAP := b.(*soapBinding); isSOAP {
+			return false, nil
+		}
+		return false, challengef(msgNoCredentials)
+	}
+	return h.verifyBasic(r)
+}
+
+func (h *Handler) verifyBasic(r *http.Request) (bool, *Error) {
+	user, password, ok := r.BasicAuth()
+	if !ok {
+		return false, challengef("The Authorization header must hold HTTP Basic credentials.")
+	}
+	if h.auth.Verify(user, password) != nil {
+		return false, challengef(msgBadBasic)
+	}
+	return true, nil
+}
+
+// decodeAuthenticating decodes a request not authenticated by HTTP Basic: a SOAP request must carry a
+// UsernameToken that verifies. Credentials are judged before the body's errors, so a caller without
+// them learns nothing but 401.
+func (h *Handler) decodeAuthenticating(r *http.Request, b binding, body []byte) (*operation, string, *Error) {
+	sb, isSOAP := b.(*soapBinding)
+	if !isSOAP {
+		return nil, "", challengef(msgNoCredentials)
+	}
+	op, id, sec, derr := sb.decodeWithSecurity(r, body)
+	if sec == nil || (!sec.hasToken && sec.problem == "") {
+		return nil, "", challengef(msgNoCredentials)
+	}
+	if sec.problem != "" {
+		return nil, "", tokenFault("InvalidSecurity", "The WS-Security header cannot be processed: "+sec.problem+".")
+	}
+	if err := h.auth.VerifyToken(&sec.token); err != nil {
+		return nil, "", tokenError(err)
+	}
+	return op, id, derr
+}
+
+// tokenError maps the authenticator's verdict on a UsernameToken to the fault the caller gets.
+func tokenError(err error) *Error {
+	switch {
+	case errors.Is(err, auth.ErrBadCredentials):
+		// WSS 1.1 §12's own fault string for FailedAuthentication.
+		return tokenFault("FailedAuthentication", "The security token could not be authenticated or authorized.")
+	case errors.Is(err, auth.ErrStale):
+		return tokenFault("MessageExpired", "The UsernameToken's Created time is too far from the server's clock.")
+	case errors.Is(err, auth.ErrReplayed):
+		return tokenFault("FailedAuthentication", "The UsernameToken's nonce was already used; each request needs a fresh nonce.")
+	case errors.Is(err, auth.ErrMalformedToken):
+		// The detail after the sentinel's text names the field; it never holds a secret.
+		detail := strings.TrimPrefix(err.Error(), auth.ErrMalformedToken.Error()+": ")
+		return tokenFault("InvalidSecurityToken", "The UsernameToken is not valid: "+detail+".")
+	case errors.Is(err, auth.ErrBusy):
+		return errorf(CodeUnavailable, "The service is busy; retry shortly.")
+	default:
+		return internalError(err)
+	}
+}
+
+// docsGuarded reports whether a request for ?WSDL, ?disco or a help page was refused (and answered)
+// because the documents are protected (Config.ProtectDocs) and the request has no valid Basic
+// credentials.
+func (h *Handler) docsGuarded(w http.ResponseWriter, r *http.Request) bool {
+	if h.auth == nil || !h.protectDocs {
+		return false
+	}
+	if _, present := r.Header["Authorization"]; !present {
+		writePlainError(w, challengef(msgNoCredentials))
+		return true
+	}
+	if _, err := h.verifyBasic(r); err != nil {
+		writePlainError(w, err)
+		return true
+	}
+	return false
+}
