@@ -45,7 +45,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEnvelope$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzHTTPBindings$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzAuthCredentials$$' -fuzztime $(FUZZTIME) ./server
-	$(GO) test -run '^$$$$' -fuzz '^FuzzRequestID$$$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server
 
 .PHONY: lint
 lint: ## gofmt and go vet.
