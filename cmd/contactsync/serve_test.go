@@ -92,6 +92,7 @@ func TestServeRejectsBadConfiguration(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.shutdownTimeout = time.Second
 			err := runServe(context.Background(), tc.opts, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
@@ -137,21 +138,6 @@ func TestCallCommand(t *testing.T) {
 	}
 	_, err := runCLI(t, "call", "Nope", "--url", endpoint)
 	require.ErrorContains(t, err, "unknown operation")
-}
-
-// TestLimitFlagsFromEnvironment checks a limit set in the environment reaches the flag default, and an
-// unparsable value is refused at start with the setting named.
-func TestLimitFlagsFromEnvironment(t *testing.T) {
-	t.Setenv("CONTACTSYNC_MAX_CONCURRENT", "7")
-	cmd := newServeCommand()
-	got, err := cmd.Flags().GetInt("max-concurrent")
-	require.NoError(t, err)
-	assert.Equal(t, 7, got)
-
-	t.Setenv("CONTACTSYNC_MAX_CONCURRENT", "lots")
-	t.Setenv("CONTACTSYNC_STORE", "sqlite:"+filepath.Join(t.TempDir(), "x.db"))
-	_, err = runCLI(t, "serve", "--addr", "127.0.0.1:0")
-	require.ErrorContains(t, err, "--max-concurrent")
 }
 
 func TestWSDLAndVersionCommands(t *testing.T) {
