@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -160,10 +159,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 		t.Skip("builds and kills the real binary; skipped with -short")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "contactsync")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := buildBinary(t, dir)
 	storeSpec := "sqlite:" + filepath.Join(dir, "contacts.db")
 
 	start := func() (*exec.Cmd, string) {
