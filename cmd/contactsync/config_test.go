@@ -398,3 +398,21 @@ func httpGet(url string) (string, error) {
 	}
 	return string(body), err
 }
+
+// TestREADMEListsEverySetting keeps README's settings tables true: every setting of every command is
+// there with its environment variable.
+func TestREADMEListsEverySetting(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	root := newRootCommand()
+	for _, cmd := range root.Commands() {
+		list, ok := cmd.Annotations[settingsAnnotation]
+		if !ok {
+			continue
+		}
+		for _, name := range append(strings.Split(list, ","), configFlag) {
+			row := regexp.MustCompile("(?m)^\\| [^|]*`--" + regexp.QuoteMeta(name) + "`[^|]*\\| [^|]*`" + envName(name) + "`")
+			assert.Regexp(t, row, string(readme), "README has no table row for %s --%s with %s", cmd.Name(), name, envName(name))
+		}
+	}
+}
