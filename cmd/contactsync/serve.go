@@ -40,6 +40,10 @@ type serveOptions struct {
 	wrapStore func(store.Store) store.Store
 }
 
+// defaultShutdownTimeout is --shutdown-timeout's default: long enough for any request within the
+// default limits to finish writing, short enough for an orchestrator's usual grace period (30 s).
+const defaultShutdownTimeout = 10 * time.Second
+
 func newServeCommand() *cobra.Command {
 	var opts serveOptions
 	cmd := &cobra.Command{
@@ -51,6 +55,9 @@ func newServeCommand() *cobra.Command {
 			"closes the store.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.shutdownTimeout <= 0 { // runServe reads zero as "not configured"; a flag must not
+				return errors.New("--shutdown-timeout must be positive")
+			}
 			logger, err := newLogger(cmd.ErrOrStderr(), opts.log)
 			if err != nil {
 				return err
@@ -65,7 +72,7 @@ func newServeCommand() *cobra.Command {
 	dbFlags(cmd, &opts.db)
 	tlsFlags(cmd, &opts.tls)
 	logFlags(cmd, &opts.log)
-	cmd.Flags().DurationVar(&opts.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time requests in flight get to finish after SIGTERM or SIGINT")
+	cmd.Flags().DurationVar(&opts.shutdownTimeout, "shutdown-timeout", defaultShutdownTimeout, "time requests in flight get to finish after SIGTERM or SIGINT")
 	return bindSettings(cmd)
 }
 
@@ -183,7 +190,10 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 			return err
 		}
 	}
-	if opts.shutdownTimeout <= 0 {
+	if opts.shutdownTimeout == 0 {
+		opts.shutdownTimeout = defaultShutdownTimeout // not configured at all: in-process callers such as tests
+	}
+	if opts.shutdownTimeout < 0 {
 		return errors.New("--shutdown-timeout must be positive")
 	}
 	tlsConfig, err := opts.tls.tlsConfig()

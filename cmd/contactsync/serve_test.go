@@ -88,10 +88,11 @@ func TestServeRejectsBadConfiguration(t *testing.T) {
 			limits: func() server.Limits { l := server.DefaultLimits(); l.MaxConcurrent = 0; return l }()}, "--max-concurrent"},
 		{"negative timeout", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "d.db"), baseURL: wsdl.DefaultBaseURL,
 			limits: func() server.Limits { l := server.DefaultLimits(); l.ReadTimeout = -1; return l }()}, "--read-timeout"},
+		{"negative shutdown timeout", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "e.db"), baseURL: wsdl.DefaultBaseURL,
+			shutdownTimeout: -time.Second}, "--shutdown-timeout must be positive"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.opts.shutdownTimeout = time.Second
 			err := runServe(context.Background(), tc.opts, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
