@@ -21,7 +21,7 @@ func TestNewLogger(t *testing.T) {
 		for i, level := range levels {
 			t.Run(format+"/"+level, func(t *testing.T) {
 				var o logOptions
-				logFlags(newServeCommandForFlags(), &o)
+				logFlags(bareCommand(), &o)
 				require.NoError(t, o.format.Set(format))
 				require.NoError(t, o.level.Set(level))
 				var out bytes.Buffer
@@ -47,8 +47,8 @@ func TestNewLogger(t *testing.T) {
 	}
 }
 
-// newServeCommandForFlags returns a command to register flags on in tests of one flag group.
-func newServeCommandForFlags() *cobra.Command { return &cobra.Command{} }
+// bareCommand returns an empty command to register one group of flags on.
+func bareCommand() *cobra.Command { return &cobra.Command{} }
 
 // TestServeLogFormat runs serve with --log-format json and checks its startup and stop lines are JSON
 // records.
