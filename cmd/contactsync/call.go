@@ -56,8 +56,9 @@ func newCallCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.id, "id", "", "contact id (for the contact operations)")
 	cmd.Flags().StringVar(&opts.binding, "binding", string(client.SOAP11), "soap11, soap12, get or post")
-	cmd.Flags().StringVar(&opts.url, "url", envOr("CONTACTSYNC_URL", wsdl.DefaultAddress), "service endpoint URL [env CONTACTSYNC_URL]")
+	cmd.Flags().StringVar(&opts.url, "url", wsdl.DefaultAddress, "service endpoint URL")
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 30*time.Second, "time limit for the call")
 	baseURLFlag(cmd, &opts.baseURL)
-	return cmd
+	// Only the endpoint and namespace are settings; the operation's arguments belong to each call.
+	return bindSettings(cmd, "url", "base-url")
 }

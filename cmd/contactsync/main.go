@@ -15,8 +15,14 @@ import (
 )
 
 func main() {
+	// The first SIGTERM or SIGINT cancels ctx, which makes serve shut down gracefully. Then the
+	// signals get their default action back, so a second Ctrl-C ends a shutdown that takes too long.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	if err := newRootCommand().ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "contactsync:", err)
 		os.Exit(1)

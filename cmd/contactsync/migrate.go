@@ -36,9 +36,9 @@ func newMigrateCommand() *cobra.Command {
 			return runMigrate(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&opts.store, "store", envOr("CONTACTSYNC_STORE", "sqlite:contactsync.db"), storeHelp+" [env CONTACTSYNC_STORE]")
-	cmd.Flags().DurationVar(&opts.connectTimeout, "db-connect-timeout", envDuration("CONTACTSYNC_DB_CONNECT_TIMEOUT", postgres.DefaultConnectTimeout), "PostgreSQL: time allowed to connect [env CONTACTSYNC_DB_CONNECT_TIMEOUT]")
-	return cmd
+	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", storeHelp)
+	cmd.Flags().DurationVar(&opts.connectTimeout, "db-connect-timeout", postgres.DefaultConnectTimeout, "PostgreSQL: time allowed to connect")
+	return bindSettings(cmd)
 }
 
 // runMigrate migrates the store opts names and writes what it applied to out.

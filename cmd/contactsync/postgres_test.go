@@ -11,11 +11,13 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -110,9 +112,11 @@ func TestMigrateCommand(t *testing.T) {
 }
 
 func TestDBFlags(t *testing.T) {
+	clearSettingsEnv(t)
 	t.Setenv("CONTACTSYNC_DB_MAX_CONNS", "3")
 	t.Setenv("CONTACTSYNC_DB_TIMEOUT", "750ms")
-	cmd := newServeCommand()
+	cmd, err := resolveSettings(t, "serve")
+	require.NoError(t, err)
 	n, err := cmd.Flags().GetInt32("db-max-conns")
 	require.NoError(t, err)
 	assert.Equal(t, int32(3), n)
@@ -134,6 +138,50 @@ func TestDBFlags(t *testing.T) {
 func TestRedactStore(t *testing.T) {
 	assert.Equal(t, "postgres://u:xxxxx@h/db", redactStore("postgres://u:secret@h/db"))
 	assert.Equal(t, "sqlite:a.db", redactStore("sqlite:a.db"))
+}
+
+// TestServeNeverLogsTheDSNPassword runs serve on PostgreSQL with a password in the DSN and checks that
+// neither its log (startup, shutdown) nor the error of a store that cannot be reached shows it.
+func TestServeNeverLogsTheDSNPassword(t *testing.T) {
+	const password = "pw-must-not-leak"
+	withPassword := func(dsn string) string {
+		u, err := url.Parse(dsn)
+		require.NoError(t, err)
+		u.User = url.UserPassword(u.User.Username(), password)
+		return u.String()
+	}
+	t.Run("running", func(t *testing.T) {
+		// The test database trusts its clients, so the password is sent nowhere and refused by nobody.
+		dsn := withPassword(pgtest.Schema(t))
+		var logs syncBuffer
+		ctx, cancel := context.WithCancel(context.Background())
+		addrCh := make(chan net.Addr, 1)
+		done := make(chan error, 1)
+		go func() {
+			done <- runServe(ctx, serveOptions{addr: "127.0.0.1:0", store: dsn, baseURL: wsdl.DefaultBaseURL,
+				shutdownTimeout: 5 * time.Second, ready: func(a net.Addr) { addrCh <- a }},
+				slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		}()
+		select {
+		case <-addrCh:
+		case err := <-done:
+			t.Fatalf("serve stopped before listening: %v", err)
+		}
+		cancel()
+		require.NoError(t, <-done)
+		assert.Contains(t, logs.String(), "contactsync listening")
+		assert.Contains(t, logs.String(), strconv.Quote(redactStore(dsn)), "the log names the store, password masked")
+		assert.NotContains(t, logs.String(), password)
+	})
+	t.Run("unreachable", func(t *testing.T) {
+		var logs syncBuffer
+		err := runServe(context.Background(), serveOptions{addr: "127.0.0.1:0", baseURL: wsdl.DefaultBaseURL,
+			store: withPassword("postgres://app@127.0.0.1:1/contacts?sslmode=disable&connect_timeout=2"), shutdownTimeout: time.Second},
+			slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), password)
+		assert.NotContains(t, logs.String(), password)
+	})
 }
 
 // TestServePostgresOutage puts a TCP proxy between a real server and PostgreSQL and cuts it: while the

@@ -28,6 +28,10 @@ type serveOptions struct {
 	db postgres.Options
 	// auth holds the authentication settings (auth_flags.go).
 	auth authOptions
+	// tls names the certificate and key for HTTPS; empty serves plain HTTP.
+	tls tlsOptions
+	// log selects the log's format and level; runServe receives the logger built from it.
+	log logOptions
 	// shutdownTimeout bounds how long in-flight requests may run once a stop is requested.
 	shutdownTimeout time.Duration
 	// ready, when set, is called with the bound address once the server accepts connections. Tests
@@ -35,29 +39,47 @@ type serveOptions struct {
 	ready func(addr net.Addr)
 	// obs configures metrics, health endpoints, the access log and the admin listener (obs_flags.go).
 	obs obsOptions
+	// wrapStore, when set, wraps the opened store. Tests use it to hold a request in flight and to
+	// see when the store is closed.
+	wrapStore func(store.Store) store.Store
 }
 
+// defaultShutdownTimeout is --shutdown-timeout's default: long enough for any request within the
+// default limits to finish writing, short enough for an orchestrator's usual grace period (30 s).
+const defaultShutdownTimeout = 10 * time.Second
+
 func newServeCommand() *cobra.Command {
-	opts := serveOptions{shutdownTimeout: 10 * time.Second}
+	var opts serveOptions
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the service",
 		Long: "Run the Contact Synchronization Service on one endpoint, " + "/contactsync/v1/sync.asmx" + ", over SOAP 1.1,\n" +
-			"SOAP 1.2, HTTP GET and HTTP POST, with the contract at ?WSDL.",
+			"SOAP 1.2, HTTP GET and HTTP POST, with the contract at ?WSDL. SIGTERM or SIGINT stops it\n" +
+			"gracefully: it stops accepting, lets requests in flight finish within --shutdown-timeout, then\n" +
+			"closes the store.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			logger := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+			if opts.shutdownTimeout <= 0 { // runServe reads zero as "not configured"; a flag must not
+				return errors.New("--shutdown-timeout must be positive")
+			}
+			logger, err := newLogger(cmd.ErrOrStderr(), opts.log)
+			if err != nil {
+				return err
+			}
 			return runServe(cmd.Context(), opts, logger)
 		},
 	}
-	cmd.Flags().StringVar(&opts.addr, "addr", envOr("CONTACTSYNC_ADDR", ":8080"), "address to listen on [env CONTACTSYNC_ADDR]")
-	cmd.Flags().StringVar(&opts.store, "store", envOr("CONTACTSYNC_STORE", "sqlite:contactsync.db"), storeHelp+" [env CONTACTSYNC_STORE]")
+	cmd.Flags().StringVar(&opts.addr, "addr", ":8080", "address to listen on")
+	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", storeHelp)
 	baseURLFlag(cmd, &opts.baseURL)
 	limitFlags(cmd, &opts.limits)
 	dbFlags(cmd, &opts.db)
 	obsFlags(cmd, &opts.obs)
 	authFlags(cmd, &opts.auth)
-	return cmd
+	tlsFlags(cmd, &opts.tls)
+	logFlags(cmd, &opts.log)
+	cmd.Flags().DurationVar(&opts.shutdownTimeout, "shutdown-timeout", defaultShutdownTimeout, "time requests in flight get to finish after SIGTERM or SIGINT")
+	return bindSettings(cmd)
 }
 
 // storeHelp describes the --store values, shared by serve and migrate.
@@ -66,9 +88,9 @@ const storeHelp = "where contacts are kept: sqlite:PATH, or postgres://USER@HOST
 // dbFlags registers the PostgreSQL pool settings (ignored by the SQLite store).
 func dbFlags(cmd *cobra.Command, o *postgres.Options) {
 	f := cmd.Flags()
-	f.Int32Var(&o.MaxConns, "db-max-conns", int32(envInt64("CONTACTSYNC_DB_MAX_CONNS", postgres.DefaultMaxConns)), "PostgreSQL: most pooled connections of this instance [env CONTACTSYNC_DB_MAX_CONNS]")
-	f.DurationVar(&o.ConnectTimeout, "db-connect-timeout", envDuration("CONTACTSYNC_DB_CONNECT_TIMEOUT", postgres.DefaultConnectTimeout), "PostgreSQL: time allowed to open one connection [env CONTACTSYNC_DB_CONNECT_TIMEOUT]")
-	f.DurationVar(&o.Timeout, "db-timeout", envDuration("CONTACTSYNC_DB_TIMEOUT", postgres.DefaultTimeout), "PostgreSQL: time allowed for one operation, waiting for a connection and locks included; beyond it the request gets 503 [env CONTACTSYNC_DB_TIMEOUT]")
+	f.Int32Var(&o.MaxConns, "db-max-conns", postgres.DefaultMaxConns, "PostgreSQL: most pooled connections of this instance")
+	f.DurationVar(&o.ConnectTimeout, "db-connect-timeout", postgres.DefaultConnectTimeout, "PostgreSQL: time allowed to open one connection")
+	f.DurationVar(&o.Timeout, "db-timeout", postgres.DefaultTimeout, "PostgreSQL: time allowed for one operation, waiting for a connection and locks included; beyond it the request gets 503")
 }
 
 // validateDB refuses pool settings that cannot work, naming the flag.
@@ -105,15 +127,15 @@ func redactStore(spec string) string {
 func limitFlags(cmd *cobra.Command, l *server.Limits) {
 	d := server.DefaultLimits()
 	f := cmd.Flags()
-	f.Int64Var(&l.MaxBodyBytes, "max-body-bytes", envInt64("CONTACTSYNC_MAX_BODY_BYTES", d.MaxBodyBytes), "largest request body accepted, in bytes [env CONTACTSYNC_MAX_BODY_BYTES]")
-	f.IntVar(&l.MaxXMLDepth, "max-xml-depth", int(envInt64("CONTACTSYNC_MAX_XML_DEPTH", int64(d.MaxXMLDepth))), "deepest element nesting accepted in a SOAP request [env CONTACTSYNC_MAX_XML_DEPTH]")
-	f.IntVar(&l.MaxXMLElements, "max-xml-elements", int(envInt64("CONTACTSYNC_MAX_XML_ELEMENTS", int64(d.MaxXMLElements))), "most elements accepted in one SOAP request [env CONTACTSYNC_MAX_XML_ELEMENTS]")
-	f.IntVar(&l.MaxConcurrent, "max-concurrent", int(envInt64("CONTACTSYNC_MAX_CONCURRENT", int64(d.MaxConcurrent))), "operation requests served at once; more get 503 with Retry-After [env CONTACTSYNC_MAX_CONCURRENT]")
-	f.IntVar(&l.MaxHeaderBytes, "max-header-bytes", int(envInt64("CONTACTSYNC_MAX_HEADER_BYTES", int64(d.MaxHeaderBytes))), "largest request line and headers, in bytes [env CONTACTSYNC_MAX_HEADER_BYTES]")
-	f.DurationVar(&l.ReadHeaderTimeout, "read-header-timeout", envDuration("CONTACTSYNC_READ_HEADER_TIMEOUT", d.ReadHeaderTimeout), "time allowed to read request headers [env CONTACTSYNC_READ_HEADER_TIMEOUT]")
-	f.DurationVar(&l.ReadTimeout, "read-timeout", envDuration("CONTACTSYNC_READ_TIMEOUT", d.ReadTimeout), "time allowed to read a whole request [env CONTACTSYNC_READ_TIMEOUT]")
-	f.DurationVar(&l.WriteTimeout, "write-timeout", envDuration("CONTACTSYNC_WRITE_TIMEOUT", d.WriteTimeout), "time allowed to write a response [env CONTACTSYNC_WRITE_TIMEOUT]")
-	f.DurationVar(&l.IdleTimeout, "idle-timeout", envDuration("CONTACTSYNC_IDLE_TIMEOUT", d.IdleTimeout), "how long an idle keep-alive connection stays open [env CONTACTSYNC_IDLE_TIMEOUT]")
+	f.Int64Var(&l.MaxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body accepted, in bytes")
+	f.IntVar(&l.MaxXMLDepth, "max-xml-depth", d.MaxXMLDepth, "deepest element nesting accepted in a SOAP request")
+	f.IntVar(&l.MaxXMLElements, "max-xml-elements", d.MaxXMLElements, "most elements accepted in one SOAP request")
+	f.IntVar(&l.MaxConcurrent, "max-concurrent", d.MaxConcurrent, "operation requests served at once; more get 503 with Retry-After")
+	f.IntVar(&l.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes, "largest request line and headers, in bytes")
+	f.DurationVar(&l.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time allowed to read request headers")
+	f.DurationVar(&l.ReadTimeout, "read-timeout", d.ReadTimeout, "time allowed to read a whole request")
+	f.DurationVar(&l.WriteTimeout, "write-timeout", d.WriteTimeout, "time allowed to write a response")
+	f.DurationVar(&l.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
 }
 
 // validateLimits refuses limits that cannot work, naming the flag.
@@ -129,8 +151,14 @@ func validateLimits(l server.Limits) error {
 		return errors.New("--max-concurrent must be at least 1")
 	case l.MaxHeaderBytes < 1024:
 		return errors.New("--max-header-bytes must be at least 1024")
-	case l.ReadHeaderTimeout <= 0 || l.ReadTimeout <= 0 || l.WriteTimeout <= 0 || l.IdleTimeout <= 0:
-		return errors.New("--read-header-timeout, --read-timeout, --write-timeout and --idle-timeout must be positive")
+	case l.ReadHeaderTimeout <= 0:
+		return errors.New("--read-header-timeout must be positive")
+	case l.ReadTimeout <= 0:
+		return errors.New("--read-timeout must be positive")
+	case l.WriteTimeout <= 0:
+		return errors.New("--write-timeout must be positive")
+	case l.IdleTimeout <= 0:
+		return errors.New("--idle-timeout must be positive")
 	}
 	return nil
 }
@@ -150,7 +178,9 @@ func openStore(ctx context.Context, spec string, db postgres.Options) (store.Sto
 	return nil, fmt.Errorf("--store %q: unknown store; use sqlite:PATH or postgres://…", redactStore(spec))
 }
 
-// runServe runs the service until ctx is cancelled, then shuts down gracefully.
+// runServe runs the service until ctx is cancelled, then shuts down gracefully: it stops accepting,
+// lets requests in flight finish within opts.shutdownTimeout, and closes the store last, so no
+// request loses its store while it runs.
 func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error {
 	if _, err := server.Namespace(opts.baseURL); err != nil {
 		return fmt.Errorf("--base-url: %w", err)
@@ -166,6 +196,16 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 			return err
 		}
 	}
+	if opts.shutdownTimeout == 0 {
+		opts.shutdownTimeout = defaultShutdownTimeout // not configured at all: in-process callers such as tests
+	}
+	if opts.shutdownTimeout < 0 {
+		return errors.New("--shutdown-timeout must be positive")
+	}
+	tlsConfig, err := opts.tls.tlsConfig()
+	if err != nil {
+		return err
+	}
 	authenticator, protectDocs, err := opts.auth.build(logger)
 	if err != nil {
 		return err
@@ -173,6 +213,9 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	st, err := openStore(ctx, opts.store, opts.db)
 	if err != nil {
 		return err
+	}
+	if opts.wrapStore != nil {
+		st = opts.wrapStore(st)
 	}
 	defer st.Close()
 	obs := setUpObservability(opts.obs, st, logger)
@@ -193,26 +236,41 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	}
 	defer obs.admin.shutdown(context.Background()) // when the main server fails; a no-op after the shutdown below
 	srv := server.NewHTTPServer(obs.wrap(handler), opts.limits, logger)
+	srv.TLSConfig = tlsConfig
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
+	}
 	ns, _ := server.Namespace(opts.baseURL)
-	logger.Info("contactsync listening", "addr", listener.Addr().String(), "endpoint", "/contactsync/v1/sync.asmx",
-		"namespace", ns, "store", redactStore(opts.store))
+	logger.Info("contactsync listening", "addr", listener.Addr().String(), "scheme", scheme,
+		"endpoint", "/contactsync/v1/sync.asmx", "namespace", ns, "store", redactStore(opts.store))
 	warnIfUnauthenticated(logger, listener.Addr(), authenticator)
 	if opts.ready != nil {
 		opts.ready(listener.Addr())
 	}
 
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(listener) }()
+	go func() {
+		if tlsConfig != nil {
+			// The certificate is in srv.TLSConfig; ServeTLS adds HTTP/2 to the protocols offered.
+			served <- srv.ServeTLS(listener, "", "")
+			return
+		}
+		served <- srv.Serve(listener)
+	}()
 	select {
 	case err := <-served:
 		return err
 	case <-ctx.Done():
 	}
-	logger.Info("contactsync shutting down")
+	logger.Info("contactsync shutting down", "timeout", opts.shutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), opts.shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+		// Requests are still running: cut their connections, which cancels their contexts, so the
+		// store closes under as few of them as possible.
+		_ = srv.Close()
+		return fmt.Errorf("shutdown: requests still in flight after --shutdown-timeout %s were cut off: %w", opts.shutdownTimeout, err)
 	}
 	if err := obs.admin.shutdown(shutdownCtx); err != nil {
 		return err
@@ -220,5 +278,6 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	logger.Info("contactsync stopped")
 	return nil
 }

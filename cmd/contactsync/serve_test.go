@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -89,6 +88,8 @@ func TestServeRejectsBadConfiguration(t *testing.T) {
 			limits: func() server.Limits { l := server.DefaultLimits(); l.MaxConcurrent = 0; return l }()}, "--max-concurrent"},
 		{"negative timeout", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "d.db"), baseURL: wsdl.DefaultBaseURL,
 			limits: func() server.Limits { l := server.DefaultLimits(); l.ReadTimeout = -1; return l }()}, "--read-timeout"},
+		{"negative shutdown timeout", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "e.db"), baseURL: wsdl.DefaultBaseURL,
+			shutdownTimeout: -time.Second}, "--shutdown-timeout must be positive"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,21 +140,6 @@ func TestCallCommand(t *testing.T) {
 	require.ErrorContains(t, err, "unknown operation")
 }
 
-// TestLimitFlagsFromEnvironment checks a limit set in the environment reaches the flag default, and an
-// unparsable value is refused at start with the setting named.
-func TestLimitFlagsFromEnvironment(t *testing.T) {
-	t.Setenv("CONTACTSYNC_MAX_CONCURRENT", "7")
-	cmd := newServeCommand()
-	got, err := cmd.Flags().GetInt("max-concurrent")
-	require.NoError(t, err)
-	assert.Equal(t, 7, got)
-
-	t.Setenv("CONTACTSYNC_MAX_CONCURRENT", "lots")
-	t.Setenv("CONTACTSYNC_STORE", "sqlite:"+filepath.Join(t.TempDir(), "x.db"))
-	_, err = runCLI(t, "serve", "--addr", "127.0.0.1:0")
-	require.ErrorContains(t, err, "--max-concurrent")
-}
-
 func TestWSDLAndVersionCommands(t *testing.T) {
 	out, err := runCLI(t, "wsdl", "--base-url", "https://contacts.example.com")
 	require.NoError(t, err)
@@ -174,10 +160,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 		t.Skip("builds and kills the real binary; skipped with -short")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "contactsync")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := buildBinary(t, dir)
 	storeSpec := "sqlite:" + filepath.Join(dir, "contacts.db")
 
 	start := func() (*exec.Cmd, string) {

@@ -50,11 +50,23 @@ func newUserAddCommand() *cobra.Command {
 	f.StringVar(&opts.usersFile, "users-file", "", "the users file to edit (required)")
 	f.BoolVar(&opts.digest, "digest", false, "also allow WS-Security PasswordDigest for this user (stores a password-equivalent secret in the file)")
 	f.BoolVar(&opts.passwordStdin, "password-stdin", false, "read the password from the first line of stdin instead of the terminal")
-	_ = cmd.MarkFlagRequired("users-file")
-	return cmd
+	// Only the file is a setting: --digest and --password-stdin belong to one invocation.
+	return bindSettings(cmd, "users-file")
+}
+
+// requireUsersFile refuses an empty --users-file. It is checked here rather than with cobra's
+// MarkFlagRequired, which would not see a value taken from the environment or the config file.
+func requireUsersFile(path string) error {
+	if path == "" {
+		return errors.New("--users-file is required (or " + envName("users-file") + ")")
+	}
+	return nil
 }
 
 func runUserAdd(cmd *cobra.Command, name string, opts userAddOptions) error {
+	if err := requireUsersFile(opts.usersFile); err != nil {
+		return err
+	}
 	if err := auth.ValidateName(name); err != nil {
 		return err
 	}
@@ -89,6 +101,9 @@ func newUserRemoveCommand() *cobra.Command {
 		Short: "Remove a user from the users file",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requireUsersFile(usersFile); err != nil {
+				return err
+			}
 			found, err := editUsersFile(usersFile, args[0], "")
 			if err != nil {
 				return err
@@ -101,8 +116,7 @@ func newUserRemoveCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&usersFile, "users-file", "", "the users file to edit (required)")
-	_ = cmd.MarkFlagRequired("users-file")
-	return cmd
+	return bindSettings(cmd, "users-file")
 }
 
 // readPassword reads the new password: from the first line of stdin with --password-stdin (for

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -84,6 +83,20 @@ func TestUserAddAndRemove(t *testing.T) {
 	assert.Equal(t, []string{"bob"}, loadUsers(t, path).Names())
 	_, err = runCLIStdin(t, "", "user", "remove", "alice", "--users-file", path)
 	assert.ErrorContains(t, err, `no user "alice"`)
+}
+
+// TestUserCommandsTakeTheUsersFileFromTheEnvironment checks that --users-file is a setting of user add
+// and user remove too, so an operator who exports CONTACTSYNC_USERS_FILE for serve edits the same file.
+func TestUserCommandsTakeTheUsersFileFromTheEnvironment(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "users")
+	t.Setenv(envName("users-file"), path)
+	out, err := runCLIStdin(t, "pw\n", "user", "add", "carol", "--password-stdin")
+	require.NoError(t, err)
+	assert.Contains(t, out, `added user "carol" to `+path)
+	assert.Equal(t, []string{"carol"}, loadUsers(t, path).Names())
+	_, err = runCLIStdin(t, "", "user", "remove", "carol")
+	require.NoError(t, err)
+	assert.Empty(t, loadUsers(t, path).Names())
 }
 
 func TestUserAddRefuses(t *testing.T) {
@@ -217,22 +230,4 @@ func TestWarnIfUnauthenticated(t *testing.T) {
 		warnIfUnauthenticated(slog.New(slog.NewTextHandler(&buf, nil)), addr, tc.auth)
 		assert.Equal(t, tc.warn, strings.Contains(buf.String(), "authentication is off"), tc.addr)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the server's goroutines to log into.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -36,5 +36,6 @@ func newWSDLCommand() *cobra.Command {
 	}
 	baseURLFlag(cmd, &opts.baseURL)
 	cmd.Flags().StringVar(&opts.address, "address", "", "address of every port (default <base-url>"+wsdl.Path+")")
-	return cmd
+	// Only the namespace is a setting, shared with serve; --address is particular to each invocation.
+	return bindSettings(cmd, "base-url")
 }

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
+)
+
+// Every setting of contactsync is a flag first. bindSettings turns a command's flags into settings that
+// can also come from an environment variable or a YAML config file, so a new flag needs nothing but
+// its registration: its environment variable, config key, help text and validation of values from
+// every source follow from the flag itself.
+
+const (
+	// envPrefix starts every setting's environment variable: CONTACTSYNC_ + the flag name in upper
+	// case with '-' as '_'.
+	envPrefix = "CONTACTSYNC_"
+	// configFlag names the flag (and, through envName, the environment variable) giving the file.
+	configFlag = "config"
+	// settingsAnnotation marks a command whose flags are settings; its value lists their names,
+	// comma-separated, so a config file key is known when any command of the tree uses it.
+	settingsAnnotation = "contactsync.settings"
+)
+
+// envName returns the environment variable of the setting a flag name denotes.
+func envName(flag string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}
+
+// configHelp ends the long help of every command with settings; it says where values come from.
+const configHelp = `
+
+Settings: every flag marked [env …] below can also be given by that environment variable (an empty
+variable counts as unset), or by a key of the flag's name in a YAML config file named by --config FILE
+or ` + envPrefix + `CONFIG. Precedence: flag > environment > config file > default. One config file may
+hold the settings of every command (serve, migrate, …); a key no command knows is an error.`
+
+// bindSettings makes flags of cmd settings: names lists them, or, when names is empty, every flag cmd
+// has. Call it after registering the flags. It appends "[env CONTACTSYNC_…]" to each setting's usage,
+// adds --config, explains both in the long help, and, before cmd runs, fills every setting not given
+// on the command line from the environment or the config file through the flag's own Set, so a bad
+// value fails at start naming its source and the flag.
+func bindSettings(cmd *cobra.Command, names ...string) *cobra.Command {
+	flags := cmd.Flags()
+	if len(names) == 0 {
+		flags.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	}
+	for _, name := range names {
+		f := flags.Lookup(name)
+		if f == nil {
+			panic("bindSettings: " + cmd.Name() + " has no flag --" + name) // a programming error
+		}
+		f.Usage += " [env " + envName(name) + "]"
+	}
+	flags.String(configFlag, "", "YAML file of settings, keyed by flag name [env "+envName(configFlag)+"]")
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[settingsAnnotation] = strings.Join(names, ",")
+	cmd.Long += configHelp
+
+	next := cmd.PreRunE
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := applySettings(cmd, names); err != nil {
+			return err
+		}
+		if next != nil {
+			return next(cmd, args)
+		}
+		return nil
+	}
+	return cmd
+}
+
+// applySettings sets each named flag not given on the command line from its environment variable,
+// else from the config file.
+func applySettings(cmd *cobra.Command, names []string) error {
+	flags := cmd.Flags()
+	path, _ := flags.GetString(configFlag)
+	if !flags.Changed(configFlag) {
+		path = os.Getenv(envName(configFlag))
+	}
+	var file map[string]configValue
+	if path != "" {
+		var err error
+		if file, err = readConfigFile(path, knownSettings(cmd)); err != nil {
+			return err
+		}
+	}
+	for _, name := range names {
+		f := flags.Lookup(name)
+		if f.Changed {
+			continue
+		}
+		if v := os.Getenv(envName(name)); v != "" {
+			if err := f.Value.Set(v); err != nil {
+				return fmt.Errorf("%s=%q: invalid value for --%s: %w", envName(name), v, name, err)
+			}
+			continue
+		}
+		if v, ok := file[name]; ok {
+			if err := v.setTo(f); err != nil {
+				return fmt.Errorf("config file %s: key %s (line %d): %w", path, name, v.line, err)
+			}
+		}
+	}
+	return nil
+}
+
+// knownSettings returns the settings of every command in cmd's tree, the keys a config file may hold.
+func knownSettings(cmd *cobra.Command) map[string]bool {
+	known := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if list, ok := c.Annotations[settingsAnnotation]; ok {
+			for _, name := range strings.Split(list, ",") {
+				known[name] = true
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(cmd.Root())
+	return known
+}
+
+// configValue is one key's value in a config file: a scalar, or a sequence for list flags.
+type configValue struct {
+	scalar string
+	list   []string
+	isList bool
+	line   int
+}
+
+// setTo feeds the value to a flag through its own parser.
+func (v configValue) setTo(f *pflag.Flag) error {
+	if !v.isList {
+		if err := f.Value.Set(v.scalar); err != nil {
+			return fmt.Errorf("invalid value %q for --%s: %w", v.scalar, f.Name, err)
+		}
+		return nil
+	}
+	sv, ok := f.Value.(pflag.SliceValue)
+	if !ok {
+		return fmt.Errorf("--%s takes one value, not a list", f.Name)
+	}
+	if err := sv.Replace(v.list); err != nil {
+		return fmt.Errorf("invalid value %q for --%s: %w", v.list, f.Name, err)
+	}
+	return nil
+}
+
+// readConfigFile reads a YAML mapping of setting names to values. Values keep their YAML text (30s,
+// 1048576, true), so each flag parses them as it parses its command-line argument.
+func readConfigFile(path string, known map[string]bool) (map[string]configValue, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config file: %w", err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("config file %s: %w", path, err)
+	}
+	values := map[string]configValue{}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return values, nil // an empty file sets nothing
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("config file %s: expected a mapping of setting names to values (line %d)", path, root.Line)
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, node := root.Content[i], root.Content[i+1]
+		name := key.Value
+		switch {
+		case key.Kind != yaml.ScalarNode:
+			return nil, fmt.Errorf("config file %s: line %d: a key must be a setting name", path, key.Line)
+		case name == configFlag:
+			return nil, fmt.Errorf("config file %s: key %s (line %d): a config file cannot name another", path, name, key.Line)
+		case !known[name]:
+			return nil, fmt.Errorf("config file %s: unknown key %q (line %d); known keys: %s", path, name, key.Line, strings.Join(sortedKeys(known), ", "))
+		}
+		if _, dup := values[name]; dup {
+			return nil, fmt.Errorf("config file %s: key %s (line %d) given twice", path, name, key.Line)
+		}
+		v, err := configValueOf(node)
+		if err != nil {
+			return nil, fmt.Errorf("config file %s: key %s (line %d): %w", path, name, node.Line, err)
+		}
+		values[name] = v
+	}
+	return values, nil
+}
+
+// configValueOf converts one YAML value, refusing mappings and nested lists no flag could take.
+func configValueOf(node *yaml.Node) (configValue, error) {
+	if node.Kind == yaml.AliasNode {
+		node = node.Alias
+	}
+	switch node.Kind {
+	case yaml.ScalarNode:
+		if node.Tag == "!!null" {
+			return configValue{line: node.Line}, nil // "key:" with no value: the empty string
+		}
+		return configValue{scalar: node.Value, line: node.Line}, nil
+	case yaml.SequenceNode:
+		v := configValue{isList: true, list: []string{}, line: node.Line}
+		for _, item := range node.Content {
+			if item.Kind != yaml.ScalarNode {
+				return configValue{}, errors.New("a list may hold only plain values")
+			}
+			v.list = append(v.list, item.Value)
+		}
+		return v, nil
+	default:
+		return configValue{}, errors.New("expected a value or a list of values, not a mapping")
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	return slices.Sorted(maps.Keys(m))
+}
