@@ -15,9 +15,10 @@
 //   - foreign_keys(1): enforced, so future migrations can rely on them.
 //
 // Writes go through a pool of exactly one connection, so they are serialized in Go rather than by
-// SQLite's busy-wait retry loop, and every write transaction starts with BEGIN IMMEDIATE (DSN
-// _txlock=immediate): it takes the write lock before reading, so a read-modify-write transaction can
-// never fail to upgrade its lock, even against another process. Reads (Get, Ping) use a separate pool
+// SQLite's busy-wait retry loop. One committer goroutine runs them, batching concurrent writes into
+// one transaction and one fsync (group commit, see groupcommit.go). Every write transaction starts
+// with BEGIN IMMEDIATE (DSN _txlock=immediate): it takes the write lock before reading, so a
+// read-modify-write transaction can never fail to upgrade its lock, even against another process. Reads (Get, Ping) use a separate pool
 // of several read-only (query_only) connections, which WAL lets run alongside the writer.
 //
 // # Stored form
@@ -112,6 +113,8 @@ type Store struct {
 	put       *sql.Stmt // on w
 	update    *sql.Stmt // on w
 	deleteRow *sql.Stmt // on w
+
+	gc *committer // runs every write; see groupcommit.go
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
@@ -187,6 +190,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return nil, fmt.Errorf("sqlite: open %s: prepare %q: %w", abs, p.sql, err)
 		}
 	}
+	s.startCommitter()
 	ok = true
 	return s, nil
 }
@@ -208,14 +212,19 @@ func dsn(path string, params ...string) string {
 }
 
 // Put creates the contact or replaces every field of the stored contact with the same ID, in one
-// autocommitted statement; it returns once the change is durable.
+// statement; it returns once the change is durable (committed, possibly together with concurrent
+// writes: see groupcommit.go).
 func (s *Store) Put(ctx context.Context, c store.Contact) error {
 	roles, err := encodeRoles(c.RoleIDs)
 	if err != nil {
 		return fmt.Errorf("sqlite: put contact %q: %w", c.ID, err)
 	}
-	if _, err := s.put.ExecContext(ctx, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile,
-		c.PhoneWork, c.EmailAddress, roles); err != nil {
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Stmt(s.put).Exec(c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile,
+			c.PhoneWork, c.EmailAddress, roles)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("sqlite: put contact %q: %w", c.ID, err)
 	}
 	return nil
@@ -232,18 +241,20 @@ func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
 }
 
 // Update reads the contact with the given id, applies change and writes the result, all in one
-// BEGIN IMMEDIATE transaction, so concurrent updates of one id serialize and none is lost. It returns
+// write transaction (shared with concurrent writes, each in its own savepoint: see groupcommit.go),
+// so concurrent updates of one id serialize and none is lost. It returns
 // the stored result; an error wrapping store.ErrNotFound when id is unknown (change is not called); or
 // change's error exactly as change returned it, when change fails (nothing is stored).
 //
 // change runs while the store's single write connection is held, so it must be quick and must not
 // call the Store itself (that would deadlock). It must keep the contact's ID: a result with another ID
-// is rejected, because Update changes a record in place and never moves or creates one. This backend
-// never retries a transaction, so change runs at most once per call.
+// is rejected, because Update changes a record in place and never moves or creates one. change runs
+// once, or a second time if the shared transaction failed for another reason and the update is
+// retried alone.
 func (s *Store) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
 	var stored store.Contact
-	err := s.inWriteTx(ctx, func(tx *sql.Tx) error {
-		current, err := scan(tx.StmtContext(ctx, s.getForTx).QueryRowContext(ctx, id))
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		current, err := scan(tx.Stmt(s.getForTx).QueryRow(id))
 		if err != nil {
 			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
 		}
@@ -258,7 +269,7 @@ func (s *Store) Update(ctx context.Context, id string, change func(store.Contact
 		if err != nil {
 			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
 		}
-		if _, err := tx.StmtContext(ctx, s.update).ExecContext(ctx, next.AccountID, next.FirstName,
+		if _, err := tx.Stmt(s.update).Exec(next.AccountID, next.FirstName,
 			next.LastName, next.PhoneMobile, next.PhoneWork, next.EmailAddress, roles, id); err != nil {
 			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
 		}
@@ -289,13 +300,13 @@ func (e changeError) Error() string { return e.err.Error() }
 // the one deleted.
 func (s *Store) Delete(ctx context.Context, id string) (store.Contact, error) {
 	var removed store.Contact
-	err := s.inWriteTx(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
-		removed, err = scan(tx.StmtContext(ctx, s.getForTx).QueryRowContext(ctx, id))
+		removed, err = scan(tx.Stmt(s.getForTx).QueryRow(id))
 		if err != nil {
 			return fmt.Errorf("sqlite: delete contact %q: %w", id, err)
 		}
-		if _, err := tx.StmtContext(ctx, s.deleteRow).ExecContext(ctx, id); err != nil {
+		if _, err := tx.Stmt(s.deleteRow).Exec(id); err != nil {
 			return fmt.Errorf("sqlite: delete contact %q: %w", id, err)
 		}
 		return nil
@@ -322,6 +333,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // final connection to go checkpoints the write-ahead log into the database file. Calls after the first
 // return nil; other methods called after Close return errors.
 func (s *Store) Close() error {
+	s.stopCommitter() // every write accepted before Close completes first
 	var errs []error
 	for _, st := range []*sql.Stmt{s.get, s.getForTx, s.put, s.update, s.deleteRow} {
 		if st != nil {
@@ -335,24 +347,6 @@ func (s *Store) Close() error {
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("sqlite: close: %w", err)
-	}
-	return nil
-}
-
-// inWriteTx runs fn in a write transaction (BEGIN IMMEDIATE, via the writer's DSN) and commits it if
-// fn returns nil, or rolls it back and returns fn's error otherwise.
-func (s *Store) inWriteTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		// fn's error is the one worth reporting; the rollback only releases the lock.
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
 	}
 	return nil
 }
