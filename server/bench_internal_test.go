@@ -1,6 +1,7 @@
 package server
 
 import (
+	"mime"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -133,5 +134,19 @@ func TestCodecFixtures(t *testing.T) {
 				t.Fatalf("encoded response differs from the golden file:\n%s", w.body)
 			}
 		})
+	}
+}
+
+// TestSOAPMediaTypeFastPath checks that the content types soapMediaType recognises without
+// mime.ParseMediaType get the answer mime.ParseMediaType gives, and that others still go through it.
+func TestSOAPMediaTypeFastPath(t *testing.T) {
+	for _, ct := range []string{
+		"text/xml; charset=utf-8", "text/xml; charset=UTF-8", "text/xml;charset=utf-8", "text/xml",
+		"TEXT/XML; charset=utf-8", "application/soap+xml; charset=utf-8; action=\"x\"", "text/xml; charset", "", "text/plain",
+	} {
+		want, _, _ := mime.ParseMediaType(ct)
+		if got := soapMediaType(ct); got != want {
+			t.Errorf("soapMediaType(%q) = %q, mime.ParseMediaType says %q", ct, got, want)
+		}
 	}
 }

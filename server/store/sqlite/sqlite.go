@@ -36,7 +36,6 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -367,33 +366,6 @@ func scan(row *sql.Row) (store.Contact, error) {
 		return store.Contact{}, err
 	}
 	return c, nil
-}
-
-// encodeRoles renders role ids as the JSON array stored in role_ids; nil and empty both become [].
-// encoding/json escapes <, > and & as \u003c etc.; decoding restores them, so every valid UTF-8 string
-// round-trips exactly. (Invalid UTF-8 would be replaced by U+FFFD, but the SOAP/XML layer cannot carry
-// it in the first place.)
-func encodeRoles(ids []string) (string, error) {
-	if len(ids) == 0 {
-		return "[]", nil
-	}
-	b, err := json.Marshal(ids)
-	if err != nil {
-		return "", fmt.Errorf("encode role ids: %w", err)
-	}
-	return string(b), nil
-}
-
-// decodeRoles parses role_ids. An empty array yields nil, the package's documented form for "no roles".
-func decodeRoles(s string) ([]string, error) {
-	var ids []string
-	if err := json.Unmarshal([]byte(s), &ids); err != nil {
-		return nil, fmt.Errorf("decode role ids %q: %w", s, err)
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return ids, nil
 }
 
 // cloneRoles copies ids, normalizing empty to nil as decodeRoles does.
