@@ -44,6 +44,8 @@ FUZZTIME = 30s
 fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEnvelope$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzHTTPBindings$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzFastEnvelope$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
 
 .PHONY: lint
 lint: ## gofmt and go vet.
