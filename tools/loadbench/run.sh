@@ -23,6 +23,10 @@
 #   SERVER_CPU=0 CLIENT_CPU=1   CPUs for the servers and for wrk (taskset -c)
 #   PORT=18181           first of the local ports used (PORT .. PORT+7)
 #   LOADBENCH_KEEP=1     keep the work directory (databases, captured responses, server stderr, raw results)
+#   PROFILE=1            also profile under load: tools/loadbench/profserve (the same handler and store
+#                        with net/http/pprof) takes a CPU profile during one run of soap11 and get
+#                        ReadContact and soap11 TestCreateContact, prints the top entries and keeps the
+#                        profiles in the work directory (implies LOADBENCH_KEEP=1)
 #   GO=go                the Go command
 # Quick development run: ROUNDS=1 DURATION=3s make bench-load
 #
@@ -42,6 +46,8 @@ SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 PORT=${PORT:-18181}
 GO=${GO:-go}
+PROFILE=${PROFILE:-0}
+[ "$PROFILE" = 1 ] && LOADBENCH_KEEP=1
 
 NS=http://localhost:8080/contactsync/v1/ # the namespace of the default --base-url
 ENDPOINT=/contactsync/v1/sync.asmx
@@ -82,12 +88,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for p in $(seq "$PORT" $((PORT + 7))); do port_free "$p" || die "port $p is in use; set PORT to a free range"; done
+for p in $(seq "$PORT" $((PORT + 9))); do port_free "$p" || die "port $p is in use; set PORT to a free range"; done
 
 # --- build ----------------------------------------------------------------------------------------
 say "building into $WORK"
 (cd "$ROOT" && $GO build -o "$WORK/contactsync" ./cmd/contactsync && $GO build -o "$WORK/baseline" ./tools/loadbench/baseline &&
-	$GO build -o "$WORK/fill" ./tools/loadbench/fill) || die "build failed"
+	$GO build -o "$WORK/fill" ./tools/loadbench/fill && $GO build -o "$WORK/profserve" ./tools/loadbench/profserve) || die "build failed"
 
 fill() { # fill DB N
 	"$WORK/fill" -db "$1" -n "$2" -prefix c 2>>"$WORK/fill.log" || die "filling $1 failed: $(tail -3 "$WORK/fill.log")"
@@ -198,6 +204,34 @@ if [ "$SCALE" = 1 ]; then
 		run_wrk "soap11-ReadContact@large" server "$round" $((PORT + 7)) soap11 ReadContact "$SCALE_LARGE"
 	done
 	LARGE_HWM=$(awk '/^VmHWM/ {print $2}' "/proc/$LARGE_PID/status")
+fi
+
+# --- profiles under load (PROFILE=1) -------------------------------------------------------------
+if [ "$PROFILE" = 1 ]; then
+	say "profiling under load (tools/loadbench/profserve on the main store)"
+	taskset -c "$SERVER_CPU" "$WORK/profserve" -addr "127.0.0.1:$((PORT + 8))" -pprof "127.0.0.1:$((PORT + 9))" -db "$WORK/main.db" 2>"$WORK/profserve.stderr" &
+	PIDS+=("$!")
+	wait_ready $((PORT + 8)) "$!" profserve
+	seconds=$(( $(echo "$DURATION" | tr -dc '0-9') - 1 ))
+	[ "$seconds" -ge 1 ] || seconds=1
+	for scenario in "soap11 ReadContact" "get ReadContact" "soap11 TestCreateContact"; do
+		read -r binding op <<<"$scenario"
+		curl -s --max-time $((seconds + 30)) -o "$WORK/profile-$binding-$op.cpu" \
+			"http://127.0.0.1:$((PORT + 9))/debug/pprof/profile?seconds=$seconds" &
+		curlpid=$!
+		run_wrk "$binding-$op" profserve 1 $((PORT + 8)) "$binding" "$op" "$CONTACTS"
+		wait "$curlpid" || die "taking the CPU profile failed"
+	done
+	curl -s --max-time 30 -o "$WORK/profile.allocs" "http://127.0.0.1:$((PORT + 9))/debug/pprof/allocs" || die "taking the allocation profile failed"
+	for f in "$WORK"/profile-*.cpu; do
+		echo
+		echo "== $(basename "$f"): top by flat CPU"
+		(cd "$ROOT" && $GO tool pprof -top -nodecount=25 "$f" 2>/dev/null | sed -n '1,32p')
+	done
+	echo
+	echo "== allocations (all scenarios): top by space"
+	(cd "$ROOT" && $GO tool pprof -sample_index=alloc_space -top -nodecount=20 "$WORK/profile.allocs" 2>/dev/null | sed -n '1,26p')
+	grep -v ' profserve ' "$RESULTS" >"$RESULTS.tmp" && mv "$RESULTS.tmp" "$RESULTS" # profiled runs are not measurements
 fi
 
 # --- report ---------------------------------------------------------------------------------------
