@@ -46,6 +46,8 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzHTTPBindings$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzAuthCredentials$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzFastEnvelope$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
 
 .PHONY: lint
 lint: ## gofmt and go vet.
@@ -56,3 +58,11 @@ lint: ## gofmt and go vet.
 .PHONY: interop
 interop: ## Run real .NET (Mono), Java (JAX-WS), Python (zeep) and Node (soap) clients against the service.
 	GO="$(GO)" bash tools/interop/run.sh
+
+.PHONY: bench
+bench: ## Run the Go benchmarks of the hot path (handler per binding, decoders, encoders, store).
+	$(GO) test -run '^$$' -bench . -benchmem ./server/ ./server/store/sqlite/
+
+.PHONY: bench-load
+bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=3 DURATION=10s; see tools/loadbench/run.sh).
+	GO="$(GO)" bash tools/loadbench/run.sh

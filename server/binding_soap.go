@@ -263,6 +263,15 @@ var understoodHeaderNamespaces = map[string]bool{
 // DOCTYPE declarations (so no entity is ever expanded or fetched), bounds nesting depth and element
 // count, checks mustUnderstand headers, and extracts the wrapper element and its id child.
 func decodeEnvelope(body []byte, envNS, serviceNS string, limits Limits) (envelope, *Error) {
+	if env, ok := fastDecodeEnvelope(body, envNS, serviceNS, limits); ok {
+		return env, nil // the common shape, parsed without encoding/xml (soapfast.go)
+	}
+	return decodeEnvelopeXML(body, envNS, serviceNS, limits)
+}
+
+// decodeEnvelopeXML is decodeEnvelope with encoding/xml, for every document: the reference the fast
+// path is checked against, and what decides every error.
+func decodeEnvelopeXML(body []byte, envNS, serviceNS string, limits Limits) (envelope, *Error) {
 	var env envelope
 	d := newLimitedDecoder(body, limits)
 

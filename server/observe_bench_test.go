@@ -48,12 +48,12 @@ func (m *memoryStore) Delete(context.Context, string) (store.Contact, error) { p
 func (m *memoryStore) Ping(context.Context) error                            { return nil }
 func (m *memoryStore) Close() error                                          { return nil }
 
-// discardWriter is a ResponseWriter that keeps nothing, so the benchmark measures the server side.
-type discardWriter struct{ h http.Header }
+// nullResponseWriter is a ResponseWriter that keeps nothing, so the benchmark measures the server side.
+type nullResponseWriter struct{ h http.Header }
 
-func (w *discardWriter) Header() http.Header         { return w.h }
-func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
-func (w *discardWriter) WriteHeader(int)             {}
+func (w *nullResponseWriter) Header() http.Header         { return w.h }
+func (w *nullResponseWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *nullResponseWriter) WriteHeader(int)             {}
 
 // BenchmarkObservedReadContact measures ReadContact over HTTP GET and SOAP 1.1 through the bare
 // handler, and through Observe with metrics only, and with metrics, a measured store and a JSON access
@@ -106,7 +106,7 @@ func BenchmarkObservedReadContact(b *testing.B) {
 		for _, v := range variants {
 			b.Run(req.name+"/"+v.name, func(b *testing.B) {
 				h := v.handler()
-				w := &discardWriter{h: http.Header{}}
+				w := &nullResponseWriter{h: http.Header{}}
 				r := req.new()
 				body := strings.NewReader(soapBody)
 				b.ReportAllocs()

@@ -15,9 +15,10 @@
 //   - foreign_keys(1): enforced, so future migrations can rely on them.
 //
 // Writes go through a pool of exactly one connection, so they are serialized in Go rather than by
-// SQLite's busy-wait retry loop, and every write transaction starts with BEGIN IMMEDIATE (DSN
-// _txlock=immediate): it takes the write lock before reading, so a read-modify-write transaction can
-// never fail to upgrade its lock, even against another process. Reads (Get, Ping) use a separate pool
+// SQLite's busy-wait retry loop. One committer goroutine runs them, batching concurrent writes into
+// one transaction and one fsync (group commit, see groupcommit.go). Every write transaction starts
+// with BEGIN IMMEDIATE (DSN _txlock=immediate): it takes the write lock before reading, so a
+// read-modify-write transaction can never fail to upgrade its lock, even against another process. Reads (Get, Ping) use a separate pool
 // of several read-only (query_only) connections, which WAL lets run alongside the writer.
 //
 // # Stored form
@@ -35,7 +36,6 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -72,10 +72,10 @@ func Migrations() fs.FS {
 // before giving up with SQLITE_BUSY.
 const busyTimeout = "_pragma=busy_timeout(10000)"
 
-// SQL of the statements the store prepares once, at Open, for the hot paths. (modernc.org/sqlite
-// v1.40 still compiles the SQL on every execution of a prepared statement, so today preparing mainly
-// saves database/sql's per-call bookkeeping and validates the SQL at Open; it costs nothing and
-// benefits automatically if the driver starts caching compiled statements.)
+// SQL of the statements the store prepares once, at Open, for the hot paths. Since modernc.org/sqlite
+// v1.41 a prepared statement keeps its compiled SQLite statement across executions; before, every
+// execution parsed and planned the SQL again, which was a fifth of a ReadContact's CPU time
+// (BENCHMARKS.md).
 const (
 	columns = `id, account_id, first_name, last_name, phone_mobile, phone_work, email_address, role_ids`
 
@@ -112,6 +112,8 @@ type Store struct {
 	put       *sql.Stmt // on w
 	update    *sql.Stmt // on w
 	deleteRow *sql.Stmt // on w
+
+	gc *committer // runs every write; see groupcommit.go
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
@@ -187,6 +189,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return nil, fmt.Errorf("sqlite: open %s: prepare %q: %w", abs, p.sql, err)
 		}
 	}
+	s.startCommitter()
 	ok = true
 	return s, nil
 }
@@ -208,14 +211,19 @@ func dsn(path string, params ...string) string {
 }
 
 // Put creates the contact or replaces every field of the stored contact with the same ID, in one
-// autocommitted statement; it returns once the change is durable.
+// statement; it returns once the change is durable (committed, possibly together with concurrent
+// writes: see groupcommit.go).
 func (s *Store) Put(ctx context.Context, c store.Contact) error {
 	roles, err := encodeRoles(c.RoleIDs)
 	if err != nil {
 		return fmt.Errorf("sqlite: put contact %q: %w", c.ID, err)
 	}
-	if _, err := s.put.ExecContext(ctx, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile,
-		c.PhoneWork, c.EmailAddress, roles); err != nil {
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Stmt(s.put).Exec(c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile,
+			c.PhoneWork, c.EmailAddress, roles)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("sqlite: put contact %q: %w", c.ID, err)
 	}
 	return nil
@@ -223,8 +231,16 @@ func (s *Store) Put(ctx context.Context, c store.Contact) error {
 
 // Get returns the contact with the given id, or an error wrapping store.ErrNotFound. It reads from
 // the read pool, so it never waits for a write in progress and always sees every completed write.
+//
+// The query runs without the caller's cancellation (it is checked once before): a read takes
+// microseconds, and with a cancellable context database/sql starts a goroutine per query to watch it
+// and the driver arms an interrupt, which together were a tenth of a ReadContact's allocations under
+// load (BENCHMARKS.md).
 func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
-	c, err := scan(s.get.QueryRowContext(ctx, id))
+	if err := ctx.Err(); err != nil {
+		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
+	}
+	c, err := scan(s.get.QueryRowContext(context.WithoutCancel(ctx), id))
 	if err != nil {
 		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
 	}
@@ -232,18 +248,20 @@ func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
 }
 
 // Update reads the contact with the given id, applies change and writes the result, all in one
-// BEGIN IMMEDIATE transaction, so concurrent updates of one id serialize and none is lost. It returns
+// write transaction (shared with concurrent writes, each in its own savepoint: see groupcommit.go),
+// so concurrent updates of one id serialize and none is lost. It returns
 // the stored result; an error wrapping store.ErrNotFound when id is unknown (change is not called); or
 // change's error exactly as change returned it, when change fails (nothing is stored).
 //
 // change runs while the store's single write connection is held, so it must be quick and must not
 // call the Store itself (that would deadlock). It must keep the contact's ID: a result with another ID
-// is rejected, because Update changes a record in place and never moves or creates one. This backend
-// never retries a transaction, so change runs at most once per call.
+// is rejected, because Update changes a record in place and never moves or creates one. change runs
+// once, or a second time if the shared transaction failed for another reason and the update is
+// retried alone.
 func (s *Store) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
 	var stored store.Contact
-	err := s.inWriteTx(ctx, func(tx *sql.Tx) error {
-		current, err := scan(tx.StmtContext(ctx, s.getForTx).QueryRowContext(ctx, id))
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		current, err := scan(tx.Stmt(s.getForTx).QueryRow(id))
 		if err != nil {
 			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
 		}
@@ -258,7 +276,7 @@ func (s *Store) Update(ctx context.Context, id string, change func(store.Contact
 		if err != nil {
 			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
 		}
-		if _, err := tx.StmtContext(ctx, s.update).ExecContext(ctx, next.AccountID, next.FirstName,
+		if _, err := tx.Stmt(s.update).Exec(next.AccountID, next.FirstName,
 			next.LastName, next.PhoneMobile, next.PhoneWork, next.EmailAddress, roles, id); err != nil {
 			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
 		}
@@ -289,13 +307,13 @@ func (e changeError) Error() string { return e.err.Error() }
 // the one deleted.
 func (s *Store) Delete(ctx context.Context, id string) (store.Contact, error) {
 	var removed store.Contact
-	err := s.inWriteTx(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
-		removed, err = scan(tx.StmtContext(ctx, s.getForTx).QueryRowContext(ctx, id))
+		removed, err = scan(tx.Stmt(s.getForTx).QueryRow(id))
 		if err != nil {
 			return fmt.Errorf("sqlite: delete contact %q: %w", id, err)
 		}
-		if _, err := tx.StmtContext(ctx, s.deleteRow).ExecContext(ctx, id); err != nil {
+		if _, err := tx.Stmt(s.deleteRow).Exec(id); err != nil {
 			return fmt.Errorf("sqlite: delete contact %q: %w", id, err)
 		}
 		return nil
@@ -322,6 +340,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // final connection to go checkpoints the write-ahead log into the database file. Calls after the first
 // return nil; other methods called after Close return errors.
 func (s *Store) Close() error {
+	s.stopCommitter() // every write accepted before Close completes first
 	var errs []error
 	for _, st := range []*sql.Stmt{s.get, s.getForTx, s.put, s.update, s.deleteRow} {
 		if st != nil {
@@ -335,24 +354,6 @@ func (s *Store) Close() error {
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("sqlite: close: %w", err)
-	}
-	return nil
-}
-
-// inWriteTx runs fn in a write transaction (BEGIN IMMEDIATE, via the writer's DSN) and commits it if
-// fn returns nil, or rolls it back and returns fn's error otherwise.
-func (s *Store) inWriteTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		// fn's error is the one worth reporting; the rollback only releases the lock.
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
 	}
 	return nil
 }
@@ -373,33 +374,6 @@ func scan(row *sql.Row) (store.Contact, error) {
 		return store.Contact{}, err
 	}
 	return c, nil
-}
-
-// encodeRoles renders role ids as the JSON array stored in role_ids; nil and empty both become [].
-// encoding/json escapes <, > and & as \u003c etc.; decoding restores them, so every valid UTF-8 string
-// round-trips exactly. (Invalid UTF-8 would be replaced by U+FFFD, but the SOAP/XML layer cannot carry
-// it in the first place.)
-func encodeRoles(ids []string) (string, error) {
-	if len(ids) == 0 {
-		return "[]", nil
-	}
-	b, err := json.Marshal(ids)
-	if err != nil {
-		return "", fmt.Errorf("encode role ids: %w", err)
-	}
-	return string(b), nil
-}
-
-// decodeRoles parses role_ids. An empty array yields nil, the package's documented form for "no roles".
-func decodeRoles(s string) ([]string, error) {
-	var ids []string
-	if err := json.Unmarshal([]byte(s), &ids); err != nil {
-		return nil, fmt.Errorf("decode role ids %q: %w", s, err)
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return ids, nil
 }
 
 // cloneRoles copies ids, normalizing empty to nil as decodeRoles does.
