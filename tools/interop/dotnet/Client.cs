@@ -123,12 +123,15 @@ static class Client
         {
             dynamic anonymous = Activator.CreateInstance(svc.GetType());
             anonymous.Url = url;
-            var resp = Expect401(() => anonymous.VersionMajor());
-            Eq("WWW-Authenticate", "Basic realm=\"contactsync\", charset=\"UTF-8\"", resp.Headers["WWW-Authenticate"]);
+            var challenge = Expect401(() => anonymous.VersionMajor());
+            Eq("WWW-Authenticate", "Basic realm=\"contactsync\", charset=\"UTF-8\"", challenge);
         });
     }
 
-    static HttpWebResponse Expect401(Action call)
+    // Expect401 runs call, expects it to fail with HTTP 401, and returns the WWW-Authenticate header.
+    // The error response is closed here: Mono aborts at exit (SIGABRT in its thread pool) when a
+    // WebException's response is left open with its connection still reading.
+    static string Expect401(Action call)
     {
         try
         {
@@ -138,8 +141,11 @@ static class Client
         {
             var resp = e.Response as HttpWebResponse;
             if (resp == null) throw;
-            Eq("HTTP status", 401, (int)resp.StatusCode);
-            return resp;
+            using (resp)
+            {
+                Eq("HTTP status", 401, (int)resp.StatusCode);
+                return resp.Headers["WWW-Authenticate"];
+            }
         }
         throw new Exception("the call succeeded");
     }
