@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -22,24 +21,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// lockedBuffer is a log destination safe for the server's goroutines and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // startObservedServe runs the real serve wiring with obs and returns the main and admin base URLs
 // (admin empty when obs has no admin address) and a stop function that waits for serve to end.
@@ -99,7 +80,7 @@ func httpGet(t *testing.T, url string, header ...string) (*http.Response, string
 // process metrics) and no longer on the main listener, health answers on both, the access log has
 // the request, and the admin listener stops with the server.
 func TestServeAdminAddr(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	mainURL, adminURL, stop := startObservedServe(t, obsOptions{adminAddr: "127.0.0.1:0", accessLog: true}, logs)
 
 	resp, body := httpGet(t, mainURL+wsdl.Path+"/VersionMajor", "X-Request-ID", "admin-test-1")
@@ -151,7 +132,7 @@ func TestServeAdminAddr(t *testing.T) {
 // TestServeMetricsOnMainListener checks that without --admin-addr /metrics is on the main listener,
 // and that the access log is off when not asked for.
 func TestServeMetricsOnMainListener(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	mainURL, _, _ := startObservedServe(t, obsOptions{}, logs)
 	resp, _ := httpGet(t, mainURL+wsdl.Path+"/VersionMinor")
 	require.Equal(t, 200, resp.StatusCode)
@@ -200,7 +181,7 @@ func TestBinaryAdminAddr(t *testing.T) {
 	require.NoError(t, build.Run())
 
 	port, adminPort := freePort(t), freePort(t)
-	stderr := &lockedBuffer{}
+	stderr := &syncBuffer{}
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:"+port, "--admin-addr", "127.0.0.1:"+adminPort,
 		"--store", "sqlite:"+filepath.Join(dir, "contacts.db"))
 	cmd.Stderr = stderr
