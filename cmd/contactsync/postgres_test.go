@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -186,7 +187,8 @@ func TestServeNeverLogsTheDSNPassword(t *testing.T) {
 
 // TestServePostgresOutage puts a TCP proxy between a real server and PostgreSQL and cuts it: while the
 // database is refused or black-holed, every operation answers quickly with a Server/Receiver fault
-// (Unavailable) or HTTP 503 with Retry-After, never hangs; once the proxy is back the same server
+// (Unavailable) or HTTP 503 with Retry-After, never hangs, and /readyz reports the instance not ready
+// (while /healthz keeps saying it is alive); once the proxy is back the same server is ready and
 // serves again by itself, with the data intact.
 func TestServePostgresOutage(t *testing.T) {
 	dsn := pgtest.Schema(t)
@@ -196,6 +198,7 @@ func TestServePostgresOutage(t *testing.T) {
 		store: pgtest.WithHostPort(t, dsn, proxy.Addr()),
 		db:    postgres.Options{MaxConns: 4, ConnectTimeout: dbTimeout, Timeout: dbTimeout},
 	})
+	base := strings.TrimSuffix(endpoint, wsdl.Path)
 	httpClient := &http.Client{Timeout: 10 * time.Second}
 	clientFor := func(b client.Binding) *client.Client {
 		return &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: httpClient}
@@ -235,8 +238,12 @@ func TestServePostgresOutage(t *testing.T) {
 			_ = resp.Body.Close()
 			assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 			assert.NotEmpty(t, resp.Header.Get("Retry-After"))
+			assert.Equal(t, http.StatusServiceUnavailable, statusOf(httpClient, base+"/readyz"), "readyz during the outage")
+			assert.Equal(t, http.StatusOK, statusOf(httpClient, base+"/healthz"), "healthz during the outage")
 
 			proxy.Up()
+			require.Eventually(t, func() bool { return statusOf(httpClient, base+"/readyz") == http.StatusOK },
+				15*time.Second, 20*time.Millisecond, "readyz did not recover after the database came back")
 			var read *gen.ReadContactResponse
 			require.Eventually(t, func() bool {
 				read, err = clientFor(client.SOAP12).ReadContact(&gen.ReadContact{Id: "outage-1"})
@@ -245,6 +252,17 @@ func TestServePostgresOutage(t *testing.T) {
 			assert.Equal(t, created.TestCreateContactResult, read.ReadContactResult)
 		})
 	}
+}
+
+// statusOf returns the status of GET url, or 0 when the request fails. It does not fail the test
+// itself, so require.Eventually can poll with it.
+func statusOf(c *http.Client, url string) int {
+	resp, err := c.Get(url)
+	if err != nil {
+		return 0
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
 }
 
 // Record states of one id in the multi-instance history. TestCreateContact and TestUpdateContact are
