@@ -202,6 +202,9 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if opts.shutdownTimeout < 0 {
 		return errors.New("--shutdown-timeout must be positive")
 	}
+	if err := opts.obs.validate(); err != nil {
+		return err
+	}
 	tlsConfig, err := opts.tls.tlsConfig()
 	if err != nil {
 		return err
