@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/store"
@@ -23,6 +24,10 @@ type obsOptions struct {
 	// accessLog turns on the access log (on by default; off for deployments that log requests at a
 	// proxy). In-process callers that leave it false get none.
 	accessLog bool
+	// adminPprof serves net/http/pprof under /debug/pprof/ on the admin listener, never on the main
+	// one: profiles reveal the program's internals and cost CPU, so they stay with the metrics on an
+	// address clients do not reach.
+	adminPprof bool
 	// adminReady, when set, is called with the admin listener's address once it accepts
 	// connections. Tests use it to learn the port of --admin-addr 127.0.0.1:0.
 	adminReady func(addr net.Addr)
@@ -33,6 +38,32 @@ func obsFlags(cmd *cobra.Command, o *obsOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.adminAddr, "admin-addr", "", "address of a separate listener for /metrics, /healthz and /readyz (empty: /metrics on --addr)")
 	f.BoolVar(&o.accessLog, "access-log", true, "log one line per request at level info (--access-log=false turns it off)")
+	f.BoolVar(&o.adminPprof, "admin-pprof", false, "serve Go's profiler (net/http/pprof) under /debug/pprof/ on --admin-addr (needs --admin-addr)")
+}
+
+// validate refuses settings that cannot work together, naming the flags.
+func (o obsOptions) validate() error {
+	if o.adminPprof && o.adminAddr == "" {
+		return errors.New("--admin-pprof needs --admin-addr: the profiler is never served on --addr")
+	}
+	return nil
+}
+
+// pprofPath is where --admin-pprof serves the profiler, the path net/http/pprof's index links assume.
+const pprofPath = "/debug/pprof/"
+
+// withPprof serves net/http/pprof's handlers under pprofPath and everything else with next. The
+// handlers are registered on a mux of our own rather than http.DefaultServeMux, which importing
+// net/http/pprof also fills but which no listener of serve uses.
+func withPprof(next http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc(pprofPath, pprof.Index) // the index, and the named profiles (heap, allocs, goroutine, …)
+	mux.HandleFunc(pprofPath+"cmdline", pprof.Cmdline)
+	mux.HandleFunc(pprofPath+"profile", pprof.Profile)
+	mux.HandleFunc(pprofPath+"symbol", pprof.Symbol)
+	mux.HandleFunc(pprofPath+"trace", pprof.Trace)
+	mux.Handle("/", next)
+	return mux
 }
 
 // observability is what serve builds from obsOptions: the store measured, the handler of the main
@@ -58,8 +89,13 @@ func setUpObservability(o obsOptions, st store.Store, logger *slog.Logger) *obse
 	if o.adminAddr == "" {
 		mainOps.Metrics = metricsHandler
 	} else {
-		obs.admin = &adminServer{addr: o.adminAddr, ready: o.adminReady,
-			handler: server.NewOps(server.OpsConfig{Store: measured, Metrics: metricsHandler})}
+		var adminHandler http.Handler = server.NewOps(server.OpsConfig{Store: measured, Metrics: metricsHandler})
+		paths := "/metrics /healthz /readyz"
+		if o.adminPprof {
+			adminHandler = withPprof(adminHandler)
+			paths += " " + pprofPath
+		}
+		obs.admin = &adminServer{addr: o.adminAddr, ready: o.adminReady, handler: adminHandler, paths: paths}
 	}
 	obs.wrap = func(endpoint http.Handler) http.Handler {
 		observed := server.Observe(endpoint, server.ObserveConfig{Metrics: metrics, Logger: logger, AccessLog: o.accessLog})
@@ -73,6 +109,7 @@ type adminServer struct {
 	addr    string
 	ready   func(net.Addr)
 	handler http.Handler
+	paths   string // what handler serves, for the log
 	srv     *http.Server
 	served  chan error
 }
@@ -88,7 +125,7 @@ func (a *adminServer) start(limits server.Limits, logger *slog.Logger) error {
 	}
 	a.srv = server.NewHTTPServer(a.handler, limits, logger)
 	a.served = make(chan error, 1)
-	logger.Info("contactsync admin listening", "addr", listener.Addr().String(), "paths", "/metrics /healthz /readyz")
+	logger.Info("contactsync admin listening", "addr", listener.Addr().String(), "paths", a.paths)
 	if a.ready != nil {
 		a.ready(listener.Addr())
 	}

@@ -213,3 +213,53 @@ func TestBinaryAdminAddr(t *testing.T) {
 	assert.Contains(t, logs, "contactsync admin listening")
 	assert.NotContains(t, logs, "c2VjcmV0OnNlY3JldA==", "the Authorization header is never logged")
 }
+
+// TestServeAdminPprof checks --admin-pprof: the profiler answers on the admin listener when on, is
+// 404 there when off, and is never on the main listener.
+func TestServeAdminPprof(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		pprof bool
+		want  int
+	}{
+		{"on", true, http.StatusOK},
+		{"off", false, http.StatusNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mainURL, adminURL, _ := startObservedServe(t, obsOptions{adminAddr: "127.0.0.1:0", adminPprof: tc.pprof}, io.Discard)
+			for _, path := range []string{"/debug/pprof/", "/debug/pprof/cmdline", "/debug/pprof/heap?debug=1", "/debug/pprof/symbol"} {
+				resp, body := httpGet(t, adminURL+path)
+				assert.Equal(t, tc.want, resp.StatusCode, "admin %s: %s", path, body)
+				resp, body = httpGet(t, mainURL+path)
+				assert.Equal(t, http.StatusNotFound, resp.StatusCode, "main %s: the profiler is never on --addr: %s", path, body)
+			}
+			if tc.pprof {
+				_, body := httpGet(t, adminURL+"/debug/pprof/")
+				assert.Contains(t, body, "goroutine", "the index lists the profiles")
+				resp, body := httpGet(t, adminURL+"/debug/pprof/profile?seconds=1")
+				require.Equal(t, http.StatusOK, resp.StatusCode, body)
+				assert.NotEmpty(t, body, "a CPU profile")
+			}
+			// The admin listener keeps its other endpoints either way.
+			resp, _ := httpGet(t, adminURL+"/metrics")
+			assert.Equal(t, http.StatusOK, resp.StatusCode)
+			resp, _ = httpGet(t, adminURL+"/healthz")
+			assert.Equal(t, http.StatusOK, resp.StatusCode)
+		})
+	}
+}
+
+// TestServeAdminPprofNeedsAdminAddr checks that --admin-pprof without --admin-addr is refused, naming
+// both, rather than silently serving no profiler (or serving it on the main listener).
+func TestServeAdminPprofNeedsAdminAddr(t *testing.T) {
+	err := runServe(context.Background(), serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(t.TempDir(), "a.db"),
+		baseURL: wsdl.DefaultBaseURL, obs: obsOptions{adminPprof: true}}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--admin-pprof")
+	assert.Contains(t, err.Error(), "--admin-addr")
+
+	cmd := newServeCommand()
+	pprofOn, err := cmd.Flags().GetBool("admin-pprof")
+	require.NoError(t, err)
+	assert.False(t, pprofOn, "the profiler is off by default")
+}

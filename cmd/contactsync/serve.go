@@ -62,7 +62,11 @@ func newServeCommand() *cobra.Command {
 			if opts.shutdownTimeout <= 0 { // runServe reads zero as "not configured"; a flag must not
 				return errors.New("--shutdown-timeout must be positive")
 			}
-			logger, err := newLogger(cmd.ErrOrStderr(), opts.log)
+			// The log is buffered (logbuffer.go): a write per access line costs throughput. Close writes
+			// what is left when serve returns, before main prints any error, so the order holds.
+			logOut := newLogBuffer(cmd.ErrOrStderr(), logBufferSize, logFlushInterval)
+			defer logOut.Close()
+			logger, err := newLogger(logOut, opts.log)
 			if err != nil {
 				return err
 			}
@@ -201,6 +205,9 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	}
 	if opts.shutdownTimeout < 0 {
 		return errors.New("--shutdown-timeout must be positive")
+	}
+	if err := opts.obs.validate(); err != nil {
+		return err
 	}
 	tlsConfig, err := opts.tls.tlsConfig()
 	if err != nil {

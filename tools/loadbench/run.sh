@@ -23,14 +23,18 @@
 #   SERVER_CPU=0 CLIENT_CPU=1   CPUs for the servers and for wrk (taskset -c)
 #   PORT=18181           first of the local ports used (PORT .. PORT+7)
 #   LOADBENCH_KEEP=1     keep the work directory (databases, captured responses, server stderr, raw results)
-#   PROFILE=1            also profile under load: tools/loadbench/profserve (the same handler and store
-#                        with net/http/pprof) takes a CPU profile during one run of soap11 and get
-#                        ReadContact and soap11 TestCreateContact, prints the top entries and keeps the
-#                        profiles in the work directory (implies LOADBENCH_KEEP=1)
+#   PROFILE=1            also profile under load: one more contactsync serve on the main store, the same
+#                        binary and configuration plus --admin-addr and --admin-pprof, takes a CPU profile
+#                        through its admin listener during one run of soap11 and get ReadContact and
+#                        soap11 TestCreateContact, prints the top entries and keeps the profiles in the
+#                        work directory (implies LOADBENCH_KEEP=1). The profiles include everything serve
+#                        runs per request (metrics, access log, request ids).
+#   SERVE_FLAGS=         extra flags for every contactsync serve of the run, split on spaces, e.g.
+#                        SERVE_FLAGS=--access-log=false (the baseline does not take them)
 #   GO=go                the Go command
 # Quick development run: ROUNDS=1 DURATION=3s make bench-load
 #
-# contactsync runs with its default configuration apart from --addr and --store; whatever it writes to
+# contactsync runs with its default configuration apart from --addr, --store and $SERVE_FLAGS; whatever it writes to
 # stderr (its log, and an access log line per request if the build has one) goes to a file in the work
 # directory, so logging costs what it costs in production without a terminal slowing it down.
 set -euo pipefail
@@ -47,6 +51,7 @@ CLIENT_CPU=${CLIENT_CPU:-1}
 PORT=${PORT:-18181}
 GO=${GO:-go}
 PROFILE=${PROFILE:-0}
+read -r -a SERVE_FLAGS <<<"${SERVE_FLAGS:-}"
 [ "$PROFILE" = 1 ] && LOADBENCH_KEEP=1
 
 NS=http://localhost:8080/contactsync/v1/ # the namespace of the default --base-url
@@ -93,7 +98,7 @@ for p in $(seq "$PORT" $((PORT + 9))); do port_free "$p" || die "port $p is in u
 # --- build ----------------------------------------------------------------------------------------
 say "building into $WORK"
 (cd "$ROOT" && $GO build -o "$WORK/contactsync" ./cmd/contactsync && $GO build -o "$WORK/baseline" ./tools/loadbench/baseline &&
-	$GO build -o "$WORK/fill" ./tools/loadbench/fill && $GO build -o "$WORK/profserve" ./tools/loadbench/profserve) || die "build failed"
+	$GO build -o "$WORK/fill" ./tools/loadbench/fill) || die "build failed"
 
 fill() { # fill DB N
 	"$WORK/fill" -db "$1" -n "$2" -prefix c 2>>"$WORK/fill.log" || die "filling $1 failed: $(tail -3 "$WORK/fill.log")"
@@ -109,11 +114,13 @@ wait_ready() { # wait_ready PORT PID NAME
 	die "$3 did not answer on port $1 within 30 s"
 }
 
-start_server() { # start_server NAME PORT DB; sets SERVER_PID
-	taskset -c "$SERVER_CPU" "$WORK/contactsync" serve --addr "127.0.0.1:$2" --store "sqlite:$3" 2>"$WORK/$1.stderr" &
+start_server() { # start_server NAME PORT DB [FLAG...]; sets SERVER_PID
+	local name=$1 port=$2 db=$3
+	shift 3
+	taskset -c "$SERVER_CPU" "$WORK/contactsync" serve --addr "127.0.0.1:$port" --store "sqlite:$db" ${SERVE_FLAGS[@]+"${SERVE_FLAGS[@]}"} "$@" 2>"$WORK/$name.stderr" &
 	SERVER_PID=$!
 	PIDS+=("$SERVER_PID")
-	wait_ready "$2" "$SERVER_PID" "$1"
+	wait_ready "$port" "$SERVER_PID" "$name"
 }
 
 # --- scenarios ------------------------------------------------------------------------------------
@@ -208,10 +215,12 @@ fi
 
 # --- profiles under load (PROFILE=1) -------------------------------------------------------------
 if [ "$PROFILE" = 1 ]; then
-	say "profiling under load (tools/loadbench/profserve on the main store)"
-	taskset -c "$SERVER_CPU" "$WORK/profserve" -addr "127.0.0.1:$((PORT + 8))" -pprof "127.0.0.1:$((PORT + 9))" -db "$WORK/main.db" 2>"$WORK/profserve.stderr" &
-	PIDS+=("$!")
-	wait_ready $((PORT + 8)) "$!" profserve
+	say "profiling under load (contactsync serve --admin-pprof on the main store)"
+	# The measured server is stopped first, so the profiled one is the only process with the store
+	# open, as the measured one was.
+	kill "$MAIN_PID" 2>/dev/null || true
+	wait "$MAIN_PID" 2>/dev/null || true
+	start_server profiled $((PORT + 8)) "$WORK/main.db" --admin-addr "127.0.0.1:$((PORT + 9))" --admin-pprof
 	seconds=$(( $(echo "$DURATION" | tr -dc '0-9') - 1 ))
 	[ "$seconds" -ge 1 ] || seconds=1
 	for scenario in "soap11 ReadContact" "get ReadContact" "soap11 TestCreateContact"; do
@@ -219,7 +228,7 @@ if [ "$PROFILE" = 1 ]; then
 		curl -s --max-time $((seconds + 30)) -o "$WORK/profile-$binding-$op.cpu" \
 			"http://127.0.0.1:$((PORT + 9))/debug/pprof/profile?seconds=$seconds" &
 		curlpid=$!
-		run_wrk "$binding-$op" profserve 1 $((PORT + 8)) "$binding" "$op" "$CONTACTS"
+		run_wrk "$binding-$op" profiled 1 $((PORT + 8)) "$binding" "$op" "$CONTACTS"
 		wait "$curlpid" || die "taking the CPU profile failed"
 	done
 	curl -s --max-time 30 -o "$WORK/profile.allocs" "http://127.0.0.1:$((PORT + 9))/debug/pprof/allocs" || die "taking the allocation profile failed"
@@ -231,7 +240,7 @@ if [ "$PROFILE" = 1 ]; then
 	echo
 	echo "== allocations (all scenarios): top by space"
 	(cd "$ROOT" && $GO tool pprof -sample_index=alloc_space -top -nodecount=20 "$WORK/profile.allocs" 2>/dev/null | sed -n '1,26p')
-	grep -v ' profserve ' "$RESULTS" >"$RESULTS.tmp" && mv "$RESULTS.tmp" "$RESULTS" # profiled runs are not measurements
+	grep -v ' profiled ' "$RESULTS" >"$RESULTS.tmp" && mv "$RESULTS.tmp" "$RESULTS" # profiled runs are not measurements
 fi
 
 # --- report ---------------------------------------------------------------------------------------
