@@ -22,6 +22,9 @@ const (
 	// outcomeOther is the outcome of a failed response whose status maps to no code (for example a
 	// 401 written by a layer that does not report its code).
 	outcomeOther = "other"
+	// outcomeClientGone is the outcome of a request whose client hung up before it was answered: the
+	// store call it abandoned reports Unavailable, which must not read as the service failing.
+	outcomeClientGone = "ClientGone"
 )
 
 // metricBindings, metricOperations and metricOutcomes are the closed label sets; their positions index
@@ -40,7 +43,8 @@ var (
 	metricOutcomes = []string{outcomeOK, outcomeOther,
 		string(CodeInvalidArgument), string(CodeMalformedRequest), string(CodeNotFound), string(CodeUnknownOperation),
 		string(CodeMethodNotAllowed), string(CodeUnsupportedMediaType), string(CodeTooLarge), string(CodeVersionMismatch),
-		string(CodeMustUnderstand), outcomeUnauthenticated, string(CodeUnavailable), string(CodeInternal)}
+		string(CodeMustUnderstand), outcomeUnauthenticated, string(CodeUnavailable), string(CodeInternal),
+		outcomeClientGone}
 )
 
 // outcomeUnauthenticated is the outcome of a 401: a request without valid credentials.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -171,6 +172,12 @@ func (o *observer) finish(ex *exchange, r *http.Request, start time.Time) {
 		status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
 	}
 	outcome := outcomeOf(ex.code, status)
+	if ex.code == CodeUnavailable && errors.Is(ex.Context.Err(), context.Canceled) {
+		// The request's context is cancelled before ServeHTTP returns only when the client's
+		// connection closed (or a shutdown cut it): the Unavailable answer went to nobody, and
+		// counting it as one would raise false alarms about the store.
+		outcome = outcomeClientGone
+	}
 	binding, op := ex.binding, ex.op
 	if binding == "" {
 		binding = bindingNone

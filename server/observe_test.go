@@ -256,6 +256,28 @@ func TestUnavailableStoreReachesRequestMetrics(t *testing.T) {
 
 // TestHealthEndpoints checks /healthz answers without the store, /readyz follows the store's Ping
 // (failing with a one-line reason), both accept only GET and HEAD, and none needs the SOAP path.
+// TestClientGoneIsNotUnavailable hangs up while the store call is running: the abandoned call ends
+// with the context's error, which the service answers as Unavailable, but nobody receives that answer,
+// so the metrics and the access log count it as ClientGone rather than as a store failure.
+func TestClientGoneIsNotUnavailable(t *testing.T) {
+	entered := make(chan struct{})
+	ts := newObservedServer(t, &fakeStore{get: func(ctx context.Context, _ string) (store.Contact, error) {
+		close(entered)
+		<-ctx.Done()
+		return store.Contact{}, ctx.Err()
+	}}, server.Limits{})
+	ctx, cancel := context.WithCancel(t.Context())
+	req, err := http.NewRequestWithContext(ctx, "GET", ts.endpoint+"/ReadContact?id=x", nil)
+	require.NoError(t, err)
+	go func() { <-entered; cancel() }()
+	_, err = http.DefaultClient.Do(req)
+	require.ErrorIs(t, err, context.Canceled)
+
+	require.Eventually(t, func() bool { return len(accessLines(t, ts.logs.String())) == 1 }, 5*time.Second, 10*time.Millisecond)
+	assert.Equal(t, "ClientGone", accessLines(t, ts.logs.String())[0]["outcome"])
+	assert.Equal(t, map[string]float64{"get/ReadContact/ClientGone": 1}, metricSamples(t, ts.reg, "contactsync_requests_total"))
+}
+
 func TestHealthEndpoints(t *testing.T) {
 	var mu sync.Mutex
 	var pingErr error
