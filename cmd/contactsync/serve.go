@@ -115,14 +115,19 @@ func isPostgres(spec string) bool {
 	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
 }
 
-// redactStore returns spec with any password masked, for logs.
+// redactStore returns spec with any password masked, for logs and errors. Only a sqlite: path is
+// shown as given: any other value, a mistyped one included, may hold a password, so it is shown only
+// as a URL with the password masked, or not at all when it is not such a URL (a key=value DSN).
 func redactStore(spec string) string {
-	if !isPostgres(spec) {
+	if strings.HasPrefix(spec, "sqlite:") {
 		return spec
 	}
 	u, err := url.Parse(spec)
-	if err != nil {
-		return "postgres://…"
+	if err != nil || u.Scheme == "" || u.Opaque != "" {
+		if isPostgres(spec) {
+			return "postgres://…"
+		}
+		return "…"
 	}
 	return u.Redacted()
 }
