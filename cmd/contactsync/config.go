@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -165,8 +167,18 @@ func readConfigFile(path string, known map[string]bool) (map[string]configValue,
 	if err != nil {
 		return nil, fmt.Errorf("config file: %w", err)
 	}
+	// Decoded document by document: yaml.Unmarshal reads the first and silently ignores the rest, so a
+	// setting after a "---" would be lost without a word.
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config file %s: %w", path, err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, fmt.Errorf("config file %s: holds more than one YAML document (line %d); put every setting in one mapping", path, next.Line)
+	case !errors.Is(err, io.EOF):
 		return nil, fmt.Errorf("config file %s: %w", path, err)
 	}
 	values := map[string]configValue{}
