@@ -191,7 +191,7 @@ type macState struct {
 // Replay protection is therefore per process: instances behind a load balancer do not share it.
 type nonceCache struct {
 	mu   sync.Mutex
-	seen map[string]time.Time // nonce -> when it may be forgotten
+	seen map[string]time.Time // nonce -> the last instant a token carrying it is fresh; forgotten after
 	max  int
 }
 
@@ -200,12 +200,12 @@ type nonceCache struct {
 func (c *nonceCache) add(nonce string, expires, now time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if until, ok := c.seen[nonce]; ok && now.Before(until) {
+	if until, ok := c.seen[nonce]; ok && !now.After(until) { // inclusive, as the Created window is
 		return ErrReplayed
 	}
 	if len(c.seen) >= c.max {
 		for n, until := range c.seen {
-			if !now.Before(until) {
+			if now.After(until) {
 				delete(c.seen, n)
 			}
 		}
