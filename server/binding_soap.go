@@ -94,7 +94,10 @@ func (b *soapBinding) decodeWithSecurity(r *http.Request, body []byte) (*operati
 			byAction = operationByName(name)
 		}
 		if byAction == nil {
-			return nil, "", nil, errorf(CodeUnknownOperation, "Server did not recognize the value of the SOAP action: %s.", action)
+			// The envelope is still read for its WS-Security header, so that a caller with a good
+			// UsernameToken gets this fault rather than a 401 saying it sent no credentials.
+			env, _ := decodeEnvelope(body, b.envNS, b.namespace, b.limits)
+			return nil, "", env.security, errorf(CodeUnknownOperation, "Server did not recognize the value of the SOAP action: %s.", action)
 		}
 	}
 	env, err := decodeEnvelope(body, b.envNS, b.namespace, b.limits)
