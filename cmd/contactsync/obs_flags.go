@@ -54,11 +54,12 @@ const pprofPath = "/debug/pprof/"
 
 // withPprof serves net/http/pprof's handlers under pprofPath and everything else with next. The
 // handlers are registered on a mux of our own rather than http.DefaultServeMux, which importing
-// net/http/pprof also fills but which no listener of serve uses.
+// net/http/pprof also fills but which no listener of serve uses. The cmdline handler is left out: it
+// would print serve's arguments, which may hold a --store DSN with its password, to anyone who reaches
+// the admin listener.
 func withPprof(next http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc(pprofPath, pprof.Index) // the index, and the named profiles (heap, allocs, goroutine, …)
-	mux.HandleFunc(pprofPath+"cmdline", pprof.Cmdline)
 	mux.HandleFunc(pprofPath+"profile", pprof.Profile)
 	mux.HandleFunc(pprofPath+"symbol", pprof.Symbol)
 	mux.HandleFunc(pprofPath+"trace", pprof.Trace)

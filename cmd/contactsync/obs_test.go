@@ -227,12 +227,15 @@ func TestServeAdminPprof(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mainURL, adminURL, _ := startObservedServe(t, obsOptions{adminAddr: "127.0.0.1:0", adminPprof: tc.pprof}, io.Discard)
-			for _, path := range []string{"/debug/pprof/", "/debug/pprof/cmdline", "/debug/pprof/heap?debug=1", "/debug/pprof/symbol"} {
+			for _, path := range []string{"/debug/pprof/", "/debug/pprof/heap?debug=1", "/debug/pprof/symbol"} {
 				resp, body := httpGet(t, adminURL+path)
 				assert.Equal(t, tc.want, resp.StatusCode, "admin %s: %s", path, body)
 				resp, body = httpGet(t, mainURL+path)
 				assert.Equal(t, http.StatusNotFound, resp.StatusCode, "main %s: the profiler is never on --addr: %s", path, body)
 			}
+			// The command line is never served: it may carry a DSN with its password.
+			resp, _ := httpGet(t, adminURL+"/debug/pprof/cmdline")
+			assert.Equal(t, http.StatusNotFound, resp.StatusCode, "admin /debug/pprof/cmdline")
 			if tc.pprof {
 				_, body := httpGet(t, adminURL+"/debug/pprof/")
 				assert.Contains(t, body, "goroutine", "the index lists the profiles")
@@ -241,7 +244,7 @@ func TestServeAdminPprof(t *testing.T) {
 				assert.NotEmpty(t, body, "a CPU profile")
 			}
 			// The admin listener keeps its other endpoints either way.
-			resp, _ := httpGet(t, adminURL+"/metrics")
+			resp, _ = httpGet(t, adminURL+"/metrics")
 			assert.Equal(t, http.StatusOK, resp.StatusCode)
 			resp, _ = httpGet(t, adminURL+"/healthz")
 			assert.Equal(t, http.StatusOK, resp.StatusCode)
