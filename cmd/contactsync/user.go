@@ -200,6 +200,11 @@ func editUsersFile(path, name, line string) (found bool, err error) {
 	if !found && line != "" {
 		out.WriteString(line + "\n")
 	}
+	if holdsDigestSecrets(out.String()) {
+		// A digest secret is password-equivalent: whatever mode the file had, only its owner may read
+		// it now (serve warns about a readable file, but the secret should not sit there until then).
+		mode &= 0o600
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".users-*")
 	if err != nil {
 		return false, err
@@ -221,4 +226,18 @@ func editUsersFile(path, name, line string) (found bool, err error) {
 		return false, err
 	}
 	return found, os.Rename(tmp.Name(), path)
+}
+
+// holdsDigestSecrets reports whether a users file's content gives any user a PasswordDigest secret.
+func holdsDigestSecrets(content string) bool {
+	users, err := auth.ParseUsers(strings.NewReader(content))
+	if err != nil {
+		return false // not reached: the content was built from a file that parsed and a valid line
+	}
+	for _, name := range users.Names() {
+		if users.Lookup(name).DigestSecret != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -99,6 +99,26 @@ func TestUserCommandsTakeTheUsersFileFromTheEnvironment(t *testing.T) {
 	assert.Empty(t, loadUsers(t, path).Names())
 }
 
+// TestUserAddDigestTightensTheFileMode checks that a users file readable by others is made 0600 once
+// it holds a password-equivalent digest secret, and that a file without one keeps the operator's mode.
+func TestUserAddDigestTightensTheFileMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "users")
+	_, err := runCLIStdin(t, "pw\n", "user", "add", "alice", "--users-file", path, "--password-stdin")
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(path, 0o644))
+	_, err = runCLIStdin(t, "pw2\n", "user", "add", "bob", "--users-file", path, "--password-stdin")
+	require.NoError(t, err)
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm(), "no digest secret: the mode stays as the operator set it")
+
+	_, err = runCLIStdin(t, "pw3\n", "user", "add", "dave", "--users-file", path, "--password-stdin", "--digest")
+	require.NoError(t, err)
+	info, err = os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "a digest secret: readable by the owner only")
+}
+
 func TestUserAddRefuses(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "users")
