@@ -71,7 +71,9 @@ func (b *logBuffer) armLocked() {
 func (b *logBuffer) flushOnTimer() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	_ = b.flushLocked() // nowhere to report a failing log; the next Write returns its error
+	// A failing log destination has nowhere to be reported (slog drops its handler's write errors
+	// too); the lines are dropped, as flushLocked documents.
+	_ = b.flushLocked()
 }
 
 // flushLocked writes the buffered lines. On a write error they are dropped, so a broken destination
