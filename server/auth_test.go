@@ -64,28 +64,6 @@ func newAuthServer(t *testing.T, a *auth.Authenticator, protectDocs bool) *testS
 	return &testServer{Server: srv, store: st, endpoint: srv.URL + wsdl.Path}
 }
 
-// doWith sends r with an optional Authorization header.
-func (ts *testServer) doWith(t *testing.T, r wireRequest, authorization string) (*http.Response, string) {
-	t.Helper()
-	req, err := http.NewRequest(r.method, ts.endpoint+r.path, strings.NewReader(r.body))
-	require.NoError(t, err)
-	if r.contentType != "" {
-		req.Header.Set("Content-Type", r.contentType)
-	}
-	if r.soapAction != "" {
-		req.Header.Set("SOAPAction", r.soapAction)
-	}
-	if authorization != "" {
-		req.Header.Set("Authorization", authorization)
-	}
-	resp, err := ts.Client().Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return resp, string(body)
-}
-
 func basic(user, pw string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pw))
 }

@@ -55,6 +55,12 @@ type wireRequest struct {
 
 func (ts *testServer) do(t *testing.T, r wireRequest) (*http.Response, string) {
 	t.Helper()
+	return ts.doWith(t, r, "")
+}
+
+// doWith sends r with an optional Authorization header.
+func (ts *testServer) doWith(t *testing.T, r wireRequest, authorization string) (*http.Response, string) {
+	t.Helper()
 	req, err := http.NewRequest(r.method, ts.endpoint+r.path, strings.NewReader(r.body))
 	require.NoError(t, err)
 	if r.contentType != "" {
@@ -62,6 +68,9 @@ func (ts *testServer) do(t *testing.T, r wireRequest) (*http.Response, string) {
 	}
 	if r.soapAction != "" {
 		req.Header.Set("SOAPAction", r.soapAction)
+	}
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
 	}
 	resp, err := ts.Client().Do(req)
 	require.NoError(t, err)

@@ -26,26 +26,12 @@ import (
 // (admin empty when obs has no admin address) and a stop function that waits for serve to end.
 func startObservedServe(t *testing.T, obs obsOptions, logs io.Writer) (mainURL, adminURL string, stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	mainCh, adminCh := make(chan net.Addr, 1), make(chan net.Addr, 1)
+	adminCh := make(chan net.Addr, 1)
 	obs.adminReady = func(a net.Addr) { adminCh <- a }
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, serveOptions{
-			addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(t.TempDir(), "contacts.db"), baseURL: wsdl.DefaultBaseURL,
-			shutdownTimeout: 5 * time.Second, ready: func(a net.Addr) { mainCh <- a }, obs: obs,
-		}, slog.New(slog.NewJSONHandler(logs, nil)))
-	}()
-	select {
-	case a := <-mainCh:
-		mainURL = "http://" + a.String()
-	case err := <-done:
-		cancel()
-		t.Fatalf("serve stopped before listening: %v", err)
-	case <-time.After(10 * time.Second):
-		cancel()
-		t.Fatal("serve did not start listening within 10s")
-	}
+	addr, cancel, done := launchServe(t, serveOptions{
+		store: "sqlite:" + filepath.Join(t.TempDir(), "contacts.db"), shutdownTimeout: 5 * time.Second, obs: obs,
+	}, slog.New(slog.NewJSONHandler(logs, nil)))
+	mainURL = "http://" + addr.String()
 	if obs.adminAddr != "" {
 		// The admin listener is up before the main one reports ready.
 		adminURL = "http://" + (<-adminCh).String()

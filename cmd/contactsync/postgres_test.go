@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -41,26 +40,13 @@ import (
 // free loopback port and returns the endpoint; the server stops when the test ends.
 func startServeOpts(t *testing.T, opts serveOptions) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	addrCh := make(chan net.Addr, 1)
-	done := make(chan error, 1)
 	opts.addr, opts.baseURL, opts.shutdownTimeout = "127.0.0.1:0", wsdl.DefaultBaseURL, 5*time.Second
-	opts.ready = func(a net.Addr) { addrCh <- a }
-	go func() { done <- runServe(ctx, opts, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	addr, cancel, done := launchServe(t, opts, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	t.Cleanup(func() {
 		cancel()
 		assert.NoError(t, <-done)
 	})
-	select {
-	case a := <-addrCh:
-		return "http://" + a.String() + wsdl.Path
-	case err := <-done:
-		done <- err
-		t.Fatalf("serve stopped before listening: %v", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not start listening within 20s")
-	}
-	return ""
+	return "http://" + addr.String() + wsdl.Path
 }
 
 // TestMigrateCommand runs `contactsync migrate` on both stores: it applies the migrations once, reports
@@ -155,19 +141,8 @@ func TestServeNeverLogsTheDSNPassword(t *testing.T) {
 		// The test database trusts its clients, so the password is sent nowhere and refused by nobody.
 		dsn := withPassword(pgtest.Schema(t))
 		var logs syncBuffer
-		ctx, cancel := context.WithCancel(context.Background())
-		addrCh := make(chan net.Addr, 1)
-		done := make(chan error, 1)
-		go func() {
-			done <- runServe(ctx, serveOptions{addr: "127.0.0.1:0", store: dsn, baseURL: wsdl.DefaultBaseURL,
-				shutdownTimeout: 5 * time.Second, ready: func(a net.Addr) { addrCh <- a }},
-				slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-		}()
-		select {
-		case <-addrCh:
-		case err := <-done:
-			t.Fatalf("serve stopped before listening: %v", err)
-		}
+		_, cancel, done := launchServe(t, serveOptions{store: dsn, shutdownTimeout: 5 * time.Second},
+			slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 		cancel()
 		require.NoError(t, <-done)
 		assert.Contains(t, logs.String(), "contactsync listening")

@@ -22,29 +22,42 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// launchServe runs the real serve wiring (runServe) in-process with opts and waits until it listens:
+// on a free loopback port unless opts.addr is set, with the default base URL unless opts.baseURL is.
+// It returns the bound address, the function that stops serve (as SIGTERM would) and the channel
+// runServe's result arrives on. A serve that stops, or does not listen within 20 s, fails t.
+func launchServe(t *testing.T, opts serveOptions, logger *slog.Logger) (net.Addr, context.CancelFunc, chan error) {
+	t.Helper()
+	if opts.addr == "" {
+		opts.addr = "127.0.0.1:0"
+	}
+	if opts.baseURL == "" {
+		opts.baseURL = wsdl.DefaultBaseURL
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	addrCh := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	opts.ready = func(a net.Addr) { addrCh <- a }
+	go func() { done <- runServe(ctx, opts, logger) }()
+	select {
+	case a := <-addrCh:
+		return a, cancel, done
+	case err := <-done:
+		t.Fatalf("serve stopped before listening: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not start listening within 20s")
+	}
+	return nil, nil, nil
+}
+
 // startServe runs the real serve wiring in-process on a free loopback port and returns the endpoint
 // and a function that stops it (as SIGTERM would) and waits for it to finish.
 func startServe(t *testing.T, storeSpec string) (endpoint string, stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	addrCh := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, serveOptions{
-			addr: "127.0.0.1:0", store: storeSpec, baseURL: wsdl.DefaultBaseURL,
-			shutdownTimeout: 5 * time.Second, ready: func(a net.Addr) { addrCh <- a },
-		}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	}()
-	select {
-	case a := <-addrCh:
-		endpoint = "http://" + a.String() + wsdl.Path
-	case err := <-done:
-		cancel()
-		t.Fatalf("serve stopped before listening: %v", err)
-	case <-time.After(10 * time.Second):
-		cancel()
-		t.Fatal("serve did not start listening within 10s")
-	}
+	addr, cancel, done := launchServe(t, serveOptions{store: storeSpec, shutdownTimeout: 5 * time.Second},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	endpoint = "http://" + addr.String() + wsdl.Path
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {

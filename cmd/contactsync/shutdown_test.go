@@ -65,24 +65,10 @@ func (s *holdingStore) Close() error {
 func startHeldServe(t *testing.T, shutdownTimeout time.Duration) (string, *holdingStore, net.Addr, context.CancelFunc, chan error) {
 	t.Helper()
 	held := newHoldingStore()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	addrCh := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, serveOptions{
-			addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(t.TempDir(), "c.db"), baseURL: wsdl.DefaultBaseURL,
-			shutdownTimeout: shutdownTimeout,
-			ready:           func(a net.Addr) { addrCh <- a },
-			wrapStore:       func(st store.Store) store.Store { held.Store = st; return held },
-		}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-addrCh:
-	case err := <-done:
-		t.Fatalf("serve stopped before listening: %v", err)
-	}
+	addr, cancel, done := launchServe(t, serveOptions{
+		store: "sqlite:" + filepath.Join(t.TempDir(), "c.db"), shutdownTimeout: shutdownTimeout,
+		wrapStore: func(st store.Store) store.Store { held.Store = st; return held },
+	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	endpoint := "http://" + addr.String() + wsdl.Path
 	c := &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}
 	_, err := c.TestCreateContact(&gen.TestCreateContact{Id: "hold"})

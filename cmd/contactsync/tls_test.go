@@ -61,22 +61,10 @@ func testCertificate(t *testing.T, dir, name string) (certFile, keyFile string, 
 func TestServeTLS(t *testing.T) {
 	dir := t.TempDir()
 	certFile, keyFile, cert := testCertificate(t, dir, "server")
-	ctx, cancel := context.WithCancel(context.Background())
-	addrCh := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, serveOptions{
-			addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "c.db"), baseURL: wsdl.DefaultBaseURL,
-			tls:             tlsOptions{certFile: certFile, keyFile: keyFile},
-			shutdownTimeout: 5 * time.Second, ready: func(a net.Addr) { addrCh <- a },
-		}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-addrCh:
-	case err := <-done:
-		t.Fatalf("serve stopped before listening: %v", err)
-	}
+	addr, cancel, done := launchServe(t, serveOptions{
+		store: "sqlite:" + filepath.Join(dir, "c.db"), tls: tlsOptions{certFile: certFile, keyFile: keyFile},
+		shutdownTimeout: 5 * time.Second,
+	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
 
 	roots := x509.NewCertPool()

@@ -186,22 +186,12 @@ func TestServeWithUsersFile(t *testing.T) {
 	require.NoError(t, os.Chmod(users, 0o640))
 
 	var logs syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	addrCh, done := make(chan net.Addr, 1), make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, serveOptions{
-			addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "c.db"), baseURL: wsdl.DefaultBaseURL,
-			auth:            authOptions{usersFile: users, docs: "open", maxClockSkew: time.Minute},
-			shutdownTimeout: 5 * time.Second, ready: func(a net.Addr) { addrCh <- a },
-		}, slog.New(slog.NewTextHandler(&logs, nil)))
-	}()
-	var endpoint string
-	select {
-	case a := <-addrCh:
-		endpoint = "http://" + a.String() + wsdl.Path
-	case err := <-done:
-		t.Fatalf("serve stopped: %v", err)
-	}
+	addr, cancel, done := launchServe(t, serveOptions{
+		store:           "sqlite:" + filepath.Join(dir, "c.db"),
+		auth:            authOptions{usersFile: users, docs: "open", maxClockSkew: time.Minute},
+		shutdownTimeout: 5 * time.Second,
+	}, slog.New(slog.NewTextHandler(&logs, nil)))
+	endpoint := "http://" + addr.String() + wsdl.Path
 	defer func() { cancel(); require.NoError(t, <-done) }()
 
 	get := func(url, user, pw string) int {
