@@ -19,6 +19,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -138,7 +139,7 @@ func Namespace(baseURL string) (string, error) {
 
 // Handler serves the endpoint. It is safe for concurrent use.
 type Handler struct {
-	svc            gen.SyncServiceSoap
+	svc            any // implements the server interface the operation table calls
 	limits         Limits
 	log            *slog.Logger
 	soap11, soap12 *soapBinding
@@ -151,8 +152,17 @@ type Handler struct {
 	protectDocs bool
 }
 
-// NewHandler returns the handler serving svc under cfg.
-func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
+// NewHandler returns the handler serving svc, the implementation of the generated server interface,
+// under cfg.
+func NewHandler(svc gen.SyncServiceSoapServer, cfg Config) (*Handler, error) {
+	return NewContractHandler(gen.Operations, svc, cfg)
+}
+
+// NewContractHandler returns a handler serving the operations of a generated table, ops, with svc, which
+// must implement the server interface generated with that table. NewHandler serves this service's own
+// contract; this form lets tests and tools serve another generated contract through the same bindings.
+// The documents (?WSDL, ?disco, help pages) always describe this service's contract.
+func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, error) {
 	ns, err := Namespace(cfg.BaseURL)
 	if err != nil {
 		return nil, err
@@ -166,10 +176,10 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 		svc:      svc,
 		limits:   limits,
 		log:      logger,
-		soap11:   newSOAPBinding(false, ns, limits),
-		soap12:   newSOAPBinding(true, ns, limits),
-		get:      newHTTPBinding(false, ns),
-		post:     newHTTPBinding(true, ns),
+		soap11:   newSOAPBinding(false, ns, limits, ops),
+		soap12:   newSOAPBinding(true, ns, limits, ops),
+		get:      newHTTPBinding(false, ns, ops),
+		post:     newHTTPBinding(true, ns, ops),
 		contract: newContract(ns),
 		inFlight: make(chan struct{}, limits.MaxConcurrent),
 
@@ -293,25 +303,24 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 		h.writeError(w, r, b, err)
 		return
 	}
-	var op *operation
-	var id string
+	var req request
 	var derr *Error
 	if authenticated {
-		op, id, derr = b.decode(r, body)
+		req, derr = b.decode(r, body)
 	} else {
-		op, id, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
+		req, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
 	}
-	ex.setOperation(op)
+	ex.setOperation(req.op)
 	if derr != nil {
 		h.writeError(w, r, b, derr)
 		return
 	}
-	res, cerr := op.call(r.Context(), h.svc, id)
+	resp, cerr := req.op.Call(r.Context(), h.svc, req.msg)
 	if cerr != nil {
 		h.writeError(w, r, b, asError(cerr))
 		return
 	}
-	b.writeResult(w, op, res)
+	b.writeResult(w, req.op, resp)
 }
 
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding, e *Error) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/contactsync/contactsync/gen"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -33,8 +34,8 @@ var (
 	metricBindings   = []string{bindingNone, "soap11", "soap12", "get", "post"}
 	metricOperations = func() []string {
 		names := []string{operationUnknown}
-		for _, op := range operations {
-			names = append(names, op.name)
+		for _, op := range gen.Operations {
+			names = append(names, op.Name)
 		}
 		return names
 	}()

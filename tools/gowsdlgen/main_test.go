@@ -61,8 +61,9 @@ func gowsdlgen(t *testing.T, dir string, args ...string) (string, error) {
 	return stderr.String(), err
 }
 
-// TestGeneratedCodeIsUpToDate runs gen/generate.go's go:generate command, writing to a scratch file,
-// and requires the committed gen/contactsync.go to be exactly what it produces.
+// TestGeneratedCodeIsUpToDate runs gen/generate.go's go:generate command, writing to scratch files,
+// and requires the committed gen/contactsync.go and gen/contactsync_wire.go to be exactly what it
+// produces.
 func TestGeneratedCodeIsUpToDate(t *testing.T) {
 	const genDir, prefix = "../../gen", "//go:generate go run ../tools/gowsdlgen "
 	directive, err := os.ReadFile(filepath.Join(genDir, "generate.go"))
@@ -75,21 +76,27 @@ func TestGeneratedCodeIsUpToDate(t *testing.T) {
 		}
 	}
 	require.NotNil(t, args, "gen/generate.go has no %q directive", prefix)
-	o := slices.Index(args, "-o")
-	require.True(t, o >= 0 && o+1 < len(args), "the directive has no -o")
-	committed := filepath.Join(genDir, args[o+1])
-	args[o+1] = filepath.Join(t.TempDir(), "out.go")
+	scratch := t.TempDir()
+	outputs := map[string]string{} // scratch file -> committed file
+	for _, flag := range []string{"-o", "-wire"} {
+		o := slices.Index(args, flag)
+		require.True(t, o >= 0 && o+1 < len(args), "the directive has no %s", flag)
+		outputs[filepath.Join(scratch, flag)] = filepath.Join(genDir, args[o+1])
+		args[o+1] = filepath.Join(scratch, flag)
+	}
 
 	stderr, err := gowsdlgen(t, genDir, args...)
 	require.NoError(t, err, stderr)
 	assert.Empty(t, stderr, "a successful run is silent, as go generate steps should be")
 
-	want, err := os.ReadFile(committed)
-	require.NoError(t, err)
-	got, err := os.ReadFile(args[o+1])
-	require.NoError(t, err)
-	if !assert.Equal(t, string(want), string(got)) {
-		t.Log("gen/ is out of step with wsdl/contactsync.wsdl or tools/gowsdlgen: run `make generate` and commit the result")
+	for generated, committed := range outputs {
+		want, err := os.ReadFile(committed)
+		require.NoError(t, err)
+		got, err := os.ReadFile(generated)
+		require.NoError(t, err)
+		if !assert.Equal(t, string(want), string(got), committed) {
+			t.Log("gen/ is out of step with wsdl/contactsync.wsdl or tools/gowsdlgen: run `make generate` and commit the result")
+		}
 	}
 }
 

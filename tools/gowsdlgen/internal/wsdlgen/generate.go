@@ -16,6 +16,8 @@ type Options struct {
 	Package string
 	// Source names the WSDL file in the generated header, e.g. "wsdl/contactsync.wsdl".
 	Source string
+	// Wire asks for the wire code too (Result.Wire): the operation table and codec of the contract.
+	Wire bool
 	// Gowsdl turns a WSDL document into gowsdl's code sections. Nil means RunGowsdl, the real library;
 	// tests substitute a fake to see what Generate does with the sections.
 	Gowsdl func(wsdl []byte, pkg string) (map[string][]byte, error)
@@ -25,6 +27,9 @@ type Options struct {
 type Result struct {
 	// Code is the generated Go file, gofmt-formatted.
 	Code []byte
+	// Wire is the generated wire code (operation table, XML codec, form binding, server interface and
+	// client stub), a second file of the same package.
+	Wire []byte
 	// View is the SOAP-only view gowsdl was run on.
 	View *View
 }
@@ -77,7 +82,17 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}
-	return &Result{Code: code, View: view}, nil
+	res := &Result{Code: code, View: view}
+	if opts.Wire {
+		model, err := readContract(contract)
+		if err != nil {
+			return nil, err
+		}
+		if res.Wire, err = emitWire(model, code, opts.Package, opts.Source); err != nil {
+			return nil, fmt.Errorf("generating the wire code: %w", err)
+		}
+	}
+	return res, nil
 }
 
 // goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component:

@@ -50,6 +50,7 @@ func PostProcess(src []byte, opts PostProcessOptions) ([]byte, error) {
 	if err := keepZeroValues(f, opts.Required); err != nil {
 		return nil, err
 	}
+	useRuntimeDateTime(f)
 	var buf bytes.Buffer
 	if err := format.Node(&buf, fset, f); err != nil {
 		return nil, fmt.Errorf("formatting generated code: %w", err)
@@ -322,4 +323,33 @@ func addSourceLine(src []byte, source string) ([]byte, error) {
 	}
 	out.Write(rest)
 	return out.Bytes(), nil
+}
+
+// useRuntimeDateTime replaces gowsdl's soap.XSDDateTime with the runtime's wire.DateTime in every
+// declaration. soap.XSDDateTime keeps whether the value had a zone in an unexported field and writes
+// itself only through encoding/xml, so an append-style codec could neither read nor write it without
+// reflection; wire.DateTime holds the same information in the open. The runtime's import is added when
+// a replacement was made.
+func useRuntimeDateTime(f *ast.File) {
+	replaced := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && x.Name == "soap" && sel.Sel.Name == "XSDDateTime" {
+			x.Name, sel.Sel.Name = "wire", "DateTime"
+			replaced = true
+		}
+		return true
+	})
+	if !replaced {
+		return
+	}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			gd.Specs = append(gd.Specs, &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(RuntimeImport)}})
+			return
+		}
+	}
 }
