@@ -1,8 +1,10 @@
 // Package contractevo holds the contract-evolution patches and the test that applies them (issue 12:
 // "the compiler is the to-do list" and "contract evolution in CI").
 //
-// Each directory under patches/ is one edit a user might make to wsdl/contactsync.wsdl, written the
-// way the existing operations are written, together with the only code the edit should need:
+// Each directory under testdata/patches/ is one edit a user might make to wsdl/contactsync.wsdl,
+// written the way the existing operations are written, together with the only code the edit should
+// need (testdata, so that `go build ./...` leaves its Go files alone: they belong to package server
+// and compile only once copied into it):
 //
 //   - wsdl.patch: the WSDL edit, a unified diff against the repository root (git apply -p1);
 //   - for a new operation, one Go file of package server holding the service method, copied into

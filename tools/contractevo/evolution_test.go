@@ -33,7 +33,7 @@ const patchTimeout = 3 * time.Minute
 
 // evolution is one contract patch and what the test checks once its service code is in.
 type evolution struct {
-	dir string // under patches/
+	dir string // under testdata/patches/
 	// op is the operation the patch adds, "" for a patch that only adds fields: then the build must
 	// succeed before any service code is written.
 	op string
@@ -214,7 +214,7 @@ func TestContractEvolution(t *testing.T) {
 			defer cancel()
 			s := &scratch{ctx: ctx, dir: t.TempDir(), zeepOK: haveZeep}
 			copyFiles(t, root, s.dir, files)
-			patchDir := filepath.Join(root, "tools", "contractevo", "patches", ev.dir)
+			patchDir := filepath.Join(root, "tools", "contractevo", "testdata", "patches", ev.dir)
 
 			s.run(t, "git", "apply", "-p1", filepath.Join(patchDir, "wsdl.patch"))
 			s.run(t, "go", "generate", "./...")
