@@ -92,6 +92,11 @@ var evolutions = []evolution{
 				assert.Contains(t, out, "<CountRolesResult>2</CountRolesResult>", "over %s", b)
 				out = s.call(t, "CountRoles", b, "--param", "max=1", "--param", "id=roles-1")
 				assert.Contains(t, out, "<CountRolesResult>1</CountRolesResult>", "over %s", b)
+				// The service's own error reaches the caller as on every other operation.
+				out = s.callFault(t, "CountRoles", b, "--param", "id=roles-1", "--param", "max=-1")
+				assert.Contains(t, out, "The parameter max must not be negative (got -1).", "over %s", b)
+				out = s.callFault(t, "CountRoles", b, "--param", "id=nobody", "--param", "max=1")
+				assert.Contains(t, out, `Contact "nobody" does not exist.`, "over %s", b)
 			}
 			for _, method := range []string{http.MethodGet, http.MethodPost} {
 				status, body := s.http(t, method, "CountRoles", url.Values{"id": {"roles-1"}, "max": {"3"}})
@@ -115,12 +120,15 @@ var evolutions = []evolution{
 		check: func(t *testing.T, s *scratch) {
 			file := filepath.Join(s.dir, "contact.xml")
 			require.NoError(t, os.WriteFile(file, []byte(`<contact><Id>echo-1</Id><FirstName>Zoë &amp; &lt;Ann&gt;</FirstName>`+
-				`<EmailAddress>zoe@example.com</EmailAddress><RoleIds><string>r1</string><string>r2</string></RoleIds></contact>`), 0o600))
+				`<EmailAddress>zoe@example.com</EmailAddress><RoleIds><string>r1</string>`+
+				`<string xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true" /><string /></RoleIds></contact>`), 0o600))
 			for _, b := range s.offered(t, "EchoContact") {
 				out := s.call(t, "EchoContact", b, "--param-file", "contact="+file)
 				for _, w := range []string{
 					"<Id>echo-1</Id>", "<FirstName>Zoë &amp; &lt;Ann&gt;</FirstName>",
-					"<EmailAddress>zoe@example.com</EmailAddress>", "<string>r1</string>", "<string>r2</string>",
+					"<EmailAddress>zoe@example.com</EmailAddress>",
+					// A nil item and an empty one stay apart both ways.
+					"<string>r1</string>\n      <string xsi:nil=\"true\" />\n      <string />\n",
 				} {
 					assert.Contains(t, out, w, "over %s", b)
 				}
@@ -209,11 +217,16 @@ func TestContractEvolution(t *testing.T) {
 	for _, ev := range evolutions {
 		t.Run(ev.dir, func(t *testing.T) {
 			t.Parallel()
-			start := time.Now()
+			start, last := time.Now(), time.Now()
+			lap := func(what string) {
+				t.Logf("%s: %s", what, time.Since(last).Round(100*time.Millisecond))
+				last = time.Now()
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), patchTimeout)
 			defer cancel()
 			s := &scratch{ctx: ctx, dir: t.TempDir(), zeepOK: haveZeep}
 			copyFiles(t, root, s.dir, files)
+			lap("copy")
 			patchDir := filepath.Join(root, "tools", "contractevo", "testdata", "patches", ev.dir)
 
 			s.run(t, "git", "apply", "-p1", filepath.Join(patchDir, "wsdl.patch"))
@@ -231,12 +244,15 @@ func TestContractEvolution(t *testing.T) {
 				assert.Regexp(t, `(?m)^server/service\.go:`+fmt.Sprint(line)+`:\d+: .*\(missing method `+ev.op+`Context\)$`, out)
 			}
 
-			// The service code: a method in a new file, or the lines of toWire.
+			// The service code: a method in a new file, or the lines of toWire. go build does not compile
+			// the packages that import a failed one, so the second half of "only package server" is
+			// that, with nothing but this code added, the whole module builds.
+			lap("generate and the first build")
 			addServiceCode(t, s, patchDir)
-			s.run(t, "go", "build", "./...")
-			s.run(t, "go", "build", "-o", filepath.Join(s.dir, "bin", "contactsync"), "./cmd/contactsync")
 			writeTableDumper(t, s)
-			s.run(t, "go", "build", "-o", filepath.Join(s.dir, "bin", "evodump"), "./evodump")
+			s.run(t, "go", "build", "-o", filepath.Join(s.dir, "bin")+string(filepath.Separator), "./cmd/contactsync", "./evodump")
+			s.run(t, "go", "build", "./...")
+			lap("the build with the service code")
 			s.table = dumpTable(t, s)
 			if ev.op != "" {
 				require.Contains(t, s.table, ev.op, "the generated table lacks %s", ev.op)
@@ -244,8 +260,15 @@ func TestContractEvolution(t *testing.T) {
 			}
 
 			s.serve(t)
+			if ev.op != "" {
+				// The help pages are driven by the table too: the new operation has its page.
+				status, body := s.get(t, s.endpoint+"?op="+ev.op)
+				assert.Equal(t, http.StatusOK, status, body)
+				assert.Contains(t, body, ev.op)
+			}
 			ev.check(t, s)
-			t.Logf("%s: %s", ev.dir, time.Since(start).Round(time.Second))
+			lap("serve and calls")
+			t.Logf("%s: %s in all", ev.dir, time.Since(start).Round(time.Second))
 		})
 	}
 }
@@ -313,6 +336,28 @@ func (s *scratch) call(t *testing.T, op, binding string, args ...string) string 
 	out, err := s.command(filepath.Join(s.dir, "bin", "contactsync"), argv...).CombinedOutput()
 	require.NoError(t, err, "contactsync %s:\n%s", strings.Join(argv, " "), out)
 	return string(out)
+}
+
+// callFault runs `contactsync call` expecting it to fail, and returns what it prints.
+func (s *scratch) callFault(t *testing.T, op, binding string, args ...string) string {
+	t.Helper()
+	argv := append([]string{"call", op, "--binding", binding, "--url", s.endpoint}, args...)
+	out, err := s.command(filepath.Join(s.dir, "bin", "contactsync"), argv...).CombinedOutput()
+	require.Error(t, err, "contactsync %s should fail:\n%s", strings.Join(argv, " "), out)
+	return string(out)
+}
+
+// get fetches u and returns the status and body.
+func (s *scratch) get(t *testing.T, u string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(s.ctx, http.MethodGet, u, nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, string(data)
 }
 
 // http sends op's parameters over the HTTP GET or POST binding by hand and returns the status and body.
