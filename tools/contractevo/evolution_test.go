@@ -242,6 +242,7 @@ func TestContractEvolution(t *testing.T) {
 				assert.Equal(t, []string{module + "/server"}, failedPackages(out), "packages that fail to build:\n%s", out)
 				line := lineOf(t, filepath.Join(s.dir, "server", "service.go"), "var _ gen.SyncServiceSoapServer = (*Service)(nil)")
 				assert.Regexp(t, `(?m)^server/service\.go:`+fmt.Sprint(line)+`:\d+: .*\(missing method `+ev.op+`Context\)$`, out)
+				assert.Len(t, regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: `).FindAllString(out, -1), 1, "one error, the missing method:\n%s", out)
 			}
 
 			// The service code: a method in a new file, or the lines of toWire. go build does not compile
