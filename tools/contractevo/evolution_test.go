@@ -53,6 +53,9 @@ var evolutions = []evolution{
 				"<Modified>2026-11-23T14:05:06.7+01:30</Modified>",
 				"<Active>true</Active>",
 				"<RoleCount>2</RoleCount>",
+				`<Birthday xsi:nil="true" />`,
+				"<Verified>true</Verified>",
+				"<Score>20</Score>",
 			}
 			for _, b := range s.offered(t, "ReadContact") {
 				id := "fields-" + b
@@ -78,6 +81,10 @@ var evolutions = []evolution{
 				assert.Equal(t, "2026-11-23T14:05:06.700000+01:30", c["Modified"], "zeep over %s", b)
 				assert.Equal(t, true, c["Active"], "zeep over %s", b)
 				assert.EqualValues(t, 2, c["RoleCount"], "zeep over %s", b)
+				assert.Contains(t, c, "Birthday")
+				assert.Nil(t, c["Birthday"], "zeep over %s", b)
+				assert.Equal(t, true, c["Verified"], "zeep over %s", b)
+				assert.EqualValues(t, 20, c["Score"], "zeep over %s", b)
 			}
 		},
 	},
