@@ -1,9 +1,10 @@
 """zeep, a real SOAP client, imports a live ?WSDL and calls one operation on one port.
 
 Usage (the contract-evolution test runs it with Debian's /usr/bin/python3, which has python3-zeep):
-    python3 zeep_call.py WSDL_URL soap11|soap12 OPERATION JSON_ARGUMENTS
+    python3 zeep_call.py WSDL_URL soap11|soap12|get|post OPERATION JSON_ARGUMENTS
 
 JSON_ARGUMENTS is an object of the operation's parameters by name (a complex one as a nested object).
+zeep speaks the HTTP GET and POST bindings too (its http binding, mime:mimeXml results).
 The result, serialized by zeep.helpers.serialize_object, is printed as JSON on stdout (a dateTime in
 its ISO form with the offset zeep parsed); a fault or any other failure exits non-zero with the
 message on stderr. The script knows no operation: it is told which to call, so one script serves
@@ -17,7 +18,7 @@ import zeep
 import zeep.helpers
 import zeep.transports
 
-PORTS = {"soap11": "SyncServiceSoap", "soap12": "SyncServiceSoap12"}
+PORTS = {"soap11": "SyncServiceSoap", "soap12": "SyncServiceSoap12", "get": "SyncServiceHttpGet", "post": "SyncServiceHttpPost"}
 
 
 def main():
