@@ -306,9 +306,11 @@ type scratch struct {
 
 // env is the environment of the commands run in the scratch copy: the caller's, so the Go build and
 // module caches are shared (the scratch copy is a different directory, but the dependencies and the
-// generator's own packages are cached), and git looks for no repository above the copy.
+// generator's own packages are cached), less the service's own settings (CONTACTSYNC_*, which would
+// change e.g. the namespace under the test), and git looks for no repository above the copy.
 func (s *scratch) env() []string {
-	return append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(s.dir), "GOWORK=off")
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "CONTACTSYNC_") })
+	return append(env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(s.dir), "GOWORK=off")
 }
 
 func (s *scratch) command(name string, args ...string) *exec.Cmd {
