@@ -264,6 +264,8 @@ func TestContractEvolution(t *testing.T) {
 			writeTableDumper(t, s)
 			s.run(t, "go", "build", "-o", filepath.Join(s.dir, "bin")+string(filepath.Separator), "./cmd/contactsync", "./evodump")
 			s.run(t, "go", "build", "./...")
+			// go vet type-checks the tests too: no test double of the interface needs the method.
+			s.run(t, "go", "vet", "./...")
 			lap("the build with the service code")
 			s.table = dumpTable(t, s)
 			if ev.op != "" {
