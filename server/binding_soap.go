@@ -266,6 +266,9 @@ var understoodHeaderNamespaces = map[string]bool{
 // DOCTYPE declarations (so no entity is ever expanded or fetched), bounds nesting depth and element
 // count, checks mustUnderstand headers, and extracts the wrapper element and its id child.
 func decodeEnvelope(body []byte, envNS, serviceNS string, limits Limits) (envelope, *Error) {
+	if err := checkXMLBudget(body, limits.XMLBudget); err != nil { // xmlbudget.go, before any parsing
+		return envelope{}, err
+	}
 	if env, ok := fastDecodeEnvelope(body, envNS, serviceNS, limits); ok {
 		return env, nil // the common shape, parsed without encoding/xml (soapfast.go)
 	}

@@ -43,6 +43,8 @@ type Limits struct {
 	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout bound each connection's phases, so
 	// a slow or stalled client (slowloris) cannot hold a connection open.
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// XMLBudget bounds attributes, namespaces, names and comments of a SOAP request (xmlbudget.go).
+	XMLBudget
 }
 
 // DefaultLimits returns the limits used when none are configured.
@@ -57,6 +59,7 @@ func DefaultLimits() Limits {
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		XMLBudget:         DefaultXMLBudget(),
 	}
 }
 
@@ -90,6 +93,7 @@ func (l Limits) withDefaults() Limits {
 	if l.IdleTimeout <= 0 {
 		l.IdleTimeout = d.IdleTimeout
 	}
+	l.XMLBudget = l.XMLBudget.withDefaults()
 	return l
 }
 

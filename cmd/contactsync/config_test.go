@@ -277,6 +277,8 @@ func TestSettingsValidation(t *testing.T) {
 		{"max-xml-elements", "2", "--max-xml-elements must be at least 3"},
 		{"max-concurrent", "0", "--max-concurrent must be at least 1"},
 		{"max-header-bytes", "100", "--max-header-bytes must be at least 1024"},
+		{"max-xml-attrs-per-element", "0", "--max-xml-attrs-per-element must be at least 1"},
+		{"max-xml-comment-bytes", "-1", "--max-xml-comment-bytes must be at least 1"},
 		{"read-header-timeout", "0s", "--read-header-timeout must be positive"},
 		{"read-timeout", "-1s", "--read-timeout must be positive"},
 		{"write-timeout", "0s", "--write-timeout must be positive"},

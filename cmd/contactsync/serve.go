@@ -145,6 +145,7 @@ func limitFlags(cmd *cobra.Command, l *server.Limits) {
 	f.DurationVar(&l.ReadTimeout, "read-timeout", d.ReadTimeout, "time allowed to read a whole request")
 	f.DurationVar(&l.WriteTimeout, "write-timeout", d.WriteTimeout, "time allowed to write a response")
 	f.DurationVar(&l.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
+	xmlBudgetFlags(f, &l.XMLBudget) // admission_flags.go
 }
 
 // validateLimits refuses limits that cannot work, naming the flag.
@@ -169,7 +170,7 @@ func validateLimits(l server.Limits) error {
 	case l.IdleTimeout <= 0:
 		return errors.New("--idle-timeout must be positive")
 	}
-	return nil
+	return validateXMLBudget(l.XMLBudget) // admission_flags.go
 }
 
 // openStore opens the store a --store value names.
