@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/pflag"
@@ -39,6 +40,31 @@ func validateXMLBudget(b server.XMLBudget) error {
 		if c.value < 1 {
 			return fmt.Errorf("--%s must be at least 1", c.flag)
 		}
+	}
+	return nil
+}
+
+// admissionFlags registers the request-admission limits (server.AdmissionLimits), defaulting to
+// server.DefaultAdmissionLimits.
+func admissionFlags(f *pflag.FlagSet, a *server.AdmissionLimits) {
+	d := server.DefaultAdmissionLimits()
+	f.IntVar(&a.MaxPending, "max-pending", d.MaxPending, "requests reading their body or waiting for an operation slot at once; more get 503 with Retry-After")
+	f.Int64Var(&a.MaxBodyBytesInFlight, "max-body-bytes-in-flight", d.MaxBodyBytesInFlight, "request bodies held in memory at once, in bytes; beyond it requests get 503 with Retry-After")
+	f.Int64Var(&a.MinBodyRate, "min-body-rate", d.MinBodyRate, "slowest a request body may arrive, in bytes per second (after a 2 s grace); a slower one is cut off")
+	f.DurationVar(&a.QueueTimeout, "queue-timeout", d.QueueTimeout, "how long a request whose body is read waits for an operation slot before it gets 503 with Retry-After")
+}
+
+// validateAdmission refuses admission limits that cannot work, naming the flag.
+func validateAdmission(a server.AdmissionLimits) error {
+	switch {
+	case a.MaxPending < 1:
+		return errors.New("--max-pending must be at least 1")
+	case a.MaxBodyBytesInFlight < 1:
+		return errors.New("--max-body-bytes-in-flight must be at least 1")
+	case a.MinBodyRate < 1:
+		return errors.New("--min-body-rate must be at least 1")
+	case a.QueueTimeout <= 0:
+		return errors.New("--queue-timeout must be positive")
 	}
 	return nil
 }

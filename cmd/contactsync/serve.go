@@ -139,13 +139,14 @@ func limitFlags(cmd *cobra.Command, l *server.Limits) {
 	f.Int64Var(&l.MaxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body accepted, in bytes")
 	f.IntVar(&l.MaxXMLDepth, "max-xml-depth", d.MaxXMLDepth, "deepest element nesting accepted in a SOAP request")
 	f.IntVar(&l.MaxXMLElements, "max-xml-elements", d.MaxXMLElements, "most elements accepted in one SOAP request")
-	f.IntVar(&l.MaxConcurrent, "max-concurrent", d.MaxConcurrent, "operation requests served at once; more get 503 with Retry-After")
+	f.IntVar(&l.MaxConcurrent, "max-concurrent", d.MaxConcurrent, "operation requests served at once (unless set: 32 per CPU, at least 16); more wait up to --queue-timeout, then get 503 with Retry-After")
 	f.IntVar(&l.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes, "largest request line and headers, in bytes")
 	f.DurationVar(&l.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time allowed to read request headers")
 	f.DurationVar(&l.ReadTimeout, "read-timeout", d.ReadTimeout, "time allowed to read a whole request")
 	f.DurationVar(&l.WriteTimeout, "write-timeout", d.WriteTimeout, "time allowed to write a response")
 	f.DurationVar(&l.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
-	xmlBudgetFlags(f, &l.XMLBudget) // admission_flags.go
+	xmlBudgetFlags(f, &l.XMLBudget)       // admission_flags.go
+	admissionFlags(f, &l.AdmissionLimits) // admission_flags.go
 }
 
 // validateLimits refuses limits that cannot work, naming the flag.
@@ -169,6 +170,9 @@ func validateLimits(l server.Limits) error {
 		return errors.New("--write-timeout must be positive")
 	case l.IdleTimeout <= 0:
 		return errors.New("--idle-timeout must be positive")
+	}
+	if err := validateAdmission(l.AdmissionLimits); err != nil { // admission_flags.go
+		return err
 	}
 	return validateXMLBudget(l.XMLBudget) // admission_flags.go
 }
