@@ -106,7 +106,7 @@ func NewHTTPServer(h http.Handler, l Limits, logger *slog.Logger) *http.Server {
 		logger = slog.Default()
 	}
 	return &http.Server{
-		Handler:           h,
+		Handler:           withNosniff(h), // addressing.go
 		ReadHeaderTimeout: l.ReadHeaderTimeout,
 		ReadTimeout:       l.ReadTimeout,
 		WriteTimeout:      l.WriteTimeout,
@@ -130,6 +130,8 @@ type Config struct {
 	Auth *auth.Authenticator
 	// ProtectDocs puts ?WSDL, ?disco and the help pages behind HTTP Basic too (only with Auth).
 	ProtectDocs bool
+	// Addressing decides the addresses in the documents: --public-url, --trusted-proxies (addressing.go).
+	Addressing
 }
 
 // Namespace returns the service namespace for a base URL, checking that the base URL is an absolute
@@ -152,6 +154,8 @@ type Handler struct {
 	contract       *contract
 	// gates bound the requests reading their body, waiting and running (admission.go).
 	gates *admission
+	// addrs writes the documents' addresses (addressing.go).
+	addrs *addresser
 	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
 	auth        *auth.Authenticator
 	protectDocs bool
@@ -160,6 +164,10 @@ type Handler struct {
 // NewHandler returns the handler serving svc under cfg.
 func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 	ns, err := Namespace(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	addresses, err := newAddresser(cfg.Addressing) // addressing.go
 	if err != nil {
 		return nil, err
 	}
@@ -178,6 +186,7 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 		post:     newHTTPBinding(true, ns),
 		contract: newContract(ns),
 		gates:    newAdmission(limits),
+		addrs:    addresses,
 
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
@@ -186,6 +195,7 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 
 // ServeHTTP routes a request to a binding by path, method and content type.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header()["X-Content-Type-Options"] = headerNosniff // addressing.go: on every response
 	switch {
 	case r.URL.Path == endpointPath:
 		h.serveEndpoint(w, r)
@@ -207,11 +217,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		// addressing.go: Cache-Control and Vary when the documents' addresses follow the request.
+		h.documentHeaders(w)
 		if h.docsGuarded(w, r) { // auth.go: only when --auth-docs=protected
 			return
 		}
 		if hasQueryFlag(r.URL.RawQuery, "wsdl") {
-			h.contract.serve(w, r)
+			h.contract.serve(w, h.requestAddress(r))
 			return
 		}
 		if hasQueryFlag(r.URL.RawQuery, "disco") {

@@ -286,6 +286,8 @@ func TestSettingsValidation(t *testing.T) {
 		{"max-body-bytes-in-flight", "0", "--max-body-bytes-in-flight must be at least 1"},
 		{"min-body-rate", "0", "--min-body-rate must be at least 1"},
 		{"queue-timeout", "0s", "--queue-timeout must be positive"},
+		{"public-url", "contacts.example.com", "--public-url"},
+		{"trusted-proxies", "10.0.0.0/33", "--trusted-proxies"},
 		{"read-header-timeout", "0s", "--read-header-timeout must be positive"},
 		{"read-timeout", "-1s", "--read-timeout must be positive"},
 		{"write-timeout", "0s", "--write-timeout must be positive"},

@@ -39,6 +39,8 @@ type serveOptions struct {
 	ready func(addr net.Addr)
 	// obs configures metrics, health endpoints, the access log and the admin listener (obs_flags.go).
 	obs obsOptions
+	// addressing holds --public-url and --trusted-proxies (addressing_flags.go).
+	addressing addressingOptions
 	// wrapStore, when set, wraps the opened store. Tests use it to hold a request in flight and to
 	// see when the store is closed.
 	wrapStore func(store.Store) store.Store
@@ -76,6 +78,7 @@ func newServeCommand() *cobra.Command {
 	cmd.Flags().StringVar(&opts.addr, "addr", ":8080", "address to listen on")
 	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", storeHelp)
 	baseURLFlag(cmd, &opts.baseURL)
+	addressingFlags(cmd.Flags(), &opts.addressing)
 	limitFlags(cmd, &opts.limits)
 	dbFlags(cmd, &opts.db)
 	obsFlags(cmd, &opts.obs)
@@ -223,6 +226,10 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err != nil {
 		return err
 	}
+	addressing, err := opts.addressing.build()
+	if err != nil {
+		return err
+	}
 	authenticator, protectDocs, err := opts.auth.build(logger)
 	if err != nil {
 		return err
@@ -239,7 +246,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	st = obs.store
 
 	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
-		Auth: authenticator, ProtectDocs: protectDocs})
+		Auth: authenticator, ProtectDocs: protectDocs, Addressing: addressing})
 	if err != nil {
 		return err
 	}
