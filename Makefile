@@ -64,6 +64,10 @@ interop: ## Run real .NET (Mono), Java (JAX-WS), Python (zeep) and Node (soap) c
 bench: ## Run the Go benchmarks of the hot path (handler per binding, decoders, encoders, store).
 	$(GO) test -run '^$$' -bench . -benchmem ./server/ ./server/store/sqlite/
 
+.PHONY: bench-attack
+bench-attack: ## Attack and overload scenarios of issue 14 against the binary on loopback (DURATION=15s; see tools/attackbench/run.sh).
+	GO="$(GO)" bash tools/attackbench/run.sh
+
 .PHONY: bench-load
 bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=3 DURATION=10s; see tools/loadbench/run.sh).
 	GO="$(GO)" bash tools/loadbench/run.sh
