@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -100,117 +101,188 @@ func newAdmission(l Limits) *admission {
 // errBusy is the refusal of every gate: the request may be retried as it is.
 func errBusy() *Error { return errorf(CodeUnavailable, "The service is busy; retry shortly.") }
 
+// ticket is what an admitted (or refused) request holds; release gives it all back. It is a value,
+// not a closure, so admitting a request allocates nothing.
+type ticket struct {
+	a        *admission
+	buf      *[]byte // the body's buffer, from a pool
+	reserved int64   // bytes taken from the in-flight budget
+	pending  bool    // holds a pending place
+	slot     bool    // holds an operation slot
+}
+
+// release gives back the slot, the pending place, the reserved bytes and the buffer. The caller
+// calls it once the response is written, also after an error; the body must not be used after.
+func (t *ticket) release() {
+	if t.a == nil {
+		return
+	}
+	if t.pending {
+		t.a.pending.Add(-1)
+	}
+	if t.slot {
+		<-t.a.slots
+	}
+	t.a.bodyBytes.Add(-t.reserved)
+	if t.buf != nil {
+		putBodyBuffer(t.buf)
+	}
+	*t = ticket{}
+}
+
 // admit reads r's body and takes an operation slot, through the gates above. It returns the body and
-// release, which the caller must call once the response is written (also after an error): it gives
-// back the slot, the pending place, the reserved bytes and the buffer. On an error that leaves body
-// bytes unread on the connection, admit asks for the connection to be closed after the response,
-// so the server does not read and discard them for a request it refused.
-func (a *admission) admit(w http.ResponseWriter, r *http.Request) (body []byte, release func(), err *Error) {
+// the ticket to release once the response is written (also after an error). On an error that leaves
+// body bytes unread on the connection, admit asks for the connection to be closed after the
+// response, so the server does not read and discard them for a request it refused.
+func (a *admission) admit(w http.ResponseWriter, r *http.Request) (body []byte, t ticket, err *Error) {
 	if r.ContentLength > a.maxBody {
 		w.Header().Set("Connection", "close")
-		return nil, func() {}, errorf(CodeTooLarge, "The request body is larger than %d bytes.", a.maxBody)
+		return nil, t, errorf(CodeTooLarge, "The request body is larger than %d bytes.", a.maxBody)
 	}
 	if a.pending.Add(1) > int64(a.limits.MaxPending) {
 		a.pending.Add(-1)
 		w.Header().Set("Connection", "close")
-		return nil, func() {}, errBusy()
+		return nil, t, errBusy()
 	}
-	var reserved int64
-	buf := getBuffer()
-	holdsSlot := false
-	pendingHeld := true
-	release = func() {
-		if pendingHeld {
-			a.pending.Add(-1)
-		}
-		if holdsSlot {
-			<-a.slots
-		}
-		a.bodyBytes.Add(-reserved)
-		if cap(*buf) <= 64<<10 {
-			*buf = (*buf)[:0]
-			putBuffer(buf)
-		}
-	}
+	t = ticket{a: a, pending: true, buf: getBuffer()}
 	if r.ContentLength != 0 {
-		*buf, reserved, err = a.readBody(w, r, *buf)
-		if err != nil {
+		if err := a.readBody(w, r, &t); err != nil {
 			w.Header().Set("Connection", "close")
-			return nil, release, err
+			return nil, t, err
 		}
 	}
 	select {
 	case a.slots <- struct{}{}:
 	default:
-		t := time.NewTimer(a.limits.QueueTimeout)
-		defer t.Stop()
+		timer := time.NewTimer(a.limits.QueueTimeout)
+		defer timer.Stop()
 		select {
 		case a.slots <- struct{}{}:
-		case <-t.C:
-			return nil, release, errBusy()
+		case <-timer.C:
+			return nil, t, errBusy()
 		case <-r.Context().Done():
-			return nil, release, errBusy() // the client is gone; nobody reads this answer
+			return nil, t, errBusy() // the client is gone; nobody reads this answer
 		}
 	}
-	holdsSlot = true
+	t.slot = true
 	a.pending.Add(-1)
-	pendingHeld = false
-	return *buf, release, nil
+	t.pending = false
+	return *t.buf, t, nil
 }
 
-// reserve takes n bytes of the in-flight body budget, or reports that it cannot.
-func (a *admission) reserve(n int64) bool {
+// reserve takes n bytes of the in-flight budget for t, or reports that it cannot.
+func (a *admission) reserve(t *ticket, n int64) bool {
 	if a.bodyBytes.Add(n) > a.limits.MaxBodyBytesInFlight {
 		a.bodyBytes.Add(-n)
 		return false
 	}
+	t.reserved += n
 	return true
 }
 
-// readBody reads the whole body into buf, within maxBody, cutting off a body slower than
+// Body buffers come from pools by size class: 4 KiB (bufferPool, shared with the responses) and
+// then each fourfold larger class, so that large bodies, an attacker's above all, are read into
+// recycled memory rather than freshly allocated and zeroed each time (that was a third of the
+// server's CPU under a flood of 1 MiB bodies). A buffer of any other size (a class capped at the
+// announced length) is allocated and left to the collector.
+const (
+	smallBuffer  = 4 << 10
+	bodyClasses  = 12 // 16 KiB … 64 GiB, far beyond any --max-body-bytes
+	classFactor  = 4
+	firstClassAt = smallBuffer * classFactor
+)
+
+var bodyPools [bodyClasses]sync.Pool
+
+// bodyClass returns the pool index of a buffer capacity, or -1 when it is not a class size.
+func bodyClass(capacity int) int {
+	size := firstClassAt
+	for i := range bodyClasses {
+		if capacity == size {
+			return i
+		}
+		size *= classFactor
+	}
+	return -1
+}
+
+// getBodyBuffer returns an empty buffer of capacity n, from its class pool when n is a class size.
+func getBodyBuffer(n int) *[]byte {
+	if i := bodyClass(n); i >= 0 {
+		if b, ok := bodyPools[i].Get().(*[]byte); ok {
+			return b
+		}
+	}
+	b := make([]byte, 0, n)
+	return &b
+}
+
+// putBodyBuffer recycles a body buffer in the pool of its size, if any.
+func putBodyBuffer(b *[]byte) {
+	*b = (*b)[:0]
+	switch c := cap(*b); {
+	case c <= smallBuffer:
+		putBuffer(b)
+	case bodyClass(c) >= 0:
+		bodyPools[bodyClass(c)].Put(b)
+	}
+}
+
+// readBody reads the whole body into t's buffer, within maxBody, cutting off a body slower than
 // MinBodyRate. Memory is reserved from the in-flight budget as the buffer grows, never ahead of the
 // bytes: a client announcing a large Content-Length holds only what it has sent (times the growth
-// factor), so it cannot fill the budget by announcing alone. The buffer grows fourfold, capped at the
-// announced length, so a body of n bytes costs at most about 1.33 n of allocation when it arrives
-// whole (a 1 MiB body: 16, 64, 256 KiB, then 1 MiB). It returns the bytes reserved, which the caller
-// gives back, also on an error.
-func (a *admission) readBody(w http.ResponseWriter, r *http.Request, buf []byte) (_ []byte, reserved int64, _ *Error) {
-	ceiling := a.maxBody + 1 // one byte more than allowed, to see that a body is too large
+// factor), so it cannot fill the budget by announcing alone. The buffer grows fourfold through the
+// pooled size classes; a last class more than twice the body's length is replaced by the length.
+func (a *admission) readBody(w http.ResponseWriter, r *http.Request, t *ticket) *Error {
+	ceiling := a.maxBody
 	if r.ContentLength > 0 {
 		ceiling = r.ContentLength // net/http never returns more than announced
 	}
-	if !a.reserve(int64(cap(buf))) {
-		return buf, 0, errBusy()
+	if !a.reserve(t, int64(cap(*t.buf))) {
+		return errBusy()
 	}
-	reserved = int64(cap(buf))
 
 	// The rate is enforced with the connection's read deadline: before each read, the deadline is
 	// the grace plus the time the bytes so far take at MinBodyRate, so a client must keep what it
-	// has sent ahead of the rate to be read further. The deadline is
-	// cleared after, whatever the outcome, since net/http keeps reading the connection in the
-	// background once the body is done (to notice a client hanging up) and an expired deadline there
-	// would cancel the request's context. Writers that cannot set deadlines (httptest) leave the
-	// body to --read-timeout alone.
-	rc := http.NewResponseController(w)
+	// has sent ahead of the rate to be read further. The deadline is cleared after, whatever the
+	// outcome, since net/http keeps reading the connection in the background once the body is done
+	// (to notice a client hanging up) and an expired deadline there would cancel the request's
+	// context. Writers that cannot set deadlines (httptest) leave the body to --read-timeout alone.
+	rc := readDeadliner(w)
 	start := time.Now()
-	deadlines := true
+	deadlines := rc != nil
 	defer func() {
 		if deadlines {
 			_ = rc.SetReadDeadline(time.Time{})
 		}
 	}()
 	rate := a.limits.MinBodyRate
-	tooLarge := func() *Error { return errorf(CodeTooLarge, "The request body is larger than %d bytes.", a.maxBody) }
+	var probe [1]byte
 	for {
-		if len(buf) == cap(buf) && int64(cap(buf)) < ceiling {
-			grow := min(int64(cap(buf))*3, ceiling-int64(cap(buf)))
-			if !a.reserve(grow) {
-				return buf, reserved, errBusy()
+		buf := *t.buf
+		space := buf[len(buf):cap(buf)]
+		probing := false
+		if len(space) == 0 {
+			if int64(len(buf)) >= ceiling {
+				// Full at the ceiling: for a known length this read returns io.EOF, which tells
+				// net/http the body is done; without one, any byte more is one too many.
+				space, probing = probe[:], true
+			} else {
+				// The next class, unless it is more than twice what can still arrive: then exactly that.
+				next := int64(cap(buf)) * classFactor
+				if next > 2*ceiling {
+					next = ceiling
+				}
+				if !a.reserve(t, next-int64(cap(buf))) {
+					return errBusy()
+				}
+				grown := getBodyBuffer(int(next))
+				*grown = append(*grown, buf...)
+				putBodyBuffer(t.buf)
+				t.buf = grown
+				buf = *grown
+				space = buf[len(buf):cap(buf)]
 			}
-			reserved += grow
-			next := make([]byte, len(buf), int64(cap(buf))+grow)
-			copy(next, buf)
-			buf = next
 		}
 		if deadlines {
 			expected := float64(len(buf)) / float64(rate)
@@ -218,25 +290,44 @@ func (a *admission) readBody(w http.ResponseWriter, r *http.Request, buf []byte)
 				deadlines = false
 			}
 		}
-		// When a known length has arrived whole, this is a read of nothing, which returns io.EOF:
-		// net/http then knows the body is done.
-		n, err := r.Body.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > a.maxBody {
-			return buf, reserved, tooLarge()
+		n, err := r.Body.Read(space)
+		if probing {
+			if n > 0 {
+				return errorf(CodeTooLarge, "The request body is larger than %d bytes.", a.maxBody)
+			}
+		} else {
+			*t.buf = buf[:len(buf)+n]
+			if int64(len(*t.buf)) > a.maxBody { // a class buffer may hold more than maxBody
+				return errorf(CodeTooLarge, "The request body is larger than %d bytes.", a.maxBody)
+			}
 		}
 		switch {
 		case err == nil:
 		case err == io.EOF:
-			return buf, reserved, nil
+			return nil
 		case isTimeout(err):
-			return buf, reserved, errorf(CodeMalformedRequest, "The request body arrived slower than %s bytes per second.", strconv.FormatInt(rate, 10))
+			return errorf(CodeMalformedRequest, "The request body arrived slower than %s bytes per second.", strconv.FormatInt(rate, 10))
 		default:
 			var maxBytes *http.MaxBytesError
 			if errors.As(err, &maxBytes) {
-				return buf, reserved, tooLarge()
+				return errorf(CodeTooLarge, "The request body is larger than %d bytes.", a.maxBody)
 			}
-			return buf, reserved, errorf(CodeMalformedRequest, "The request body could not be read.")
+			return errorf(CodeMalformedRequest, "The request body could not be read.")
+		}
+	}
+}
+
+// readDeadliner finds the connection's read deadline behind w, through writers that wrap it (Unwrap),
+// as http.ResponseController does, but without allocating an error when there is none.
+func readDeadliner(w http.ResponseWriter) interface{ SetReadDeadline(time.Time) error } {
+	for {
+		switch t := w.(type) {
+		case interface{ SetReadDeadline(time.Time) error }:
+			return t
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return nil
 		}
 	}
 }

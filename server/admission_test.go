@@ -168,31 +168,34 @@ func TestQueueTimeout(t *testing.T) {
 }
 
 // TestBodyLengths: bodies without a Content-Length (chunked) are read whole up to --max-body-bytes
-// and refused beyond it, as are announced lengths beyond it, before their body is read.
+// and refused beyond it, as are announced lengths beyond it, before their body is read; with a limit
+// that is a buffer size class and one that is not.
 func TestBodyLengths(t *testing.T) {
-	const limit = 64 << 10
-	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{MaxBodyBytes: limit})
-	post := func(body string, chunked bool) *http.Response {
-		var r io.Reader = strings.NewReader(body)
-		if chunked {
-			r = io.MultiReader(r) // hides the length: net/http sends it chunked
+	for _, limit := range []int{64 << 10, 100_000} {
+		ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{MaxBodyBytes: int64(limit)})
+		post := func(body string, chunked bool) *http.Response {
+			var r io.Reader = strings.NewReader(body)
+			if chunked {
+				r = io.MultiReader(r) // hides the length: net/http sends it chunked
+			}
+			req, err := http.NewRequest(http.MethodPost, ts.endpoint+"/ReadContact", r)
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			resp, err := ts.Client().Do(req)
+			require.NoError(t, err)
+			_ = resp.Body.Close()
+			return resp
 		}
-		req, err := http.NewRequest(http.MethodPost, ts.endpoint+"/ReadContact", r)
-		require.NoError(t, err)
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		resp, err := ts.Client().Do(req)
-		require.NoError(t, err)
-		_ = resp.Body.Close()
-		return resp
-	}
-	pad := func(n int) string { return "id=x&pad=" + strings.Repeat("a", n-len("id=x&pad=")) }
-	for _, chunked := range []bool{false, true} {
-		name := map[bool]string{false: "length", true: "chunked"}[chunked]
-		t.Run(name, func(t *testing.T) {
-			assert.Equal(t, http.StatusOK, post(pad(limit), chunked).StatusCode)
-			assert.Equal(t, http.StatusOK, post(pad(5000), chunked).StatusCode)
-			assert.Equal(t, http.StatusRequestEntityTooLarge, post(pad(limit+1), chunked).StatusCode)
-			assert.Equal(t, http.StatusRequestEntityTooLarge, post(pad(4*limit), chunked).StatusCode)
-		})
+		pad := func(n int) string { return "id=x&pad=" + strings.Repeat("a", n-len("id=x&pad=")) }
+		for _, chunked := range []bool{false, true} {
+			name := map[bool]string{false: "length", true: "chunked"}[chunked]
+			t.Run(strconv.Itoa(limit)+"/"+name, func(t *testing.T) {
+				for _, n := range []int{limit, limit - 1, 5000, 16 << 10, 16<<10 + 1} {
+					assert.Equal(t, http.StatusOK, post(pad(n), chunked).StatusCode, n)
+				}
+				assert.Equal(t, http.StatusRequestEntityTooLarge, post(pad(limit+1), chunked).StatusCode)
+				assert.Equal(t, http.StatusRequestEntityTooLarge, post(pad(4*limit), chunked).StatusCode)
+			})
+		}
 	}
 }

@@ -290,8 +290,8 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 	}()
 
 	// admission.go: the body is read (within limits and a minimum rate), then an operation slot taken.
-	body, release, err := h.gates.admit(w, r)
-	defer release()
+	body, ticket, err := h.gates.admit(w, r)
+	defer ticket.release()
 	if err != nil {
 		h.writeError(w, r, b, err)
 		return
