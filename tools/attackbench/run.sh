@@ -118,7 +118,8 @@ max_concurrent() {
 		echo "$MAX_CONCURRENT"
 		return
 	fi
-	"$WORK/contactsync" serve --help 2>&1 | sed -n 's/.*--max-concurrent int.*(default \([0-9]*\)).*/\1/p'
+	# Under the same CPU pinning as the servers: the default follows the CPUs the process may use.
+	${server_pin[@]+"${server_pin[@]}"} "$WORK/contactsync" serve --help 2>&1 | sed -n 's/.*--max-concurrent int.*(default \([0-9]*\)).*/\1/p'
 }
 
 # seconds DURATION: a Go duration of whole seconds or minutes (15s, 2m), or under a second, rounded up.
