@@ -86,6 +86,7 @@ func (l AdmissionLimits) withDefaults() AdmissionLimits {
 // admission holds the three gates of a Handler.
 type admission struct {
 	limits    AdmissionLimits
+	budget    XMLBudget // checked on a SOAP body's bytes so far, each time its buffer must grow
 	grace     time.Duration
 	maxBody   int64
 	pending   atomic.Int64
@@ -95,7 +96,8 @@ type admission struct {
 }
 
 func newAdmission(l Limits) *admission {
-	return &admission{limits: l.AdmissionLimits, grace: bodyReadGrace, maxBody: l.MaxBodyBytes, slots: make(chan struct{}, l.MaxConcurrent)}
+	return &admission{limits: l.AdmissionLimits, budget: l.XMLBudget, grace: bodyReadGrace, maxBody: l.MaxBodyBytes,
+		slots: make(chan struct{}, l.MaxConcurrent)}
 }
 
 // errBusy is the refusal of every gate: the request may be retried as it is.
@@ -268,6 +270,16 @@ func (a *admission) readBody(w http.ResponseWriter, r *http.Request, t *ticket) 
 				// net/http the body is done; without one, any byte more is one too many.
 				space, probing = probe[:], true
 			} else {
+				// A SOAP envelope (the only body posted to the endpoint itself) that already breaks
+				// the parse budget is refused here, before more of it is read: a refusal on the
+				// bytes so far is the one the whole body would get, since the pre-scan reads left
+				// to right and stops at the first excess. A flood is thus refused after its first
+				// 4 KiB rather than after 1 MiB.
+				if r.URL.Path == endpointPath {
+					if err := checkXMLBudget(buf, a.budget); err != nil {
+						return err
+					}
+				}
 				// The next class, unless it is more than twice what can still arrive: then exactly that.
 				next := int64(cap(buf)) * classFactor
 				if next > 2*ceiling {

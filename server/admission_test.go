@@ -199,3 +199,27 @@ func TestBodyLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileBodyRefusedWhileStreaming: a SOAP body that breaks the parse budget is refused from
+// the bytes that arrived, before the rest is read, and its connection is closed. The client here
+// announces 1 MiB and sends 8 KiB of an attribute flood: without the check while streaming, the
+// server would wait for the remaining bytes.
+func TestHostileBodyRefusedWhileStreaming(t *testing.T) {
+	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{})
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = conn.Close() })
+	var flood strings.Builder
+	flood.WriteString(`<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReadContact xmlns="` + ns + `"`)
+	for i := 0; flood.Len() < 8<<10; i++ {
+		flood.WriteString(` a` + strconv.Itoa(i) + `="1"`)
+	}
+	_, err = io.WriteString(conn, "POST /contactsync/v1/sync.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\n"+
+		"SOAPAction: \""+ns+"ReadContact\"\r\nContent-Length: 1048576\r\n\r\n"+flood.String())
+	require.NoError(t, err)
+	resp, body := readResponse(t, conn)
+	assert.Equal(t, http.StatusInternalServerError, resp.StatusCode)
+	assert.Contains(t, body, ">TooLarge</ErrorCode>")
+	assert.Contains(t, body, "more than 32 attributes")
+	assert.True(t, resp.Close, "Connection: close")
+}
