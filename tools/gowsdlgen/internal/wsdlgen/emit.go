@@ -68,7 +68,7 @@ func indexStructs(src []byte) (map[string]*goStruct, error) {
 
 // emitter writes the generated wire code.
 type emitter struct {
-	c       *contract
+	c       *contractModel
 	structs map[string]*goStruct
 	pkg     string
 	buf     bytes.Buffer
@@ -81,7 +81,7 @@ func (e *emitter) p(format string, args ...any) {
 
 // EmitWire generates the wire code for a contract: the operation table, the XML codec of every wrapper
 // and complex type, the HTTP form binding, the server interface and the client stub.
-func emitWire(c *contract, typesSrc []byte, pkg, source string) ([]byte, error) {
+func emitWire(c *contractModel, typesSrc []byte, pkg, source string) ([]byte, error) {
 	structs, err := indexStructs(typesSrc)
 	if err != nil {
 		return nil, fmt.Errorf("reading gowsdl's types: %w", err)
@@ -275,7 +275,7 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 // appendContent writes the body of AppendResult: the content of the result element.
 func (e *emitter) appendContent(f *xsdField, gf goField, expr string) error {
 	base, ptr := strings.CutPrefix(gf.typ, "*")
-	if strings.HasPrefix(gf.typ, "[]") {
+	if f.maxOccurs != 1 {
 		return fmt.Errorf("result %s: a repeated result element is not supported; use an ArrayOf type", f.name)
 	}
 	val := expr
@@ -313,7 +313,7 @@ func textExpr(t *xsdType, goType, val string) (string, error) {
 		return "wire.AppendDoubleValue(b, " + val + ")", nil
 	case kindFloat:
 		return "wire.AppendFloatValue(b, " + val + ")", nil
-	case kindDateTime:
+	case kindDateTime, kindDecimal, kindGUID:
 		return val + ".AppendText(b)", nil
 	case kindBase64:
 		return "wire.AppendBase64Value(b, " + val + ")", nil
