@@ -136,6 +136,7 @@ func (e *emitter) file(source string) error {
 		}
 	}
 	e.types()
+	e.enumTexts()
 	for _, op := range e.c.operations {
 		if err := e.codec(op.request, goTypeName(op.requestElement), "parameter"); err != nil {
 			return err
@@ -304,7 +305,7 @@ func textExpr(t *xsdType, goType, val string) (string, error) {
 	case kindString:
 		return "wire.AppendEscaped(b, " + val + ")", nil
 	case kindEnum:
-		return "wire.AppendEscaped(b, string(" + val + "))", nil
+		return "wire.AppendEscaped(b, " + val + ".wireText())", nil
 	case kindInt, kindLong, kindShort:
 		return "wire.AppendIntValue(b, int64(" + val + "))", nil
 	case kindBoolean:
@@ -319,4 +320,24 @@ func textExpr(t *xsdType, goType, val string) (string, error) {
 		return "wire.AppendBase64Value(b, " + val + ")", nil
 	}
 	return "", fmt.Errorf("type %s (Go %s) has no text form", t.name, goType)
+}
+
+// enumTexts writes wireText for every enumeration: the text a value is written as, its first member
+// for Go's zero value "". .NET's enums are value types whose default is their first member (value 0),
+// and ASMX writes a required enum element that way even when nothing set it
+// (soap11-MakeSample-missing-elements writes Bronze); so a Go field left empty is written as that
+// member too, never as an empty element the schema does not allow.
+func (e *emitter) enumTexts() {
+	for _, t := range e.c.types {
+		if t.kind != kindEnum {
+			continue
+		}
+		name := goTypeName(t.name)
+		e.p("")
+		e.p("// wireText is the text v is written as: %q for the zero value, as .NET writes default(%s).", t.enum[0], t.name)
+		e.p("func (v %s) wireText() string {", name)
+		e.p("if v == \"\" { return %q }", t.enum[0])
+		e.p("return string(v)")
+		e.p("}")
+	}
 }

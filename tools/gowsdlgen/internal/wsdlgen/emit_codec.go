@@ -143,7 +143,7 @@ func (e *emitter) appendSimple(f *xsdField, goType, val, name string) error {
 	case kindString:
 		e.p("b = wire.AppendString(b, %s, %s)", name, val)
 	case kindEnum:
-		e.p("b = wire.AppendString(b, %s, string(%s))", name, val)
+		e.p("b = wire.AppendString(b, %s, %s.wireText())", name, val)
 	case kindInt, kindLong, kindShort:
 		e.p("b = wire.AppendInt(b, %s, int64(%s))", name, val)
 	case kindBoolean:
@@ -385,7 +385,7 @@ func (e *emitter) form(op *contractOperation, req string) error {
 			e.p("if %s != nil {", val)
 		}
 		text := map[xsdKind]string{
-			kindString: val, kindEnum: "string(" + val + ")",
+			kindString: val, kindEnum: val + ".wireText()",
 			kindInt: "wire.FormatInt(int64(" + val + "))", kindLong: "wire.FormatInt(int64(" + val + "))", kindShort: "wire.FormatInt(int64(" + val + "))",
 			kindBoolean: "wire.FormatBool(" + val + ")", kindDouble: "wire.FormatDouble(" + val + ")", kindFloat: "wire.FormatFloat(" + val + ")",
 			kindDateTime: val + ".String()", kindBase64: "string(wire.AppendBase64Value(nil, " + val + "))",

@@ -93,7 +93,7 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	var retyped []RetypedField
 	for _, f := range typed {
-		retyped = append(retyped, RetypedField{Path: append([]string{goTypeName(f.Owner)}, f.Path...), GoType: f.GoType})
+		retyped = append(retyped, RetypedField{Path: append([]string{goTypeName(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
 	}
 	code, err := PostProcess(src.Bytes(), PostProcessOptions{Required: required, Retyped: retyped, Source: opts.Source})
 	if err != nil {

@@ -111,7 +111,7 @@ func TestGenerateRefusesOutsideTheSubset(t *testing.T) {
 			`line 9: <s:attribute>: schema component attribute is outside the XSD subset an ASMX contract uses`},
 		{"a complex parameter on HTTP GET", "tns:D", "s:int",
 			`<s:complexType name="D"><s:sequence><s:element name="a" type="s:int" /></s:sequence></s:complexType>`,
-			`operation Op is offered on HTTPGet, but its parameter p is not a simple type; ASMX offers only operations with simple parameters on HTTP GET/POST`},
+			`line 19: <operation>: operation Op is offered on HTTPGet, but its parameter p is not a simple type; ASMX offers only operations with simple parameters on HTTP GET/POST`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,8 +17,10 @@ import (
 type RetypedField struct {
 	// Path is the Go type name followed by the XML names down to the field.
 	Path []string
-	// GoType is the runtime type, "wire.Decimal" or "wire.GUID".
+	// GoType is the runtime type, "wire.Decimal" or "wire.GUID"; "" to keep gowsdl's type.
 	GoType string
+	// Deref drops the pointer gowsdl puts around a named type (under the slice of a repeated field).
+	Deref bool
 }
 
 // PostProcessOptions configure PostProcess.
@@ -393,12 +395,13 @@ func useRuntimeTypes(f *ast.File, retyped []RetypedField) error {
 	}
 	root := &fieldTrie{}
 	goTypes := map[*fieldTrie]string{}
+	derefs := map[*fieldTrie]bool{}
 	for _, r := range retyped {
 		if len(r.Path) < 2 {
 			return fmt.Errorf("retyped field path %q needs a type name and at least one XML name", r.Path)
 		}
 		pkg, name, ok := strings.Cut(r.GoType, ".")
-		if !ok || pkg != "wire" || !token.IsIdentifier(name) {
+		if r.GoType != "" && (!ok || pkg != "wire" || !token.IsIdentifier(name)) {
 			return fmt.Errorf("retyped field %s: %q is not a runtime type", strings.Join(r.Path, "."), r.GoType)
 		}
 		t := root
@@ -407,6 +410,9 @@ func useRuntimeTypes(f *ast.File, retyped []RetypedField) error {
 		}
 		t.required = true
 		goTypes[t] = name
+		if r.Deref {
+			derefs[t] = true
+		}
 	}
 	var visit func(st *ast.StructType, t *fieldTrie) error
 	visit = func(st *ast.StructType, t *fieldTrie) error {
@@ -428,7 +434,12 @@ func useRuntimeTypes(f *ast.File, retyped []RetypedField) error {
 				continue
 			}
 			c.found = true
-			if c.required {
+			if c.required && derefs[c] {
+				if err := dropPointer(&fld.Type); err != nil {
+					return fmt.Errorf("field %s: %w", name, err)
+				}
+			}
+			if c.required && goTypes[c] != "" {
 				if err := replaceBaseType(&fld.Type, goTypes[c]); err != nil {
 					return fmt.Errorf("field %s: %w", name, err)
 				}
@@ -471,7 +482,25 @@ func useRuntimeTypes(f *ast.File, retyped []RetypedField) error {
 	if len(missing) > 0 {
 		return fmt.Errorf("the schema types %s with a runtime type, but the generated code has no such field", strings.Join(missing, ", "))
 	}
-	addRuntimeImport(f)
+	for _, r := range retyped {
+		if r.GoType != "" {
+			addRuntimeImport(f)
+			break
+		}
+	}
+	return nil
+}
+
+// dropPointer turns *T into T and []*T into []T.
+func dropPointer(e *ast.Expr) error {
+	if a, ok := (*e).(*ast.ArrayType); ok {
+		e = &a.Elt
+	}
+	star, ok := (*e).(*ast.StarExpr)
+	if !ok {
+		return fmt.Errorf("gowsdl wrote no pointer to drop")
+	}
+	*e = star.X
 	return nil
 }
 

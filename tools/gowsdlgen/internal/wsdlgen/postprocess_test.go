@@ -256,7 +256,11 @@ type Sample struct {
 	Keys []string 'xml:"Keys,omitempty" json:"Keys,omitempty"'
 	Key string 'xml:"Key" json:"Key"'
 	Note string 'xml:"Note,omitempty" json:"Note,omitempty"'
+	Level *Tier 'xml:"Level" json:"Level"'
+	Levels []*Tier 'xml:"Levels" json:"Levels"'
 }
+
+type Tier string
 
 type ArrayOfInt struct {
 	int []int32 'xml:"int,omitempty" json:"int,omitempty"'
@@ -269,6 +273,8 @@ func TestPostProcessRuntimeTypes(t *testing.T) {
 		{Path: []string{"Sample", "Maybe"}, GoType: "wire.Decimal"},
 		{Path: []string{"Sample", "Keys"}, GoType: "wire.GUID"},
 		{Path: []string{"Sample", "Key"}, GoType: "wire.GUID"},
+		{Path: []string{"Sample", "Level"}, Deref: true},
+		{Path: []string{"Sample", "Levels"}, Deref: true},
 	}})
 	require.NoError(t, err)
 	code := string(out)
@@ -278,6 +284,8 @@ func TestPostProcessRuntimeTypes(t *testing.T) {
 		`\tKeys +\[\]wire\.GUID +\x60`,
 		`\tKey +wire\.GUID +\x60`,
 		`\tNote +string +\x60`,
+		`\tLevel +Tier +\x60`,
+		`\tLevels +\[\]Tier +\x60`,
 		`\tInt \[\]int32 \x60xml:"int,omitempty"`,
 		`"github\.com/contactsync/contactsync/server/wire"`,
 	} {
@@ -299,4 +307,8 @@ func TestPostProcessRuntimeTypes(t *testing.T) {
 	require.ErrorContains(t, err, "field Amount: gowsdl wrote int32 where float64 or string was expected")
 	_, err = wsdlgen.PostProcess([]byte(strings.Replace(runtimeTyped, "int []int32", "Int []int32 `xml:\"x\"`\n\tint []int32", 1)), wsdlgen.PostProcessOptions{})
 	require.ErrorContains(t, err, "type ArrayOfInt: field int cannot be exported as Int")
+	_, err = wsdlgen.PostProcess([]byte(runtimeTyped), wsdlgen.PostProcessOptions{Retyped: []wsdlgen.RetypedField{
+		{Path: []string{"Sample", "Note"}, Deref: true},
+	}})
+	require.ErrorContains(t, err, "field Note: gowsdl wrote no pointer to drop")
 }

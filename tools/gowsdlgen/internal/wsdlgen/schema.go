@@ -167,8 +167,13 @@ func minOccurs(n *node) (int, error) {
 // TypedField is an element whose Go type the runtime provides instead of gowsdl's choice.
 type TypedField struct {
 	Field
-	// GoType is the runtime type: "wire.Decimal" or "wire.GUID".
+	// GoType is the runtime type: "wire.Decimal" or "wire.GUID"; "" when only Deref applies.
 	GoType string
+	// Deref marks an element of an enumeration type that is required and not nillable: gowsdl makes
+	// every field of a named type a pointer, but such a value is always present, as .NET's enum
+	// value types are, so the field holds the value itself (its zero value stands for the first
+	// member, as .NET's default does).
+	Deref bool
 }
 
 // runtimeTypes are the schema types gowsdl maps to a Go type that cannot hold their values, and the
@@ -191,6 +196,15 @@ func TypedFields(data []byte) ([]TypedField, error) {
 	if err != nil {
 		return nil, err
 	}
+	enums := map[xml.Name]bool{}
+	for _, s := range defs.schemas {
+		tns, _ := s.attr("targetNamespace")
+		for _, st := range s.elements(NamespaceXSD, "simpleType") {
+			if name, ok := st.attr("name"); ok {
+				enums[xml.Name{Space: tns, Local: name}] = true
+			}
+		}
+	}
 	var out []TypedField
 	var walk func(n *node, owner string, path []string) error
 	walk = func(n *node, owner string, path []string) error {
@@ -212,8 +226,14 @@ func TypedFields(data []byte) ([]TypedField, error) {
 			if err != nil {
 				return err
 			}
-			if goType := runtimeTypes[q]; ok && goType != "" {
-				out = append(out, TypedField{Field{Owner: owner, Path: here}, goType})
+			min, _ := c.attr("minOccurs")
+			nillable, _ := c.attr("nillable")
+			switch {
+			case !ok:
+			case runtimeTypes[q] != "":
+				out = append(out, TypedField{Field: Field{Owner: owner, Path: here}, GoType: runtimeTypes[q]})
+			case enums[q] && min != "0" && nillable != "true":
+				out = append(out, TypedField{Field: Field{Owner: owner, Path: here}, Deref: true})
 			}
 			for _, ct := range c.elements(NamespaceXSD, "complexType") {
 				if err := walk(ct, owner, here); err != nil {
