@@ -56,7 +56,7 @@ type MakeSample struct {
 
 	Key wire.GUID `xml:"key" json:"key"`
 
-	Level *Tier `xml:"level" json:"level"`
+	Level Tier `xml:"level" json:"level"`
 }
 
 type MakeSampleResponse struct {
@@ -92,13 +92,13 @@ type ListSamplesResponse struct {
 type NextTier struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo/v1/ NextTier"`
 
-	T *Tier `xml:"t" json:"t"`
+	T Tier `xml:"t" json:"t"`
 }
 
 type NextTierResponse struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo/v1/ NextTierResponse"`
 
-	NextTierResult *Tier `xml:"NextTierResult" json:"NextTierResult"`
+	NextTierResult Tier `xml:"NextTierResult" json:"NextTierResult"`
 }
 
 type Bytes struct {
@@ -168,7 +168,7 @@ type MakeSampleNoKey struct {
 
 	When wire.DateTime `xml:"when" json:"when"`
 
-	Level *Tier `xml:"level" json:"level"`
+	Level Tier `xml:"level" json:"level"`
 }
 
 type MakeSampleNoKeyResponse struct {
@@ -200,7 +200,7 @@ type Sample struct {
 
 	Key wire.GUID `xml:"Key" json:"Key"`
 
-	Level *Tier `xml:"Level" json:"Level"`
+	Level Tier `xml:"Level" json:"Level"`
 
 	Home *Address `xml:"Home,omitempty" json:"Home,omitempty"`
 

@@ -234,48 +234,34 @@ var opNextTier = &wire.Operation{
 			_ = present
 			switch {
 			case !present:
+				return nil, wire.FormRequired("t")
 			case v == "Bronze" || v == "Silver" || v == "Gold":
 			default:
 				return nil, wire.BadValue("parameter "+"t", "Tier", v)
 			}
-			if present {
-				x := Tier(v)
-				req.T = &x
-			}
+			req.T = Tier(v)
 		}
 		return req, nil
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*NextTier)
-		if req.T != nil {
-			form.Set("t", string(*req.T))
-		}
+		form.Set("t", req.T.wireText())
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*NextTierResponse)
-		if v.NextTierResult == nil {
-			return b, false
-		}
-		return wire.AppendEscaped(b, string(*v.NextTierResult)), true
+		return wire.AppendEscaped(b, v.NextTierResult.wireText()), true
 	},
 	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
 		v := m.(*NextTierResponse)
 		var err error
-		if el.Nil() {
-			v.NextTierResult = nil
-			err = r.Skip(el)
-		} else {
-			var x Tier
-			var text string
-			if text, err = r.Text(el, "result"); err == nil {
-				switch text {
-				case "Bronze", "Silver", "Gold":
-					x = Tier(text)
-				default:
-					err = wire.BadValue("result", "Tier", text)
-				}
+		var text string
+		if text, err = r.Text(el, "result"); err == nil {
+			switch text {
+			case "Bronze", "Silver", "Gold":
+				v.NextTierResult = Tier(text)
+			default:
+				err = wire.BadValue("result", "Tier", text)
 			}
-			v.NextTierResult = &x
 		}
 		return err
 	},
@@ -594,14 +580,12 @@ var opMakeSampleNoKey = &wire.Operation{
 			_ = present
 			switch {
 			case !present:
+				return nil, wire.FormRequired("level")
 			case v == "Bronze" || v == "Silver" || v == "Gold":
 			default:
 				return nil, wire.BadValue("parameter "+"level", "Tier", v)
 			}
-			if present {
-				x := Tier(v)
-				req.Level = &x
-			}
+			req.Level = Tier(v)
 		}
 		return req, nil
 	},
@@ -616,9 +600,7 @@ var opMakeSampleNoKey = &wire.Operation{
 		form.Set("ratio", wire.FormatDouble(req.Ratio))
 		form.Set("approx", wire.FormatFloat(req.Approx))
 		form.Set("when", req.When.String())
-		if req.Level != nil {
-			form.Set("level", string(*req.Level))
-		}
+		form.Set("level", req.Level.wireText())
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*MakeSampleNoKeyResponse)
@@ -685,6 +667,14 @@ func init() {
 	typeArrayOfSample.Item = &wire.Field{Name: "Sample", Type: typeSample, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
 }
 
+// wireText is the text v is written as: "Bronze" for the zero value, as .NET writes default(Tier).
+func (v Tier) wireText() string {
+	if v == "" {
+		return "Bronze"
+	}
+	return string(v)
+}
+
 // AppendXML appends the elements of MakeSample in schema order.
 func (v *MakeSample) AppendXML(b []byte) []byte {
 	b = wire.AppendString(b, "text", v.Text)
@@ -697,9 +687,7 @@ func (v *MakeSample) AppendXML(b []byte) []byte {
 	b = wire.AppendFloat(b, "approx", v.Approx)
 	b = wire.AppendDateTime(b, "when", v.When)
 	b = wire.AppendGUID(b, "key", v.Key)
-	if v.Level != nil {
-		b = wire.AppendString(b, "level", string(*v.Level))
-	}
+	b = wire.AppendString(b, "level", v.Level.wireText())
 	return b
 }
 
@@ -788,21 +776,14 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 				return wire.Duplicate("parameter level")
 			}
 			seen[10] = true
-			if el.Nil() {
-				v.Level = nil
-				err = r.Skip(el)
-			} else {
-				var x Tier
-				var text string
-				if text, err = r.Text(el, "parameter level"); err == nil {
-					switch text {
-					case "Bronze", "Silver", "Gold":
-						x = Tier(text)
-					default:
-						err = wire.BadValue("parameter level", "Tier", text)
-					}
+			var text string
+			if text, err = r.Text(el, "parameter level"); err == nil {
+				switch text {
+				case "Bronze", "Silver", "Gold":
+					v.Level = Tier(text)
+				default:
+					err = wire.BadValue("parameter level", "Tier", text)
 				}
-				v.Level = &x
 			}
 		default:
 			err = r.Skip(el)
@@ -1068,9 +1049,7 @@ func (v *ListSamplesResponse) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of NextTier in schema order.
 func (v *NextTier) AppendXML(b []byte) []byte {
-	if v.T != nil {
-		b = wire.AppendString(b, "t", string(*v.T))
-	}
+	b = wire.AppendString(b, "t", v.T.wireText())
 	return b
 }
 
@@ -1091,21 +1070,14 @@ func (v *NextTier) DecodeXML(r *wire.Reader) error {
 				return wire.Duplicate("parameter t")
 			}
 			seen[0] = true
-			if el.Nil() {
-				v.T = nil
-				err = r.Skip(el)
-			} else {
-				var x Tier
-				var text string
-				if text, err = r.Text(el, "parameter t"); err == nil {
-					switch text {
-					case "Bronze", "Silver", "Gold":
-						x = Tier(text)
-					default:
-						err = wire.BadValue("parameter t", "Tier", text)
-					}
+			var text string
+			if text, err = r.Text(el, "parameter t"); err == nil {
+				switch text {
+				case "Bronze", "Silver", "Gold":
+					v.T = Tier(text)
+				default:
+					err = wire.BadValue("parameter t", "Tier", text)
 				}
-				v.T = &x
 			}
 		default:
 			err = r.Skip(el)
@@ -1122,9 +1094,7 @@ func (v *NextTier) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of NextTierResponse in schema order.
 func (v *NextTierResponse) AppendXML(b []byte) []byte {
-	if v.NextTierResult != nil {
-		b = wire.AppendString(b, "NextTierResult", string(*v.NextTierResult))
-	}
+	b = wire.AppendString(b, "NextTierResult", v.NextTierResult.wireText())
 	return b
 }
 
@@ -1145,21 +1115,14 @@ func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
 				return wire.Duplicate("element NextTierResult")
 			}
 			seen[0] = true
-			if el.Nil() {
-				v.NextTierResult = nil
-				err = r.Skip(el)
-			} else {
-				var x Tier
-				var text string
-				if text, err = r.Text(el, "element NextTierResult"); err == nil {
-					switch text {
-					case "Bronze", "Silver", "Gold":
-						x = Tier(text)
-					default:
-						err = wire.BadValue("element NextTierResult", "Tier", text)
-					}
+			var text string
+			if text, err = r.Text(el, "element NextTierResult"); err == nil {
+				switch text {
+				case "Bronze", "Silver", "Gold":
+					v.NextTierResult = Tier(text)
+				default:
+					err = wire.BadValue("element NextTierResult", "Tier", text)
 				}
-				v.NextTierResult = &x
 			}
 		default:
 			err = r.Skip(el)
@@ -1486,9 +1449,7 @@ func (v *MakeSampleNoKey) AppendXML(b []byte) []byte {
 	b = wire.AppendDouble(b, "ratio", v.Ratio)
 	b = wire.AppendFloat(b, "approx", v.Approx)
 	b = wire.AppendDateTime(b, "when", v.When)
-	if v.Level != nil {
-		b = wire.AppendString(b, "level", string(*v.Level))
-	}
+	b = wire.AppendString(b, "level", v.Level.wireText())
 	return b
 }
 
@@ -1571,21 +1532,14 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 				return wire.Duplicate("parameter level")
 			}
 			seen[9] = true
-			if el.Nil() {
-				v.Level = nil
-				err = r.Skip(el)
-			} else {
-				var x Tier
-				var text string
-				if text, err = r.Text(el, "parameter level"); err == nil {
-					switch text {
-					case "Bronze", "Silver", "Gold":
-						x = Tier(text)
-					default:
-						err = wire.BadValue("parameter level", "Tier", text)
-					}
+			var text string
+			if text, err = r.Text(el, "parameter level"); err == nil {
+				switch text {
+				case "Bronze", "Silver", "Gold":
+					v.Level = Tier(text)
+				default:
+					err = wire.BadValue("parameter level", "Tier", text)
 				}
-				v.Level = &x
 			}
 		default:
 			err = r.Skip(el)
@@ -1895,9 +1849,7 @@ func (v *Sample) AppendXML(b []byte) []byte {
 		b = wire.AppendBase64(b, "Data", v.Data)
 	}
 	b = wire.AppendGUID(b, "Key", v.Key)
-	if v.Level != nil {
-		b = wire.AppendString(b, "Level", string(*v.Level))
-	}
+	b = wire.AppendString(b, "Level", v.Level.wireText())
 	if v.Home != nil {
 		b = wire.AppendComplex(b, "Home", v.Home)
 	}
@@ -2021,21 +1973,14 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 				return wire.Duplicate("element Level")
 			}
 			seen[11] = true
-			if el.Nil() {
-				v.Level = nil
-				err = r.Skip(el)
-			} else {
-				var x Tier
-				var text string
-				if text, err = r.Text(el, "element Level"); err == nil {
-					switch text {
-					case "Bronze", "Silver", "Gold":
-						x = Tier(text)
-					default:
-						err = wire.BadValue("element Level", "Tier", text)
-					}
+			var text string
+			if text, err = r.Text(el, "element Level"); err == nil {
+				switch text {
+				case "Bronze", "Silver", "Gold":
+					v.Level = Tier(text)
+				default:
+					err = wire.BadValue("element Level", "Tier", text)
 				}
-				v.Level = &x
 			}
 		case el.Is("Home"):
 			if seen[12] {
