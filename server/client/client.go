@@ -195,6 +195,9 @@ var responseLimits = wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}
 
 // decodeRoot reads an HTTP GET/POST result document: its root element holds the result.
 func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) error {
+	if op.Result == nil && len(bytes.TrimSpace(body)) == 0 {
+		return nil // an operation without a result answers with an empty body, as ASMX does
+	}
 	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
 	root, err := rd.Root()
 	if err != nil {
