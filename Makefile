@@ -55,6 +55,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDecimal$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 
 .PHONY: lint
 lint: ## gofmt and go vet.
