@@ -21,10 +21,10 @@ type contract struct {
 // addressAttribute is how each port's address appears in the contract file.
 const addressAttribute = `location="` + wsdl.DefaultAddress + `"`
 
-func newContract(namespace string) *contract {
+func newContract(namespace string, protocols Protocols) *contract {
 	ns := appendEscaped(nil, namespace)
 	var pieces [][]byte
-	for piece := range bytes.SplitSeq(wsdl.Contract, []byte(addressAttribute)) {
+	for piece := range bytes.SplitSeq(contractFor(wsdl.Contract, protocols), []byte(addressAttribute)) {
 		pieces = append(pieces, bytes.ReplaceAll(piece, []byte(wsdl.DefaultNamespace), ns))
 	}
 	return &contract{pieces: pieces}
@@ -37,7 +37,8 @@ func Contract(baseURL, address string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newContract(ns).render(address), nil
+	p, _ := ParseProtocols(DefaultProtocols)
+	return newContract(ns, p).render(address), nil
 }
 
 func (c *contract) render(address string) []byte {

@@ -31,7 +31,7 @@ const (
 // metricBindings, metricOperations and metricOutcomes are the closed label sets; their positions index
 // the series caches.
 var (
-	metricBindings   = []string{bindingNone, "soap11", "soap12", "get", "post"}
+	metricBindings   = []string{bindingNone, "soap11", "soap12", "get", "post", "json"}
 	metricOperations = func() []string {
 		names := []string{operationUnknown}
 		for _, op := range gen.Operations {
