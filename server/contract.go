@@ -33,11 +33,20 @@ func newContract(namespace string, protocols Protocols) *contract {
 // Contract returns the WSDL for a deployment whose namespace is set by baseURL, with every port at
 // address. It is what `contactsync wsdl` prints.
 func Contract(baseURL, address string) ([]byte, error) {
+	return ContractFor(baseURL, address, DefaultProtocols)
+}
+
+// ContractFor is Contract for a service serving the given protocols (ProtocolNames): the bindings of
+// disabled protocols are left out.
+func ContractFor(baseURL, address string, protocols []string) ([]byte, error) {
 	ns, err := Namespace(baseURL)
 	if err != nil {
 		return nil, err
 	}
-	p, _ := ParseProtocols(DefaultProtocols)
+	p, err := ParseProtocols(protocols)
+	if err != nil {
+		return nil, err
+	}
 	return newContract(ns, p).render(address), nil
 }
 

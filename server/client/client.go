@@ -460,3 +460,15 @@ func Invoke(ctx context.Context, svc any, opName string, params map[string]strin
 	}
 	return op.Call(ctx, svc, req)
 }
+
+// MessageJSON renders a response as the JSON endpoint's {"d": result}, indented, for printing.
+func MessageJSON(op *wire.Operation, resp wire.Message) ([]byte, error) {
+	b := []byte(`{"d":`)
+	b = op.AppendResultJSON(b, resp)
+	b = append(b, '}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
