@@ -80,19 +80,10 @@ func (b *jsonBinding) writeResult(w http.ResponseWriter, op *wire.Operation, res
 	writeBody(w, http.StatusOK, jsonContentType, *buf)
 }
 
-// jsonStatus maps an error code to the JSON endpoint's HTTP status. ASP.NET AJAX answers every failed
-// call with 500 and jsonerror: true, which its clients expect for service faults; the statuses that
-// proxies, load balancers and retry policies act on keep their meaning, as on the other bindings.
-func jsonStatus(code Code) int {
-	switch code {
-	case CodeUnauthenticated, CodeTooLarge, CodeUnsupportedMediaType, CodeUnavailable, CodeMethodNotAllowed, CodeUnknownOperation:
-		return statusFor(code)
-	case CodeMalformedRequest:
-		return http.StatusBadRequest
-	default:
-		return http.StatusInternalServerError
-	}
-}
+// jsonStatus is an error code's status on the JSON endpoint (fault's table): 500 for service faults and
+// bad parameters, as ASP.NET AJAX answers them and its clients expect; the statuses proxies and
+// clients act on keep their meaning.
+func jsonStatus(code Code) int { return code.Mapping().JSONStatus }
 
 func (b *jsonBinding) writeError(w http.ResponseWriter, e *Error) {
 	writeJSONError(w, e)
