@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/xml"
-	"errors"
 	"mime"
 	"net/http"
 	"strings"
@@ -356,15 +355,16 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 	// A refused UsernameToken carries the WS-Security fault code (WSS 1.1 §12): as the faultcode in
 	// SOAP 1.1, as the Subcode under Sender in SOAP 1.2 (whose Code must be a SOAP one).
 	wsseCode, wsseNS := "", ""
-	var wsse wsseFault
-	if errors.As(e, &wsse) {
+	// The causes are set directly as Err (auth.go, readHeader), so a type assertion finds them without
+	// errors.As, which would allocate on this path clients hit for every unknown id.
+	wsse, _ := e.Err.(wsseFault)
+	if wsse != "" {
 		wsseCode, wsseNS = "wsse:"+string(wsse), ` xmlns:wsse="`+nsWSSE+`"`
 		if !b.version12 {
 			fc = wsseCode
 		}
 	}
-	var header notUnderstood
-	errors.As(e, &header)
+	header, _ := e.Err.(notUnderstood)
 	*buf = append(*buf, b.envelopeOpen()...)
 	switch {
 	case e.Code == CodeVersionMismatch:
