@@ -125,6 +125,8 @@ type Config struct {
 	Auth *auth.Authenticator
 	// ProtectDocs puts ?WSDL, ?disco and the help pages behind HTTP Basic too (only with Auth).
 	ProtectDocs bool
+	// Protocols lists the protocols served (ProtocolNames); nil means DefaultProtocols.
+	Protocols []string
 	// Namespace, when set, is the namespace of the operations' elements as given, instead of the one
 	// BaseURL fixes. It is for NewContractHandler serving another generated contract, whose namespace
 	// is not this service's (the type zoo's golden tests); the documents still describe contactsync's
@@ -149,6 +151,8 @@ type Handler struct {
 	log            *slog.Logger
 	soap11, soap12 *soapBinding
 	get, post      *httpBinding
+	json           *jsonBinding
+	protocols      Protocols
 	contract       *contract
 	// inFlight holds one token per running operation request; its capacity is MaxConcurrent.
 	inFlight chan struct{}
@@ -176,6 +180,14 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 	if cfg.Namespace != "" {
 		opsNS = cfg.Namespace
 	}
+	names := cfg.Protocols
+	if names == nil {
+		names = DefaultProtocols
+	}
+	protocols, err := ParseProtocols(names)
+	if err != nil {
+		return nil, err
+	}
 	limits := cfg.Limits.withDefaults()
 	logger := cfg.Logger
 	if logger == nil {
@@ -189,8 +201,11 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 		soap12:   newSOAPBinding(true, opsNS, limits, ops),
 		get:      newHTTPBinding(false, opsNS, ops),
 		post:     newHTTPBinding(true, opsNS, ops),
-		contract: newContract(ns),
-		inFlight: make(chan struct{}, limits.MaxConcurrent),
+		json:     newJSONBinding(limits, ops),
+		contract: newContract(ns, protocols),
+
+		protocols: protocols,
+		inFlight:  make(chan struct{}, limits.MaxConcurrent),
 
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
@@ -203,23 +218,59 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == endpointPath:
 		h.serveEndpoint(w, r)
 	case strings.HasPrefix(r.URL.Path, endpointPath+"/"):
-		switch r.Method {
-		case http.MethodGet:
-			h.serve(w, r, h.get)
-		case http.MethodPost:
-			h.serve(w, r, h.post)
-		default:
-			w.Header().Set("Allow", "GET, POST")
-			writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept GET and POST.", r.Method))
-		}
+		h.serveOperationPath(w, r)
 	default:
 		writePlainError(w, errorf(CodeUnknownOperation, "Nothing is served at %s; the service endpoint is %s.", r.URL.Path, endpointPath))
 	}
 }
 
+// serveOperationPath routes /sync.asmx/<Operation>: the JSON endpoint for a JSON POST (when enabled),
+// else the HTTP GET or POST binding.
+func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
+	jsonRequest := h.protocols.JSON && isJSONMediaType(r.Header.Get("Content-Type"))
+	switch {
+	case jsonRequest && r.Method == http.MethodPost:
+		h.serve(w, r, h.json)
+	case jsonRequest:
+		// ASP.NET AJAX refuses a GET of a method not marked UseHttpGet; the JSON endpoint answers GET
+		// in JSON rather than falling through to the XML binding the client did not ask for.
+		w.Header().Set("Allow", "POST")
+		writeJSONError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed on the JSON endpoint; call it with POST.", r.Method))
+	case r.Method == http.MethodGet && h.protocols.Get:
+		h.serve(w, r, h.get)
+	case r.Method == http.MethodPost && h.protocols.Post:
+		h.serve(w, r, h.post)
+	case r.Method == http.MethodGet || r.Method == http.MethodPost:
+		what := map[string]string{http.MethodGet: "HTTP GET", http.MethodPost: "HTTP POST"}[r.Method]
+		writePlainError(w, errorf(CodeUnknownOperation, "The %s protocol is not enabled on this service.", what))
+	default:
+		w.Header().Set("Allow", h.operationPathMethods())
+		writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept %s.", r.Method, h.operationPathMethods()))
+	}
+}
+
+// operationPathMethods is the Allow value of /sync.asmx/<Operation>.
+func (h *Handler) operationPathMethods() string {
+	var m []string
+	if h.protocols.Get {
+		m = append(m, http.MethodGet)
+	}
+	if h.protocols.Post || h.protocols.JSON {
+		m = append(m, http.MethodPost)
+	}
+	if len(m) == 0 {
+		return "GET, POST"
+	}
+	return strings.Join(m, ", ")
+}
+
 func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		if !h.protocols.Docs {
+			writePlainError(w, errorf(CodeUnknownOperation, "The service description (?WSDL, ?disco, help pages) is not enabled on this service."))
+			return
+		}
 		if h.docsGuarded(w, r) { // auth.go: only when --auth-docs=protected
 			return
 		}
@@ -235,8 +286,16 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		switch soapMediaType(r.Header.Get("Content-Type")) {
 		case "text/xml":
+			if !h.protocols.SOAP11 {
+				writePlainError(w, errorf(CodeUnsupportedMediaType, "SOAP 1.1 (text/xml) is not enabled on this service."))
+				return
+			}
 			h.serve(w, r, h.soap11)
 		case "application/soap+xml":
+			if !h.protocols.SOAP12 {
+				writePlainError(w, errorf(CodeUnsupportedMediaType, "SOAP 1.2 (application/soap+xml) is not enabled on this service."))
+				return
+			}
 			h.serve(w, r, h.soap12)
 		default:
 			writePlainError(w, errorf(CodeUnsupportedMediaType,

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"math/big"
 	"strings"
 )
@@ -158,6 +159,30 @@ func FormDecimal(form *Form, name string) (Decimal, error) {
 	d, ok := ParseDecimal(v)
 	if !ok {
 		return Decimal{}, BadValue("parameter "+name, "decimal", v)
+	}
+	return d, nil
+}
+
+// AppendJSONDecimal appends d as a JSON number in its lexical form, scale kept, as ASP.NET's
+// JavaScriptSerializer writes a decimal (1.10, not 1.1).
+func AppendJSONDecimal(b []byte, d Decimal) []byte { return d.AppendText(b) }
+
+// JSONDecimal reads an xsd:decimal from a JSON number, or from a string holding one (which keeps
+// digits a JavaScript number would round, as JavaScriptSerializer also accepts). The lexical rules
+// are ParseDecimal's: a number in exponent form is refused.
+func JSONDecimal(tok json.Token, what string) (Decimal, error) {
+	var text string
+	switch t := tok.(type) {
+	case json.Number:
+		text = string(t)
+	case string:
+		text = t
+	default:
+		return Decimal{}, WrongJSONType(what, "a number", tok)
+	}
+	d, ok := ParseDecimal(text)
+	if !ok {
+		return Decimal{}, BadValue(what, "decimal", text)
 	}
 	return d, nil
 }

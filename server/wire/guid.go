@@ -1,6 +1,9 @@
 package wire
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // GUID is Microsoft's serialization guid ({http://microsoft.com/wsdl/types/}guid): 16 bytes in the
 // order their hex digits are written, 8-4-4-4-12. (.NET's Guid(byte[]) constructor takes the first
@@ -112,6 +115,27 @@ func FormGUID(form *Form, name string) (GUID, error) {
 	g, ok := ParseGUID(v)
 	if !ok {
 		return GUID{}, BadValue("parameter "+name, "guid", v)
+	}
+	return g, nil
+}
+
+// AppendJSONGUID appends g as a JSON string, lower case 8-4-4-4-12, as JavaScriptSerializer writes a
+// Guid.
+func AppendJSONGUID(b []byte, g GUID) []byte {
+	b = append(b, '"')
+	b = g.AppendText(b)
+	return append(b, '"')
+}
+
+// JSONGUID reads a guid from a JSON string.
+func JSONGUID(tok json.Token, what string) (GUID, error) {
+	s, ok := tok.(string)
+	if !ok {
+		return GUID{}, WrongJSONType(what, "a guid string", tok)
+	}
+	g, ok := ParseGUID(s)
+	if !ok {
+		return GUID{}, BadValue(what, "guid", s)
 	}
 	return g, nil
 }

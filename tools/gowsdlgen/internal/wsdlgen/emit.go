@@ -105,12 +105,16 @@ func (e *emitter) file(source string) error {
 	e.p("")
 	e.p("import (")
 	e.p(`"context"`)
+	e.p(`"encoding/json"`)
 	e.p(`"net/url"`)
 	e.p("")
 	e.p("%q", RuntimeImport)
 	e.p(")")
 	e.p("")
-	e.p("var _ = url.Values{}")
+	e.p("var (")
+	e.p("_ = url.Values{}")
+	e.p("_ json.Token")
+	e.p(")")
 	e.p("")
 	server := e.c.portType + "Server"
 	e.p("// %s is the interface the service implements: one method per operation of the contract, each", server)
@@ -144,10 +148,16 @@ func (e *emitter) file(source string) error {
 		if err := e.codec(op.response, goTypeName(op.responseElement), "element"); err != nil {
 			return err
 		}
+		if err := e.jsonCodec(op.request, goTypeName(op.requestElement), true); err != nil {
+			return err
+		}
 	}
 	for _, t := range e.c.types {
 		if t.kind == kindComplex || t.kind == kindArray {
 			if err := e.codec(t, goTypeName(t.name), "element"); err != nil {
+				return err
+			}
+			if err := e.jsonCodec(t, goTypeName(t.name), false); err != nil {
 				return err
 			}
 		}
@@ -245,6 +255,7 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 			return err
 		}
 	}
+	var resultField goField
 	if result != nil {
 		gs := e.structs[resp]
 		if gs == nil {
@@ -254,6 +265,7 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 		if !ok {
 			return fmt.Errorf("gowsdl's struct %s has no field for element %s", resp, result.name)
 		}
+		resultField = gf
 		e.p("AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {")
 		e.p("v := m.(*%s)", resp)
 		if err := e.appendContent(result, gf, "v."+gf.name); err != nil {
@@ -268,6 +280,9 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 		}
 		e.p("return err")
 		e.p("},")
+	}
+	if err := e.jsonOperation(op, result, resultField); err != nil {
+		return err
 	}
 	e.p("}")
 	return nil

@@ -5,12 +5,16 @@ package zoo
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
 )
 
-var _ = url.Values{}
+var (
+	_ = url.Values{}
+	_ json.Token
+)
 
 // SyncSoapServer is the interface the service implements: one method per operation of the contract, each
 // taking a context. The operation table (Operations) calls it for every binding.
@@ -99,6 +103,36 @@ var opMakeSample = &wire.Operation{
 		}
 		return err
 	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(MakeSample)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*MakeSampleResponse)
+		if v.MakeSampleResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.MakeSampleResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*MakeSampleResponse)
+		var err error
+		switch tok {
+		case nil:
+			v.MakeSampleResult = nil
+		case json.Delim('{'):
+			v.MakeSampleResult = new(Sample)
+			err = v.MakeSampleResult.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("result", "an object", tok)
+		}
+		return err
+	},
 }
 
 var opEchoSample = &wire.Operation{
@@ -139,6 +173,36 @@ var opEchoSample = &wire.Operation{
 		} else {
 			v.EchoSampleResult = new(Sample)
 			err = v.EchoSampleResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(EchoSample)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoSampleResponse)
+		if v.EchoSampleResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.EchoSampleResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*EchoSampleResponse)
+		var err error
+		switch tok {
+		case nil:
+			v.EchoSampleResult = nil
+		case json.Delim('{'):
+			v.EchoSampleResult = new(Sample)
+			err = v.EchoSampleResult.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("result", "an object", tok)
 		}
 		return err
 	},
@@ -197,6 +261,36 @@ var opListSamples = &wire.Operation{
 		} else {
 			v.ListSamplesResult = new(ArrayOfSample)
 			err = v.ListSamplesResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(ListSamples)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*ListSamplesResponse)
+		if v.ListSamplesResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.ListSamplesResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*ListSamplesResponse)
+		var err error
+		switch tok {
+		case nil:
+			v.ListSamplesResult = nil
+		case json.Delim('['):
+			v.ListSamplesResult = new(ArrayOfSample)
+			err = v.ListSamplesResult.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("result", "an array", tok)
 		}
 		return err
 	},
@@ -265,6 +359,34 @@ var opNextTier = &wire.Operation{
 		}
 		return err
 	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(NextTier)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*NextTierResponse)
+		b = wire.AppendJSONString(b, v.NextTierResult.wireText())
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*NextTierResponse)
+		var err error
+		{
+			var text string
+			if text, err = wire.JSONString(tok, "result"); err == nil {
+				switch text {
+				case "Bronze", "Silver", "Gold":
+					v.NextTierResult = Tier(text)
+				default:
+					err = wire.BadValue("result", "Tier", text)
+				}
+			}
+		}
+		return err
+	},
 }
 
 var opBytes = &wire.Operation{
@@ -324,6 +446,24 @@ var opBytes = &wire.Operation{
 		}
 		return err
 	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(Bytes)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*BytesResponse)
+		b = wire.AppendJSONBase64(b, v.BytesResult)
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*BytesResponse)
+		var err error
+		v.BytesResult, err = wire.JSONBase64(tok, "result")
+		return err
+	},
 }
 
 var opNothing = &wire.Operation{
@@ -362,6 +502,19 @@ var opNothing = &wire.Operation{
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*Nothing)
 		form.Set("s", req.S)
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(Nothing)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		return append(b, "null"...)
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		return r.Skip(tok)
 	},
 }
 
@@ -410,6 +563,24 @@ var opNow = &wire.Operation{
 		v := m.(*NowResponse)
 		var err error
 		v.NowResult, err = r.ReadDateTime(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(Now)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*NowResponse)
+		b = wire.AppendJSONDateTime(b, v.NowResult)
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*NowResponse)
+		var err error
+		v.NowResult, err = wire.JSONDateTime(tok, "result")
 		return err
 	},
 }
@@ -469,6 +640,38 @@ var opMaybeCount = &wire.Operation{
 			var n int64
 			n, err = r.ReadInt(el, "result", "int", 32)
 			x = int32(n)
+			v.MaybeCountResult = &x
+		}
+		return err
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(MaybeCount)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*MaybeCountResponse)
+		if v.MaybeCountResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = wire.AppendIntValue(b, int64(*v.MaybeCountResult))
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*MaybeCountResponse)
+		var err error
+		if tok == nil {
+			v.MaybeCountResult = nil
+		} else {
+			var x int32
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "result", "int", 32)
+				x = int32(n)
+			}
 			v.MaybeCountResult = &x
 		}
 		return err
@@ -618,6 +821,36 @@ var opMakeSampleNoKey = &wire.Operation{
 		} else {
 			v.MakeSampleNoKeyResult = new(Sample)
 			err = v.MakeSampleNoKeyResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(MakeSampleNoKey)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*MakeSampleNoKeyResponse)
+		if v.MakeSampleNoKeyResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.MakeSampleNoKeyResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*MakeSampleNoKeyResponse)
+		var err error
+		switch tok {
+		case nil:
+			v.MakeSampleNoKeyResult = nil
+		case json.Delim('{'):
+			v.MakeSampleNoKeyResult = new(Sample)
+			err = v.MakeSampleNoKeyResult.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("result", "an object", tok)
 		}
 		return err
 	},
@@ -873,6 +1106,185 @@ func (v *MakeSampleResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends MakeSample as a JSON object, keys in schema order.
+func (v *MakeSample) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"text\":"...)
+	b = wire.AppendJSONString(b, v.Text)
+	b = append(b, ",\"count\":"...)
+	b = wire.AppendIntValue(b, int64(v.Count))
+	b = append(b, ",\"big\":"...)
+	b = wire.AppendIntValue(b, int64(v.Big))
+	b = append(b, ",\"small\":"...)
+	b = wire.AppendIntValue(b, int64(v.Small))
+	b = append(b, ",\"flag\":"...)
+	b = wire.AppendBoolValue(b, v.Flag)
+	b = append(b, ",\"amount\":"...)
+	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = append(b, ",\"ratio\":"...)
+	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = append(b, ",\"approx\":"...)
+	b = wire.AppendJSONFloat(b, v.Approx)
+	b = append(b, ",\"when\":"...)
+	b = wire.AppendJSONDateTime(b, v.When)
+	b = append(b, ",\"key\":"...)
+	b = wire.AppendJSONGUID(b, v.Key)
+	b = append(b, ",\"level\":"...)
+	b = wire.AppendJSONString(b, v.Level.wireText())
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of MakeSample after its opening '{'.
+func (v *MakeSample) DecodeJSON(r *wire.JSONReader) error {
+	var seen [11]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "text":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Text, err = wire.JSONString(tok, "parameter text")
+		case "count":
+			if seen[1] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "parameter count", "int", 32)
+				v.Count = int32(n)
+			}
+		case "big":
+			if seen[2] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[2] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "parameter big", "long", 64)
+				v.Big = int64(n)
+			}
+		case "small":
+			if seen[3] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[3] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "parameter small", "short", 16)
+				v.Small = int16(n)
+			}
+		case "flag":
+			if seen[4] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[4] = true
+			v.Flag, err = wire.JSONBool(tok, "parameter flag")
+		case "amount":
+			if seen[5] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[5] = true
+			v.Amount, err = wire.JSONDecimal(tok, "parameter amount")
+		case "ratio":
+			if seen[6] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[6] = true
+			v.Ratio, err = wire.JSONDouble(tok, "parameter ratio", "double", 64)
+		case "approx":
+			if seen[7] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[7] = true
+			{
+				var f float64
+				f, err = wire.JSONDouble(tok, "parameter approx", "float", 32)
+				v.Approx = float32(f)
+			}
+		case "when":
+			if seen[8] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[8] = true
+			v.When, err = wire.JSONDateTime(tok, "parameter when")
+		case "key":
+			if seen[9] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[9] = true
+			v.Key, err = wire.JSONGUID(tok, "parameter key")
+		case "level":
+			if seen[10] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[10] = true
+			{
+				var text string
+				if text, err = wire.JSONString(tok, "parameter level"); err == nil {
+					switch text {
+					case "Bronze", "Silver", "Gold":
+						v.Level = Tier(text)
+					default:
+						err = wire.BadValue("parameter level", "Tier", text)
+					}
+				}
+			}
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("text")
+	}
+	if !seen[1] {
+		return wire.MissingJSONParameter("count")
+	}
+	if !seen[2] {
+		return wire.MissingJSONParameter("big")
+	}
+	if !seen[3] {
+		return wire.MissingJSONParameter("small")
+	}
+	if !seen[4] {
+		return wire.MissingJSONParameter("flag")
+	}
+	if !seen[5] {
+		return wire.MissingJSONParameter("amount")
+	}
+	if !seen[6] {
+		return wire.MissingJSONParameter("ratio")
+	}
+	if !seen[7] {
+		return wire.MissingJSONParameter("approx")
+	}
+	if !seen[8] {
+		return wire.MissingJSONParameter("when")
+	}
+	if !seen[9] {
+		return wire.MissingJSONParameter("key")
+	}
+	if !seen[10] {
+		return wire.MissingJSONParameter("level")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of EchoSample in schema order.
 func (v *EchoSample) AppendXML(b []byte) []byte {
 	if v.Sample != nil {
@@ -963,6 +1375,61 @@ func (v *EchoSampleResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends EchoSample as a JSON object, keys in schema order.
+func (v *EchoSample) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"sample\":"...)
+	if v.Sample == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Sample.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoSample after its opening '{'.
+func (v *EchoSample) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "sample":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			switch tok {
+			case nil:
+				v.Sample = nil
+			case json.Delim('{'):
+				v.Sample = new(Sample)
+				err = v.Sample.DecodeJSON(r)
+			default:
+				err = wire.WrongJSONType("parameter sample", "an object", tok)
+			}
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("sample")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of ListSamples in schema order.
 func (v *ListSamples) AppendXML(b []byte) []byte {
 	b = wire.AppendInt(b, "n", int64(v.N))
@@ -1043,6 +1510,53 @@ func (v *ListSamplesResponse) DecodeXML(r *wire.Reader) error {
 	}
 	if !seen[0] && r.Misplaced("ListSamplesResult") {
 		return r.WrongNamespace("ListSamplesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends ListSamples as a JSON object, keys in schema order.
+func (v *ListSamples) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"n\":"...)
+	b = wire.AppendIntValue(b, int64(v.N))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of ListSamples after its opening '{'.
+func (v *ListSamples) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "n":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "parameter n", "int", 32)
+				v.N = int32(n)
+			}
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("n")
 	}
 	return nil
 }
@@ -1137,6 +1651,59 @@ func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends NextTier as a JSON object, keys in schema order.
+func (v *NextTier) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"t\":"...)
+	b = wire.AppendJSONString(b, v.T.wireText())
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of NextTier after its opening '{'.
+func (v *NextTier) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "t":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			{
+				var text string
+				if text, err = wire.JSONString(tok, "parameter t"); err == nil {
+					switch text {
+					case "Bronze", "Silver", "Gold":
+						v.T = Tier(text)
+					default:
+						err = wire.BadValue("parameter t", "Tier", text)
+					}
+				}
+			}
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("t")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of Bytes in schema order.
 func (v *Bytes) AppendXML(b []byte) []byte {
 	b = wire.AppendInt(b, "n", int64(v.N))
@@ -1222,6 +1789,53 @@ func (v *BytesResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends Bytes as a JSON object, keys in schema order.
+func (v *Bytes) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"n\":"...)
+	b = wire.AppendIntValue(b, int64(v.N))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Bytes after its opening '{'.
+func (v *Bytes) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "n":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "parameter n", "int", 32)
+				v.N = int32(n)
+			}
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("n")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of Nothing in schema order.
 func (v *Nothing) AppendXML(b []byte) []byte {
 	b = wire.AppendString(b, "s", v.S)
@@ -1275,6 +1889,49 @@ func (v *NothingResponse) DecodeXML(r *wire.Reader) error {
 			return err
 		}
 	}
+}
+
+// AppendJSON appends Nothing as a JSON object, keys in schema order.
+func (v *Nothing) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"s\":"...)
+	b = wire.AppendJSONString(b, v.S)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Nothing after its opening '{'.
+func (v *Nothing) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "s":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.S, err = wire.JSONString(tok, "parameter s")
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("s")
+	}
+	return nil
 }
 
 // AppendXML appends the elements of Now in schema order.
@@ -1347,6 +2004,49 @@ func (v *NowResponse) DecodeXML(r *wire.Reader) error {
 	}
 	if !seen[0] && r.Misplaced("NowResult") {
 		return r.WrongNamespace("NowResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Now as a JSON object, keys in schema order.
+func (v *Now) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"utc\":"...)
+	b = wire.AppendBoolValue(b, v.Utc)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Now after its opening '{'.
+func (v *Now) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "utc":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Utc, err = wire.JSONBool(tok, "parameter utc")
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("utc")
 	}
 	return nil
 }
@@ -1434,6 +2134,49 @@ func (v *MaybeCountResponse) DecodeXML(r *wire.Reader) error {
 	}
 	if !seen[0] && r.Misplaced("MaybeCountResult") {
 		return r.WrongNamespace("MaybeCountResult")
+	}
+	return nil
+}
+
+// AppendJSON appends MaybeCount as a JSON object, keys in schema order.
+func (v *MaybeCount) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"none\":"...)
+	b = wire.AppendBoolValue(b, v.None)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of MaybeCount after its opening '{'.
+func (v *MaybeCount) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "none":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.None, err = wire.JSONBool(tok, "parameter none")
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("none")
 	}
 	return nil
 }
@@ -1626,6 +2369,174 @@ func (v *MakeSampleNoKeyResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends MakeSampleNoKey as a JSON object, keys in schema order.
+func (v *MakeSampleNoKey) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"text\":"...)
+	b = wire.AppendJSONString(b, v.Text)
+	b = append(b, ",\"count\":"...)
+	b = wire.AppendIntValue(b, int64(v.Count))
+	b = append(b, ",\"big\":"...)
+	b = wire.AppendIntValue(b, int64(v.Big))
+	b = append(b, ",\"small\":"...)
+	b = wire.AppendIntValue(b, int64(v.Small))
+	b = append(b, ",\"flag\":"...)
+	b = wire.AppendBoolValue(b, v.Flag)
+	b = append(b, ",\"amount\":"...)
+	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = append(b, ",\"ratio\":"...)
+	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = append(b, ",\"approx\":"...)
+	b = wire.AppendJSONFloat(b, v.Approx)
+	b = append(b, ",\"when\":"...)
+	b = wire.AppendJSONDateTime(b, v.When)
+	b = append(b, ",\"level\":"...)
+	b = wire.AppendJSONString(b, v.Level.wireText())
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of MakeSampleNoKey after its opening '{'.
+func (v *MakeSampleNoKey) DecodeJSON(r *wire.JSONReader) error {
+	var seen [10]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "text":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Text, err = wire.JSONString(tok, "parameter text")
+		case "count":
+			if seen[1] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "parameter count", "int", 32)
+				v.Count = int32(n)
+			}
+		case "big":
+			if seen[2] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[2] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "parameter big", "long", 64)
+				v.Big = int64(n)
+			}
+		case "small":
+			if seen[3] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[3] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "parameter small", "short", 16)
+				v.Small = int16(n)
+			}
+		case "flag":
+			if seen[4] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[4] = true
+			v.Flag, err = wire.JSONBool(tok, "parameter flag")
+		case "amount":
+			if seen[5] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[5] = true
+			v.Amount, err = wire.JSONDecimal(tok, "parameter amount")
+		case "ratio":
+			if seen[6] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[6] = true
+			v.Ratio, err = wire.JSONDouble(tok, "parameter ratio", "double", 64)
+		case "approx":
+			if seen[7] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[7] = true
+			{
+				var f float64
+				f, err = wire.JSONDouble(tok, "parameter approx", "float", 32)
+				v.Approx = float32(f)
+			}
+		case "when":
+			if seen[8] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[8] = true
+			v.When, err = wire.JSONDateTime(tok, "parameter when")
+		case "level":
+			if seen[9] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[9] = true
+			{
+				var text string
+				if text, err = wire.JSONString(tok, "parameter level"); err == nil {
+					switch text {
+					case "Bronze", "Silver", "Gold":
+						v.Level = Tier(text)
+					default:
+						err = wire.BadValue("parameter level", "Tier", text)
+					}
+				}
+			}
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("text")
+	}
+	if !seen[1] {
+		return wire.MissingJSONParameter("count")
+	}
+	if !seen[2] {
+		return wire.MissingJSONParameter("big")
+	}
+	if !seen[3] {
+		return wire.MissingJSONParameter("small")
+	}
+	if !seen[4] {
+		return wire.MissingJSONParameter("flag")
+	}
+	if !seen[5] {
+		return wire.MissingJSONParameter("amount")
+	}
+	if !seen[6] {
+		return wire.MissingJSONParameter("ratio")
+	}
+	if !seen[7] {
+		return wire.MissingJSONParameter("approx")
+	}
+	if !seen[8] {
+		return wire.MissingJSONParameter("when")
+	}
+	if !seen[9] {
+		return wire.MissingJSONParameter("level")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of ArrayOfString in schema order.
 func (v *ArrayOfString) AppendXML(b []byte) []byte {
 	for _, item := range v.Astring {
@@ -1675,6 +2586,48 @@ func (v *ArrayOfString) DecodeXML(r *wire.Reader) error {
 		return r.WrongNamespace("string")
 	}
 	return nil
+}
+
+// AppendJSON appends ArrayOfString as a JSON array.
+func (v *ArrayOfString) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Astring {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if item == nil {
+			b = append(b, "null"...)
+		} else {
+			b = wire.AppendJSONString(b, *item)
+		}
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfString after its opening '['.
+func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item *string
+		if tok == nil {
+			item = nil
+		} else {
+			var x string
+			x, err = wire.JSONString(tok, "item of ArrayOfString")
+			item = &x
+		}
+		if err != nil {
+			return err
+		}
+		v.Astring = append(v.Astring, item)
+	}
 }
 
 // AppendXML appends the elements of Address in schema order.
@@ -1742,6 +2695,74 @@ func (v *Address) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends Address as a JSON object, keys in schema order.
+func (v *Address) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Street\":"...)
+	b = wire.AppendJSONString(b, v.Street)
+	b = append(b, ",\"City\":"...)
+	b = wire.AppendJSONString(b, v.City)
+	b = append(b, ",\"Lines\":"...)
+	if v.Lines == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Lines.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Address after its opening '{'.
+func (v *Address) DecodeJSON(r *wire.JSONReader) error {
+	var seen [3]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Street":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Street, err = wire.JSONString(tok, "element Street")
+		case "City":
+			if seen[1] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[1] = true
+			v.City, err = wire.JSONString(tok, "element City")
+		case "Lines":
+			if seen[2] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[2] = true
+			switch tok {
+			case nil:
+				v.Lines = nil
+			case json.Delim('['):
+				v.Lines = new(ArrayOfString)
+				err = v.Lines.DecodeJSON(r)
+			default:
+				err = wire.WrongJSONType("element Lines", "an array", tok)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AppendXML appends the elements of ArrayOfAddress in schema order.
 func (v *ArrayOfAddress) AppendXML(b []byte) []byte {
 	for _, item := range v.Address {
@@ -1792,6 +2813,50 @@ func (v *ArrayOfAddress) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends ArrayOfAddress as a JSON array.
+func (v *ArrayOfAddress) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Address {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if item == nil {
+			b = append(b, "null"...)
+		} else {
+			b = item.AppendJSON(b)
+		}
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfAddress after its opening '['.
+func (v *ArrayOfAddress) DecodeJSON(r *wire.JSONReader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item *Address
+		switch tok {
+		case nil:
+			item = nil
+		case json.Delim('{'):
+			item = new(Address)
+			err = item.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("item of ArrayOfAddress", "an object", tok)
+		}
+		if err != nil {
+			return err
+		}
+		v.Address = append(v.Address, item)
+	}
+}
+
 // AppendXML appends the elements of ArrayOfInt in schema order.
 func (v *ArrayOfInt) AppendXML(b []byte) []byte {
 	for _, item := range v.Int {
@@ -1832,6 +2897,42 @@ func (v *ArrayOfInt) DecodeXML(r *wire.Reader) error {
 		return r.WrongNamespace("int")
 	}
 	return nil
+}
+
+// AppendJSON appends ArrayOfInt as a JSON array.
+func (v *ArrayOfInt) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Int {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendIntValue(b, int64(item))
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfInt after its opening '['.
+func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item int32
+		{
+			var n int64
+			n, err = wire.JSONInt(tok, "item of ArrayOfInt", "int", 32)
+			item = int32(n)
+		}
+		if err != nil {
+			return err
+		}
+		v.Int = append(v.Int, item)
+	}
 }
 
 // AppendXML appends the elements of Sample in schema order.
@@ -2122,6 +3223,280 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends Sample as a JSON object, keys in schema order.
+func (v *Sample) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Text\":"...)
+	b = wire.AppendJSONString(b, v.Text)
+	b = append(b, ",\"Count\":"...)
+	b = wire.AppendIntValue(b, int64(v.Count))
+	b = append(b, ",\"Big\":"...)
+	b = wire.AppendIntValue(b, int64(v.Big))
+	b = append(b, ",\"Small\":"...)
+	b = wire.AppendIntValue(b, int64(v.Small))
+	b = append(b, ",\"Flag\":"...)
+	b = wire.AppendBoolValue(b, v.Flag)
+	b = append(b, ",\"Amount\":"...)
+	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = append(b, ",\"Ratio\":"...)
+	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = append(b, ",\"Approx\":"...)
+	b = wire.AppendJSONFloat(b, v.Approx)
+	b = append(b, ",\"When\":"...)
+	b = wire.AppendJSONDateTime(b, v.When)
+	b = append(b, ",\"Data\":"...)
+	b = wire.AppendJSONBase64(b, v.Data)
+	b = append(b, ",\"Key\":"...)
+	b = wire.AppendJSONGUID(b, v.Key)
+	b = append(b, ",\"Level\":"...)
+	b = wire.AppendJSONString(b, v.Level.wireText())
+	b = append(b, ",\"Home\":"...)
+	if v.Home == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Home.AppendJSON(b)
+	}
+	b = append(b, ",\"Others\":"...)
+	if v.Others == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Others.AppendJSON(b)
+	}
+	b = append(b, ",\"MaybeInt\":"...)
+	if v.MaybeInt == nil {
+		b = append(b, "null"...)
+	} else {
+		b = wire.AppendIntValue(b, int64(*v.MaybeInt))
+	}
+	b = append(b, ",\"MaybeWhen\":"...)
+	if v.MaybeWhen == nil {
+		b = append(b, "null"...)
+	} else {
+		b = wire.AppendJSONDateTime(b, *v.MaybeWhen)
+	}
+	b = append(b, ",\"Tags\":"...)
+	if v.Tags == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Tags.AppendJSON(b)
+	}
+	b = append(b, ",\"Numbers\":"...)
+	if v.Numbers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Numbers.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Sample after its opening '{'.
+func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
+	var seen [18]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Text":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Text, err = wire.JSONString(tok, "element Text")
+		case "Count":
+			if seen[1] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "element Count", "int", 32)
+				v.Count = int32(n)
+			}
+		case "Big":
+			if seen[2] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[2] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "element Big", "long", 64)
+				v.Big = int64(n)
+			}
+		case "Small":
+			if seen[3] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[3] = true
+			{
+				var n int64
+				n, err = wire.JSONInt(tok, "element Small", "short", 16)
+				v.Small = int16(n)
+			}
+		case "Flag":
+			if seen[4] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[4] = true
+			v.Flag, err = wire.JSONBool(tok, "element Flag")
+		case "Amount":
+			if seen[5] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[5] = true
+			v.Amount, err = wire.JSONDecimal(tok, "element Amount")
+		case "Ratio":
+			if seen[6] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[6] = true
+			v.Ratio, err = wire.JSONDouble(tok, "element Ratio", "double", 64)
+		case "Approx":
+			if seen[7] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[7] = true
+			{
+				var f float64
+				f, err = wire.JSONDouble(tok, "element Approx", "float", 32)
+				v.Approx = float32(f)
+			}
+		case "When":
+			if seen[8] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[8] = true
+			v.When, err = wire.JSONDateTime(tok, "element When")
+		case "Data":
+			if seen[9] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[9] = true
+			v.Data, err = wire.JSONBase64(tok, "element Data")
+		case "Key":
+			if seen[10] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[10] = true
+			v.Key, err = wire.JSONGUID(tok, "element Key")
+		case "Level":
+			if seen[11] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[11] = true
+			{
+				var text string
+				if text, err = wire.JSONString(tok, "element Level"); err == nil {
+					switch text {
+					case "Bronze", "Silver", "Gold":
+						v.Level = Tier(text)
+					default:
+						err = wire.BadValue("element Level", "Tier", text)
+					}
+				}
+			}
+		case "Home":
+			if seen[12] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[12] = true
+			switch tok {
+			case nil:
+				v.Home = nil
+			case json.Delim('{'):
+				v.Home = new(Address)
+				err = v.Home.DecodeJSON(r)
+			default:
+				err = wire.WrongJSONType("element Home", "an object", tok)
+			}
+		case "Others":
+			if seen[13] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[13] = true
+			switch tok {
+			case nil:
+				v.Others = nil
+			case json.Delim('['):
+				v.Others = new(ArrayOfAddress)
+				err = v.Others.DecodeJSON(r)
+			default:
+				err = wire.WrongJSONType("element Others", "an array", tok)
+			}
+		case "MaybeInt":
+			if seen[14] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[14] = true
+			if tok == nil {
+				v.MaybeInt = nil
+			} else {
+				var x int32
+				{
+					var n int64
+					n, err = wire.JSONInt(tok, "element MaybeInt", "int", 32)
+					x = int32(n)
+				}
+				v.MaybeInt = &x
+			}
+		case "MaybeWhen":
+			if seen[15] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[15] = true
+			if tok == nil {
+				v.MaybeWhen = nil
+			} else {
+				var x wire.DateTime
+				x, err = wire.JSONDateTime(tok, "element MaybeWhen")
+				v.MaybeWhen = &x
+			}
+		case "Tags":
+			if seen[16] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[16] = true
+			switch tok {
+			case nil:
+				v.Tags = nil
+			case json.Delim('['):
+				v.Tags = new(ArrayOfString)
+				err = v.Tags.DecodeJSON(r)
+			default:
+				err = wire.WrongJSONType("element Tags", "an array", tok)
+			}
+		case "Numbers":
+			if seen[17] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[17] = true
+			switch tok {
+			case nil:
+				v.Numbers = nil
+			case json.Delim('['):
+				v.Numbers = new(ArrayOfInt)
+				err = v.Numbers.DecodeJSON(r)
+			default:
+				err = wire.WrongJSONType("element Numbers", "an array", tok)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AppendXML appends the elements of ArrayOfSample in schema order.
 func (v *ArrayOfSample) AppendXML(b []byte) []byte {
 	for _, item := range v.Sample {
@@ -2170,6 +3545,50 @@ func (v *ArrayOfSample) DecodeXML(r *wire.Reader) error {
 		return r.WrongNamespace("Sample")
 	}
 	return nil
+}
+
+// AppendJSON appends ArrayOfSample as a JSON array.
+func (v *ArrayOfSample) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Sample {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if item == nil {
+			b = append(b, "null"...)
+		} else {
+			b = item.AppendJSON(b)
+		}
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfSample after its opening '['.
+func (v *ArrayOfSample) DecodeJSON(r *wire.JSONReader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item *Sample
+		switch tok {
+		case nil:
+			item = nil
+		case json.Delim('{'):
+			item = new(Sample)
+			err = item.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("item of ArrayOfSample", "an object", tok)
+		}
+		if err != nil {
+			return err
+		}
+		v.Sample = append(v.Sample, item)
+	}
 }
 
 // SyncSoapClient implements SyncSoap (both method variants) by sending each call through Invoker, which
