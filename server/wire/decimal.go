@@ -186,3 +186,18 @@ func JSONDecimal(tok json.Token, what string) (Decimal, error) {
 	}
 	return d, nil
 }
+
+// MarshalText and UnmarshalText make a Decimal an encoding.TextMarshaler, so code outside the
+// generated codec (gowsdl's encoding/xml client, encoding/json, test fillers) reads and writes the
+// lexical form too.
+func (d Decimal) MarshalText() ([]byte, error) { return d.AppendText(nil), nil }
+
+// UnmarshalText reads the lexical form with ParseDecimal's rules.
+func (d *Decimal) UnmarshalText(text []byte) error {
+	v, ok := ParseDecimal(string(text))
+	if !ok {
+		return BadValue("value", "decimal", string(text))
+	}
+	*d = v
+	return nil
+}

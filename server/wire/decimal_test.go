@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"math/big"
 	"strings"
 	"testing"
@@ -198,4 +199,29 @@ func TestJSONDecimalAndGUID(t *testing.T) {
 	require.ErrorContains(t, err, `The element Key must be an xsd:guid; "x" is not.`)
 	_, err = JSONGUID(json.Number("1"), "element Key")
 	require.Error(t, err)
+}
+
+// TestTextMarshaling: encoding/xml (gowsdl's client) and encoding/json see the lexical forms.
+func TestTextMarshaling(t *testing.T) {
+	type sample struct {
+		Amount Decimal `xml:"Amount" json:"amount"`
+		Key    GUID    `xml:"Key" json:"key"`
+	}
+	in := sample{MustParseDecimal("1.10"), MustParseGUID("0F8FAD5B-D9CB-469F-A165-70867728950E")}
+	x, err := xml.Marshal(in)
+	require.NoError(t, err)
+	assert.Equal(t, `<sample><Amount>1.10</Amount><Key>0f8fad5b-d9cb-469f-a165-70867728950e</Key></sample>`, string(x))
+	var back sample
+	require.NoError(t, xml.Unmarshal(x, &back))
+	assert.Equal(t, in, back)
+
+	j, err := json.Marshal(in)
+	require.NoError(t, err)
+	assert.Equal(t, `{"amount":"1.10","key":"0f8fad5b-d9cb-469f-a165-70867728950e"}`, string(j))
+	back = sample{}
+	require.NoError(t, json.Unmarshal(j, &back))
+	assert.Equal(t, in, back)
+
+	require.Error(t, xml.Unmarshal([]byte(`<sample><Amount>1e3</Amount></sample>`), &back))
+	require.Error(t, xml.Unmarshal([]byte(`<sample><Key>x</Key></sample>`), &back))
 }

@@ -139,3 +139,16 @@ func JSONGUID(tok json.Token, what string) (GUID, error) {
 	}
 	return g, nil
 }
+
+// MarshalText and UnmarshalText make a GUID an encoding.TextMarshaler (see Decimal.MarshalText).
+func (g GUID) MarshalText() ([]byte, error) { return g.AppendText(nil), nil }
+
+// UnmarshalText reads the lexical form with ParseGUID's rules.
+func (g *GUID) UnmarshalText(text []byte) error {
+	v, ok := ParseGUID(string(text))
+	if !ok {
+		return BadValue("value", "guid", string(text))
+	}
+	*g = v
+	return nil
+}
