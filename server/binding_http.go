@@ -92,6 +92,13 @@ func (b *httpBinding) operationNames() []string {
 }
 
 func (b *httpBinding) writeResult(w http.ResponseWriter, op *wire.Operation, resp wire.Message) {
+	if op.Result == nil {
+		// An operation without a result has no document to send: ASMX answers 200 with an empty body
+		// and no Content-Type (the type zoo's get-Nothing and post-Nothing).
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	buf := getBuffer()
 	defer putBuffer(buf)
 	*buf = b.appendResult(*buf, op, resp)

@@ -127,6 +127,11 @@ type Config struct {
 	ProtectDocs bool
 	// Protocols lists the protocols served (ProtocolNames); nil means DefaultProtocols.
 	Protocols []string
+	// Namespace, when set, is the namespace of the operations' elements as given, instead of the one
+	// BaseURL fixes. It is for NewContractHandler serving another generated contract, whose namespace
+	// is not this service's (the type zoo's golden tests); the documents still describe contactsync's
+	// own contract under BaseURL.
+	Namespace string
 }
 
 // Namespace returns the service namespace for a base URL, checking that the base URL is an absolute
@@ -171,6 +176,10 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 	if err != nil {
 		return nil, err
 	}
+	opsNS := ns
+	if cfg.Namespace != "" {
+		opsNS = cfg.Namespace
+	}
 	names := cfg.Protocols
 	if names == nil {
 		names = DefaultProtocols
@@ -188,15 +197,15 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 		svc:      svc,
 		limits:   limits,
 		log:      logger,
-		soap11:   newSOAPBinding(false, ns, limits, ops),
-		soap12:   newSOAPBinding(true, ns, limits, ops),
-		get:      newHTTPBinding(false, ns, ops),
-		post:     newHTTPBinding(true, ns, ops),
+		soap11:   newSOAPBinding(false, opsNS, limits, ops),
+		soap12:   newSOAPBinding(true, opsNS, limits, ops),
+		get:      newHTTPBinding(false, opsNS, ops),
+		post:     newHTTPBinding(true, opsNS, ops),
 		json:     newJSONBinding(limits, ops),
 		contract: newContract(ns, protocols),
 
 		protocols: protocols,
-		inFlight: make(chan struct{}, limits.MaxConcurrent),
+		inFlight:  make(chan struct{}, limits.MaxConcurrent),
 
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,

@@ -19,6 +19,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -209,7 +210,14 @@ func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`"><`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
 	body = wire.AppendEscaped(body, c.Namespace)
 	body = append(body, `">`...)
+	content := len(body)
 	body = req.AppendXML(body)
+	if bytes.Contains(body[content:], []byte(` xsi:nil="true"`)) {
+		// The generated writers use the xsi prefix for a nil item or nillable value and expect the
+		// document root to declare it; declare it on the operation element, only when it is used, so
+		// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
+		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+wire.NSXSI+`"`)...)
+	}
 	body = append(body, `</`+op.RequestElement+`></`+prefix+`:Body></`+prefix+`:Envelope>`...)
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint, bytes.NewReader(body))
 	if err != nil {
@@ -264,6 +272,9 @@ func (c *Client) decodeJSON(op *wire.Operation, status int, body []byte, resp wi
 
 // decodeRoot reads an HTTP GET/POST result document: its root element holds the result.
 func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) error {
+	if op.Result == nil && len(bytes.TrimSpace(body)) == 0 {
+		return nil // an operation without a result answers with an empty body, as ASMX does
+	}
 	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
 	root, err := rd.Root()
 	if err != nil {

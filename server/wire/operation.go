@@ -333,6 +333,10 @@ var (
 	TypeFloat        = &Type{Name: "float", Kind: KindFloat}
 	TypeDateTime     = &Type{Name: "dateTime", Kind: KindDateTime}
 	TypeBase64Binary = &Type{Name: "base64Binary", Kind: KindBase64}
+	TypeDecimal      = &Type{Name: "decimal", Kind: KindDecimal}
+	// TypeGuid is {http://microsoft.com/wsdl/types/}guid, the one type of the subset that is not
+	// XML Schema's.
+	TypeGuid = &Type{Name: "guid", Kind: KindGUID}
 )
 
 // AppendResult appends the content of op's result in resp, as op.AppendResult does; it also accepts

@@ -68,7 +68,7 @@ func indexStructs(src []byte) (map[string]*goStruct, error) {
 
 // emitter writes the generated wire code.
 type emitter struct {
-	c       *contract
+	c       *contractModel
 	structs map[string]*goStruct
 	pkg     string
 	buf     bytes.Buffer
@@ -81,7 +81,7 @@ func (e *emitter) p(format string, args ...any) {
 
 // EmitWire generates the wire code for a contract: the operation table, the XML codec of every wrapper
 // and complex type, the HTTP form binding, the server interface and the client stub.
-func emitWire(c *contract, typesSrc []byte, pkg, source string) ([]byte, error) {
+func emitWire(c *contractModel, typesSrc []byte, pkg, source string) ([]byte, error) {
 	structs, err := indexStructs(typesSrc)
 	if err != nil {
 		return nil, fmt.Errorf("reading gowsdl's types: %w", err)
@@ -140,6 +140,7 @@ func (e *emitter) file(source string) error {
 		}
 	}
 	e.types()
+	e.enumTexts()
 	for _, op := range e.c.operations {
 		if err := e.codec(op.request, goTypeName(op.requestElement), "parameter"); err != nil {
 			return err
@@ -290,7 +291,7 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 // appendContent writes the body of AppendResult: the content of the result element.
 func (e *emitter) appendContent(f *xsdField, gf goField, expr string) error {
 	base, ptr := strings.CutPrefix(gf.typ, "*")
-	if strings.HasPrefix(gf.typ, "[]") {
+	if f.maxOccurs != 1 {
 		return fmt.Errorf("result %s: a repeated result element is not supported; use an ArrayOf type", f.name)
 	}
 	val := expr
@@ -319,7 +320,7 @@ func textExpr(t *xsdType, goType, val string) (string, error) {
 	case kindString:
 		return "wire.AppendEscaped(b, " + val + ")", nil
 	case kindEnum:
-		return "wire.AppendEscaped(b, string(" + val + "))", nil
+		return "wire.AppendEscaped(b, " + val + ".wireText())", nil
 	case kindInt, kindLong, kindShort:
 		return "wire.AppendIntValue(b, int64(" + val + "))", nil
 	case kindBoolean:
@@ -328,10 +329,30 @@ func textExpr(t *xsdType, goType, val string) (string, error) {
 		return "wire.AppendDoubleValue(b, " + val + ")", nil
 	case kindFloat:
 		return "wire.AppendFloatValue(b, " + val + ")", nil
-	case kindDateTime:
+	case kindDateTime, kindDecimal, kindGUID:
 		return val + ".AppendText(b)", nil
 	case kindBase64:
 		return "wire.AppendBase64Value(b, " + val + ")", nil
 	}
 	return "", fmt.Errorf("type %s (Go %s) has no text form", t.name, goType)
+}
+
+// enumTexts writes wireText for every enumeration: the text a value is written as, its first member
+// for Go's zero value "". .NET's enums are value types whose default is their first member (value 0),
+// and ASMX writes a required enum element that way even when nothing set it
+// (soap11-MakeSample-missing-elements writes Bronze); so a Go field left empty is written as that
+// member too, never as an empty element the schema does not allow.
+func (e *emitter) enumTexts() {
+	for _, t := range e.c.types {
+		if t.kind != kindEnum {
+			continue
+		}
+		name := goTypeName(t.name)
+		e.p("")
+		e.p("// wireText is the text v is written as: %q for the zero value, as .NET writes default(%s).", t.enum[0], t.name)
+		e.p("func (v %s) wireText() string {", name)
+		e.p("if v == \"\" { return %q }", t.enum[0])
+		e.p("return string(v)")
+		e.p("}")
+	}
 }

@@ -182,7 +182,7 @@ func (e *emitter) jsonAppendSimple(f *xsdField, goType, val string) error {
 	case kindString:
 		e.p("b = wire.AppendJSONString(b, %s)", val)
 	case kindEnum:
-		e.p("b = wire.AppendJSONString(b, string(%s))", val)
+		e.p("b = wire.AppendJSONString(b, %s.wireText())", val)
 	case kindInt, kindLong, kindShort:
 		e.p("b = wire.AppendIntValue(b, int64(%s))", val)
 	case kindBoolean:
@@ -195,6 +195,10 @@ func (e *emitter) jsonAppendSimple(f *xsdField, goType, val string) error {
 		e.p("b = wire.AppendJSONDateTime(b, %s)", val)
 	case kindBase64:
 		e.p("b = wire.AppendJSONBase64(b, %s)", val)
+	case kindDecimal:
+		e.p("b = wire.AppendJSONDecimal(b, %s)", val)
+	case kindGUID:
+		e.p("b = wire.AppendJSONGUID(b, %s)", val)
 	default:
 		return fmt.Errorf("type %s has no JSON form", f.typ.name)
 	}
@@ -312,6 +316,10 @@ func (e *emitter) jsonDecodeSimple(f *xsdField, goType, target, label string) er
 		e.p("%s, err = wire.JSONDateTime(tok, %s)", target, label)
 	case kindBase64:
 		e.p("%s, err = wire.JSONBase64(tok, %s)", target, label)
+	case kindDecimal:
+		e.p("%s, err = wire.JSONDecimal(tok, %s)", target, label)
+	case kindGUID:
+		e.p("%s, err = wire.JSONGUID(tok, %s)", target, label)
 	default:
 		return fmt.Errorf("type %s has no JSON form", f.typ.name)
 	}
