@@ -20,8 +20,8 @@ import (
 	"github.com/contactsync/contactsync/wsdl"
 )
 
-// newTestServerWith is newTestServer with the rest of the configuration given.
-func newTestServerWith(t *testing.T, cfg server.Config) *testServer {
+// newConfiguredServer is newTestServer with the rest of the configuration given.
+func newConfiguredServer(t *testing.T, cfg server.Config) *testServer {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
@@ -112,7 +112,7 @@ func TestAddresses(t *testing.T) {
 			func(*testServer) string { return "https://public.example.com/api" + wsdl.Path }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts := newTestServerWith(t, server.Config{BaseURL: "https://ns.example.com", Addressing: tc.cfg})
+			ts := newConfiguredServer(t, server.Config{BaseURL: "https://ns.example.com", Addressing: tc.cfg})
 			want := tc.want(ts)
 			addresses, responses := documentAddresses(t, ts, tc.headers)
 			for doc, got := range addresses {
@@ -158,7 +158,7 @@ func TestAddressingConfigErrors(t *testing.T) {
 // (which quote the request's path or content type), faults, results, documents, and, through the
 // server NewHTTPServer builds, responses of handlers around the endpoint.
 func TestNosniff(t *testing.T) {
-	ts := newTestServerWith(t, server.Config{})
+	ts := newConfiguredServer(t, server.Config{})
 	for _, r := range []wireRequest{
 		{method: "GET", path: "/../nothing<script>"},
 		{method: "POST", contentType: "text/html", body: "<b>"},

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/gen"
 )
 
 // tinyBudget is small enough that each table row can sit just at and just over a limit.
@@ -104,7 +106,7 @@ func TestXMLBudgetInDecoder(t *testing.T) {
 		attrs.WriteString(` a` + itoa(i) + `="1"`)
 	}
 	body := `<soap:Envelope xmlns:soap="` + nsSOAP11 + `"><soap:Body><ReadContact xmlns="` + fuzzNS + `"` + attrs.String() + `><id>1</id></ReadContact></soap:Body></soap:Envelope>`
-	_, err := decodeEnvelope([]byte(body), nsSOAP11, fuzzNS, DefaultLimits())
+	_, err := newSOAPBinding(false, fuzzNS, DefaultLimits(), gen.Operations).parse([]byte(body))
 	require.NotNil(t, err)
 	assert.Equal(t, CodeTooLarge, err.Code)
 }
@@ -159,10 +161,11 @@ func TestHostileBodiesRefused(t *testing.T) {
 func BenchmarkHostileBodies(b *testing.B) {
 	for name, body := range hostileBodies() {
 		b.Run(name, func(b *testing.B) {
+			soap := newSOAPBinding(false, fuzzNS, DefaultLimits(), gen.Operations)
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := decodeEnvelope(body, nsSOAP11, fuzzNS, DefaultLimits()); err == nil || err.Code != CodeTooLarge {
+				if _, err := soap.parse(body); err == nil || err.Code != CodeTooLarge {
 					b.Fatalf("not refused as too large: %v", err)
 				}
 			}

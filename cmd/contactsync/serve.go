@@ -39,6 +39,8 @@ type serveOptions struct {
 	ready func(addr net.Addr)
 	// obs configures metrics, health endpoints, the access log and the admin listener (obs_flags.go).
 	obs obsOptions
+	// protocols lists the protocols served (server.ProtocolNames); nil means the default.
+	protocols []string
 	// addressing holds --public-url and --trusted-proxies (addressing_flags.go).
 	addressing addressingOptions
 	// wrapStore, when set, wraps the opened store. Tests use it to hold a request in flight and to
@@ -86,6 +88,8 @@ func newServeCommand() *cobra.Command {
 	tlsFlags(cmd, &opts.tls)
 	logFlags(cmd, &opts.log)
 	cmd.Flags().DurationVar(&opts.shutdownTimeout, "shutdown-timeout", defaultShutdownTimeout, "time requests in flight get to finish after SIGTERM or SIGINT")
+	cmd.Flags().StringSliceVar(&opts.protocols, "protocols", server.DefaultProtocols,
+		"protocols served, of "+strings.Join(server.ProtocolNames, ", ")+" (json, the ASP.NET AJAX endpoint, only when listed)")
 	return bindSettings(cmd)
 }
 
@@ -219,6 +223,11 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if opts.shutdownTimeout < 0 {
 		return errors.New("--shutdown-timeout must be positive")
 	}
+	if opts.protocols != nil {
+		if _, err := server.ParseProtocols(opts.protocols); err != nil {
+			return fmt.Errorf("--protocols: %w", err)
+		}
+	}
 	if err := opts.obs.validate(); err != nil {
 		return err
 	}
@@ -246,7 +255,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	st = obs.store
 
 	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
-		Auth: authenticator, ProtectDocs: protectDocs, Addressing: addressing})
+		Auth: authenticator, ProtectDocs: protectDocs, Protocols: opts.protocols, Addressing: addressing})
 	if err != nil {
 		return err
 	}

@@ -50,6 +50,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
 type options struct {
@@ -144,15 +145,28 @@ func info(scenario, figure, value string) result {
 
 // --- requests -----------------------------------------------------------------------------------
 
-// opName is an operation's name as the generated contract spells it: the local name of its request
-// type's XML element.
-func opName(request any) string {
-	f, _ := reflect.TypeOf(request).FieldByName("XMLName")
-	tag := f.Tag.Get("xml")
-	return tag[strings.LastIndexByte(tag, ' ')+1:]
+// opFor returns the generated operation whose request message has the type of request, so no
+// operation name is spelled here.
+func opFor(request wire.Message) *wire.Operation {
+	for _, op := range gen.Operations {
+		if reflect.TypeOf(op.NewRequest()) == reflect.TypeOf(request) {
+			return op
+		}
+	}
+	fail("no operation takes a %T", request)
+	return nil
 }
 
-var readContact = opName(gen.ReadContact{})
+var (
+	readOp   = opFor(&gen.ReadContact{})
+	createOp = opFor(&gen.TestCreateContact{})
+	// readContact is the ReadContact request's wrapper element, for the hostile envelopes.
+	readContact = readOp.RequestElement
+)
+
+// readRequest and createRequest are the messages of those operations for a contact id.
+func readRequest(id string) wire.Message   { return &gen.ReadContact{Id: id} }
+func createRequest(id string) wire.Message { return &gen.TestCreateContact{Id: id} }
 
 // template is a request to replay: method, URL, headers and body, built once by the bundled client.
 type template struct {
@@ -161,9 +175,9 @@ type template struct {
 	body        []byte
 }
 
-func newTemplate(o options, op, id string) template {
+func newTemplate(o options, op *wire.Operation, msg wire.Message) template {
 	c := &client.Client{Endpoint: o.endpoint, Namespace: o.namespace, Binding: client.SOAP11}
-	req, err := c.NewRequest(context.Background(), op, &id)
+	req, err := c.NewRequest(context.Background(), op, msg)
 	if err != nil {
 		fail("building a request: %v", err)
 	}
@@ -305,11 +319,11 @@ func (c *conn) exchange(req []byte) (status int, keepAlive bool, err error) {
 
 // createContact stores the contact the normal client reads.
 func createContact(o options, id string) {
-	c := &client.Client{Endpoint: o.endpoint, Namespace: o.namespace, HTTP: &http.Client{Timeout: 10 * time.Second}}
+	hc := &http.Client{Timeout: 10 * time.Second}
 	if o.user != "" && o.scenario == "passwords" {
-		c.HTTP.Transport = basicAuth{o.user, o.password}
+		hc.Transport = basicAuth{o.user, o.password}
 	}
-	if _, err := c.TestCreateContact(&gen.TestCreateContact{Id: id}); err != nil {
+	if _, err := client.New(o.endpoint, o.namespace, client.SOAP11, hc).TestCreateContact(&gen.TestCreateContact{Id: id}); err != nil {
 		fail("creating the contact the normal client reads: %v", err)
 	}
 }
@@ -537,8 +551,8 @@ func setUp(o options, f func()) {
 
 func slowBody(o options) []result {
 	setUp(o, func() { createContact(o, "attack-normal") })
-	normalWire := newTemplate(o, readContact, "attack-normal").wire()
-	slow := newTemplate(o, readContact, "attack-slow")
+	normalWire := newTemplate(o, readOp, readRequest("attack-normal")).wire()
+	slow := newTemplate(o, readOp, readRequest("attack-slow"))
 	u, _ := url.Parse(o.endpoint)
 	t, attack := measureUnder(o, func(ctx context.Context) []result {
 		var cut atomic.Int64
@@ -630,8 +644,8 @@ func hostileBodies(o options) [][]byte {
 
 func hostile(o options) []result {
 	setUp(o, func() { createContact(o, "attack-normal") })
-	normalWire := newTemplate(o, readContact, "attack-normal").wire()
-	tmpl := newTemplate(o, readContact, "x")
+	normalWire := newTemplate(o, readOp, readRequest("attack-normal")).wire()
+	tmpl := newTemplate(o, readOp, readRequest("x"))
 	var wires [][]byte
 	for _, body := range hostileBodies(o) {
 		h := tmpl
@@ -671,7 +685,7 @@ func hostile(o options) []result {
 
 func overload(o options) []result {
 	createContact(o, "attack-normal")
-	normalWire := newTemplate(o, readContact, "attack-normal").wire()
+	normalWire := newTemplate(o, readOp, readRequest("attack-normal")).wire()
 	next := func() []byte { return normalWire }
 	phase := func(n int) (*tally, float64) {
 		ctx, cancel := context.WithTimeout(context.Background(), o.duration)
@@ -699,7 +713,7 @@ func passwords(o options) []result {
 		fail("passwords needs -user and -password")
 	}
 	setUp(o, func() { createContact(o, "attack-normal") }) // also makes the normal user's login cached
-	normal := newTemplate(o, readContact, "attack-normal")
+	normal := newTemplate(o, readOp, readRequest("attack-normal"))
 	basic := func(user, password string) template {
 		t := normal
 		t.header = normal.header.Clone()
@@ -752,10 +766,10 @@ func replay(o options) []result {
 	if o.user == "" || o.attacker == "" {
 		fail("replay needs -user, -password, -attacker and -attacker-password")
 	}
-	base := newTemplate(o, readContact, "attack-normal")
+	base := newTemplate(o, readOp, readRequest("attack-normal"))
 	setUp(o, func() {
 		// The contact is created with the normal user's token.
-		create := newTemplate(o, opName(gen.TestCreateContact{}), "attack-normal").withSecurity(o.user, o.password, time.Now())
+		create := newTemplate(o, createOp, createRequest("attack-normal")).withSecurity(o.user, o.password, time.Now())
 		c := newConn(o.addr())
 		defer c.reset()
 		if s := c.do(context.Background(), create.wire()); s != http.StatusOK {
