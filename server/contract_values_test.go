@@ -76,6 +76,9 @@ func structField(v reflect.Value, name string) (reflect.Value, error) {
 			tagName = local
 		}
 		if tagName == name {
+			if !t.Field(i).IsExported() {
+				return reflect.Value{}, fmt.Errorf("the generated type %s holds the element %s in the unexported field %s: code outside the generated package cannot set it", t, name, t.Field(i).Name)
+			}
 			return v.Field(i), nil
 		}
 	}
