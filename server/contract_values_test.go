@@ -161,8 +161,10 @@ func simpleValue(t *wire.Type, gt reflect.Type, native any, lexical string) (ref
 	return reflect.Value{}, fmt.Errorf("no value of Go type %s for xsd:%s (kind %d): teach contract_values_test.go this type", gt, t.Name, t.Kind)
 }
 
-// sampleValues are fixed, schema-valid values: every optional element present, two items in each
-// array. Strings hold markup characters and non-ASCII text that the wire must escape and keep.
+// sampleValues are fixed, schema-valid, ordinary values (positive numbers, a date, an enumeration's
+// last value), which a service should accept on its success path: every optional element present, two
+// items in each array. Strings hold markup characters and non-ASCII text that the wire must escape and
+// keep. Edge values are the random source's business.
 type sampleValues struct {
 	str string
 	// minimal leaves out every element that may be absent and makes strings empty.
@@ -189,7 +191,7 @@ func (s sampleValues) simple(t *wire.Type, gt reflect.Type) (reflect.Value, erro
 		}
 		lexical = native.(string)
 	case wire.KindInt:
-		native, lexical = int32(-42), "-42"
+		native, lexical = int32(42), "42"
 	case wire.KindLong:
 		native, lexical = int64(1)<<40, "1099511627776"
 	case wire.KindShort:
