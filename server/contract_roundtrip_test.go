@@ -47,20 +47,24 @@ func testSeed(t *testing.T) uint64 {
 const roundTripRounds = 40
 
 // TestCodecRoundTrip is the generated codec's round-trip property. For every operation of the table,
-// on every binding that offers it, random requests and responses (every element of every type reachable
-// from the operations filled, left out, nil or repeated by chance, strings full of XML-hostile text)
-// travel through the real writers and readers of both sides:
+// on every binding that offers it (the JSON endpoint included, which the handler serves here), random
+// requests and responses (every element of every type reachable from the operations filled, left
+// out, nil or repeated by chance, strings full of XML-hostile text) travel through the real writers and
+// readers of both sides:
 //
-//   - the request from the bundled client's writer (SOAP envelope, or EncodeForm for HTTP GET/POST)
-//     to the server's decoder (the SOAP binding's fast and full readers, or DecodeForm);
-//   - the response from the server's encoder (SOAP response wrapper, or the HTTP result root) to the
-//     client's decoder.
+//   - the request from the bundled client's writer (SOAP envelope, EncodeForm for HTTP GET/POST, the
+//     JSON body) to the server's decoder (the SOAP binding's fast and full readers, DecodeForm,
+//     DecodeJSON);
+//   - the response from the server's encoder (SOAP response wrapper, HTTP result root, {"d": …}) to
+//     the client's decoder.
 //
-// Each value must arrive as sent, with one deliberate exception: a string that crosses an XML document
-// arrives as xmlCarried makes it, each character XML 1.0 cannot carry (C0 controls but tab, LF and CR;
-// U+FFFE, U+FFFF) and each byte of invalid UTF-8 replaced by U+FFFD, since a document holding them
-// would be refused by every client (AppendEscaped). CR, markup, "]]>", quotes and non-BMP characters
-// arrive unchanged. HTTP GET/POST parameters are URL-encoded, not XML, so they arrive byte for byte.
+// Each value must arrive as sent, with deliberate exceptions (carrier): a string that crosses an XML
+// document arrives as xmlCarried makes it, each character XML 1.0 cannot carry (C0 controls but tab,
+// LF and CR; U+FFFE, U+FFFF) and each byte of invalid UTF-8 replaced by U+FFFD, since a document
+// holding them would be refused by every client (AppendEscaped); CR, markup, "]]>", quotes and non-BMP
+// characters arrive unchanged. HTTP GET/POST parameters are URL-encoded, not XML, so they arrive byte
+// for byte. JSON carries every character but invalid UTF-8, and a dateTime as ASP.NET AJAX does, an
+// instant in whole milliseconds, UTC.
 func TestCodecRoundTrip(t *testing.T) {
 	codecRoundTrip(t, gen.Operations)
 }
@@ -83,7 +87,8 @@ func codecRoundTrip(t *testing.T, table []*wire.Operation) {
 		}
 		ops[i] = &o
 	}
-	h, err := server.NewContractHandler(ops, nil, server.Config{BaseURL: contractBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	h, err := server.NewContractHandler(ops, nil, server.Config{BaseURL: contractBaseURL, Protocols: server.ProtocolNames,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	transport := roundTripper(func(r *http.Request) (*http.Response, error) {
 		if r.Body == nil { // a client request may have none; a server request always has one
@@ -95,21 +100,23 @@ func codecRoundTrip(t *testing.T, table []*wire.Operation) {
 	})
 
 	fill := newFiller(randomValues{rnd})
-	identity := func(s string) string { return s }
 	for _, op := range ops {
 		var result []wire.Field
 		if op.Result != nil {
 			result = []wire.Field{*op.Result}
 		}
-		for _, b := range client.Bindings {
+		for _, b := range append(client.Bindings, client.JSON) {
 			if !client.Offers(op, b) {
 				continue
 			}
 			c := &client.Client{Endpoint: "http://contract.example:8080" + wsdl.Path, Namespace: ns, Binding: b,
 				HTTP: &http.Client{Transport: transport, Timeout: 10 * time.Second}}
-			requestCarried := xmlCarried
-			if b == client.HTTPGet || b == client.HTTPPost {
-				requestCarried = identity
+			request, response := carriedByXML, carriedByXML
+			switch b {
+			case client.HTTPGet, client.HTTPPost:
+				request = carriedExactly
+			case client.JSON:
+				request, response = carriedByJSON, carriedByJSON
 			}
 			t.Run(op.Name+"/"+string(b), func(t *testing.T) {
 				for round := range roundTripRounds {
@@ -119,10 +126,10 @@ func codecRoundTrip(t *testing.T, table []*wire.Operation) {
 					received, answer = nil, resp
 					require.NoError(t, c.Invoke(context.Background(), op, req, got), "round %d", round)
 					require.NotNil(t, received, "round %d: the operation was not called", round)
-					if d := diff("request", rv(req), rv(received), requestCarried); d != "" {
+					if d := diff("request", rv(req), rv(received), request); d != "" {
 						t.Fatalf("round %d: client → server: %s\nsent:     %#v\nreceived: %#v", round, d, req, received)
 					}
-					if d := diff("response", rv(resp), rv(got), xmlCarried); d != "" {
+					if d := diff("response", rv(resp), rv(got), response); d != "" {
 						t.Fatalf("round %d: server → client: %s\nsent:     %#v\nreceived: %#v", round, d, resp, got)
 					}
 				}

@@ -354,12 +354,42 @@ func xmlCarried(s string) string {
 	return b.String()
 }
 
+// carrier says what a wire does to the values it carries, where it does not carry them exactly: str
+// maps a string sent to the string that arrives, dateTime a dateTime; nil means exactly.
+type carrier struct {
+	str      func(string) string
+	dateTime func(wire.DateTime) wire.DateTime
+}
+
+// The carriers of the bindings: XML replaces the characters it cannot carry (xmlCarried); the JSON
+// endpoint replaces invalid UTF-8 and carries a dateTime as JavaScriptSerializer does, an instant in
+// whole milliseconds, UTC (wire.AppendJSONDateTime); HTTP GET/POST parameters arrive byte for byte.
+var (
+	carriedExactly = carrier{}
+	carriedByXML   = carrier{str: xmlCarried}
+	carriedByJSON  = carrier{str: jsonCarried, dateTime: func(v wire.DateTime) wire.DateTime {
+		return wire.DateTime{Time: time.UnixMilli(v.Time.UnixMilli()).UTC()}
+	}}
+)
+
+// jsonCarried is what a string becomes in JSON: each byte of invalid UTF-8 becomes U+FFFD
+// (wire.AppendJSONString); every character, controls included, is carried (escaped).
+func jsonCarried(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+		b.WriteRune(r) // RuneError for an invalid byte
+	}
+	return b.String()
+}
+
 // diff compares a value sent (want) with the value received (got) and describes the first difference.
-// Strings of want pass through carried first (xmlCarried for XML, identity for forms). Floats compare
+// Values of want pass through the carrier first (see carrier). Floats compare
 // bit for bit but for NaN (any NaN equals any NaN): -0 must stay -0. A nil and an empty slice are the
 // same (an array without items is written as an empty element) but for []byte, where nil is an absent
 // element and empty an empty one.
-func diff(path string, want, got reflect.Value, carried func(string) string) string {
+func diff(path string, want, got reflect.Value, c carrier) string {
 	if want.Kind() != got.Kind() {
 		return fmt.Sprintf("%s: kind %s, got %s", path, want.Kind(), got.Kind())
 	}
@@ -371,11 +401,15 @@ func diff(path string, want, got reflect.Value, carried func(string) string) str
 			}
 			return ""
 		}
-		return diff(path, want.Elem(), got.Elem(), carried)
+		return diff(path, want.Elem(), got.Elem(), c)
 	case reflect.Struct:
-		if want.Type() == reflect.TypeFor[wire.DateTime]() || want.Type() == reflect.TypeFor[time.Time]() {
-			if !reflect.DeepEqual(want.Interface(), got.Interface()) {
-				return fmt.Sprintf("%s: sent %v, got %v", path, want.Interface(), got.Interface())
+		if want.Type() == reflect.TypeFor[wire.DateTime]() {
+			w := want.Interface().(wire.DateTime)
+			if c.dateTime != nil {
+				w = c.dateTime(w)
+			}
+			if !reflect.DeepEqual(w, got.Interface()) {
+				return fmt.Sprintf("%s: sent %v (expected back as %v), got %v", path, want.Interface(), w, got.Interface())
 			}
 			return ""
 		}
@@ -383,7 +417,7 @@ func diff(path string, want, got reflect.Value, carried func(string) string) str
 			if !want.Type().Field(i).IsExported() || want.Type().Field(i).Name == "XMLName" {
 				continue
 			}
-			if d := diff(path+"."+want.Type().Field(i).Name, want.Field(i), got.Field(i), carried); d != "" {
+			if d := diff(path+"."+want.Type().Field(i).Name, want.Field(i), got.Field(i), c); d != "" {
 				return d
 			}
 		}
@@ -399,13 +433,17 @@ func diff(path string, want, got reflect.Value, carried func(string) string) str
 			return fmt.Sprintf("%s: sent %d items, got %d", path, want.Len(), got.Len())
 		}
 		for i := range want.Len() {
-			if d := diff(fmt.Sprintf("%s[%d]", path, i), want.Index(i), got.Index(i), carried); d != "" {
+			if d := diff(fmt.Sprintf("%s[%d]", path, i), want.Index(i), got.Index(i), c); d != "" {
 				return d
 			}
 		}
 		return ""
 	case reflect.String:
-		if w := carried(want.String()); w != got.String() {
+		w := want.String()
+		if c.str != nil {
+			w = c.str(w)
+		}
+		if w != got.String() {
 			return fmt.Sprintf("%s: sent %q (expected back as %q), got %q", path, want.String(), w, got.String())
 		}
 		return ""
