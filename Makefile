@@ -54,6 +54,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzFastEnvelope$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzXMLBudget$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONBinding$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzGeneratedDecoders$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDecimal$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
