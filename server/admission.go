@@ -259,7 +259,6 @@ func (a *admission) readBody(w http.ResponseWriter, r *http.Request, t *ticket) 
 		}
 	}()
 	rate := a.limits.MinBodyRate
-	var probe [1]byte
 	for {
 		buf := *t.buf
 		space := buf[len(buf):cap(buf)]
@@ -268,7 +267,8 @@ func (a *admission) readBody(w http.ResponseWriter, r *http.Request, t *ticket) 
 			if int64(len(buf)) >= ceiling {
 				// Full at the ceiling: for a known length this read returns io.EOF, which tells
 				// net/http the body is done; without one, any byte more is one too many.
-				space, probing = probe[:], true
+				// (Allocated here, not up front: a buffer passed to Read escapes, and this is rare.)
+				space, probing = make([]byte, 1), true
 			} else {
 				// A SOAP envelope (the only body posted to the endpoint itself) that already breaks
 				// the parse budget is refused here, before more of it is read: a refusal on the
