@@ -134,22 +134,22 @@ func (t *ticket) release() {
 
 // admit reads r's body and takes an operation slot, through the gates above. It returns the body and
 // the ticket to release once the response is written (also after an error). On an error that leaves
-// body bytes unread on the connection, admit asks for the connection to be closed after the
-// response, so the server does not read and discard them for a request it refused.
+// body bytes unread on the connection, admit asks for an HTTP/1 connection to be closed after the
+// response (closeAfter), so the server does not read and discard them for a request it refused.
 func (a *admission) admit(w http.ResponseWriter, r *http.Request) (body []byte, t ticket, err *Error) {
 	if r.ContentLength > a.maxBody {
-		w.Header().Set("Connection", "close")
+		closeAfter(w, r)
 		return nil, t, errorf(CodeTooLarge, "The request body is larger than %d bytes.", a.maxBody)
 	}
 	if a.pending.Add(1) > int64(a.limits.MaxPending) {
 		a.pending.Add(-1)
-		w.Header().Set("Connection", "close")
+		closeAfter(w, r)
 		return nil, t, errBusy()
 	}
 	t = ticket{a: a, pending: true, buf: getBuffer()}
 	if r.ContentLength != 0 {
 		if err := a.readBody(w, r, &t); err != nil {
-			w.Header().Set("Connection", "close")
+			closeAfter(w, r)
 			return nil, t, err
 		}
 	}
@@ -171,6 +171,18 @@ func (a *admission) admit(w http.ResponseWriter, r *http.Request) (body []byte, 
 	t.pending = false
 	return *t.buf, t, nil
 }
+
+// closeAfter asks for the connection to be closed after the response, rather than have net/http read
+// and discard a body the request was refused for. Only on HTTP/1: on HTTP/2 the unread stream is
+// reset by itself, and Connection: close would shut the client's whole connection down (every
+// stream on it) with a GOAWAY.
+func closeAfter(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor == 1 {
+		w.Header()["Connection"] = headerClose
+	}
+}
+
+var headerClose = []string{"close"}
 
 // reserve takes n bytes of the in-flight budget for t, or reports that it cannot.
 func (a *admission) reserve(t *ticket, n int64) bool {
