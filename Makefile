@@ -52,6 +52,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzAuthCredentials$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzFastEnvelope$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzXMLBudget$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONBinding$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzGeneratedDecoders$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
@@ -72,6 +73,10 @@ interop: ## Run real .NET (Mono), Java (JAX-WS), Python (zeep) and Node (soap) c
 .PHONY: bench
 bench: ## Run the Go benchmarks of the hot path (handler per binding, decoders, encoders, store).
 	$(GO) test -run '^$$' -bench . -benchmem ./server/ ./server/store/sqlite/
+
+.PHONY: bench-attack
+bench-attack: ## Attack and overload scenarios of issue 14 against the binary on loopback (DURATION=15s; see tools/attackbench/run.sh).
+	GO="$(GO)" bash tools/attackbench/run.sh
 
 .PHONY: bench-load
 bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=3 DURATION=10s; see tools/loadbench/run.sh).

@@ -16,6 +16,7 @@ type soapBinding struct {
 	version12 bool
 	namespace string // the service namespace
 	limits    wire.Limits
+	budget    XMLBudget // checked before an envelope is parsed (xmlbudget.go)
 	// The per-version constants: binding name for logs, envelope namespace and the prefix the spec
 	// shows for it (§4.1: soap and soap12), and the response content type.
 	bindingName, envNS, envPrefix, contentType string
@@ -28,6 +29,7 @@ type soapBinding struct {
 func newSOAPBinding(version12 bool, namespace string, limits Limits, ops []*wire.Operation) *soapBinding {
 	b := &soapBinding{version12: version12, namespace: namespace, ops: ops,
 		limits:      wire.Limits{MaxDepth: limits.MaxXMLDepth, MaxElements: limits.MaxXMLElements},
+		budget:      limits.XMLBudget,
 		bindingName: "soap11", envNS: nsSOAP11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
 		open: map[*wire.Operation][]byte{}}
 	if version12 {
@@ -122,6 +124,9 @@ func (b *soapBinding) decode(r *http.Request, body []byte) (request, *Error) {
 // parse decodes an envelope with the fast reader, and again with the full one when the document leaves
 // the fast path's shape or has any error, so every error comes from one decoder.
 func (b *soapBinding) parse(body []byte) (request, *Error) {
+	if err := checkXMLBudget(body, b.budget); err != nil { // xmlbudget.go, before any parsing
+		return request{}, err
+	}
 	rd := wire.GetReader(body, b.namespace, b.limits, true)
 	defer wire.PutReader(rd)
 	if req, err := b.parseWith(rd); err == nil {

@@ -55,31 +55,11 @@ func (c *contract) render(address string) []byte {
 	return bytes.Join(c.pieces, attr)
 }
 
-func (c *contract) serve(w http.ResponseWriter, r *http.Request) {
-	writeBody(w, http.StatusOK, "text/xml; charset=utf-8", c.render(requestAddress(r)))
+func (c *contract) serve(w http.ResponseWriter, address string) {
+	writeBody(w, http.StatusOK, "text/xml; charset=utf-8", c.render(address))
 }
 
-// requestAddress is the endpoint URL as the client reached it: scheme and host from the request, or
-// from X-Forwarded-Proto and X-Forwarded-Host when a proxy in front set them. Forwarded values that are
-// not a plain scheme or host are ignored rather than echoed into the document.
-func requestAddress(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	if p := firstValue(r.Header.Get("X-Forwarded-Proto")); p == "http" || p == "https" {
-		scheme = p
-	}
-	host := r.Host
-	if fh := firstValue(r.Header.Get("X-Forwarded-Host")); fh != "" && isPlainHost(fh) {
-		host = fh
-	}
-	if !isPlainHost(host) {
-		host = "localhost"
-	}
-	return scheme + "://" + host + endpointPath
-}
-
+// firstValue is the first of a header's comma-separated values, trimmed and in lower case.
 func firstValue(header string) string {
 	v, _, _ := strings.Cut(header, ",")
 	return strings.ToLower(strings.TrimSpace(v))

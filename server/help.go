@@ -217,7 +217,7 @@ func (h *Handler) serveHelp(w http.ResponseWriter, r *http.Request) {
 		Title:     helpModel.Name,
 		Service:   helpModel,
 		Namespace: h.soap11.namespace,
-		Address:   requestAddress(r),
+		Address:   h.requestAddress(r),
 		Self:      path.Base(endpointPath),
 		CSS:       template.CSS(helpCSS),
 	}
@@ -419,7 +419,7 @@ func indentXML(raw []byte) []byte {
 // serveDisco answers ?disco with a DISCO document as ASMX writes it: the contract (?wsdl) with this
 // page as its documentation, and the SOAP 1.1 and 1.2 addresses, all as the client reached us.
 func (h *Handler) serveDisco(w http.ResponseWriter, r *http.Request) {
-	addr := appendEscaped(nil, requestAddress(r))
+	addr := appendEscaped(nil, h.requestAddress(r))
 	ns := appendEscaped(nil, h.soap11.namespace)
 	b := []byte(xmlDeclaration + `<discovery xmlns:xsd="` + nsXSD + `" xmlns:xsi="` + nsXSI + `" xmlns="http://schemas.xmlsoap.org/disco/">` + "\n")
 	b = append(b, `  <contractRef ref="`...)

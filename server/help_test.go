@@ -239,7 +239,7 @@ func TestDiscoEscapesAddress(t *testing.T) {
 }
 
 func TestDisco(t *testing.T) {
-	ts := newTestServer(t, "https://contacts.example.com")
+	ts := newConfiguredServer(t, server.Config{BaseURL: "https://contacts.example.com", Addressing: server.Addressing{TrustedProxies: loopbackProxy}})
 	for _, tc := range []struct {
 		name    string
 		query   string
