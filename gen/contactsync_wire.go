@@ -5,12 +5,16 @@ package gen
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
 )
 
-var _ = url.Values{}
+var (
+	_ = url.Values{}
+	_ json.Token
+)
 
 // SyncServiceSoapServer is the interface the service implements: one method per operation of the contract, each
 // taking a context. The operation table (Operations) calls it for every binding.
@@ -99,6 +103,36 @@ var opTestCreateContact = &wire.Operation{
 		}
 		return err
 	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(TestCreateContact)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*TestCreateContactResponse)
+		if v.TestCreateContactResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.TestCreateContactResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*TestCreateContactResponse)
+		var err error
+		switch tok {
+		case nil:
+			v.TestCreateContactResult = nil
+		case json.Delim('{'):
+			v.TestCreateContactResult = new(Contact)
+			err = v.TestCreateContactResult.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("result", "an object", tok)
+		}
+		return err
+	},
 }
 
 var opTestUpdateContact = &wire.Operation{
@@ -155,6 +189,36 @@ var opTestUpdateContact = &wire.Operation{
 		} else {
 			v.TestUpdateContactResult = new(Contact)
 			err = v.TestUpdateContactResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(TestUpdateContact)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*TestUpdateContactResponse)
+		if v.TestUpdateContactResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.TestUpdateContactResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*TestUpdateContactResponse)
+		var err error
+		switch tok {
+		case nil:
+			v.TestUpdateContactResult = nil
+		case json.Delim('{'):
+			v.TestUpdateContactResult = new(Contact)
+			err = v.TestUpdateContactResult.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("result", "an object", tok)
 		}
 		return err
 	},
@@ -217,6 +281,36 @@ var opDeleteContact = &wire.Operation{
 		}
 		return err
 	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(DeleteContact)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*DeleteContactResponse)
+		if v.DeleteContactResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.DeleteContactResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*DeleteContactResponse)
+		var err error
+		switch tok {
+		case nil:
+			v.DeleteContactResult = nil
+		case json.Delim('{'):
+			v.DeleteContactResult = new(Contact)
+			err = v.DeleteContactResult.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("result", "an object", tok)
+		}
+		return err
+	},
 }
 
 var opReadContact = &wire.Operation{
@@ -276,6 +370,36 @@ var opReadContact = &wire.Operation{
 		}
 		return err
 	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(ReadContact)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*ReadContactResponse)
+		if v.ReadContactResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.ReadContactResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*ReadContactResponse)
+		var err error
+		switch tok {
+		case nil:
+			v.ReadContactResult = nil
+		case json.Delim('{'):
+			v.ReadContactResult = new(Contact)
+			err = v.ReadContactResult.DecodeJSON(r)
+		default:
+			err = wire.WrongJSONType("result", "an object", tok)
+		}
+		return err
+	},
 }
 
 var opVersion = &wire.Operation{
@@ -311,6 +435,24 @@ var opVersion = &wire.Operation{
 		v := m.(*VersionResponse)
 		var err error
 		v.VersionResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(Version)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*VersionResponse)
+		b = wire.AppendJSONString(b, v.VersionResult)
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*VersionResponse)
+		var err error
+		v.VersionResult, err = wire.JSONString(tok, "result")
 		return err
 	},
 }
@@ -352,6 +494,28 @@ var opVersionMajor = &wire.Operation{
 		v.VersionMajorResult = int32(n)
 		return err
 	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(VersionMajor)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*VersionMajorResponse)
+		b = wire.AppendIntValue(b, int64(v.VersionMajorResult))
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*VersionMajorResponse)
+		var err error
+		{
+			var n int64
+			n, err = wire.JSONInt(tok, "result", "int", 32)
+			v.VersionMajorResult = int32(n)
+		}
+		return err
+	},
 }
 
 var opVersionMinor = &wire.Operation{
@@ -389,6 +553,28 @@ var opVersionMinor = &wire.Operation{
 		var n int64
 		n, err = r.ReadInt(el, "result", "int", 32)
 		v.VersionMinorResult = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+		req := new(VersionMinor)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*VersionMinorResponse)
+		b = wire.AppendIntValue(b, int64(v.VersionMinorResult))
+		return b
+	},
+	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+		v := m.(*VersionMinorResponse)
+		var err error
+		{
+			var n int64
+			n, err = wire.JSONInt(tok, "result", "int", 32)
+			v.VersionMinorResult = int32(n)
+		}
 		return err
 	},
 }
@@ -495,6 +681,49 @@ func (v *TestCreateContactResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends TestCreateContact as a JSON object, keys in schema order.
+func (v *TestCreateContact) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"id\":"...)
+	b = wire.AppendJSONString(b, v.Id)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of TestCreateContact after its opening '{'.
+func (v *TestCreateContact) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Id, err = wire.JSONString(tok, "parameter id")
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("id")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of TestUpdateContact in schema order.
 func (v *TestUpdateContact) AppendXML(b []byte) []byte {
 	b = wire.AppendString(b, "id", v.Id)
@@ -573,6 +802,49 @@ func (v *TestUpdateContactResponse) DecodeXML(r *wire.Reader) error {
 	}
 	if !seen[0] && r.Misplaced("TestUpdateContactResult") {
 		return r.WrongNamespace("TestUpdateContactResult")
+	}
+	return nil
+}
+
+// AppendJSON appends TestUpdateContact as a JSON object, keys in schema order.
+func (v *TestUpdateContact) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"id\":"...)
+	b = wire.AppendJSONString(b, v.Id)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of TestUpdateContact after its opening '{'.
+func (v *TestUpdateContact) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Id, err = wire.JSONString(tok, "parameter id")
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("id")
 	}
 	return nil
 }
@@ -659,6 +931,49 @@ func (v *DeleteContactResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends DeleteContact as a JSON object, keys in schema order.
+func (v *DeleteContact) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"id\":"...)
+	b = wire.AppendJSONString(b, v.Id)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of DeleteContact after its opening '{'.
+func (v *DeleteContact) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Id, err = wire.JSONString(tok, "parameter id")
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("id")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of ReadContact in schema order.
 func (v *ReadContact) AppendXML(b []byte) []byte {
 	b = wire.AppendString(b, "id", v.Id)
@@ -741,6 +1056,49 @@ func (v *ReadContactResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends ReadContact as a JSON object, keys in schema order.
+func (v *ReadContact) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"id\":"...)
+	b = wire.AppendJSONString(b, v.Id)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of ReadContact after its opening '{'.
+func (v *ReadContact) DecodeJSON(r *wire.JSONReader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Id, err = wire.JSONString(tok, "parameter id")
+		default:
+			return wire.UnknownJSONParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return wire.MissingJSONParameter("id")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of Version in schema order.
 func (v *Version) AppendXML(b []byte) []byte {
 	return b
@@ -792,6 +1150,24 @@ func (v *VersionResponse) DecodeXML(r *wire.Reader) error {
 	}
 	if !seen[0] && r.Misplaced("VersionResult") {
 		return r.WrongNamespace("VersionResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Version as a JSON object, keys in schema order.
+func (v *Version) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Version after its opening '{'.
+func (v *Version) DecodeJSON(r *wire.JSONReader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return wire.UnknownJSONParameter(key)
 	}
 	return nil
 }
@@ -853,6 +1229,24 @@ func (v *VersionMajorResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends VersionMajor as a JSON object, keys in schema order.
+func (v *VersionMajor) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of VersionMajor after its opening '{'.
+func (v *VersionMajor) DecodeJSON(r *wire.JSONReader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return wire.UnknownJSONParameter(key)
+	}
+	return nil
+}
+
 // AppendXML appends the elements of VersionMinor in schema order.
 func (v *VersionMinor) AppendXML(b []byte) []byte {
 	return b
@@ -910,6 +1304,24 @@ func (v *VersionMinorResponse) DecodeXML(r *wire.Reader) error {
 	return nil
 }
 
+// AppendJSON appends VersionMinor as a JSON object, keys in schema order.
+func (v *VersionMinor) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of VersionMinor after its opening '{'.
+func (v *VersionMinor) DecodeJSON(r *wire.JSONReader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return wire.UnknownJSONParameter(key)
+	}
+	return nil
+}
+
 // AppendXML appends the elements of ArrayOfString in schema order.
 func (v *ArrayOfString) AppendXML(b []byte) []byte {
 	for _, item := range v.Astring {
@@ -959,6 +1371,48 @@ func (v *ArrayOfString) DecodeXML(r *wire.Reader) error {
 		return r.WrongNamespace("string")
 	}
 	return nil
+}
+
+// AppendJSON appends ArrayOfString as a JSON array.
+func (v *ArrayOfString) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Astring {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if item == nil {
+			b = append(b, "null"...)
+		} else {
+			b = wire.AppendJSONString(b, *item)
+		}
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfString after its opening '['.
+func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item *string
+		if tok == nil {
+			item = nil
+		} else {
+			var x string
+			x, err = wire.JSONString(tok, "item of ArrayOfString")
+			item = &x
+		}
+		if err != nil {
+			return err
+		}
+		v.Astring = append(v.Astring, item)
+	}
 }
 
 // AppendXML appends the elements of Contact in schema order.
@@ -1072,6 +1526,114 @@ func (v *Contact) DecodeXML(r *wire.Reader) error {
 	}
 	if !seen[7] && r.Misplaced("RoleIds") {
 		return r.WrongNamespace("RoleIds")
+	}
+	return nil
+}
+
+// AppendJSON appends Contact as a JSON object, keys in schema order.
+func (v *Contact) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Id\":"...)
+	b = wire.AppendJSONString(b, v.Id)
+	b = append(b, ",\"AccountId\":"...)
+	b = wire.AppendJSONString(b, v.AccountId)
+	b = append(b, ",\"FirstName\":"...)
+	b = wire.AppendJSONString(b, v.FirstName)
+	b = append(b, ",\"LastName\":"...)
+	b = wire.AppendJSONString(b, v.LastName)
+	b = append(b, ",\"PhoneMobile\":"...)
+	b = wire.AppendJSONString(b, v.PhoneMobile)
+	b = append(b, ",\"PhoneWork\":"...)
+	b = wire.AppendJSONString(b, v.PhoneWork)
+	b = append(b, ",\"EmailAddress\":"...)
+	b = wire.AppendJSONString(b, v.EmailAddress)
+	b = append(b, ",\"RoleIds\":"...)
+	if v.RoleIds == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.RoleIds.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Contact after its opening '{'.
+func (v *Contact) DecodeJSON(r *wire.JSONReader) error {
+	var seen [8]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Id":
+			if seen[0] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[0] = true
+			v.Id, err = wire.JSONString(tok, "element Id")
+		case "AccountId":
+			if seen[1] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[1] = true
+			v.AccountId, err = wire.JSONString(tok, "element AccountId")
+		case "FirstName":
+			if seen[2] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[2] = true
+			v.FirstName, err = wire.JSONString(tok, "element FirstName")
+		case "LastName":
+			if seen[3] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[3] = true
+			v.LastName, err = wire.JSONString(tok, "element LastName")
+		case "PhoneMobile":
+			if seen[4] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[4] = true
+			v.PhoneMobile, err = wire.JSONString(tok, "element PhoneMobile")
+		case "PhoneWork":
+			if seen[5] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[5] = true
+			v.PhoneWork, err = wire.JSONString(tok, "element PhoneWork")
+		case "EmailAddress":
+			if seen[6] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[6] = true
+			v.EmailAddress, err = wire.JSONString(tok, "element EmailAddress")
+		case "RoleIds":
+			if seen[7] {
+				return wire.DuplicateJSONKey(key)
+			}
+			seen[7] = true
+			switch tok {
+			case nil:
+				v.RoleIds = nil
+			case json.Delim('['):
+				v.RoleIds = new(ArrayOfString)
+				err = v.RoleIds.DecodeJSON(r)
+			default:
+				err = wire.WrongJSONType("element RoleIds", "an array", tok)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -92,6 +92,13 @@ func (b *httpBinding) operationNames() []string {
 }
 
 func (b *httpBinding) writeResult(w http.ResponseWriter, op *wire.Operation, resp wire.Message) {
+	if op.Result == nil {
+		// An operation without a result has no document to send: ASMX answers 200 with an empty body
+		// and no Content-Type (the type zoo's get-Nothing and post-Nothing).
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	buf := getBuffer()
 	defer putBuffer(buf)
 	*buf = b.appendResult(*buf, op, resp)
@@ -110,27 +117,8 @@ func (b *httpBinding) appendResult(buf []byte, op *wire.Operation, resp wire.Mes
 	return wire.AppendEnd(buf, op.HTTPRoot)
 }
 
-// statusFor maps an error code to the HTTP status of the GET and POST bindings (RFC 9110 §15).
-func statusFor(code Code) int {
-	switch code {
-	case CodeInvalidArgument, CodeMalformedRequest, CodeVersionMismatch, CodeMustUnderstand:
-		return http.StatusBadRequest // 400
-	case CodeUnauthenticated:
-		return http.StatusUnauthorized // 401, with WWW-Authenticate (RFC 9110 §11.6.1)
-	case CodeNotFound, CodeUnknownOperation:
-		return http.StatusNotFound // 404
-	case CodeMethodNotAllowed:
-		return http.StatusMethodNotAllowed // 405
-	case CodeTooLarge:
-		return http.StatusRequestEntityTooLarge // 413
-	case CodeUnsupportedMediaType:
-		return http.StatusUnsupportedMediaType // 415
-	case CodeUnavailable:
-		return http.StatusServiceUnavailable // 503
-	default:
-		return http.StatusInternalServerError // 500
-	}
-}
+// statusFor is an error code's HTTP status on the GET and POST bindings (fault's table, RFC 9110 §15).
+func statusFor(code Code) int { return code.Mapping().HTTPStatus }
 
 func (b *httpBinding) writeError(w http.ResponseWriter, e *Error) {
 	writePlainError(w, e)

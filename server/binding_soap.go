@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/xml"
-	"errors"
 	"mime"
 	"net/http"
 	"strings"
@@ -17,6 +16,7 @@ type soapBinding struct {
 	version12 bool
 	namespace string // the service namespace
 	limits    wire.Limits
+	budget    XMLBudget // checked before an envelope is parsed (xmlbudget.go)
 	// The per-version constants: binding name for logs, envelope namespace and the prefix the spec
 	// shows for it (§4.1: soap and soap12), and the response content type.
 	bindingName, envNS, envPrefix, contentType string
@@ -29,6 +29,7 @@ type soapBinding struct {
 func newSOAPBinding(version12 bool, namespace string, limits Limits, ops []*wire.Operation) *soapBinding {
 	b := &soapBinding{version12: version12, namespace: namespace, ops: ops,
 		limits:      wire.Limits{MaxDepth: limits.MaxXMLDepth, MaxElements: limits.MaxXMLElements},
+		budget:      limits.XMLBudget,
 		bindingName: "soap11", envNS: nsSOAP11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
 		open: map[*wire.Operation][]byte{}}
 	if version12 {
@@ -123,6 +124,9 @@ func (b *soapBinding) decode(r *http.Request, body []byte) (request, *Error) {
 // parse decodes an envelope with the fast reader, and again with the full one when the document leaves
 // the fast path's shape or has any error, so every error comes from one decoder.
 func (b *soapBinding) parse(body []byte) (request, *Error) {
+	if err := checkXMLBudget(body, b.budget); err != nil { // xmlbudget.go, before any parsing
+		return request{}, err
+	}
 	rd := wire.GetReader(body, b.namespace, b.limits, true)
 	defer wire.PutReader(rd)
 	if req, err := b.parseWith(rd); err == nil {
@@ -330,25 +334,14 @@ func (b *soapBinding) appendResponse(buf []byte, op *wire.Operation, resp wire.M
 	return append(buf, b.envelopeEnd()...)
 }
 
-// soapFaultCode maps an error code to the fault code local name. SOAP 1.1 §4.4.1 defines Client, Server,
-// VersionMismatch and MustUnderstand; SOAP 1.2 Part 1 §5.4.6 renames the first two Sender and Receiver.
+// soapFaultCode is an error code's fault code local name (fault's table): SOAP 1.1 §4.4.1 defines
+// Client, Server, VersionMismatch and MustUnderstand; SOAP 1.2 Part 1 §5.4.6 renames the first two
+// Sender and Receiver.
 func (b *soapBinding) soapFaultCode(code Code) string {
-	switch code {
-	case CodeVersionMismatch:
-		return "VersionMismatch"
-	case CodeMustUnderstand:
-		return "MustUnderstand"
+	if b.version12 {
+		return code.Mapping().SOAP12
 	}
-	switch {
-	case code.CallerFault() && b.version12:
-		return "Sender"
-	case code.CallerFault():
-		return "Client"
-	case b.version12:
-		return "Receiver"
-	default:
-		return "Server"
-	}
+	return code.Mapping().SOAP11
 }
 
 // writeError writes a SOAP fault. Faults use HTTP 500: SOAP 1.1 §6.2 requires it, and for SOAP 1.2 it
@@ -367,15 +360,16 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 	// A refused UsernameToken carries the WS-Security fault code (WSS 1.1 §12): as the faultcode in
 	// SOAP 1.1, as the Subcode under Sender in SOAP 1.2 (whose Code must be a SOAP one).
 	wsseCode, wsseNS := "", ""
-	var wsse wsseFault
-	if errors.As(e, &wsse) {
+	// The causes are set directly as Err (auth.go, readHeader), so a type assertion finds them without
+	// errors.As, which would allocate on this path clients hit for every unknown id.
+	wsse, _ := e.Err.(wsseFault)
+	if wsse != "" {
 		wsseCode, wsseNS = "wsse:"+string(wsse), ` xmlns:wsse="`+nsWSSE+`"`
 		if !b.version12 {
 			fc = wsseCode
 		}
 	}
-	var header notUnderstood
-	errors.As(e, &header)
+	header, _ := e.Err.(notUnderstood)
 	*buf = append(*buf, b.envelopeOpen()...)
 	switch {
 	case e.Code == CodeVersionMismatch:
@@ -423,14 +417,14 @@ func (b *soapBinding) writeError(w http.ResponseWriter, e *Error) {
 		*buf = append(*buf, `</`+p+`:Fault>`...)
 	}
 	*buf = append(*buf, b.envelopeEnd()...)
-	status := http.StatusInternalServerError
-	if e.Code == CodeUnavailable {
-		status = http.StatusServiceUnavailable
+	status := e.Code.Mapping().SOAPStatus
+	switch {
+	case e.Code == CodeUnavailable:
 		w.Header().Set("Retry-After", "1")
-	}
-	if e.Code == CodeUnauthenticated && wsseCode == "" {
+	case e.Code == CodeUnauthenticated && wsseCode != "":
+		status = http.StatusInternalServerError // a refused UsernameToken is a SOAP fault (WSS 1.1 §12)
+	case e.Code == CodeUnauthenticated:
 		// Missing or bad HTTP credentials: 401 makes .NET proxies retry with Basic (auth.go).
-		status = http.StatusUnauthorized
 		w.Header().Set("WWW-Authenticate", basicChallenge)
 	}
 	writeBody(w, status, b.contentType, *buf)

@@ -42,7 +42,7 @@ type helpService struct {
 	Description string // the definitions' documentation
 	Operations  []helpOperation
 	// soapPorts are the SOAP 1.1 and 1.2 bindings the DISCO document lists, in contract order.
-	soapPorts []string
+	soapPorts []soapPort
 }
 
 // helpOperation is one operation: the generated table's entry, which carries the contract's
@@ -53,13 +53,14 @@ type helpOperation struct {
 	Description string
 	// Params are the operation's parameters: the form fields of the test form.
 	Params []helpParam
-	// Testable reports whether the HTTP POST binding offers the operation, which the test form uses.
-	Testable bool
 }
 
 type helpParam struct {
 	Name, Type string
 }
+
+// soapPort is a SOAP binding of the service: its name and protocol (soap11 or soap12).
+type soapPort struct{ binding, protocol string }
 
 // wsdlDefinitions is the part of WSDL 1.1 the help pages read: the service, its documentation and its
 // SOAP ports (for DISCO). Everything about operations comes from the generated table.
@@ -104,12 +105,15 @@ func parseHelpModel(contract []byte) (*helpService, error) {
 		Description: strings.TrimSpace(d.Documentation),
 	}
 	for _, p := range d.Service.Ports {
-		if p.SOAP != nil || p.SOAP12 != nil {
-			s.soapPorts = append(s.soapPorts, local(p.Binding))
+		switch {
+		case p.SOAP != nil:
+			s.soapPorts = append(s.soapPorts, soapPort{local(p.Binding), "soap11"})
+		case p.SOAP12 != nil:
+			s.soapPorts = append(s.soapPorts, soapPort{local(p.Binding), "soap12"})
 		}
 	}
 	for _, op := range gen.Operations {
-		h := helpOperation{op: op, Name: op.Name, Description: op.Doc, Testable: op.Bindings.Has(wire.HTTPPost)}
+		h := helpOperation{op: op, Name: op.Name, Description: op.Doc}
 		for _, p := range op.Params {
 			h.Params = append(h.Params, helpParam{Name: p.Name, Type: p.Type.Name})
 		}
@@ -170,6 +174,7 @@ type helpPage struct {
 	Script    template.JS // only on the operation page
 
 	Op      *helpOperation
+	Form    *helpForm   // the test form, nil when no enabled protocol can carry it
 	Fields  []helpField // the test form's fields, prefilled from the query
 	Samples []helpSample
 	Missing string // the unknown operation a 404 page names
@@ -177,6 +182,26 @@ type helpPage struct {
 
 type helpField struct {
 	Name, Type, Value string
+}
+
+// helpForm is how the test form invokes the operation: with HTTP POST when it is enabled and offers
+// the operation, else HTTP GET, else the JSON endpoint (which needs the page's script).
+type helpForm struct {
+	// Method is the form's method; Binding is post, get or json; Protocol names it for the reader.
+	Method, Binding, Protocol string
+}
+
+// helpFormFor chooses the test form's protocol for op.
+func (h *Handler) helpFormFor(op *wire.Operation) *helpForm {
+	switch {
+	case h.protocols.Post && op.Bindings.Has(wire.HTTPPost):
+		return &helpForm{Method: "post", Binding: "post", Protocol: "HTTP POST"}
+	case h.protocols.Get && op.Bindings.Has(wire.HTTPGet):
+		return &helpForm{Method: "get", Binding: "get", Protocol: "HTTP GET"}
+	case h.protocols.JSON && op.DecodeJSON != nil:
+		return &helpForm{Method: "post", Binding: "json", Protocol: "JSON"}
+	}
+	return nil
 }
 
 // helpSample is one binding's sample request and response, with placeholders.
@@ -192,7 +217,7 @@ func (h *Handler) serveHelp(w http.ResponseWriter, r *http.Request) {
 		Title:     helpModel.Name,
 		Service:   helpModel,
 		Namespace: h.soap11.namespace,
-		Address:   requestAddress(r),
+		Address:   h.requestAddress(r),
 		Self:      path.Base(endpointPath),
 		CSS:       template.CSS(helpCSS),
 	}
@@ -209,6 +234,7 @@ func (h *Handler) serveHelp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page.Title, page.Op, page.Script = helpModel.Name+": "+op.Name, op, template.JS(helpScript)
+	page.Form = h.helpFormFor(op.op)
 	for _, p := range op.Params {
 		page.Fields = append(page.Fields, helpField{Name: p.Name, Type: p.Type, Value: query.Get(p.Name)})
 	}
@@ -251,16 +277,17 @@ func (h *Handler) helpSamples(ctx context.Context, op *helpOperation, address st
 		id, heading string
 		client      client.Binding
 		server      binding
-		offered     wire.Bindings
+		enabled     bool
 	}{
-		{"soap11", "SOAP 1.1", client.SOAP11, h.soap11, wire.SOAP11},
-		{"soap12", "SOAP 1.2", client.SOAP12, h.soap12, wire.SOAP12},
-		{"get", "HTTP GET", client.HTTPGet, h.get, wire.HTTPGet},
-		{"post", "HTTP POST", client.HTTPPost, h.post, wire.HTTPPost},
+		{"soap11", "SOAP 1.1", client.SOAP11, h.soap11, h.protocols.SOAP11},
+		{"soap12", "SOAP 1.2", client.SOAP12, h.soap12, h.protocols.SOAP12},
+		{"get", "HTTP GET", client.HTTPGet, h.get, h.protocols.Get},
+		{"post", "HTTP POST", client.HTTPPost, h.post, h.protocols.Post},
+		{"json", "JSON", client.JSON, h.json, h.protocols.JSON},
 	}
 	var out []helpSample
 	for _, s := range samples {
-		if !op.op.Bindings.Has(s.offered) {
+		if !s.enabled || !client.Offers(op.op, s.client) {
 			continue
 		}
 		c := &client.Client{Endpoint: address, Namespace: h.soap11.namespace, Binding: s.client}
@@ -392,18 +419,23 @@ func indentXML(raw []byte) []byte {
 // serveDisco answers ?disco with a DISCO document as ASMX writes it: the contract (?wsdl) with this
 // page as its documentation, and the SOAP 1.1 and 1.2 addresses, all as the client reached us.
 func (h *Handler) serveDisco(w http.ResponseWriter, r *http.Request) {
-	addr := appendEscaped(nil, requestAddress(r))
+	addr := appendEscaped(nil, h.requestAddress(r))
 	ns := appendEscaped(nil, h.soap11.namespace)
 	b := []byte(xmlDeclaration + `<discovery xmlns:xsd="` + nsXSD + `" xmlns:xsi="` + nsXSI + `" xmlns="http://schemas.xmlsoap.org/disco/">` + "\n")
 	b = append(b, `  <contractRef ref="`...)
 	b = append(append(b, addr...), `?wsdl" docRef="`...)
 	b = append(append(b, addr...), `" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`+"\n"...)
-	for i, port := range helpModel.soapPorts {
-		q := "q" + strconv.Itoa(i+1)
+	n := 0
+	for _, port := range helpModel.soapPorts {
+		if (port.protocol == "soap11" && !h.protocols.SOAP11) || (port.protocol == "soap12" && !h.protocols.SOAP12) {
+			continue
+		}
+		n++
+		q := "q" + strconv.Itoa(n)
 		b = append(b, `  <soap address="`...)
 		b = append(append(b, addr...), `" xmlns:`+q+`="`...)
 		b = append(append(b, ns...), `" binding="`+q+`:`...)
-		b = appendEscaped(b, port)
+		b = appendEscaped(b, port.binding)
 		b = append(b, `" xmlns="http://schemas.xmlsoap.org/disco/soap/" />`+"\n"...)
 	}
 	b = append(b, "</discovery>"...)

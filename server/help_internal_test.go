@@ -44,5 +44,5 @@ func TestHelpModelFromContract(t *testing.T) {
 			assert.Equal(t, helpParam{Name: "id", Type: "string"}, p)
 		}
 	}
-	assert.Equal(t, []string{"SyncServiceSoap", "SyncServiceSoap12"}, helpModel.soapPorts)
+	assert.Equal(t, []soapPort{{"SyncServiceSoap", "soap11"}, {"SyncServiceSoap12", "soap12"}}, helpModel.soapPorts)
 }

@@ -235,9 +235,10 @@ func parseContract(t *testing.T, body string) contractDoc {
 }
 
 // TestWSDLAddresses checks ?WSDL in any letter case returns the contract with every port at the URL
-// the client used, honouring X-Forwarded-Proto and X-Forwarded-Host, and ignoring forged values.
+// the client used, honouring X-Forwarded-Proto and X-Forwarded-Host from a trusted proxy (here the
+// test client; addressing_test.go checks that others are ignored), and ignoring forged values.
 func TestWSDLAddresses(t *testing.T) {
-	ts := newTestServer(t, wsdl.DefaultBaseURL)
+	ts := newConfiguredServer(t, server.Config{Addressing: server.Addressing{TrustedProxies: loopbackProxy}})
 	host := strings.TrimPrefix(ts.URL, "http://")
 	cases := []struct {
 		name    string

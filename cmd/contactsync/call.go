@@ -61,7 +61,12 @@ func newCallCommand() *cobra.Command {
 			if err := c.Invoke(cmd.Context(), op, req, resp); err != nil {
 				return err
 			}
-			out, err := client.Message(op.ResponseElement, ns, resp)
+			var out []byte
+			if c.Binding == client.JSON {
+				out, err = client.MessageJSON(op, resp)
+			} else {
+				out, err = client.Message(op.ResponseElement, ns, resp)
+			}
 			if err != nil {
 				return err
 			}
@@ -72,7 +77,7 @@ func newCallCommand() *cobra.Command {
 	cmd.Flags().StringVar(&opts.id, "id", "", "shorthand for --param NAME=VALUE of an operation with a single parameter (the contact operations' id)")
 	cmd.Flags().StringArrayVar(&opts.params, "param", nil, "a parameter as name=value (repeatable)")
 	cmd.Flags().StringArrayVar(&opts.paramFiles, "param-file", nil, "a complex parameter as name=FILE, FILE holding its XML element (repeatable)")
-	cmd.Flags().StringVar(&opts.binding, "binding", string(client.SOAP11), "soap11, soap12, get or post")
+	cmd.Flags().StringVar(&opts.binding, "binding", string(client.SOAP11), "soap11, soap12, get, post or json (the JSON endpoint, when the service enables it)")
 	cmd.Flags().StringVar(&opts.url, "url", wsdl.DefaultAddress, "service endpoint URL")
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 30*time.Second, "time limit for the call")
 	baseURLFlag(cmd, &opts.baseURL)

@@ -12,12 +12,14 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,16 +36,25 @@ const (
 	SOAP12   Binding = "soap12"
 	HTTPGet  Binding = "get"
 	HTTPPost Binding = "post"
+	// JSON is the ASP.NET AJAX JSON endpoint, which the service serves only when its --protocols list
+	// json.
+	JSON Binding = "json"
 )
 
-// Bindings lists every binding, for flag help and test matrices.
+// Bindings lists the four bindings of the WSDL, for flag help and test matrices.
 var Bindings = []Binding{SOAP11, SOAP12, HTTPGet, HTTPPost}
 
-// offeredAs is the table's flag for each binding.
+// offeredAs is the table's flag for each binding of the WSDL.
 var offeredAs = map[Binding]wire.Bindings{SOAP11: wire.SOAP11, SOAP12: wire.SOAP12, HTTPGet: wire.HTTPGet, HTTPPost: wire.HTTPPost}
 
-// Offers reports whether the operation is offered on binding b.
-func Offers(op *wire.Operation, b Binding) bool { return op.Bindings.Has(offeredAs[b]) }
+// Offers reports whether the operation is offered on binding b. The JSON endpoint offers every
+// operation that has a JSON codec.
+func Offers(op *wire.Operation, b Binding) bool {
+	if b == JSON {
+		return op.DecodeJSON != nil
+	}
+	return op.Bindings.Has(offeredAs[b])
+}
 
 const (
 	nsSOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
@@ -90,6 +101,18 @@ func (f *Fault) Error() string {
 	return fmt.Sprintf("SOAP fault %s: %s", f.Code, f.Message)
 }
 
+// JSONError is a failure answered by the JSON endpoint: ASP.NET AJAX's error object.
+type JSONError struct {
+	StatusCode int
+	// ExceptionType is the service's fault code (e.g. NotFound).
+	ExceptionType string
+	Message       string
+}
+
+func (e *JSONError) Error() string {
+	return fmt.Sprintf("HTTP %d (%s): %s", e.StatusCode, e.ExceptionType, e.Message)
+}
+
 // StatusError is a non-success answer of the HTTP GET or POST binding.
 type StatusError struct {
 	StatusCode int
@@ -127,6 +150,8 @@ func (c *Client) Invoke(ctx context.Context, op *wire.Operation, req, resp wire.
 		return fmt.Errorf("reading the response: %w", err)
 	}
 	switch c.binding() {
+	case JSON:
+		return c.decodeJSON(op, r.StatusCode, body, resp)
 	case HTTPGet, HTTPPost:
 		if r.StatusCode != http.StatusOK {
 			return &StatusError{StatusCode: r.StatusCode, Message: strings.TrimSpace(string(body))}
@@ -142,13 +167,24 @@ func (c *Client) Invoke(ctx context.Context, op *wire.Operation, req, resp wire.
 // samples are exactly what this client puts on the wire.
 func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Message) (*http.Request, error) {
 	b := c.binding()
-	if _, known := offeredAs[b]; !known {
-		return nil, fmt.Errorf("unknown binding %q (want one of soap11, soap12, get, post)", b)
+	if _, known := offeredAs[b]; !known && b != JSON {
+		return nil, fmt.Errorf("unknown binding %q (want one of soap11, soap12, get, post, json)", b)
 	}
 	if !Offers(op, b) {
 		return nil, fmt.Errorf("the operation %s is not offered on the %s binding", op.Name, b)
 	}
 	switch b {
+	case JSON:
+		jm, ok := req.(wire.JSONMessage)
+		if !ok {
+			return nil, fmt.Errorf("the %s request has no JSON form", op.Name)
+		}
+		httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint+"/"+op.Name, bytes.NewReader(jm.AppendJSON(nil)))
+		if err != nil {
+			return nil, err
+		}
+		httpReq.Header.Set("Content-Type", "application/json; charset=utf-8")
+		return httpReq, nil
 	case HTTPGet, HTTPPost:
 		form := url.Values{}
 		wire.EncodeForm(op, req, form)
@@ -176,7 +212,14 @@ func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	body = append(body, `<`+prefix+`:Envelope xmlns:xsi="`+wire.NSXSI+`" xmlns:`+prefix+`="`+envNS+`"><`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
 	body = wire.AppendEscaped(body, c.Namespace)
 	body = append(body, `">`...)
+	content := len(body)
 	body = req.AppendXML(body)
+	if bytes.Contains(body[content:], []byte(` xsi:nil="true"`)) {
+		// The generated writers use the xsi prefix for a nil item or nillable value and expect the
+		// document root to declare it; declare it on the operation element, only when it is used, so
+		// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
+		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+wire.NSXSI+`"`)...)
+	}
 	body = append(body, `</`+op.RequestElement+`></`+prefix+`:Body></`+prefix+`:Envelope>`...)
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint, bytes.NewReader(body))
 	if err != nil {
@@ -195,8 +238,45 @@ func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Me
 // responseLimits bound the responses the client reads; they are the service's own, with room to spare.
 var responseLimits = wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}
 
+// decodeJSON reads the JSON endpoint's answer: {"d": result}, or the error object.
+func (c *Client) decodeJSON(op *wire.Operation, status int, body []byte, resp wire.Message) error {
+	if status != http.StatusOK {
+		var e struct{ Message, ExceptionType string }
+		if err := json.Unmarshal(body, &e); err != nil {
+			return &JSONError{StatusCode: status, Message: strings.TrimSpace(string(body))}
+		}
+		return &JSONError{StatusCode: status, ExceptionType: e.ExceptionType, Message: e.Message}
+	}
+	rd := wire.NewJSONReader(body, responseLimits.MaxDepth)
+	if _, err := rd.Object(); err != nil {
+		return fmt.Errorf("the response is not a JSON object: %w", err)
+	}
+	for {
+		key, ok, err := rd.Key()
+		if err != nil || !ok {
+			return err
+		}
+		tok, err := rd.Token()
+		if err != nil {
+			return err
+		}
+		if key != "d" {
+			if err := rd.Skip(tok); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := op.DecodeResultJSON(rd, tok, resp); err != nil {
+			return fmt.Errorf("decoding the %s result: %w", op.Name, err)
+		}
+	}
+}
+
 // decodeRoot reads an HTTP GET/POST result document: its root element holds the result.
 func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) error {
+	if op.Result == nil && len(bytes.TrimSpace(body)) == 0 {
+		return nil // an operation without a result answers with an empty body, as ASMX does
+	}
 	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
 	root, err := rd.Root()
 	if err != nil {
@@ -443,4 +523,16 @@ func Invoke(ctx context.Context, svc any, opName string, params map[string]strin
 		return nil, err
 	}
 	return op.Call(ctx, svc, req)
+}
+
+// MessageJSON renders a response as the JSON endpoint's {"d": result}, indented, for printing.
+func MessageJSON(op *wire.Operation, resp wire.Message) ([]byte, error) {
+	b := []byte(`{"d":`)
+	b = op.AppendResultJSON(b, resp)
+	b = append(b, '}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strconv"
 
@@ -113,6 +114,14 @@ type Operation struct {
 	AppendResult func(b []byte, resp Message) (out []byte, ok bool)
 	// DecodeResult reads the content of a result element (an HTTP root) into resp.
 	DecodeResult func(r *Reader, s Start, resp Message) error
+
+	// DecodeJSON reads a JSON endpoint request: the parameters by name from an object whose opening
+	// '{' was read (all of them required, unknown names refused, as ASP.NET AJAX does).
+	DecodeJSON func(r *JSONReader) (Message, error)
+	// AppendResultJSON appends the result of resp as a JSON value (null for a null result or none).
+	AppendResultJSON func(b []byte, resp Message) []byte
+	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
+	DecodeResultJSON func(r *JSONReader, tok json.Token, resp Message) error
 }
 
 // Invoker sends one operation to a service and decodes its response; the generated client stub calls
@@ -324,6 +333,10 @@ var (
 	TypeFloat        = &Type{Name: "float", Kind: KindFloat}
 	TypeDateTime     = &Type{Name: "dateTime", Kind: KindDateTime}
 	TypeBase64Binary = &Type{Name: "base64Binary", Kind: KindBase64}
+	TypeDecimal      = &Type{Name: "decimal", Kind: KindDecimal}
+	// TypeGuid is {http://microsoft.com/wsdl/types/}guid, the one type of the subset that is not
+	// XML Schema's.
+	TypeGuid = &Type{Name: "guid", Kind: KindGUID}
 )
 
 // AppendResult appends the content of op's result in resp, as op.AppendResult does; it also accepts
@@ -360,4 +373,12 @@ func LookupField(fields []Field, name string) *Field {
 		}
 	}
 	return nil
+}
+
+// JSONMessage is implemented by the generated wrapper and complex types for the JSON endpoint.
+type JSONMessage interface {
+	// AppendJSON appends the value as a JSON object (an array for ArrayOfX types).
+	AppendJSON(b []byte) []byte
+	// DecodeJSON reads the value whose opening '{' (or '[') was just read, up to its end.
+	DecodeJSON(r *JSONReader) error
 }

@@ -1,6 +1,9 @@
 package wire
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Placeholder is a Message whose every value is a placeholder naming its XSD type ("string", "int"),
 // as ASMX's help pages show sample messages. It is written by the same bindings and client code that
@@ -80,3 +83,61 @@ func appendPlaceholderContent(b []byte, t *Type, depth int) []byte {
 	}
 	return AppendEscaped(b, PlaceholderText(t))
 }
+
+// AppendJSON appends the placeholder message as a JSON object.
+func (p *Placeholder) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	for i, f := range p.Fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendJSONString(b, f.Name)
+		b = append(b, ':')
+		b = appendPlaceholderJSON(b, f, 0)
+	}
+	return append(b, '}')
+}
+
+// AppendResultJSON appends the placeholder result as a JSON value.
+func (p *Placeholder) AppendResultJSON(b []byte) []byte {
+	if len(p.Fields) == 0 {
+		return append(b, "null"...)
+	}
+	return appendPlaceholderJSON(b, p.Fields[0], 0)
+}
+
+func appendPlaceholderJSON(b []byte, f Field, depth int) []byte {
+	if f.MaxOccurs != 1 {
+		one := f
+		one.MaxOccurs = 1
+		b = append(b, '[')
+		b = appendPlaceholderJSON(b, one, depth)
+		b = append(b, ',')
+		b = appendPlaceholderJSON(b, one, depth)
+		return append(b, ']')
+	}
+	t := f.Type
+	switch {
+	case depth > maxPlaceholderDepth:
+		return append(b, "null"...)
+	case t.Kind == KindComplex:
+		b = append(b, '{')
+		for i, c := range t.Fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSONString(b, c.Name)
+			b = append(b, ':')
+			b = appendPlaceholderJSON(b, c, depth+1)
+		}
+		return append(b, '}')
+	case t.Kind == KindArray:
+		item := *t.Item
+		item.MaxOccurs = -1
+		return appendPlaceholderJSON(b, item, depth+1)
+	}
+	return AppendJSONString(b, PlaceholderText(t))
+}
+
+// DecodeJSON skips the object: placeholders are only written.
+func (p *Placeholder) DecodeJSON(r *JSONReader) error { return r.Skip(json.Delim('{')) }

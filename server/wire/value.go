@@ -254,3 +254,6 @@ func ParseDateTime(s string) (DateTime, bool) {
 	_, secs := offset.Zone()
 	return DateTime{Time: time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.FixedZone("", secs))}, true
 }
+
+// unixMilliUTC is the UTC time ms milliseconds after the Unix epoch.
+func unixMilliUTC(ms int64) time.Time { return time.UnixMilli(ms).UTC() }

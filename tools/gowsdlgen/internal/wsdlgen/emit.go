@@ -68,7 +68,7 @@ func indexStructs(src []byte) (map[string]*goStruct, error) {
 
 // emitter writes the generated wire code.
 type emitter struct {
-	c       *contract
+	c       *contractModel
 	structs map[string]*goStruct
 	pkg     string
 	buf     bytes.Buffer
@@ -81,7 +81,7 @@ func (e *emitter) p(format string, args ...any) {
 
 // EmitWire generates the wire code for a contract: the operation table, the XML codec of every wrapper
 // and complex type, the HTTP form binding, the server interface and the client stub.
-func emitWire(c *contract, typesSrc []byte, pkg, source string) ([]byte, error) {
+func emitWire(c *contractModel, typesSrc []byte, pkg, source string) ([]byte, error) {
 	structs, err := indexStructs(typesSrc)
 	if err != nil {
 		return nil, fmt.Errorf("reading gowsdl's types: %w", err)
@@ -105,12 +105,16 @@ func (e *emitter) file(source string) error {
 	e.p("")
 	e.p("import (")
 	e.p(`"context"`)
+	e.p(`"encoding/json"`)
 	e.p(`"net/url"`)
 	e.p("")
 	e.p("%q", RuntimeImport)
 	e.p(")")
 	e.p("")
-	e.p("var _ = url.Values{}")
+	e.p("var (")
+	e.p("_ = url.Values{}")
+	e.p("_ json.Token")
+	e.p(")")
 	e.p("")
 	server := e.c.portType + "Server"
 	e.p("// %s is the interface the service implements: one method per operation of the contract, each", server)
@@ -136,6 +140,7 @@ func (e *emitter) file(source string) error {
 		}
 	}
 	e.types()
+	e.enumTexts()
 	for _, op := range e.c.operations {
 		if err := e.codec(op.request, goTypeName(op.requestElement), "parameter"); err != nil {
 			return err
@@ -143,10 +148,16 @@ func (e *emitter) file(source string) error {
 		if err := e.codec(op.response, goTypeName(op.responseElement), "element"); err != nil {
 			return err
 		}
+		if err := e.jsonCodec(op.request, goTypeName(op.requestElement), true); err != nil {
+			return err
+		}
 	}
 	for _, t := range e.c.types {
 		if t.kind == kindComplex || t.kind == kindArray {
 			if err := e.codec(t, goTypeName(t.name), "element"); err != nil {
+				return err
+			}
+			if err := e.jsonCodec(t, goTypeName(t.name), false); err != nil {
 				return err
 			}
 		}
@@ -244,6 +255,7 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 			return err
 		}
 	}
+	var resultField goField
 	if result != nil {
 		gs := e.structs[resp]
 		if gs == nil {
@@ -253,6 +265,7 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 		if !ok {
 			return fmt.Errorf("gowsdl's struct %s has no field for element %s", resp, result.name)
 		}
+		resultField = gf
 		e.p("AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {")
 		e.p("v := m.(*%s)", resp)
 		if err := e.appendContent(result, gf, "v."+gf.name); err != nil {
@@ -268,6 +281,9 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 		e.p("return err")
 		e.p("},")
 	}
+	if err := e.jsonOperation(op, result, resultField); err != nil {
+		return err
+	}
 	e.p("}")
 	return nil
 }
@@ -275,7 +291,7 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 // appendContent writes the body of AppendResult: the content of the result element.
 func (e *emitter) appendContent(f *xsdField, gf goField, expr string) error {
 	base, ptr := strings.CutPrefix(gf.typ, "*")
-	if strings.HasPrefix(gf.typ, "[]") {
+	if f.maxOccurs != 1 {
 		return fmt.Errorf("result %s: a repeated result element is not supported; use an ArrayOf type", f.name)
 	}
 	val := expr
@@ -304,7 +320,7 @@ func textExpr(t *xsdType, goType, val string) (string, error) {
 	case kindString:
 		return "wire.AppendEscaped(b, " + val + ")", nil
 	case kindEnum:
-		return "wire.AppendEscaped(b, string(" + val + "))", nil
+		return "wire.AppendEscaped(b, " + val + ".wireText())", nil
 	case kindInt, kindLong, kindShort:
 		return "wire.AppendIntValue(b, int64(" + val + "))", nil
 	case kindBoolean:
@@ -313,10 +329,30 @@ func textExpr(t *xsdType, goType, val string) (string, error) {
 		return "wire.AppendDoubleValue(b, " + val + ")", nil
 	case kindFloat:
 		return "wire.AppendFloatValue(b, " + val + ")", nil
-	case kindDateTime:
+	case kindDateTime, kindDecimal, kindGUID:
 		return val + ".AppendText(b)", nil
 	case kindBase64:
 		return "wire.AppendBase64Value(b, " + val + ")", nil
 	}
 	return "", fmt.Errorf("type %s (Go %s) has no text form", t.name, goType)
+}
+
+// enumTexts writes wireText for every enumeration: the text a value is written as, its first member
+// for Go's zero value "". .NET's enums are value types whose default is their first member (value 0),
+// and ASMX writes a required enum element that way even when nothing set it
+// (soap11-MakeSample-missing-elements writes Bronze); so a Go field left empty is written as that
+// member too, never as an empty element the schema does not allow.
+func (e *emitter) enumTexts() {
+	for _, t := range e.c.types {
+		if t.kind != kindEnum {
+			continue
+		}
+		name := goTypeName(t.name)
+		e.p("")
+		e.p("// wireText is the text v is written as: %q for the zero value, as .NET writes default(%s).", t.enum[0], t.name)
+		e.p("func (v %s) wireText() string {", name)
+		e.p("if v == \"\" { return %q }", t.enum[0])
+		e.p("return string(v)")
+		e.p("}")
+	}
 }

@@ -143,7 +143,7 @@ func (e *emitter) appendSimple(f *xsdField, goType, val, name string) error {
 	case kindString:
 		e.p("b = wire.AppendString(b, %s, %s)", name, val)
 	case kindEnum:
-		e.p("b = wire.AppendString(b, %s, string(%s))", name, val)
+		e.p("b = wire.AppendString(b, %s, %s.wireText())", name, val)
 	case kindInt, kindLong, kindShort:
 		e.p("b = wire.AppendInt(b, %s, int64(%s))", name, val)
 	case kindBoolean:
@@ -156,6 +156,10 @@ func (e *emitter) appendSimple(f *xsdField, goType, val, name string) error {
 		e.p("b = wire.AppendDateTime(b, %s, %s)", name, val)
 	case kindBase64:
 		e.p("b = wire.AppendBase64(b, %s, %s)", name, val)
+	case kindDecimal:
+		e.p("b = wire.AppendDecimal(b, %s, %s)", name, val)
+	case kindGUID:
+		e.p("b = wire.AppendGUID(b, %s, %s)", name, val)
 	default:
 		return fmt.Errorf("type %s has no simple encoding", f.typ.name)
 	}
@@ -168,6 +172,7 @@ func checkGoType(t *xsdType, goType string) error {
 	want := map[xsdKind]string{
 		kindString: "string", kindInt: "int32", kindLong: "int64", kindShort: "int16", kindBoolean: "bool",
 		kindDouble: "float64", kindFloat: "float32", kindDateTime: "wire.DateTime", kindBase64: "[]byte",
+		kindDecimal: "wire.Decimal", kindGUID: "wire.GUID",
 	}[t.kind]
 	if t.kind == kindEnum {
 		want = goTypeName(t.name)
@@ -263,6 +268,10 @@ func (e *emitter) decodeSimple(f *xsdField, goType, target, label string) error 
 		e.p("%s, err = r.ReadDateTime(el, %s)", target, label)
 	case kindBase64:
 		e.p("%s, err = r.ReadBase64(el, %s)", target, label)
+	case kindDecimal:
+		e.p("%s, err = r.ReadDecimal(el, %s)", target, label)
+	case kindGUID:
+		e.p("%s, err = r.ReadGUID(el, %s)", target, label)
 	default:
 		return fmt.Errorf("type %s has no simple decoding", f.typ.name)
 	}
@@ -331,6 +340,8 @@ func (e *emitter) form(op *contractOperation, req string) error {
 				kindFloat:    fmt.Sprintf("wire.FormDouble(form, %s, \"float\", 32)", name),
 				kindDateTime: fmt.Sprintf("wire.FormDateTime(form, %s)", name),
 				kindBase64:   fmt.Sprintf("wire.FormBase64(form, %s)", name),
+				kindDecimal:  fmt.Sprintf("wire.FormDecimal(form, %s)", name),
+				kindGUID:     fmt.Sprintf("wire.FormGUID(form, %s)", name),
 			}[f.typ.kind]
 			if call == "" {
 				return fmt.Errorf("parameter %s: type %s cannot be a form parameter", f.name, f.typ.name)
@@ -374,10 +385,11 @@ func (e *emitter) form(op *contractOperation, req string) error {
 			e.p("if %s != nil {", val)
 		}
 		text := map[xsdKind]string{
-			kindString: val, kindEnum: "string(" + val + ")",
+			kindString: val, kindEnum: val + ".wireText()",
 			kindInt: "wire.FormatInt(int64(" + val + "))", kindLong: "wire.FormatInt(int64(" + val + "))", kindShort: "wire.FormatInt(int64(" + val + "))",
 			kindBoolean: "wire.FormatBool(" + val + ")", kindDouble: "wire.FormatDouble(" + val + ")", kindFloat: "wire.FormatFloat(" + val + ")",
 			kindDateTime: val + ".String()", kindBase64: "string(wire.AppendBase64Value(nil, " + val + "))",
+			kindDecimal: val + ".String()", kindGUID: val + ".String()",
 		}[f.typ.kind]
 		e.p("form.Set(%q, %s)", f.name, text)
 		if f.typ.kind == kindBase64 {

@@ -47,6 +47,19 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	if !token.IsIdentifier(opts.Package) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
+	// The contract model refuses anything outside the XSD subset with the construct and its line, so
+	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
+	var model *contractModel
+	if opts.Wire {
+		var err error
+		if model, err = readContract(contract); err != nil {
+			return nil, err
+		}
+	}
+	typed, err := TypedFields(contract)
+	if err != nil {
+		return nil, fmt.Errorf("reading the schema: %w", err)
+	}
 	view, err := SOAPView(contract)
 	if err != nil {
 		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
@@ -78,16 +91,16 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	for _, f := range fields {
 		required = append(required, append([]string{goTypeName(f.Owner)}, f.Path...))
 	}
-	code, err := PostProcess(src.Bytes(), PostProcessOptions{Required: required, Source: opts.Source})
+	var retyped []RetypedField
+	for _, f := range typed {
+		retyped = append(retyped, RetypedField{Path: append([]string{goTypeName(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
+	}
+	code, err := PostProcess(src.Bytes(), PostProcessOptions{Required: required, Retyped: retyped, Source: opts.Source})
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}
 	res := &Result{Code: code, View: view}
 	if opts.Wire {
-		model, err := readContract(contract)
-		if err != nil {
-			return nil, err
-		}
 		if res.Wire, err = emitWire(model, code, opts.Package, opts.Source); err != nil {
 			return nil, fmt.Errorf("generating the wire code: %w", err)
 		}

@@ -41,6 +41,7 @@ const (
 var builtinKinds = map[string]xsdKind{
 	"string": kindString, "int": kindInt, "long": kindLong, "short": kindShort, "boolean": kindBoolean,
 	"double": kindDouble, "float": kindFloat, "dateTime": kindDateTime, "base64Binary": kindBase64,
+	"decimal": kindDecimal,
 }
 
 // xsdType is a type of the contract.
@@ -74,7 +75,7 @@ type contractOperation struct {
 }
 
 // contract is the model of a whole WSDL document.
-type contract struct {
+type contractModel struct {
 	tns        string
 	portType   string // the SOAP portType: the generated interface's name
 	types      []*xsdType
@@ -89,7 +90,7 @@ func modelError(data []byte, n *node, format string, args ...any) error {
 
 // readContract builds the model of a WSDL document, refusing anything outside the XSD subset an ASMX
 // contract uses.
-func readContract(data []byte) (*contract, error) {
+func readContract(data []byte) (*contractModel, error) {
 	root, err := parseTree(data)
 	if err != nil {
 		return nil, err
@@ -98,7 +99,7 @@ func readContract(data []byte) (*contract, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &modeler{data: data, defs: defs, c: &contract{tns: defs.tns},
+	m := &modeler{data: data, defs: defs, c: &contractModel{tns: defs.tns},
 		elements: map[string]*node{}, complexTypes: map[string]*node{}, simpleTypes: map[string]*node{}, done: map[string]*xsdType{}}
 	for _, s := range defs.schemas {
 		target, _ := s.attr("targetNamespace")
@@ -127,7 +128,7 @@ func readContract(data []byte) (*contract, error) {
 type modeler struct {
 	data                                []byte
 	defs                                *definitions
-	c                                   *contract
+	c                                   *contractModel
 	elements, complexTypes, simpleTypes map[string]*node
 	done                                map[string]*xsdType
 }
@@ -145,14 +146,14 @@ func (m *modeler) typeOf(n *node, attr string) (*xsdType, error) {
 	case NamespaceXSD:
 		kind, ok := builtinKinds[q.Local]
 		if !ok {
-			if q.Local == "decimal" {
-				return nil, modelError(m.data, n, "xsd:decimal is not supported yet (gowsdl maps it to float64, which cannot keep the scale ASMX keeps)")
-			}
 			return nil, modelError(m.data, n, "type xsd:%s is outside the XSD subset an ASMX contract uses", q.Local)
 		}
 		return m.builtin(q.Local, kind), nil
 	case NamespaceMSTypes:
-		return nil, modelError(m.data, n, "the Microsoft guid type is not supported yet")
+		if q.Local != "guid" {
+			return nil, modelError(m.data, n, "type {%s}%s is outside the XSD subset an ASMX contract uses (guid is the one Microsoft type supported)", q.Space, q.Local)
+		}
+		return m.builtin(q.Local, kindGUID), nil
 	case m.defs.tns:
 		return m.named(n, q.Local)
 	}
