@@ -207,9 +207,7 @@ func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Me
 		envNS, prefix = nsSOAP12, "soap12"
 	}
 	body := []byte(wire.XMLDeclaration)
-	// xsi is declared on the envelope, as on every document the service writes: the generated encoders
-	// write a nil item of a complex parameter as xsi:nil="true" and rely on it.
-	body = append(body, `<`+prefix+`:Envelope xmlns:xsi="`+wire.NSXSI+`" xmlns:`+prefix+`="`+envNS+`"><`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
+	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`"><`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
 	body = wire.AppendEscaped(body, c.Namespace)
 	body = append(body, `">`...)
 	content := len(body)
