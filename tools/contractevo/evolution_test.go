@@ -69,6 +69,17 @@ var evolutions = []evolution{
 					assert.Contains(t, out, w, "ReadContact over %s", b)
 				}
 			}
+			// The JSON endpoint writes a dateTime as JavaScriptSerializer does, milliseconds since the
+			// epoch (the offset is not kept), and a nil value as null.
+			d, ok := s.callJSON(t, "TestCreateContact", "--id", "fields-json").(map[string]any)
+			require.True(t, ok)
+			assert.Equal(t, `/Date(1795437306700)/`, d["Modified"])
+			assert.Equal(t, true, d["Active"])
+			assert.EqualValues(t, 2, d["RoleCount"])
+			assert.Contains(t, d, "Birthday")
+			assert.Nil(t, d["Birthday"])
+			assert.Equal(t, true, d["Verified"])
+			assert.EqualValues(t, 20, d["Score"])
 			// The raw HTTP GET result, as it is on the wire.
 			status, body := s.http(t, http.MethodGet, "ReadContact", url.Values{"id": {"fields-soap11"}})
 			require.Equal(t, http.StatusOK, status, body)
@@ -106,6 +117,7 @@ var evolutions = []evolution{
 				out = s.callFault(t, "CountRoles", b, "--param", "id=nobody", "--param", "max=1")
 				assert.Contains(t, out, `Contact "nobody" does not exist.`, "over %s", b)
 			}
+			assert.EqualValues(t, 2, s.callJSON(t, "CountRoles", "--param", "id=roles-1", "--param", "max=5"))
 			for _, method := range []string{http.MethodGet, http.MethodPost} {
 				status, body := s.http(t, method, "CountRoles", url.Values{"id": {"roles-1"}, "max": {"3"}})
 				require.Equal(t, http.StatusOK, status, body)
@@ -141,6 +153,13 @@ var evolutions = []evolution{
 					assert.Contains(t, out, w, "over %s", b)
 				}
 			}
+			// The JSON endpoint takes a complex parameter (as ASP.NET AJAX does); nil and empty items
+			// stay apart there too.
+			d, ok := s.callJSON(t, "EchoContact", "--param-file", "contact="+file).(map[string]any)
+			require.True(t, ok)
+			assert.Equal(t, "echo-1", d["Id"])
+			assert.Equal(t, "Zoë & <Ann>", d["FirstName"])
+			assert.Equal(t, []any{"r1", nil, ""}, d["RoleIds"])
 			// HTTP GET and POST do not offer it (its parameter is complex): the service answers as for
 			// any operation it does not have, and the list it gives leaves it out.
 			for _, method := range []string{http.MethodGet, http.MethodPost} {
@@ -176,6 +195,14 @@ var evolutions = []evolution{
 				// They were stored.
 				out = s.call(t, "ReadContact", "soap11", "--id", "many-"+b+"-3")
 				assert.Contains(t, out, "<Id>many-"+b+"-3</Id>")
+			}
+			list, ok := s.callJSON(t, "TestCreateContacts", "--param", "prefix=json", "--param", "count=2").([]any)
+			require.True(t, ok)
+			require.Len(t, list, 2)
+			for i, c := range list {
+				c, ok := c.(map[string]any)
+				require.True(t, ok)
+				assert.Equal(t, fmt.Sprintf("json-%d", i+1), c["Id"])
 			}
 			// Over HTTP the result document's root is the global element ArrayOfContact.
 			for _, method := range []string{http.MethodGet, http.MethodPost} {
@@ -270,7 +297,7 @@ func TestContractEvolution(t *testing.T) {
 			s.table = dumpTable(t, s)
 			if ev.op != "" {
 				require.Contains(t, s.table, ev.op, "the generated table lacks %s", ev.op)
-				assert.Equal(t, ev.bindings, s.table[ev.op], "bindings of %s", ev.op)
+				assert.Equal(t, ev.bindings, s.offered(t, ev.op), "bindings of %s", ev.op)
 			}
 
 			s.serve(t)
@@ -335,13 +362,26 @@ func (s *scratch) run(t *testing.T, name string, args ...string) string {
 	return out
 }
 
-// offered returns the bindings the generated table offers op on.
+// offered returns the bindings of the WSDL the generated table offers op on (the JSON endpoint,
+// which is not in the WSDL, is called with callJSON).
 func (s *scratch) offered(t *testing.T, op string) []string {
 	t.Helper()
 	b, ok := s.table[op]
 	require.True(t, ok, "the generated table has no operation %s", op)
-	require.NotEmpty(t, b, "%s is offered on no binding", op)
+	b = slices.DeleteFunc(slices.Clone(b), func(b string) bool { return b == "json" })
+	require.NotEmpty(t, b, "%s is offered on no binding of the WSDL", op)
 	return b
+}
+
+// callJSON calls op over the JSON endpoint with `contactsync call --binding json` and returns the
+// result, the "d" member of the answer.
+func (s *scratch) callJSON(t *testing.T, op string, args ...string) any {
+	t.Helper()
+	require.Contains(t, s.table[op], "json", "the generated table offers %s on the JSON endpoint", op)
+	out := s.call(t, op, "json", args...)
+	var v struct{ D any }
+	require.NoError(t, json.Unmarshal([]byte(out), &v), "call printed %s", out)
+	return v.D
 }
 
 // call runs `contactsync call op --binding b args...` against the scratch server and returns what it
@@ -424,8 +464,9 @@ func (s *scratch) zeep(t *testing.T, binding, op string, args map[string]any) an
 // when the test ends.
 func (s *scratch) serve(t *testing.T) {
 	t.Helper()
+	// Every protocol, the JSON endpoint included (it is off by default, as in ASMX).
 	cmd := exec.Command(filepath.Join(s.dir, "bin", "contactsync"), "serve", "--addr", "127.0.0.1:0",
-		"--store", "sqlite:"+filepath.Join(s.dir, "evo.db"))
+		"--protocols", "soap11,soap12,get,post,json,docs", "--store", "sqlite:"+filepath.Join(s.dir, "evo.db"))
 	cmd.Dir = s.dir
 	cmd.Env = s.env()
 	stderr, err := cmd.StderrPipe()
@@ -589,7 +630,7 @@ import (
 func main() {
 	for _, op := range gen.Operations {
 		var bs []string
-		for _, b := range client.Bindings {
+		for _, b := range append(client.Bindings, client.JSON) {
 			if client.Offers(op, b) {
 				bs = append(bs, string(b))
 			}
