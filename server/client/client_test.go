@@ -28,7 +28,7 @@ func nilItem() wire.Message {
 	return &gen.ArrayOfString{Astring: []*string{&s, nil}}
 }
 
-// TestNewRequestDeclaresXSI: a nil item is written xsi:nil="true"; the envelope must declare xsi, or a
+// TestNewRequestDeclaresXSI: a nil item is written xsi:nil="true"; the request must declare xsi, or a
 // namespace-aware reader sees an attribute in no known namespace and the nil is lost.
 func TestNewRequestDeclaresXSI(t *testing.T) {
 	for _, b := range []client.Binding{client.SOAP11, client.SOAP12} {
