@@ -414,17 +414,33 @@ func readDetail(rd *wire.Reader, fault *Fault) error {
 }
 
 // Message renders a generated message as an XML element named name in the namespace ns, indented, for
-// printing (contactsync call).
+// printing (contactsync call). When the message holds a nil item (xsi:nil, which the generated encoders
+// write with the prefix the service declares on every document), the root declares xsi. The encoder's
+// output is re-indented token by token, each name written as it is, prefix included: encoding/xml's
+// Encoder would take the prefix xsi for a namespace name and declare xmlns:xsi="xsi".
 func Message(name, ns string, m wire.Message) ([]byte, error) {
+	body := m.AppendXML(nil)
 	b := []byte(`<` + name + ` xmlns="`)
 	b = wire.AppendEscaped(b, ns)
+	if bytes.Contains(body, []byte(" xsi:")) {
+		b = append(b, `" xmlns:xsi="`+wire.NSXSI...)
+	}
 	b = append(b, `">`...)
-	b = m.AppendXML(b)
+	b = append(b, body...)
 	b = wire.AppendEnd(b, name)
-	var out bytes.Buffer
+	var out []byte
 	d := xml.NewDecoder(bytes.NewReader(b))
-	e := xml.NewEncoder(&out)
-	e.Indent("", "  ")
+	depth, open, text := 0, false, false // open: a start tag is written without its '>'
+	qname := func(n xml.Name) string {
+		if n.Space != "" {
+			return n.Space + ":" + n.Local
+		}
+		return n.Local
+	}
+	indent := func() {
+		out = append(out, '\n')
+		out = append(out, strings.Repeat("  ", depth)...)
+	}
 	for {
 		tok, err := d.RawToken()
 		if err == io.EOF {
@@ -433,17 +449,52 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if cd, ok := tok.(xml.CharData); ok && len(bytes.TrimSpace(cd)) == 0 {
-			continue
-		}
-		if err := e.EncodeToken(tok); err != nil {
-			return nil, err
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if open {
+				out = append(out, '>')
+			}
+			if depth > 0 {
+				indent()
+			}
+			out = append(out, '<')
+			out = append(out, qname(tok.Name)...)
+			for _, a := range tok.Attr {
+				out = append(out, ' ')
+				out = append(out, qname(a.Name)...)
+				out = append(out, `="`...)
+				out = wire.AppendEscaped(out, a.Value)
+				out = append(out, '"')
+			}
+			depth++
+			open, text = true, false
+		case xml.EndElement:
+			depth--
+			switch {
+			case open && !text:
+				out = append(out, " />"...)
+			default:
+				if !text {
+					indent()
+				}
+				out = append(out, "</"...)
+				out = append(out, qname(tok.Name)...)
+				out = append(out, '>')
+			}
+			open, text = false, false
+		case xml.CharData:
+			if len(bytes.TrimSpace(tok)) == 0 {
+				continue
+			}
+			if open {
+				out = append(out, '>')
+				open = false
+			}
+			out = wire.AppendEscaped(out, string(tok))
+			text = true
 		}
 	}
-	if err := e.Flush(); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return out, nil
 }
 
 // Invoke calls the operation named opName on svc, which implements the generated server interface
