@@ -29,8 +29,7 @@ var (
 	// ErrReplayed: the token's nonce was already used within the window.
 	ErrReplayed = errors.New("the UsernameToken's nonce was already used")
 	// ErrBusy: the credentials cannot be checked now, and the caller should retry shortly: every
-	// bcrypt slot stayed taken for Options.BcryptWait, or the replay cache is full of unexpired nonces
-	// (refusing is safer than forgetting one). The server answers it with Unavailable (503).
+	// bcrypt slot stayed taken for Options.BcryptWait. The server answers it with Unavailable (503).
 	ErrBusy = errors.New("too many credential checks at once")
 )
 
@@ -57,7 +56,8 @@ type Options struct {
 	MaxClockSkew time.Duration
 	// CacheSize bounds the verified-credentials cache (entries, one per user); default 10000.
 	CacheSize int
-	// NonceCacheSize bounds the replay cache (nonces within the window); default 100000.
+	// NonceCacheSize bounds the replay cache (nonces within the window, all users together); default
+	// 100000. When it is full, the user holding the most nonces gives up its oldest (see replay.go).
 	NonceCacheSize int
 	// BcryptConcurrency bounds the bcrypt comparisons running at once; default the number of CPUs Go
 	// uses (GOMAXPROCS). More could only queue for the same cores while holding request slots.
@@ -153,7 +153,7 @@ func New(users *Users, opts Options) (*Authenticator, error) {
 		now:         opts.Now,
 		verified:    map[string][sha256.Size]byte{},
 		cacheMax:    opts.CacheSize,
-		nonces:      &nonceCache{seen: map[string]time.Time{}, max: opts.NonceCacheSize},
+		nonces:      newNonceCache(opts.NonceCacheSize),
 		failures:    newFailureCache(opts.FailureCacheSize, opts.FailureTTL),
 		bcryptSlots: make(chan struct{}, opts.BcryptConcurrency),
 		bcryptWait:  opts.BcryptWait,
@@ -277,36 +277,6 @@ func (a *Authenticator) mac(name, password string) [sha256.Size]byte {
 type macState struct {
 	h   hash.Hash
 	buf []byte
-}
-
-// nonceCache remembers the nonces of accepted tokens until a token carrying them would be stale.
-// Replay protection is therefore per process: instances behind a load balancer do not share it.
-type nonceCache struct {
-	mu   sync.Mutex
-	seen map[string]time.Time // nonce -> the last instant a token carrying it is fresh; forgotten after
-	max  int
-}
-
-// add records nonce until expires. It returns ErrReplayed for a nonce already remembered, ErrBusy when
-// the cache is full of unexpired nonces.
-func (c *nonceCache) add(nonce string, expires, now time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if until, ok := c.seen[nonce]; ok && !now.After(until) { // inclusive, as the Created window is
-		return ErrReplayed
-	}
-	if len(c.seen) >= c.max {
-		for n, until := range c.seen {
-			if now.After(until) {
-				delete(c.seen, n)
-			}
-		}
-		if len(c.seen) >= c.max {
-			return ErrBusy
-		}
-	}
-	c.seen[nonce] = expires
-	return nil
 }
 
 // failureCache remembers recently failed credentials, as HMACs of the name and password (never the

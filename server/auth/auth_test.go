@@ -384,9 +384,17 @@ func TestVerifyTokenRefusesReplays(t *testing.T) {
 	require.NoError(t, f.a.VerifyToken(text))
 	assert.ErrorIs(t, f.a.VerifyToken(text), auth.ErrReplayed, "a PasswordText token with nonce and created is replay-checked too")
 
-	// The cache holds 4; n1, n2, t1 are in it. One more fits, the next finds it full of live nonces.
+	// The cache holds 4; n1, n2, t1 are in it, and n3 fills it. Then dave, holding the most, gives up
+	// his oldest nonce (n1) for each new one: n4, no newer than n1, is refused as stale (it could be
+	// n1's replay for all the cache knows now), while alice's fresh token gets in.
 	require.NoError(t, f.a.VerifyToken(tok("n3", "dave-pw")))
-	assert.ErrorIs(t, f.a.VerifyToken(tok("n4", "dave-pw")), auth.ErrBusy)
+	assert.ErrorIs(t, f.a.VerifyToken(tok("n4", "dave-pw")), auth.ErrStale)
+	f.now = f.now.Add(time.Second)
+	created = f.now.Format(time.RFC3339)
+	text.Nonce, text.Created = base64.StdEncoding.EncodeToString([]byte("t2")), created
+	require.NoError(t, f.a.VerifyToken(text), "another user's fresh token")
+	require.NoError(t, f.a.VerifyToken(tok("n5", "dave-pw")), "a newer token of dave's")
+	assert.ErrorIs(t, f.a.VerifyToken(tok("n5", "dave-pw")), auth.ErrReplayed)
 
 	// Once the window has passed, the old nonces are forgotten: n1 is stale as a token, and the cache
 	// has room again for fresh ones.
@@ -394,6 +402,46 @@ func TestVerifyTokenRefusesReplays(t *testing.T) {
 	assert.ErrorIs(t, f.a.VerifyToken(tok("n1", "dave-pw")), auth.ErrStale)
 	created = f.now.Format(time.RFC3339)
 	require.NoError(t, f.a.VerifyToken(tok("n4", "dave-pw")))
+}
+
+// TestReplayCacheFloodByOneUser: one user filling the replay cache, with Created at the future edge of
+// the window so its nonces outlive everyone else's, neither locks other users out nor gets any of its
+// own tokens accepted twice.
+func TestReplayCacheFloodByOneUser(t *testing.T) {
+	f := newFixture(t) // replay cache of 4
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	flood := func(i int) *auth.UsernameToken { // alice: PasswordText with nonce and created, cached bcrypt
+		created := f.now.Add(5 * time.Minute).Format(time.RFC3339Nano)
+		return &auth.UsernameToken{Username: "alice", Password: "alice-pw", Nonce: b64(fmt.Sprint("flood-", i)), HasNonce: true, Created: created, HasCreated: true}
+	}
+	fresh := func(i int) *auth.UsernameToken { // dave: a digest token created now
+		created := f.now.Format(time.RFC3339Nano)
+		n := []byte(fmt.Sprint("dave-", i))
+		return &auth.UsernameToken{Username: "dave", Password: auth.Digest(n, created, "dave-pw"), PasswordType: auth.PasswordDigest,
+			Nonce: base64.StdEncoding.EncodeToString(n), HasNonce: true, Created: created, HasCreated: true}
+	}
+	var sent []*auth.UsernameToken
+	for i := range 1000 {
+		f.now = f.now.Add(time.Millisecond)
+		tok := flood(i)
+		if err := f.a.VerifyToken(tok); err == nil {
+			sent = append(sent, tok)
+		}
+		if i%100 == 0 {
+			require.NoError(t, f.a.VerifyToken(fresh(i)), "dave's fresh token %d during the flood", i)
+		}
+	}
+	assert.Len(t, sent, 1000, "a flooder sending increasing Created times is not refused either")
+	for i := range 3 {
+		f.now = f.now.Add(time.Millisecond)
+		require.NoError(t, f.a.VerifyToken(fresh(1000+i)), "dave's fresh token after the flood")
+	}
+	for i, tok := range sent {
+		err := f.a.VerifyToken(tok)
+		require.Error(t, err, "flood token %d accepted twice", i)
+		assert.True(t, errors.Is(err, auth.ErrReplayed) || errors.Is(err, auth.ErrStale), "%v", err)
+	}
+	assert.ErrorIs(t, f.a.VerifyToken(fresh(1002)), auth.ErrReplayed, "dave's own replay is still caught")
 }
 
 func TestDigestComparesInConstantTime(t *testing.T) {
