@@ -114,6 +114,8 @@ type Store struct {
 	deleteRow *sql.Stmt // on w
 
 	gc *committer // runs every write; see groupcommit.go
+
+	path string // the database file's absolute path; ProbeWrite writes beside it
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
@@ -134,7 +136,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
 
-	s := &Store{}
+	s := &Store{path: abs}
 	ok := false
 	defer func() {
 		if !ok {
@@ -242,7 +244,7 @@ func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
 	}
 	c, err := scan(s.get.QueryRowContext(context.WithoutCancel(ctx), id))
 	if err != nil {
-		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
+		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, classify(err))
 	}
 	return c, nil
 }
