@@ -42,9 +42,18 @@ const DefaultMaxClockSkew = 5 * time.Minute
 // users files written by `htpasswd -B`, which hashes the password as it is.)
 const MaxPasswordBytes = 72
 
-// The defaults of the bcrypt admission and the failure cache (see Options).
+// DefaultBcryptConcurrency is half the CPUs Go uses (GOMAXPROCS, which follows a container's CPU
+// limit), at least one: a flood of new passwords can then take at most half the machine, and the other
+// half stays with the callers whose credentials are cached, who need no bcrypt at all. More slots would
+// not check passwords faster anyway, only queue them for the same cores while they hold request slots.
+func DefaultBcryptConcurrency() int { return max(1, runtime.GOMAXPROCS(0)/2) }
+
+// The defaults of the bcrypt admission and the failure cache (see Options). The wait lets a burst of
+// first logins (a few clients starting together) queue for the slots rather than fail, while a flood
+// is shed within a quarter of a second; how long flooding connections wait hardly changes how many
+// request slots they hold, since each sends its next request as soon as it is answered.
 const (
-	DefaultBcryptWait       = 100 * time.Millisecond
+	DefaultBcryptWait       = 250 * time.Millisecond
 	DefaultFailureCacheSize = 10000
 	DefaultFailureTTL       = time.Minute
 )
@@ -59,8 +68,7 @@ type Options struct {
 	// NonceCacheSize bounds the replay cache (nonces within the window, all users together); default
 	// 100000. When it is full, the user holding the most nonces gives up its oldest (see replay.go).
 	NonceCacheSize int
-	// BcryptConcurrency bounds the bcrypt comparisons running at once; default the number of CPUs Go
-	// uses (GOMAXPROCS). More could only queue for the same cores while holding request slots.
+	// BcryptConcurrency bounds the bcrypt comparisons running at once; default DefaultBcryptConcurrency.
 	BcryptConcurrency int
 	// BcryptWait is how long a check waits for a bcrypt slot before failing with ErrBusy; default
 	// DefaultBcryptWait.
@@ -88,9 +96,10 @@ type Options struct {
 //     password, so a client retrying the same wrong credentials costs one HMAC, not one bcrypt. A
 //     guess is still a bcrypt: only an exact repeat is answered from memory.
 //   - Every bcrypt comparison, the dummy one for unknown users included, takes one of a few slots
-//     (Options.BcryptConcurrency, sized to the cores); a check that finds none free within
+//     (Options.BcryptConcurrency, half the cores by default); a check that finds none free within
 //     Options.BcryptWait fails with ErrBusy. A flood of new wrong passwords thus occupies at most
-//     those cores and is shed, while credentials already cached need no slot at all.
+//     those cores and is shed, while credentials already cached need no slot at all and keep the
+//     other cores.
 //   - A password longer than MaxPasswordBytes fails at once, without bcrypt.
 type Authenticator struct {
 	users     *Users
@@ -136,7 +145,7 @@ func New(users *Users, opts Options) (*Authenticator, error) {
 		opts.Now = time.Now
 	}
 	if opts.BcryptConcurrency <= 0 {
-		opts.BcryptConcurrency = runtime.GOMAXPROCS(0)
+		opts.BcryptConcurrency = DefaultBcryptConcurrency()
 	}
 	if opts.BcryptWait <= 0 {
 		opts.BcryptWait = DefaultBcryptWait
