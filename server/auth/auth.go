@@ -201,6 +201,9 @@ func (a *Authenticator) Users() *Users { return a.users }
 // MaxClockSkew returns the allowed window for a token's Created time.
 func (a *Authenticator) MaxClockSkew() time.Duration { return a.skew }
 
+// BcryptConcurrency returns the most bcrypt comparisons that run at once.
+func (a *Authenticator) BcryptConcurrency() int { return cap(a.bcryptSlots) }
+
 // BcryptComparisons returns how many bcrypt comparisons have run, dummy ones included.
 func (a *Authenticator) BcryptComparisons() uint64 { return a.bcryptCalls.Load() }
 
