@@ -70,6 +70,8 @@ func (s *Store) ProbeWrite(ctx context.Context) error {
 var zeros = make([]byte, 64<<10)
 
 func (s *Store) probeSpace() (err error) {
+	s.probeMu.Lock()
+	defer s.probeMu.Unlock()
 	name := s.path + "-probe"
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {

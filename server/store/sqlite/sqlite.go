@@ -43,6 +43,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/migrate"
@@ -115,7 +116,8 @@ type Store struct {
 
 	gc *committer // runs every write; see groupcommit.go
 
-	path string // the database file's absolute path; ProbeWrite writes beside it
+	path    string     // the database file's absolute path; ProbeWrite writes beside it
+	probeMu sync.Mutex // one probe file at a time: concurrent probes share its name
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
