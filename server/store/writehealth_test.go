@@ -116,3 +116,36 @@ func TestWriteHealthProbeAbandoned(t *testing.T) {
 	assert.NoError(t, w.Writable(context.Background()), "a probe its caller gave up on is not remembered")
 	assert.Equal(t, int64(2), p.probes.Load())
 }
+
+// blockingProber holds every probe until release is closed.
+type blockingProber struct {
+	probes  atomic.Int64
+	started chan struct{}
+	release chan struct{}
+}
+
+func (p *blockingProber) ProbeWrite(context.Context) error {
+	if p.probes.Add(1) == 1 {
+		close(p.started)
+	}
+	<-p.release
+	return nil
+}
+
+// TestWriteHealthProbesOneAtATime: readiness checks arriving together (two listeners, several
+// probes) share one probe rather than each writing to the store.
+func TestWriteHealthProbesOneAtATime(t *testing.T) {
+	p := &blockingProber{started: make(chan struct{}), release: make(chan struct{})}
+	w := store.NewWriteHealth(p, store.WriteHealthOptions{Logger: slog.New(slog.DiscardHandler)})
+	errs := make(chan error, 10)
+	for range 10 {
+		go func() { errs <- w.Writable(context.Background()) }()
+	}
+	<-p.started
+	time.Sleep(10 * time.Millisecond) // let the others queue behind the probe
+	close(p.release)
+	for range 10 {
+		require.NoError(t, <-errs)
+	}
+	assert.Equal(t, int64(1), p.probes.Load())
+}
