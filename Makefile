@@ -8,16 +8,21 @@ help: ## List the targets.
 	@awk -F ':.*## ' '/^[A-Za-z0-9_.-]+:.*## / { printf "  %-16s %s\n", $$1, $$2 }' Makefile
 
 .PHONY: generate
-generate: ## Regenerate gen/ from wsdl/contactsync.wsdl (go generate ./...).
+generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoo's package (go generate ./...).
 	$(GO) generate ./...
 
+# GENERATED are the packages go generate writes: contactsync's own contract, and the type zoo the
+# generator's golden tests use.
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo
+
 .PHONY: check-generate
-check-generate: generate ## Fail if regenerating gen/ changes it or adds files, or the result does not build.
+check-generate: generate ## Fail if regenerating gen/ (or the type zoo's package) changes it or adds files, or the result does not build.
 	$(GO) build ./...
-	@git diff --exit-code -- gen || { \
-		echo 'check-generate: gen/ differs from what `make generate` produces; run `make generate` and commit gen/.' >&2; \
+	$(GO) vet $(GENERATED)
+	@git diff --exit-code -- $(GENERATED) || { \
+		echo 'check-generate: generated code differs from what `make generate` produces; run `make generate` and commit it.' >&2; \
 		exit 1; }
-	@untracked=$$(git ls-files --others --exclude-standard -- gen); \
+	@untracked=$$(git ls-files --others --exclude-standard -- $(GENERATED)); \
 	if [ -n "$$untracked" ]; then \
 		echo "check-generate: generation created files that are not committed:" >&2; \
 		echo "$$untracked" >&2; \
@@ -47,7 +52,11 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzAuthCredentials$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzFastEnvelope$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONBinding$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
+	$(GO) test -run '^$$' -fuzz '^FuzzParseDecimal$$' -fuzztime $(FUZZTIME) ./server/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 
 .PHONY: lint
 lint: ## gofmt and go vet.

@@ -21,10 +21,10 @@ type contract struct {
 // addressAttribute is how each port's address appears in the contract file.
 const addressAttribute = `location="` + wsdl.DefaultAddress + `"`
 
-func newContract(namespace string) *contract {
+func newContract(namespace string, protocols Protocols) *contract {
 	ns := appendEscaped(nil, namespace)
 	var pieces [][]byte
-	for piece := range bytes.SplitSeq(wsdl.Contract, []byte(addressAttribute)) {
+	for piece := range bytes.SplitSeq(contractFor(wsdl.Contract, protocols), []byte(addressAttribute)) {
 		pieces = append(pieces, bytes.ReplaceAll(piece, []byte(wsdl.DefaultNamespace), ns))
 	}
 	return &contract{pieces: pieces}
@@ -33,11 +33,21 @@ func newContract(namespace string) *contract {
 // Contract returns the WSDL for a deployment whose namespace is set by baseURL, with every port at
 // address. It is what `contactsync wsdl` prints.
 func Contract(baseURL, address string) ([]byte, error) {
+	return ContractFor(baseURL, address, DefaultProtocols)
+}
+
+// ContractFor is Contract for a service serving the given protocols (ProtocolNames): the bindings of
+// disabled protocols are left out.
+func ContractFor(baseURL, address string, protocols []string) ([]byte, error) {
 	ns, err := Namespace(baseURL)
 	if err != nil {
 		return nil, err
 	}
-	return newContract(ns).render(address), nil
+	p, err := ParseProtocols(protocols)
+	if err != nil {
+		return nil, err
+	}
+	return newContract(ns, p).render(address), nil
 }
 
 func (c *contract) render(address string) []byte {

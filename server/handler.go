@@ -19,6 +19,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -124,6 +125,13 @@ type Config struct {
 	Auth *auth.Authenticator
 	// ProtectDocs puts ?WSDL, ?disco and the help pages behind HTTP Basic too (only with Auth).
 	ProtectDocs bool
+	// Protocols lists the protocols served (ProtocolNames); nil means DefaultProtocols.
+	Protocols []string
+	// Namespace, when set, is the namespace of the operations' elements as given, instead of the one
+	// BaseURL fixes. It is for NewContractHandler serving another generated contract, whose namespace
+	// is not this service's (the type zoo's golden tests); the documents still describe contactsync's
+	// own contract under BaseURL.
+	Namespace string
 }
 
 // Namespace returns the service namespace for a base URL, checking that the base URL is an absolute
@@ -138,11 +146,13 @@ func Namespace(baseURL string) (string, error) {
 
 // Handler serves the endpoint. It is safe for concurrent use.
 type Handler struct {
-	svc            gen.SyncServiceSoap
+	svc            any // implements the server interface the operation table calls
 	limits         Limits
 	log            *slog.Logger
 	soap11, soap12 *soapBinding
 	get, post      *httpBinding
+	json           *jsonBinding
+	protocols      Protocols
 	contract       *contract
 	// inFlight holds one token per running operation request; its capacity is MaxConcurrent.
 	inFlight chan struct{}
@@ -151,9 +161,30 @@ type Handler struct {
 	protectDocs bool
 }
 
-// NewHandler returns the handler serving svc under cfg.
-func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
+// NewHandler returns the handler serving svc, the implementation of the generated server interface,
+// under cfg.
+func NewHandler(svc gen.SyncServiceSoapServer, cfg Config) (*Handler, error) {
+	return NewContractHandler(gen.Operations, svc, cfg)
+}
+
+// NewContractHandler returns a handler serving the operations of a generated table, ops, with svc, which
+// must implement the server interface generated with that table. NewHandler serves this service's own
+// contract; this form lets tests and tools serve another generated contract through the same bindings.
+// The documents (?WSDL, ?disco, help pages) always describe this service's contract.
+func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, error) {
 	ns, err := Namespace(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	opsNS := ns
+	if cfg.Namespace != "" {
+		opsNS = cfg.Namespace
+	}
+	names := cfg.Protocols
+	if names == nil {
+		names = DefaultProtocols
+	}
+	protocols, err := ParseProtocols(names)
 	if err != nil {
 		return nil, err
 	}
@@ -166,12 +197,15 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 		svc:      svc,
 		limits:   limits,
 		log:      logger,
-		soap11:   newSOAPBinding(false, ns, limits),
-		soap12:   newSOAPBinding(true, ns, limits),
-		get:      newHTTPBinding(false, ns),
-		post:     newHTTPBinding(true, ns),
-		contract: newContract(ns),
-		inFlight: make(chan struct{}, limits.MaxConcurrent),
+		soap11:   newSOAPBinding(false, opsNS, limits, ops),
+		soap12:   newSOAPBinding(true, opsNS, limits, ops),
+		get:      newHTTPBinding(false, opsNS, ops),
+		post:     newHTTPBinding(true, opsNS, ops),
+		json:     newJSONBinding(limits, ops),
+		contract: newContract(ns, protocols),
+
+		protocols: protocols,
+		inFlight:  make(chan struct{}, limits.MaxConcurrent),
 
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
@@ -184,23 +218,59 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == endpointPath:
 		h.serveEndpoint(w, r)
 	case strings.HasPrefix(r.URL.Path, endpointPath+"/"):
-		switch r.Method {
-		case http.MethodGet:
-			h.serve(w, r, h.get)
-		case http.MethodPost:
-			h.serve(w, r, h.post)
-		default:
-			w.Header().Set("Allow", "GET, POST")
-			writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept GET and POST.", r.Method))
-		}
+		h.serveOperationPath(w, r)
 	default:
 		writePlainError(w, errorf(CodeUnknownOperation, "Nothing is served at %s; the service endpoint is %s.", r.URL.Path, endpointPath))
 	}
 }
 
+// serveOperationPath routes /sync.asmx/<Operation>: the JSON endpoint for a JSON POST (when enabled),
+// else the HTTP GET or POST binding.
+func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
+	jsonRequest := h.protocols.JSON && isJSONMediaType(r.Header.Get("Content-Type"))
+	switch {
+	case jsonRequest && r.Method == http.MethodPost:
+		h.serve(w, r, h.json)
+	case jsonRequest:
+		// ASP.NET AJAX refuses a GET of a method not marked UseHttpGet; the JSON endpoint answers GET
+		// in JSON rather than falling through to the XML binding the client did not ask for.
+		w.Header().Set("Allow", "POST")
+		writeJSONError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed on the JSON endpoint; call it with POST.", r.Method))
+	case r.Method == http.MethodGet && h.protocols.Get:
+		h.serve(w, r, h.get)
+	case r.Method == http.MethodPost && h.protocols.Post:
+		h.serve(w, r, h.post)
+	case r.Method == http.MethodGet || r.Method == http.MethodPost:
+		what := map[string]string{http.MethodGet: "HTTP GET", http.MethodPost: "HTTP POST"}[r.Method]
+		writePlainError(w, errorf(CodeUnknownOperation, "The %s protocol is not enabled on this service.", what))
+	default:
+		w.Header().Set("Allow", h.operationPathMethods())
+		writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept %s.", r.Method, h.operationPathMethods()))
+	}
+}
+
+// operationPathMethods is the Allow value of /sync.asmx/<Operation>.
+func (h *Handler) operationPathMethods() string {
+	var m []string
+	if h.protocols.Get {
+		m = append(m, http.MethodGet)
+	}
+	if h.protocols.Post || h.protocols.JSON {
+		m = append(m, http.MethodPost)
+	}
+	if len(m) == 0 {
+		return "GET, POST"
+	}
+	return strings.Join(m, ", ")
+}
+
 func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		if !h.protocols.Docs {
+			writePlainError(w, errorf(CodeUnknownOperation, "The service description (?WSDL, ?disco, help pages) is not enabled on this service."))
+			return
+		}
 		if h.docsGuarded(w, r) { // auth.go: only when --auth-docs=protected
 			return
 		}
@@ -216,8 +286,16 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		switch soapMediaType(r.Header.Get("Content-Type")) {
 		case "text/xml":
+			if !h.protocols.SOAP11 {
+				writePlainError(w, errorf(CodeUnsupportedMediaType, "SOAP 1.1 (text/xml) is not enabled on this service."))
+				return
+			}
 			h.serve(w, r, h.soap11)
 		case "application/soap+xml":
+			if !h.protocols.SOAP12 {
+				writePlainError(w, errorf(CodeUnsupportedMediaType, "SOAP 1.2 (application/soap+xml) is not enabled on this service."))
+				return
+			}
 			h.serve(w, r, h.soap12)
 		default:
 			writePlainError(w, errorf(CodeUnsupportedMediaType,
@@ -293,25 +371,24 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 		h.writeError(w, r, b, err)
 		return
 	}
-	var op *operation
-	var id string
+	var req request
 	var derr *Error
 	if authenticated {
-		op, id, derr = b.decode(r, body)
+		req, derr = b.decode(r, body)
 	} else {
-		op, id, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
+		req, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
 	}
-	ex.setOperation(op)
+	ex.setOperation(req.op)
 	if derr != nil {
 		h.writeError(w, r, b, derr)
 		return
 	}
-	res, cerr := op.call(r.Context(), h.svc, id)
+	resp, cerr := req.op.Call(r.Context(), h.svc, req.msg)
 	if cerr != nil {
 		h.writeError(w, r, b, asError(cerr))
 		return
 	}
-	b.writeResult(w, op, res)
+	b.writeResult(w, req.op, resp)
 }
 
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding, e *Error) {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"github.com/contactsync/contactsync/server/wire"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -121,9 +122,9 @@ func (e *exchange) setBinding(b binding) {
 	}
 }
 
-func (e *exchange) setOperation(op *operation) {
+func (e *exchange) setOperation(op *wire.Operation) {
 	if e != nil && op != nil {
-		e.op = op.name
+		e.op = op.Name
 	}
 }
 

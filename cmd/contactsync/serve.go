@@ -39,6 +39,8 @@ type serveOptions struct {
 	ready func(addr net.Addr)
 	// obs configures metrics, health endpoints, the access log and the admin listener (obs_flags.go).
 	obs obsOptions
+	// protocols lists the protocols served (server.ProtocolNames); nil means the default.
+	protocols []string
 	// wrapStore, when set, wraps the opened store. Tests use it to hold a request in flight and to
 	// see when the store is closed.
 	wrapStore func(store.Store) store.Store
@@ -86,6 +88,8 @@ func newServeCommand() *cobra.Command {
 	tlsFlags(cmd, &opts.tls)
 	logFlags(cmd, &opts.log)
 	cmd.Flags().DurationVar(&opts.shutdownTimeout, "shutdown-timeout", defaultShutdownTimeout, "time requests in flight get to finish after SIGTERM or SIGINT")
+	cmd.Flags().StringSliceVar(&opts.protocols, "protocols", server.DefaultProtocols,
+		"protocols served, of "+strings.Join(server.ProtocolNames, ", ")+" (json, the ASP.NET AJAX endpoint, only when listed)")
 	return bindSettings(cmd)
 }
 
@@ -214,6 +218,11 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if opts.shutdownTimeout < 0 {
 		return errors.New("--shutdown-timeout must be positive")
 	}
+	if opts.protocols != nil {
+		if _, err := server.ParseProtocols(opts.protocols); err != nil {
+			return fmt.Errorf("--protocols: %w", err)
+		}
+	}
 	if err := opts.obs.validate(); err != nil {
 		return err
 	}
@@ -242,7 +251,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	st = obs.store
 
 	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
-		Auth: authenticator, ProtectDocs: protectDocs})
+		Auth: authenticator, ProtectDocs: protectDocs, Protocols: opts.protocols})
 	if err != nil {
 		return err
 	}
