@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -18,27 +19,45 @@ import (
 // the protected documents, which run outside --max-concurrent and so must not run bcrypt outside the
 // authenticator's own limit. Cached credentials need no slot and still pass.
 func TestAuthBcryptBusyIs503(t *testing.T) {
-	// One slot, held by a slow comparison (a cost-11 hash; the exact duration does not matter, see
+	// One slot, held by a slow comparison (a cost-10 hash; the exact duration does not matter, see
 	// below), and almost no waiting for it.
-	slow, err := bcrypt.GenerateFromPassword([]byte("slow-pw"), 11)
+	slow, err := bcrypt.GenerateFromPassword([]byte("slow-pw"), 10)
 	require.NoError(t, err)
 	fast, err := bcrypt.GenerateFromPassword([]byte("alice-pw"), bcrypt.MinCost)
 	require.NoError(t, err)
-	users, err := auth.ParseUsers(strings.NewReader("slow:" + string(slow) + "\nalice:" + string(fast) + "\nbob:" + string(fast) + "\ncarol:" + string(fast) + "\n"))
+	var file strings.Builder
+	file.WriteString("slow:" + string(slow) + "\n")
+	for _, u := range []string{"alice", "bob", "carol", "erin", "frank"} {
+		file.WriteString(u + ":" + string(fast) + "\n")
+	}
+	users, err := auth.ParseUsers(strings.NewReader(file.String()))
 	require.NoError(t, err)
 	a, err := auth.New(users, auth.Options{BcryptConcurrency: 1, BcryptWait: time.Millisecond})
 	require.NoError(t, err)
 	ts := newAuthServer(t, a, true)
-	op := requestFor("get", wsdl.DefaultNamespace, "VersionMajor", "", false)
-	docs := wireRequest{method: "GET", path: "?WSDL"}
+	ns := wsdl.DefaultNamespace
+	op := requestFor("get", ns, "VersionMajor", "", false)
 
 	resp, _ := ts.doWith(t, op, basic("carol", "alice-pw"))
 	require.Equal(t, 200, resp.StatusCode, "carol's credentials are now cached")
 
+	// Each case uses a user whose credentials are not cached yet, so its check needs bcrypt.
 	for _, tc := range []struct {
-		name, user string // a user whose credentials are not cached yet
-		req        wireRequest
-	}{{"operation", "alice", op}, {"protected WSDL", "bob", docs}} {
+		name string
+		do   func() (*http.Response, string)
+	}{
+		{"HTTP GET with Basic", func() (*http.Response, string) { return ts.doWith(t, op, basic("alice", "alice-pw")) }},
+		{"SOAP 1.1 with Basic", func() (*http.Response, string) {
+			return ts.doWith(t, requestFor("soap11", ns, "VersionMajor", "", false), basic("erin", "alice-pw"))
+		}},
+		{"SOAP 1.2 with a PasswordText UsernameToken", func() (*http.Response, string) {
+			tok := token{user: "frank", password: "alice-pw", passwordType: auth.PasswordText}
+			return ts.doWith(t, withHeader(requestFor("soap12", ns, "VersionMajor", "", false), true, tok.header(true)), "")
+		}},
+		{"protected WSDL", func() (*http.Response, string) {
+			return ts.doWith(t, wireRequest{method: "GET", path: "?WSDL"}, basic("bob", "alice-pw"))
+		}},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The verdict counts only if the slow comparison was still running after the response
 			// came: then the slot was taken throughout. Otherwise (a very slow machine) try again.
@@ -52,8 +71,8 @@ func TestAuthBcryptBusyIs503(t *testing.T) {
 					require.True(t, time.Now().Before(deadline), "the slow comparison never started")
 					time.Sleep(100 * time.Microsecond)
 				}
-				resp, body := ts.doWith(t, tc.req, basic(tc.user, "alice-pw"))
-				cached, _ := ts.doWith(t, tc.req, basic("carol", "alice-pw"))
+				resp, body := tc.do()
+				cached, _ := ts.doWith(t, op, basic("carol", "alice-pw"))
 				select {
 				case <-done:
 					continue // inconclusive: the slot may have been free
@@ -66,7 +85,7 @@ func TestAuthBcryptBusyIs503(t *testing.T) {
 				require.ErrorIs(t, <-done, auth.ErrBadCredentials)
 				break
 			}
-			resp, _ := ts.doWith(t, tc.req, basic(tc.user, "alice-pw"))
+			resp, _ := tc.do()
 			assert.Equal(t, 200, resp.StatusCode, "with the slot free again, the same credentials pass")
 		})
 	}
