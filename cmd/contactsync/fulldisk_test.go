@@ -76,6 +76,27 @@ func TestServeOnFullDisk(t *testing.T) {
 		}
 	}
 	require.Positive(t, failed, "no write failed on a full disk")
+	// Over SOAP too: 503 with Retry-After and a Server fault saying Unavailable, not an internal error.
+	ns := wsdl.DefaultNamespace
+	envelope := `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><TestCreateContact xmlns="` + ns +
+		`"><id>soap-during</id></TestCreateContact></soap:Body></soap:Envelope>`
+	req, err := http.NewRequest("POST", base+wsdl.Path, strings.NewReader(envelope))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	req.Header.Set("SOAPAction", `"`+ns+`TestCreateContact"`)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	soapBody, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	if resp.StatusCode == 200 { // it fit after all
+		_, acked["soap-during"] = read("soap-during")
+	} else {
+		assert.Equal(t, 503, resp.StatusCode, string(soapBody))
+		assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+		assert.Contains(t, string(soapBody), "soap:Server")
+		assert.Contains(t, string(soapBody), ">Unavailable</ErrorCode>")
+	}
 	status, body, h := get("/readyz")
 	assert.Equal(t, 503, status)
 	assert.Equal(t, "not ready: store not writable\n", body)
