@@ -190,6 +190,8 @@ func TestRepeatedFailuresCostNoBcrypt(t *testing.T) {
 	before = f.a.BcryptComparisons()
 	assert.ErrorIs(t, f.a.Verify("alice", "wrong"), auth.ErrBadCredentials)
 	assert.Equal(t, before+1, f.a.BcryptComparisons(), "after the TTL the failure is forgotten and checked again")
+	assert.ErrorIs(t, f.a.Verify("alice", "wrong"), auth.ErrBadCredentials)
+	assert.Equal(t, before+1, f.a.BcryptComparisons(), "and remembered again")
 }
 
 // TestFailureCacheIsBounded: with room for two failures, a third evicts the oldest.
