@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,4 +68,34 @@ func dropTime(_ []string, a slog.Attr) slog.Attr {
 		return slog.Attr{}
 	}
 	return a
+}
+
+// TestConcurrentUse: many goroutines logging one event at once write one line; the rest are counted.
+func TestConcurrentUse(t *testing.T) {
+	var out syncBuffer
+	l := ratelog.New(slog.New(slog.NewTextHandler(&out, nil)), time.Hour)
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() { l.Log(context.Background(), slog.LevelError, "k", "m") })
+	}
+	wg.Wait()
+	assert.Equal(t, 1, strings.Count(out.String(), "\n"))
+	assert.Equal(t, 49, l.Pending("k"))
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
