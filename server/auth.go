@@ -58,7 +58,12 @@ func (h *Handler) verifyBasic(r *http.Request) (bool, *Error) {
 	if !ok {
 		return false, challengef("The Authorization header must hold HTTP Basic credentials.")
 	}
-	if h.auth.Verify(user, password) != nil {
+	if err := h.auth.Verify(user, password); err != nil {
+		if errors.Is(err, auth.ErrBusy) {
+			// Every bcrypt slot stayed taken (a flood of new passwords): not the caller's fault, and
+			// retrying soon may work, so 503 with Retry-After rather than a 401 that means "wrong".
+			return false, errorf(CodeUnavailable, "The service is busy checking credentials; retry shortly.")
+		}
 		return false, challengef(msgBadBasic)
 	}
 	return true, nil
@@ -105,7 +110,9 @@ func tokenError(err error) *Error {
 
 // docsGuarded reports whether a request for ?WSDL, ?disco or a help page was refused (and answered)
 // because the documents are protected (Config.ProtectDocs) and the request has no valid Basic
-// credentials.
+// credentials. It runs outside the --max-concurrent limit, but its bcrypt comparisons take the
+// authenticator's bcrypt slots like every other (see auth.Authenticator), so a flood of document
+// requests with new passwords is shed there, with 503.
 func (h *Handler) docsGuarded(w http.ResponseWriter, r *http.Request) bool {
 	if h.auth == nil || !h.protectDocs {
 		return false

@@ -75,9 +75,10 @@ type observability struct {
 	admin *adminServer
 }
 
-// setUpObservability measures st into a fresh registry and prepares the handlers. The caller wraps the
-// endpoint handler with wrap (metrics, access log, and the operational endpoints) and starts admin.
-func setUpObservability(o obsOptions, st store.Store, logger *slog.Logger) *observability {
+// setUpObservability measures st into a fresh registry and prepares the handlers; /readyz also asks
+// writes whether the store can write. The caller wraps the endpoint handler with wrap (metrics, access
+// log, and the operational endpoints) and starts admin.
+func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth, logger *slog.Logger) *observability {
 	reg := server.NewRegistry()
 	measured := instrumented.New(st, instrumented.NewMetrics(reg))
 	metrics := server.NewMetrics(reg)
@@ -86,11 +87,11 @@ func setUpObservability(o obsOptions, st store.Store, logger *slog.Logger) *obse
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	})
 	obs := &observability{store: measured}
-	mainOps := server.OpsConfig{Store: measured}
+	mainOps := server.OpsConfig{Store: measured, Writes: writes}
 	if o.adminAddr == "" {
 		mainOps.Metrics = metricsHandler
 	} else {
-		var adminHandler http.Handler = server.NewOps(server.OpsConfig{Store: measured, Metrics: metricsHandler})
+		var adminHandler http.Handler = server.NewOps(server.OpsConfig{Store: measured, Writes: writes, Metrics: metricsHandler})
 		paths := "/metrics /healthz /readyz"
 		if o.adminPprof {
 			adminHandler = withPprof(adminHandler)

@@ -46,6 +46,9 @@ type serveOptions struct {
 	// wrapStore, when set, wraps the opened store. Tests use it to hold a request in flight and to
 	// see when the store is closed.
 	wrapStore func(store.Store) store.Store
+	// writeProbeInterval, when set, replaces store.DefaultWriteProbeInterval. Tests use it to see an
+	// instance recover without waiting seconds.
+	writeProbeInterval time.Duration
 }
 
 // defaultShutdownTimeout is --shutdown-timeout's default: long enough for any request within the
@@ -247,11 +250,16 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err != nil {
 		return err
 	}
+	// The store's write health: failed writes that are not the caller's fault (a full disk) make
+	// /readyz fail until a probe of the store's own finds it writable again (server/store/writehealth.go).
+	prober, _ := st.(store.WriteProber)
+	writes := store.NewWriteHealth(prober, store.WriteHealthOptions{Logger: logger, ProbeInterval: opts.writeProbeInterval})
 	if opts.wrapStore != nil {
 		st = opts.wrapStore(st)
 	}
 	defer st.Close()
-	obs := setUpObservability(opts.obs, st, logger)
+	st = writes.Wrap(st)
+	obs := setUpObservability(opts.obs, st, writes, logger)
 	st = obs.store
 
 	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,

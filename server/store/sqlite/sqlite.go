@@ -43,6 +43,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/migrate"
@@ -114,6 +115,9 @@ type Store struct {
 	deleteRow *sql.Stmt // on w
 
 	gc *committer // runs every write; see groupcommit.go
+
+	path    string     // the database file's absolute path; ProbeWrite writes beside it
+	probeMu sync.Mutex // one probe file at a time: concurrent probes share its name
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
@@ -134,7 +138,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
 
-	s := &Store{}
+	s := &Store{path: abs}
 	ok := false
 	defer func() {
 		if !ok {
@@ -242,7 +246,7 @@ func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
 	}
 	c, err := scan(s.get.QueryRowContext(context.WithoutCancel(ctx), id))
 	if err != nil {
-		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
+		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, classify(err))
 	}
 	return c, nil
 }
