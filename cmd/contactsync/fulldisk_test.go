@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contactsync/contactsync/internal/fulldisk"
+	"github.com/contactsync/contactsync/server/store/storetest/fulldisk"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/contactsync/contactsync/internal/ratelog"
+	"github.com/contactsync/contactsync/server/internal/ratelog"
 )
 
 // WriteProber is implemented by stores that can check whether a write would succeed now without

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/internal/fulldisk"
+	"github.com/contactsync/contactsync/server/store/storetest/fulldisk"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contactsync/contactsync/internal/ratelog"
+	"github.com/contactsync/contactsync/server/internal/ratelog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
