@@ -64,5 +64,5 @@ bench: ## Run the Go benchmarks of the hot path (handler per binding, decoders, 
 	$(GO) test -run '^$$' -bench . -benchmem ./server/ ./server/store/sqlite/
 
 .PHONY: bench-load
-bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=3 DURATION=10s; see tools/loadbench/run.sh).
+bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=7 DURATION=10s BASE_REF=<commit>; see tools/loadbench/run.sh).
 	GO="$(GO)" bash tools/loadbench/run.sh
