@@ -48,6 +48,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzFastEnvelope$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
+	$(GO) test -run '^$$' -fuzz '^FuzzAccessLogMatchesSlog$$' -fuzztime $(FUZZTIME) ./server/observe
 
 .PHONY: lint
 lint: ## gofmt and go vet.
