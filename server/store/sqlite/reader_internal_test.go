@@ -1,0 +1,117 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server/store"
+)
+
+// pragmaOn runs "PRAGMA name" on a dedicated read connection and returns its one integer.
+func pragmaOn(t *testing.T, rc *readConn, name string) int64 {
+	t.Helper()
+	stmt, err := rc.conn.(driver.ConnPrepareContext).PrepareContext(t.Context(), "PRAGMA "+name)
+	require.NoError(t, err)
+	defer stmt.Close()
+	rows, err := stmt.(driver.StmtQueryContext).QueryContext(t.Context(), nil)
+	require.NoError(t, err)
+	defer rows.Close()
+	dest := make([]driver.Value, 1)
+	require.NoError(t, rows.Next(dest), name)
+	v, ok := dest[0].(int64)
+	require.True(t, ok, "PRAGMA %s is %T", name, dest[0])
+	return v
+}
+
+// TestReadConnectionPragmas checks every dedicated read connection has the read pool's pragmas and a
+// working memory mapping (a build of SQLite without mmap support would report 0).
+func TestReadConnectionPragmas(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	want := map[string]int64{"synchronous": 2, "foreign_keys": 1, "busy_timeout": 10000, "query_only": 1, "mmap_size": readMmapSize}
+	var held []*readConn
+	for range s.reads.n {
+		held = append(held, <-s.reads.free)
+	}
+	require.GreaterOrEqual(t, len(held), 4)
+	for i, rc := range held {
+		for name, v := range want {
+			assert.Equal(t, v, pragmaOn(t, rc, name), "connection %d: PRAGMA %s", i, name)
+		}
+	}
+	for _, rc := range held {
+		s.reads.free <- rc
+	}
+}
+
+// TestGetEndsItsReadTransaction checks a Get leaves no read transaction open on its connection: after
+// reads on every connection, a TRUNCATE checkpoint (which must wait for every reader of the log)
+// completes at once and empties the log.
+func TestGetEndsItsReadTransaction(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	ctx := t.Context()
+	for i := range 20 {
+		require.NoError(t, s.Put(ctx, store.Contact{ID: fmt.Sprintf("c%d", i), FirstName: "x"}))
+	}
+	var wg sync.WaitGroup
+	for g := range 4 * s.reads.n {
+		wg.Go(func() {
+			for i := range 50 {
+				_, err := s.Get(ctx, fmt.Sprintf("c%d", (g+i)%25)) // some ids are unknown: the not-found path too
+				if err != nil {
+					assert.ErrorIs(t, err, store.ErrNotFound)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var busy, logFrames, checkpointed int
+	require.NoError(t, s.w.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logFrames, &checkpointed))
+	assert.Zero(t, busy, "no reader held the log")
+	assert.Zero(t, logFrames, "the log was emptied")
+	// A write after the checkpoint is seen by every connection's next read.
+	require.NoError(t, s.Put(ctx, store.Contact{ID: "c0", FirstName: "changed"}))
+	for range 2 * s.reads.n {
+		c, err := s.Get(ctx, "c0")
+		require.NoError(t, err)
+		assert.Equal(t, "changed", c.FirstName)
+	}
+}
+
+// TestCloseWhileReading closes the store while Gets run: each Get either reads the contact or fails
+// with an error that is not ErrNotFound, and none is left waiting.
+func TestCloseWhileReading(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c", FirstName: "x"}))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 32 {
+		wg.Go(func() {
+			<-start
+			for range 100 {
+				c, err := s.Get(context.Background(), "c")
+				if err != nil {
+					assert.NotErrorIs(t, err, store.ErrNotFound)
+					return
+				}
+				assert.Equal(t, "x", c.FirstName)
+			}
+		})
+	}
+	close(start)
+	require.NoError(t, s.Close())
+	wg.Wait()
+	_, err = s.Get(context.Background(), "c")
+	assert.ErrorIs(t, err, errClosed)
+}
