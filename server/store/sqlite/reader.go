@@ -1,47 +1,66 @@
 package sqlite
 
 import (
-	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
+	"unsafe"
 
 	"github.com/contactsync/contactsync/server/store"
 
-	moderncsqlite "modernc.org/sqlite"
+	"modernc.org/libc"
+	"modernc.org/libc/sys/types"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // The read path of Get.
 //
-// Get is the hot path of the service (every ReadContact), and database/sql's machinery around a
-// query (taking a pooled connection, a Rows with its own locks and context watching, converting
-// each column into the scan destination) was a good part of its cost (BENCHMARKS.md). So Get runs on
-// a fixed set of read connections opened through the driver directly, each holding the compiled
-// SELECT, and reads the row's values straight from the driver. Nothing else uses these connections;
-// Ping and any other read still go through the database/sql read pool, which stays as it was.
+// Get is the hot path of the service (every ReadContact). Through database/sql, and even through the
+// driver's own driver.Stmt, a read paid for machinery it does not need: a pooled connection with its
+// locks and context handling, a Rows object, the column names read out of the library again for every
+// query, each column boxed in an interface and converted into the scan destination (BENCHMARKS.md,
+// round 3). So Get runs on a fixed set of read connections that this file drives through SQLite's C
+// API itself, as transpiled to Go by modernc.org/sqlite/lib (the library the driver wraps; no cgo):
+// sqlite3_bind_text, sqlite3_step, sqlite3_column_text and sqlite3_reset on a statement prepared once
+// per connection. Nothing else uses these connections; Ping and any other read go through the
+// database/sql read pool, which stays as it was.
 //
-// The connections are opened like the pool's (query_only, the same pragmas) plus mmap_size: SQLite
-// then reads database pages through a memory mapping of the file instead of a pread system call and
-// a copy into its page cache for each page it misses. Mapped pages are file-backed (RssFile), shared
-// with the kernel's page cache and reclaimable, not anonymous memory of the process. Writes still go
-// through the write connection with ordinary writes, so a mapping never sees a torn page: WAL mode
-// writes pages to the log, and the checkpoint copies them into the file while no reader uses an older
-// frame (SQLite's own rule, unchanged by mmap).
+// The connections get the read pool's pragmas (query_only among them) plus mmap_size: SQLite then
+// reads database pages through a memory mapping of the file instead of a pread system call and a copy
+// into its page cache for each page it misses. Mapped pages are file-backed (RssFile), shared with
+// the kernel's page cache and reclaimable, not anonymous memory of the process. Writes still go
+// through the write connection with ordinary writes; in WAL mode they go to the log, and the
+// checkpoint copies pages into the file only where no reader can still need the old ones (SQLite's
+// rule, which mmap does not change).
+//
+// A connection is used by one goroutine at a time (taken from readers.free, given back after the
+// read), so it is opened without SQLite's per-connection mutex (SQLITE_OPEN_NOMUTEX).
 
 // readMmapSize is each read connection's mmap_size: up to 1 GiB of the database file is read through
 // the mapping (the 1,000,000-contact benchmark store is ~150 MiB); beyond it SQLite reads as usual.
 // Virtual address space is cheap on 64-bit systems, and only pages touched become resident.
 const readMmapSize = 1 << 30
 
-// readConn is one dedicated read connection and its prepared Get statement. It is used by one
-// goroutine at a time: it is taken from readers.free and given back after the read.
+// readPragmas are run on each read connection when it opens: the read pool's DSN pragmas and mmap.
+var readPragmas = "PRAGMA busy_timeout = 10000; PRAGMA synchronous = FULL; PRAGMA foreign_keys = 1; " +
+	fmt.Sprintf("PRAGMA mmap_size = %d; ", readMmapSize) + "PRAGMA query_only = 1;"
+
+// getColumns is the number of columns getSQL returns.
+const getColumns = 8
+
+// readConn is one dedicated read connection, its prepared Get statement, and the C memory they use.
+// It is heap-allocated and never copied: out receives pointers from the C API by its address, which
+// must not be on a goroutine stack (a stack may move while the transpiled C code runs; the Go heap
+// does not move).
 type readConn struct {
-	conn driver.Conn
-	get  driver.StmtQueryContext
-	args [1]driver.NamedValue
-	dest [8]driver.Value // one per column of getSQL
+	tls  *libc.TLS
+	db   uintptr // sqlite3*
+	stmt uintptr // sqlite3_stmt* of getSQL
+	// id is a C buffer holding the bound id (sqlite3_bind_text with SQLITE_STATIC reads it until the
+	// statement is reset); idCap is its size.
+	id    uintptr
+	idCap int
+	out   uintptr // an out-parameter (sqlite3** or sqlite3_stmt**) for open and prepare
 }
 
 // readers holds the dedicated read connections. done is closed by close, so a Get waiting for a
@@ -53,14 +72,12 @@ type readers struct {
 	once sync.Once
 }
 
-// openReaders opens n read connections to the database file at the absolute path abs, whose
-// schema the write connection has already migrated.
-func openReaders(ctx context.Context, abs string, n int) (*readers, error) {
+// openReaders opens n read connections to the database file at the absolute path abs, whose schema
+// the write connection has already migrated (and whose opening has initialised the library).
+func openReaders(abs string, n int) (*readers, error) {
 	r := &readers{free: make(chan *readConn, n), done: make(chan struct{})}
-	name := dsn(abs, busyTimeout, "_pragma=synchronous(FULL)", "_pragma=foreign_keys(1)", "_pragma=query_only(1)",
-		fmt.Sprintf("_pragma=mmap_size(%d)", readMmapSize))
 	for range n {
-		rc, err := openReadConn(ctx, name)
+		rc, err := openReadConn(abs)
 		if err != nil {
 			_ = r.close()
 			return nil, err
@@ -71,32 +88,67 @@ func openReaders(ctx context.Context, abs string, n int) (*readers, error) {
 	return r, nil
 }
 
-func openReadConn(ctx context.Context, name string) (*readConn, error) {
-	conn, err := (&moderncsqlite.Driver{}).Open(name)
+func openReadConn(abs string) (rc *readConn, err error) {
+	rc = &readConn{tls: libc.NewTLS()}
+	defer func() {
+		if err != nil {
+			_ = rc.close()
+		}
+	}()
+	name, err := libc.CString(abs)
 	if err != nil {
 		return nil, err
 	}
-	stmt, err := conn.(driver.ConnPrepareContext).PrepareContext(ctx, getSQL)
+	defer libc.Xfree(rc.tls, name)
+	if rv := sqlite3.Xsqlite3_open_v2(rc.tls, name, uintptr(unsafe.Pointer(&rc.out)),
+		sqlite3.SQLITE_OPEN_READWRITE|sqlite3.SQLITE_OPEN_NOMUTEX, 0); rv != sqlite3.SQLITE_OK {
+		rc.db = rc.out // open may return a handle holding the error; close frees it
+		return nil, rc.errorf(rv, "open")
+	}
+	rc.db = rc.out
+	sqlite3.Xsqlite3_extended_result_codes(rc.tls, rc.db, 1)
+	if err := rc.exec(readPragmas); err != nil {
+		return nil, err
+	}
+	query, err := libc.CString(getSQL)
 	if err != nil {
-		_ = conn.Close()
-		return nil, fmt.Errorf("prepare %q: %w", getSQL, err)
+		return nil, err
 	}
-	query, ok := stmt.(driver.StmtQueryContext)
-	if !ok {
-		_ = stmt.Close()
-		_ = conn.Close()
-		return nil, errors.New("the driver's statements do not implement driver.StmtQueryContext")
+	defer libc.Xfree(rc.tls, query)
+	rc.out = 0
+	if rv := sqlite3.Xsqlite3_prepare_v2(rc.tls, rc.db, query, -1, uintptr(unsafe.Pointer(&rc.out)), 0); rv != sqlite3.SQLITE_OK {
+		return nil, rc.errorf(rv, "prepare %q", getSQL)
 	}
-	rc := &readConn{conn: conn, get: query}
-	rc.args[0].Ordinal = 1
+	rc.stmt = rc.out
 	return rc, nil
+}
+
+// exec runs sql (statements returning no rows that matter) on the connection.
+func (rc *readConn) exec(sql string) error {
+	p, err := libc.CString(sql)
+	if err != nil {
+		return err
+	}
+	defer libc.Xfree(rc.tls, p)
+	if rv := sqlite3.Xsqlite3_exec(rc.tls, rc.db, p, 0, 0, 0); rv != sqlite3.SQLITE_OK {
+		return rc.errorf(rv, "%s", sql)
+	}
+	return nil
+}
+
+// errorf returns an error carrying SQLite's message for the connection's last failure and its code.
+func (rc *readConn) errorf(code int32, format string, args ...any) error {
+	msg := "out of memory"
+	if rc.db != 0 {
+		msg = libc.GoString(sqlite3.Xsqlite3_errmsg(rc.tls, rc.db))
+	}
+	return fmt.Errorf("%s: %s (%d)", fmt.Sprintf(format, args...), msg, code)
 }
 
 var errClosed = errors.New("store is closed")
 
 // get reads the contact with the given id. It runs without the caller's cancellation, as Get
-// documents: a read takes microseconds, and a cancellable context would make the driver arm an
-// interrupt with a goroutine for each query.
+// documents: a read takes microseconds.
 func (r *readers) get(id string) (store.Contact, error) {
 	var rc *readConn
 	select {
@@ -105,38 +157,34 @@ func (r *readers) get(id string) (store.Contact, error) {
 		return store.Contact{}, errClosed
 	}
 	defer func() { r.free <- rc }()
-	rc.args[0].Value = id
-	rows, err := rc.get.QueryContext(context.Background(), rc.args[:])
-	if err != nil {
-		return store.Contact{}, err
-	}
-	// Closing the rows resets the statement, which ends the read transaction: it must not stay open,
-	// or it would hold back checkpoints and hide later writes from this connection.
-	c, err := scanDriverRow(rows, rc.dest[:])
-	if cerr := rows.Close(); err == nil && cerr != nil {
-		return store.Contact{}, cerr
-	}
-	clear(rc.dest[:]) // let the strings go with the request
-	return c, err
+	return rc.get(id)
 }
 
-// scanDriverRow reads the first row of rows (getSQL's columns) into a contact.
-func scanDriverRow(rows driver.Rows, dest []driver.Value) (store.Contact, error) {
-	if err := rows.Next(dest); err != nil {
-		if errors.Is(err, io.EOF) {
-			return store.Contact{}, store.ErrNotFound
-		}
+func (rc *readConn) get(id string) (store.Contact, error) {
+	if err := rc.bindID(id); err != nil {
 		return store.Contact{}, err
 	}
-	var text [8]string
-	for i, v := range dest {
-		// Every column is TEXT NOT NULL in a STRICT table (migrations/0001), so the driver hands back
-		// strings; anything else means the file is not the schema this store wrote.
-		s, ok := v.(string)
-		if !ok {
-			return store.Contact{}, fmt.Errorf("column %d holds %T, not text", i, v)
+	// Resetting the statement ends the read transaction the step began: it must not stay open, or
+	// it would hold back checkpoints and hide later writes from this connection.
+	defer sqlite3.Xsqlite3_reset(rc.tls, rc.stmt)
+	switch rv := sqlite3.Xsqlite3_step(rc.tls, rc.stmt); rv {
+	case sqlite3.SQLITE_ROW:
+	case sqlite3.SQLITE_DONE:
+		return store.Contact{}, store.ErrNotFound
+	default:
+		return store.Contact{}, rc.errorf(rv, "get")
+	}
+	var text [getColumns]string
+	for i := range text {
+		// Every column is TEXT NOT NULL in a STRICT table (migrations/0001); anything else means the
+		// file is not the schema this store wrote.
+		if t := sqlite3.Xsqlite3_column_type(rc.tls, rc.stmt, int32(i)); t != sqlite3.SQLITE_TEXT {
+			return store.Contact{}, fmt.Errorf("get: column %d has type %d, not text", i, t)
 		}
-		text[i] = s
+		p := sqlite3.Xsqlite3_column_text(rc.tls, rc.stmt, int32(i))
+		if n := int(sqlite3.Xsqlite3_column_bytes(rc.tls, rc.stmt, int32(i))); n > 0 {
+			text[i] = string(libc.GoBytes(p, n)) // copied: the bytes are SQLite's until the reset
+		}
 	}
 	c := store.Contact{ID: text[0], AccountID: text[1], FirstName: text[2], LastName: text[3],
 		PhoneMobile: text[4], PhoneWork: text[5], EmailAddress: text[6]}
@@ -147,6 +195,47 @@ func scanDriverRow(rows driver.Rows, dest []driver.Value) (store.Contact, error)
 	return c, nil
 }
 
+// bindID copies id into the connection's C buffer, growing it if needed, and binds it.
+func (rc *readConn) bindID(id string) error {
+	if rc.id == 0 || len(id) > rc.idCap { // allocated even for "": a nil pointer would bind NULL
+		size := max(64, len(id))
+		p := libc.Xrealloc(rc.tls, rc.id, types.Size_t(size))
+		if p == 0 {
+			return errors.New("get: out of memory")
+		}
+		rc.id, rc.idCap = p, size
+	}
+	if len(id) > 0 {
+		copy(libc.GoBytes(rc.id, len(id)), id)
+	}
+	// SQLITE_STATIC (0): SQLite reads the buffer in place; it stays unchanged until the next bind.
+	if rv := sqlite3.Xsqlite3_bind_text(rc.tls, rc.stmt, 1, rc.id, int32(len(id)), 0); rv != sqlite3.SQLITE_OK {
+		return rc.errorf(rv, "get: bind")
+	}
+	return nil
+}
+
+// close finalizes the statement, closes the connection and frees the C memory.
+func (rc *readConn) close() error {
+	var err error
+	if rc.stmt != 0 {
+		sqlite3.Xsqlite3_finalize(rc.tls, rc.stmt)
+		rc.stmt = 0
+	}
+	if rc.db != 0 {
+		if rv := sqlite3.Xsqlite3_close_v2(rc.tls, rc.db); rv != sqlite3.SQLITE_OK {
+			err = fmt.Errorf("close: SQLite error %d", rv)
+		}
+		rc.db = 0
+	}
+	if rc.id != 0 {
+		libc.Xfree(rc.tls, rc.id)
+		rc.id = 0
+	}
+	rc.tls.Close()
+	return err
+}
+
 // close waits for every connection to come back from the read it serves, then closes them all.
 // Later calls return nil.
 func (r *readers) close() error {
@@ -154,8 +243,7 @@ func (r *readers) close() error {
 	r.once.Do(func() {
 		close(r.done)
 		for range r.n {
-			rc := <-r.free
-			errs = append(errs, rc.get.(driver.Stmt).Close(), rc.conn.Close())
+			errs = append(errs, (<-r.free).close())
 		}
 	})
 	return errors.Join(errs...)

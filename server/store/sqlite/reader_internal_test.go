@@ -2,14 +2,17 @@ package sqlite
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/contactsync/contactsync/server/store"
 )
@@ -17,17 +20,17 @@ import (
 // pragmaOn runs "PRAGMA name" on a dedicated read connection and returns its one integer.
 func pragmaOn(t *testing.T, rc *readConn, name string) int64 {
 	t.Helper()
-	stmt, err := rc.conn.(driver.ConnPrepareContext).PrepareContext(t.Context(), "PRAGMA "+name)
+	query, err := libc.CString("PRAGMA " + name)
 	require.NoError(t, err)
-	defer stmt.Close()
-	rows, err := stmt.(driver.StmtQueryContext).QueryContext(t.Context(), nil)
-	require.NoError(t, err)
-	defer rows.Close()
-	dest := make([]driver.Value, 1)
-	require.NoError(t, rows.Next(dest), name)
-	v, ok := dest[0].(int64)
-	require.True(t, ok, "PRAGMA %s is %T", name, dest[0])
-	return v
+	defer libc.Xfree(rc.tls, query)
+	// The out-parameter must not be on the goroutine's stack, which may move during the call: rc.out
+	// is a field of a heap object, as openReadConn uses it.
+	rc.out = 0
+	require.Equal(t, int32(sqlite3.SQLITE_OK), sqlite3.Xsqlite3_prepare_v2(rc.tls, rc.db, query, -1, uintptr(unsafe.Pointer(&rc.out)), 0), name)
+	stmt := rc.out
+	defer sqlite3.Xsqlite3_finalize(rc.tls, stmt)
+	require.Equal(t, int32(sqlite3.SQLITE_ROW), sqlite3.Xsqlite3_step(rc.tls, stmt), name)
+	return sqlite3.Xsqlite3_column_int64(rc.tls, stmt, 0)
 }
 
 // TestReadConnectionPragmas checks every dedicated read connection has the read pool's pragmas and a
@@ -114,4 +117,41 @@ func TestCloseWhileReading(t *testing.T) {
 	wg.Wait()
 	_, err = s.Get(context.Background(), "c")
 	assert.ErrorIs(t, err, errClosed)
+}
+
+// TestGetIDsOfAnyShape reads back contacts whose ids and fields need the id buffer to grow, hold
+// non-ASCII text or an embedded NUL, or are empty: the C-level read must return exactly what was
+// written, as database/sql did.
+func TestGetIDsOfAnyShape(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	long := strings.Repeat("l", 5000)
+	for _, c := range []struct {
+		name string
+		c    store.Contact
+	}{
+		// First, so that it is each connection's first read: an empty id must bind as '' (an
+		// allocated buffer), not as NULL (a nil pointer), or it would never be found.
+		{"empty id", store.Contact{ID: "", FirstName: "nobody"}},
+		{"short", store.Contact{ID: "a", FirstName: "Zoë"}},
+		{"63 bytes", store.Contact{ID: strings.Repeat("x", 63)}},
+		{"64 bytes", store.Contact{ID: strings.Repeat("x", 64)}},
+		{"65 bytes", store.Contact{ID: strings.Repeat("x", 65), RoleIDs: []string{"r1", "r\"2"}}},
+		{"long", store.Contact{ID: long, LastName: long, EmailAddress: "e"}},
+		{"non-ASCII", store.Contact{ID: "ид-😀", AccountID: "€", PhoneMobile: "+49 30 1"}},
+		{"NUL", store.Contact{ID: "a\x00b", PhoneWork: "x\x00y"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.NoError(t, s.Put(t.Context(), c.c))
+			// Read on every connection, shortest ids after longest, so each buffer is reused.
+			for range 2 * s.reads.n {
+				got, err := s.Get(t.Context(), c.c.ID)
+				require.NoError(t, err)
+				assert.Equal(t, c.c, got)
+			}
+			_, err := s.Get(t.Context(), c.c.ID+"-unknown")
+			assert.ErrorIs(t, err, store.ErrNotFound)
+		})
+	}
 }

@@ -192,7 +192,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return nil, fmt.Errorf("sqlite: open %s: prepare %q: %w", abs, p.sql, err)
 		}
 	}
-	if s.reads, err = openReaders(ctx, abs, readers); err != nil {
+	if s.reads, err = openReaders(abs, readers); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
 	s.startCommitter()
