@@ -19,8 +19,8 @@
 // one transaction and one fsync (group commit, see groupcommit.go). Every write transaction starts
 // with BEGIN IMMEDIATE (DSN _txlock=immediate): it takes the write lock before reading, so a
 // read-modify-write transaction can never fail to upgrade its lock, even against another process. Reads use separate read-only
-// (query_only) connections, which WAL lets run alongside the writer: Get a fixed set driven through the
-// driver directly, with memory-mapped reads (reader.go), and Ping a database/sql pool.
+// (query_only) connections, which WAL lets run alongside the writer: Get a fixed set driven through
+// SQLite's C API directly, with memory-mapped reads (reader.go), and Ping a database/sql pool.
 //
 // # Stored form
 //
