@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -63,6 +64,18 @@ type AccessLog struct {
 	slow *slog.Logger
 	// through, when set, receives every entry as a LogAttrs call instead; see Through.
 	through *slog.Logger
+	// second caches the formatted date, time of day and zone of the last second a line was logged
+	// in: a line then formats only its fraction of a second, which saved a third of its instructions.
+	second atomic.Pointer[formattedSecond]
+}
+
+// formattedSecond is one second of one location in RFC 3339: date "2006-01-02T15:04:05" and zone
+// "Z07:00", which every instant of that second shares.
+type formattedSecond struct {
+	unix int64
+	loc  *time.Location
+	date string
+	zone string
 }
 
 // NewAccessLog returns an AccessLog writing lines of the given format to w, when level (nil means
@@ -105,7 +118,8 @@ func (l *AccessLog) Log(ctx context.Context, a *Access) {
 	if t.IsZero() {
 		t = time.Now()
 	}
-	if !a.plain() {
+	sec := l.formatSecond(t)
+	if sec == nil || !a.plain() {
 		r := slog.NewRecord(t, slog.LevelInfo, AccessMessage, 0)
 		r.AddAttrs(a.attrs()...)
 		_ = l.slow.Handler().Handle(ctx, r)
@@ -114,9 +128,9 @@ func (l *AccessLog) Log(ctx context.Context, a *Access) {
 	bp := bufferPool.Get().(*[]byte)
 	b := (*bp)[:0]
 	if l.format == JSON {
-		b = a.appendJSON(b, t)
+		b = a.appendJSON(b, t, sec)
 	} else {
-		b = a.appendText(b, t)
+		b = a.appendText(b, t, sec)
 	}
 	_, _ = l.w.Write(b)
 	if cap(b) <= maxPooledBuffer {
@@ -155,18 +169,49 @@ func plain(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || c == '"' || c == '\\' || c == '=' {
+		if !plainByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
 
-// appendText appends the line slog.TextHandler writes for the entry at time t.
-func (a *Access) appendText(b []byte, t time.Time) []byte {
+// plainByte tells the bytes plain allows: one table lookup per byte instead of five comparisons,
+// which made the check a third of a line's instructions.
+var plainByte = func() (t [256]bool) {
+	for c := '!'; c <= '~'; c++ {
+		t[c] = c != '"' && c != '\\' && c != '='
+	}
+	return t
+}()
+
+// formatSecond returns t's second formatted, from the cache when it holds that second, or nil when
+// the year has other than four digits (which RFC 3339 does not allow: slog's JSON handler reports an
+// error in the line, so such a line is left to slog).
+func (l *AccessLog) formatSecond(t time.Time) *formattedSecond {
+	unix, loc := t.Unix(), t.Location()
+	if f := l.second.Load(); f != nil && f.unix == unix && f.loc == loc {
+		return f
+	}
+	if y := t.Year(); y < 0 || y > 9999 {
+		return nil
+	}
+	var buf [32]byte
+	full := t.AppendFormat(buf[:0], time.RFC3339) // 2006-01-02T15:04:05Z07:00, no fraction
+	const dateLen = len("2006-01-02T15:04:05")
+	f := &formattedSecond{unix: unix, loc: loc, date: string(full[:dateLen]), zone: string(full[dateLen:])}
+	l.second.Store(f)
+	return f
+}
+
+// appendText appends the line slog.TextHandler writes for the entry at time t, whose second is s.
+func (a *Access) appendText(b []byte, t time.Time, s *formattedSecond) []byte {
 	b = append(b, "time="...)
-	b = appendRFC3339Millis(b, t)
+	// Exactly three digits of milliseconds, truncated, as slog's text handler writes them.
+	ms := t.Nanosecond() / int(time.Millisecond)
+	b = append(b, s.date...)
+	b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	b = append(b, s.zone...)
 	b = append(b, " level=INFO msg="+AccessMessage+" request_id="...)
 	b = append(b, a.RequestID...)
 	b = append(b, " method="...)
@@ -191,10 +236,12 @@ func (a *Access) appendText(b []byte, t time.Time) []byte {
 	return append(b, '\n')
 }
 
-// appendJSON appends the line slog.JSONHandler writes for the entry at time t.
-func (a *Access) appendJSON(b []byte, t time.Time) []byte {
+// appendJSON appends the line slog.JSONHandler writes for the entry at time t, whose second is s.
+func (a *Access) appendJSON(b []byte, t time.Time, s *formattedSecond) []byte {
 	b = append(b, `{"time":"`...)
-	b = t.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, s.date...) // time.RFC3339Nano, as slog's JSON handler writes it
+	b = appendNanoFraction(b, t.Nanosecond())
+	b = append(b, s.zone...)
 	b = append(b, `","level":"INFO","msg":"`+AccessMessage+`","request_id":"`...)
 	b = append(b, a.RequestID...)
 	b = append(b, `","method":"`...)
@@ -218,12 +265,21 @@ func (a *Access) appendJSON(b []byte, t time.Time) []byte {
 	return append(b, "\"}\n"...)
 }
 
-// appendRFC3339Millis appends t as slog.TextHandler does: RFC 3339 with exactly three digits of
-// milliseconds (log/slog's unexported function of the same name).
-func appendRFC3339Millis(b []byte, t time.Time) []byte {
-	const prefixLen = len("2006-01-02T15:04:05.000")
-	n := len(b)
-	t = t.Truncate(time.Millisecond).Add(time.Millisecond / 10)
-	b = t.AppendFormat(b, time.RFC3339Nano)
-	return append(b[:n+prefixLen], b[n+prefixLen+1:]...) // drop the fourth digit
+// appendNanoFraction appends ns as RFC3339Nano's ".999999999" does: a point and up to nine digits,
+// trailing zeros dropped, nothing at all for zero.
+func appendNanoFraction(b []byte, ns int) []byte {
+	if ns == 0 {
+		return b
+	}
+	var digits [10]byte
+	digits[0] = '.'
+	for i := 9; i >= 1; i-- {
+		digits[i] = byte('0' + ns%10)
+		ns /= 10
+	}
+	n := 10
+	for digits[n-1] == '0' {
+		n--
+	}
+	return append(b, digits[:n]...)
 }

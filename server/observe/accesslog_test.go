@@ -80,6 +80,10 @@ func TestAccessLogMatchesSlog(t *testing.T) {
 		{"control byte", func(a *observe.Access) { a.Path = "/a\x01\x7f" }},
 		{"invalid UTF-8", func(a *observe.Access) { a.Path = "/\xff\xfe" }},
 		{"empty path", func(a *observe.Access) { a.Path = "" }},
+		{"year 0", func(a *observe.Access) { a.Time = time.Date(0, 1, 1, 0, 0, 0, 1, time.UTC) }},
+		{"year 9999", func(a *observe.Access) { a.Time = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC) }},
+		{"year 10000", func(a *observe.Access) { a.Time = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }},
+		{"year -1", func(a *observe.Access) { a.Time = time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC) }},
 	}
 	for _, f := range formats {
 		for _, c := range cases {
@@ -100,11 +104,41 @@ func FuzzAccessLogMatchesSlog(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id, path, remote string, duration, size, unixNano int64) {
 		a := ordinary()
 		a.RequestID, a.Path, a.Remote, a.Duration, a.Bytes = id, path, remote, time.Duration(duration), size
-		a.Time = time.Unix(0, unixNano%(250*365*24*int64(time.Hour))).UTC() // years 1970-2219: RFC 3339 has four digits
+		a.Time = time.Unix(0, unixNano).UTC() // any instant an int64 of nanoseconds holds (years 1677-2262)
 		for _, f := range formats {
 			require.Equal(t, slogLine(t, f.format, a), accessLine(t, f.format, a))
+			// The same line again through one AccessLog, the second now cached.
+			var buf bytes.Buffer
+			l := observe.NewAccessLog(&buf, f.format, nil)
+			l.Log(context.Background(), &a)
+			buf.Reset()
+			l.Log(context.Background(), &a)
+			require.Equal(t, slogLine(t, f.format, a), buf.String())
 		}
 	})
+}
+
+// TestAccessLogSecondCache logs a sequence of times through one AccessLog, which caches the formatted
+// second: within a second, across seconds, back in time, in other zones, with every fraction shape.
+func TestAccessLogSecondCache(t *testing.T) {
+	base := time.Date(2026, 11, 23, 14, 59, 59, 0, time.UTC)
+	cet, ny := time.FixedZone("CET", 3600), time.FixedZone("NY", -5*3600)
+	times := []time.Time{
+		base, base.Add(1), base.Add(10 * time.Millisecond), base.Add(999_999_999), base.Add(120_000_000),
+		base.Add(time.Second), base.Add(time.Second + 5), base, base.In(cet), base.Add(123_456_789).In(cet),
+		base.In(ny), base.Add(time.Hour), base.Add(time.Hour).In(time.Local), base.Add(time.Hour),
+	}
+	for _, f := range formats {
+		var buf bytes.Buffer
+		l := observe.NewAccessLog(&buf, f.format, nil)
+		for _, tm := range times {
+			a := ordinary()
+			a.Time = tm
+			buf.Reset()
+			l.Log(context.Background(), &a)
+			require.Equal(t, slogLine(t, f.format, a), buf.String(), "%s at %s", f.name, tm)
+		}
+	}
 }
 
 // TestAccessLogLevel checks that a level above info keeps access lines out, as it does slog's.
