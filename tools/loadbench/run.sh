@@ -163,6 +163,7 @@ cpu_ticks() {
 # sleep), so the sampler costs next to nothing; it runs on the client CPU, off the server's.
 watch_memory() {
 	local pid=$1 out=$WORK/$2.mem
+	echo "$2 $pid" >>"$WORK/pids.txt"
 	[ -p "$WORK/tick" ] || mkfifo "$WORK/tick"
 	(
 		exec 3<>"$WORK/tick"
@@ -373,12 +374,18 @@ if [ "$PROFILE" = 1 ]; then
 fi
 
 # --- report ---------------------------------------------------------------------------------------
-# Memory per contactsync process: name, RssAnon and RssFile maxima (kB), VmHWM (kB, "" once stopped).
+# Memory per contactsync process: name, RssAnon and RssFile maxima (kB), Pss_File now (kB, "-" once
+# stopped), VmHWM (kB, "-" if not taken). RssFile counts a file page once per mapping of it, and each
+# SQLite read connection maps the database on its own, so Pss_File (which shares each page among its
+# mappings) is what the mapped file really holds in memory.
 MEM=$WORK/memory.txt
 : >"$MEM"
 for name in server ref small large ref-small ref-large; do
 	[ -f "$WORK/$name.mem" ] || continue
-	echo "$name $(cat "$WORK/$name.mem") $(awk -v n="$name" '$1 == n {print $2}' "$WORK/hwm.txt")" >>"$MEM"
+	pid=$(awk -v n="$name" '$1 == n {print $2}' "$WORK/pids.txt")
+	pss=$(awk '/^Pss_File:/ {print $2}' "/proc/$pid/smaps_rollup" 2>/dev/null) || true
+	hwm=$(awk -v n="$name" '$1 == n {print $2}' "$WORK/hwm.txt")
+	echo "$name $(cat "$WORK/$name.mem") ${pss:--} ${hwm:--}" >>"$MEM"
 done
 echo
 echo "contactsync load benchmark: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $ROUNDS round(s) x $DURATION, $CONNECTIONS connections, server on CPU $SERVER_CPU, wrk on CPU $CLIENT_CPU"
@@ -396,7 +403,7 @@ function verdict(ok) { return ok ? "PASS" : "MISS" }
 BEGIN {
 	while ((getline line < memfile) > 0) {
 		split(line, f, " ")
-		memorder[++memcount] = f[1]; anon[f[1]] = f[2]; file[f[1]] = f[3]; hwm[f[1]] = f[4]
+		memorder[++memcount] = f[1]; anon[f[1]] = f[2]; file[f[1]] = f[3]; pss[f[1]] = f[4]; hwm[f[1]] = f[5]
 	}
 }
 {
@@ -445,11 +452,12 @@ END {
 	}
 	if (memcount) {
 		print ""
-		print "memory of each contactsync process, MiB: RssAnon and RssFile are maxima of samples every 100 ms"
-		printf "%-12s %9s %9s %9s\n", "process", "RssAnon", "RssFile", "VmHWM"
+		print "memory of each contactsync process, MiB: RssAnon and RssFile are maxima of samples every 100 ms;"
+		print "RssFile counts the database once per read connection mapping it, PssFile (at the end) once"
+		printf "%-12s %9s %9s %9s %9s\n", "process", "RssAnon", "RssFile", "PssFile", "VmHWM"
 		for (i = 1; i <= memcount; i++) {
 			n = memorder[i]
-			printf "%-12s %9.1f %9.1f %9s\n", n, anon[n] / 1024, file[n] / 1024, hwm[n] == "" ? "-" : sprintf("%.1f", hwm[n] / 1024)
+			printf "%-12s %9.1f %9.1f %9s %9s\n", n, anon[n] / 1024, file[n] / 1024, pss[n] == "-" ? "-" : sprintf("%.1f", pss[n] / 1024), hwm[n] == "-" ? "-" : sprintf("%.1f", hwm[n] / 1024)
 		}
 	}
 	print ""
