@@ -28,7 +28,8 @@ import (
 // The connections get the read pool's pragmas (query_only among them) plus mmap_size: SQLite then
 // reads database pages through a memory mapping of the file instead of a pread system call and a copy
 // into its page cache for each page it misses. Mapped pages are file-backed (RssFile), shared with
-// the kernel's page cache and reclaimable, not anonymous memory of the process. Writes still go
+// the kernel's page cache and reclaimable, not anonymous memory of the process. (Each connection maps
+// the file itself, so RSS counts a page once per connection that touched it; PSS counts it once.) Writes still go
 // through the write connection with ordinary writes; in WAL mode they go to the log, and the
 // checkpoint copies pages into the file only where no reader can still need the old ones (SQLite's
 // rule, which mmap does not change).
