@@ -64,6 +64,10 @@ interop: ## Run real .NET (Mono), Java (JAX-WS), Python (zeep) and Node (soap) c
 bench: ## Run the Go benchmarks of the hot path (handler per binding, decoders, encoders, store).
 	$(GO) test -run '^$$' -bench . -benchmem ./server/ ./server/store/sqlite/
 
+.PHONY: bench-instr
+bench-instr: ## Instructions per op of Go benchmarks under callgrind, immune to machine load (BENCH= PKG= BASE_REF=<commit>; see tools/loadbench/instructions.sh).
+	GO="$(GO)" bash tools/loadbench/instructions.sh
+
 .PHONY: bench-load
 bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=7 DURATION=10s BASE_REF=<commit>; see tools/loadbench/run.sh).
 	GO="$(GO)" bash tools/loadbench/run.sh
