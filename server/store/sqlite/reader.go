@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -137,16 +138,42 @@ func (rc *readConn) exec(sql string) error {
 	return nil
 }
 
-// errorf returns an error carrying SQLite's message for the connection's last failure and its code.
+// cError is a failure SQLite reported on a dedicated read connection.
+type cError struct {
+	op   string
+	code int32
+	msg  string
+}
+
+func (e *cError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.op, e.msg, e.code) }
+
+// Code returns SQLite's result code, as the driver's *sqlite.Error does.
+func (e *cError) Code() int { return int(e.code) }
+
+// errorf returns a *cError carrying SQLite's message for the connection's last failure and its code.
 func (rc *readConn) errorf(code int32, format string, args ...any) error {
 	msg := "out of memory"
 	if rc.db != 0 {
 		msg = libc.GoString(sqlite3.Xsqlite3_errmsg(rc.tls, rc.db))
 	}
-	return fmt.Errorf("%s: %s (%d)", fmt.Sprintf(format, args...), msg, code)
+	return &cError{op: fmt.Sprintf(format, args...), code: code, msg: msg}
 }
 
 var errClosed = errors.New("store is closed")
+
+// read reads the contact with the given id on a dedicated read connection. If SQLite reports an
+// error there (a disk or I/O failure, a busy timeout), the read is made again through the database/sql
+// read pool: its errors are the driver's *sqlite.Error, the type callers classify failures by (a store
+// that cannot read or write is Unavailable, not an internal error), and which cannot be built outside
+// the driver. Such errors are rare, so the second path costs nothing in normal operation.
+func (s *Store) read(id string) (store.Contact, error) {
+	c, err := s.reads.get(id)
+	var ce *cError
+	if errors.As(err, &ce) {
+		return scan(s.get.QueryRowContext(context.Background(), id))
+	}
+	return c, err
+}
 
 // get reads the contact with the given id. It runs without the caller's cancellation, as Get
 // documents: a read takes microseconds.

@@ -155,3 +155,43 @@ func TestGetIDsOfAnyShape(t *testing.T) {
 		})
 	}
 }
+
+// TestReadErrorTakesTheDriverPath breaks the statement of every dedicated read connection (its step
+// fails with "integer overflow") and checks that Get still answers, through the database/sql read
+// pool, whose errors are the driver's typed ones.
+func TestReadErrorTakesTheDriverPath(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	want := store.Contact{ID: "c", FirstName: "x", RoleIDs: []string{"r"}}
+	require.NoError(t, s.Put(t.Context(), want))
+
+	failing := getSQL + " AND abs(-9223372036854775808) IS NOT NULL"
+	query, err := libc.CString(failing)
+	require.NoError(t, err)
+	var held []*readConn
+	for range s.reads.n {
+		rc := <-s.reads.free
+		held = append(held, rc)
+		rc.out = 0
+		require.Equal(t, int32(sqlite3.SQLITE_OK), sqlite3.Xsqlite3_prepare_v2(rc.tls, rc.db, query, -1, uintptr(unsafe.Pointer(&rc.out)), 0))
+		sqlite3.Xsqlite3_finalize(rc.tls, rc.stmt)
+		rc.stmt = rc.out
+	}
+	libc.Xfree(held[0].tls, query) // prepare copied the SQL
+	_, err = held[0].get("c")
+	var ce *cError
+	require.ErrorAs(t, err, &ce, "the broken statement fails on the C path")
+	assert.Equal(t, int32(sqlite3.SQLITE_ERROR), ce.code&0xff)
+	for _, rc := range held {
+		s.reads.free <- rc
+	}
+
+	for range 2 * s.reads.n {
+		got, err := s.Get(t.Context(), "c")
+		require.NoError(t, err, "answered through the database/sql pool")
+		assert.Equal(t, want, got)
+	}
+	_, err = s.Get(t.Context(), "unknown")
+	assert.ErrorIs(t, err, store.ErrNotFound)
+}

@@ -108,7 +108,7 @@ type Store struct {
 	w *sql.DB // exactly one connection: every write goes through it
 	r *sql.DB // several query_only connections for reads
 
-	get       *sql.Stmt // on r
+	get       *sql.Stmt // on r; Get's second path when a dedicated read connection fails (reader.go)
 	getForTx  *sql.Stmt // on w, used inside Update and Delete transactions
 	put       *sql.Stmt // on w
 	update    *sql.Stmt // on w
@@ -246,7 +246,7 @@ func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
 	if err := ctx.Err(); err != nil {
 		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
 	}
-	c, err := s.reads.get(id)
+	c, err := s.read(id)
 	if err != nil {
 		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
 	}
