@@ -65,6 +65,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDecimal$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
+	$(GO) test -run '^$$' -fuzz '^FuzzAccessLogMatchesSlog$$' -fuzztime $(FUZZTIME) ./server/observe
 
 .PHONY: lint
 lint: ## gofmt and go vet.
@@ -84,6 +85,10 @@ bench: ## Run the Go benchmarks of the hot path (handler per binding, decoders, 
 bench-attack: ## Attack and overload scenarios of issue 14 against the binary on loopback (DURATION=15s; see tools/attackbench/run.sh).
 	GO="$(GO)" bash tools/attackbench/run.sh
 
+.PHONY: bench-instr
+bench-instr: ## Instructions per op of Go benchmarks under callgrind, immune to machine load (BENCH= PKG= BASE_REF=<commit>; see tools/loadbench/instructions.sh).
+	GO="$(GO)" bash tools/loadbench/instructions.sh
+
 .PHONY: bench-load
-bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=3 DURATION=10s; see tools/loadbench/run.sh).
+bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=7 DURATION=10s BASE_REF=<commit>; see tools/loadbench/run.sh).
 	GO="$(GO)" bash tools/loadbench/run.sh

@@ -10,6 +10,7 @@ import (
 	"net/http/pprof"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -24,6 +25,9 @@ type obsOptions struct {
 	// accessLog turns on the access log (on by default; off for deployments that log requests at a
 	// proxy). In-process callers that leave it false get none.
 	accessLog bool
+	// accessLines, set by serve from the log settings, writes the access lines by hand to the log's
+	// destination (server/observe); when nil they go through the logger as slog records.
+	accessLines *observe.AccessLog
 	// adminPprof serves net/http/pprof under /debug/pprof/ on the admin listener, never on the main
 	// one: profiles reveal the program's internals and cost CPU, so they stay with the metrics on an
 	// address clients do not reach.
@@ -100,7 +104,8 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 		obs.admin = &adminServer{addr: o.adminAddr, ready: o.adminReady, handler: adminHandler, paths: paths}
 	}
 	obs.wrap = func(endpoint http.Handler) http.Handler {
-		observed := server.Observe(endpoint, server.ObserveConfig{Metrics: metrics, Logger: logger, AccessLog: o.accessLog})
+		observed := server.Observe(endpoint, server.ObserveConfig{Metrics: metrics, Logger: logger, AccessLog: o.accessLog,
+			AccessLines: o.accessLines})
 		return server.WithOps(server.NewOps(mainOps), observed)
 	}
 	return obs

@@ -77,6 +77,9 @@ func newServeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The access lines go to the same buffer in the same format, written by hand rather than
+			// through slog records (server/observe; BENCHMARKS.md has what that saves).
+			opts.obs.accessLines = newAccessLog(logOut, opts.log)
 			return runServe(cmd.Context(), opts, logger)
 		},
 	}

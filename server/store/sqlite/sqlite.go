@@ -18,8 +18,9 @@
 // SQLite's busy-wait retry loop. One committer goroutine runs them, batching concurrent writes into
 // one transaction and one fsync (group commit, see groupcommit.go). Every write transaction starts
 // with BEGIN IMMEDIATE (DSN _txlock=immediate): it takes the write lock before reading, so a
-// read-modify-write transaction can never fail to upgrade its lock, even against another process. Reads (Get, Ping) use a separate pool
-// of several read-only (query_only) connections, which WAL lets run alongside the writer.
+// read-modify-write transaction can never fail to upgrade its lock, even against another process. Reads use separate read-only
+// (query_only) connections, which WAL lets run alongside the writer: Get a fixed set driven through
+// SQLite's C API directly, with memory-mapped reads (reader.go), and Ping a database/sql pool.
 //
 // # Stored form
 //
@@ -108,7 +109,7 @@ type Store struct {
 	w *sql.DB // exactly one connection: every write goes through it
 	r *sql.DB // several query_only connections for reads
 
-	get       *sql.Stmt // on r
+	get       *sql.Stmt // on r; Get's second path when a dedicated read connection fails (reader.go)
 	getForTx  *sql.Stmt // on w, used inside Update and Delete transactions
 	put       *sql.Stmt // on w
 	update    *sql.Stmt // on w
@@ -118,6 +119,7 @@ type Store struct {
 
 	path    string     // the database file's absolute path; ProbeWrite writes beside it
 	probeMu sync.Mutex // one probe file at a time: concurrent probes share its name
+	reads *readers // Get's dedicated read connections; see reader.go
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
@@ -193,6 +195,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return nil, fmt.Errorf("sqlite: open %s: prepare %q: %w", abs, p.sql, err)
 		}
 	}
+	if s.reads, err = openReaders(abs, readers); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
 	s.startCommitter()
 	ok = true
 	return s, nil
@@ -233,18 +238,18 @@ func (s *Store) Put(ctx context.Context, c store.Contact) error {
 	return nil
 }
 
-// Get returns the contact with the given id, or an error wrapping store.ErrNotFound. It reads from
-// the read pool, so it never waits for a write in progress and always sees every completed write.
+// Get returns the contact with the given id, or an error wrapping store.ErrNotFound. It reads on
+// dedicated read connections (reader.go), so it never waits for a write in progress and always sees
+// every completed write.
 //
 // The query runs without the caller's cancellation (it is checked once before): a read takes
-// microseconds, and with a cancellable context database/sql starts a goroutine per query to watch it
-// and the driver arms an interrupt, which together were a tenth of a ReadContact's allocations under
-// load (BENCHMARKS.md).
+// microseconds, and with a cancellable context the driver arms an interrupt with a goroutine per
+// query, which was a tenth of a ReadContact's allocations under load (BENCHMARKS.md).
 func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
 	if err := ctx.Err(); err != nil {
 		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
 	}
-	c, err := scan(s.get.QueryRowContext(context.WithoutCancel(ctx), id))
+	c, err := s.read(id)
 	if err != nil {
 		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, classify(err))
 	}
@@ -346,6 +351,9 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	s.stopCommitter() // every write accepted before Close completes first
 	var errs []error
+	if s.reads != nil {
+		errs = append(errs, s.reads.close())
+	}
 	for _, st := range []*sql.Stmt{s.get, s.getForTx, s.put, s.update, s.deleteRow} {
 		if st != nil {
 			errs = append(errs, st.Close())
