@@ -28,7 +28,12 @@ type soapBinding struct {
 
 func newSOAPBinding(version12 bool, namespace string, limits Limits, ops []*wire.Operation) *soapBinding {
 	b := &soapBinding{version12: version12, namespace: namespace, ops: ops,
-		limits:      wire.Limits{MaxDepth: limits.MaxXMLDepth, MaxElements: limits.MaxXMLElements},
+		limits: wire.Limits{MaxDepth: limits.MaxXMLDepth, MaxElements: limits.MaxXMLElements,
+			// The parse budget's bounds, so the fast reader never accepts what the budget refuses
+			// and the budget is checked only when it steps aside (parse).
+			MaxAttrsPerElement: limits.MaxXMLAttrsPerElement, MaxAttrs: limits.MaxXMLAttrs,
+			MaxNamespaces: limits.MaxXMLNamespaces, MaxNameBytes: limits.MaxXMLNameBytes,
+			MaxAttrValueBytes: limits.MaxXMLAttrValueBytes},
 		budget:      limits.XMLBudget,
 		bindingName: "soap11", envNS: nsSOAP11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
 		open: map[*wire.Operation][]byte{}}
@@ -122,15 +127,18 @@ func (b *soapBinding) decode(r *http.Request, body []byte) (request, *Error) {
 }
 
 // parse decodes an envelope with the fast reader, and again with the full one when the document leaves
-// the fast path's shape or has any error, so every error comes from one decoder.
+// the fast path's shape or has any error, so every error comes from one decoder. The parse budget
+// (xmlbudget.go) is checked before the full decoder runs: the fast reader holds the budget's bounds
+// (its Limits) and refuses comments, processing instructions and CDATA outright, so a document it
+// accepts is within the budget, and the common request pays no second pass over its bytes.
 func (b *soapBinding) parse(body []byte) (request, *Error) {
-	if err := checkXMLBudget(body, b.budget); err != nil { // xmlbudget.go, before any parsing
-		return request{}, err
-	}
 	rd := wire.GetReader(body, b.namespace, b.limits, true)
 	defer wire.PutReader(rd)
 	if req, err := b.parseWith(rd); err == nil {
 		return req, nil
+	}
+	if err := checkXMLBudget(body, b.budget); err != nil {
+		return request{}, err
 	}
 	rd = wire.NewReader(body, b.namespace, b.limits, false)
 	req, err := b.parseWith(rd)

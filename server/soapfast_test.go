@@ -42,11 +42,13 @@ var slowShapes = []string{
 
 // fastParse and fullParse decode an envelope with one mode of the reader each.
 func fastParse(body []byte, version12 bool) (request, error) {
-	return newSOAPBinding(version12, fuzzNS, DefaultLimits(), gen.Operations).parseWith(wire.NewReader(body, fuzzNS, wire.Limits{MaxDepth: 32, MaxElements: 1000}, true))
+	b := newSOAPBinding(version12, fuzzNS, DefaultLimits(), gen.Operations)
+	return b.parseWith(wire.NewReader(body, fuzzNS, b.limits, true))
 }
 
 func fullParse(body []byte, version12 bool) (request, error) {
-	return newSOAPBinding(version12, fuzzNS, DefaultLimits(), gen.Operations).parseWith(wire.NewReader(body, fuzzNS, wire.Limits{MaxDepth: 32, MaxElements: 1000}, false))
+	b := newSOAPBinding(version12, fuzzNS, DefaultLimits(), gen.Operations)
+	return b.parseWith(wire.NewReader(body, fuzzNS, b.limits, false))
 }
 
 func TestFastEnvelopeShapes(t *testing.T) {
@@ -108,6 +110,11 @@ func FuzzFastEnvelope(f *testing.F) {
 				t.Fatalf("the fast path reported %v, the full decoder %v: %q", err, fullErr, body)
 			}
 			return
+		}
+		// The parse budget is checked only when the fast path steps aside, so the fast path must never
+		// accept a document the budget refuses.
+		if berr := checkXMLBudget(body, DefaultXMLBudget()); berr != nil {
+			t.Fatalf("the fast path accepted a document over the parse budget (%v): %q", berr, body)
 		}
 		if err = fullErr; err != nil {
 			t.Fatalf("fast path accepted what the full decoder refuses (%v): %q", err, body)

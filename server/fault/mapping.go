@@ -28,31 +28,43 @@ type Mapping struct {
 	Outcome string
 }
 
-// mappings is the table, one row per code, in the README's order.
-var mappings = map[Code]Mapping{
-	InvalidArgument:      {HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 500, Outcome: "InvalidArgument"},
-	MalformedRequest:     {HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 400, Outcome: "MalformedRequest"},
-	NotFound:             {HTTPStatus: http.StatusNotFound, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 500, Outcome: "NotFound"},
-	UnknownOperation:     {HTTPStatus: http.StatusNotFound, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 404, Outcome: "UnknownOperation"},
-	MethodNotAllowed:     {HTTPStatus: http.StatusMethodNotAllowed, SOAPStatus: 405, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 405, Outcome: "MethodNotAllowed"},
-	UnsupportedMediaType: {HTTPStatus: http.StatusUnsupportedMediaType, SOAPStatus: 415, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 415, Outcome: "UnsupportedMediaType"},
-	TooLarge:             {HTTPStatus: http.StatusRequestEntityTooLarge, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 413, Outcome: "TooLarge"},
-	VersionMismatch:      {HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "VersionMismatch", SOAP12: "VersionMismatch", JSONStatus: 400, Outcome: "VersionMismatch"},
-	MustUnderstand:       {HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "MustUnderstand", SOAP12: "MustUnderstand", JSONStatus: 400, Outcome: "MustUnderstand"},
-	Unauthenticated:      {HTTPStatus: http.StatusUnauthorized, SOAPStatus: 401, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 401, Outcome: "Unauthenticated"},
-	Unavailable:          {HTTPStatus: http.StatusServiceUnavailable, SOAPStatus: 503, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 503, Outcome: "Unavailable"},
-	Internal:             {HTTPStatus: http.StatusInternalServerError, SOAPStatus: 500, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 500, Outcome: "Internal"},
+// table is the table, one row per code, in the README's order. A slice rather than a map: the
+// bindings look a code up on every error response, and a scan of a dozen short strings costs less than
+// hashing one.
+var table = []struct {
+	code Code
+	Mapping
+}{
+	{InvalidArgument, Mapping{HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 500, Outcome: "InvalidArgument"}},
+	{MalformedRequest, Mapping{HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 400, Outcome: "MalformedRequest"}},
+	{NotFound, Mapping{HTTPStatus: http.StatusNotFound, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 500, Outcome: "NotFound"}},
+	{UnknownOperation, Mapping{HTTPStatus: http.StatusNotFound, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 404, Outcome: "UnknownOperation"}},
+	{MethodNotAllowed, Mapping{HTTPStatus: http.StatusMethodNotAllowed, SOAPStatus: 405, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 405, Outcome: "MethodNotAllowed"}},
+	{UnsupportedMediaType, Mapping{HTTPStatus: http.StatusUnsupportedMediaType, SOAPStatus: 415, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 415, Outcome: "UnsupportedMediaType"}},
+	{TooLarge, Mapping{HTTPStatus: http.StatusRequestEntityTooLarge, SOAPStatus: 500, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 413, Outcome: "TooLarge"}},
+	{VersionMismatch, Mapping{HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "VersionMismatch", SOAP12: "VersionMismatch", JSONStatus: 400, Outcome: "VersionMismatch"}},
+	{MustUnderstand, Mapping{HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "MustUnderstand", SOAP12: "MustUnderstand", JSONStatus: 400, Outcome: "MustUnderstand"}},
+	{Unauthenticated, Mapping{HTTPStatus: http.StatusUnauthorized, SOAPStatus: 401, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 401, Outcome: "Unauthenticated"}},
+	{Unavailable, Mapping{HTTPStatus: http.StatusServiceUnavailable, SOAPStatus: 503, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 503, Outcome: "Unavailable"}},
+	{Internal, Mapping{HTTPStatus: http.StatusInternalServerError, SOAPStatus: 500, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 500, Outcome: "Internal"}},
 }
 
 // Codes lists the closed set of codes, in the README's order.
-var Codes = []Code{InvalidArgument, MalformedRequest, NotFound, UnknownOperation, MethodNotAllowed,
-	UnsupportedMediaType, TooLarge, VersionMismatch, MustUnderstand, Unauthenticated, Unavailable, Internal}
+var Codes = func() []Code {
+	codes := make([]Code, len(table))
+	for i, row := range table {
+		codes[i] = row.code
+	}
+	return codes
+}()
 
 // Mapping returns the code's row of the table. A code outside the closed set (which only a bug can
 // make) maps as Internal.
 func (c Code) Mapping() Mapping {
-	if m, ok := mappings[c]; ok {
-		return m
+	for i := range table {
+		if table[i].code == c {
+			return table[i].Mapping
+		}
 	}
-	return mappings[Internal]
+	return Internal.Mapping()
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -18,7 +19,27 @@ type Limits struct {
 	MaxDepth int
 	// MaxElements is the most elements accepted.
 	MaxElements int
+
+	// The bounds below apply to fast mode only, where zero means none: beyond any of them it steps
+	// aside (ErrFallback) as it does for any unusual document. A caller that enforces a stricter
+	// lexical budget (the SOAP binding's parse budget) sets them to its own limits, so fast mode
+	// never accepts a document the budget refuses, and the budget needs checking only when fast mode
+	// steps aside.
+
+	// MaxAttrsPerElement is the most attributes of one element, namespace declarations not counted.
+	MaxAttrsPerElement int
+	// MaxAttrs is the most attributes in the document, namespace declarations not counted.
+	MaxAttrs int
+	// MaxNamespaces is the most namespace declarations in the document.
+	MaxNamespaces int
+	// MaxNameBytes is the longest element or attribute name, prefix included.
+	MaxNameBytes int
+	// MaxAttrValueBytes is the longest attribute value, as sent.
+	MaxAttrValueBytes int
 }
+
+// over reports whether n exceeds the bound limit, zero meaning no bound.
+func over(n, limit int) bool { return limit > 0 && n > limit }
 
 // ErrFallback is returned by a Reader in fast mode when the document leaves the shape the fast path
 // handles. The caller discards what it decoded and decodes the same bytes again with NewReader(…,
@@ -43,6 +64,8 @@ type Reader struct {
 	fast   bool
 
 	depth, elements int
+	// attrs and decls count fast mode's attributes and namespace declarations (Limits).
+	attrs, decls int
 	// misplaced records local names of elements skipped because they were outside the service
 	// namespace, so a decoder can say "must be in the namespace" instead of "is required".
 	misplaced []string
@@ -149,8 +172,11 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 	// A UTF-8 byte order mark is allowed before the XML declaration (XML 1.0 §4.3.3); encoding/xml does
 	// not skip it itself.
 	body = bytes.TrimPrefix(body, []byte("\xEF\xBB\xBF"))
-	misplaced := r.misplaced[:0]
-	*r = Reader{ns: ns, limits: limits, fast: fast, misplaced: misplaced}
+	// Fields are reset one by one rather than by assigning a zero Reader, which would clear the fixed
+	// arrays (about 800 bytes) on every request for nothing: only their used prefixes are ever read.
+	r.ns, r.limits, r.fast = ns, limits, fast
+	r.depth, r.elements, r.attrs, r.decls, r.misplaced = 0, 0, 0, 0, r.misplaced[:0]
+	r.b, r.i, r.pending, r.d = nil, 0, false, nil
 	if fast {
 		r.b = body
 		r.scope = r.store[:0]
@@ -528,9 +554,11 @@ func (r *Reader) fastStart() (Start, error) {
 	r.i++
 	var t openTag
 	var ok bool
-	if t.prefix, t.local, ok = r.name(); !ok {
+	nameStart := r.i
+	if t.prefix, t.local, ok = r.name(); !ok || over(r.i-nameStart, r.limits.MaxNameBytes) {
 		return Start{}, ErrFallback
 	}
+	elementAttrs := 0
 	t.mark = len(r.scope)
 	var seen [8][]byte // raw attribute names, to refuse duplicates
 	count := 0
@@ -552,12 +580,12 @@ func (r *Reader) fastStart() (Start, error) {
 		if !separated {
 			return Start{}, ErrFallback
 		}
-		nameStart := r.i
+		attrStart := r.i
 		prefix, local, ok := r.name()
-		if !ok || count == len(seen) {
+		if !ok || count == len(seen) || over(r.i-attrStart, r.limits.MaxNameBytes) {
 			return Start{}, ErrFallback
 		}
-		raw := r.b[nameStart:r.i]
+		raw := r.b[attrStart:r.i]
 		for _, other := range seen[:count] {
 			if bytes.Equal(other, raw) {
 				return Start{}, ErrFallback
@@ -576,8 +604,26 @@ func (r *Reader) fastStart() (Start, error) {
 		}
 		value := r.b[r.i : r.i+end]
 		r.i += end + 1
+		if over(len(value), r.limits.MaxAttrValueBytes) {
+			return Start{}, ErrFallback
+		}
 		for _, c := range value {
 			if c == '<' || c == '&' || c < 0x20 {
+				return Start{}, ErrFallback
+			}
+		}
+		declaration := (prefix == nil && string(local) == "xmlns") || string(prefix) == "xmlns"
+		if declaration {
+			// A declaration beyond the fixed store would make the scope grow on the heap; documents
+			// with that many are left to the full mode (and its budget).
+			r.decls++
+			if len(r.scope) == cap(r.store) || over(r.decls, r.limits.MaxNamespaces) {
+				return Start{}, ErrFallback
+			}
+		} else {
+			r.attrs++
+			elementAttrs++
+			if over(r.attrs, r.limits.MaxAttrs) || over(elementAttrs, r.limits.MaxAttrsPerElement) {
 				return Start{}, ErrFallback
 			}
 		}
@@ -681,9 +727,23 @@ func (r *Reader) resolve(t openTag) ([]byte, bool) {
 	return r.lookup(t.prefix)
 }
 
-// onlyXMLChars reports whether b is valid UTF-8 holding only characters XML 1.0 allows.
+// onlyXMLChars reports whether b is valid UTF-8 holding only characters XML 1.0 allows. Eight bytes
+// of printable ASCII, the bulk of every request, are checked at once.
 func onlyXMLChars(b []byte) bool {
+	const (
+		high = 0x8080808080808080 // the top bit of each byte
+		low  = 0x2020202020202020 // 0x20 in each byte
+	)
 	for i := 0; i < len(b); {
+		if len(b)-i >= 8 {
+			w := binary.LittleEndian.Uint64(b[i:])
+			// No byte has its top bit set, and no byte is below 0x20: subtracting 0x20 from each
+			// byte borrows into a top bit exactly where a byte was below 0x20.
+			if w&high == 0 && (w-low)&high == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {

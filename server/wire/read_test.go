@@ -2,6 +2,7 @@ package wire
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,4 +101,27 @@ func TestReaderLimitsAndRefusals(t *testing.T) {
 		_, ferr := walk(NewReader([]byte(tt.doc), testNS, limits, true))
 		assert.ErrorIs(t, ferr, ErrFallback, "the fast mode leaves every error to the full one: %s", tt.doc)
 	}
+}
+
+// TestOnlyXMLChars holds the word-at-a-time check to the byte-at-a-time definition around every
+// position of an 8-byte word.
+func TestOnlyXMLChars(t *testing.T) {
+	slow := func(b []byte) bool {
+		for i := 0; i < len(b); {
+			r, width := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && width == 1 || !IsXMLChar(r) {
+				return false
+			}
+			i += width
+		}
+		return true
+	}
+	base := []byte("<soap:Envelope xmlns:soap=\"x\"><a>text</a></soap:Envelope>")
+	for _, bad := range []string{"\x00", "\x1f", "\x7f", "\t", "\n", "\r", "é", "\xff", "\uFFFE", "😀", "\x08"} {
+		for pos := 0; pos <= 17; pos++ {
+			doc := append(append(append([]byte{}, base[:pos]...), bad...), base[pos:]...)
+			assert.Equal(t, slow(doc), onlyXMLChars(doc), "%q at %d", bad, pos)
+		}
+	}
+	assert.True(t, onlyXMLChars(base))
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/server/store/storetest/fulldisk"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/contactsync/contactsync/server/store/storetest/fulldisk"
 )
 
 // TestFullDisk runs the store on a real file system that runs out of space (a 4 MiB tmpfs, filled

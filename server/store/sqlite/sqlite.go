@@ -119,7 +119,7 @@ type Store struct {
 
 	path    string     // the database file's absolute path; ProbeWrite writes beside it
 	probeMu sync.Mutex // one probe file at a time: concurrent probes share its name
-	reads *readers // Get's dedicated read connections; see reader.go
+	reads   *readers   // Get's dedicated read connections; see reader.go
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
