@@ -48,6 +48,8 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzFastEnvelope$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSONL$$' -fuzztime $(FUZZTIME) ./server/transfer
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCSV$$' -fuzztime $(FUZZTIME) ./server/transfer
 
 .PHONY: lint
 lint: ## gofmt and go vet.
