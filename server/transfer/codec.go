@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -330,7 +331,8 @@ func jsonError(err error) error {
 		if typeErr.Type.Kind() == reflect.Slice {
 			want = "an array of strings"
 		}
-		if field := strings.TrimPrefix(typeErr.Field, "."); field != "" && !strings.HasPrefix(field, "F") {
+		// Field is the key's path, which for this flat record is the key itself.
+		if field := strings.TrimPrefix(typeErr.Field, "."); slices.Contains(Names(), field) {
 			return fmt.Errorf("%s must be %s, not a JSON %s", field, want, typeErr.Value)
 		}
 		return fmt.Errorf("expected %s, not a JSON %s", want, typeErr.Value)
