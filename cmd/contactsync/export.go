@@ -56,7 +56,16 @@ func runExport(ctx context.Context, opts exportOptions, format transfer.Format, 
 
 	w := stdout
 	var tmp *os.File
-	if opts.out != "-" {
+	if info, statErr := os.Stat(opts.out); opts.out != "-" && statErr == nil && !info.Mode().IsRegular() {
+		// A device or a named pipe (/dev/null, a FIFO another process reads) is written as it is: a
+		// rename would replace it with a regular file.
+		dev, err := os.OpenFile(opts.out, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		defer dev.Close()
+		w = dev
+	} else if opts.out != "-" {
 		// A file appears only when complete: an export that fails half way leaves no truncated file
 		// that could later be imported as if it were whole.
 		tmp, err = os.CreateTemp(filepath.Dir(opts.out), filepath.Base(opts.out)+".*.tmp")
