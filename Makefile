@@ -68,3 +68,7 @@ bench: ## Run the Go benchmarks of the hot path (handler per binding, decoders, 
 .PHONY: bench-load
 bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=3 DURATION=10s; see tools/loadbench/run.sh).
 	GO="$(GO)" bash tools/loadbench/run.sh
+
+.PHONY: bench-data
+bench-data: ## Data benchmark: import, export, copy and backup of 1,000,000 contacts (CONTACTS=…; see tools/databench/run.sh).
+	GO="$(GO)" bash tools/databench/run.sh
