@@ -205,6 +205,38 @@ func TestImportCSVFromSQLServer(t *testing.T) {
 	assert.Equal(t, "Id,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds\n"+
 		"42,ACC-1,Ann,\"Lee, Jr.\",+1 555 0100,,ann@example.com,admin;sales\n"+
 		"43,ACC-1,Bob,Smith,,,,\n", exportOf(t, spec, "csv"))
+
+	// The same contacts as PowerShell's Export-Csv writes them (the README's example): every value
+	// quoted. Importing them changes nothing.
+	quoted := "\xEF\xBB\xBF\"Id\",\"AccountId\",\"FirstName\",\"LastName\",\"PhoneMobile\",\"PhoneWork\",\"EmailAddress\",\"RoleIds\"\r\n" +
+		"\"42\",\"ACC-1\",\"Ann\",\"Lee, Jr.\",\"+1 555 0100\",\"\",\"ann@example.com\",\"admin;sales\"\r\n" +
+		"\"43\",\"ACC-1\",\"Bob\",\"Smith\",\"\",\"\",\"\",\"\"\r\n"
+	before := exportOf(t, spec, "csv")
+	r = runData(t, quoted, "import", "--store", spec, "--format", "csv")
+	require.NoError(t, r.err, r.stderr)
+	assert.Equal(t, "read 2, inserted 0, updated 2, refused 0\n", r.stdout)
+	assert.Equal(t, before, exportOf(t, spec, "csv"))
+}
+
+// TestImportChecksAsTheService checks that import refuses what the service would refuse or could not
+// return: the id rules of the operations, and text XML cannot carry.
+func TestImportChecksAsTheService(t *testing.T) {
+	clearSettingsEnv(t)
+	spec := storeKinds[0].spec(t)
+	input := `{"Id":""}` + "\n" +
+		`{"Id":"` + strings.Repeat("x", 257) + `"}` + "\n" +
+		`{"Id":"a\u0007b"}` + "\n" +
+		`{"Id":"ok","FirstName":"bell\u0007"}` + "\n" +
+		`{"Id":"ok","RoleIds":["fine","\ufffe"]}` + "\n" +
+		`{"Id":"ok","LastName":"tab\tnew\nline\r","RoleIds":["x"]}` + "\n"
+	r := runData(t, input, "import", "--store", spec, "--max-errors", "10")
+	require.NoError(t, r.err)
+	assert.Equal(t, "line 1: Id is not a valid contact id: The parameter id is required and must not be empty.\n"+
+		"line 2: Id is not a valid contact id: The parameter id is longer than 256 characters.\n"+
+		"line 3: Id is not a valid contact id: The parameter id contains a control character (U+0007).\n"+
+		"line 4: FirstName holds a character XML cannot carry (U+0007)\n"+
+		"line 5: RoleIds entry 2 holds a character XML cannot carry (U+FFFE)\n", r.stderr)
+	assert.Equal(t, "read 6, inserted 1, updated 0, refused 5\n", r.stdout)
 }
 
 // TestCopyVerifies copies between stores and checks the verification: it passes on a faithful copy,
