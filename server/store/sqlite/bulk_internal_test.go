@@ -1,7 +1,9 @@
 package sqlite
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,9 +18,9 @@ import (
 // contact) and the batch is committed in as many transactions, each reporting its outcomes.
 func TestWriteBatchSplitsIntoShortTransactions(t *testing.T) {
 	s, commits := groupCommitStore(t)
-	saved := writeBudget
-	writeBudget = 0
-	t.Cleanup(func() { writeBudget = saved })
+	savedBudget, savedPause := writeBudget, writePause
+	writeBudget, writePause = 0, 0
+	t.Cleanup(func() { writeBudget, writePause = savedBudget, savedPause })
 
 	require.NoError(t, s.Put(t.Context(), contact("c2")))
 	batch := make([]store.Contact, 5)
@@ -38,10 +40,10 @@ func TestWriteBatchSplitsIntoShortTransactions(t *testing.T) {
 // code.)
 func TestWriteBatchCutsByTime(t *testing.T) {
 	s, _ := groupCommitStore(t)
-	saved := writeBudget
-	writeBudget = time.Millisecond
+	savedBudget, savedPause := writeBudget, writePause
+	writeBudget, writePause = time.Millisecond, 0
+	t.Cleanup(func() { writeBudget, writePause = savedBudget, savedPause })
 	n := 0
-	t.Cleanup(func() { writeBudget = saved })
 	var longest time.Duration
 	last := time.Now()
 	s.gc.afterCommit = func(int) {
@@ -60,4 +62,58 @@ func TestWriteBatchCutsByTime(t *testing.T) {
 	require.Equal(t, len(batch), res.Inserted)
 	t.Logf("%d contacts in %d transactions, the longest %s from the end of the one before", len(batch), n, longest)
 	assert.Greater(t, n, 1, "a batch longer than the time budget was committed in one transaction")
+}
+
+// TestWriteBatchLeavesRoomForAnotherWriter runs a large bulk write on one store while a second store
+// on the same file (as `serve` beside `contactsync import`) puts contacts one by one: the second must
+// keep getting the lock during the bulk write, not wait for its end. Without the pause between batch
+// transactions it won the lock a handful of times per second; the bound here is far below what the
+// pause gives, so a loaded machine does not make it fail.
+func TestWriteBatchLeavesRoomForAnotherWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contacts.db")
+	bulk, err := Open(t.Context(), path)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = bulk.Close() })
+	other, err := Open(t.Context(), path)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = other.Close() })
+
+	done := make(chan struct{})
+	puts := make(chan time.Duration, 100000)
+	go func() {
+		defer close(puts)
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			start := time.Now()
+			if err := other.Put(context.Background(), contact(fmt.Sprintf("other-%d", i))); err != nil {
+				t.Errorf("put beside the bulk write: %v", err)
+				return
+			}
+			puts <- time.Since(start)
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	started := time.Now()
+	batch := make([]store.Contact, 4096)
+	for b := range 30 {
+		for i := range batch {
+			batch[i] = contact(fmt.Sprintf("bulk-%02d-%05d", b, i))
+		}
+		_, err := bulk.WriteBatch(t.Context(), batch, store.Upsert)
+		require.NoError(t, err)
+	}
+	elapsed := time.Since(started)
+	close(done)
+	var n int
+	var longest time.Duration
+	for d := range puts {
+		n++
+		longest = max(longest, d)
+	}
+	t.Logf("bulk write of %d contacts in %s; %d puts beside it, the longest %s", 30*len(batch), elapsed, n, longest)
+	assert.GreaterOrEqual(t, float64(n), elapsed.Seconds()*10, "the other writer got the lock fewer than 10 times a second")
 }

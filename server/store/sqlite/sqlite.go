@@ -43,6 +43,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/migrate"
@@ -114,6 +115,8 @@ type Store struct {
 	deleteRow *sql.Stmt // on w
 
 	gc *committer // runs every write; see groupcommit.go
+
+	bulkEnded atomic.Int64 // when the last WriteBatch transaction ended, in Unix nanoseconds; see bulk.go
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
