@@ -27,19 +27,21 @@ const (
 	insertNewSQL = `INSERT INTO contacts (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
 )
 
-// writeBudget and writePause keep a bulk write from stalling other writers of the same file. Import
-// may run beside `serve`, in another process, and SQLite lets one connection write at a time: a
-// writer of another process that finds the lock taken does not queue, it polls (the busy handler
-// sleeps 1, 2, 5, 10, 15, 20, 25 ms … between tries). So a batch is cut into transactions of at most
-// writeBudget of statements (with the commit's fsync, each stays well within 50 ms), and WriteBatch
-// leaves the lock free for writePause after each one, in one call or across calls, long enough for a
-// polling writer's next try to find it free. Measured with a second store on the same file putting a
-// contact every 2 ms during a 160,000-contact WriteBatch: without the pause its puts waited up to
-// 0.5-1.3 s (it won the lock a handful of times per second); with 20 ms each way, at most 22 ms, for
-// a bulk rate a third lower (BENCHMARKS.md).
+// writeBudget and maxWritePause keep a bulk write from stalling other writers of the same file.
+// Import may run beside `serve`, in another process, and SQLite lets one connection write at a time:
+// a writer of another process that finds the lock taken does not queue, it polls (the busy handler
+// sleeps 1, 2, 5, 10, 15, 20, 25 ms … between tries, its gaps growing about as fast as its wait). So
+// a batch is cut into transactions of at most writeBudget of statements (with the commit's fsync each
+// stays well within 50 ms), and after each WriteBatch leaves the lock free for as long as the
+// transaction held it (at least minWritePause, at most maxWritePause), in one call or across calls: a
+// writer that started polling during the transaction tries again within that time and finds the lock
+// free. Measured with a second store on the same file putting a contact every 2 ms during a bulk
+// write: without the pause it won the lock about three times a second, waiting up to 1 s; with it,
+// 100 to 250 times a second, waiting at most 20 to 40 ms (TestWriteBatchLeavesRoomForAnotherWriter).
 var (
-	writeBudget = 20 * time.Millisecond
-	writePause  = 20 * time.Millisecond
+	writeBudget   = 20 * time.Millisecond
+	minWritePause = 2 * time.Millisecond
+	maxWritePause = 20 * time.Millisecond
 )
 
 // Scan calls fn with every contact in id order, read in one read transaction on the read pool: in WAL
@@ -90,7 +92,7 @@ func (s *Store) Count(ctx context.Context) (int64, error) {
 }
 
 // WriteBatch writes cs through the group committer (groupcommit.go), like any other write, in as
-// many transactions as it takes to keep each within writeBudget, with writePause between them: a
+// many transactions as it takes to keep each within writeBudget, with a pause after each: a
 // write of the service, in this process or another, waits for one short transaction, not for the
 // whole batch. Each contact is first inserted
 // with ON CONFLICT DO NOTHING, so a new one costs one statement; only when its id is taken does
@@ -108,6 +110,7 @@ func (s *Store) WriteBatch(ctx context.Context, cs []store.Contact, mode store.W
 		if err := s.bulkPause(ctx); err != nil {
 			return res, fmt.Errorf("sqlite: write batch: %w", err)
 		}
+		began := time.Now()
 		var (
 			done     int
 			outcomes []store.Outcome
@@ -156,7 +159,8 @@ func (s *Store) WriteBatch(ctx context.Context, cs []store.Contact, mode store.W
 			}
 			return nil
 		})
-		s.bulkEnded.Store(time.Now().UnixNano())
+		ended := time.Now()
+		s.bulkResume.Store(ended.Add(min(max(ended.Sub(began), minWritePause), maxWritePause)).UnixNano())
 		if err != nil {
 			return res, fmt.Errorf("sqlite: write batch: %w", err)
 		}
@@ -168,10 +172,10 @@ func (s *Store) WriteBatch(ctx context.Context, cs []store.Contact, mode store.W
 	return res, nil
 }
 
-// bulkPause waits until writePause has passed since the last batch transaction ended, in this call
-// or an earlier one.
+// bulkPause waits until the pause after the last batch transaction, in this call or an earlier one,
+// has passed.
 func (s *Store) bulkPause(ctx context.Context) error {
-	wait := writePause - time.Duration(time.Now().UnixNano()-s.bulkEnded.Load())
+	wait := time.Duration(s.bulkResume.Load() - time.Now().UnixNano())
 	if wait <= 0 {
 		return nil
 	}

@@ -116,7 +116,7 @@ type Store struct {
 
 	gc *committer // runs every write; see groupcommit.go
 
-	bulkEnded atomic.Int64 // when the last WriteBatch transaction ended, in Unix nanoseconds; see bulk.go
+	bulkResume atomic.Int64 // when the next WriteBatch transaction may start, in Unix nanoseconds; see bulk.go
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
