@@ -34,7 +34,8 @@ func newCopyCommand() *cobra.Command {
 			"snapshot of the source into the target in batches, then verifies: both stores are read again and\n" +
 			"their contact counts and a SHA-256 over their contents must match. Stop the service's writes to\n" +
 			"the source first: a write made during the copy makes the verification fail (run copy --upsert\n" +
-			"again). The report goes to standard output.",
+			"again). A target that held contacts before an --upsert copy is checked to hold every contact of the\n" +
+			"source instead. The report goes to standard output.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCopy(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -95,9 +96,20 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) er
 	return verifyCopy(ctx, opts, src, dst, held, stdout)
 }
 
-// verifyCopy reads both stores again, in parallel, and compares their digests. A target that held
-// contacts before an --upsert copy cannot match the source; it is checked to hold at least as many.
+// verifyCopy reads both stores again, in parallel, and compares their digests (count and SHA-256).
+// A target that held contacts before an --upsert copy cannot match the source: it is checked instead
+// to hold every contact of the source, field for field.
 func verifyCopy(ctx context.Context, opts copyOptions, src, dst store.Bulk, held int64, stdout io.Writer) error {
+	if held > 0 {
+		n, err := transfer.Contains(ctx, dst, src, convert)
+		if err != nil {
+			return fmt.Errorf("verification failed: %s does not hold every contact of %s as it is: %w; a write reached one of them during the copy, or the copy is wrong",
+				redactStore(opts.to), redactStore(opts.from), err)
+		}
+		fmt.Fprintf(stdout, "verified: %s holds all %d contacts of %s, field for field (and the %d it held before, or their updates)\n",
+			redactStore(opts.to), n, redactStore(opts.from), held)
+		return nil
+	}
 	type result struct {
 		d   transfer.Digest
 		err error
@@ -114,14 +126,6 @@ func verifyCopy(ctx context.Context, opts copyOptions, src, dst store.Bulk, held
 	}
 	if err != nil {
 		return fmt.Errorf("verify: read %s: %w", redactStore(opts.to), err)
-	}
-	if held > 0 {
-		if to.Count < from.d.Count {
-			return fmt.Errorf("verification failed: %s holds %d contacts, fewer than the %d of %s", redactStore(opts.to), to.Count, from.d.Count, redactStore(opts.from))
-		}
-		fmt.Fprintf(stdout, "verified counts only: the target held %d contacts before, so its content differs from the source's by design (%s: %s; %s: %s)\n",
-			held, redactStore(opts.from), from.d, redactStore(opts.to), to)
-		return nil
 	}
 	if from.d != to {
 		return fmt.Errorf("verification failed: %s has %s, %s has %s; a write reached one of them during the copy, or the copy is wrong: stop the writes and run copy --upsert again",

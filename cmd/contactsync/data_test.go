@@ -259,10 +259,25 @@ func TestCopyVerifies(t *testing.T) {
 			require.Error(t, r.err)
 			assert.Contains(t, r.err.Error(), "holds 503 contacts")
 
+			// Merging into a target with contacts of its own: verified contact by contact.
+			extra := to.spec(t)
+			require.NoError(t, runData(t, `{"Id":"extra"}`+"\n"+`{"Id":"id-00001"}`, "import", "--store", extra).err)
+			r = runData(t, "", "copy", "--from", src, "--to", extra, "--upsert")
+			require.NoError(t, r.err, r.stderr)
+			assert.Contains(t, r.stdout, "read 503, inserted 502, updated 1, refused 0")
+			assert.Contains(t, r.stdout, "holds all 503 contacts")
+			assert.Equal(t, int64(504), count(t, extra))
+			var out, errOut bytes.Buffer
+			err := runCopy(t.Context(), copyOptions{from: src, to: extra, upsert: true, beforeVerify: func(st store.BulkStore) {
+				_, err := st.Delete(t.Context(), "id-00499")
+				require.NoError(t, err)
+			}}, &out, &errOut)
+			require.ErrorContains(t, err, `contact "id-00499" is missing from the target`)
+
 			// A row changed between the copy and the verification: the verification must fail.
 			other := to.spec(t)
-			var out, errOut bytes.Buffer
-			err := runCopy(t.Context(), copyOptions{from: src, to: other, beforeVerify: func(st store.BulkStore) {
+			out.Reset()
+			err = runCopy(t.Context(), copyOptions{from: src, to: other, beforeVerify: func(st store.BulkStore) {
 				require.NoError(t, st.Put(t.Context(), store.Contact{ID: "id-00250", FirstName: "changed"}))
 			}}, &out, &errOut)
 			require.Error(t, err)

@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -355,4 +356,100 @@ func DigestOf(ctx context.Context, src store.Bulk, conv Convert) (Digest, error)
 func sum(h hash.Hash) (out [sha256.Size]byte) {
 	copy(out[:], h.Sum(nil))
 	return out
+}
+
+// Contains checks that dst holds every contact of src, field for field (dst may hold more), by
+// reading both in id order side by side, each from one snapshot, and returns how many contacts it
+// compared. It is the verification of a copy merged into a target that held contacts before, where
+// comparing digests cannot work; it names the first contact missing or different.
+func Contains(ctx context.Context, dst, src store.Bulk, conv Convert) (int64, error) {
+	srcForm, err := canonical(conv)
+	if err != nil {
+		return 0, err
+	}
+	dstForm, err := canonical(conv)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream := func(s store.Bulk) (<-chan store.Contact, <-chan error) {
+		out, errc := make(chan store.Contact, 256), make(chan error, 1)
+		go func() {
+			defer close(out)
+			errc <- s.Scan(ctx, func(c store.Contact) error {
+				select {
+				case out <- c:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+		}()
+		return out, errc
+	}
+	srcCh, srcErr := stream(src)
+	dstCh, dstErr := stream(dst)
+	var n int64
+	result := func(err error) (int64, error) {
+		cancel()
+		for range srcCh {
+		}
+		for range dstCh {
+		}
+		if err != nil {
+			return n, err
+		}
+		if err := <-srcErr; err != nil {
+			return n, fmt.Errorf("read the source: %w", err)
+		}
+		if err := <-dstErr; err != nil {
+			return n, fmt.Errorf("read the target: %w", err)
+		}
+		return n, nil
+	}
+	d, dok := <-dstCh
+	for s := range srcCh {
+		for dok && d.ID < s.ID {
+			d, dok = <-dstCh // a contact only the target holds
+		}
+		if !dok || d.ID != s.ID {
+			return result(fmt.Errorf("contact %q is missing from the target", s.ID))
+		}
+		a, err := srcForm(s)
+		if err != nil {
+			return result(err)
+		}
+		b, err := dstForm(d)
+		if err != nil {
+			return result(err)
+		}
+		if !bytes.Equal(a, b) {
+			return result(fmt.Errorf("contact %q differs between the source and the target", s.ID))
+		}
+		n++
+		d, dok = <-dstCh
+	}
+	return result(nil)
+}
+
+// canonical returns a function giving a contact's JSON Lines record, the form in which two contacts
+// are compared: through the service's conversion, field by field, with no roles written alike
+// whether the slice is nil or empty.
+func canonical(conv Convert) (func(store.Contact) ([]byte, error), error) {
+	var buf bytes.Buffer
+	enc, err := NewEncoder(&buf, JSONL, conv)
+	if err != nil {
+		return nil, err
+	}
+	return func(c store.Contact) ([]byte, error) {
+		buf.Reset()
+		if err := enc.Encode(c); err != nil {
+			return nil, err
+		}
+		if err := enc.Flush(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}, nil
 }

@@ -109,6 +109,18 @@ func TestCopyAndDigest(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, a.Sum, b.Sum)
 	assert.Equal(t, a.Count, b.Count)
+	_, err = transfer.Contains(t.Context(), dst, src, conv)
+	require.ErrorContains(t, err, `contact "c0500" differs`)
+	// The target holding more than the source is fine for Contains; the source holding more is not.
+	require.NoError(t, dst.Put(t.Context(), store.Contact{ID: "c0500", FirstName: "v500"}))
+	require.NoError(t, dst.Put(t.Context(), store.Contact{ID: "b-only-in-target"}))
+	n, err := transfer.Contains(t.Context(), dst, src, conv)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1000), n)
+	_, err = transfer.Contains(t.Context(), src, dst, conv)
+	require.ErrorContains(t, err, `contact "b-only-in-target" is missing from the target`)
+	_, err = dst.Delete(t.Context(), "b-only-in-target")
+	require.NoError(t, err)
 
 	// Copying again without upsert is refused: the target holds the contacts.
 	_, err = transfer.Copy(t.Context(), src, dst, transfer.CopyOptions{Mode: store.InsertOnly})
