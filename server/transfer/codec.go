@@ -186,6 +186,7 @@ type Decoder struct {
 
 	// CSV
 	cr      *csv.Reader
+	limit   *recordLimit
 	columns []int // the field index of each column
 }
 
@@ -206,7 +207,8 @@ func NewDecoder(r io.Reader, format Format, conv Convert) (*Decoder, error) {
 	case JSONL:
 		d.br, d.next = br, d.nextJSON
 	case CSV:
-		d.cr = csv.NewReader(br)
+		d.limit = &recordLimit{r: br}
+		d.cr = csv.NewReader(d.limit)
 		d.cr.ReuseRecord = true
 		if err := d.readHeader(); err != nil {
 			return nil, err
@@ -349,6 +351,7 @@ func jsonError(err error) error {
 
 // readHeader reads the CSV header and maps its columns to fields.
 func (d *Decoder) readHeader() error {
+	d.limit.reset()
 	header, err := d.cr.Read()
 	if errors.Is(err, io.EOF) {
 		return errors.New("line 1: the input is empty; a CSV file starts with a header row naming the fields")
@@ -386,9 +389,14 @@ func (d *Decoder) readHeader() error {
 
 // nextCSV reads and converts the next CSV row.
 func (d *Decoder) nextCSV() (Record, error) {
+	d.limit.reset()
 	row, err := d.cr.Read()
 	if errors.Is(err, io.EOF) {
 		return Record{}, io.EOF
+	}
+	if errors.Is(err, errRecordTooLong) {
+		line, _ := d.cr.FieldPos(0)
+		return Record{}, fmt.Errorf("after line %d: %w", line, err)
 	}
 	var parseErr *csv.ParseError
 	if errors.As(err, &parseErr) {
@@ -412,6 +420,31 @@ func (d *Decoder) nextCSV() (Record, error) {
 	}
 	c, err := d.conv.FromWire(w.Addr().Interface().(*gen.Contact))
 	return Record{Line: line, Contact: c, Err: err}, nil
+}
+
+// errRecordTooLong ends a CSV input in which one record runs past MaxLine bytes.
+var errRecordTooLong = fmt.Errorf("a CSV record longer than %d bytes (a quote that is never closed?); the rest of the input cannot be read as records", MaxLine)
+
+// recordLimit bounds the bytes encoding/csv reads for one record. A quoted field may span lines, so a
+// quote that is never closed would make the reader take the rest of the input, however large, as one
+// field, in memory; past MaxLine (plus what the reader buffers ahead) it fails instead.
+type recordLimit struct {
+	r    io.Reader
+	left int
+}
+
+func (l *recordLimit) reset() { l.left = MaxLine + 64<<10 }
+
+func (l *recordLimit) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, errRecordTooLong
+	}
+	if len(p) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= n
+	return n, err
 }
 
 // countingReader counts the bytes read through it.

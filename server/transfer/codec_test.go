@@ -195,6 +195,21 @@ func TestJSONLLongLineRefused(t *testing.T) {
 	assert.Equal(t, []string{"2: line longer than 1048576 bytes"}, refused)
 }
 
+// TestCSVUnclosedQuote checks that a quote never closed ends the input with an error once the record
+// passes MaxLine, rather than reading the whole rest of the input into memory as one field.
+func TestCSVUnclosedQuote(t *testing.T) {
+	input := strings.Join(transfer.Names(), ",") + "\n" + "a,,,,,,,\n" + "b,\"never closed" + strings.Repeat("x\n", transfer.MaxLine)
+	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.CSV, conv)
+	require.NoError(t, err)
+	rec, err := dec.Next()
+	require.NoError(t, err)
+	assert.Equal(t, "a", rec.Contact.ID)
+	_, err = dec.Next()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "a quote that is never closed?")
+	assert.Less(t, dec.Offset(), int64(len(input)), "the decoder read the whole input")
+}
+
 func TestParseFormat(t *testing.T) {
 	f, err := transfer.ParseFormat("CSV")
 	require.NoError(t, err)
