@@ -74,6 +74,7 @@ func formatFlag(cmd *cobra.Command, target *string) {
 // file or a pipe gets only the final report).
 type progress struct {
 	bar  *progressbar.ProgressBar
+	w    io.Writer
 	last time.Time
 }
 
@@ -99,7 +100,7 @@ func newProgress(w io.Writer, max int64, description string, bytes bool) *progre
 	} else {
 		opts = append(opts, progressbar.OptionShowIts(), progressbar.OptionSetItsString("contacts"))
 	}
-	return &progress{bar: progressbar.NewOptions64(max, opts...)}
+	return &progress{bar: progressbar.NewOptions64(max, opts...), w: f}
 }
 
 // set moves the bar to n, at most every 50 ms: the bar takes a lock and formats a line, which per
@@ -114,17 +115,16 @@ func (p *progress) set(n int64) {
 	}
 }
 
-// done finishes the bar (when it reached its end) or clears it.
+// done shows the bar's last state and ends its line.
 func (p *progress) done(n int64) {
 	if p.bar == nil {
 		return
 	}
-	_ = p.bar.Set64(n)
-	if n >= p.bar.GetMax64() && p.bar.GetMax64() > 0 {
-		_ = p.bar.Finish()
-		return
+	_ = p.bar.Set64(n) // reaching the maximum finishes the bar by itself
+	if !p.bar.IsFinished() {
+		_ = p.bar.Exit()
+		fmt.Fprintln(p.w)
 	}
-	_ = p.bar.Exit()
 }
 
 // reportLine formats an import's or a copy's final report.
