@@ -341,6 +341,50 @@ func TestBackupUnderServe(t *testing.T) {
 	}
 }
 
+// TestImportBesideServe imports into the SQLite file a running serve writes to: the service's writes
+// keep succeeding while the import runs (it keeps its transactions short and leaves the lock free
+// between them), and both end up in the store.
+func TestImportBesideServe(t *testing.T) {
+	clearSettingsEnv(t)
+	dir := t.TempDir()
+	spec := "sqlite:" + filepath.Join(dir, "contacts.db")
+	endpoint, _ := startServe(t, spec)
+	src := "sqlite:" + filepath.Join(dir, "src.db")
+	fill(t, src, 20000)
+	file := exportOf(t, src, "jsonl")
+
+	var created int
+	var longest time.Duration
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c := &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			start := time.Now()
+			if _, err := c.TestCreateContact(&gen.TestCreateContact{Id: fmt.Sprintf("served-%d", i)}); err != nil {
+				t.Errorf("create beside the import: %v", err)
+				return
+			}
+			created++
+			longest = max(longest, time.Since(start))
+		}
+	}()
+	r := runData(t, file, "import", "--store", spec)
+	close(stop)
+	<-done
+	require.NoError(t, r.err, r.stderr)
+	assert.Equal(t, "read 20003, inserted 20003, updated 0, refused 0\n", r.stdout)
+	t.Logf("%d creates beside the import, the longest %s", created, longest)
+	assert.Positive(t, created)
+	assert.Equal(t, int64(20003+created), count(t, spec))
+}
+
 // TestDataCommandsHidePasswords checks that no data command prints a DSN's password, whether the
 // store is unreachable, refused or mistyped.
 func TestDataCommandsHidePasswords(t *testing.T) {
