@@ -47,7 +47,7 @@ var (
 // Scan calls fn with every contact in id order, read in one read transaction on the read pool: in WAL
 // mode that is a snapshot of the last commit before it started, taken without blocking the writer.
 // While it runs, checkpoints cannot move past its snapshot, so the write-ahead log grows with the
-// writes made meanwhile and shrinks again at the next checkpoint after Scan ends.
+// writes made meanwhile; it is reused from its start after the first checkpoint once Scan ends.
 func (s *Store) Scan(ctx context.Context, fn func(store.Contact) error) error {
 	tx, err := s.r.BeginTx(ctx, nil)
 	if err != nil {
