@@ -7,10 +7,16 @@
 // with `go generate ./...` or `make generate`; `make check-generate` fails when the committed code is
 // out of step with the contract.
 //
-// SyncServiceSoap is the interface the server implements: one method per operation, plus an
-// …Context variant taking a context.Context. The request and response types are the SOAP body
-// wrapper elements (document/literal wrapped); Contact and ArrayOfString are the schema's complex
-// types. NewSyncServiceSoap is gowsdl's SOAP 1.1 client for the same interface.
+// contactsync.go is gowsdl's output: the types (the SOAP body wrapper elements of document/literal
+// wrapped, and the schema's complex types) and SyncServiceSoap, gowsdl's client interface with an Op
+// and an OpContext method per operation, with NewSyncServiceSoap, gowsdl's SOAP 1.1 client.
+//
+// contactsync_wire.go is tools/gowsdlgen's own output from the same contract: SyncServiceSoapServer,
+// the interface the service implements (one OpContext method per operation); Operations, the operation
+// table every binding, the help pages, the metrics and the bundled client are driven by; the XML
+// codec of every wrapper and complex type (AppendXML, DecodeXML) and the HTTP GET/POST parameter
+// binding, written against the runtime in server/wire; SyncServiceSoapClient, the client stub over a
+// wire.Invoker; and SyncServiceSoapAdapter, which gives a server implementation gowsdl's interface.
 package gen
 
-//go:generate go run ../tools/gowsdlgen -wsdl ../wsdl/contactsync.wsdl -o contactsync.go -pkg gen
+//go:generate go run ../tools/gowsdlgen -wsdl ../wsdl/contactsync.wsdl -o contactsync.go -wire contactsync_wire.go -pkg gen

@@ -12,19 +12,22 @@ import (
 // clients send non-ASCII user names and passwords as UTF-8).
 const basicChallenge = `Basic realm="contactsync", charset="UTF-8"`
 
-// challengef builds an Unauthenticated error that asks for HTTP Basic credentials (401).
+// challengef builds an Unauthenticated error that asks for HTTP Basic credentials: every binding
+// answers it with 401 and WWW-Authenticate.
 func challengef(format string, args ...any) *Error {
-	e := errorf(CodeUnauthenticated, format, args...)
-	e.challenge = true
-	return e
+	return errorf(CodeUnauthenticated, format, args...)
 }
 
-// tokenFault builds an Unauthenticated error about a UsernameToken: a SOAP fault (HTTP 500) whose code
-// is the WS-Security fault code wsseCode (WSS 1.1 §12).
+// wsseFault is the cause of an Unauthenticated error about a UsernameToken: the local name of its
+// WS-Security fault code (wsse:FailedAuthentication, …). The SOAP binding unwraps it and sends a fault
+// (HTTP 500) with that code instead of the 401 challenge (WSS 1.1 §12).
+type wsseFault string
+
+func (f wsseFault) Error() string { return "wsse:" + string(f) }
+
+// tokenFault builds an Unauthenticated error about a UsernameToken.
 func tokenFault(wsseCode, message string) *Error {
-	e := errorf(CodeUnauthenticated, "%s", message)
-	e.wsseFault = wsseCode
-	return e
+	return &Error{Code: CodeUnauthenticated, Message: message, Err: wsseFault(wsseCode)}
 }
 
 // The messages of refused credentials. They never say whether the user exists.
@@ -42,7 +45,7 @@ func (h *Handler) checkBasic(r *http.Request, b binding) (authenticated bool, er
 		return true, nil
 	}
 	if _, present := r.Header["Authorization"]; !present {
-		if _, isSOAP := b.(*soapBinding); isSOAP {
+		if b.carriesTokens() {
 			return false, nil
 		}
 		return false, challengef(msgNoCredentials)
@@ -55,7 +58,12 @@ func (h *Handler) verifyBasic(r *http.Request) (bool, *Error) {
 	if !ok {
 		return false, challengef("The Authorization header must hold HTTP Basic credentials.")
 	}
-	if h.auth.Verify(user, password) != nil {
+	if err := h.auth.Verify(user, password); err != nil {
+		if errors.Is(err, auth.ErrBusy) {
+			// Every bcrypt slot stayed taken (a flood of new passwords): not the caller's fault, and
+			// retrying soon may work, so 503 with Retry-After rather than a 401 that means "wrong".
+			return false, errorf(CodeUnavailable, "The service is busy checking credentials; retry shortly.")
+		}
 		return false, challengef(msgBadBasic)
 	}
 	return true, nil
@@ -64,22 +72,19 @@ func (h *Handler) verifyBasic(r *http.Request) (bool, *Error) {
 // decodeAuthenticating decodes a request not authenticated by HTTP Basic: a SOAP request must carry a
 // UsernameToken that verifies. Credentials are judged before the body's errors, so a caller without
 // them learns nothing but 401.
-func (h *Handler) decodeAuthenticating(r *http.Request, b binding, body []byte) (*operation, string, *Error) {
-	sb, isSOAP := b.(*soapBinding)
-	if !isSOAP {
-		return nil, "", challengef(msgNoCredentials)
-	}
-	op, id, sec, derr := sb.decodeWithSecurity(r, body)
+func (h *Handler) decodeAuthenticating(r *http.Request, b binding, body []byte) (request, *Error) {
+	req, derr := b.decode(r, body)
+	sec := req.security
 	if sec == nil || (!sec.hasToken && sec.problem == "") {
-		return nil, "", challengef(msgNoCredentials)
+		return request{}, challengef(msgNoCredentials)
 	}
 	if sec.problem != "" {
-		return nil, "", tokenFault("InvalidSecurity", "The WS-Security header cannot be processed: "+sec.problem+".")
+		return request{}, tokenFault("InvalidSecurity", "The WS-Security header cannot be processed: "+sec.problem+".")
 	}
 	if err := h.auth.VerifyToken(&sec.token); err != nil {
-		return nil, "", tokenError(err)
+		return request{}, tokenError(err)
 	}
-	return op, id, derr
+	return req, derr
 }
 
 // tokenError maps the authenticator's verdict on a UsernameToken to the fault the caller gets.
@@ -105,7 +110,9 @@ func tokenError(err error) *Error {
 
 // docsGuarded reports whether a request for ?WSDL, ?disco or a help page was refused (and answered)
 // because the documents are protected (Config.ProtectDocs) and the request has no valid Basic
-// credentials.
+// credentials. It runs outside the --max-concurrent limit, but its bcrypt comparisons take the
+// authenticator's bcrypt slots like every other (see auth.Authenticator), so a flood of document
+// requests with new passwords is shed there, with 503.
 func (h *Handler) docsGuarded(w http.ResponseWriter, r *http.Request) bool {
 	if h.auth == nil || !h.protectDocs {
 		return false

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -44,24 +46,24 @@ func codecFixtures(tb testing.TB) []codecFixture {
 	postReq, _ := http.NewRequest("POST", "http://localhost:8080"+wsdl.Path+"/ReadContact", nil)
 	postReq.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	return []codecFixture{
-		{"soap11", newSOAPBinding(false, ns, limits), soap11Req, read("soap11", "ReadContact.request.xml"), read("soap11", "ReadContact.response.xml")},
-		{"soap12", newSOAPBinding(true, ns, limits), soap12Req, read("soap12", "ReadContact.request.xml"), read("soap12", "ReadContact.response.xml")},
-		{"get", newHTTPBinding(false, ns), getReq, nil, read("get", "ReadContact.response.xml")},
-		{"post", newHTTPBinding(true, ns), postReq, []byte("id=golden-1"), read("post", "ReadContact.response.xml")},
+		{"soap11", newSOAPBinding(false, ns, limits, gen.Operations), soap11Req, read("soap11", "ReadContact.request.xml"), read("soap11", "ReadContact.response.xml")},
+		{"soap12", newSOAPBinding(true, ns, limits, gen.Operations), soap12Req, read("soap12", "ReadContact.request.xml"), read("soap12", "ReadContact.response.xml")},
+		{"get", newHTTPBinding(false, ns, gen.Operations), getReq, nil, read("get", "ReadContact.response.xml")},
+		{"post", newHTTPBinding(true, ns, gen.Operations), postReq, []byte("id=golden-1"), read("post", "ReadContact.response.xml")},
 	}
 }
 
 func BenchmarkDecode(b *testing.B) {
 	for _, f := range codecFixtures(b) {
 		b.Run(f.name+"/ReadContact", func(b *testing.B) {
-			op, id, err := f.binding.decode(f.req, f.body)
-			if err != nil || op.name != "ReadContact" || id != "golden-1" {
-				b.Fatalf("decode: %v, %v, %q", err, op, id)
+			req, err := f.binding.decode(f.req, f.body)
+			if err != nil || req.op.Name != "ReadContact" || req.msg.(*gen.ReadContact).Id != "golden-1" {
+				b.Fatalf("decode: %v, %+v", err, req)
 			}
 			b.ReportAllocs()
 			b.SetBytes(int64(len(f.body)))
 			for b.Loop() {
-				_, _, _ = f.binding.decode(f.req, f.body)
+				_, _ = f.binding.decode(f.req, f.body)
 			}
 		})
 	}
@@ -81,8 +83,8 @@ func (w *bodyWriter) Write(p []byte) (int, error) {
 }
 
 func BenchmarkEncode(b *testing.B) {
-	op := operationByName("ReadContact")
-	res := result{contact: toWire(TestContact("golden-1"))}
+	op := wire.Lookup(gen.Operations, "ReadContact")
+	res := &gen.ReadContactResponse{ReadContactResult: toWire(TestContact("golden-1"))}
 	for _, f := range codecFixtures(b) {
 		b.Run(f.name+"/ReadContact", func(b *testing.B) {
 			w := &bodyWriter{header: http.Header{}}
@@ -120,13 +122,13 @@ func BenchmarkEncodeFault(b *testing.B) {
 
 // TestCodecFixtures runs the codec benchmarks' checks as a test.
 func TestCodecFixtures(t *testing.T) {
-	op := operationByName("ReadContact")
-	res := result{contact: toWire(TestContact("golden-1"))}
+	op := wire.Lookup(gen.Operations, "ReadContact")
+	res := &gen.ReadContactResponse{ReadContactResult: toWire(TestContact("golden-1"))}
 	for _, f := range codecFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
-			gotOp, id, err := f.binding.decode(f.req, f.body)
-			if err != nil || gotOp != op || id != "golden-1" {
-				t.Fatalf("decode: %v, %v, %q", err, gotOp, id)
+			req, err := f.binding.decode(f.req, f.body)
+			if err != nil || req.op != op || req.msg.(*gen.ReadContact).Id != "golden-1" {
+				t.Fatalf("decode: %v, %+v", err, req)
 			}
 			w := &bodyWriter{header: http.Header{}}
 			f.binding.writeResult(w, op, res)

@@ -195,3 +195,41 @@ func text(t *testing.T, ctx context.Context, sel chromedp.CSS) string {
 	require.NoError(t, err)
 	return v
 }
+
+// TestBrowserJSONForm: with HTTP GET and POST off and the JSON endpoint on, the help page's test form
+// calls the JSON endpoint with the page's own script (fetch), and shows the {"d": …} result as fields,
+// and a failure's Message.
+func TestBrowserJSONForm(t *testing.T) {
+	ctx := newBrowser(t)
+	ts := newTestServerWith(t, "soap11", "soap12", "json", "docs")
+	dir := artifactsDir(t)
+	const id = "browser-json-1"
+	want := server.TestContact(id)
+	require.NoError(t, ts.store.Put(context.Background(), want))
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.EmulateViewport(1000, 820),
+		chromedp.Navigate(ts.endpoint+"?op=ReadContact"),
+		chromedp.WaitVisible(chromedp.CSS(`#tryit[data-binding="json"] #param-id`)),
+		chromedp.SendKeys(chromedp.CSS(`#param-id`), id),
+		chromedp.Click(chromedp.CSS(`#tryit button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#tryit-result table.fields`)),
+	))
+	result := text(t, ctx, `#tryit-result`)
+	assert.Contains(t, result, "HTTP 200")
+	assert.Contains(t, result, "Response JSON")
+	assert.Contains(t, result, "EmailAddress\t"+want.EmailAddress)
+	assert.Contains(t, result, "RoleIds\t"+strings.Join(want.RoleIDs, ", "))
+	assert.Contains(t, result, `{"d":{"Id":"`+id+`"`, "the raw JSON is shown as text")
+	screenshot(t, ctx, dir, "help-readcontact-json.png")
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`#param-id`), "no-such-contact"),
+		chromedp.Click(chromedp.CSS(`#tryit button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#tryit-result.error`)),
+	))
+	result = text(t, ctx, `#tryit-result`)
+	assert.Contains(t, result, "HTTP 500")
+	assert.Contains(t, result, `Contact "no-such-contact" does not exist.`)
+	assert.NotContains(t, result, "StackTrace", "the error's Message is shown, not the raw object")
+}

@@ -42,15 +42,15 @@ func TestConcurrentClientsKeepContactsWhole(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := &client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.Bindings[w%4], HTTP: ts.Client()}
+			c := (&client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.Bindings[w%4], HTTP: ts.Client()}).Service()
 			for i := range 40 {
 				id := ids[(w+i)%len(ids)]
 				op := []string{"TestCreateContact", "TestUpdateContact", "ReadContact", "DeleteContact"}[(w*7+i)%4]
-				resp, err := client.Invoke(ctx, c, op, id)
+				resp, err := client.Invoke(ctx, c, op, map[string]string{"id": id})
 				if err != nil {
 					continue // not found is expected while others delete
 				}
-				got := client.ContactOf(resp)
+				got := contactOf(resp)
 				if !assert.NotNil(t, got) || !assert.True(t, isWhole(got), "torn contact from %s: %+v", op, got) {
 					return
 				}
@@ -75,4 +75,19 @@ func wireOf(c store.Contact) *gen.Contact {
 	}
 	return &gen.Contact{Id: c.ID, AccountId: c.AccountID, FirstName: c.FirstName, LastName: c.LastName,
 		PhoneMobile: c.PhoneMobile, PhoneWork: c.PhoneWork, EmailAddress: c.EmailAddress, RoleIds: &gen.ArrayOfString{Astring: rs}}
+}
+
+// contactOf returns the contact a contact operation's response carries, or nil for any other response.
+func contactOf(resp any) *gen.Contact {
+	switch r := resp.(type) {
+	case *gen.TestCreateContactResponse:
+		return r.TestCreateContactResult
+	case *gen.TestUpdateContactResponse:
+		return r.TestUpdateContactResult
+	case *gen.ReadContactResponse:
+		return r.ReadContactResult
+	case *gen.DeleteContactResponse:
+		return r.DeleteContactResult
+	}
+	return nil
 }

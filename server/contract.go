@@ -21,10 +21,10 @@ type contract struct {
 // addressAttribute is how each port's address appears in the contract file.
 const addressAttribute = `location="` + wsdl.DefaultAddress + `"`
 
-func newContract(namespace string) *contract {
+func newContract(namespace string, protocols Protocols) *contract {
 	ns := appendEscaped(nil, namespace)
 	var pieces [][]byte
-	for piece := range bytes.SplitSeq(wsdl.Contract, []byte(addressAttribute)) {
+	for piece := range bytes.SplitSeq(contractFor(wsdl.Contract, protocols), []byte(addressAttribute)) {
 		pieces = append(pieces, bytes.ReplaceAll(piece, []byte(wsdl.DefaultNamespace), ns))
 	}
 	return &contract{pieces: pieces}
@@ -33,11 +33,21 @@ func newContract(namespace string) *contract {
 // Contract returns the WSDL for a deployment whose namespace is set by baseURL, with every port at
 // address. It is what `contactsync wsdl` prints.
 func Contract(baseURL, address string) ([]byte, error) {
+	return ContractFor(baseURL, address, DefaultProtocols)
+}
+
+// ContractFor is Contract for a service serving the given protocols (ProtocolNames): the bindings of
+// disabled protocols are left out.
+func ContractFor(baseURL, address string, protocols []string) ([]byte, error) {
 	ns, err := Namespace(baseURL)
 	if err != nil {
 		return nil, err
 	}
-	return newContract(ns).render(address), nil
+	p, err := ParseProtocols(protocols)
+	if err != nil {
+		return nil, err
+	}
+	return newContract(ns, p).render(address), nil
 }
 
 func (c *contract) render(address string) []byte {
@@ -45,31 +55,11 @@ func (c *contract) render(address string) []byte {
 	return bytes.Join(c.pieces, attr)
 }
 
-func (c *contract) serve(w http.ResponseWriter, r *http.Request) {
-	writeBody(w, http.StatusOK, "text/xml; charset=utf-8", c.render(requestAddress(r)))
+func (c *contract) serve(w http.ResponseWriter, address string) {
+	writeBody(w, http.StatusOK, "text/xml; charset=utf-8", c.render(address))
 }
 
-// requestAddress is the endpoint URL as the client reached it: scheme and host from the request, or
-// from X-Forwarded-Proto and X-Forwarded-Host when a proxy in front set them. Forwarded values that are
-// not a plain scheme or host are ignored rather than echoed into the document.
-func requestAddress(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	if p := firstValue(r.Header.Get("X-Forwarded-Proto")); p == "http" || p == "https" {
-		scheme = p
-	}
-	host := r.Host
-	if fh := firstValue(r.Header.Get("X-Forwarded-Host")); fh != "" && isPlainHost(fh) {
-		host = fh
-	}
-	if !isPlainHost(host) {
-		host = "localhost"
-	}
-	return scheme + "://" + host + endpointPath
-}
-
+// firstValue is the first of a header's comma-separated values, trimmed and in lower case.
 func firstValue(header string) string {
 	v, _, _ := strings.Cut(header, ",")
 	return strings.ToLower(strings.TrimSpace(v))

@@ -120,8 +120,8 @@ func TestPanicBecomesServerFault(t *testing.T) {
 }
 
 // TestLoadShedding fills every request slot with requests that block in the store, then checks each
-// binding refuses the next request at once with 503 and Retry-After (a fault body for SOAP) instead of
-// queueing it, and serves again once the slots free up.
+// binding refuses the next request, once it has waited --queue-timeout for a slot, with 503 and
+// Retry-After (a fault body for SOAP), and serves again once the slots free up.
 func TestLoadShedding(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{}, 2)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -32,12 +34,8 @@ func FuzzDecodeEnvelope(f *testing.F) {
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, version12 bool) {
-		envNS := nsSOAP11
-		if version12 {
-			envNS = nsSOAP12
-		}
-		env, err := decodeEnvelope(body, envNS, fuzzNS, DefaultLimits())
-		if err == nil && env.wrapper.Local == "" {
+		req, err := newSOAPBinding(version12, fuzzNS, DefaultLimits(), gen.Operations).parse(body)
+		if err == nil && (req.op == nil || req.msg == nil) {
 			t.Fatalf("accepted a request without an operation element: %q", body)
 		}
 		if err != nil && err.Message == "" {
@@ -53,7 +51,7 @@ func FuzzHTTPBindings(f *testing.F) {
 		f.Add(s[0], s[1], true)
 	}
 	f.Fuzz(func(t *testing.T, op, params string, post bool) {
-		b := newHTTPBinding(post, fuzzNS)
+		b := newHTTPBinding(post, fuzzNS, gen.Operations)
 		target := endpointPath + "/" + op
 		var r *http.Request
 		if post {
@@ -64,15 +62,20 @@ func FuzzHTTPBindings(f *testing.F) {
 			r.URL.RawQuery = params
 		}
 		r.URL.Path = target
-		got, id, err := b.decode(r, []byte(params))
+		got, err := b.decode(r, []byte(params))
 		if err == nil {
-			if got == nil || got.name != op {
-				t.Fatalf("decoded %q as %v", op, got)
+			if got.op == nil || got.op.Name != op {
+				t.Fatalf("decoded %q as %v", op, got.op)
 			}
 			// The decoder only extracts; the service validates (an empty id is refused there). So on
-			// success the id must be exactly the one value the parameters hold.
-			if values, perr := url.ParseQuery(params); got.hasID && (perr != nil || len(values["id"]) != 1 || values["id"][0] != id) {
-				t.Fatalf("decoded id %q from %q", id, params)
+			// success each string parameter must be exactly the one value the parameters hold.
+			values, perr := url.ParseQuery(params)
+			encoded := url.Values{}
+			got.op.EncodeForm(got.msg, encoded)
+			for _, p := range got.op.Params {
+				if p.Type.Kind == wire.KindString && (perr != nil || len(values[p.Name]) > 1 || values.Get(p.Name) != encoded.Get(p.Name)) {
+					t.Fatalf("decoded %s=%q from %q", p.Name, encoded.Get(p.Name), params)
+				}
 			}
 		}
 	})

@@ -4,9 +4,7 @@
 package server
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -35,14 +34,18 @@ type Limits struct {
 	MaxXMLDepth int
 	// MaxXMLElements is the most elements accepted in one SOAP request.
 	MaxXMLElements int
-	// MaxConcurrent is how many operation requests run at once; more are refused at once with 503 and
-	// Retry-After rather than queued, so overload never builds an unbounded backlog.
+	// MaxConcurrent is how many operation requests run at once; more wait up to QueueTimeout, then
+	// are refused with 503 and Retry-After, so overload never builds an unbounded backlog (admission.go).
 	MaxConcurrent int
 	// MaxHeaderBytes bounds the request line and headers (net/http answers 431 beyond it).
 	MaxHeaderBytes int
 	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout bound each connection's phases, so
 	// a slow or stalled client (slowloris) cannot hold a connection open.
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// XMLBudget bounds attributes, namespaces, names and comments of a SOAP request (xmlbudget.go).
+	XMLBudget
+	// AdmissionLimits bound what requests may hold before they run (admission.go).
+	AdmissionLimits
 }
 
 // DefaultLimits returns the limits used when none are configured.
@@ -51,12 +54,14 @@ func DefaultLimits() Limits {
 		MaxBodyBytes:      1 << 20,
 		MaxXMLDepth:       32,
 		MaxXMLElements:    1000,
-		MaxConcurrent:     256,
+		MaxConcurrent:     DefaultMaxConcurrent(),
 		MaxHeaderBytes:    64 << 10,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		XMLBudget:         DefaultXMLBudget(),
+		AdmissionLimits:   DefaultAdmissionLimits(),
 	}
 }
 
@@ -90,6 +95,8 @@ func (l Limits) withDefaults() Limits {
 	if l.IdleTimeout <= 0 {
 		l.IdleTimeout = d.IdleTimeout
 	}
+	l.XMLBudget = l.XMLBudget.withDefaults()
+	l.AdmissionLimits = l.AdmissionLimits.withDefaults()
 	return l
 }
 
@@ -100,7 +107,7 @@ func NewHTTPServer(h http.Handler, l Limits, logger *slog.Logger) *http.Server {
 		logger = slog.Default()
 	}
 	return &http.Server{
-		Handler:           h,
+		Handler:           withNosniff(h), // addressing.go
 		ReadHeaderTimeout: l.ReadHeaderTimeout,
 		ReadTimeout:       l.ReadTimeout,
 		WriteTimeout:      l.WriteTimeout,
@@ -124,6 +131,15 @@ type Config struct {
 	Auth *auth.Authenticator
 	// ProtectDocs puts ?WSDL, ?disco and the help pages behind HTTP Basic too (only with Auth).
 	ProtectDocs bool
+	// Protocols lists the protocols served (ProtocolNames); nil means DefaultProtocols.
+	Protocols []string
+	// Namespace, when set, is the namespace of the operations' elements as given, instead of the one
+	// BaseURL fixes. It is for NewContractHandler serving another generated contract, whose namespace
+	// is not this service's (the type zoo's golden tests); the documents still describe contactsync's
+	// own contract under BaseURL.
+	Namespace string
+	// Addressing decides the addresses in the documents: --public-url, --trusted-proxies (addressing.go).
+	Addressing
 }
 
 // Namespace returns the service namespace for a base URL, checking that the base URL is an absolute
@@ -138,22 +154,51 @@ func Namespace(baseURL string) (string, error) {
 
 // Handler serves the endpoint. It is safe for concurrent use.
 type Handler struct {
-	svc            gen.SyncServiceSoap
+	svc            any // implements the server interface the operation table calls
 	limits         Limits
 	log            *slog.Logger
 	soap11, soap12 *soapBinding
 	get, post      *httpBinding
+	json           *jsonBinding
+	protocols      Protocols
 	contract       *contract
-	// inFlight holds one token per running operation request; its capacity is MaxConcurrent.
-	inFlight chan struct{}
+	// gates bound the requests reading their body, waiting and running (admission.go).
+	gates *admission
+	// addrs writes the documents' addresses (addressing.go).
+	addrs *addresser
 	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
 	auth        *auth.Authenticator
 	protectDocs bool
 }
 
-// NewHandler returns the handler serving svc under cfg.
-func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
+// NewHandler returns the handler serving svc, the implementation of the generated server interface,
+// under cfg.
+func NewHandler(svc gen.SyncServiceSoapServer, cfg Config) (*Handler, error) {
+	return NewContractHandler(gen.Operations, svc, cfg)
+}
+
+// NewContractHandler returns a handler serving the operations of a generated table, ops, with svc, which
+// must implement the server interface generated with that table. NewHandler serves this service's own
+// contract; this form lets tests and tools serve another generated contract through the same bindings.
+// The documents (?WSDL, ?disco, help pages) always describe this service's contract.
+func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, error) {
 	ns, err := Namespace(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	opsNS := ns
+	if cfg.Namespace != "" {
+		opsNS = cfg.Namespace
+	}
+	names := cfg.Protocols
+	if names == nil {
+		names = DefaultProtocols
+	}
+	protocols, err := ParseProtocols(names)
+	if err != nil {
+		return nil, err
+	}
+	addresses, err := newAddresser(cfg.Addressing) // addressing.go
 	if err != nil {
 		return nil, err
 	}
@@ -166,12 +211,16 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 		svc:      svc,
 		limits:   limits,
 		log:      logger,
-		soap11:   newSOAPBinding(false, ns, limits),
-		soap12:   newSOAPBinding(true, ns, limits),
-		get:      newHTTPBinding(false, ns),
-		post:     newHTTPBinding(true, ns),
-		contract: newContract(ns),
-		inFlight: make(chan struct{}, limits.MaxConcurrent),
+		soap11:   newSOAPBinding(false, opsNS, limits, ops),
+		soap12:   newSOAPBinding(true, opsNS, limits, ops),
+		get:      newHTTPBinding(false, opsNS, ops),
+		post:     newHTTPBinding(true, opsNS, ops),
+		json:     newJSONBinding(limits, ops),
+		contract: newContract(ns, protocols),
+		gates:    newAdmission(limits),
+		addrs:    addresses,
+
+		protocols: protocols,
 
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
@@ -180,32 +229,71 @@ func NewHandler(svc gen.SyncServiceSoap, cfg Config) (*Handler, error) {
 
 // ServeHTTP routes a request to a binding by path, method and content type.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header()["X-Content-Type-Options"] = headerNosniff // addressing.go: on every response
 	switch {
 	case r.URL.Path == endpointPath:
 		h.serveEndpoint(w, r)
 	case strings.HasPrefix(r.URL.Path, endpointPath+"/"):
-		switch r.Method {
-		case http.MethodGet:
-			h.serve(w, r, h.get)
-		case http.MethodPost:
-			h.serve(w, r, h.post)
-		default:
-			w.Header().Set("Allow", "GET, POST")
-			writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept GET and POST.", r.Method))
-		}
+		h.serveOperationPath(w, r)
 	default:
 		writePlainError(w, errorf(CodeUnknownOperation, "Nothing is served at %s; the service endpoint is %s.", r.URL.Path, endpointPath))
 	}
 }
 
+// serveOperationPath routes /sync.asmx/<Operation>: the JSON endpoint for a JSON POST (when enabled),
+// else the HTTP GET or POST binding.
+func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
+	jsonRequest := h.protocols.JSON && isJSONMediaType(r.Header.Get("Content-Type"))
+	switch {
+	case jsonRequest && r.Method == http.MethodPost:
+		h.serve(w, r, h.json)
+	case jsonRequest:
+		// ASP.NET AJAX refuses a GET of a method not marked UseHttpGet; the JSON endpoint answers GET
+		// in JSON rather than falling through to the XML binding the client did not ask for.
+		w.Header().Set("Allow", "POST")
+		writeJSONError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed on the JSON endpoint; call it with POST.", r.Method))
+	case r.Method == http.MethodGet && h.protocols.Get:
+		h.serve(w, r, h.get)
+	case r.Method == http.MethodPost && h.protocols.Post:
+		h.serve(w, r, h.post)
+	case r.Method == http.MethodGet || r.Method == http.MethodPost:
+		what := map[string]string{http.MethodGet: "HTTP GET", http.MethodPost: "HTTP POST"}[r.Method]
+		writePlainError(w, errorf(CodeUnknownOperation, "The %s protocol is not enabled on this service.", what))
+	default:
+		w.Header().Set("Allow", h.operationPathMethods())
+		writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept %s.", r.Method, h.operationPathMethods()))
+	}
+}
+
+// operationPathMethods is the Allow value of /sync.asmx/<Operation>.
+func (h *Handler) operationPathMethods() string {
+	var m []string
+	if h.protocols.Get {
+		m = append(m, http.MethodGet)
+	}
+	if h.protocols.Post || h.protocols.JSON {
+		m = append(m, http.MethodPost)
+	}
+	if len(m) == 0 {
+		return "GET, POST"
+	}
+	return strings.Join(m, ", ")
+}
+
 func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		if !h.protocols.Docs {
+			writePlainError(w, errorf(CodeUnknownOperation, "The service description (?WSDL, ?disco, help pages) is not enabled on this service."))
+			return
+		}
+		// addressing.go: Cache-Control and Vary when the documents' addresses follow the request.
+		h.documentHeaders(w)
 		if h.docsGuarded(w, r) { // auth.go: only when --auth-docs=protected
 			return
 		}
 		if hasQueryFlag(r.URL.RawQuery, "wsdl") {
-			h.contract.serve(w, r)
+			h.contract.serve(w, h.requestAddress(r))
 			return
 		}
 		if hasQueryFlag(r.URL.RawQuery, "disco") {
@@ -216,8 +304,16 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		switch soapMediaType(r.Header.Get("Content-Type")) {
 		case "text/xml":
+			if !h.protocols.SOAP11 {
+				writePlainError(w, errorf(CodeUnsupportedMediaType, "SOAP 1.1 (text/xml) is not enabled on this service."))
+				return
+			}
 			h.serve(w, r, h.soap11)
 		case "application/soap+xml":
+			if !h.protocols.SOAP12 {
+				writePlainError(w, errorf(CodeUnsupportedMediaType, "SOAP 1.2 (application/soap+xml) is not enabled on this service."))
+				return
+			}
 			h.serve(w, r, h.soap12)
 		default:
 			writePlainError(w, errorf(CodeUnsupportedMediaType,
@@ -254,19 +350,12 @@ func hasQueryFlag(rawQuery, name string) bool {
 	return false
 }
 
-// serve runs one request through a binding: read the body within the limit, decode, call, encode. A
-// panic anywhere below becomes an internal error in the binding's form; the server keeps serving.
+// serve runs one request through a binding: admit it (read the body, take a slot), authenticate,
+// decode, call, encode. A panic anywhere below becomes an internal error in the binding's form; the
+// server keeps serving.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 	ex := exchangeOf(r) // observe.go: what this request reports to metrics and the access log
 	ex.setBinding(b)
-	select {
-	case h.inFlight <- struct{}{}:
-		defer func() { <-h.inFlight }()
-	default:
-		ex.setCode(CodeUnavailable)
-		b.writeError(w, errorf(CodeUnavailable, "The service is busy; retry shortly."))
-		return
-	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -278,40 +367,39 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 		}
 	}()
 
-	// Authentication (auth.go): HTTP Basic is checked before the body is read.
+	// admission.go: the body is read (within limits and a minimum rate), then an operation slot taken.
+	body, ticket, err := h.gates.admit(w, r)
+	defer ticket.release()
+	if err != nil {
+		h.writeError(w, r, b, err)
+		return
+	}
+
+	// Authentication (auth.go): HTTP Basic is checked within the slot, so bcrypt runs within
+	// --max-concurrent, and before the body is parsed.
 	authenticated, aerr := h.checkBasic(r, b)
 	if aerr != nil {
 		h.writeError(w, r, b, aerr)
 		return
 	}
-
-	buf := getBuffer()
-	defer putBuffer(buf)
-	body, err := readBody(w, r, h.limits.MaxBodyBytes, *buf)
-	*buf = body[:0]
-	if err != nil {
-		h.writeError(w, r, b, err)
-		return
-	}
-	var op *operation
-	var id string
+	var req request
 	var derr *Error
 	if authenticated {
-		op, id, derr = b.decode(r, body)
+		req, derr = b.decode(r, body)
 	} else {
-		op, id, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
+		req, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
 	}
-	ex.setOperation(op)
+	ex.setOperation(req.op)
 	if derr != nil {
 		h.writeError(w, r, b, derr)
 		return
 	}
-	res, cerr := op.call(r.Context(), h.svc, id)
+	resp, cerr := req.op.Call(r.Context(), h.svc, req.msg)
 	if cerr != nil {
 		h.writeError(w, r, b, asError(cerr))
 		return
 	}
-	b.writeResult(w, op, res)
+	b.writeResult(w, req.op, resp)
 }
 
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding, e *Error) {
@@ -321,31 +409,6 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding, 
 		h.log.Error("request failed", "request_id", ex.requestID(), "binding", b.name(), "path", r.URL.Path, "error", e.Err)
 	}
 	b.writeError(w, e)
-}
-
-// readBody reads the whole request body into buf, refusing more than limit bytes.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64, buf []byte) ([]byte, *Error) {
-	if r.ContentLength > limit {
-		return buf, errorf(CodeTooLarge, "The request body is larger than %d bytes.", limit)
-	}
-	body := http.MaxBytesReader(w, r.Body, limit)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := body.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				return buf, errorf(CodeTooLarge, "The request body is larger than %d bytes.", limit)
-			}
-			return buf, errorf(CodeMalformedRequest, "The request body could not be read.")
-		}
-	}
 }
 
 // bufferPool recycles response and request buffers; they are small and every request needs two.

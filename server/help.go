@@ -7,11 +7,9 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/xml"
-	"fmt"
 	"html/template"
 	"io"
 	"maps"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"path"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -43,15 +42,16 @@ type helpService struct {
 	Description string // the definitions' documentation
 	Operations  []helpOperation
 	// soapPorts are the SOAP 1.1 and 1.2 bindings the DISCO document lists, in contract order.
-	soapPorts []string
+	soapPorts []soapPort
 }
 
-// helpOperation is one operation: the dispatch table entry and what the contract says about it.
+// helpOperation is one operation: the generated table's entry, which carries the contract's
+// description and parameters.
 type helpOperation struct {
-	op          *operation
+	op          *wire.Operation
 	Name        string
 	Description string
-	// Params are the HTTP POST binding's input parts: the form fields of the test form.
+	// Params are the operation's parameters: the form fields of the test form.
 	Params []helpParam
 }
 
@@ -59,28 +59,14 @@ type helpParam struct {
 	Name, Type string
 }
 
-// wsdlDefinitions is the part of WSDL 1.1 the help pages read.
+// soapPort is a SOAP binding of the service: its name and protocol (soap11 or soap12).
+type soapPort struct{ binding, protocol string }
+
+// wsdlDefinitions is the part of WSDL 1.1 the help pages read: the service, its documentation and its
+// SOAP ports (for DISCO). Everything about operations comes from the generated table.
 type wsdlDefinitions struct {
-	Documentation string        `xml:"http://schemas.xmlsoap.org/wsdl/ documentation"`
-	Messages      []wsdlMessage `xml:"http://schemas.xmlsoap.org/wsdl/ message"`
-	PortTypes     []struct {
-		Name       string `xml:"name,attr"`
-		Operations []struct {
-			Name          string `xml:"name,attr"`
-			Documentation string `xml:"http://schemas.xmlsoap.org/wsdl/ documentation"`
-			Input         struct {
-				Message string `xml:"message,attr"`
-			} `xml:"http://schemas.xmlsoap.org/wsdl/ input"`
-		} `xml:"http://schemas.xmlsoap.org/wsdl/ operation"`
-	} `xml:"http://schemas.xmlsoap.org/wsdl/ portType"`
-	Bindings []struct {
-		Name string `xml:"name,attr"`
-		Type string `xml:"type,attr"`
-		HTTP *struct {
-			Verb string `xml:"verb,attr"`
-		} `xml:"http://schemas.xmlsoap.org/wsdl/http/ binding"`
-	} `xml:"http://schemas.xmlsoap.org/wsdl/ binding"`
-	Service struct {
+	Documentation string `xml:"http://schemas.xmlsoap.org/wsdl/ documentation"`
+	Service       struct {
 		Name          string `xml:"name,attr"`
 		Documentation string `xml:"http://schemas.xmlsoap.org/wsdl/ documentation"`
 		Ports         []struct {
@@ -99,8 +85,8 @@ func mustParseHelpModel(contract []byte) *helpService {
 	return s
 }
 
-// parseHelpModel reads the service, its documentation and each operation's documentation and HTTP POST
-// parameters from the contract, for every operation of the dispatch table.
+// parseHelpModel reads the service and its documentation from the contract, and each operation of the
+// generated table with its description and parameters.
 func parseHelpModel(contract []byte) (*helpService, error) {
 	var d wsdlDefinitions
 	if err := xml.Unmarshal(contract, &d); err != nil {
@@ -119,57 +105,21 @@ func parseHelpModel(contract []byte) (*helpService, error) {
 		Description: strings.TrimSpace(d.Documentation),
 	}
 	for _, p := range d.Service.Ports {
-		if p.SOAP != nil || p.SOAP12 != nil {
-			s.soapPorts = append(s.soapPorts, local(p.Binding))
+		switch {
+		case p.SOAP != nil:
+			s.soapPorts = append(s.soapPorts, soapPort{local(p.Binding), "soap11"})
+		case p.SOAP12 != nil:
+			s.soapPorts = append(s.soapPorts, soapPort{local(p.Binding), "soap12"})
 		}
 	}
-	var postPortType string
-	for _, b := range d.Bindings {
-		if b.HTTP != nil && b.HTTP.Verb == "POST" {
-			postPortType = local(b.Type)
-		}
-	}
-	if postPortType == "" {
-		return nil, fmt.Errorf("no HTTP POST binding")
-	}
-	for i := range operations {
-		op := &operations[i]
-		h := helpOperation{op: op, Name: op.name}
-		input := ""
-		for _, pt := range d.PortTypes {
-			for _, o := range pt.Operations {
-				if o.Name != op.name {
-					continue
-				}
-				if h.Description == "" {
-					h.Description = strings.TrimSpace(o.Documentation)
-				}
-				if pt.Name == postPortType {
-					input = local(o.Input.Message)
-				}
-			}
-		}
-		if h.Description == "" || input == "" {
-			return nil, fmt.Errorf("operation %s has no documentation or no HTTP POST input", op.name)
-		}
-		mi := slices.IndexFunc(d.Messages, func(m wsdlMessage) bool { return m.Name == input })
-		if mi < 0 {
-			return nil, fmt.Errorf("operation %s: message %s is missing", op.name, input)
-		}
-		for _, part := range d.Messages[mi].Parts {
-			h.Params = append(h.Params, helpParam{Name: part.Name, Type: local(part.Type)})
+	for _, op := range gen.Operations {
+		h := helpOperation{op: op, Name: op.Name, Description: op.Doc}
+		for _, p := range op.Params {
+			h.Params = append(h.Params, helpParam{Name: p.Name, Type: p.Type.Name})
 		}
 		s.Operations = append(s.Operations, h)
 	}
 	return s, nil
-}
-
-type wsdlMessage struct {
-	Name  string `xml:"name,attr"`
-	Parts []struct {
-		Name string `xml:"name,attr"`
-		Type string `xml:"type,attr"`
-	} `xml:"http://schemas.xmlsoap.org/wsdl/ part"`
 }
 
 func (s *helpService) operation(name string) *helpOperation {
@@ -224,6 +174,7 @@ type helpPage struct {
 	Script    template.JS // only on the operation page
 
 	Op      *helpOperation
+	Form    *helpForm   // the test form, nil when no enabled protocol can carry it
 	Fields  []helpField // the test form's fields, prefilled from the query
 	Samples []helpSample
 	Missing string // the unknown operation a 404 page names
@@ -231,6 +182,26 @@ type helpPage struct {
 
 type helpField struct {
 	Name, Type, Value string
+}
+
+// helpForm is how the test form invokes the operation: with HTTP POST when it is enabled and offers
+// the operation, else HTTP GET, else the JSON endpoint (which needs the page's script).
+type helpForm struct {
+	// Method is the form's method; Binding is post, get or json; Protocol names it for the reader.
+	Method, Binding, Protocol string
+}
+
+// helpFormFor chooses the test form's protocol for op.
+func (h *Handler) helpFormFor(op *wire.Operation) *helpForm {
+	switch {
+	case h.protocols.Post && op.Bindings.Has(wire.HTTPPost):
+		return &helpForm{Method: "post", Binding: "post", Protocol: "HTTP POST"}
+	case h.protocols.Get && op.Bindings.Has(wire.HTTPGet):
+		return &helpForm{Method: "get", Binding: "get", Protocol: "HTTP GET"}
+	case h.protocols.JSON && op.DecodeJSON != nil:
+		return &helpForm{Method: "post", Binding: "json", Protocol: "JSON"}
+	}
+	return nil
 }
 
 // helpSample is one binding's sample request and response, with placeholders.
@@ -246,7 +217,7 @@ func (h *Handler) serveHelp(w http.ResponseWriter, r *http.Request) {
 		Title:     helpModel.Name,
 		Service:   helpModel,
 		Namespace: h.soap11.namespace,
-		Address:   requestAddress(r),
+		Address:   h.requestAddress(r),
 		Self:      path.Base(endpointPath),
 		CSS:       template.CSS(helpCSS),
 	}
@@ -263,6 +234,7 @@ func (h *Handler) serveHelp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page.Title, page.Op, page.Script = helpModel.Name+": "+op.Name, op, template.JS(helpScript)
+	page.Form = h.helpFormFor(op.op)
 	for _, p := range op.Params {
 		page.Fields = append(page.Fields, helpField{Name: p.Name, Type: p.Type, Value: query.Get(p.Name)})
 	}
@@ -294,48 +266,32 @@ func (h *Handler) writeHelpFailure(w http.ResponseWriter, r *http.Request, err e
 	writePlainError(w, internalError(err))
 }
 
-// Placeholders, as ASMX shows them: strings are "string", integers "int", lengths "length".
-const (
-	placeholderString = "string"
-	placeholderInt    = "int"
-	placeholderLength = "length"
-	// placeholderNumber is written by the real encoder where an int goes, then shown as "int".
-	placeholderNumber = math.MinInt32
-)
+// placeholderLength is shown where a sample's Content-Length goes, as ASMX shows it.
+const placeholderLength = "length"
 
-// placeholderResult is a result of every kind whose values are the placeholders.
-func placeholderResult() result {
-	s := placeholderString
-	return result{
-		contact: &gen.Contact{Id: s, AccountId: s, FirstName: s, LastName: s, PhoneMobile: s, PhoneWork: s, EmailAddress: s,
-			RoleIds: &gen.ArrayOfString{Astring: []*string{&s, &s}}},
-		text:   s,
-		number: placeholderNumber,
-	}
-}
-
-// helpSamples writes op's sample messages for every binding: each request with the client's request
-// writer, each response with the binding's writeResult, both with placeholder values.
+// helpSamples writes op's sample messages for every binding that offers it: each request with the
+// client's request writer, each response with the binding's writeResult, both given placeholder
+// messages (wire.Placeholder) built from the table's type descriptors.
 func (h *Handler) helpSamples(ctx context.Context, op *helpOperation, address string) ([]helpSample, error) {
 	samples := []struct {
 		id, heading string
 		client      client.Binding
 		server      binding
+		enabled     bool
 	}{
-		{"soap11", "SOAP 1.1", client.SOAP11, h.soap11},
-		{"soap12", "SOAP 1.2", client.SOAP12, h.soap12},
-		{"get", "HTTP GET", client.HTTPGet, h.get},
-		{"post", "HTTP POST", client.HTTPPost, h.post},
+		{"soap11", "SOAP 1.1", client.SOAP11, h.soap11, h.protocols.SOAP11},
+		{"soap12", "SOAP 1.2", client.SOAP12, h.soap12, h.protocols.SOAP12},
+		{"get", "HTTP GET", client.HTTPGet, h.get, h.protocols.Get},
+		{"post", "HTTP POST", client.HTTPPost, h.post, h.protocols.Post},
+		{"json", "JSON", client.JSON, h.json, h.protocols.JSON},
 	}
 	var out []helpSample
 	for _, s := range samples {
-		c := &client.Client{Endpoint: address, Namespace: h.soap11.namespace, Binding: s.client}
-		var id *string
-		if op.op.hasID {
-			v := placeholderString
-			id = &v
+		if !s.enabled || !client.Offers(op.op, s.client) {
+			continue
 		}
-		req, err := c.NewRequest(ctx, op.Name, id)
+		c := &client.Client{Endpoint: address, Namespace: h.soap11.namespace, Binding: s.client}
+		req, err := c.NewRequest(ctx, op.op, wire.NewRequestPlaceholder(op.op))
 		if err != nil {
 			return nil, err
 		}
@@ -344,7 +300,7 @@ func (h *Handler) helpSamples(ctx context.Context, op *helpOperation, address st
 			return nil, err
 		}
 		rec := httptest.NewRecorder()
-		s.server.writeResult(rec, op.op, placeholderResult())
+		s.server.writeResult(rec, op.op, wire.NewResponsePlaceholder(op.op))
 		out = append(out, helpSample{ID: s.id, Heading: s.heading, Request: request, Response: formatResponse(rec)})
 	}
 	return out, nil
@@ -396,8 +352,7 @@ func formatResponse(rec *httptest.ResponseRecorder) string {
 	b.WriteString("HTTP/1.1 " + strconv.Itoa(rec.Code) + " " + http.StatusText(rec.Code) + "\n")
 	b.WriteString("Content-Type: " + rec.Header().Get("Content-Type") + "\n")
 	b.WriteString("Content-Length: " + placeholderLength + "\n\n")
-	body := bytes.ReplaceAll(rec.Body.Bytes(), []byte(">"+strconv.Itoa(placeholderNumber)+"<"), []byte(">"+placeholderInt+"<"))
-	b.Write(indentXML(body))
+	b.Write(indentXML(rec.Body.Bytes()))
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -464,18 +419,23 @@ func indentXML(raw []byte) []byte {
 // serveDisco answers ?disco with a DISCO document as ASMX writes it: the contract (?wsdl) with this
 // page as its documentation, and the SOAP 1.1 and 1.2 addresses, all as the client reached us.
 func (h *Handler) serveDisco(w http.ResponseWriter, r *http.Request) {
-	addr := appendEscaped(nil, requestAddress(r))
+	addr := appendEscaped(nil, h.requestAddress(r))
 	ns := appendEscaped(nil, h.soap11.namespace)
 	b := []byte(xmlDeclaration + `<discovery xmlns:xsd="` + nsXSD + `" xmlns:xsi="` + nsXSI + `" xmlns="http://schemas.xmlsoap.org/disco/">` + "\n")
 	b = append(b, `  <contractRef ref="`...)
 	b = append(append(b, addr...), `?wsdl" docRef="`...)
 	b = append(append(b, addr...), `" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`+"\n"...)
-	for i, port := range helpModel.soapPorts {
-		q := "q" + strconv.Itoa(i+1)
+	n := 0
+	for _, port := range helpModel.soapPorts {
+		if (port.protocol == "soap11" && !h.protocols.SOAP11) || (port.protocol == "soap12" && !h.protocols.SOAP12) {
+			continue
+		}
+		n++
+		q := "q" + strconv.Itoa(n)
 		b = append(b, `  <soap address="`...)
 		b = append(append(b, addr...), `" xmlns:`+q+`="`...)
 		b = append(append(b, ns...), `" binding="`+q+`:`...)
-		b = appendEscaped(b, port)
+		b = appendEscaped(b, port.binding)
 		b = append(b, `" xmlns="http://schemas.xmlsoap.org/disco/soap/" />`+"\n"...)
 	}
 	b = append(b, "</discovery>"...)

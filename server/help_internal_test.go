@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,15 +18,15 @@ import (
 func TestIndentXMLOnlyAddsWhiteSpace(t *testing.T) {
 	betweenTags := regexp.MustCompile(`>\s+<`)
 	ns := wsdl.DefaultNamespace
-	for _, b := range []binding{newSOAPBinding(false, ns, DefaultLimits()), newSOAPBinding(true, ns, DefaultLimits()), newHTTPBinding(false, ns)} {
-		for i := range operations {
-			for _, r := range []result{placeholderResult(), {}} {
+	for _, b := range []binding{newSOAPBinding(false, ns, DefaultLimits(), gen.Operations), newSOAPBinding(true, ns, DefaultLimits(), gen.Operations), newHTTPBinding(false, ns, gen.Operations)} {
+		for _, op := range gen.Operations {
+			for _, r := range []wire.Message{wire.NewResponsePlaceholder(op), op.NewResponse()} {
 				rec := httptest.NewRecorder()
-				b.writeResult(rec, &operations[i], r)
+				b.writeResult(rec, op, r)
 				raw := rec.Body.Bytes()
 				indented := indentXML(raw)
 				assert.Equal(t, string(betweenTags.ReplaceAll(raw, []byte("><"))), string(betweenTags.ReplaceAll(bytes.TrimSpace(indented), []byte("><"))),
-					"%s %s", b.name(), operations[i].name)
+					"%s %s", b.name(), op.Name)
 			}
 		}
 	}
@@ -33,18 +35,14 @@ func TestIndentXMLOnlyAddsWhiteSpace(t *testing.T) {
 }
 
 func TestHelpModelFromContract(t *testing.T) {
-	require.Len(t, helpModel.Operations, len(operations))
+	require.Len(t, helpModel.Operations, len(gen.Operations))
 	for i, op := range helpModel.Operations {
-		assert.Equal(t, operations[i].name, op.Name)
+		assert.Equal(t, gen.Operations[i].Name, op.Name)
 		assert.NotEmpty(t, op.Description)
-		assert.Equal(t, operations[i].hasID, len(op.Params) == 1, "%s: the HTTP POST input matches the table", op.Name)
+		assert.Equal(t, len(gen.Operations[i].Params), len(op.Params), "%s: the form fields are the parameters", op.Name)
 		for _, p := range op.Params {
 			assert.Equal(t, helpParam{Name: "id", Type: "string"}, p)
 		}
 	}
-	assert.Equal(t, []string{"SyncServiceSoap", "SyncServiceSoap12"}, helpModel.soapPorts)
-
-	broken := bytes.Replace(wsdl.Contract, []byte(">Read a contact from the system<"), []byte("><"), -1)
-	_, err := parseHelpModel(broken)
-	assert.ErrorContains(t, err, "ReadContact")
+	assert.Equal(t, []soapPort{{"SyncServiceSoap", "soap11"}, {"SyncServiceSoap12", "soap12"}}, helpModel.soapPorts)
 }

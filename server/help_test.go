@@ -64,7 +64,7 @@ func TestHelpOperationPages(t *testing.T) {
 			assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
 			assert.Contains(t, body, "<h1>"+name+"</h1>")
 			assert.Contains(t, body, `<p class="lead">`+docs[name]+`</p>`)
-			assert.Contains(t, body, `<form id="tryit" method="post" action="sync.asmx/`+name+`">`)
+			assert.Contains(t, body, `<form id="tryit" method="post" data-binding="post" action="sync.asmx/`+name+`">`)
 			hasID := !strings.HasPrefix(name, "Version")
 			assert.Equal(t, hasID, strings.Contains(body, `<label for="param-id">id</label>`), "a labelled id field exactly when the operation takes one")
 			assert.Equal(t, hasID, strings.Contains(body, `<input id="param-id" name="id" type="text"`))
@@ -239,7 +239,7 @@ func TestDiscoEscapesAddress(t *testing.T) {
 }
 
 func TestDisco(t *testing.T) {
-	ts := newTestServer(t, "https://contacts.example.com")
+	ts := newConfiguredServer(t, server.Config{BaseURL: "https://contacts.example.com", Addressing: server.Addressing{TrustedProxies: loopbackProxy}})
 	for _, tc := range []struct {
 		name    string
 		query   string

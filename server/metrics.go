@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/fault"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -30,21 +32,22 @@ const (
 // metricBindings, metricOperations and metricOutcomes are the closed label sets; their positions index
 // the series caches.
 var (
-	metricBindings   = []string{bindingNone, "soap11", "soap12", "get", "post"}
+	metricBindings   = []string{bindingNone, "soap11", "soap12", "get", "post", "json"}
 	metricOperations = func() []string {
 		names := []string{operationUnknown}
-		for _, op := range operations {
-			names = append(names, op.name)
+		for _, op := range gen.Operations {
+			names = append(names, op.Name)
 		}
 		return names
 	}()
-	// metricOutcomes lists every error code; a code missing here is counted as "other" (see
-	// outcomeIndex), so adding a code to errors.go means adding it here too.
-	metricOutcomes = []string{outcomeOK, outcomeOther,
-		string(CodeInvalidArgument), string(CodeMalformedRequest), string(CodeNotFound), string(CodeUnknownOperation),
-		string(CodeMethodNotAllowed), string(CodeUnsupportedMediaType), string(CodeTooLarge), string(CodeVersionMismatch),
-		string(CodeMustUnderstand), outcomeUnauthenticated, string(CodeUnavailable), string(CodeInternal),
-		outcomeClientGone}
+	// metricOutcomes lists ok, other, every code's outcome from fault's table, and ClientGone.
+	metricOutcomes = func() []string {
+		outcomes := []string{outcomeOK, outcomeOther}
+		for _, c := range fault.Codes {
+			outcomes = append(outcomes, c.Mapping().Outcome)
+		}
+		return append(outcomes, outcomeClientGone)
+	}()
 )
 
 // outcomeUnauthenticated is the outcome of a 401: a request without valid credentials.

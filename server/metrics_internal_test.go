@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/contactsync/contactsync/gen"
 	"net/http"
 	"testing"
 
@@ -39,11 +40,11 @@ func TestOutcomes(t *testing.T) {
 		CodeUnsupportedMediaType, CodeTooLarge, CodeVersionMismatch, CodeMustUnderstand, CodeUnavailable, CodeInternal} {
 		assert.Equal(t, string(code), metricOutcomes[outcomeIndex(string(code))])
 	}
-	for _, op := range operations {
-		assert.Equal(t, op.name, metricOperations[indexOf(metricOperations, op.name)])
+	for _, op := range gen.Operations {
+		assert.Equal(t, op.Name, metricOperations[indexOf(metricOperations, op.Name)])
 	}
-	for _, b := range []binding{newSOAPBinding(false, "urn:x", DefaultLimits()), newSOAPBinding(true, "urn:x", DefaultLimits()),
-		newHTTPBinding(false, "urn:x"), newHTTPBinding(true, "urn:x")} {
+	for _, b := range []binding{newSOAPBinding(false, "urn:x", DefaultLimits(), gen.Operations), newSOAPBinding(true, "urn:x", DefaultLimits(), gen.Operations),
+		newHTTPBinding(false, "urn:x", gen.Operations), newHTTPBinding(true, "urn:x", gen.Operations)} {
 		assert.Equal(t, b.name(), metricBindings[indexOf(metricBindings, b.name())], "binding %s has its label", b.name())
 	}
 }

@@ -5,11 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"github.com/contactsync/contactsync/server/wire"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/contactsync/contactsync/server/observe"
 )
 
 // RequestIDHeader carries a request's id: taken from the request when sane, generated otherwise, and
@@ -32,6 +35,10 @@ type ObserveConfig struct {
 	Logger *slog.Logger
 	// AccessLog turns the access log on. Operators who log at a proxy turn it off.
 	AccessLog bool
+	// AccessLines writes the access lines when set: serve passes one writing to Logger's destination
+	// in Logger's format, which formats a line by hand instead of through a slog record. When nil,
+	// the lines go through Logger.
+	AccessLines *observe.AccessLog
 }
 
 // Observe wraps the endpoint handler next with what every request needs for operating the service:
@@ -44,13 +51,17 @@ func Observe(next http.Handler, cfg ObserveConfig) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &observer{next: next, metrics: cfg.Metrics, logger: logger, accessLog: cfg.AccessLog, idPrefix: newRequestIDPrefix()}
+	access := cfg.AccessLines
+	if access == nil {
+		access = observe.Through(logger)
+	}
+	return &observer{next: next, metrics: cfg.Metrics, access: access, accessLog: cfg.AccessLog, idPrefix: newRequestIDPrefix()}
 }
 
 type observer struct {
 	next      http.Handler
 	metrics   *Metrics
-	logger    *slog.Logger
+	access    *observe.AccessLog
 	accessLog bool
 	// idPrefix and idCounter make generated request ids: unique within the process by the counter,
 	// and across processes and restarts by the random prefix, without reading crypto/rand per request.
@@ -121,9 +132,9 @@ func (e *exchange) setBinding(b binding) {
 	}
 }
 
-func (e *exchange) setOperation(op *operation) {
+func (e *exchange) setOperation(op *wire.Operation) {
 	if e != nil && op != nil {
-		e.op = op.name
+		e.op = op.Name
 	}
 }
 
@@ -166,7 +177,8 @@ func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (o *observer) finish(ex *exchange, r *http.Request, start time.Time) {
-	elapsed := time.Since(start)
+	now := time.Now()
+	elapsed := now.Sub(start)
 	status := ex.status
 	if status == 0 {
 		status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
@@ -194,20 +206,9 @@ func (o *observer) finish(ex *exchange, r *http.Request, start time.Time) {
 		if len(path) > maxLoggedPathBytes {
 			path = path[:maxLoggedPathBytes] + "…"
 		}
-		// LogAttrs with typed attributes: no interface boxing, no fmt, and nothing at all is built when
-		// the logger's level is above info (LogAttrs checks Enabled first).
-		o.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("request_id", ex.id),
-			slog.String("method", r.Method),
-			slog.String("path", path),
-			slog.String("binding", binding),
-			slog.String("operation", op),
-			slog.Int("status", status),
-			slog.String("outcome", outcome),
-			slog.Duration("duration", elapsed),
-			slog.Int64("bytes", ex.bytes),
-			slog.String("remote", r.RemoteAddr),
-		)
+		o.access.Log(r.Context(), &observe.Access{Time: now, RequestID: ex.id, Method: r.Method, Path: path,
+			Binding: binding, Operation: op, Status: status, Outcome: outcome, Duration: elapsed, Bytes: ex.bytes,
+			Remote: r.RemoteAddr})
 	}
 }
 

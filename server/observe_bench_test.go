@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
 	"github.com/contactsync/contactsync/wsdl"
@@ -57,8 +58,10 @@ func (w *nullResponseWriter) WriteHeader(int)             {}
 
 // BenchmarkObservedReadContact measures ReadContact over HTTP GET and SOAP 1.1 through the bare
 // handler, and through Observe with metrics only, and with metrics, a measured store and a JSON access
-// log (written to io.Discard, so the cost is building and formatting the line, not the disk). The
-// difference between "bare" and the others is the per-request cost of observability.
+// log (written to io.Discard, so the cost is building and formatting the line, not the disk): through
+// a slog.Logger ("accesslog", what Observe does without AccessLines) and written by hand
+// ("accesslines", what serve uses). The difference between "bare" and the others is the per-request
+// cost of observability.
 func BenchmarkObservedReadContact(b *testing.B) {
 	st := &memoryStore{contacts: map[string]store.Contact{"bench-1": server.TestContact("bench-1")}}
 	newHandler := func(st store.Store) http.Handler {
@@ -85,6 +88,11 @@ func BenchmarkObservedReadContact(b *testing.B) {
 			reg := prometheus.NewRegistry()
 			return server.Observe(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), server.ObserveConfig{
 				Metrics: server.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), AccessLog: true})
+		}},
+		{"metrics+store+accesslines", func() http.Handler {
+			reg := prometheus.NewRegistry()
+			return server.Observe(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), server.ObserveConfig{
+				Metrics: server.NewMetrics(reg), AccessLog: true, AccessLines: observe.NewAccessLog(io.Discard, observe.JSON, nil)})
 		}},
 	}
 	soapBody := soapEnvelope(false, ns, "ReadContact", "<id>bench-1</id>")

@@ -25,7 +25,13 @@ const DefaultReadyTimeout = 2 * time.Second
 type OpsConfig struct {
 	// Store answers /readyz through its Ping; nil makes /readyz fail.
 	Store store.Store
-	// ReadyTimeout bounds the ping; zero means DefaultReadyTimeout.
+	// Writes, when set, also makes /readyz fail while the store cannot write (a full disk, a read-only
+	// file system): see store.WriteHealth, which probes the store at most every few seconds, so the
+	// instance comes back by itself once the store can write again.
+	Writes interface {
+		Writable(ctx context.Context) error
+	}
+	// ReadyTimeout bounds the ping (and a writability probe); zero means DefaultReadyTimeout.
 	ReadyTimeout time.Duration
 	// Metrics serves /metrics (typically promhttp.HandlerFor); nil leaves /metrics unserved here, for
 	// a main listener whose metrics are on the admin address.
@@ -98,6 +104,13 @@ func (o *Ops) serveReady(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Retry-After", "1")
 		writeOpsText(w, http.StatusServiceUnavailable, "not ready: "+reason)
+		return
+	}
+	if o.cfg.Writes != nil && o.cfg.Writes.Writable(ctx) != nil {
+		// Reads would still work, but a load balancer cannot send only reads here: every write would
+		// fail. The cause is in the log (rate-limited), never here.
+		w.Header().Set("Retry-After", "1")
+		writeOpsText(w, http.StatusServiceUnavailable, "not ready: store not writable")
 		return
 	}
 	writeOpsText(w, http.StatusOK, "ok")

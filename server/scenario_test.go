@@ -104,7 +104,7 @@ func TestScenarioEveryBinding(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	for _, b := range client.Bindings {
 		t.Run(string(b), func(t *testing.T) {
-			c := &client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: ts.Client()}
+			c := (&client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: ts.Client()}).Service()
 			id := `scenario-` + string(b) + ` <&>"' ü 😀 +%=#?`
 			runScenario(t, c, id, func(t *testing.T, err error) {
 				t.Helper()
@@ -129,7 +129,7 @@ func TestScenarioEveryBinding(t *testing.T) {
 // and the service agree on what the semantics are.
 func TestScenarioInProcess(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
-	runScenario(t, server.NewService(ts.store), "in-process", func(t *testing.T, err error) {
+	runScenario(t, gen.SyncServiceSoapAdapter{SyncServiceSoapServer: server.NewService(ts.store)}, "in-process", func(t *testing.T, err error) {
 		var e *server.Error
 		require.ErrorAs(t, err, &e)
 		assert.Equal(t, server.CodeNotFound, e.Code)
@@ -162,7 +162,7 @@ func TestBaseURLChangesNamespace(t *testing.T) {
 
 	for _, b := range client.Bindings {
 		t.Run(string(b), func(t *testing.T) {
-			c := &client.Client{Endpoint: ts.endpoint, Namespace: ns, Binding: b, HTTP: ts.Client()}
+			c := (&client.Client{Endpoint: ts.endpoint, Namespace: ns, Binding: b, HTTP: ts.Client()}).Service()
 			runScenario(t, c, "ns-"+string(b), func(t *testing.T, err error) { require.Error(t, err) })
 		})
 	}
@@ -235,9 +235,10 @@ func parseContract(t *testing.T, body string) contractDoc {
 }
 
 // TestWSDLAddresses checks ?WSDL in any letter case returns the contract with every port at the URL
-// the client used, honouring X-Forwarded-Proto and X-Forwarded-Host, and ignoring forged values.
+// the client used, honouring X-Forwarded-Proto and X-Forwarded-Host from a trusted proxy (here the
+// test client; addressing_test.go checks that others are ignored), and ignoring forged values.
 func TestWSDLAddresses(t *testing.T) {
-	ts := newTestServer(t, wsdl.DefaultBaseURL)
+	ts := newConfiguredServer(t, server.Config{Addressing: server.Addressing{TrustedProxies: loopbackProxy}})
 	host := strings.TrimPrefix(ts.URL, "http://")
 	cases := []struct {
 		name    string

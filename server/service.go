@@ -29,13 +29,16 @@ var Version = strconv.Itoa(VersionMajor) + "." + strconv.Itoa(VersionMinor)
 // fits every identifier scheme we know of (GUIDs, URNs, e-mail-like keys) while keeping rows small.
 const MaxIDLength = 256
 
-// Service implements the generated SOAP operation interface over a store. Every binding calls it
-// through the operation table, so the semantics live here once.
+// Service implements the generated server interface (gen.SyncServiceSoapServer) over a store. Every
+// binding calls it through the generated operation table, so the semantics live here once, and this is
+// the only code a new operation needs written: its method.
 type Service struct {
 	store store.Store
 }
 
-var _ gen.SyncServiceSoap = (*Service)(nil)
+// Service implements the generated server interface; after a contract edit adds an operation, this
+// line is where the compiler reports the method to write.
+var _ gen.SyncServiceSoapServer = (*Service)(nil)
 
 // NewService returns a Service that keeps contacts in s.
 func NewService(s store.Store) *Service {
@@ -105,44 +108,6 @@ func (s *Service) VersionMajorContext(context.Context, *gen.VersionMajor) (*gen.
 // VersionMinorContext returns the minor version number.
 func (s *Service) VersionMinorContext(context.Context, *gen.VersionMinor) (*gen.VersionMinorResponse, error) {
 	return &gen.VersionMinorResponse{VersionMinorResult: VersionMinor}, nil
-}
-
-// The generated interface also has context-free variants (gowsdl writes both for its client); they
-// delegate so the semantics stay in one place.
-
-// TestCreateContact is TestCreateContactContext without a context.
-func (s *Service) TestCreateContact(req *gen.TestCreateContact) (*gen.TestCreateContactResponse, error) {
-	return s.TestCreateContactContext(context.Background(), req)
-}
-
-// TestUpdateContact is TestUpdateContactContext without a context.
-func (s *Service) TestUpdateContact(req *gen.TestUpdateContact) (*gen.TestUpdateContactResponse, error) {
-	return s.TestUpdateContactContext(context.Background(), req)
-}
-
-// DeleteContact is DeleteContactContext without a context.
-func (s *Service) DeleteContact(req *gen.DeleteContact) (*gen.DeleteContactResponse, error) {
-	return s.DeleteContactContext(context.Background(), req)
-}
-
-// ReadContact is ReadContactContext without a context.
-func (s *Service) ReadContact(req *gen.ReadContact) (*gen.ReadContactResponse, error) {
-	return s.ReadContactContext(context.Background(), req)
-}
-
-// Version is VersionContext without a context.
-func (s *Service) Version(req *gen.Version) (*gen.VersionResponse, error) {
-	return s.VersionContext(context.Background(), req)
-}
-
-// VersionMajor is VersionMajorContext without a context.
-func (s *Service) VersionMajor(req *gen.VersionMajor) (*gen.VersionMajorResponse, error) {
-	return s.VersionMajorContext(context.Background(), req)
-}
-
-// VersionMinor is VersionMinorContext without a context.
-func (s *Service) VersionMinor(req *gen.VersionMinor) (*gen.VersionMinorResponse, error) {
-	return s.VersionMinorContext(context.Background(), req)
 }
 
 // validateID enforces the input rules for the id parameter: present, non-empty, valid UTF-8, at most

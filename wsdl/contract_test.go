@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -508,7 +509,11 @@ func TestContractService(t *testing.T) {
 // R2101, R2102): message parts to global elements or types, portType operations to messages, bindings
 // to portTypes, ports to bindings, and schema type references to the schema or XML Schema's built-ins.
 func TestContractReferencesResolve(t *testing.T) {
-	d := loadContract(t)
+	forEachServedContract(t, contractReferencesResolve)
+}
+
+func contractReferencesResolve(t *testing.T, doc []byte) {
+	d := loadContractFrom(t, doc)
 	schema := d.schema()
 
 	resolveType := func(qn string) bool {
@@ -884,8 +889,14 @@ func (d *definitions) resolve(qname string) xml.Name {
 // loadContract reads wsdl.Contract into the model.
 func loadContract(t *testing.T) *definitions {
 	t.Helper()
+	return loadContractFrom(t, wsdl.Contract)
+}
+
+// loadContractFrom reads a WSDL document into the model.
+func loadContractFrom(t *testing.T, doc []byte) *definitions {
+	t.Helper()
 	var d definitions
-	require.NoError(t, xml.Unmarshal(wsdl.Contract, &d), "unmarshal the contract")
+	require.NoError(t, xml.Unmarshal(doc, &d), "unmarshal the contract")
 	d.ns = map[string]string{}
 	for _, a := range d.Attrs {
 		switch {
@@ -983,7 +994,12 @@ func parseTree(data []byte) (*node, error) {
 
 func loadTree(t *testing.T) *node {
 	t.Helper()
-	root, err := parseTree(wsdl.Contract)
+	return loadTreeFrom(t, wsdl.Contract)
+}
+
+func loadTreeFrom(t *testing.T, doc []byte) *node {
+	t.Helper()
+	root, err := parseTree(doc)
 	require.NoError(t, err)
 	require.NotNil(t, root)
 	return root
@@ -999,4 +1015,27 @@ func uniq(list []string) []string {
 		}
 	}
 	return out
+}
+
+// forEachServedContract runs check on the contract as the service serves it for every combination of
+// the four bindings (--protocols), each with the documents on: a disabled binding is left out of the
+// WSDL, and what remains must still be a valid, WS-I conformant description. The combination of all
+// four is the contract file itself.
+func forEachServedContract(t *testing.T, check func(t *testing.T, doc []byte)) {
+	t.Helper()
+	all := []string{"soap11", "soap12", "get", "post"}
+	for mask := 1; mask < 1<<len(all); mask++ {
+		var names []string
+		for i, n := range all {
+			if mask&(1<<i) != 0 {
+				names = append(names, n)
+			}
+		}
+		doc, err := server.ContractFor(wsdl.DefaultBaseURL, wsdl.DefaultAddress, append(names, "docs"))
+		require.NoError(t, err)
+		if len(names) == len(all) {
+			require.Equal(t, string(wsdl.Contract), string(doc), "with every binding on, the served contract is the file")
+		}
+		t.Run(strings.Join(names, "+"), func(t *testing.T) { check(t, doc) })
+	}
 }

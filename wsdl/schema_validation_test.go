@@ -153,6 +153,10 @@ func TestContractValidAgainstWSDLSchemas(t *testing.T) {
 	out, err := v.validate(t, set, contractFile)
 	require.NoError(t, err, "contactsync.wsdl is not valid:\n%s", out)
 	assert.Contains(t, out, "validates")
+	forEachServedContract(t, func(t *testing.T, doc []byte) {
+		out, err := v.validate(t, set, v.write(t, "served.wsdl", string(doc)))
+		require.NoError(t, err, "the served contract is not valid:\n%s", out)
+	})
 
 	// Broken copies of the contract, to prove each schema is applied.
 	contract := string(wsdl.Contract)

@@ -16,6 +16,9 @@ type authOptions struct {
 	usersFile    string
 	docs         string
 	maxClockSkew time.Duration
+	// bcryptConcurrency bounds the bcrypt comparisons running at once; 0 means
+	// auth.DefaultBcryptConcurrency (half the CPUs).
+	bcryptConcurrency int
 }
 
 // authFlags registers serve's authentication flags. Authentication is off unless --users-file is set.
@@ -23,6 +26,7 @@ func authFlags(cmd *cobra.Command, o *authOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.usersFile, "users-file", "", "`FILE` of users allowed to call the service (htpasswd bcrypt format, written by contactsync user add); setting it turns authentication on")
 	f.StringVar(&o.docs, "auth-docs", "open", "with --users-file: whether ?WSDL, ?disco and the help pages need credentials too: open or protected")
+	f.IntVar(&o.bcryptConcurrency, "auth-bcrypt-concurrency", 0, "with --users-file: most bcrypt password checks running at once (0: half the CPUs, at least 1); a check waiting longer than 250ms for one gets 503")
 	f.DurationVar(&o.maxClockSkew, "auth-max-clock-skew", auth.DefaultMaxClockSkew, "with --users-file: how far a WS-Security UsernameToken's Created time may be from the server's clock; nonces are remembered this long")
 }
 
@@ -38,6 +42,9 @@ func (o authOptions) build(logger *slog.Logger) (a *auth.Authenticator, protectD
 	}
 	if o.maxClockSkew < 0 || (o.maxClockSkew == 0 && o.usersFile != "") {
 		return nil, false, errors.New("--auth-max-clock-skew must be positive")
+	}
+	if o.bcryptConcurrency < 0 {
+		return nil, false, errors.New("--auth-bcrypt-concurrency must be 0 (half the CPUs) or more")
 	}
 	if o.usersFile == "" {
 		if protectDocs {
@@ -60,12 +67,13 @@ func (o authOptions) build(logger *slog.Logger) (a *auth.Authenticator, protectD
 	if users.Len() == 0 {
 		logger.Warn("the users file lists no users: every request will be refused", "users_file", o.usersFile)
 	}
-	a, err = auth.New(users, auth.Options{MaxClockSkew: o.maxClockSkew})
+	a, err = auth.New(users, auth.Options{MaxClockSkew: o.maxClockSkew, BcryptConcurrency: o.bcryptConcurrency})
 	if err != nil {
 		return nil, false, err
 	}
 	logger.Info("authentication on", "users_file", o.usersFile, "users", users.Len(), "digest_users", users.DigestUsers(),
-		"docs", map[bool]string{false: "open", true: "protected"}[protectDocs], "max_clock_skew", o.maxClockSkew.String())
+		"docs", map[bool]string{false: "open", true: "protected"}[protectDocs], "max_clock_skew", o.maxClockSkew.String(),
+		"bcrypt_concurrency", a.BcryptConcurrency())
 	return a, protectDocs, nil
 }
 

@@ -1,24 +1,29 @@
 package main
 
 import (
-	"encoding/xml"
+	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/spf13/cobra"
 )
 
 type callOptions struct {
-	id      string
-	binding string
-	url     string
-	baseURL string
-	timeout time.Duration
+	id         string
+	params     []string
+	paramFiles []string
+	binding    string
+	url        string
+	baseURL    string
+	timeout    time.Duration
 }
 
 func newCallCommand() *cobra.Command {
@@ -26,15 +31,25 @@ func newCallCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "call OPERATION",
 		Short: "Call an operation of a running service and print the result as XML",
-		Long: "Call one operation over the chosen binding through the generated operation interface and print\n" +
-			"the response as XML. The exit status is non-zero when the service answers with a fault or an\n" +
-			"error status.\n\nOperations: " + strings.Join(server.OperationNames(), ", "),
-		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --id 42 --binding soap12\n  contactsync call VersionMinor --binding get",
+		Long: "Call one operation over the chosen binding through the generated operation table and print\n" +
+			"the response as XML. Parameters are given by name: --param name=value for a simple type (its\n" +
+			"XSD lexical form), --param-file name=FILE for a complex one (FILE holds its XML element). The exit\n" +
+			"status is non-zero when the service answers with a fault or an error status.\n\n" +
+			"Operations: " + strings.Join(server.OperationNames(), ", "),
+		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --param id=42 --binding soap12\n  contactsync call VersionMinor --binding get",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ns, err := server.Namespace(opts.baseURL)
 			if err != nil {
 				return fmt.Errorf("--base-url: %w", err)
+			}
+			op := wire.Lookup(gen.Operations, args[0])
+			if op == nil {
+				return fmt.Errorf("unknown operation %q; operations are: %s", args[0], strings.Join(server.OperationNames(), ", "))
+			}
+			req, err := callRequest(op, ns, &opts)
+			if err != nil {
+				return err
 			}
 			c := &client.Client{
 				Endpoint:  opts.url,
@@ -42,11 +57,16 @@ func newCallCommand() *cobra.Command {
 				Binding:   client.Binding(opts.binding),
 				HTTP:      &http.Client{Timeout: opts.timeout},
 			}
-			resp, err := client.Invoke(cmd.Context(), c, args[0], opts.id)
-			if err != nil {
+			resp := op.NewResponse()
+			if err := c.Invoke(cmd.Context(), op, req, resp); err != nil {
 				return err
 			}
-			out, err := xml.MarshalIndent(resp, "", "  ")
+			var out []byte
+			if c.Binding == client.JSON {
+				out, err = client.MessageJSON(op, resp)
+			} else {
+				out, err = client.Message(op.ResponseElement, ns, resp)
+			}
 			if err != nil {
 				return err
 			}
@@ -54,11 +74,83 @@ func newCallCommand() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&opts.id, "id", "", "contact id (for the contact operations)")
-	cmd.Flags().StringVar(&opts.binding, "binding", string(client.SOAP11), "soap11, soap12, get or post")
+	cmd.Flags().StringVar(&opts.id, "id", "", "shorthand for --param NAME=VALUE of an operation with a single parameter (the contact operations' id)")
+	cmd.Flags().StringArrayVar(&opts.params, "param", nil, "a parameter as name=value (repeatable)")
+	cmd.Flags().StringArrayVar(&opts.paramFiles, "param-file", nil, "a complex parameter as name=FILE, FILE holding its XML element (repeatable)")
+	cmd.Flags().StringVar(&opts.binding, "binding", string(client.SOAP11), "soap11, soap12, get, post or json (the JSON endpoint, when the service enables it)")
 	cmd.Flags().StringVar(&opts.url, "url", wsdl.DefaultAddress, "service endpoint URL")
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 30*time.Second, "time limit for the call")
 	baseURLFlag(cmd, &opts.baseURL)
 	// Only the endpoint and namespace are settings; the operation's arguments belong to each call.
 	return bindSettings(cmd, "url", "base-url")
+}
+
+// callRequest builds op's request from the command line: the parameters become the children of the
+// request wrapper, in the table's order, and the generated decoder reads them, so a value is checked
+// against its XSD type before anything is sent.
+func callRequest(op *wire.Operation, ns string, opts *callOptions) (wire.Message, error) {
+	given := map[string]string{} // name -> the element's XML
+	set := func(name, element string) error {
+		if wire.LookupField(op.Params, name) == nil {
+			var names []string
+			for _, p := range op.Params {
+				names = append(names, p.Name)
+			}
+			return fmt.Errorf("%s has no parameter %q (parameters: %s)", op.Name, name, strings.Join(names, ", "))
+		}
+		if _, dup := given[name]; dup {
+			return fmt.Errorf("the parameter %s is given more than once", name)
+		}
+		given[name] = element
+		return nil
+	}
+	if opts.id != "" {
+		if len(op.Params) != 1 {
+			return nil, fmt.Errorf("--id is shorthand for an operation with a single parameter; %s has %d: use --param", op.Name, len(op.Params))
+		}
+		opts.params = append(opts.params, op.Params[0].Name+"="+opts.id)
+	}
+	for _, p := range opts.params {
+		name, value, ok := strings.Cut(p, "=")
+		if !ok {
+			return nil, fmt.Errorf("--param %q: want name=value", p)
+		}
+		if f := wire.LookupField(op.Params, name); f != nil && !f.Type.Kind.Simple() {
+			return nil, fmt.Errorf("--param %s: the parameter is of the complex type %s; use --param-file %s=FILE", name, f.Type.Name, name)
+		}
+		element := string(wire.AppendString(nil, name, value))
+		if err := set(name, element); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range opts.paramFiles {
+		name, file, ok := strings.Cut(p, "=")
+		if !ok {
+			return nil, fmt.Errorf("--param-file %q: want name=FILE", p)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("--param-file %s: %w", name, err)
+		}
+		if err := set(name, string(data)); err != nil {
+			return nil, err
+		}
+	}
+	doc := `<` + op.RequestElement + ` xmlns="` + string(wire.AppendEscaped(nil, ns)) + `">`
+	for _, p := range op.Params {
+		doc += given[p.Name]
+	}
+	doc += `</` + op.RequestElement + `>`
+	rd := wire.NewReader([]byte(doc), ns, wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}, false)
+	if _, err := rd.Root(); err != nil {
+		return nil, fmt.Errorf("reading the parameters: %w", err)
+	}
+	req := op.NewRequest()
+	if err := req.DecodeXML(rd); err != nil {
+		return nil, fmt.Errorf("reading the parameters: %w", err)
+	}
+	if err := rd.End(); err != nil {
+		return nil, errors.New("a --param-file holds more than one element")
+	}
+	return req, nil
 }

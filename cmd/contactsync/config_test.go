@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server"
 )
 
 // resolveSettings runs the command tree with args up to the point where the command would run: it
@@ -134,7 +137,7 @@ func TestConfigFileSource(t *testing.T) {
 		args      []string
 		want      string
 	}{
-		{"none", "", nil, "256"},
+		{"none", "", nil, strconv.Itoa(server.DefaultMaxConcurrent())},
 		{"env", fromEnv, nil, "11"},
 		{"flag", "", []string{"--config", fromFlag}, "22"},
 		{"flag beats env", fromEnv, []string{"--config", fromFlag}, "22"},
@@ -277,6 +280,14 @@ func TestSettingsValidation(t *testing.T) {
 		{"max-xml-elements", "2", "--max-xml-elements must be at least 3"},
 		{"max-concurrent", "0", "--max-concurrent must be at least 1"},
 		{"max-header-bytes", "100", "--max-header-bytes must be at least 1024"},
+		{"max-xml-attrs-per-element", "0", "--max-xml-attrs-per-element must be at least 1"},
+		{"max-xml-comment-bytes", "-1", "--max-xml-comment-bytes must be at least 1"},
+		{"max-pending", "0", "--max-pending must be at least 1"},
+		{"max-body-bytes-in-flight", "0", "--max-body-bytes-in-flight must be at least 1"},
+		{"min-body-rate", "0", "--min-body-rate must be at least 1"},
+		{"queue-timeout", "0s", "--queue-timeout must be positive"},
+		{"public-url", "contacts.example.com", "--public-url"},
+		{"trusted-proxies", "10.0.0.0/33", "--trusted-proxies"},
 		{"read-header-timeout", "0s", "--read-header-timeout must be positive"},
 		{"read-timeout", "-1s", "--read-timeout must be positive"},
 		{"write-timeout", "0s", "--write-timeout must be positive"},

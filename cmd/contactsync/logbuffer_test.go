@@ -243,3 +243,57 @@ func BenchmarkAccessLine(b *testing.B) {
 		})
 	}
 }
+
+// blockingWriter holds its first Write until release is closed, as a terminal or a lagging pipe
+// reader would.
+type blockingWriter struct {
+	entered chan struct{}
+	release chan struct{}
+	once    sync.Once
+	rec     *writeRecorder
+}
+
+func (w *blockingWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() {
+		close(w.entered)
+		<-w.release
+	})
+	return w.rec.Write(p)
+}
+
+// TestLogBufferWritesOutsideTheLock checks that while a full batch is being written to a slow
+// destination, other lines are still buffered at once rather than waiting for that write, and that
+// every line arrives once, in order.
+func TestLogBufferWritesOutsideTheLock(t *testing.T) {
+	out := &blockingWriter{entered: make(chan struct{}), release: make(chan struct{}), rec: newWriteRecorder()}
+	b := newLogBuffer(out, 10, time.Hour)
+	for _, line := range []string{"aaaa\n", "bbbb\n"} {
+		_, err := b.Write([]byte(line))
+		require.NoError(t, err)
+	}
+	flushed := make(chan error, 1)
+	go func() { // does not fit: flushes "aaaa\nbbbb\n", which blocks in the destination
+		_, err := b.Write([]byte("cccc\n"))
+		flushed <- err
+	}()
+	<-out.entered
+
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := b.Write([]byte("dddd\n"))
+		wrote <- err
+	}()
+	select {
+	case err := <-wrote:
+		require.NoError(t, err, "a line is buffered while the batch before it is being written")
+	case <-time.After(5 * time.Second):
+		t.Fatal("a Write waited for the slow destination although the spare buffer had room")
+	}
+
+	close(out.release)
+	require.NoError(t, <-flushed)
+	require.NoError(t, b.Close())
+	chunks, all := out.rec.written()
+	assert.Equal(t, "aaaa\nbbbb\n", chunks[0], "the full batch first")
+	assert.ElementsMatch(t, []string{"aaaa", "bbbb", "cccc", "dddd"}, strings.Fields(all), "every line once")
+}

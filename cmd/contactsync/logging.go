@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/contactsync/contactsync/server/observe"
 	"github.com/spf13/cobra"
 )
 
@@ -39,6 +40,19 @@ func newLogger(w io.Writer, o logOptions) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, handlerOptions)), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: must be %s", o.format.value, o.format.list())
+}
+
+// newAccessLog builds the access line writer matching newLogger(w, o): the same destination, format
+// and level, so its lines are exactly the ones the logger would write. It assumes o was accepted by
+// newLogger.
+func newAccessLog(w io.Writer, o logOptions) *observe.AccessLog {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(o.level.value)) // newLogger has refused a bad level
+	format := observe.Text
+	if o.format.value == "json" {
+		format = observe.JSON
+	}
+	return observe.NewAccessLog(w, format, level)
 }
 
 // choice is a pflag.Value holding one of a fixed list of words.

@@ -10,6 +10,7 @@ import (
 	"net/http/pprof"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -24,6 +25,9 @@ type obsOptions struct {
 	// accessLog turns on the access log (on by default; off for deployments that log requests at a
 	// proxy). In-process callers that leave it false get none.
 	accessLog bool
+	// accessLines, set by serve from the log settings, writes the access lines by hand to the log's
+	// destination (server/observe); when nil they go through the logger as slog records.
+	accessLines *observe.AccessLog
 	// adminPprof serves net/http/pprof under /debug/pprof/ on the admin listener, never on the main
 	// one: profiles reveal the program's internals and cost CPU, so they stay with the metrics on an
 	// address clients do not reach.
@@ -75,9 +79,10 @@ type observability struct {
 	admin *adminServer
 }
 
-// setUpObservability measures st into a fresh registry and prepares the handlers. The caller wraps the
-// endpoint handler with wrap (metrics, access log, and the operational endpoints) and starts admin.
-func setUpObservability(o obsOptions, st store.Store, logger *slog.Logger) *observability {
+// setUpObservability measures st into a fresh registry and prepares the handlers; /readyz also asks
+// writes whether the store can write. The caller wraps the endpoint handler with wrap (metrics, access
+// log, and the operational endpoints) and starts admin.
+func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth, logger *slog.Logger) *observability {
 	reg := server.NewRegistry()
 	measured := instrumented.New(st, instrumented.NewMetrics(reg))
 	metrics := server.NewMetrics(reg)
@@ -86,11 +91,11 @@ func setUpObservability(o obsOptions, st store.Store, logger *slog.Logger) *obse
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	})
 	obs := &observability{store: measured}
-	mainOps := server.OpsConfig{Store: measured}
+	mainOps := server.OpsConfig{Store: measured, Writes: writes}
 	if o.adminAddr == "" {
 		mainOps.Metrics = metricsHandler
 	} else {
-		var adminHandler http.Handler = server.NewOps(server.OpsConfig{Store: measured, Metrics: metricsHandler})
+		var adminHandler http.Handler = server.NewOps(server.OpsConfig{Store: measured, Writes: writes, Metrics: metricsHandler})
 		paths := "/metrics /healthz /readyz"
 		if o.adminPprof {
 			adminHandler = withPprof(adminHandler)
@@ -99,7 +104,8 @@ func setUpObservability(o obsOptions, st store.Store, logger *slog.Logger) *obse
 		obs.admin = &adminServer{addr: o.adminAddr, ready: o.adminReady, handler: adminHandler, paths: paths}
 	}
 	obs.wrap = func(endpoint http.Handler) http.Handler {
-		observed := server.Observe(endpoint, server.ObserveConfig{Metrics: metrics, Logger: logger, AccessLog: o.accessLog})
+		observed := server.Observe(endpoint, server.ObserveConfig{Metrics: metrics, Logger: logger, AccessLog: o.accessLog,
+			AccessLines: o.accessLines})
 		return server.WithOps(server.NewOps(mainOps), observed)
 	}
 	return obs

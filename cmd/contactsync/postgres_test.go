@@ -79,10 +79,10 @@ func TestMigrateCommand(t *testing.T) {
 			spec := tc.spec(t)
 			out, err := runCLI(t, "migrate", "--store", spec)
 			require.NoError(t, err)
-			assert.Equal(t, "applied 0001_create_contacts.sql\napplied 0002_contacts_id_byte_order.sql\nschema now at version 2\n", out)
+			assert.Equal(t, "applied 0001_create_contacts.sql\napplied 0002_write_probe.sql\napplied 0003_contacts_id_byte_order.sql\nschema now at version 3\n", out)
 			out, err = runCLI(t, "migrate", "--store", spec)
 			require.NoError(t, err)
-			assert.Equal(t, "schema already at version 2\n", out)
+			assert.Equal(t, "schema already at version 3\n", out)
 
 			tc.exec(t, spec, `INSERT INTO schema_migrations (version, applied_at) VALUES (999, 'future')`)
 			_, err = runCLI(t, "migrate", "--store", spec)
@@ -91,7 +91,7 @@ func TestMigrateCommand(t *testing.T) {
 			err = runServe(t.Context(), serveOptions{addr: "127.0.0.1:0", store: spec, baseURL: wsdl.DefaultBaseURL},
 				slog.New(slog.NewTextHandler(io.Discard, nil)))
 			require.ErrorAs(t, err, &tooNew, "serve must refuse a schema newer than it knows")
-			assert.ErrorContains(t, err, "database schema version 999 is newer than this binary knows (2)")
+			assert.ErrorContains(t, err, "database schema version 999 is newer than this binary knows (3)")
 		})
 	}
 	_, err := runCLI(t, "migrate", "--store", "mysql://x")
@@ -175,8 +175,8 @@ func TestServePostgresOutage(t *testing.T) {
 	})
 	base := strings.TrimSuffix(endpoint, wsdl.Path)
 	httpClient := &http.Client{Timeout: 10 * time.Second}
-	clientFor := func(b client.Binding) *client.Client {
-		return &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: httpClient}
+	clientFor := func(b client.Binding) gen.SyncServiceSoap {
+		return (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: httpClient}).Service()
 	}
 	created, err := clientFor(client.SOAP11).TestCreateContact(&gen.TestCreateContact{Id: "outage-1"})
 	require.NoError(t, err)
@@ -191,7 +191,7 @@ func TestServePostgresOutage(t *testing.T) {
 			for _, b := range client.Bindings {
 				for _, op := range []string{"ReadContact", "TestCreateContact", "TestUpdateContact", "DeleteContact"} {
 					start := time.Now()
-					_, err := client.Invoke(t.Context(), clientFor(b), op, "outage-1")
+					_, err := client.Invoke(t.Context(), clientFor(b), op, map[string]string{"id": "outage-1"})
 					took := time.Since(start)
 					require.Error(t, err, "%s %s", b, op)
 					assert.Less(t, took, bound, "%s %s took %v", b, op, took)
@@ -411,7 +411,7 @@ func TestMultiInstanceConsistency(t *testing.T) {
 		require.NoError(t, cmd.Start())
 		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 		endpoint := "http://127.0.0.1:" + port + wsdl.Path
-		c := &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, HTTP: httpClient}
+		c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, HTTP: httpClient}).Service()
 		require.Eventually(t, func() bool {
 			_, err := c.VersionMajor(&gen.VersionMajor{})
 			return err == nil
@@ -438,27 +438,25 @@ func TestMultiInstanceConsistency(t *testing.T) {
 			for i := range perClient {
 				id := fmt.Sprintf("multi-%d", rng.IntN(ids))
 				op := ops[rng.IntN(len(ops))]
-				c := &client.Client{
-					Endpoint: endpoints[(w+i)%2], Namespace: wsdl.DefaultNamespace,
-					Binding: client.Bindings[rng.IntN(len(client.Bindings))], HTTP: httpClient,
-				}
+				binding := client.Bindings[rng.IntN(len(client.Bindings))]
+				c := client.New(endpoints[(w+i)%2], wsdl.DefaultNamespace, binding, httpClient)
 				h := histOp{op: op, call: time.Since(start)}
-				res, err := client.Invoke(context.Background(), c, op, id)
+				res, err := client.Invoke(context.Background(), c, op, map[string]string{"id": id})
 				h.ret = time.Since(start)
 				var fault *client.Fault
 				var status *client.StatusError
 				switch {
 				case err == nil:
-					contact := client.ContactOf(res)
+					contact := contactOf(res)
 					if h.record = recordOf(id, contact); h.record == absent {
-						problems <- fmt.Sprintf("%s(%s) via %s returned a torn or foreign record: %+v", op, id, c.Binding, contact)
+						problems <- fmt.Sprintf("%s(%s) via %s returned a torn or foreign record: %+v", op, id, binding, contact)
 						continue
 					}
 				case errors.As(err, &fault) && fault.ErrorCode == "NotFound",
 					errors.As(err, &status) && status.StatusCode == http.StatusNotFound:
 					h.notFound = true
 				default:
-					problems <- fmt.Sprintf("%s(%s) via %s: %v", op, id, c.Binding, err)
+					problems <- fmt.Sprintf("%s(%s) via %s: %v", op, id, binding, err)
 					continue
 				}
 				mu.Lock()
@@ -480,7 +478,7 @@ func TestMultiInstanceConsistency(t *testing.T) {
 		id := fmt.Sprintf("multi-%d", i)
 		var states []int
 		for _, e := range endpoints {
-			c := &client.Client{Endpoint: e, Namespace: wsdl.DefaultNamespace, HTTP: httpClient}
+			c := (&client.Client{Endpoint: e, Namespace: wsdl.DefaultNamespace, HTTP: httpClient}).Service()
 			h := histOp{op: "ReadContact", call: time.Since(start)}
 			r, err := c.ReadContact(&gen.ReadContact{Id: id})
 			h.ret = time.Since(start)
@@ -500,4 +498,19 @@ func TestMultiInstanceConsistency(t *testing.T) {
 	for id, hist := range history {
 		assert.True(t, linearizable(hist), "the %d calls on %s match no sequential history", len(hist), id)
 	}
+}
+
+// contactOf returns the contact a contact operation's response carries, or nil for any other response.
+func contactOf(resp any) *gen.Contact {
+	switch r := resp.(type) {
+	case *gen.TestCreateContactResponse:
+		return r.TestCreateContactResult
+	case *gen.TestUpdateContactResponse:
+		return r.TestUpdateContactResult
+	case *gen.ReadContactResponse:
+		return r.ReadContactResult
+	case *gen.DeleteContactResponse:
+		return r.DeleteContactResult
+	}
+	return nil
 }

@@ -39,9 +39,16 @@ type serveOptions struct {
 	ready func(addr net.Addr)
 	// obs configures metrics, health endpoints, the access log and the admin listener (obs_flags.go).
 	obs obsOptions
+	// protocols lists the protocols served (server.ProtocolNames); nil means the default.
+	protocols []string
+	// addressing holds --public-url and --trusted-proxies (addressing_flags.go).
+	addressing addressingOptions
 	// wrapStore, when set, wraps the opened store. Tests use it to hold a request in flight and to
 	// see when the store is closed.
 	wrapStore func(store.Store) store.Store
+	// writeProbeInterval, when set, replaces store.DefaultWriteProbeInterval. Tests use it to see an
+	// instance recover without waiting seconds.
+	writeProbeInterval time.Duration
 }
 
 // defaultShutdownTimeout is --shutdown-timeout's default: long enough for any request within the
@@ -70,12 +77,16 @@ func newServeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The access lines go to the same buffer in the same format, written by hand rather than
+			// through slog records (server/observe; BENCHMARKS.md has what that saves).
+			opts.obs.accessLines = newAccessLog(logOut, opts.log)
 			return runServe(cmd.Context(), opts, logger)
 		},
 	}
 	cmd.Flags().StringVar(&opts.addr, "addr", ":8080", "address to listen on")
 	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", storeHelp)
 	baseURLFlag(cmd, &opts.baseURL)
+	addressingFlags(cmd.Flags(), &opts.addressing)
 	limitFlags(cmd, &opts.limits)
 	dbFlags(cmd, &opts.db)
 	obsFlags(cmd, &opts.obs)
@@ -83,6 +94,8 @@ func newServeCommand() *cobra.Command {
 	tlsFlags(cmd, &opts.tls)
 	logFlags(cmd, &opts.log)
 	cmd.Flags().DurationVar(&opts.shutdownTimeout, "shutdown-timeout", defaultShutdownTimeout, "time requests in flight get to finish after SIGTERM or SIGINT")
+	cmd.Flags().StringSliceVar(&opts.protocols, "protocols", server.DefaultProtocols,
+		"protocols served, of "+strings.Join(server.ProtocolNames, ", ")+" (json, the ASP.NET AJAX endpoint, only when listed)")
 	return bindSettings(cmd)
 }
 
@@ -139,12 +152,14 @@ func limitFlags(cmd *cobra.Command, l *server.Limits) {
 	f.Int64Var(&l.MaxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body accepted, in bytes")
 	f.IntVar(&l.MaxXMLDepth, "max-xml-depth", d.MaxXMLDepth, "deepest element nesting accepted in a SOAP request")
 	f.IntVar(&l.MaxXMLElements, "max-xml-elements", d.MaxXMLElements, "most elements accepted in one SOAP request")
-	f.IntVar(&l.MaxConcurrent, "max-concurrent", d.MaxConcurrent, "operation requests served at once; more get 503 with Retry-After")
+	f.IntVar(&l.MaxConcurrent, "max-concurrent", d.MaxConcurrent, "operation requests served at once (unless set: 32 per CPU, at least 16); more wait up to --queue-timeout, then get 503 with Retry-After")
 	f.IntVar(&l.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes, "largest request line and headers, in bytes")
 	f.DurationVar(&l.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time allowed to read request headers")
 	f.DurationVar(&l.ReadTimeout, "read-timeout", d.ReadTimeout, "time allowed to read a whole request")
 	f.DurationVar(&l.WriteTimeout, "write-timeout", d.WriteTimeout, "time allowed to write a response")
 	f.DurationVar(&l.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
+	xmlBudgetFlags(f, &l.XMLBudget)       // admission_flags.go
+	admissionFlags(f, &l.AdmissionLimits) // admission_flags.go
 }
 
 // validateLimits refuses limits that cannot work, naming the flag.
@@ -169,7 +184,10 @@ func validateLimits(l server.Limits) error {
 	case l.IdleTimeout <= 0:
 		return errors.New("--idle-timeout must be positive")
 	}
-	return nil
+	if err := validateAdmission(l.AdmissionLimits); err != nil { // admission_flags.go
+		return err
+	}
+	return validateXMLBudget(l.XMLBudget) // admission_flags.go
 }
 
 // openStore opens the store a --store value names.
@@ -211,10 +229,19 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if opts.shutdownTimeout < 0 {
 		return errors.New("--shutdown-timeout must be positive")
 	}
+	if opts.protocols != nil {
+		if _, err := server.ParseProtocols(opts.protocols); err != nil {
+			return fmt.Errorf("--protocols: %w", err)
+		}
+	}
 	if err := opts.obs.validate(); err != nil {
 		return err
 	}
 	tlsConfig, err := opts.tls.tlsConfig()
+	if err != nil {
+		return err
+	}
+	addressing, err := opts.addressing.build()
 	if err != nil {
 		return err
 	}
@@ -226,15 +253,20 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err != nil {
 		return err
 	}
+	// The store's write health: failed writes that are not the caller's fault (a full disk) make
+	// /readyz fail until a probe of the store's own finds it writable again (server/store/writehealth.go).
+	prober, _ := st.(store.WriteProber)
+	writes := store.NewWriteHealth(prober, store.WriteHealthOptions{Logger: logger, ProbeInterval: opts.writeProbeInterval})
 	if opts.wrapStore != nil {
 		st = opts.wrapStore(st)
 	}
 	defer st.Close()
-	obs := setUpObservability(opts.obs, st, logger)
+	st = writes.Wrap(st)
+	obs := setUpObservability(opts.obs, st, writes, logger)
 	st = obs.store
 
 	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
-		Auth: authenticator, ProtectDocs: protectDocs})
+		Auth: authenticator, ProtectDocs: protectDocs, Protocols: opts.protocols, Addressing: addressing})
 	if err != nil {
 		return err
 	}

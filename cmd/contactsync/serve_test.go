@@ -74,13 +74,13 @@ func startServe(t *testing.T, storeSpec string) (endpoint string, stop func()) {
 func TestServeRestartKeepsContacts(t *testing.T) {
 	storeSpec := "sqlite:" + filepath.Join(t.TempDir(), "contacts.db")
 	endpoint, stop := startServe(t, storeSpec)
-	c := &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}
+	c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
 	created, err := c.TestCreateContact(&gen.TestCreateContact{Id: "restart-1"})
 	require.NoError(t, err)
 	stop()
 
 	endpoint, _ = startServe(t, storeSpec)
-	c.Endpoint = endpoint
+	c = client.New(endpoint, wsdl.DefaultNamespace, client.SOAP11, nil)
 	read, err := c.ReadContact(&gen.ReadContact{Id: "restart-1"})
 	require.NoError(t, err)
 	assert.Equal(t, created.TestCreateContactResult, read.ReadContactResult)
@@ -182,7 +182,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 		cmd.Stderr = io.Discard
 		require.NoError(t, cmd.Start())
 		endpoint := "http://127.0.0.1:" + port + wsdl.Path
-		c := &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}
+		c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
 		require.Eventually(t, func() bool {
 			_, err := c.VersionMajor(&gen.VersionMajor{})
 			return err == nil
@@ -201,7 +201,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}
+			c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
 			for i := 0; ; i++ {
 				select {
 				case <-stopWriting:
@@ -227,7 +227,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 
 	proc, endpoint = start()
 	defer func() { _ = proc.Process.Kill(); _ = proc.Wait() }()
-	c := &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}
+	c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
 	var missing []string
 	for _, id := range acked {
 		if _, err := c.ReadContact(&gen.ReadContact{Id: id}); err != nil {

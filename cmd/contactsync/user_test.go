@@ -165,6 +165,7 @@ func TestServeAuthConfiguration(t *testing.T) {
 		{"bad auth-docs", authOptions{docs: "sometimes"}, "--auth-docs"},
 		{"protected docs without users", authOptions{docs: "protected"}, "--users-file"},
 		{"negative skew", authOptions{docs: "open", maxClockSkew: -time.Second}, "--auth-max-clock-skew"},
+		{"negative bcrypt concurrency", authOptions{docs: "open", maxClockSkew: time.Minute, bcryptConcurrency: -1}, "--auth-bcrypt-concurrency"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"hash"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,12 +28,35 @@ var (
 	ErrStale = errors.New("the UsernameToken's Created time is outside the allowed window")
 	// ErrReplayed: the token's nonce was already used within the window.
 	ErrReplayed = errors.New("the UsernameToken's nonce was already used")
-	// ErrBusy: the replay cache is full of unexpired nonces; refusing is safer than forgetting one.
-	ErrBusy = errors.New("too many recent UsernameTokens to remember")
+	// ErrBusy: the credentials cannot be checked now, and the caller should retry shortly: every
+	// bcrypt slot stayed taken for Options.BcryptWait. The server answers it with Unavailable (503).
+	ErrBusy = errors.New("too many credential checks at once")
 )
 
 // DefaultMaxClockSkew is the default window around now for a UsernameToken's Created time.
 const DefaultMaxClockSkew = 5 * time.Minute
+
+// MaxPasswordBytes is the longest password that can match: bcrypt reads only the first 72 bytes, so a
+// longer password would match any other sharing those 72 bytes. `user add` refuses longer passwords,
+// and Verify fails them like a wrong password. (Pre-hashing the password would lift the limit but break
+// users files written by `htpasswd -B`, which hashes the password as it is.)
+const MaxPasswordBytes = 72
+
+// DefaultBcryptConcurrency is half the CPUs Go uses (GOMAXPROCS, which follows a container's CPU
+// limit), at least one: a flood of new passwords can then take at most half the machine, and the other
+// half stays with the callers whose credentials are cached, who need no bcrypt at all. More slots would
+// not check passwords faster anyway, only queue them for the same cores while they hold request slots.
+func DefaultBcryptConcurrency() int { return max(1, runtime.GOMAXPROCS(0)/2) }
+
+// The defaults of the bcrypt admission and the failure cache (see Options). The wait lets a burst of
+// first logins (a few clients starting together) queue for the slots rather than fail, while a flood
+// is shed within a quarter of a second; how long flooding connections wait hardly changes how many
+// request slots they hold, since each sends its next request as soon as it is answered.
+const (
+	DefaultBcryptWait       = 250 * time.Millisecond
+	DefaultFailureCacheSize = 10000
+	DefaultFailureTTL       = time.Minute
+)
 
 // Options tunes an Authenticator; zero fields take their defaults.
 type Options struct {
@@ -41,8 +65,18 @@ type Options struct {
 	MaxClockSkew time.Duration
 	// CacheSize bounds the verified-credentials cache (entries, one per user); default 10000.
 	CacheSize int
-	// NonceCacheSize bounds the replay cache (nonces within the window); default 100000.
+	// NonceCacheSize bounds the replay cache (nonces within the window, all users together); default
+	// 100000. When it is full, the user holding the most nonces gives up its oldest (see replay.go).
 	NonceCacheSize int
+	// BcryptConcurrency bounds the bcrypt comparisons running at once; default DefaultBcryptConcurrency.
+	BcryptConcurrency int
+	// BcryptWait is how long a check waits for a bcrypt slot before failing with ErrBusy; default
+	// DefaultBcryptWait.
+	BcryptWait time.Duration
+	// FailureCacheSize bounds the failed-credentials cache (entries); default DefaultFailureCacheSize.
+	FailureCacheSize int
+	// FailureTTL is how long a failed user and password pair is remembered; default DefaultFailureTTL.
+	FailureTTL time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -53,9 +87,20 @@ type Options struct {
 // a few dozen authenticated requests per second per core and turn every request into a CPU-exhaustion
 // lever. So a successful verification is remembered: per user, the HMAC-SHA256 of the password under
 // a random key made when the process starts. A later request with the same user and password costs one
-// HMAC and a constant-time comparison (microseconds). Only successes are cached: a wrong password
-// always pays bcrypt, so guessing stays slow. The cache lives in memory only, holds no password and no
-// hash, and is bounded (Options.CacheSize).
+// HMAC and a constant-time comparison (microseconds). The cache lives in memory only, holds no password
+// and no hash, and is bounded (Options.CacheSize).
+//
+// Wrong passwords are bounded too, as they would otherwise be the cheapest way to burn the CPU:
+//
+//   - A failure is remembered briefly (Options.FailureTTL), keyed by the same HMAC of the name and
+//     password, so a client retrying the same wrong credentials costs one HMAC, not one bcrypt. A
+//     guess is still a bcrypt: only an exact repeat is answered from memory.
+//   - Every bcrypt comparison, the dummy one for unknown users included, takes one of a few slots
+//     (Options.BcryptConcurrency, half the cores by default); a check that finds none free within
+//     Options.BcryptWait fails with ErrBusy. A flood of new wrong passwords thus occupies at most
+//     those cores and is shed, while credentials already cached need no slot at all and keep the
+//     other cores.
+//   - A password longer than MaxPasswordBytes fails at once, without bcrypt.
 type Authenticator struct {
 	users     *Users
 	skew      time.Duration
@@ -69,6 +114,14 @@ type Authenticator struct {
 	cacheMax int
 
 	nonces *nonceCache
+
+	failures *failureCache
+
+	// bcryptSlots holds one token per bcrypt comparison running; its capacity is the limit.
+	bcryptSlots chan struct{}
+	bcryptWait  time.Duration
+	// compare is bcrypt.CompareHashAndPassword; a field so tests can hold a comparison in progress.
+	compare func(hash, password []byte) error
 
 	// bcryptCalls counts bcrypt comparisons, so tests (and operators, through metrics) can see that
 	// the cache works.
@@ -91,14 +144,30 @@ func New(users *Users, opts Options) (*Authenticator, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.BcryptConcurrency <= 0 {
+		opts.BcryptConcurrency = DefaultBcryptConcurrency()
+	}
+	if opts.BcryptWait <= 0 {
+		opts.BcryptWait = DefaultBcryptWait
+	}
+	if opts.FailureCacheSize <= 0 {
+		opts.FailureCacheSize = DefaultFailureCacheSize
+	}
+	if opts.FailureTTL <= 0 {
+		opts.FailureTTL = DefaultFailureTTL
+	}
 	a := &Authenticator{
-		users:    users,
-		skew:     opts.MaxClockSkew,
-		now:      opts.Now,
-		verified: map[string][sha256.Size]byte{},
-		cacheMax: opts.CacheSize,
-		nonces:   &nonceCache{seen: map[string]time.Time{}, max: opts.NonceCacheSize},
-		equal:    func(a, b []byte) bool { return subtle.ConstantTimeCompare(a, b) == 1 },
+		users:       users,
+		skew:        opts.MaxClockSkew,
+		now:         opts.Now,
+		verified:    map[string][sha256.Size]byte{},
+		cacheMax:    opts.CacheSize,
+		nonces:      newNonceCache(opts.NonceCacheSize),
+		failures:    newFailureCache(opts.FailureCacheSize, opts.FailureTTL),
+		bcryptSlots: make(chan struct{}, opts.BcryptConcurrency),
+		bcryptWait:  opts.BcryptWait,
+		compare:     bcrypt.CompareHashAndPassword,
+		equal:       func(a, b []byte) bool { return subtle.ConstantTimeCompare(a, b) == 1 },
 	}
 	if _, err := rand.Read(a.macKey[:]); err != nil {
 		return nil, err
@@ -132,27 +201,43 @@ func (a *Authenticator) Users() *Users { return a.users }
 // MaxClockSkew returns the allowed window for a token's Created time.
 func (a *Authenticator) MaxClockSkew() time.Duration { return a.skew }
 
+// BcryptConcurrency returns the most bcrypt comparisons that run at once.
+func (a *Authenticator) BcryptConcurrency() int { return cap(a.bcryptSlots) }
+
 // BcryptComparisons returns how many bcrypt comparisons have run, dummy ones included.
 func (a *Authenticator) BcryptComparisons() uint64 { return a.bcryptCalls.Load() }
 
 // Verify checks a user name and password (HTTP Basic, or a PasswordText UsernameToken). It returns
-// nil or ErrBadCredentials.
+// nil, ErrBadCredentials, or ErrBusy when no bcrypt slot came free in time.
 func (a *Authenticator) Verify(name, password string) error {
-	u := a.users.Lookup(name)
-	if u == nil {
-		a.bcryptCalls.Add(1)
-		_ = bcrypt.CompareHashAndPassword(a.dummyHash, []byte(password))
+	if len(password) > MaxPasswordBytes {
+		// No password this long can be in the file (see MaxPasswordBytes); failing at once reveals
+		// nothing, as it does not depend on the user.
 		return ErrBadCredentials
 	}
 	mac := a.mac(name, password)
-	a.cacheMu.RLock()
-	cached, ok := a.verified[name]
-	a.cacheMu.RUnlock()
-	if ok && a.equal(cached[:], mac[:]) {
-		return nil
+	u := a.users.Lookup(name)
+	hash := a.dummyHash
+	if u != nil {
+		a.cacheMu.RLock()
+		cached, ok := a.verified[name]
+		a.cacheMu.RUnlock()
+		if ok && a.equal(cached[:], mac[:]) {
+			return nil
+		}
+		hash = u.Hash
 	}
-	a.bcryptCalls.Add(1)
-	if bcrypt.CompareHashAndPassword(u.Hash, []byte(password)) != nil {
+	now := a.now()
+	if a.failures.contains(mac, now) {
+		return ErrBadCredentials
+	}
+	// An unknown user is compared against the dummy hash, so that answering "no" costs as much as for
+	// a known user with a wrong password.
+	if err := a.bcrypt(hash, password); err != nil || u == nil {
+		if errors.Is(err, ErrBusy) {
+			return err
+		}
+		a.failures.add(mac, now)
 		return ErrBadCredentials
 	}
 	a.cacheMu.Lock()
@@ -167,7 +252,26 @@ func (a *Authenticator) Verify(name, password string) error {
 	return nil
 }
 
-// mac keys the verified cache: HMAC-SHA256 of the user name and password under the process's random
+// bcrypt compares password with hash in one of the bcrypt slots. It waits up to bcryptWait for a slot
+// and returns ErrBusy if none came free; otherwise the comparison's result.
+func (a *Authenticator) bcrypt(hash []byte, password string) error {
+	select {
+	case a.bcryptSlots <- struct{}{}:
+	default:
+		wait := time.NewTimer(a.bcryptWait)
+		select {
+		case a.bcryptSlots <- struct{}{}:
+			wait.Stop()
+		case <-wait.C:
+			return ErrBusy
+		}
+	}
+	defer func() { <-a.bcryptSlots }()
+	a.bcryptCalls.Add(1)
+	return a.compare(hash, []byte(password))
+}
+
+// mac keys the verified and the failure cache: HMAC-SHA256 of the user name and password under the process's random
 // key, so the cache holds nothing an attacker reading memory dumps could use offline without the key.
 // The HMAC state is pooled, as this runs on every authenticated request.
 func (a *Authenticator) mac(name, password string) [sha256.Size]byte {
@@ -187,32 +291,49 @@ type macState struct {
 	buf []byte
 }
 
-// nonceCache remembers the nonces of accepted tokens until a token carrying them would be stale.
-// Replay protection is therefore per process: instances behind a load balancer do not share it.
-type nonceCache struct {
-	mu   sync.Mutex
-	seen map[string]time.Time // nonce -> the last instant a token carrying it is fresh; forgotten after
-	max  int
+// failureCache remembers recently failed credentials, as HMACs of the name and password (never the
+// password), each for ttl. Entries expire in the order they were added, since ttl is the same for all,
+// so a ring of keys in insertion order finds both the expired entries and, when the cache is full, the
+// oldest one to evict: memory is bounded by max entries, and every operation is O(1).
+type failureCache struct {
+	mu      sync.Mutex
+	ttl     time.Duration
+	expires map[[sha256.Size]byte]time.Time
+	ring    [][sha256.Size]byte // insertion order, starting at head; len(expires) entries in use
+	head    int
 }
 
-// add records nonce until expires. It returns ErrReplayed for a nonce already remembered, ErrBusy when
-// the cache is full of unexpired nonces.
-func (c *nonceCache) add(nonce string, expires, now time.Time) error {
+func newFailureCache(max int, ttl time.Duration) *failureCache {
+	return &failureCache{ttl: ttl, expires: make(map[[sha256.Size]byte]time.Time, max), ring: make([][sha256.Size]byte, max)}
+}
+
+// contains reports whether key failed within the last ttl.
+func (c *failureCache) contains(key [sha256.Size]byte, now time.Time) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if until, ok := c.seen[nonce]; ok && !now.After(until) { // inclusive, as the Created window is
-		return ErrReplayed
+	until, ok := c.expires[key]
+	return ok && now.Before(until)
+}
+
+// add remembers key as failed until now + ttl, forgetting expired entries and, if the cache is still
+// full, the oldest one.
+func (c *failureCache) add(key [sha256.Size]byte, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.expires) > 0 && !now.Before(c.expires[c.ring[c.head]]) {
+		c.evictOldest()
 	}
-	if len(c.seen) >= c.max {
-		for n, until := range c.seen {
-			if now.After(until) {
-				delete(c.seen, n)
-			}
-		}
-		if len(c.seen) >= c.max {
-			return ErrBusy
-		}
+	if _, present := c.expires[key]; present {
+		return // two concurrent checks of the same credentials; one entry is enough
 	}
-	c.seen[nonce] = expires
-	return nil
+	if len(c.expires) == len(c.ring) {
+		c.evictOldest()
+	}
+	c.ring[(c.head+len(c.expires))%len(c.ring)] = key
+	c.expires[key] = now.Add(c.ttl)
+}
+
+func (c *failureCache) evictOldest() {
+	delete(c.expires, c.ring[c.head])
+	c.head = (c.head + 1) % len(c.ring)
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,12 +160,146 @@ func TestVerifyAndCache(t *testing.T) {
 	assert.Equal(t, int64(1), compares.Load(), "the cache hit compared through the constant-time compare")
 
 	assert.ErrorIs(t, f.a.Verify("alice", "wrong"), auth.ErrBadCredentials)
-	assert.ErrorIs(t, f.a.Verify("alice", "wrong"), auth.ErrBadCredentials)
-	assert.Equal(t, uint64(3), f.a.BcryptComparisons(), "every failure pays bcrypt")
+	assert.Equal(t, uint64(2), f.a.BcryptComparisons(), "a new failure pays bcrypt")
+	assert.ErrorIs(t, f.a.Verify("alice", "wrong2"), auth.ErrBadCredentials)
+	assert.Equal(t, uint64(3), f.a.BcryptComparisons(), "every new guess pays bcrypt")
 	assert.ErrorIs(t, f.a.Verify("nobody", "alice-pw"), auth.ErrBadCredentials)
 	assert.Equal(t, uint64(4), f.a.BcryptComparisons(), "an unknown user pays a dummy bcrypt")
 	assert.ErrorIs(t, f.a.Verify("alice", ""), auth.ErrBadCredentials)
 	require.NoError(t, f.a.Verify("alice", "alice-pw"), "a failure does not evict the cached success")
+}
+
+// TestRepeatedFailuresCostNoBcrypt: the same wrong user and password again, within the failure TTL,
+// is answered from memory; after it, or for another password, bcrypt runs again.
+func TestRepeatedFailuresCostNoBcrypt(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct{ user, password string }{{"alice", "wrong"}, {"nobody", "x"}, {"alice", ""}} {
+		before := f.a.BcryptComparisons()
+		for range 5 {
+			assert.ErrorIs(t, f.a.Verify(c.user, c.password), auth.ErrBadCredentials)
+		}
+		assert.Equal(t, before+1, f.a.BcryptComparisons(), "%s: five tries of one wrong pair, one bcrypt", c.user)
+	}
+	before := f.a.BcryptComparisons()
+	assert.ErrorIs(t, f.a.Verify("alice", "wrong "), auth.ErrBadCredentials)
+	assert.ErrorIs(t, f.a.Verify("bob", "wrong"), auth.ErrBadCredentials)
+	assert.Equal(t, before+2, f.a.BcryptComparisons(), "another password, or the password under another name, is a new check")
+	require.NoError(t, f.a.Verify("alice", "alice-pw"), "remembered failures do not block the right password")
+
+	f.now = f.now.Add(auth.DefaultFailureTTL)
+	before = f.a.BcryptComparisons()
+	assert.ErrorIs(t, f.a.Verify("alice", "wrong"), auth.ErrBadCredentials)
+	assert.Equal(t, before+1, f.a.BcryptComparisons(), "after the TTL the failure is forgotten and checked again")
+	assert.ErrorIs(t, f.a.Verify("alice", "wrong"), auth.ErrBadCredentials)
+	assert.Equal(t, before+1, f.a.BcryptComparisons(), "and remembered again")
+}
+
+// TestFailureCacheIsBounded: with room for two failures, a third evicts the oldest.
+func TestFailureCacheIsBounded(t *testing.T) {
+	users, err := auth.ParseUsers(strings.NewReader("alice:" + hashOf(t, "alice-pw") + "\n"))
+	require.NoError(t, err)
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	a, err := auth.New(users, auth.Options{FailureCacheSize: 2, FailureTTL: time.Minute, Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	tries := func(passwords ...string) uint64 {
+		before := a.BcryptComparisons()
+		for _, pw := range passwords {
+			require.ErrorIs(t, a.Verify("alice", pw), auth.ErrBadCredentials)
+		}
+		return a.BcryptComparisons() - before
+	}
+	assert.Equal(t, uint64(2), tries("w1", "w2"))
+	assert.Equal(t, uint64(0), tries("w1", "w2"), "both remembered")
+	assert.Equal(t, uint64(1), tries("w3"), "a third, evicting w1")
+	assert.Equal(t, uint64(0), tries("w2", "w3"))
+	now = now.Add(30 * time.Second)
+	assert.Equal(t, uint64(1), tries("w1"), "w1 was evicted, oldest first")
+	assert.Equal(t, uint64(0), tries("w3", "w1"))
+	now = now.Add(30 * time.Second) // w3 expired; w1 (added 30 s later) not yet
+	assert.Equal(t, uint64(1), tries("w3"))
+	assert.Equal(t, uint64(0), tries("w1", "w3"))
+}
+
+// TestPasswordsOver72BytesFail: bcrypt reads 72 bytes, so it would accept a 72-byte password with any
+// suffix. Longer passwords must fail like wrong ones, and cheaply.
+func TestPasswordsOver72BytesFail(t *testing.T) {
+	long := strings.Repeat("p", auth.MaxPasswordBytes)
+	users, err := auth.ParseUsers(strings.NewReader("long:" + hashOf(t, long) + "\n"))
+	require.NoError(t, err)
+	a, err := auth.New(users, auth.Options{})
+	require.NoError(t, err)
+	require.NoError(t, a.Verify("long", long), "exactly 72 bytes is a valid password")
+	before := a.BcryptComparisons()
+	for _, pw := range []string{long + "x", long + long, long + "p"} {
+		assert.ErrorIs(t, a.Verify("long", pw), auth.ErrBadCredentials, "%d bytes", len(pw))
+		assert.ErrorIs(t, a.VerifyToken(&auth.UsernameToken{Username: "long", Password: pw}), auth.ErrBadCredentials)
+		assert.ErrorIs(t, a.Verify("nobody", pw), auth.ErrBadCredentials)
+	}
+	assert.Equal(t, before, a.BcryptComparisons(), "refused without bcrypt")
+}
+
+// TestBcryptRunsUnderItsLimit: no more than BcryptConcurrency comparisons run at once; a check that
+// finds every slot taken for BcryptWait fails with ErrBusy; cached credentials need no slot.
+func TestBcryptRunsUnderItsLimit(t *testing.T) {
+	users := newFixture(t).a.Users()
+	a, err := auth.New(users, auth.Options{BcryptConcurrency: 2, BcryptWait: 20 * time.Millisecond})
+	require.NoError(t, err)
+	require.NoError(t, a.Verify("alice", "alice-pw"))
+
+	var running, most atomic.Int64
+	entered := make(chan struct{}, 100)
+	release := make(chan struct{})
+	a.SetCompare(func(hash, password []byte) error {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		if n > 2 {
+			return bcrypt.ErrMismatchedHashAndPassword // over the limit: fail the test below, do not hang it
+		}
+		entered <- struct{}{}
+		<-release
+		return bcrypt.CompareHashAndPassword(hash, password)
+	})
+	results := make(chan error, 2)
+	for i := range 2 {
+		go func() { results <- a.Verify("dave", fmt.Sprint("guess-", i)) }()
+	}
+	<-entered
+	<-entered
+	start := time.Now()
+	assert.ErrorIs(t, a.Verify("dave", "guess-3"), auth.ErrBusy, "both slots taken")
+	assert.GreaterOrEqual(t, time.Since(start), 20*time.Millisecond, "it waited BcryptWait first")
+	assert.ErrorIs(t, a.Verify("nobody", "x"), auth.ErrBusy, "an unknown user's dummy comparison takes a slot too")
+	require.NoError(t, a.Verify("alice", "alice-pw"), "cached credentials need no slot")
+
+	close(release)
+	for range 2 {
+		assert.ErrorIs(t, <-results, auth.ErrBadCredentials)
+	}
+	assert.Equal(t, int64(2), most.Load())
+
+	// Many concurrent checks: never more than two at once, and with a long enough wait none is shed:
+	// a check waiting for a slot gets the next one that frees.
+	b, err := auth.New(users, auth.Options{BcryptConcurrency: 2, BcryptWait: 10 * time.Second})
+	require.NoError(t, err)
+	most.Store(0)
+	b.SetCompare(func(hash, password []byte) error {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(time.Millisecond)
+		return bcrypt.ErrMismatchedHashAndPassword
+	})
+	errs := make(chan error, 16)
+	for i := range 16 {
+		go func() { errs <- b.Verify("alice", fmt.Sprint("w", i)) }()
+	}
+	for range 16 {
+		assert.ErrorIs(t, <-errs, auth.ErrBadCredentials)
+	}
+	assert.Equal(t, int64(2), most.Load())
 }
 
 func TestVerifyCacheIsBounded(t *testing.T) {
@@ -254,9 +389,17 @@ func TestVerifyTokenRefusesReplays(t *testing.T) {
 	require.NoError(t, f.a.VerifyToken(text))
 	assert.ErrorIs(t, f.a.VerifyToken(text), auth.ErrReplayed, "a PasswordText token with nonce and created is replay-checked too")
 
-	// The cache holds 4; n1, n2, t1 are in it. One more fits, the next finds it full of live nonces.
+	// The cache holds 4; n1, n2, t1 are in it, and n3 fills it. Then dave, holding the most, gives up
+	// his oldest nonce (n1) for each new one: n4, no newer than n1, is refused as stale (it could be
+	// n1's replay for all the cache knows now), while alice's fresh token gets in.
 	require.NoError(t, f.a.VerifyToken(tok("n3", "dave-pw")))
-	assert.ErrorIs(t, f.a.VerifyToken(tok("n4", "dave-pw")), auth.ErrBusy)
+	assert.ErrorIs(t, f.a.VerifyToken(tok("n4", "dave-pw")), auth.ErrStale)
+	f.now = f.now.Add(time.Second)
+	created = f.now.Format(time.RFC3339)
+	text.Nonce, text.Created = base64.StdEncoding.EncodeToString([]byte("t2")), created
+	require.NoError(t, f.a.VerifyToken(text), "another user's fresh token")
+	require.NoError(t, f.a.VerifyToken(tok("n5", "dave-pw")), "a newer token of dave's")
+	assert.ErrorIs(t, f.a.VerifyToken(tok("n5", "dave-pw")), auth.ErrReplayed)
 
 	// Once the window has passed, the old nonces are forgotten: n1 is stale as a token, and the cache
 	// has room again for fresh ones.
@@ -264,6 +407,46 @@ func TestVerifyTokenRefusesReplays(t *testing.T) {
 	assert.ErrorIs(t, f.a.VerifyToken(tok("n1", "dave-pw")), auth.ErrStale)
 	created = f.now.Format(time.RFC3339)
 	require.NoError(t, f.a.VerifyToken(tok("n4", "dave-pw")))
+}
+
+// TestReplayCacheFloodByOneUser: one user filling the replay cache, with Created at the future edge of
+// the window so its nonces outlive everyone else's, neither locks other users out nor gets any of its
+// own tokens accepted twice.
+func TestReplayCacheFloodByOneUser(t *testing.T) {
+	f := newFixture(t) // replay cache of 4
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	flood := func(i int) *auth.UsernameToken { // alice: PasswordText with nonce and created, cached bcrypt
+		created := f.now.Add(5 * time.Minute).Format(time.RFC3339Nano)
+		return &auth.UsernameToken{Username: "alice", Password: "alice-pw", Nonce: b64(fmt.Sprint("flood-", i)), HasNonce: true, Created: created, HasCreated: true}
+	}
+	fresh := func(i int) *auth.UsernameToken { // dave: a digest token created now
+		created := f.now.Format(time.RFC3339Nano)
+		n := []byte(fmt.Sprint("dave-", i))
+		return &auth.UsernameToken{Username: "dave", Password: auth.Digest(n, created, "dave-pw"), PasswordType: auth.PasswordDigest,
+			Nonce: base64.StdEncoding.EncodeToString(n), HasNonce: true, Created: created, HasCreated: true}
+	}
+	var sent []*auth.UsernameToken
+	for i := range 1000 {
+		f.now = f.now.Add(time.Millisecond)
+		tok := flood(i)
+		if err := f.a.VerifyToken(tok); err == nil {
+			sent = append(sent, tok)
+		}
+		if i%100 == 0 {
+			require.NoError(t, f.a.VerifyToken(fresh(i)), "dave's fresh token %d during the flood", i)
+		}
+	}
+	assert.Len(t, sent, 1000, "a flooder sending increasing Created times is not refused either")
+	for i := range 3 {
+		f.now = f.now.Add(time.Millisecond)
+		require.NoError(t, f.a.VerifyToken(fresh(1000+i)), "dave's fresh token after the flood")
+	}
+	for i, tok := range sent {
+		err := f.a.VerifyToken(tok)
+		require.Error(t, err, "flood token %d accepted twice", i)
+		assert.True(t, errors.Is(err, auth.ErrReplayed) || errors.Is(err, auth.ErrStale), "%v", err)
+	}
+	assert.ErrorIs(t, f.a.VerifyToken(fresh(1002)), auth.ErrReplayed, "dave's own replay is still caught")
 }
 
 func TestDigestComparesInConstantTime(t *testing.T) {

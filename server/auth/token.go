@@ -90,7 +90,7 @@ func (a *Authenticator) VerifyToken(t *UsernameToken) error {
 	// Only an accepted token's nonce is remembered, so forged tokens cannot fill the cache. A nonce
 	// without Created cannot be bounded in time and is not tracked.
 	if t.HasNonce && t.HasCreated {
-		return a.nonces.add(string(nonce), created.Add(a.skew), now)
+		return a.nonces.add(t.Username, string(nonce), created.Add(a.skew), now)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
-// Package client calls a Contact Synchronization Service over any of its four bindings through the
-// generated operation interface (gen.SyncServiceSoap), so code written against the interface runs the
-// same against the in-process Service or a remote server.
+// Package client calls a Contact Synchronization Service over any of its four bindings. Client is a
+// wire.Invoker: it sends any operation of the generated table (gen.Operations) and decodes its
+// response with the generated codec, so it knows no operation itself. Service wraps it in the
+// generated client stub, which implements the generated operation interface (gen.SyncServiceSoap), so
+// code written against the interface runs the same against the in-process Service or a remote server.
 //
 // gowsdl also generates a client (gen.NewSyncServiceSoap), but it speaks only SOAP 1.1 and compiles the
 // namespace of the contract file into its requests. This client takes the namespace from the base URL
@@ -10,17 +12,19 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
 // Binding selects the wire protocol.
@@ -32,17 +36,32 @@ const (
 	SOAP12   Binding = "soap12"
 	HTTPGet  Binding = "get"
 	HTTPPost Binding = "post"
+	// JSON is the ASP.NET AJAX JSON endpoint, which the service serves only when its --protocols list
+	// json.
+	JSON Binding = "json"
 )
 
-// Bindings lists every binding, for flag help and test matrices.
+// Bindings lists the four bindings of the WSDL, for flag help and test matrices.
 var Bindings = []Binding{SOAP11, SOAP12, HTTPGet, HTTPPost}
+
+// offeredAs is the table's flag for each binding of the WSDL.
+var offeredAs = map[Binding]wire.Bindings{SOAP11: wire.SOAP11, SOAP12: wire.SOAP12, HTTPGet: wire.HTTPGet, HTTPPost: wire.HTTPPost}
+
+// Offers reports whether the operation is offered on binding b. The JSON endpoint offers every
+// operation that has a JSON codec.
+func Offers(op *wire.Operation, b Binding) bool {
+	if b == JSON {
+		return op.DecodeJSON != nil
+	}
+	return op.Bindings.Has(offeredAs[b])
+}
 
 const (
 	nsSOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
 	nsSOAP12 = "http://www.w3.org/2003/05/soap-envelope"
 )
 
-// Client is a gen.SyncServiceSoap backed by HTTP requests to Endpoint.
+// Client sends operations to the service at Endpoint. It implements wire.Invoker.
 type Client struct {
 	// Endpoint is the service URL, e.g. http://localhost:8080/contactsync/v1/sync.asmx.
 	Endpoint string
@@ -54,7 +73,15 @@ type Client struct {
 	HTTP *http.Client
 }
 
-var _ gen.SyncServiceSoap = (*Client)(nil)
+var _ wire.Invoker = (*Client)(nil)
+
+// Service returns the generated operation interface over c.
+func (c *Client) Service() gen.SyncServiceSoap { return &gen.SyncServiceSoapClient{Invoker: c} }
+
+// New returns the generated operation interface over a Client with these settings.
+func New(endpoint, namespace string, b Binding, hc *http.Client) gen.SyncServiceSoap {
+	return (&Client{Endpoint: endpoint, Namespace: namespace, Binding: b, HTTP: hc}).Service()
+}
 
 // Fault is a SOAP fault returned by the service.
 type Fault struct {
@@ -74,6 +101,18 @@ func (f *Fault) Error() string {
 	return fmt.Sprintf("SOAP fault %s: %s", f.Code, f.Message)
 }
 
+// JSONError is a failure answered by the JSON endpoint: ASP.NET AJAX's error object.
+type JSONError struct {
+	StatusCode int
+	// ExceptionType is the service's fault code (e.g. NotFound).
+	ExceptionType string
+	Message       string
+}
+
+func (e *JSONError) Error() string {
+	return fmt.Sprintf("HTTP %d (%s): %s", e.StatusCode, e.ExceptionType, e.Message)
+}
+
 // StatusError is a non-success answer of the HTTP GET or POST binding.
 type StatusError struct {
 	StatusCode int
@@ -84,37 +123,6 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("HTTP %d: %s", e.StatusCode, e.Message)
 }
 
-// call performs one operation and returns the result element: for SOAP the <Op>Result element inside
-// <Op>Response (nil when absent), for the HTTP bindings the root element.
-func (c *Client) call(ctx context.Context, op string, id *string) (*resultElement, error) {
-	req, err := c.newRequest(ctx, op, id)
-	if err != nil {
-		return nil, err
-	}
-	httpClient := c.HTTP
-	if httpClient == nil {
-		httpClient = http.DefaultClient
-	}
-	resp, err := httpClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return nil, fmt.Errorf("reading the response: %w", err)
-	}
-	switch c.binding() {
-	case HTTPGet, HTTPPost:
-		if resp.StatusCode != http.StatusOK {
-			return nil, &StatusError{StatusCode: resp.StatusCode, Message: strings.TrimSpace(string(body))}
-		}
-		return parseRoot(body)
-	default:
-		return c.parseEnvelope(op, resp, body)
-	}
-}
-
 func (c *Client) binding() Binding {
 	if c.Binding == "" {
 		return SOAP11
@@ -122,285 +130,407 @@ func (c *Client) binding() Binding {
 	return c.Binding
 }
 
-func (c *Client) newRequest(ctx context.Context, op string, id *string) (*http.Request, error) {
-	form := url.Values{}
-	if id != nil {
-		form.Set("id", *id)
+// Invoke sends op with the request req and decodes the response into resp.
+func (c *Client) Invoke(ctx context.Context, op *wire.Operation, req, resp wire.Message) error {
+	httpReq, err := c.NewRequest(ctx, op, req)
+	if err != nil {
+		return err
 	}
-	switch b := c.binding(); b {
-	case HTTPGet:
-		u := c.Endpoint + "/" + op
-		if id != nil {
-			u += "?" + form.Encode()
+	httpClient := c.HTTP
+	if httpClient == nil {
+		httpClient = http.DefaultClient
+	}
+	r, err := httpClient.Do(httpReq)
+	if err != nil {
+		return err
+	}
+	defer r.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+	if err != nil {
+		return fmt.Errorf("reading the response: %w", err)
+	}
+	switch c.binding() {
+	case JSON:
+		return c.decodeJSON(op, r.StatusCode, body, resp)
+	case HTTPGet, HTTPPost:
+		if r.StatusCode != http.StatusOK {
+			return &StatusError{StatusCode: r.StatusCode, Message: strings.TrimSpace(string(body))}
 		}
-		return http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	case HTTPPost:
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint+"/"+op, strings.NewReader(form.Encode()))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		return req, nil
-	case SOAP11, SOAP12:
-		var body bytes.Buffer
-		envNS, prefix := nsSOAP11, "soap"
-		if b == SOAP12 {
-			envNS, prefix = nsSOAP12, "soap12"
-		}
-		body.WriteString(`<?xml version="1.0" encoding="utf-8"?>` + "\n")
-		body.WriteString(`<` + prefix + `:Envelope xmlns:` + prefix + `="` + envNS + `"><` + prefix + `:Body><` + op + ` xmlns="`)
-		xml.EscapeText(&body, []byte(c.Namespace))
-		body.WriteString(`">`)
-		if id != nil {
-			body.WriteString("<id>")
-			xml.EscapeText(&body, []byte(*id))
-			body.WriteString("</id>")
-		}
-		body.WriteString(`</` + op + `></` + prefix + `:Body></` + prefix + `:Envelope>`)
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint, &body)
-		if err != nil {
-			return nil, err
-		}
-		action := c.Namespace + op
-		if b == SOAP12 {
-			req.Header.Set("Content-Type", mime.FormatMediaType("application/soap+xml", map[string]string{"charset": "utf-8", "action": action}))
-		} else {
-			req.Header.Set("Content-Type", "text/xml; charset=utf-8")
-			req.Header.Set("SOAPAction", strconv.Quote(action))
-		}
-		return req, nil
+		return c.decodeRoot(op, body, resp)
 	default:
-		return nil, fmt.Errorf("unknown binding %q (want one of soap11, soap12, get, post)", b)
+		return c.decodeEnvelope(op, r.StatusCode, body, resp)
 	}
 }
 
-// resultElement is a result's XML element, kept raw until the caller knows its type.
-type resultElement struct {
-	start xml.StartElement
-	inner []byte
-}
-
-func (r *resultElement) decodeContact() (*gen.Contact, error) {
-	if r == nil {
-		return nil, nil
+// NewRequest returns the HTTP request the client sends for op with the request req, without sending
+// it. The server's help pages build their sample requests with it (given a wire.Placeholder), so the
+// samples are exactly what this client puts on the wire.
+func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Message) (*http.Request, error) {
+	b := c.binding()
+	if _, known := offeredAs[b]; !known && b != JSON {
+		return nil, fmt.Errorf("unknown binding %q (want one of soap11, soap12, get, post, json)", b)
 	}
-	var contact gen.Contact
-	doc := append([]byte("<Contact>"), append(r.inner, "</Contact>"...)...)
-	if err := xml.Unmarshal(doc, &contact); err != nil {
-		return nil, fmt.Errorf("decoding the contact: %w", err)
+	if !Offers(op, b) {
+		return nil, fmt.Errorf("the operation %s is not offered on the %s binding", op.Name, b)
 	}
-	return &contact, nil
-}
-
-func (r *resultElement) text() (string, error) {
-	if r == nil {
-		return "", errors.New("the response holds no result")
+	switch b {
+	case JSON:
+		jm, ok := req.(wire.JSONMessage)
+		if !ok {
+			return nil, fmt.Errorf("the %s request has no JSON form", op.Name)
+		}
+		httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint+"/"+op.Name, bytes.NewReader(jm.AppendJSON(nil)))
+		if err != nil {
+			return nil, err
+		}
+		httpReq.Header.Set("Content-Type", "application/json; charset=utf-8")
+		return httpReq, nil
+	case HTTPGet, HTTPPost:
+		form := url.Values{}
+		wire.EncodeForm(op, req, form)
+		if b == HTTPGet {
+			u := c.Endpoint + "/" + op.Name
+			if len(form) > 0 {
+				u += "?" + form.Encode()
+			}
+			return http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		}
+		httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint+"/"+op.Name, strings.NewReader(form.Encode()))
+		if err != nil {
+			return nil, err
+		}
+		httpReq.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		return httpReq, nil
 	}
-	var s string
-	doc := append([]byte("<v>"), append(r.inner, "</v>"...)...)
-	if err := xml.Unmarshal(doc, &s); err != nil {
-		return "", fmt.Errorf("decoding the result: %w", err)
+	envNS, prefix := nsSOAP11, "soap"
+	if b == SOAP12 {
+		envNS, prefix = nsSOAP12, "soap12"
 	}
-	return s, nil
-}
-
-func (r *resultElement) int32() (int32, error) {
-	s, err := r.text()
+	body := []byte(wire.XMLDeclaration)
+	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`"><`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
+	body = wire.AppendEscaped(body, c.Namespace)
+	body = append(body, `">`...)
+	content := len(body)
+	body = req.AppendXML(body)
+	if bytes.Contains(body[content:], []byte(` xsi:nil="true"`)) {
+		// The generated writers use the xsi prefix for a nil item or nillable value and expect the
+		// document root to declare it; declare it on the operation element, only when it is used, so
+		// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
+		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+wire.NSXSI+`"`)...)
+	}
+	body = append(body, `</`+op.RequestElement+`></`+prefix+`:Body></`+prefix+`:Envelope>`...)
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint, bytes.NewReader(body))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("the result %q is not an int: %w", s, err)
+	action := c.Namespace + op.Name
+	if b == SOAP12 {
+		httpReq.Header.Set("Content-Type", mime.FormatMediaType("application/soap+xml", map[string]string{"charset": "utf-8", "action": action}))
+	} else {
+		httpReq.Header.Set("Content-Type", "text/xml; charset=utf-8")
+		httpReq.Header.Set("SOAPAction", strconv.Quote(action))
 	}
-	return int32(n), nil
+	return httpReq, nil
 }
 
-// element is a generic XML element that keeps its inner XML.
-type element struct {
-	XMLName xml.Name
-	Inner   []byte    `xml:",innerxml"`
-	Kids    []element `xml:",any"`
-}
+// responseLimits bound the responses the client reads; they are the service's own, with room to spare.
+var responseLimits = wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}
 
-func parseRoot(body []byte) (*resultElement, error) {
-	var root element
-	if err := xml.Unmarshal(body, &root); err != nil {
-		return nil, fmt.Errorf("the response is not XML: %w", err)
+// decodeJSON reads the JSON endpoint's answer: {"d": result}, or the error object.
+func (c *Client) decodeJSON(op *wire.Operation, status int, body []byte, resp wire.Message) error {
+	if status != http.StatusOK {
+		var e struct{ Message, ExceptionType string }
+		if err := json.Unmarshal(body, &e); err != nil {
+			return &JSONError{StatusCode: status, Message: strings.TrimSpace(string(body))}
+		}
+		return &JSONError{StatusCode: status, ExceptionType: e.ExceptionType, Message: e.Message}
 	}
-	return &resultElement{start: xml.StartElement{Name: root.XMLName}, inner: root.Inner}, nil
-}
-
-func (c *Client) parseEnvelope(op string, resp *http.Response, body []byte) (*resultElement, error) {
-	var env element
-	if err := xml.Unmarshal(body, &env); err != nil {
-		return nil, fmt.Errorf("HTTP %d: the response is not a SOAP envelope: %w", resp.StatusCode, err)
+	rd := wire.NewJSONReader(body, responseLimits.MaxDepth)
+	if _, err := rd.Object(); err != nil {
+		return fmt.Errorf("the response is not a JSON object: %w", err)
 	}
-	var bodyElem *element
-	for i := range env.Kids {
-		if env.Kids[i].XMLName.Local == "Body" {
-			bodyElem = &env.Kids[i]
+	for {
+		key, ok, err := rd.Key()
+		if err != nil || !ok {
+			return err
+		}
+		tok, err := rd.Token()
+		if err != nil {
+			return err
+		}
+		if key != "d" {
+			if err := rd.Skip(tok); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := op.DecodeResultJSON(rd, tok, resp); err != nil {
+			return fmt.Errorf("decoding the %s result: %w", op.Name, err)
 		}
 	}
-	if env.XMLName.Local != "Envelope" || bodyElem == nil || len(bodyElem.Kids) == 0 {
-		return nil, fmt.Errorf("HTTP %d: the response is not a SOAP envelope with a body", resp.StatusCode)
-	}
-	first := bodyElem.Kids[0]
-	if first.XMLName.Local == "Fault" {
-		return nil, parseFault(first.Inner)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %d without a SOAP fault", resp.StatusCode)
-	}
-	if first.XMLName.Local != op+"Response" || first.XMLName.Space != c.Namespace {
-		return nil, fmt.Errorf("expected %sResponse in namespace %q, got %s in namespace %q", op, c.Namespace, first.XMLName.Local, first.XMLName.Space)
-	}
-	for _, kid := range first.Kids {
-		if kid.XMLName.Local == op+"Result" {
-			return &resultElement{start: xml.StartElement{Name: kid.XMLName}, inner: kid.Inner}, nil
-		}
-	}
-	return nil, nil
 }
 
-// parseFault reads a SOAP 1.1 or SOAP 1.2 fault's content.
-func parseFault(inner []byte) error {
-	var f struct {
-		FaultCode   string `xml:"faultcode"`
-		FaultString string `xml:"faultstring"`
-		Code        string `xml:"Code>Value"`
-		Reason      string `xml:"Reason>Text"`
-		Detail11    string `xml:"detail>ErrorCode"`
-		Detail12    string `xml:"Detail>ErrorCode"`
+// decodeRoot reads an HTTP GET/POST result document: its root element holds the result.
+func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) error {
+	if op.Result == nil && len(bytes.TrimSpace(body)) == 0 {
+		return nil // an operation without a result answers with an empty body, as ASMX does
 	}
-	if err := xml.Unmarshal(append([]byte("<Fault>"), append(inner, "</Fault>"...)...), &f); err != nil {
-		return fmt.Errorf("the SOAP fault could not be read: %w", err)
+	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
+	root, err := rd.Root()
+	if err != nil {
+		return fmt.Errorf("the response is not XML: %w", err)
 	}
-	fault := &Fault{Code: f.FaultCode, Message: f.FaultString, ErrorCode: f.Detail11}
-	if f.Code != "" {
-		fault.Code, fault.Message, fault.ErrorCode = f.Code, f.Reason, f.Detail12
+	if op.DecodeResult == nil {
+		return rd.Discard()
 	}
-	_, fault.Code, _ = strings.Cut(fault.Code, ":")
-	if fault.Code == "" {
-		fault.Code = strings.TrimSpace(f.FaultCode + f.Code)
+	if !root.Is(op.HTTPRoot) {
+		return fmt.Errorf("expected the root element %s in namespace %q, got %s", op.HTTPRoot, c.Namespace, root.Local())
+	}
+	if err := op.DecodeResult(rd, root, resp); err != nil {
+		return fmt.Errorf("decoding the %s result: %w", op.Name, err)
+	}
+	return rd.End()
+}
+
+// decodeEnvelope reads a SOAP response: the response wrapper through the generated decoder, or a fault.
+func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, resp wire.Message) error {
+	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
+	root, err := rd.Root()
+	if err != nil || root.Local() != "Envelope" {
+		return fmt.Errorf("HTTP %d: the response is not a SOAP envelope: %v", status, err)
+	}
+	for {
+		el, ok, err := rd.Child()
+		if err != nil {
+			return fmt.Errorf("HTTP %d: reading the SOAP envelope: %w", status, err)
+		}
+		if !ok {
+			return fmt.Errorf("HTTP %d: the response is not a SOAP envelope with a body", status)
+		}
+		if el.Local() != "Body" {
+			if err := rd.Discard(); err != nil {
+				return err
+			}
+			continue
+		}
+		first, ok, err := rd.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("HTTP %d: the SOAP Body is empty", status)
+		}
+		if first.Local() == "Fault" {
+			return readFault(rd)
+		}
+		if status != http.StatusOK {
+			return fmt.Errorf("HTTP %d without a SOAP fault", status)
+		}
+		if !first.Is(op.ResponseElement) {
+			return fmt.Errorf("expected %s in namespace %q, got %s in namespace %q", op.ResponseElement, c.Namespace, first.Local(), first.Name(rd).Space)
+		}
+		if err := resp.DecodeXML(rd); err != nil {
+			return fmt.Errorf("decoding the %s response: %w", op.Name, err)
+		}
+		return nil
+	}
+}
+
+// readFault reads a SOAP 1.1 or SOAP 1.2 fault's content, whose start was just read.
+func readFault(rd *wire.Reader) error {
+	fault := &Fault{}
+	var code11, code12 string
+	for {
+		el, ok, err := rd.Child()
+		if err != nil {
+			return fmt.Errorf("the SOAP fault could not be read: %w", err)
+		}
+		if !ok {
+			break
+		}
+		switch el.Local() {
+		case "faultcode":
+			code11, _, err = rd.TextOnly()
+		case "faultstring":
+			fault.Message, _, err = rd.TextOnly()
+		case "Code":
+			code12, err = firstValue(rd)
+		case "Reason":
+			fault.Message, err = firstValue(rd)
+		case "detail", "Detail":
+			err = readDetail(rd, fault)
+		default:
+			err = rd.Discard()
+		}
+		if err != nil {
+			return fmt.Errorf("the SOAP fault could not be read: %w", err)
+		}
+	}
+	fault.Code = strings.TrimSpace(code11 + code12)
+	if _, local, found := strings.Cut(fault.Code, ":"); found {
+		fault.Code = local
 	}
 	return fault
 }
 
-func (c *Client) contact(ctx context.Context, op, id string) (*gen.Contact, error) {
-	r, err := c.call(ctx, op, &id)
-	if err != nil {
+// firstValue returns the text of the first child element (SOAP 1.2's Code/Value, Reason/Text).
+func firstValue(rd *wire.Reader) (string, error) {
+	text := ""
+	found := false
+	for {
+		_, ok, err := rd.Child()
+		if err != nil || !ok {
+			return text, err
+		}
+		if found {
+			if err := rd.Discard(); err != nil {
+				return "", err
+			}
+			continue
+		}
+		found = true
+		if text, _, err = rd.TextOnly(); err != nil {
+			return "", err
+		}
+	}
+}
+
+func readDetail(rd *wire.Reader, fault *Fault) error {
+	for {
+		el, ok, err := rd.Child()
+		if err != nil || !ok {
+			return err
+		}
+		if el.Local() == "ErrorCode" {
+			if fault.ErrorCode, _, err = rd.TextOnly(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := rd.Discard(); err != nil {
+			return err
+		}
+	}
+}
+
+// Message renders a generated message as an XML element named name in the namespace ns, indented, for
+// printing (contactsync call). When the message holds a nil item (xsi:nil, which the generated encoders
+// write with the prefix the service declares on every document), the root declares xsi. The encoder's
+// output is re-indented token by token, each name written as it is, prefix included: encoding/xml's
+// Encoder would take the prefix xsi for a namespace name and declare xmlns:xsi="xsi".
+func Message(name, ns string, m wire.Message) ([]byte, error) {
+	body := m.AppendXML(nil)
+	b := []byte(`<` + name + ` xmlns="`)
+	b = wire.AppendEscaped(b, ns)
+	if bytes.Contains(body, []byte(" xsi:")) {
+		b = append(b, `" xmlns:xsi="`+wire.NSXSI...)
+	}
+	b = append(b, `">`...)
+	b = append(b, body...)
+	b = wire.AppendEnd(b, name)
+	var out []byte
+	d := xml.NewDecoder(bytes.NewReader(b))
+	depth, open, text := 0, false, false // open: a start tag is written without its '>'
+	qname := func(n xml.Name) string {
+		if n.Space != "" {
+			return n.Space + ":" + n.Local
+		}
+		return n.Local
+	}
+	indent := func() {
+		out = append(out, '\n')
+		out = append(out, strings.Repeat("  ", depth)...)
+	}
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if open {
+				out = append(out, '>')
+			}
+			if depth > 0 {
+				indent()
+			}
+			out = append(out, '<')
+			out = append(out, qname(tok.Name)...)
+			for _, a := range tok.Attr {
+				out = append(out, ' ')
+				out = append(out, qname(a.Name)...)
+				out = append(out, `="`...)
+				out = wire.AppendEscaped(out, a.Value)
+				out = append(out, '"')
+			}
+			depth++
+			open, text = true, false
+		case xml.EndElement:
+			depth--
+			switch {
+			case open && !text:
+				out = append(out, " />"...)
+			default:
+				if !text {
+					indent()
+				}
+				out = append(out, "</"...)
+				out = append(out, qname(tok.Name)...)
+				out = append(out, '>')
+			}
+			open, text = false, false
+		case xml.CharData:
+			if len(bytes.TrimSpace(tok)) == 0 {
+				continue
+			}
+			if open {
+				out = append(out, '>')
+				open = false
+			}
+			out = wire.AppendEscaped(out, string(tok))
+			text = true
+		}
+	}
+	return out, nil
+}
+
+// Invoke calls the operation named opName on svc, which implements the generated server interface
+// (the in-process service, or Service of a Client), with parameters given by name in their XSD lexical
+// form. It lets a caller that has an operation as data (a test matrix, a script) call any of them.
+func Invoke(ctx context.Context, svc any, opName string, params map[string]string) (wire.Message, error) {
+	op := wire.Lookup(gen.Operations, opName)
+	if op == nil {
+		return nil, fmt.Errorf("unknown operation %q", opName)
+	}
+	doc := wire.AppendStart(nil, op.RequestElement)
+	for _, p := range op.Params {
+		if v, ok := params[p.Name]; ok {
+			doc = wire.AppendString(doc, p.Name, v)
+		}
+	}
+	doc = wire.AppendEnd(doc, op.RequestElement)
+	rd := wire.NewReader(doc, "", wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}, false)
+	if _, err := rd.Root(); err != nil {
 		return nil, err
 	}
-	return r.decodeContact()
-}
-
-// TestCreateContactContext calls TestCreateContact.
-func (c *Client) TestCreateContactContext(ctx context.Context, req *gen.TestCreateContact) (*gen.TestCreateContactResponse, error) {
-	contact, err := c.contact(ctx, "TestCreateContact", req.Id)
-	if err != nil {
+	req := op.NewRequest()
+	if err := req.DecodeXML(rd); err != nil {
 		return nil, err
 	}
-	return &gen.TestCreateContactResponse{TestCreateContactResult: contact}, nil
+	return op.Call(ctx, svc, req)
 }
 
-// TestUpdateContactContext calls TestUpdateContact.
-func (c *Client) TestUpdateContactContext(ctx context.Context, req *gen.TestUpdateContact) (*gen.TestUpdateContactResponse, error) {
-	contact, err := c.contact(ctx, "TestUpdateContact", req.Id)
-	if err != nil {
+// MessageJSON renders a response as the JSON endpoint's {"d": result}, indented, for printing.
+func MessageJSON(op *wire.Operation, resp wire.Message) ([]byte, error) {
+	b := []byte(`{"d":`)
+	b = op.AppendResultJSON(b, resp)
+	b = append(b, '}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
 		return nil, err
 	}
-	return &gen.TestUpdateContactResponse{TestUpdateContactResult: contact}, nil
-}
-
-// DeleteContactContext calls DeleteContact.
-func (c *Client) DeleteContactContext(ctx context.Context, req *gen.DeleteContact) (*gen.DeleteContactResponse, error) {
-	contact, err := c.contact(ctx, "DeleteContact", req.Id)
-	if err != nil {
-		return nil, err
-	}
-	return &gen.DeleteContactResponse{DeleteContactResult: contact}, nil
-}
-
-// ReadContactContext calls ReadContact.
-func (c *Client) ReadContactContext(ctx context.Context, req *gen.ReadContact) (*gen.ReadContactResponse, error) {
-	contact, err := c.contact(ctx, "ReadContact", req.Id)
-	if err != nil {
-		return nil, err
-	}
-	return &gen.ReadContactResponse{ReadContactResult: contact}, nil
-}
-
-// VersionContext calls Version.
-func (c *Client) VersionContext(ctx context.Context, _ *gen.Version) (*gen.VersionResponse, error) {
-	r, err := c.call(ctx, "Version", nil)
-	if err != nil {
-		return nil, err
-	}
-	s, err := r.text()
-	if err != nil {
-		return nil, err
-	}
-	return &gen.VersionResponse{VersionResult: s}, nil
-}
-
-// VersionMajorContext calls VersionMajor.
-func (c *Client) VersionMajorContext(ctx context.Context, _ *gen.VersionMajor) (*gen.VersionMajorResponse, error) {
-	r, err := c.call(ctx, "VersionMajor", nil)
-	if err != nil {
-		return nil, err
-	}
-	n, err := r.int32()
-	if err != nil {
-		return nil, err
-	}
-	return &gen.VersionMajorResponse{VersionMajorResult: n}, nil
-}
-
-// VersionMinorContext calls VersionMinor.
-func (c *Client) VersionMinorContext(ctx context.Context, _ *gen.VersionMinor) (*gen.VersionMinorResponse, error) {
-	r, err := c.call(ctx, "VersionMinor", nil)
-	if err != nil {
-		return nil, err
-	}
-	n, err := r.int32()
-	if err != nil {
-		return nil, err
-	}
-	return &gen.VersionMinorResponse{VersionMinorResult: n}, nil
-}
-
-// TestCreateContact is TestCreateContactContext without a context.
-func (c *Client) TestCreateContact(req *gen.TestCreateContact) (*gen.TestCreateContactResponse, error) {
-	return c.TestCreateContactContext(context.Background(), req)
-}
-
-// TestUpdateContact is TestUpdateContactContext without a context.
-func (c *Client) TestUpdateContact(req *gen.TestUpdateContact) (*gen.TestUpdateContactResponse, error) {
-	return c.TestUpdateContactContext(context.Background(), req)
-}
-
-// DeleteContact is DeleteContactContext without a context.
-func (c *Client) DeleteContact(req *gen.DeleteContact) (*gen.DeleteContactResponse, error) {
-	return c.DeleteContactContext(context.Background(), req)
-}
-
-// ReadContact is ReadContactContext without a context.
-func (c *Client) ReadContact(req *gen.ReadContact) (*gen.ReadContactResponse, error) {
-	return c.ReadContactContext(context.Background(), req)
-}
-
-// Version is VersionContext without a context.
-func (c *Client) Version(req *gen.Version) (*gen.VersionResponse, error) {
-	return c.VersionContext(context.Background(), req)
-}
-
-// VersionMajor is VersionMajorContext without a context.
-func (c *Client) VersionMajor(req *gen.VersionMajor) (*gen.VersionMajorResponse, error) {
-	return c.VersionMajorContext(context.Background(), req)
-}
-
-// VersionMinor is VersionMinorContext without a context.
-func (c *Client) VersionMinor(req *gen.VersionMinor) (*gen.VersionMinorResponse, error) {
-	return c.VersionMinorContext(context.Background(), req)
+	return out.Bytes(), nil
 }

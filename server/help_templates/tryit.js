@@ -29,13 +29,35 @@
     }
     return rows;
   }
+  // jsonRows turns the JSON endpoint's {"d": value} into rows, as fieldRows does for XML.
+  function jsonRows(text) {
+    var d;
+    try { d = JSON.parse(text).d; } catch (e) { return []; }
+    if (d === null || typeof d !== "object" || Array.isArray(d)) return [["d", JSON.stringify(d)]];
+    return Object.keys(d).map(function (k) {
+      var v = d[k];
+      return [k, Array.isArray(v) ? v.join(", ") : (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v))];
+    });
+  }
+  // jsonBody builds the JSON endpoint's request: each field by name, typed by its XSD type.
+  function jsonBody() {
+    var body = {};
+    var inputs = form.querySelectorAll("input[name]");
+    for (var i = 0; i < inputs.length; i++) {
+      var input = inputs[i], type = input.getAttribute("data-type"), v = input.value;
+      if (/^(int|long|short|double|float|decimal)$/.test(type) && v.trim() !== "" && !isNaN(Number(v))) body[input.name] = Number(v);
+      else if (type === "boolean" && (v === "true" || v === "false")) body[input.name] = v === "true";
+      else body[input.name] = v;
+    }
+    return JSON.stringify(body);
+  }
   function show(status, ok, type, text) {
     result.textContent = "";
     result.className = ok ? "" : "error";
     result.appendChild(el("h3", ok ? "Result" : "Error"));
     result.appendChild(el("p", status, "status"));
-    if (ok && /xml/.test(type)) {
-      var rows = fieldRows(new DOMParser().parseFromString(text, "application/xml"));
+    if (ok && (/xml/.test(type) || /json/.test(type))) {
+      var rows = /json/.test(type) ? jsonRows(text) : fieldRows(new DOMParser().parseFromString(text, "application/xml"));
       if (rows.length) {
         var table = el("table", undefined, "fields");
         var head = table.createTHead().insertRow();
@@ -50,7 +72,7 @@
         result.appendChild(table);
       }
     }
-    result.appendChild(el("h4", ok ? "Response XML" : "Message"));
+    result.appendChild(el("h4", ok ? (/json/.test(type) ? "Response JSON" : "Response XML") : "Message"));
     var pre = el("pre", text);
     pre.tabIndex = 0;
     result.appendChild(pre);
@@ -58,10 +80,23 @@
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
     show("Invoking…", true, "", "");
-    fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)) })
+    var binding = form.getAttribute("data-binding");
+    var request;
+    if (binding === "json") {
+      request = fetch(form.action, { method: "POST", headers: { "Content-Type": "application/json; charset=utf-8" }, body: jsonBody() });
+    } else if (binding === "get") {
+      request = fetch(form.action + "?" + new URLSearchParams(new FormData(form)).toString());
+    } else {
+      request = fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)) });
+    }
+    request
       .then(function (resp) {
         return resp.text().then(function (text) {
-          show("HTTP " + resp.status + " " + resp.statusText, resp.ok, resp.headers.get("Content-Type") || "", text);
+          var type = resp.headers.get("Content-Type") || "";
+          if (!resp.ok && /json/.test(type)) {
+            try { text = JSON.parse(text).Message || text; } catch (e) { /* keep the raw text */ }
+          }
+          show("HTTP " + resp.status + " " + resp.statusText, resp.ok, type, text);
         });
       })
       .catch(function (err) {

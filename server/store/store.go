@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Contact is one stored contact record. Field order follows the spec's Contact resource (§2).
@@ -30,6 +31,14 @@ var ErrNotFound = errors.New("contact not found")
 // taken effect. Callers should report a temporary failure (the server answers 503 / a Server fault)
 // and let the client retry, rather than an internal error.
 var ErrUnavailable = errors.New("contact store unavailable")
+
+// ErrNotWritable is returned (wrapped, next to the driver's cause) when the store cannot write for a
+// reason on the server's side that no request caused and a retry later may not meet: the disk is full,
+// the database or its file system is read-only, an I/O error, or (PostgreSQL) the server is out of disk
+// space. It wraps ErrUnavailable, so callers answer it the same way (503 with Retry-After); a
+// WriteHealth watching the store also makes /readyz report the instance not ready until a probe
+// finds the store writable again.
+var ErrNotWritable = fmt.Errorf("%w: it cannot write (disk full, read-only or I/O error)", ErrUnavailable)
 
 // Store keeps contacts durably. Every method is safe for concurrent use. A write that returned nil is
 // durable: it survives the process being killed right after. Writes to one contact are atomic.

@@ -9,7 +9,9 @@
 // Flags:
 //
 //	-wsdl path  the WSDL 1.1 contract to read (required)
-//	-o path     the Go file to write (required); it is written only when generation succeeds
+//	-o path     the Go file of gowsdl's types and interface to write (required)
+//	-wire path  also the Go file of the wire codec and operation table, in the same package
+//	            (the files are written only when generation succeeds)
 //	-pkg name   the Go package name of the output (default "gen")
 //	-view path  also write the SOAP-only view gowsdl was run on, for inspecting what it saw
 //
@@ -44,8 +46,9 @@ func run(args []string, stderr io.Writer) error {
 	out := fs.String("o", "", "the Go file to write (required)")
 	pkg := fs.String("pkg", "gen", "the Go package name of the output")
 	viewPath := fs.String("view", "", "also write the SOAP-only view gowsdl was run on to this file")
+	wireOut := fs.String("wire", "", "also generate the wire codec and operation table into this Go file")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: gowsdlgen -wsdl contract.wsdl -o out.go [-pkg name] [-view view.wsdl]")
+		fmt.Fprintln(fs.Output(), "usage: gowsdlgen -wsdl contract.wsdl -o out.go [-wire wire.go] [-pkg name] [-view view.wsdl]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -60,12 +63,17 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := wsdlgen.Generate(contract, wsdlgen.Options{Package: *pkg, Source: sourceName(*wsdlPath)})
+	res, err := wsdlgen.Generate(contract, wsdlgen.Options{Package: *pkg, Source: sourceName(*wsdlPath), Wire: *wireOut != ""})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *wsdlPath, err)
 	}
 	if *viewPath != "" {
 		if err := os.WriteFile(*viewPath, res.View.WSDL, 0o644); err != nil {
+			return err
+		}
+	}
+	if *wireOut != "" {
+		if err := os.WriteFile(*wireOut, res.Wire, 0o644); err != nil {
 			return err
 		}
 	}

@@ -61,35 +61,50 @@ func gowsdlgen(t *testing.T, dir string, args ...string) (string, error) {
 	return stderr.String(), err
 }
 
-// TestGeneratedCodeIsUpToDate runs gen/generate.go's go:generate command, writing to a scratch file,
-// and requires the committed gen/contactsync.go to be exactly what it produces.
+// TestGeneratedCodeIsUpToDate runs the go:generate command of each generated package (gen/, and the
+// type zoo the golden tests use), writing to scratch files, and requires the committed files to be
+// exactly what it produces.
 func TestGeneratedCodeIsUpToDate(t *testing.T) {
-	const genDir, prefix = "../../gen", "//go:generate go run ../tools/gowsdlgen "
-	directive, err := os.ReadFile(filepath.Join(genDir, "generate.go"))
-	require.NoError(t, err)
-	var args []string
-	for line := range strings.Lines(string(directive)) {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), prefix); ok {
-			require.Nil(t, args, "gen/generate.go has more than one gowsdlgen directive")
-			args = strings.Fields(rest)
-		}
-	}
-	require.NotNil(t, args, "gen/generate.go has no %q directive", prefix)
-	o := slices.Index(args, "-o")
-	require.True(t, o >= 0 && o+1 < len(args), "the directive has no -o")
-	committed := filepath.Join(genDir, args[o+1])
-	args[o+1] = filepath.Join(t.TempDir(), "out.go")
+	for _, pkg := range []struct {
+		dir, prefix, source string
+	}{
+		{"../../gen", "//go:generate go run ../tools/gowsdlgen ", "wsdl/contactsync.wsdl"},
+		{"internal/zoo", "//go:generate go run ../.. ", "tools/gowsdlgen/internal/zoo/testdata/zoo.wsdl"},
+	} {
+		t.Run(pkg.dir, func(t *testing.T) {
+			directive, err := os.ReadFile(filepath.Join(pkg.dir, "generate.go"))
+			require.NoError(t, err)
+			var args []string
+			for line := range strings.Lines(string(directive)) {
+				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), pkg.prefix); ok {
+					require.Nil(t, args, "%s/generate.go has more than one gowsdlgen directive", pkg.dir)
+					args = strings.Fields(rest)
+				}
+			}
+			require.NotNil(t, args, "%s/generate.go has no %q directive", pkg.dir, pkg.prefix)
+			scratch := t.TempDir()
+			outputs := map[string]string{} // scratch file -> committed file
+			for _, flag := range []string{"-o", "-wire"} {
+				o := slices.Index(args, flag)
+				require.True(t, o >= 0 && o+1 < len(args), "the directive has no %s", flag)
+				outputs[filepath.Join(scratch, flag)] = filepath.Join(pkg.dir, args[o+1])
+				args[o+1] = filepath.Join(scratch, flag)
+			}
 
-	stderr, err := gowsdlgen(t, genDir, args...)
-	require.NoError(t, err, stderr)
-	assert.Empty(t, stderr, "a successful run is silent, as go generate steps should be")
+			stderr, err := gowsdlgen(t, pkg.dir, args...)
+			require.NoError(t, err, stderr)
+			assert.Empty(t, stderr, "a successful run is silent, as go generate steps should be")
 
-	want, err := os.ReadFile(committed)
-	require.NoError(t, err)
-	got, err := os.ReadFile(args[o+1])
-	require.NoError(t, err)
-	if !assert.Equal(t, string(want), string(got)) {
-		t.Log("gen/ is out of step with wsdl/contactsync.wsdl or tools/gowsdlgen: run `make generate` and commit the result")
+			for generated, committed := range outputs {
+				want, err := os.ReadFile(committed)
+				require.NoError(t, err)
+				got, err := os.ReadFile(generated)
+				require.NoError(t, err)
+				if !assert.Equal(t, string(want), string(got), committed) {
+					t.Logf("%s is out of step with %s or tools/gowsdlgen: run `make generate` and commit the result", pkg.dir, pkg.source)
+				}
+			}
+		})
 	}
 }
 

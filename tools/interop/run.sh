@@ -4,7 +4,8 @@
 #   .NET    Mono's `wsdl` (/protocol:SOAP, SOAP12, HttpGet, HttpPost) + mcs + mono
 #   Java    JAX-WS RI wsimport (Debian libjaxws-java) on the machine's JDK: SOAP 1.1, SOAP 1.2 (-extension)
 #   Python  zeep (Debian python3-zeep): SOAP 1.1, SOAP 1.2
-#   Node    npm `soap`, pinned in node/package.json and node/package-lock.json: SOAP 1.1, SOAP 1.2
+#   Node    npm `soap`, pinned in node/package.json and node/package-lock.json: SOAP 1.1, SOAP 1.2; and
+#           Node's own fetch against the ASP.NET AJAX JSON endpoint (the service runs with json on)
 # Then an authenticated run against a second service with a users file: zeep UsernameToken (PasswordText,
 # PasswordDigest) and the Mono proxies with Credentials (HTTP Basic), plus 401 checks (see README).
 # Every client runs the same scenario per binding with a fresh id (see README, "Interoperability").
@@ -158,7 +159,8 @@ start_on() {
 
 mkdir -p "$WORK/store"
 start_on "service" "$WORK/server.log" \
-  "$WORK/contactsync" serve --addr 127.0.0.1:0 --store "sqlite:$WORK/store/interop.db" || finish
+  "$WORK/contactsync" serve --addr 127.0.0.1:0 --store "sqlite:$WORK/store/interop.db" \
+  --protocols soap11,soap12,get,post,json,docs || finish
 SERVICE_PORT=$PORT
 if [ -n "$BREAK" ]; then
   step "build breakproxy" "$WORK/build-proxy.log" "$GO" build -o "$WORK/breakproxy" ./tools/interop/breakproxy || finish
@@ -230,6 +232,9 @@ section "Node ($(node --version), soap $(node -p 'require(process.argv[1]).versi
 for b in soap11 soap12; do
   run_client "node/$b" node "$HERE/node/client.js" "$WSDL" "$b" "$(fresh_id node "$b")"
 done
+# The ASP.NET AJAX JSON endpoint (the service runs with --protocols ...,json), called with Node's fetch
+# as a web page calls it. JSON carries no namespace, so it passes through a contract break too.
+run_client "node/json" node "$HERE/node/json_client.js" "${WSDL%\?WSDL}" "$(fresh_id node json)"
 
 # --- Authenticated run: a second service with a users file written by `contactsync user add` --------
 # zeep signs in with a WS-Security UsernameToken (PasswordText as alice, PasswordDigest as dave, the

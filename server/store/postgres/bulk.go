@@ -18,7 +18,7 @@ var _ store.BulkStore = (*Store)(nil)
 const (
 	// scanSQL reads every contact in byte order of id. COLLATE "C" makes the order that of the UTF-8
 	// bytes whatever the database's collation, so both stores export the same file for the same
-	// contacts; the index contacts_id_bytes (migration 0002) has that order, so no sort is needed.
+	// contacts; the index contacts_id_bytes (migration 0003) has that order, so no sort is needed.
 	scanSQL = `SELECT ` + columns + ` FROM contacts ORDER BY id COLLATE "C"`
 
 	countSQL = `SELECT count(*) FROM contacts`

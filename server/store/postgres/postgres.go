@@ -373,10 +373,47 @@ func classify(ctx context.Context, what string, err error) error {
 		return fmt.Errorf("postgres: %s: %w", what, err)
 	case ctx.Err() != nil:
 		return fmt.Errorf("postgres: %s: %w (%w)", what, ctx.Err(), err)
+	case notWritable(err):
+		return fmt.Errorf("postgres: %s: %w: %w", what, store.ErrNotWritable, err)
 	case unavailable(err):
 		return fmt.Errorf("postgres: %s: %w: %w", what, store.ErrUnavailable, err)
 	}
 	return fmt.Errorf("postgres: %s: %w", what, err)
+}
+
+// notWritable reports whether err means the database cannot write for a reason on the server's side:
+// disk_full (53100, in class 53, insufficient resources, which unavailable covers as a whole),
+// read_only_sql_transaction (25006: connected to a standby, e.g. after a failover) and io_error (58030).
+func notWritable(err error) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return false
+	}
+	switch pgErr.Code {
+	case "53100", "25006", "58030":
+		return true
+	}
+	return false
+}
+
+// probeSQL rewrites the single row of write_probe (migration 0002): a committed write that is never read.
+const probeSQL = `INSERT INTO write_probe (id, probed_at) VALUES (1, now())
+ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at`
+
+var _ store.WriteProber = (*Store)(nil)
+
+// ProbeWrite checks that the database takes a write now, by committing one to the write_probe table
+// (within the store's operation timeout). PostgreSQL reserves the space of a write when it makes it,
+// so a full disk shows as disk_full here as it would for a contact. It returns nil or the classified
+// error: store.ErrNotWritable for a full disk, a read-only server or an I/O error, store.ErrUnavailable
+// for a database that cannot be reached.
+func (s *Store) ProbeWrite(ctx context.Context) error {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	if _, err := s.pool.Exec(op, probeSQL); err != nil {
+		return classify(ctx, "probe", err)
+	}
+	return nil
 }
 
 // unavailable reports whether err means the database is unreachable, a connection broke, the server

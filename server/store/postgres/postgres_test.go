@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -263,4 +264,42 @@ func TestErrorsAreNotUnavailableForBadRequests(t *testing.T) {
 	err := s.Put(t.Context(), store.Contact{ID: "nul\x00"})
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, store.ErrUnavailable), "%v", err)
+}
+
+// TestNotWritable: a server that refuses writes for lack of resources (here a trigger raising
+// disk_full, SQLSTATE 53100, the code PostgreSQL gives when it cannot extend a file) gives
+// ErrNotWritable, which is also ErrUnavailable (503), on writes and on the probe, while reads go on;
+// once the server writes again, so do the store and its probe.
+func TestNotWritable(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	s := open(t, dsn, postgres.Options{})
+	require.NoError(t, s.ProbeWrite(t.Context()))
+	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "a", FirstName: "A"}))
+
+	conn, err := pgx.Connect(t.Context(), dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(t.Context(), `
+CREATE FUNCTION refuse_writes() RETURNS trigger LANGUAGE plpgsql AS
+  $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
+CREATE TRIGGER full_contacts BEFORE INSERT OR UPDATE OR DELETE ON contacts FOR EACH ROW EXECUTE FUNCTION refuse_writes();
+CREATE TRIGGER full_probe BEFORE INSERT OR UPDATE ON write_probe FOR EACH ROW EXECUTE FUNCTION refuse_writes();`)
+	require.NoError(t, err)
+
+	err = s.Put(t.Context(), store.Contact{ID: "b"})
+	assert.ErrorIs(t, err, store.ErrNotWritable)
+	assert.ErrorIs(t, err, store.ErrUnavailable)
+	_, err = s.Delete(t.Context(), "a")
+	assert.ErrorIs(t, err, store.ErrNotWritable)
+	_, err = s.Update(t.Context(), "a", func(c store.Contact) (store.Contact, error) { return c, nil })
+	assert.ErrorIs(t, err, store.ErrNotWritable)
+	assert.ErrorIs(t, s.ProbeWrite(t.Context()), store.ErrNotWritable)
+	got, err := s.Get(t.Context(), "a")
+	require.NoError(t, err, "reads go on")
+	assert.Equal(t, "A", got.FirstName)
+
+	_, err = conn.Exec(t.Context(), `DROP TRIGGER full_contacts ON contacts; DROP TRIGGER full_probe ON write_probe;`)
+	require.NoError(t, err)
+	require.NoError(t, s.ProbeWrite(t.Context()))
+	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "b"}))
 }

@@ -92,7 +92,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		if out.panic != nil {
 			panic(out.panic)
 		}
-		return out.err
+		return classify(out.err) // health.go: disk full, read-only, I/O error are ErrNotWritable
 	case <-ctx.Done():
 		return fmt.Errorf("sqlite: gave up waiting for the write (it may or may not be applied): %w", ctx.Err())
 	}

@@ -18,8 +18,9 @@
 // SQLite's busy-wait retry loop. One committer goroutine runs them, batching concurrent writes into
 // one transaction and one fsync (group commit, see groupcommit.go). Every write transaction starts
 // with BEGIN IMMEDIATE (DSN _txlock=immediate): it takes the write lock before reading, so a
-// read-modify-write transaction can never fail to upgrade its lock, even against another process. Reads (Get, Ping) use a separate pool
-// of several read-only (query_only) connections, which WAL lets run alongside the writer.
+// read-modify-write transaction can never fail to upgrade its lock, even against another process. Reads use separate read-only
+// (query_only) connections, which WAL lets run alongside the writer: Get a fixed set driven through
+// SQLite's C API directly, with memory-mapped reads (reader.go), and Ping a database/sql pool.
 //
 // # Stored form
 //
@@ -43,6 +44,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/contactsync/contactsync/server/store"
@@ -108,13 +110,17 @@ type Store struct {
 	w *sql.DB // exactly one connection: every write goes through it
 	r *sql.DB // several query_only connections for reads
 
-	get       *sql.Stmt // on r
+	get       *sql.Stmt // on r; Get's second path when a dedicated read connection fails (reader.go)
 	getForTx  *sql.Stmt // on w, used inside Update and Delete transactions
 	put       *sql.Stmt // on w
 	update    *sql.Stmt // on w
 	deleteRow *sql.Stmt // on w
 
 	gc *committer // runs every write; see groupcommit.go
+
+	path    string     // the database file's absolute path; ProbeWrite writes beside it
+	probeMu sync.Mutex // one probe file at a time: concurrent probes share its name
+	reads   *readers   // Get's dedicated read connections; see reader.go
 
 	bulkResume atomic.Int64 // when the next WriteBatch transaction may start, in Unix nanoseconds; see bulk.go
 }
@@ -137,7 +143,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
 
-	s := &Store{}
+	s := &Store{path: abs}
 	ok := false
 	defer func() {
 		if !ok {
@@ -192,6 +198,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return nil, fmt.Errorf("sqlite: open %s: prepare %q: %w", abs, p.sql, err)
 		}
 	}
+	if s.reads, err = openReaders(abs, readers); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
 	s.startCommitter()
 	ok = true
 	return s, nil
@@ -232,20 +241,20 @@ func (s *Store) Put(ctx context.Context, c store.Contact) error {
 	return nil
 }
 
-// Get returns the contact with the given id, or an error wrapping store.ErrNotFound. It reads from
-// the read pool, so it never waits for a write in progress and always sees every completed write.
+// Get returns the contact with the given id, or an error wrapping store.ErrNotFound. It reads on
+// dedicated read connections (reader.go), so it never waits for a write in progress and always sees
+// every completed write.
 //
 // The query runs without the caller's cancellation (it is checked once before): a read takes
-// microseconds, and with a cancellable context database/sql starts a goroutine per query to watch it
-// and the driver arms an interrupt, which together were a tenth of a ReadContact's allocations under
-// load (BENCHMARKS.md).
+// microseconds, and with a cancellable context the driver arms an interrupt with a goroutine per
+// query, which was a tenth of a ReadContact's allocations under load (BENCHMARKS.md).
 func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
 	if err := ctx.Err(); err != nil {
 		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
 	}
-	c, err := scan(s.get.QueryRowContext(context.WithoutCancel(ctx), id))
+	c, err := s.read(id)
 	if err != nil {
-		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
+		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, classify(err))
 	}
 	return c, nil
 }
@@ -345,6 +354,9 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	s.stopCommitter() // every write accepted before Close completes first
 	var errs []error
+	if s.reads != nil {
+		errs = append(errs, s.reads.close())
+	}
 	for _, st := range []*sql.Stmt{s.get, s.getForTx, s.put, s.update, s.deleteRow} {
 		if st != nil {
 			errs = append(errs, st.Close())

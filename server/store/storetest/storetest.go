@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"DeleteUnknown", testDeleteUnknown},
 		{"NoAliasing", testNoAliasing},
 		{"Ping", testPing},
+		{"ProbeWrite", testProbeWrite},
 		{"ConcurrentUpdatesLoseNothing", testConcurrentUpdates},
 		{"ConcurrentMixNeverTorn", testConcurrentMix},
 	} {
@@ -324,6 +325,25 @@ func testPing(t *testing.T, s store.Store) {
 	require.NoError(t, s.Ping(t.Context()))
 	require.NoError(t, s.Put(t.Context(), full("c1")))
 	require.NoError(t, s.Ping(t.Context()))
+}
+
+// testProbeWrite: every backend probes its own writability (store.WriteProber, which /readyz uses to
+// bring an instance back once its disk has room again); a healthy store passes the probe, again and
+// again and alongside writes, and the probe changes no contact.
+func testProbeWrite(t *testing.T, s store.Store) {
+	p, ok := s.(store.WriteProber)
+	require.True(t, ok, "%T does not implement store.WriteProber", s)
+	require.NoError(t, p.ProbeWrite(t.Context()))
+	require.NoError(t, s.Put(t.Context(), full("c1")))
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() { assert.NoError(t, p.ProbeWrite(t.Context())) })
+		wg.Go(func() { assert.NoError(t, s.Put(t.Context(), full(fmt.Sprint("p", i)))) })
+	}
+	wg.Wait()
+	requireStored(t, s, full("c1"))
+	_, err := s.Get(t.Context(), "1")
+	requireNotFound(t, err, "Get after probes")
 }
 
 // testConcurrentUpdates has many goroutines each append distinct role ids to one contact through

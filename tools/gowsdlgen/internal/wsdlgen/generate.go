@@ -16,6 +16,8 @@ type Options struct {
 	Package string
 	// Source names the WSDL file in the generated header, e.g. "wsdl/contactsync.wsdl".
 	Source string
+	// Wire asks for the wire code too (Result.Wire): the operation table and codec of the contract.
+	Wire bool
 	// Gowsdl turns a WSDL document into gowsdl's code sections. Nil means RunGowsdl, the real library;
 	// tests substitute a fake to see what Generate does with the sections.
 	Gowsdl func(wsdl []byte, pkg string) (map[string][]byte, error)
@@ -25,6 +27,9 @@ type Options struct {
 type Result struct {
 	// Code is the generated Go file, gofmt-formatted.
 	Code []byte
+	// Wire is the generated wire code (operation table, XML codec, form binding, server interface and
+	// client stub), a second file of the same package.
+	Wire []byte
 	// View is the SOAP-only view gowsdl was run on.
 	View *View
 }
@@ -41,6 +46,19 @@ var keptSections = []string{"header", "types", "operations"}
 func Generate(contract []byte, opts Options) (*Result, error) {
 	if !token.IsIdentifier(opts.Package) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
+	}
+	// The contract model refuses anything outside the XSD subset with the construct and its line, so
+	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
+	var model *contractModel
+	if opts.Wire {
+		var err error
+		if model, err = readContract(contract); err != nil {
+			return nil, err
+		}
+	}
+	typed, err := TypedFields(contract)
+	if err != nil {
+		return nil, fmt.Errorf("reading the schema: %w", err)
 	}
 	view, err := SOAPView(contract)
 	if err != nil {
@@ -73,11 +91,21 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	for _, f := range fields {
 		required = append(required, append([]string{goTypeName(f.Owner)}, f.Path...))
 	}
-	code, err := PostProcess(src.Bytes(), PostProcessOptions{Required: required, Source: opts.Source})
+	var retyped []RetypedField
+	for _, f := range typed {
+		retyped = append(retyped, RetypedField{Path: append([]string{goTypeName(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
+	}
+	code, err := PostProcess(src.Bytes(), PostProcessOptions{Required: required, Retyped: retyped, Source: opts.Source})
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}
-	return &Result{Code: code, View: view}, nil
+	res := &Result{Code: code, View: view}
+	if opts.Wire {
+		if res.Wire, err = emitWire(model, code, opts.Package, opts.Source); err != nil {
+			return nil, fmt.Errorf("generating the wire code: %w", err)
+		}
+	}
+	return res, nil
 }
 
 // goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component:

@@ -13,11 +13,25 @@ import (
 	"strings"
 )
 
+// RetypedField is a field PostProcess gives a runtime type.
+type RetypedField struct {
+	// Path is the Go type name followed by the XML names down to the field.
+	Path []string
+	// GoType is the runtime type, "wire.Decimal" or "wire.GUID"; "" to keep gowsdl's type.
+	GoType string
+	// Deref drops the pointer gowsdl puts around a named type (under the slice of a repeated field).
+	Deref bool
+}
+
 // PostProcessOptions configure PostProcess.
 type PostProcessOptions struct {
 	// Required lists the struct fields whose XML elements the schema requires. Each entry is a Go type
 	// name followed by the XML names from that struct down to the field, as RequiredFields reports them.
 	Required [][]string
+	// Retyped lists struct fields whose Go type is replaced by a runtime type (wire.Decimal,
+	// wire.GUID): the type name and XML names as in Required, and the new type. Pointers and slices
+	// around the type gowsdl chose stay.
+	Retyped []RetypedField
 	// Source names the WSDL file in the header line PostProcess adds, e.g. "wsdl/contactsync.wsdl".
 	Source string
 }
@@ -48,6 +62,13 @@ func PostProcess(src []byte, opts PostProcessOptions) ([]byte, error) {
 		return nil, err
 	}
 	if err := keepZeroValues(f, opts.Required); err != nil {
+		return nil, err
+	}
+	if err := exportFields(f); err != nil {
+		return nil, err
+	}
+	useRuntimeDateTime(f)
+	if err := useRuntimeTypes(f, opts.Retyped); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
@@ -322,4 +343,230 @@ func addSourceLine(src []byte, source string) ([]byte, error) {
 	}
 	out.Write(rest)
 	return out.Bytes(), nil
+}
+
+// useRuntimeDateTime replaces gowsdl's soap.XSDDateTime with the runtime's wire.DateTime in every
+// declaration. soap.XSDDateTime keeps whether the value had a zone in an unexported field and writes
+// itself only through encoding/xml, so an append-style codec could neither read nor write it without
+// reflection; wire.DateTime holds the same information in the open. The runtime's import is added when
+// a replacement was made.
+func useRuntimeDateTime(f *ast.File) {
+	replaced := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && x.Name == "soap" && sel.Sel.Name == "XSDDateTime" {
+			x.Name, sel.Sel.Name = "wire", "DateTime"
+			replaced = true
+		}
+		return true
+	})
+	if replaced {
+		addRuntimeImport(f)
+	}
+}
+
+// addRuntimeImport adds the runtime's import to the file's first import declaration, once.
+func addRuntimeImport(f *ast.File) {
+	quoted := strconv.Quote(RuntimeImport)
+	for _, imp := range f.Imports {
+		if imp.Path.Value == quoted {
+			return
+		}
+	}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			spec := &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: quoted}}
+			gd.Specs = append(gd.Specs, spec)
+			f.Imports = append(f.Imports, spec)
+			return
+		}
+	}
+}
+
+// useRuntimeTypes gives the Retyped fields their runtime type: gowsdl's float64 for an xsd:decimal
+// becomes wire.Decimal and the string of a guid becomes wire.GUID, keeping any pointer (nillable) or
+// slice (repeated) around it. A listed field that is not in the code is an error, as for Required.
+func useRuntimeTypes(f *ast.File, retyped []RetypedField) error {
+	if len(retyped) == 0 {
+		return nil
+	}
+	root := &fieldTrie{}
+	goTypes := map[*fieldTrie]string{}
+	derefs := map[*fieldTrie]bool{}
+	for _, r := range retyped {
+		if len(r.Path) < 2 {
+			return fmt.Errorf("retyped field path %q needs a type name and at least one XML name", r.Path)
+		}
+		pkg, name, ok := strings.Cut(r.GoType, ".")
+		if r.GoType != "" && (!ok || pkg != "wire" || !token.IsIdentifier(name)) {
+			return fmt.Errorf("retyped field %s: %q is not a runtime type", strings.Join(r.Path, "."), r.GoType)
+		}
+		t := root
+		for _, n := range r.Path {
+			t = t.child(n)
+		}
+		t.required = true
+		goTypes[t] = name
+		if r.Deref {
+			derefs[t] = true
+		}
+	}
+	var visit func(st *ast.StructType, t *fieldTrie) error
+	visit = func(st *ast.StructType, t *fieldTrie) error {
+		for _, fld := range st.Fields.List {
+			if fld.Tag == nil {
+				continue
+			}
+			raw, err := strconv.Unquote(fld.Tag.Value)
+			if err != nil {
+				return fmt.Errorf("field tag %s: %w", fld.Tag.Value, err)
+			}
+			tag, err := parseTag(raw)
+			if err != nil {
+				return err
+			}
+			name, ok := tag.xmlElementName()
+			c := t.children[name]
+			if !ok || c == nil {
+				continue
+			}
+			c.found = true
+			if c.required && derefs[c] {
+				if err := dropPointer(&fld.Type); err != nil {
+					return fmt.Errorf("field %s: %w", name, err)
+				}
+			}
+			if c.required && goTypes[c] != "" {
+				if err := replaceBaseType(&fld.Type, goTypes[c]); err != nil {
+					return fmt.Errorf("field %s: %w", name, err)
+				}
+			}
+			if inner := inlineStruct(fld.Type); inner != nil && len(c.children) > 0 {
+				if err := visit(inner, c); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range gd.Specs {
+			ts := s.(*ast.TypeSpec)
+			st, isStruct := ts.Type.(*ast.StructType)
+			t := root.children[ts.Name.Name]
+			if !isStruct || t == nil {
+				continue
+			}
+			if err := visit(st, t); err != nil {
+				return fmt.Errorf("type %s: %w", ts.Name.Name, err)
+			}
+		}
+	}
+	var missing []string
+	for _, r := range retyped {
+		t := root
+		for _, n := range r.Path {
+			t = t.children[n]
+		}
+		if !t.found {
+			missing = append(missing, strings.Join(r.Path, "."))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the schema types %s with a runtime type, but the generated code has no such field", strings.Join(missing, ", "))
+	}
+	for _, r := range retyped {
+		if r.GoType != "" {
+			addRuntimeImport(f)
+			break
+		}
+	}
+	return nil
+}
+
+// dropPointer turns *T into T and []*T into []T.
+func dropPointer(e *ast.Expr) error {
+	if a, ok := (*e).(*ast.ArrayType); ok {
+		e = &a.Elt
+	}
+	star, ok := (*e).(*ast.StarExpr)
+	if !ok {
+		return fmt.Errorf("gowsdl wrote no pointer to drop")
+	}
+	*e = star.X
+	return nil
+}
+
+// replaceBaseType replaces the named type at the bottom of *e (under pointers and slices) by
+// wire.<name>. Only the basic types gowsdl gives these schema types are expected there.
+func replaceBaseType(e *ast.Expr, name string) error {
+	switch x := (*e).(type) {
+	case *ast.StarExpr:
+		return replaceBaseType(&x.X, name)
+	case *ast.ArrayType:
+		return replaceBaseType(&x.Elt, name)
+	case *ast.Ident:
+		if x.Name != "float64" && x.Name != "string" {
+			return fmt.Errorf("gowsdl wrote %s where float64 or string was expected", x.Name)
+		}
+		*e = &ast.SelectorExpr{X: ast.NewIdent("wire"), Sel: ast.NewIdent(name)}
+		return nil
+	}
+	return fmt.Errorf("gowsdl wrote an unexpected type expression (%T)", *e)
+}
+
+// exportFields exports the struct fields gowsdl left unexported. gowsdl v0.5.0 leaves an element name
+// that is also a Go basic type name as it is, so ArrayOfInt's item element "int" becomes the field
+// "int": code outside the package could not fill the array, and encoding/xml would ignore the field.
+// Such a field gets its name with the first letter upper-cased ("Int"); a clash with another field of
+// the struct is an error rather than a silent rename.
+func exportFields(f *ast.File) error {
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range gd.Specs {
+			ts := s.(*ast.TypeSpec)
+			var err error
+			ast.Inspect(ts.Type, func(n ast.Node) bool {
+				st, ok := n.(*ast.StructType)
+				if !ok || err != nil {
+					return err == nil
+				}
+				names := map[string]bool{}
+				for _, fld := range st.Fields.List {
+					for _, id := range fld.Names {
+						names[id.Name] = true
+					}
+				}
+				for _, fld := range st.Fields.List {
+					for _, id := range fld.Names {
+						if id.IsExported() || id.Name == "_" || fld.Tag == nil {
+							continue
+						}
+						exported := strings.ToUpper(id.Name[:1]) + id.Name[1:]
+						if names[exported] || !token.IsExported(exported) {
+							err = fmt.Errorf("type %s: field %s cannot be exported as %s", ts.Name.Name, id.Name, exported)
+							return false
+						}
+						names[exported] = true
+						id.Name = exported
+					}
+				}
+				return true
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package wsdlgen
 
 import (
+	"encoding/xml"
 	"fmt"
 	"strconv"
 )
@@ -161,4 +162,106 @@ func minOccurs(n *node) (int, error) {
 		return 0, fmt.Errorf("<%s> at byte %d: minOccurs=%q is not a non-negative integer", qualified(n.raw), n.start, v)
 	}
 	return m, nil
+}
+
+// TypedField is an element whose Go type the runtime provides instead of gowsdl's choice.
+type TypedField struct {
+	Field
+	// GoType is the runtime type: "wire.Decimal" or "wire.GUID"; "" when only Deref applies.
+	GoType string
+	// Deref marks an element of an enumeration type that is required and not nillable: gowsdl makes
+	// every field of a named type a pointer, but such a value is always present, as .NET's enum
+	// value types are, so the field holds the value itself (its zero value stands for the first
+	// member, as .NET's default does).
+	Deref bool
+}
+
+// runtimeTypes are the schema types gowsdl maps to a Go type that cannot hold their values, and the
+// runtime types that can: gowsdl v0.5.0 makes xsd:decimal a float64, which loses the scale ASMX keeps
+// (1.10 would come back as 1.1) and the digits beyond 17, and Microsoft's guid, which the SOAP-only
+// view turns into xsd:string (see plainGUIDs), a string no one validates.
+var runtimeTypes = map[xml.Name]string{
+	{Space: NamespaceXSD, Local: "decimal"}:  "wire.Decimal",
+	{Space: NamespaceMSTypes, Local: "guid"}: "wire.GUID",
+}
+
+// TypedFields lists the elements of a WSDL document's schemas whose type is one of runtimeTypes, in
+// document order, under the same owners and paths as RequiredFields.
+func TypedFields(data []byte) ([]TypedField, error) {
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := indexDefinitions(root)
+	if err != nil {
+		return nil, err
+	}
+	enums := map[xml.Name]bool{}
+	for _, s := range defs.schemas {
+		tns, _ := s.attr("targetNamespace")
+		for _, st := range s.elements(NamespaceXSD, "simpleType") {
+			if name, ok := st.attr("name"); ok {
+				enums[xml.Name{Space: tns, Local: name}] = true
+			}
+		}
+	}
+	var out []TypedField
+	var walk func(n *node, owner string, path []string) error
+	walk = func(n *node, owner string, path []string) error {
+		for _, c := range n.children {
+			if !c.is(NamespaceXSD, "element") {
+				if c.name.Space == NamespaceXSD && !c.is(NamespaceXSD, "simpleType") {
+					if err := walk(c, owner, path); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			name, ok := c.attr("name")
+			if !ok {
+				continue // a ref: the referenced element is a top-level one, covered on its own
+			}
+			here := append(path[:len(path):len(path)], name)
+			q, ok, err := c.qnameAttr("type")
+			if err != nil {
+				return err
+			}
+			min, _ := c.attr("minOccurs")
+			nillable, _ := c.attr("nillable")
+			switch {
+			case !ok:
+			case runtimeTypes[q] != "":
+				out = append(out, TypedField{Field: Field{Owner: owner, Path: here}, GoType: runtimeTypes[q]})
+			case enums[q] && min != "0" && nillable != "true":
+				out = append(out, TypedField{Field: Field{Owner: owner, Path: here}, Deref: true})
+			}
+			for _, ct := range c.elements(NamespaceXSD, "complexType") {
+				if err := walk(ct, owner, here); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, s := range defs.schemas {
+		for _, c := range s.children {
+			name, _ := c.attr("name")
+			var ct *node
+			switch {
+			case c.is(NamespaceXSD, "complexType"):
+				ct = c
+			case c.is(NamespaceXSD, "element"):
+				if inline := c.elements(NamespaceXSD, "complexType"); len(inline) == 1 {
+					ct = inline[0]
+				}
+			}
+			if ct == nil || name == "" {
+				continue
+			}
+			if err := walk(ct, name, nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
 }

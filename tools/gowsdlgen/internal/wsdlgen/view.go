@@ -122,8 +122,14 @@ func SOAPView(data []byte) (*View, error) {
 	}
 	drop = append(drop, elems...)
 
+	guidDrops, repl, err := plainGUIDs(data, defs)
+	if err != nil {
+		return nil, err
+	}
+	drop = append(drop, guidDrops...)
+
 	slices.SortFunc(drop, func(a, b dropped) int { return a.node.start - b.node.start })
-	view := &View{WSDL: cut(data, drop)}
+	view := &View{WSDL: cut(data, drop, repl)}
 	for _, d := range drop {
 		view.Dropped = append(view.Dropped, d.Component)
 	}
@@ -307,22 +313,39 @@ func unreachableElements(defs *definitions, keptMessages map[*node]bool) ([]drop
 	return out, nil
 }
 
-// cut returns data without the dropped elements. An element alone on its lines goes with its
-// indentation and line break, so the view has no blank lines where components used to be; an element
-// sharing a line with other markup loses exactly its own bytes. drop must be sorted by start.
-func cut(data []byte, drop []dropped) []byte {
-	out := make([]byte, 0, len(data))
-	pos := 0
+// cut returns data without the dropped elements and with the replacements made. An element alone on
+// its lines goes with its indentation and line break, so the view has no blank lines where components
+// used to be; an element sharing a line with other markup loses exactly its own bytes. drop and repl
+// must be sorted by start; a replacement inside a dropped element is not made.
+func cut(data []byte, drop []dropped, repl []replacement) []byte {
+	type span struct {
+		start, end int
+		text       string
+	}
+	var spans []span
 	for _, d := range drop {
 		start, end := lineSpan(data, d.node.start, d.node.end)
-		if start < pos { // inside a range already cut
-			start = pos
+		spans = append(spans, span{start, end, ""})
+	}
+	for _, r := range repl {
+		spans = append(spans, span{r.start, r.end, r.text})
+	}
+	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
+	out := make([]byte, 0, len(data))
+	pos := 0
+	for _, s := range spans {
+		if s.start < pos { // inside a range already cut
+			if s.text != "" {
+				continue
+			}
+			s.start = pos
 		}
-		if end <= start {
+		if s.end <= s.start {
 			continue
 		}
-		out = append(out, data[pos:start]...)
-		pos = end
+		out = append(out, data[pos:s.start]...)
+		out = append(out, s.text...)
+		pos = s.end
 	}
 	return append(out, data[pos:]...)
 }

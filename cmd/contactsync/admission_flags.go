@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/contactsync/contactsync/server"
+)
+
+// xmlBudgetFlags registers the parse-budget limits of a SOAP request (server.XMLBudget), defaulting
+// to server.DefaultXMLBudget. They are serve settings like the other limits (limitFlags).
+func xmlBudgetFlags(f *pflag.FlagSet, b *server.XMLBudget) {
+	d := server.DefaultXMLBudget()
+	f.IntVar(&b.MaxXMLAttrsPerElement, "max-xml-attrs-per-element", d.MaxXMLAttrsPerElement, "most attributes on one element of a SOAP request, namespace declarations not counted")
+	f.IntVar(&b.MaxXMLAttrs, "max-xml-attrs", d.MaxXMLAttrs, "most attributes in one SOAP request, namespace declarations not counted")
+	f.IntVar(&b.MaxXMLNamespaces, "max-xml-namespaces", d.MaxXMLNamespaces, "most namespace declarations in one SOAP request")
+	f.IntVar(&b.MaxXMLNameBytes, "max-xml-name-bytes", d.MaxXMLNameBytes, "longest element or attribute name in a SOAP request, in bytes")
+	f.IntVar(&b.MaxXMLAttrValueBytes, "max-xml-attr-value-bytes", d.MaxXMLAttrValueBytes, "longest attribute value in a SOAP request, in bytes")
+	f.IntVar(&b.MaxXMLSpecialTokens, "max-xml-comments", d.MaxXMLSpecialTokens, "most comments, processing instructions and CDATA sections in one SOAP request")
+	f.IntVar(&b.MaxXMLSpecialBytes, "max-xml-comment-bytes", d.MaxXMLSpecialBytes, "most bytes inside the comments, processing instructions and CDATA sections of one SOAP request")
+}
+
+// validateXMLBudget refuses a budget limit below 1, naming the flag: a zero would mean "the
+// default" inside the server, which a setting must not silently do.
+func validateXMLBudget(b server.XMLBudget) error {
+	for _, c := range []struct {
+		flag  string
+		value int
+	}{
+		{"max-xml-attrs-per-element", b.MaxXMLAttrsPerElement},
+		{"max-xml-attrs", b.MaxXMLAttrs},
+		{"max-xml-namespaces", b.MaxXMLNamespaces},
+		{"max-xml-name-bytes", b.MaxXMLNameBytes},
+		{"max-xml-attr-value-bytes", b.MaxXMLAttrValueBytes},
+		{"max-xml-comments", b.MaxXMLSpecialTokens},
+		{"max-xml-comment-bytes", b.MaxXMLSpecialBytes},
+	} {
+		if c.value < 1 {
+			return fmt.Errorf("--%s must be at least 1", c.flag)
+		}
+	}
+	return nil
+}
+
+// admissionFlags registers the request-admission limits (server.AdmissionLimits), defaulting to
+// server.DefaultAdmissionLimits.
+func admissionFlags(f *pflag.FlagSet, a *server.AdmissionLimits) {
+	d := server.DefaultAdmissionLimits()
+	f.IntVar(&a.MaxPending, "max-pending", d.MaxPending, "requests reading their body or waiting for an operation slot at once; more get 503 with Retry-After")
+	f.Int64Var(&a.MaxBodyBytesInFlight, "max-body-bytes-in-flight", d.MaxBodyBytesInFlight, "request bodies held in memory at once, in bytes; beyond it requests get 503 with Retry-After")
+	f.Int64Var(&a.MinBodyRate, "min-body-rate", d.MinBodyRate, "slowest a request body may arrive, in bytes per second (after a 2 s grace); a slower one is cut off")
+	f.DurationVar(&a.QueueTimeout, "queue-timeout", d.QueueTimeout, "how long a request whose body is read waits for an operation slot before it gets 503 with Retry-After")
+}
+
+// validateAdmission refuses admission limits that cannot work, naming the flag.
+func validateAdmission(a server.AdmissionLimits) error {
+	switch {
+	case a.MaxPending < 1:
+		return errors.New("--max-pending must be at least 1")
+	case a.MaxBodyBytesInFlight < 1:
+		return errors.New("--max-body-bytes-in-flight must be at least 1")
+	case a.MinBodyRate < 1:
+		return errors.New("--min-body-rate must be at least 1")
+	case a.QueueTimeout <= 0:
+		return errors.New("--queue-timeout must be positive")
+	}
+	return nil
+}

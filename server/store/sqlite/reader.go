@@ -1,0 +1,278 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/contactsync/contactsync/server/store"
+
+	"modernc.org/libc"
+	"modernc.org/libc/sys/types"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// The read path of Get.
+//
+// Get is the hot path of the service (every ReadContact). Through database/sql, and even through the
+// driver's own driver.Stmt, a read paid for machinery it does not need: a pooled connection with its
+// locks and context handling, a Rows object, the column names read out of the library again for every
+// query, each column boxed in an interface and converted into the scan destination (BENCHMARKS.md,
+// round 3). So Get runs on a fixed set of read connections that this file drives through SQLite's C
+// API itself, as transpiled to Go by modernc.org/sqlite/lib (the library the driver wraps; no cgo):
+// sqlite3_bind_text, sqlite3_step, sqlite3_column_text and sqlite3_reset on a statement prepared once
+// per connection. Nothing else uses these connections; Ping and any other read go through the
+// database/sql read pool, which stays as it was.
+//
+// The connections get the read pool's pragmas (query_only among them) plus mmap_size: SQLite then
+// reads database pages through a memory mapping of the file instead of a pread system call and a copy
+// into its page cache for each page it misses. Mapped pages are file-backed (RssFile), shared with
+// the kernel's page cache and reclaimable, not anonymous memory of the process. (Each connection maps
+// the file itself, so RSS counts a page once per connection that touched it; PSS counts it once.) Writes still go
+// through the write connection with ordinary writes; in WAL mode they go to the log, and the
+// checkpoint copies pages into the file only where no reader can still need the old ones (SQLite's
+// rule, which mmap does not change).
+//
+// A connection is used by one goroutine at a time (taken from readers.free, given back after the
+// read), so it is opened without SQLite's per-connection mutex (SQLITE_OPEN_NOMUTEX).
+
+// readMmapSize is each read connection's mmap_size: up to 1 GiB of the database file is read through
+// the mapping (the 1,000,000-contact benchmark store is ~150 MiB); beyond it SQLite reads as usual.
+// Virtual address space is cheap on 64-bit systems, and only pages touched become resident.
+const readMmapSize = 1 << 30
+
+// readPragmas are run on each read connection when it opens: the read pool's DSN pragmas and mmap.
+var readPragmas = "PRAGMA busy_timeout = 10000; PRAGMA synchronous = FULL; PRAGMA foreign_keys = 1; " +
+	fmt.Sprintf("PRAGMA mmap_size = %d; ", readMmapSize) + "PRAGMA query_only = 1;"
+
+// getColumns is the number of columns getSQL returns.
+const getColumns = 8
+
+// readConn is one dedicated read connection, its prepared Get statement, and the C memory they use.
+// It is heap-allocated and never copied: out receives pointers from the C API by its address, which
+// must not be on a goroutine stack (a stack may move while the transpiled C code runs; the Go heap
+// does not move).
+type readConn struct {
+	tls  *libc.TLS
+	db   uintptr // sqlite3*
+	stmt uintptr // sqlite3_stmt* of getSQL
+	// id is a C buffer holding the bound id (sqlite3_bind_text with SQLITE_STATIC reads it until the
+	// statement is reset); idCap is its size.
+	id    uintptr
+	idCap int
+	out   uintptr // an out-parameter (sqlite3** or sqlite3_stmt**) for open and prepare
+}
+
+// readers holds the dedicated read connections. done is closed by close, so a Get waiting for a
+// connection gives up instead of waiting for one that will never come back.
+type readers struct {
+	free chan *readConn
+	n    int
+	done chan struct{}
+	once sync.Once
+}
+
+// openReaders opens n read connections to the database file at the absolute path abs, whose schema
+// the write connection has already migrated (and whose opening has initialised the library).
+func openReaders(abs string, n int) (*readers, error) {
+	r := &readers{free: make(chan *readConn, n), done: make(chan struct{})}
+	for range n {
+		rc, err := openReadConn(abs)
+		if err != nil {
+			_ = r.close()
+			return nil, err
+		}
+		r.free <- rc
+		r.n++
+	}
+	return r, nil
+}
+
+func openReadConn(abs string) (rc *readConn, err error) {
+	rc = &readConn{tls: libc.NewTLS()}
+	defer func() {
+		if err != nil {
+			_ = rc.close()
+		}
+	}()
+	name, err := libc.CString(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer libc.Xfree(rc.tls, name)
+	if rv := sqlite3.Xsqlite3_open_v2(rc.tls, name, uintptr(unsafe.Pointer(&rc.out)),
+		sqlite3.SQLITE_OPEN_READWRITE|sqlite3.SQLITE_OPEN_NOMUTEX, 0); rv != sqlite3.SQLITE_OK {
+		rc.db = rc.out // open may return a handle holding the error; close frees it
+		return nil, rc.errorf(rv, "open")
+	}
+	rc.db = rc.out
+	sqlite3.Xsqlite3_extended_result_codes(rc.tls, rc.db, 1)
+	if err := rc.exec(readPragmas); err != nil {
+		return nil, err
+	}
+	query, err := libc.CString(getSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer libc.Xfree(rc.tls, query)
+	rc.out = 0
+	if rv := sqlite3.Xsqlite3_prepare_v2(rc.tls, rc.db, query, -1, uintptr(unsafe.Pointer(&rc.out)), 0); rv != sqlite3.SQLITE_OK {
+		return nil, rc.errorf(rv, "prepare %q", getSQL)
+	}
+	rc.stmt = rc.out
+	return rc, nil
+}
+
+// exec runs sql (statements returning no rows that matter) on the connection.
+func (rc *readConn) exec(sql string) error {
+	p, err := libc.CString(sql)
+	if err != nil {
+		return err
+	}
+	defer libc.Xfree(rc.tls, p)
+	if rv := sqlite3.Xsqlite3_exec(rc.tls, rc.db, p, 0, 0, 0); rv != sqlite3.SQLITE_OK {
+		return rc.errorf(rv, "%s", sql)
+	}
+	return nil
+}
+
+// cError is a failure SQLite reported on a dedicated read connection.
+type cError struct {
+	op   string
+	code int32
+	msg  string
+}
+
+func (e *cError) Error() string { return fmt.Sprintf("%s: %s (%d)", e.op, e.msg, e.code) }
+
+// Code returns SQLite's result code, as the driver's *sqlite.Error does.
+func (e *cError) Code() int { return int(e.code) }
+
+// errorf returns a *cError carrying SQLite's message for the connection's last failure and its code.
+func (rc *readConn) errorf(code int32, format string, args ...any) error {
+	msg := "out of memory"
+	if rc.db != 0 {
+		msg = libc.GoString(sqlite3.Xsqlite3_errmsg(rc.tls, rc.db))
+	}
+	return &cError{op: fmt.Sprintf(format, args...), code: code, msg: msg}
+}
+
+var errClosed = errors.New("store is closed")
+
+// read reads the contact with the given id on a dedicated read connection. If SQLite reports an
+// error there (a disk or I/O failure, a busy timeout), the read is made again through the database/sql
+// read pool: its errors are the driver's *sqlite.Error, the type callers classify failures by (a store
+// that cannot read or write is Unavailable, not an internal error), and which cannot be built outside
+// the driver. Such errors are rare, so the second path costs nothing in normal operation.
+func (s *Store) read(id string) (store.Contact, error) {
+	c, err := s.reads.get(id)
+	var ce *cError
+	if errors.As(err, &ce) {
+		return scan(s.get.QueryRowContext(context.Background(), id))
+	}
+	return c, err
+}
+
+// get reads the contact with the given id. It runs without the caller's cancellation, as Get
+// documents: a read takes microseconds.
+func (r *readers) get(id string) (store.Contact, error) {
+	var rc *readConn
+	select {
+	case rc = <-r.free:
+	case <-r.done:
+		return store.Contact{}, errClosed
+	}
+	defer func() { r.free <- rc }()
+	return rc.get(id)
+}
+
+func (rc *readConn) get(id string) (store.Contact, error) {
+	if err := rc.bindID(id); err != nil {
+		return store.Contact{}, err
+	}
+	// Resetting the statement ends the read transaction the step began: it must not stay open, or
+	// it would hold back checkpoints and hide later writes from this connection.
+	defer sqlite3.Xsqlite3_reset(rc.tls, rc.stmt)
+	switch rv := sqlite3.Xsqlite3_step(rc.tls, rc.stmt); rv {
+	case sqlite3.SQLITE_ROW:
+	case sqlite3.SQLITE_DONE:
+		return store.Contact{}, store.ErrNotFound
+	default:
+		return store.Contact{}, rc.errorf(rv, "get")
+	}
+	var text [getColumns]string
+	for i := range text {
+		// Every column is TEXT NOT NULL in a STRICT table (migrations/0001); anything else means the
+		// file is not the schema this store wrote.
+		if t := sqlite3.Xsqlite3_column_type(rc.tls, rc.stmt, int32(i)); t != sqlite3.SQLITE_TEXT {
+			return store.Contact{}, fmt.Errorf("get: column %d has type %d, not text", i, t)
+		}
+		p := sqlite3.Xsqlite3_column_text(rc.tls, rc.stmt, int32(i))
+		if n := int(sqlite3.Xsqlite3_column_bytes(rc.tls, rc.stmt, int32(i))); n > 0 {
+			text[i] = string(libc.GoBytes(p, n)) // copied: the bytes are SQLite's until the reset
+		}
+	}
+	c := store.Contact{ID: text[0], AccountID: text[1], FirstName: text[2], LastName: text[3],
+		PhoneMobile: text[4], PhoneWork: text[5], EmailAddress: text[6]}
+	var err error
+	if c.RoleIDs, err = decodeRoles(text[7]); err != nil {
+		return store.Contact{}, err
+	}
+	return c, nil
+}
+
+// bindID copies id into the connection's C buffer, growing it if needed, and binds it.
+func (rc *readConn) bindID(id string) error {
+	if rc.id == 0 || len(id) > rc.idCap { // allocated even for "": a nil pointer would bind NULL
+		size := max(64, len(id))
+		p := libc.Xrealloc(rc.tls, rc.id, types.Size_t(size))
+		if p == 0 {
+			return errors.New("get: out of memory")
+		}
+		rc.id, rc.idCap = p, size
+	}
+	if len(id) > 0 {
+		copy(libc.GoBytes(rc.id, len(id)), id)
+	}
+	// SQLITE_STATIC (0): SQLite reads the buffer in place; it stays unchanged until the next bind.
+	if rv := sqlite3.Xsqlite3_bind_text(rc.tls, rc.stmt, 1, rc.id, int32(len(id)), 0); rv != sqlite3.SQLITE_OK {
+		return rc.errorf(rv, "get: bind")
+	}
+	return nil
+}
+
+// close finalizes the statement, closes the connection and frees the C memory.
+func (rc *readConn) close() error {
+	var err error
+	if rc.stmt != 0 {
+		sqlite3.Xsqlite3_finalize(rc.tls, rc.stmt)
+		rc.stmt = 0
+	}
+	if rc.db != 0 {
+		if rv := sqlite3.Xsqlite3_close_v2(rc.tls, rc.db); rv != sqlite3.SQLITE_OK {
+			err = fmt.Errorf("close: SQLite error %d", rv)
+		}
+		rc.db = 0
+	}
+	if rc.id != 0 {
+		libc.Xfree(rc.tls, rc.id)
+		rc.id = 0
+	}
+	rc.tls.Close()
+	return err
+}
+
+// close waits for every connection to come back from the read it serves, then closes them all.
+// Later calls return nil.
+func (r *readers) close() error {
+	var errs []error
+	r.once.Do(func() {
+		close(r.done)
+		for range r.n {
+			errs = append(errs, (<-r.free).close())
+		}
+	})
+	return errors.Join(errs...)
+}

@@ -1,0 +1,384 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strconv"
+
+	"github.com/contactsync/contactsync/server/fault"
+)
+
+// Bindings is a set of the bindings an operation is offered on.
+type Bindings uint8
+
+// The bindings of an ASMX service.
+const (
+	SOAP11 Bindings = 1 << iota
+	SOAP12
+	HTTPGet
+	HTTPPost
+)
+
+// Has reports whether every binding of o is in b.
+func (b Bindings) Has(o Bindings) bool { return b&o == o }
+
+// Kind is the shape of an XSD type on the wire.
+type Kind uint8
+
+// The kinds of the XSD subset an ASMX contract uses.
+const (
+	KindString Kind = iota
+	KindInt
+	KindLong
+	KindShort
+	KindBoolean
+	KindDouble
+	KindFloat
+	KindDecimal
+	KindDateTime
+	KindBase64
+	KindGUID
+	KindEnum
+	KindComplex
+	KindArray
+)
+
+// Simple reports whether values of the kind are text (every kind but complex types and arrays).
+func (k Kind) Simple() bool { return k != KindComplex && k != KindArray }
+
+// Type describes an XSD type of the contract, for documentation, samples and generic tooling; the
+// generated codec does not consult it.
+type Type struct {
+	// Name is the XSD local name: "string", "int", "Contact", "ArrayOfString".
+	Name string
+	Kind Kind
+	// Fields are a complex type's elements in schema order.
+	Fields []Field
+	// Item is an array's item element.
+	Item *Field
+	// Enum lists an enumeration's values.
+	Enum []string
+}
+
+// Field is an element of a complex type, an operation's parameter or its result.
+type Field struct {
+	Name string
+	Type *Type
+	// MinOccurs and MaxOccurs are the schema's occurrence; MaxOccurs is -1 for unbounded.
+	MinOccurs, MaxOccurs int
+	Nillable             bool
+}
+
+// Message is a generated type that reads and writes its element's content: the request and response
+// wrappers of the operations and the schema's complex types.
+type Message interface {
+	// AppendXML appends the element's children in schema order. Elements are unqualified: they take
+	// the service namespace from the default namespace declaration the binding writes on the wrapper.
+	AppendXML(b []byte) []byte
+	// DecodeXML reads the element's children, up to and including its end tag.
+	DecodeXML(r *Reader) error
+}
+
+// Operation is one entry of the generated operation table.
+type Operation struct {
+	// Name is the operation name: the SOAP wrapper element, the HTTP path segment and the suffix of
+	// the SOAPAction (the service namespace followed by Name).
+	Name string
+	// Doc is the operation's wsdl:documentation.
+	Doc string
+	// Bindings are the bindings that offer the operation (those whose wsdl:binding lists it).
+	Bindings Bindings
+	// RequestElement and ResponseElement are the SOAP body wrappers (Name and Name+"Response").
+	RequestElement, ResponseElement string
+	// Params are the request wrapper's elements.
+	Params []Field
+	// Result is the response wrapper's element (Name+"Result"); nil for an operation without a
+	// result.
+	Result *Field
+	// HTTPRoot is the root element of an HTTP GET/POST result: the global element named after the
+	// result's XSD type (Contact, string, int).
+	HTTPRoot string
+
+	// NewRequest and NewResponse return empty wrappers.
+	NewRequest, NewResponse func() Message
+	// Call invokes the operation's method of the generated server interface on svc.
+	Call func(ctx context.Context, svc any, req Message) (Message, error)
+	// DecodeForm reads an HTTP GET query or POST form into a request; nil when the operation is not
+	// offered on HTTP GET/POST.
+	DecodeForm func(form *Form) (Message, error)
+	// EncodeForm writes a request's parameters as form values (for clients).
+	EncodeForm func(req Message, form url.Values)
+	// AppendResult appends the content of the result element of resp; ok is false when the result is
+	// nil (written as an absent element in SOAP and an xsi:nil root over HTTP).
+	AppendResult func(b []byte, resp Message) (out []byte, ok bool)
+	// DecodeResult reads the content of a result element (an HTTP root) into resp.
+	DecodeResult func(r *Reader, s Start, resp Message) error
+
+	// DecodeJSON reads a JSON endpoint request: the parameters by name from an object whose opening
+	// '{' was read (all of them required, unknown names refused, as ASP.NET AJAX does).
+	DecodeJSON func(r *JSONReader) (Message, error)
+	// AppendResultJSON appends the result of resp as a JSON value (null for a null result or none).
+	AppendResultJSON func(b []byte, resp Message) []byte
+	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
+	DecodeResultJSON func(r *JSONReader, tok json.Token, resp Message) error
+}
+
+// Invoker sends one operation to a service and decodes its response; the generated client stub calls
+// it, and server/client implements it over the four bindings.
+type Invoker interface {
+	Invoke(ctx context.Context, op *Operation, req, resp Message) error
+}
+
+// Lookup finds an operation by its exact, case-sensitive name (as ASMX matches them).
+func Lookup(ops []*Operation, name string) *Operation {
+	for _, op := range ops {
+		if op.Name == name {
+			return op
+		}
+	}
+	return nil
+}
+
+// LookupBytes is Lookup for a name held in bytes, without allocating.
+func LookupBytes(ops []*Operation, name []byte) *Operation {
+	for _, op := range ops {
+		if op.Name == string(name) {
+			return op
+		}
+	}
+	return nil
+}
+
+// Form parameters of the HTTP GET and POST bindings, by name and XSD type.
+
+// FormValue returns the single value of parameter name; present is false when it is absent. A
+// parameter given more than once is an error.
+func FormValue(form *Form, name string) (value string, present bool, err error) {
+	v, n := form.Lookup(name)
+	switch n {
+	case 0:
+		return "", false, nil
+	case 1:
+		return v, true, nil
+	}
+	return "", false, Duplicate("parameter " + name)
+}
+
+// FormRequired is the error for a parameter whose type has no absent value (the XSD value types).
+func FormRequired(name string) error {
+	return fault.Errorf(fault.InvalidArgument, "The parameter %s is required.", name)
+}
+
+// FormInt reads an integer parameter of the given XSD type and size.
+func FormInt(form *Form, name, xsdType string, bits int) (int64, error) {
+	v, ok, err := FormValue(form, name)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, FormRequired(name)
+	}
+	n, ok := ParseInt(v, bits)
+	if !ok {
+		return 0, BadValue("parameter "+name, xsdType, v)
+	}
+	return n, nil
+}
+
+// FormBool reads an xsd:boolean parameter.
+func FormBool(form *Form, name string) (bool, error) {
+	v, ok, err := FormValue(form, name)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		return false, FormRequired(name)
+	}
+	b, ok := ParseBool(v)
+	if !ok {
+		return false, BadValue("parameter "+name, "boolean", v)
+	}
+	return b, nil
+}
+
+// FormDouble reads an xsd:double (bits 64) or xsd:float (bits 32) parameter.
+func FormDouble(form *Form, name, xsdType string, bits int) (float64, error) {
+	v, ok, err := FormValue(form, name)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, FormRequired(name)
+	}
+	f, ok := ParseDouble(v, bits)
+	if !ok {
+		return 0, BadValue("parameter "+name, xsdType, v)
+	}
+	return f, nil
+}
+
+// FormDateTime reads an xsd:dateTime parameter.
+func FormDateTime(form *Form, name string) (DateTime, error) {
+	v, ok, err := FormValue(form, name)
+	if err != nil {
+		return DateTime{}, err
+	}
+	if !ok {
+		return DateTime{}, FormRequired(name)
+	}
+	t, ok := ParseDateTime(v)
+	if !ok {
+		return DateTime{}, BadValue("parameter "+name, "dateTime", v)
+	}
+	return t, nil
+}
+
+// FormBase64 reads an xsd:base64Binary parameter; absent is nil.
+func FormBase64(form *Form, name string) ([]byte, error) {
+	v, ok, err := FormValue(form, name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	b, ok := ParseBase64(v)
+	if !ok {
+		return nil, BadValue("parameter "+name, "base64Binary", v)
+	}
+	return b, nil
+}
+
+// Value readers for the generated XML decoders. what names the element in errors ("parameter id",
+// "element FirstName").
+
+// ReadInt reads an integer element of the given XSD type and size.
+func (r *Reader) ReadInt(s Start, what, xsdType string, bits int) (int64, error) {
+	text, err := r.Text(s, what)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := ParseInt(text, bits)
+	if !ok {
+		return 0, BadValue(what, xsdType, text)
+	}
+	return n, nil
+}
+
+// ReadBool reads an xsd:boolean element.
+func (r *Reader) ReadBool(s Start, what string) (bool, error) {
+	text, err := r.Text(s, what)
+	if err != nil {
+		return false, err
+	}
+	b, ok := ParseBool(text)
+	if !ok {
+		return false, BadValue(what, "boolean", text)
+	}
+	return b, nil
+}
+
+// ReadDouble reads an xsd:double (bits 64) or xsd:float (bits 32) element.
+func (r *Reader) ReadDouble(s Start, what, xsdType string, bits int) (float64, error) {
+	text, err := r.Text(s, what)
+	if err != nil {
+		return 0, err
+	}
+	f, ok := ParseDouble(text, bits)
+	if !ok {
+		return 0, BadValue(what, xsdType, text)
+	}
+	return f, nil
+}
+
+// ReadDateTime reads an xsd:dateTime element.
+func (r *Reader) ReadDateTime(s Start, what string) (DateTime, error) {
+	text, err := r.Text(s, what)
+	if err != nil {
+		return DateTime{}, err
+	}
+	t, ok := ParseDateTime(text)
+	if !ok {
+		return DateTime{}, BadValue(what, "dateTime", text)
+	}
+	return t, nil
+}
+
+// ReadBase64 reads an xsd:base64Binary element.
+func (r *Reader) ReadBase64(s Start, what string) ([]byte, error) {
+	text, err := r.Text(s, what)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := ParseBase64(text)
+	if !ok {
+		return nil, BadValue(what, "base64Binary", text)
+	}
+	return b, nil
+}
+
+// FormatInt, FormatBool, FormatDouble and FormatFloat write simple values as form values.
+func FormatInt(n int64) string      { return strconv.FormatInt(n, 10) }
+func FormatBool(v bool) string      { return strconv.FormatBool(v) }
+func FormatDouble(f float64) string { return string(AppendDoubleValue(nil, f)) }
+func FormatFloat(f float32) string  { return string(AppendFloatValue(nil, f)) }
+
+// The descriptors of the XML Schema built-in types of the subset, named as gowsdlgen refers to them
+// (Type + the XSD name with its first letter upper-cased).
+var (
+	TypeString       = &Type{Name: "string", Kind: KindString}
+	TypeInt          = &Type{Name: "int", Kind: KindInt}
+	TypeLong         = &Type{Name: "long", Kind: KindLong}
+	TypeShort        = &Type{Name: "short", Kind: KindShort}
+	TypeBoolean      = &Type{Name: "boolean", Kind: KindBoolean}
+	TypeDouble       = &Type{Name: "double", Kind: KindDouble}
+	TypeFloat        = &Type{Name: "float", Kind: KindFloat}
+	TypeDateTime     = &Type{Name: "dateTime", Kind: KindDateTime}
+	TypeBase64Binary = &Type{Name: "base64Binary", Kind: KindBase64}
+	TypeDecimal      = &Type{Name: "decimal", Kind: KindDecimal}
+	// TypeGuid is {http://microsoft.com/wsdl/types/}guid, the one type of the subset that is not
+	// XML Schema's.
+	TypeGuid = &Type{Name: "guid", Kind: KindGUID}
+)
+
+// AppendResult appends the content of op's result in resp, as op.AppendResult does; it also accepts
+// a *Placeholder (help-page samples).
+func AppendResult(op *Operation, b []byte, resp Message) ([]byte, bool) {
+	if p, ok := resp.(*Placeholder); ok {
+		return p.appendResult(b)
+	}
+	if op.AppendResult == nil {
+		return b, false
+	}
+	return op.AppendResult(b, resp)
+}
+
+// EncodeForm writes req's parameters as form values, as op.EncodeForm does; it also accepts a
+// *Placeholder.
+func EncodeForm(op *Operation, req Message, form url.Values) {
+	if p, ok := req.(*Placeholder); ok {
+		for _, f := range p.Fields {
+			form.Set(f.Name, PlaceholderText(f.Type))
+		}
+		return
+	}
+	if op.EncodeForm != nil {
+		op.EncodeForm(req, form)
+	}
+}
+
+// LookupField finds a field (a parameter) by name.
+func LookupField(fields []Field, name string) *Field {
+	for i := range fields {
+		if fields[i].Name == name {
+			return &fields[i]
+		}
+	}
+	return nil
+}
+
+// JSONMessage is implemented by the generated wrapper and complex types for the JSON endpoint.
+type JSONMessage interface {
+	// AppendJSON appends the value as a JSON object (an array for ArrayOfX types).
+	AppendJSON(b []byte) []byte
+	// DecodeJSON reads the value whose opening '{' (or '[') was just read, up to its end.
+	DecodeJSON(r *JSONReader) error
+}

@@ -1,0 +1,103 @@
+package wire
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const testNS = "urn:t"
+
+// walk reads a document with a Reader and returns its elements as "name=text" or "name{...}" lines,
+// the structure the generated decoders see.
+func walk(r *Reader) (string, error) {
+	root, err := r.Root()
+	if err != nil {
+		return "", err
+	}
+	out := root.Local()
+	inner, err := walkChildren(r)
+	if err != nil {
+		return "", err
+	}
+	if err := r.End(); err != nil {
+		return "", err
+	}
+	return out + inner, nil
+}
+
+func walkChildren(r *Reader) (string, error) {
+	out := "{"
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return out + "}", nil
+		}
+		out += el.Local()
+		if el.Nil() {
+			out += "(nil)"
+		}
+		if el.Local() == "t" {
+			text, err := r.Text(el, "element t")
+			if err != nil {
+				return "", err
+			}
+			out += "=" + text + ";"
+			continue
+		}
+		inner, err := walkChildren(r)
+		if err != nil {
+			return "", err
+		}
+		out += inner
+	}
+}
+
+func TestReaderModesAgree(t *testing.T) {
+	limits := Limits{MaxDepth: 8, MaxElements: 50}
+	for _, tt := range []struct {
+		doc  string
+		fast bool // whether the fast mode takes it
+	}{
+		{`<a xmlns="urn:t"><b><t>1</t><t/><t></t></b><c/></a>`, true},
+		{"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<p:a xmlns:p=\"urn:t\" x='1'>\n  <p:t>é 😀</p:t>\n</p:a>\n", true},
+		{`<a xmlns="urn:t" xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><t i:nil="true"/></a>`, true},
+		{`<a xmlns="urn:t"><t>a&amp;b</t></a>`, false},
+		{`<a xmlns="urn:t"><!-- c --><t>1</t></a>`, false},
+		{`<a xmlns="urn:t"><t><![CDATA[<x>]]></t></a>`, false},
+		{"<a xmlns=\"urn:t\"><t>1\r\n</t></a>", false},
+	} {
+		full, err := walk(NewReader([]byte(tt.doc), testNS, limits, false))
+		require.NoError(t, err, tt.doc)
+		fast, ferr := walk(NewReader([]byte(tt.doc), testNS, limits, true))
+		if !tt.fast {
+			assert.ErrorIs(t, ferr, ErrFallback, tt.doc)
+			continue
+		}
+		require.NoError(t, ferr, tt.doc)
+		assert.Equal(t, full, fast, tt.doc)
+	}
+}
+
+func TestReaderLimitsAndRefusals(t *testing.T) {
+	limits := Limits{MaxDepth: 3, MaxElements: 4}
+	for _, tt := range []struct{ doc, want string }{
+		{`<a><b><c><d/></c></b></a>`, "nested deeper than 3"},
+		{`<a><b/><b/><b/><b/></a>`, "more than 4 elements"},
+		{`<!DOCTYPE a><a/>`, "DOCTYPE"},
+		{`<?xml version="1.0" encoding="ISO-8859-1"?><a/>`, "only UTF-8"},
+		{`<a>`, "not well-formed"},
+		{``, "empty"},
+		{`<a/>x`, "after the document element"},
+		{`<a><t><x/></t></a>`, "must hold text"},
+	} {
+		_, err := walk(NewReader([]byte(tt.doc), testNS, limits, false))
+		assert.ErrorContains(t, err, tt.want, tt.doc)
+		_, ferr := walk(NewReader([]byte(tt.doc), testNS, limits, true))
+		assert.ErrorIs(t, ferr, ErrFallback, "the fast mode leaves every error to the full one: %s", tt.doc)
+	}
+}

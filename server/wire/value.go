@@ -1,0 +1,259 @@
+package wire
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The lexical forms of the XSD simple types, as ASMX (XmlSerializer and XmlConvert) writes and reads
+// them; ../shared/reference/asmx-typezoo holds the captures each rule is taken from.
+
+// AppendDoubleValue appends f as .NET Framework's "R" format writes an xsd:double: 15 significant
+// digits when they round-trip, 17 otherwise; fixed notation for decimal exponents from -5 to 14
+// (16 with 17 digits), else E notation with a sign and at least two exponent digits (1E+21, 1E-07);
+// NaN, INF, -INF and -0 for the special values. Go's shortest form (strconv 'g', -1) differs, e.g.
+// 0.33333333333333331 is written by .NET where Go writes 0.3333333333333333.
+func AppendDoubleValue(b []byte, f float64) []byte {
+	return appendRoundTrip(b, f, 64, 15, 17)
+}
+
+// AppendFloatValue appends f as .NET Framework's "R" format writes an xsd:float: 7 significant digits
+// when they round-trip, 9 otherwise, with the rules of AppendDoubleValue.
+func AppendFloatValue(b []byte, f float32) []byte {
+	return appendRoundTrip(b, float64(f), 32, 7, 9)
+}
+
+func appendRoundTrip(b []byte, f float64, bits, short, long int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(b, "INF"...)
+	case math.IsInf(f, -1):
+		return append(b, "-INF"...)
+	case f == 0:
+		if math.Signbit(f) {
+			return append(b, "-0"...)
+		}
+		return append(b, '0')
+	}
+	var scratch [32]byte
+	precision := short
+	e := strconv.AppendFloat(scratch[:0], f, 'e', short-1, bits)
+	if back, err := strconv.ParseFloat(string(e), bits); err != nil || back != f {
+		precision = long
+		e = strconv.AppendFloat(scratch[:0], f, 'e', long-1, bits)
+	}
+	return appendGeneral(b, e, precision)
+}
+
+// appendGeneral turns Go's 'e' form (-d.ddde±dd) into .NET's "G<precision>" form: trailing zeros of
+// the mantissa dropped, fixed notation when -5 <= exponent < precision.
+func appendGeneral(b []byte, e []byte, precision int) []byte {
+	s := string(e)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	mant, expText, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(expText)
+	digits := strings.Replace(mant, ".", "", 1)
+	digits = strings.TrimRight(digits, "0")
+	if digits == "" {
+		digits = "0"
+	}
+	if neg {
+		b = append(b, '-')
+	}
+	if exp >= -5 && exp < precision {
+		switch {
+		case exp < 0:
+			b = append(b, "0."...)
+			for i := 0; i < -exp-1; i++ {
+				b = append(b, '0')
+			}
+			return append(b, digits...)
+		case len(digits) <= exp+1:
+			b = append(b, digits...)
+			for i := len(digits); i <= exp; i++ {
+				b = append(b, '0')
+			}
+			return b
+		default:
+			b = append(b, digits[:exp+1]...)
+			b = append(b, '.')
+			return append(b, digits[exp+1:]...)
+		}
+	}
+	b = append(b, digits[0])
+	if len(digits) > 1 {
+		b = append(b, '.')
+		b = append(b, digits[1:]...)
+	}
+	b = append(b, 'E')
+	if exp < 0 {
+		b = append(b, '-')
+		exp = -exp
+	} else {
+		b = append(b, '+')
+	}
+	if exp < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(exp), 10)
+}
+
+// ParseDouble reads an xsd:double as XmlConvert does: surrounding white space allowed, INF, -INF and
+// NaN for the special values (case-sensitive), decimal or E notation.
+func ParseDouble(s string, bits int) (float64, bool) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "INF", "+INF":
+		return math.Inf(1), true
+	case "-INF":
+		return math.Inf(-1), true
+	case "NaN":
+		return math.NaN(), true
+	case "":
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ { // refuse Go-only forms: hex floats, underscores, "Inf", "infinity"
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(s, bits)
+	if err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+// ParseInt reads an xsd:int, long or short (bits 32, 64, 16): optional surrounding white space and
+// sign, decimal digits only, as XmlConvert accepts " 42 ", "+5" and "-0".
+func ParseInt(s string, bits int) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "+") {
+		s = s[1:]
+		if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, bits)
+	if err != nil || strings.Contains(s, "_") {
+		return 0, false
+	}
+	return n, true
+}
+
+// ParseBool reads an xsd:boolean: true, false, 1 or 0, surrounding white space allowed, case-sensitive
+// (XML Schema Part 2 §3.2.2; XmlConvert refuses "True").
+func ParseBool(s string) (bool, bool) {
+	switch strings.TrimSpace(s) {
+	case "true", "1":
+		return true, true
+	case "false", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// ParseBase64 reads an xsd:base64Binary: the standard alphabet, padding required, white space (line
+// breaks included) ignored.
+func ParseBase64(s string) ([]byte, bool) {
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
+	v, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, false
+	}
+	if v == nil {
+		v = []byte{}
+	}
+	return v, true
+}
+
+// DateTime is an xsd:dateTime that keeps what the lexical form said about its zone, which time.Time
+// alone cannot: a value written without a zone ("Unspecified" in .NET) is read and written back
+// without one. Time's location is UTC for a Z suffix and a fixed zone for an offset.
+//
+// Unlike ASMX, which converts a value with an offset to the server's local time, the service keeps
+// the offset the client sent (README, "Changing the contract").
+type DateTime struct {
+	Time time.Time
+	// NoZone marks a value without a zone suffix; Time's location is then UTC and meaningless.
+	NoZone bool
+}
+
+// AppendText appends the value as XmlSerializer writes an xsd:dateTime: up to seven fraction digits
+// (.NET's 100 ns ticks) with trailing zeros dropped and no dot when the fraction is zero, then Z for
+// UTC, +hh:mm / -hh:mm for an offset, nothing for NoZone.
+func (v DateTime) AppendText(b []byte) []byte {
+	t := v.Time
+	b = t.AppendFormat(b, "2006-01-02T15:04:05")
+	if frac := t.Nanosecond() / 100; frac != 0 {
+		var digits [7]byte
+		for i := 6; i >= 0; i-- {
+			digits[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+		n := 7
+		for n > 0 && digits[n-1] == '0' {
+			n--
+		}
+		b = append(b, '.')
+		b = append(b, digits[:n]...)
+	}
+	switch {
+	case v.NoZone:
+		return b
+	case t.Location() == time.UTC:
+		return append(b, 'Z')
+	default:
+		return t.AppendFormat(b, "-07:00")
+	}
+}
+
+// String returns the lexical form.
+func (v DateTime) String() string { return string(v.AppendText(nil)) }
+
+// ParseDateTime reads an xsd:dateTime: yyyy-mm-ddThh:mm:ss, an optional fraction of up to nine
+// digits, and an optional zone (Z or ±hh:mm); surrounding white space allowed.
+func ParseDateTime(s string) (DateTime, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 19 || s[10] != 'T' {
+		return DateTime{}, false
+	}
+	zone := ""
+	switch {
+	case strings.HasSuffix(s, "Z"):
+		zone, s = "Z", s[:len(s)-1]
+	case len(s) >= 25 && (s[len(s)-6] == '+' || s[len(s)-6] == '-') && s[len(s)-3] == ':':
+		zone, s = s[len(s)-6:], s[:len(s)-6]
+	}
+	t, err := time.Parse("2006-01-02T15:04:05.999999999", s)
+	if err != nil {
+		return DateTime{}, false
+	}
+	switch {
+	case zone == "":
+		return DateTime{Time: t, NoZone: true}, true
+	case zone == "Z":
+		return DateTime{Time: t}, true
+	}
+	offset, err := time.Parse("-07:00", zone)
+	if err != nil {
+		return DateTime{}, false
+	}
+	_, secs := offset.Zone()
+	return DateTime{Time: time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.FixedZone("", secs))}, true
+}
+
+// unixMilliUTC is the UTC time ms milliseconds after the Unix epoch.
+func unixMilliUTC(ms int64) time.Time { return time.UnixMilli(ms).UTC() }

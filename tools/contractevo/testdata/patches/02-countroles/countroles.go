@@ -1,0 +1,23 @@
+package server
+
+import (
+	"context"
+
+	"github.com/contactsync/contactsync/gen"
+)
+
+// CountRolesContext returns how many roles contact id has, but no more than max: a caller that only
+// needs to know whether a contact has "at least max" roles says so, and the answer stays bounded.
+func (s *Service) CountRolesContext(ctx context.Context, req *gen.CountRoles) (*gen.CountRolesResponse, error) {
+	if err := validateID(req.Id); err != nil {
+		return nil, err
+	}
+	if req.Max < 0 {
+		return nil, errorf(CodeInvalidArgument, "The parameter max must not be negative (got %d).", req.Max)
+	}
+	c, err := s.store.Get(ctx, req.Id)
+	if err != nil {
+		return nil, storeError(err, req.Id)
+	}
+	return &gen.CountRolesResponse{CountRolesResult: int32(min(len(c.RoleIDs), int(req.Max)))}, nil
+}

@@ -1,0 +1,16 @@
+package server
+
+import (
+	"context"
+
+	"github.com/contactsync/contactsync/gen"
+)
+
+// EchoContactContext returns the contact it is given, unchanged: a client checks with it that a Contact
+// survives its serializer and ours in both directions.
+func (s *Service) EchoContactContext(_ context.Context, req *gen.EchoContact) (*gen.EchoContactResponse, error) {
+	if req.Contact == nil {
+		return nil, errorf(CodeInvalidArgument, "The parameter contact is required.")
+	}
+	return &gen.EchoContactResponse{EchoContactResult: req.Contact}, nil
+}
