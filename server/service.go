@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -260,14 +259,16 @@ func FromWire(w *gen.Contact) (store.Contact, error) {
 // production (https://www.w3.org/TR/xml/#charsets): controls other than tab, line feed and carriage
 // return, surrogates, U+FFFE and U+FFFF. The error reads as the end of a sentence naming the field.
 func checkXMLText(s string) error {
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+		case r == utf8.RuneError && size <= 1:
 			return fmt.Errorf("is not valid UTF-8 (at byte %d)", i)
 		case r == '\t' || r == '\n' || r == '\r':
 		case r < 0x20 || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
 			return fmt.Errorf("holds a character XML cannot carry (U+%04X)", r)
 		}
+		i += size
 	}
 	return nil
 }
