@@ -52,6 +52,9 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) er
 	if opts.to == "" {
 		return errors.New("--to is required: the store to copy to")
 	}
+	if _, err := transfer.Fields(); err != nil {
+		return err // the verification could not read the contacts: refuse before copying any
+	}
 	if opts.from == opts.to {
 		return fmt.Errorf("--from and --to name the same store (%s)", redactStore(opts.to))
 	}
