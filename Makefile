@@ -66,6 +66,8 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzAccessLogMatchesSlog$$' -fuzztime $(FUZZTIME) ./server/observe
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSONL$$' -fuzztime $(FUZZTIME) ./server/transfer
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCSV$$' -fuzztime $(FUZZTIME) ./server/transfer
 
 .PHONY: lint
 lint: ## gofmt and go vet.
@@ -92,3 +94,7 @@ bench-instr: ## Instructions per op of Go benchmarks under callgrind, immune to 
 .PHONY: bench-load
 bench-load: ## Load benchmark with wrk against a net/http baseline (ROUNDS=7 DURATION=10s BASE_REF=<commit>; see tools/loadbench/run.sh).
 	GO="$(GO)" bash tools/loadbench/run.sh
+
+.PHONY: bench-data
+bench-data: ## Data benchmark: import, export, copy and backup of 1,000,000 contacts (CONTACTS=…; see tools/databench/run.sh).
+	GO="$(GO)" bash tools/databench/run.sh

@@ -200,3 +200,75 @@ func toWire(c store.Contact) *gen.Contact {
 		RoleIds:      &gen.ArrayOfString{Astring: roles},
 	}
 }
+
+// ToWire converts a stored contact to the generated wire type, as every operation returns it. It is
+// exported for the data commands (export, copy), which write contacts in the contract's shape.
+func ToWire(c store.Contact) *gen.Contact {
+	return toWire(c)
+}
+
+// FromWire converts a contact in the generated wire type to the stored form, refusing what the
+// service itself would never store or could not return: an id the operations would reject (see
+// validateID), and text that is not valid UTF-8 or holds a character XML 1.0 cannot carry (a
+// contact with one could not be read back over SOAP). It is the inverse of ToWire for every contact
+// it accepts, and is exported for the import command, which reads contacts from untrusted files.
+func FromWire(w *gen.Contact) (store.Contact, error) {
+	if w == nil {
+		return store.Contact{}, errors.New("no contact")
+	}
+	if err := validateID(w.Id); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return store.Contact{}, fmt.Errorf("Id is not a valid contact id: %s", e.Message)
+		}
+		return store.Contact{}, err
+	}
+	c := store.Contact{
+		ID:           w.Id,
+		AccountID:    w.AccountId,
+		FirstName:    w.FirstName,
+		LastName:     w.LastName,
+		PhoneMobile:  w.PhoneMobile,
+		PhoneWork:    w.PhoneWork,
+		EmailAddress: w.EmailAddress,
+	}
+	for _, f := range []struct{ name, value string }{
+		{"AccountId", c.AccountID}, {"FirstName", c.FirstName}, {"LastName", c.LastName},
+		{"PhoneMobile", c.PhoneMobile}, {"PhoneWork", c.PhoneWork}, {"EmailAddress", c.EmailAddress},
+	} {
+		if err := checkXMLText(f.value); err != nil {
+			return store.Contact{}, fmt.Errorf("%s %w", f.name, err)
+		}
+	}
+	if w.RoleIds != nil && len(w.RoleIds.Astring) > 0 {
+		c.RoleIDs = make([]string, len(w.RoleIds.Astring))
+		for i, r := range w.RoleIds.Astring {
+			if r == nil {
+				return store.Contact{}, fmt.Errorf("RoleIds entry %d is missing", i+1)
+			}
+			if err := checkXMLText(*r); err != nil {
+				return store.Contact{}, fmt.Errorf("RoleIds entry %d %w", i+1, err)
+			}
+			c.RoleIDs[i] = *r
+		}
+	}
+	return c, nil
+}
+
+// checkXMLText reports text that is not valid UTF-8 or holds a character outside XML 1.0's Char
+// production (https://www.w3.org/TR/xml/#charsets): controls other than tab, line feed and carriage
+// return, surrogates, U+FFFE and U+FFFF. The error reads as the end of a sentence naming the field.
+func checkXMLText(s string) error {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return fmt.Errorf("is not valid UTF-8 (at byte %d)", i)
+		case r == '\t' || r == '\n' || r == '\r':
+		case r < 0x20 || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
+			return fmt.Errorf("holds a character XML cannot carry (U+%04X)", r)
+		}
+		i += size
+	}
+	return nil
+}

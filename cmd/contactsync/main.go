@@ -1,6 +1,10 @@
 // Command contactsync runs and calls the Contact Synchronization Service.
 //
 //	contactsync serve               run the service (SQLite store by default)
+//	contactsync migrate             bring the store's schema up to date
+//	contactsync backup --to FILE    online, verified backup of a SQLite store
+//	contactsync export / import     contacts out of and into a store (JSON Lines, CSV)
+//	contactsync copy --to STORE     move every contact to another store, verified
 //	contactsync call OP --id X      call an operation over any binding
 //	contactsync wsdl                print the contract for a base URL
 //	contactsync version             print the service version

@@ -14,7 +14,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCommand(), newMigrateCommand(), newUserCommand(), newCallCommand(), newWSDLCommand(), newVersionCommand())
+	root.AddCommand(newServeCommand(), newMigrateCommand(), newBackupCommand(), newExportCommand(), newImportCommand(), newCopyCommand(), newUserCommand(), newCallCommand(), newWSDLCommand(), newVersionCommand())
 	return root
 }
 

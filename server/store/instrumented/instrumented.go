@@ -1,12 +1,23 @@
 // Package instrumented decorates any store.Store with Prometheus metrics, so the SQLite and the
 // PostgreSQL store are measured the same way without either knowing about metrics:
 //
-//	contactsync_store_duration_seconds{method}     histogram of each call's latency
-//	contactsync_store_errors_total{method,kind}    failed calls
+//	contactsync_store_duration_seconds{method}       histogram of each call's latency
+//	contactsync_store_errors_total{method,kind}      failed calls
+//	contactsync_store_bulk_duration_seconds{method}  histogram of each bulk call's duration
+//	contactsync_store_bulk_rows_total{outcome}       contacts scanned, inserted, updated or refused
 //
-// method is put, get, update, delete or ping. kind is unavailable (store.ErrUnavailable: database
-// unreachable, too slow, connection broken), canceled (the caller gave up: context canceled, usually a
-// client that hung up) or other. store.ErrNotFound is an answer, not a failure, and is not counted.
+// method is put, get, update, delete or ping for the service's calls, and scan, write_batch or count
+// for the bulk methods (store.Bulk) that export, import and copy use. The bulk calls have a histogram
+// of their own because their durations are of another order (a scan lasts as long as the whole
+// export: seconds to minutes), which the service's buckets, made for milliseconds, would lump into
+// +Inf; their errors are counted with the others. outcome is scanned (a contact Scan passed on),
+// inserted, updated or refused (what WriteBatch reported). kind is unavailable (store.ErrUnavailable:
+// database unreachable, too slow, connection broken), canceled (the caller gave up: context canceled,
+// usually a client that hung up) or other. store.ErrNotFound is an answer, not a failure, and is not
+// counted.
+//
+// The decorated store implements store.BulkStore. When the store it wraps does not implement
+// store.Bulk, the bulk methods fail with store.ErrBulkUnsupported (counted as other).
 package instrumented
 
 import (
@@ -25,10 +36,13 @@ const (
 	methodUpdate
 	methodDelete
 	methodPing
+	methodScan
+	methodWriteBatch
+	methodCount
 	numMethods
 )
 
-var methodNames = [numMethods]string{"put", "get", "update", "delete", "ping"}
+var methodNames = [numMethods]string{"put", "get", "update", "delete", "ping", "scan", "write_batch", "count"}
 
 // The error kinds.
 const (
@@ -44,11 +58,28 @@ var kindNames = [numKinds]string{"unavailable", "canceled", "other"}
 // PostgreSQL round trip about a millisecond, and the default --db-timeout ends at 5 s.
 var Buckets = []float64{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
 
-// Metrics holds the store metrics. Every series is created up front (five methods, three kinds), so
-// an error rate is 0 rather than absent before the first error.
+// BulkBuckets are the duration buckets of the bulk calls, in seconds: a batch write takes
+// milliseconds, a count of a large table a fraction of a second, a scan of a million contacts seconds
+// and of a large store minutes.
+var BulkBuckets = []float64{0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 30, 60, 300, 1800}
+
+// The outcomes of the bulk rows counter, indexing Metrics.rows.
+const (
+	rowsScanned = iota
+	rowsInserted
+	rowsUpdated
+	rowsRefused
+	numRowOutcomes
+)
+
+var rowOutcomeNames = [numRowOutcomes]string{"scanned", "inserted", "updated", "refused"}
+
+// Metrics holds the store metrics. Every series is created up front (eight methods, three kinds, four
+// row outcomes), so an error rate is 0 rather than absent before the first error.
 type Metrics struct {
 	duration [numMethods]prometheus.Observer
 	errors   [numMethods][numKinds]prometheus.Counter
+	rows     [numRowOutcomes]prometheus.Counter
 }
 
 // NewMetrics creates the store metrics and registers them with reg. It panics if they are already
@@ -59,25 +90,46 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Help:    "Latency of store calls, by method (put, get, update, delete, ping), failed or not.",
 		Buckets: Buckets,
 	}, []string{"method"})
+	bulkDuration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "contactsync_store_bulk_duration_seconds",
+		Help:    "Duration of bulk store calls (export, import, copy), by method (scan, write_batch, count), failed or not.",
+		Buckets: BulkBuckets,
+	}, []string{"method"})
+	rows := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "contactsync_store_bulk_rows_total",
+		Help: "Contacts passed through bulk store calls, by outcome (scanned, inserted, updated, refused).",
+	}, []string{"outcome"})
 	errs := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "contactsync_store_errors_total",
 		Help: "Failed store calls by method and kind (unavailable, canceled, other); a contact not found is not a failure.",
 	}, []string{"method", "kind"})
-	reg.MustRegister(duration, errs)
+	reg.MustRegister(duration, bulkDuration, errs, rows)
 	m := &Metrics{}
 	for i, method := range methodNames {
-		m.duration[i] = duration.WithLabelValues(method)
+		if i >= methodScan {
+			m.duration[i] = bulkDuration.WithLabelValues(method)
+		} else {
+			m.duration[i] = duration.WithLabelValues(method)
+		}
 		for k, kind := range kindNames {
 			m.errors[i][k] = errs.WithLabelValues(method, kind)
 		}
 	}
+	for i, outcome := range rowOutcomeNames {
+		m.rows[i] = rows.WithLabelValues(outcome)
+	}
 	return m
 }
 
-// New returns st measured into m. Close is passed through unmeasured.
+// New returns st measured into m. Close is passed through unmeasured. The result is a
+// store.BulkStore whatever st is (see the package documentation), typed store.Store so that callers
+// that need only Store keep their type.
 func New(st store.Store, m *Metrics) store.Store {
 	return &instrumented{next: st, m: m}
 }
+
+// Compile-time check that the decorator passes the bulk methods on.
+var _ store.BulkStore = (*instrumented)(nil)
 
 type instrumented struct {
 	next store.Store
@@ -136,3 +188,52 @@ func (s *instrumented) Ping(ctx context.Context) error {
 }
 
 func (s *instrumented) Close() error { return s.next.Close() }
+
+// bulk returns the wrapped store's bulk methods, or an error when it has none.
+func (s *instrumented) bulk() (store.Bulk, error) {
+	if b, ok := s.next.(store.Bulk); ok {
+		return b, nil
+	}
+	return nil, store.ErrBulkUnsupported
+}
+
+func (s *instrumented) Scan(ctx context.Context, fn func(store.Contact) error) error {
+	start := time.Now()
+	b, err := s.bulk()
+	if err == nil {
+		scanned := s.m.rows[rowsScanned]
+		err = b.Scan(ctx, func(c store.Contact) error {
+			scanned.Inc()
+			return fn(c)
+		})
+	}
+	s.done(methodScan, start, err)
+	return err
+}
+
+func (s *instrumented) WriteBatch(ctx context.Context, cs []store.Contact, mode store.WriteMode) (store.BatchResult, error) {
+	start := time.Now()
+	b, err := s.bulk()
+	var res store.BatchResult
+	if err == nil {
+		res, err = b.WriteBatch(ctx, cs, mode)
+	} else {
+		res = store.NewBatchResult(len(cs))
+	}
+	s.done(methodWriteBatch, start, err)
+	s.m.rows[rowsInserted].Add(float64(res.Inserted))
+	s.m.rows[rowsUpdated].Add(float64(res.Updated))
+	s.m.rows[rowsRefused].Add(float64(res.Refused))
+	return res, err
+}
+
+func (s *instrumented) Count(ctx context.Context) (int64, error) {
+	start := time.Now()
+	b, err := s.bulk()
+	var n int64
+	if err == nil {
+		n, err = b.Count(ctx)
+	}
+	s.done(methodCount, start, err)
+	return n, err
+}

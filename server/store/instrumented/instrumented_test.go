@@ -32,6 +32,20 @@ func (f failingStore) Delete(context.Context, string) (store.Contact, error) {
 }
 func (f failingStore) Ping(context.Context) error { return f.err }
 func (f failingStore) Close() error               { return nil }
+func (f failingStore) Scan(context.Context, func(store.Contact) error) error {
+	return f.err
+}
+func (f failingStore) WriteBatch(_ context.Context, cs []store.Contact, _ store.WriteMode) (store.BatchResult, error) {
+	return store.NewBatchResult(len(cs)), f.err
+}
+func (f failingStore) Count(context.Context) (int64, error) { return 0, f.err }
+
+// plainStore is a store.Store without the bulk methods.
+type plainStore struct{ failingStore }
+
+func (plainStore) Scan()       {}
+func (plainStore) WriteBatch() {}
+func (plainStore) Count()      {}
 
 // TestErrorKinds checks each outcome of a store call lands in the right series: not found is an
 // answer, not an error; unavailable, canceled and anything else are errors of their kind. Every call
@@ -49,7 +63,7 @@ func TestErrorKinds(t *testing.T) {
 		{"canceled", fmt.Errorf("postgres: get: %w", context.Canceled), "canceled"},
 		{"other", errors.New("disk on fire"), "other"},
 	}
-	methods := []string{"put", "get", "update", "delete", "ping"}
+	methods := []string{"put", "get", "update", "delete", "ping", "scan", "write_batch", "count"}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := prometheus.NewRegistry()
@@ -61,6 +75,13 @@ func TestErrorKinds(t *testing.T) {
 			_, err = st.Update(ctx, "x", func(c store.Contact) (store.Contact, error) { return c, nil })
 			errs = append(errs, err)
 			_, err = st.Delete(ctx, "x")
+			errs = append(errs, err)
+			bulk, ok := st.(store.BulkStore)
+			require.True(t, ok, "the decorated store passes the bulk methods on")
+			errs = append(errs, bulk.Scan(ctx, func(store.Contact) error { return nil }))
+			_, err = bulk.WriteBatch(ctx, []store.Contact{{ID: "x"}}, store.Upsert)
+			errs = append(errs, err)
+			_, err = bulk.Count(ctx)
 			errs = append(errs, err)
 			for _, err := range errs {
 				assert.Equal(t, tc.err, err, "errors pass through unchanged")
@@ -78,8 +99,57 @@ func TestErrorKinds(t *testing.T) {
 			assert.Equal(t, want, series(t, reg, "contactsync_store_errors_total"), "every method and kind is exported from the start")
 			assert.Equal(t, map[string]float64{"put": 1, "get": 1, "update": 1, "delete": 1, "ping": 1},
 				series(t, reg, "contactsync_store_duration_seconds"), "every call is timed, failed or not")
+			assert.Equal(t, map[string]float64{"scan": 1, "write_batch": 1, "count": 1},
+				series(t, reg, "contactsync_store_bulk_duration_seconds"), "every bulk call is timed, failed or not")
 		})
 	}
+}
+
+// TestBulkUnsupported checks the bulk methods of a decorated store that has none: they fail with
+// store.ErrBulkUnsupported, counted as other errors.
+func TestBulkUnsupported(t *testing.T) {
+	var plain store.Store = plainStore{}
+	_, isBulk := plain.(store.Bulk)
+	require.False(t, isBulk, "the test's store must lack the bulk methods")
+	reg := prometheus.NewRegistry()
+	st := instrumented.New(plain, instrumented.NewMetrics(reg)).(store.BulkStore)
+	ctx := context.Background()
+	require.ErrorIs(t, st.Scan(ctx, func(store.Contact) error { return nil }), store.ErrBulkUnsupported)
+	res, err := st.WriteBatch(ctx, make([]store.Contact, 2), store.Upsert)
+	require.ErrorIs(t, err, store.ErrBulkUnsupported)
+	assert.Len(t, res.Outcomes, 2)
+	_, err = st.Count(ctx)
+	require.ErrorIs(t, err, store.ErrBulkUnsupported)
+	got := series(t, reg, "contactsync_store_errors_total")
+	for _, method := range []string{"scan", "write_batch", "count"} {
+		assert.Equal(t, float64(1), got[method+"/other"], method)
+	}
+}
+
+// TestBulkPassesThrough runs the bulk methods of a real store through the decorator.
+func TestBulkPassesThrough(t *testing.T) {
+	sq, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "bulk.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sq.Close() })
+	reg := prometheus.NewRegistry()
+	st := instrumented.New(sq, instrumented.NewMetrics(reg)).(store.BulkStore)
+	ctx := context.Background()
+	res, err := st.WriteBatch(ctx, []store.Contact{{ID: "a"}, {ID: "b"}}, store.Upsert)
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Inserted)
+	res, err = st.WriteBatch(ctx, []store.Contact{{ID: "a"}, {ID: "c"}}, store.InsertOnly)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Refused)
+	n, err := st.Count(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), n)
+	var ids []string
+	require.NoError(t, st.Scan(ctx, func(c store.Contact) error { ids = append(ids, c.ID); return nil }))
+	assert.Equal(t, []string{"a", "b", "c"}, ids)
+	assert.Equal(t, map[string]float64{"scan": 1, "write_batch": 2, "count": 1},
+		series(t, reg, "contactsync_store_bulk_duration_seconds"))
+	assert.Equal(t, map[string]float64{"scanned": 3, "inserted": 3, "updated": 0, "refused": 1},
+		bySingleLabel(t, reg, "contactsync_store_bulk_rows_total", "outcome"))
 }
 
 // TestClosedSQLiteStoreCountsErrors uses the real store, closed, as a backend that fails.
@@ -95,22 +165,52 @@ func TestClosedSQLiteStoreCountsErrors(t *testing.T) {
 	require.NoError(t, testutil.GatherAndCompare(reg, strings.NewReader(`
 # HELP contactsync_store_errors_total Failed store calls by method and kind (unavailable, canceled, other); a contact not found is not a failure.
 # TYPE contactsync_store_errors_total counter
+contactsync_store_errors_total{kind="canceled",method="count"} 0
 contactsync_store_errors_total{kind="canceled",method="delete"} 0
 contactsync_store_errors_total{kind="canceled",method="get"} 0
 contactsync_store_errors_total{kind="canceled",method="ping"} 0
 contactsync_store_errors_total{kind="canceled",method="put"} 0
+contactsync_store_errors_total{kind="canceled",method="scan"} 0
 contactsync_store_errors_total{kind="canceled",method="update"} 0
+contactsync_store_errors_total{kind="canceled",method="write_batch"} 0
+contactsync_store_errors_total{kind="other",method="count"} 0
 contactsync_store_errors_total{kind="other",method="delete"} 0
 contactsync_store_errors_total{kind="other",method="get"} 1
 contactsync_store_errors_total{kind="other",method="ping"} 1
 contactsync_store_errors_total{kind="other",method="put"} 0
+contactsync_store_errors_total{kind="other",method="scan"} 0
 contactsync_store_errors_total{kind="other",method="update"} 0
+contactsync_store_errors_total{kind="other",method="write_batch"} 0
+contactsync_store_errors_total{kind="unavailable",method="count"} 0
 contactsync_store_errors_total{kind="unavailable",method="delete"} 0
 contactsync_store_errors_total{kind="unavailable",method="get"} 0
 contactsync_store_errors_total{kind="unavailable",method="ping"} 0
 contactsync_store_errors_total{kind="unavailable",method="put"} 0
+contactsync_store_errors_total{kind="unavailable",method="scan"} 0
 contactsync_store_errors_total{kind="unavailable",method="update"} 0
+contactsync_store_errors_total{kind="unavailable",method="write_batch"} 0
 `), "contactsync_store_errors_total"))
+}
+
+// bySingleLabel returns the counter values of one metric family keyed by the value of label.
+func bySingleLabel(t *testing.T, reg *prometheus.Registry, name, label string) map[string]float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	require.NoError(t, err)
+	out := map[string]float64{}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == label {
+					out[l.GetValue()] = m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return out
 }
 
 // series returns the samples of one metric family keyed by label values joined with "/" (method

@@ -45,6 +45,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/migrate"
@@ -120,6 +121,8 @@ type Store struct {
 	path    string     // the database file's absolute path; ProbeWrite writes beside it
 	probeMu sync.Mutex // one probe file at a time: concurrent probes share its name
 	reads   *readers   // Get's dedicated read connections; see reader.go
+
+	bulkResume atomic.Int64 // when the next WriteBatch transaction may start, in Unix nanoseconds; see bulk.go
 }
 
 // Compile-time check that Store satisfies the interface the server uses.

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/postgres"
+	"github.com/contactsync/contactsync/server/transfer"
+)
+
+// copyOptions holds everything copy is configured with.
+type copyOptions struct {
+	from   string
+	to     string
+	db     postgres.Options
+	upsert bool
+	// beforeVerify, when set, runs between the copy and its verification. Tests use it to change the
+	// target and see the verification fail.
+	beforeVerify func(dst store.BulkStore)
+}
+
+func newCopyCommand() *cobra.Command {
+	var opts copyOptions
+	cmd := &cobra.Command{
+		Use:   "copy --from STORE --to STORE [--upsert]",
+		Short: "Copy every contact from one store to another and verify the copy",
+		Long: "Move a deployment between stores, e.g. from SQLite to PostgreSQL: brings the target's schema up\n" +
+			"to date, refuses a target that holds contacts unless --upsert, streams every contact of one\n" +
+			"snapshot of the source into the target in batches, then verifies: both stores are read again and\n" +
+			"their contact counts and a SHA-256 over their contents must match. Stop the service's writes to\n" +
+			"the source first: a write made during the copy makes the verification fail (run copy --upsert\n" +
+			"again). A target that held contacts before an --upsert copy is checked to hold every contact of the\n" +
+			"source instead. The report goes to standard output.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runCopy(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&opts.from, "from", "sqlite:contactsync.db", "the store to copy from: "+dataStoreHelp)
+	cmd.Flags().StringVar(&opts.to, "to", "", "the store to copy to: "+dataStoreHelp)
+	dbFlags(cmd, &opts.db)
+	cmd.Flags().BoolVar(&opts.upsert, "upsert", false, "copy into a target that holds contacts, replacing those with the same ids")
+	return bindSettings(cmd, "from", "to", "db-max-conns", "db-connect-timeout", "db-timeout")
+}
+
+func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) error {
+	if opts.to == "" {
+		return errors.New("--to is required: the store to copy to")
+	}
+	if _, err := transfer.Fields(); err != nil {
+		return err // the verification could not read the contacts: refuse before copying any
+	}
+	if opts.from == opts.to {
+		return fmt.Errorf("--from and --to name the same store (%s)", redactStore(opts.to))
+	}
+	src, err := openBulkStore(ctx, opts.from, opts.db)
+	if err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	defer src.Close()
+	dst, err := openBulkStore(ctx, opts.to, opts.db) // opening migrates the target's schema
+	if err != nil {
+		return fmt.Errorf("--to: %w", err)
+	}
+	defer dst.Close()
+
+	held, err := dst.Count(ctx)
+	if err != nil {
+		return fmt.Errorf("--to %s: %w", redactStore(opts.to), err)
+	}
+	mode := store.InsertOnly
+	if held > 0 {
+		if !opts.upsert {
+			return fmt.Errorf("--to %s holds %d contacts; copy refuses a target that is not empty (pass --upsert to merge into it)", redactStore(opts.to), held)
+		}
+	}
+	if opts.upsert {
+		mode = store.Upsert
+	}
+	total := int64(-1)
+	if n, err := src.Count(ctx); err == nil {
+		total = n
+	}
+	bar := newProgress(stderr, total, "copying", false)
+	rep, err := transfer.Copy(ctx, src, dst, transfer.CopyOptions{Mode: mode, Progress: bar.set})
+	bar.done(rep.Read)
+	fmt.Fprintf(stdout, "copied %s to %s: %s\n", redactStore(opts.from), redactStore(opts.to), reportLine(rep))
+	if err != nil {
+		return fmt.Errorf("copy: %w", err)
+	}
+	if opts.beforeVerify != nil {
+		opts.beforeVerify(dst)
+	}
+	return verifyCopy(ctx, opts, src, dst, held, stdout)
+}
+
+// verifyCopy reads both stores again, in parallel, and compares their digests (count and SHA-256).
+// A target that held contacts before an --upsert copy cannot match the source: it is checked instead
+// to hold every contact of the source, field for field.
+func verifyCopy(ctx context.Context, opts copyOptions, src, dst store.Bulk, held int64, stdout io.Writer) error {
+	if held > 0 {
+		n, err := transfer.Contains(ctx, dst, src, convert)
+		if err != nil {
+			return fmt.Errorf("verification failed: %s does not hold every contact of %s as it is: %w; a write reached one of them during the copy, or the copy is wrong",
+				redactStore(opts.to), redactStore(opts.from), err)
+		}
+		fmt.Fprintf(stdout, "verified: %s holds all %d contacts of %s, field for field (and the %d it held before, or their updates)\n",
+			redactStore(opts.to), n, redactStore(opts.from), held)
+		return nil
+	}
+	type result struct {
+		d   transfer.Digest
+		err error
+	}
+	fromCh := make(chan result, 1)
+	go func() {
+		d, err := transfer.DigestOf(ctx, src, convert)
+		fromCh <- result{d, err}
+	}()
+	to, err := transfer.DigestOf(ctx, dst, convert)
+	from := <-fromCh
+	if from.err != nil {
+		return fmt.Errorf("verify: read %s: %w", redactStore(opts.from), from.err)
+	}
+	if err != nil {
+		return fmt.Errorf("verify: read %s: %w", redactStore(opts.to), err)
+	}
+	if from.d != to {
+		return fmt.Errorf("verification failed: %s has %s, %s has %s; a write reached one of them during the copy, or the copy is wrong: stop the writes and run copy --upsert again",
+			redactStore(opts.from), from.d, redactStore(opts.to), to)
+	}
+	fmt.Fprintf(stdout, "verified: both stores hold %s\n", to)
+	return nil
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contactsync/contactsync/server/store/postgres"
+	"github.com/contactsync/contactsync/server/transfer"
+)
+
+// exportOptions holds everything export is configured with.
+type exportOptions struct {
+	store  string
+	db     postgres.Options
+	out    string
+	format string
+}
+
+func newExportCommand() *cobra.Command {
+	var opts exportOptions
+	cmd := &cobra.Command{
+		Use:   "export [--out FILE|-] [--format jsonl|csv]",
+		Short: "Write every contact of a store as JSON Lines or CSV",
+		Long: "Write every contact the store keeps, in id order, from one consistent snapshot (one read\n" +
+			"transaction; REPEATABLE READ on PostgreSQL), streamed: memory stays flat whatever the size. JSON\n" +
+			"Lines: one object per line, the keys the Contact element names of the WSDL in schema order, the\n" +
+			"roles an array. CSV: a header row of the same names, the roles separated by semicolons. A file is\n" +
+			"written beside --out and renamed into place when complete. The count goes to stderr.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			format, err := formatFor(cmd, opts.format, opts.out)
+			if err != nil {
+				return err
+			}
+			return runExport(cmd.Context(), opts, format, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", dataStoreHelp)
+	dbFlags(cmd, &opts.db)
+	cmd.Flags().StringVar(&opts.out, "out", "-", "file to write, or - for standard output")
+	formatFlag(cmd, &opts.format)
+	return bindSettings(cmd, "store", "db-max-conns", "db-connect-timeout", "db-timeout")
+}
+
+func runExport(ctx context.Context, opts exportOptions, format transfer.Format, stdout, stderr io.Writer) (err error) {
+	st, err := openBulkStore(ctx, opts.store, opts.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	w := stdout
+	var tmp *os.File
+	if info, statErr := os.Stat(opts.out); opts.out != "-" && statErr == nil && !info.Mode().IsRegular() {
+		// A device or a named pipe (/dev/null, a FIFO another process reads) is written as it is: a
+		// rename would replace it with a regular file.
+		dev, err := os.OpenFile(opts.out, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		defer dev.Close()
+		w = dev
+	} else if opts.out != "-" {
+		// A file appears only when complete: an export that fails half way leaves no truncated file
+		// that could later be imported as if it were whole.
+		tmp, err = os.CreateTemp(filepath.Dir(opts.out), filepath.Base(opts.out)+".*.tmp")
+		if err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		defer func() {
+			if err != nil {
+				_ = tmp.Close()
+				_ = os.Remove(tmp.Name())
+			}
+		}()
+		w = tmp
+	}
+	enc, err := transfer.NewEncoder(w, format, convert)
+	if err != nil {
+		return err
+	}
+	total := int64(-1)
+	if n, err := st.Count(ctx); err == nil {
+		total = n
+	}
+	bar := newProgress(stderr, total, "exporting", false)
+	n, err := transfer.Export(ctx, st, enc, bar.set)
+	bar.done(n)
+	if err != nil {
+		return fmt.Errorf("export from %s: %w", redactStore(opts.store), err)
+	}
+	if err := enc.Flush(); err != nil {
+		return fmt.Errorf("export: write: %w", err)
+	}
+	if tmp != nil {
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		if err := tmp.Close(); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		if err := os.Rename(tmp.Name(), opts.out); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	fmt.Fprintf(stderr, "exported %d contacts from %s (%s)\n", n, redactStore(opts.store), format)
+	return nil
+}

@@ -1,0 +1,189 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/contactsync/contactsync/server/store"
+)
+
+// Bulk operations (store.Bulk): the snapshot scan behind export and copy, the batch write behind
+// import, and Count.
+
+// Compile-time check that Store also satisfies the bulk interface.
+var _ store.BulkStore = (*Store)(nil)
+
+const (
+	// scanSQL reads every contact in byte order of id. COLLATE "C" makes the order that of the UTF-8
+	// bytes whatever the database's collation, so both stores export the same file for the same
+	// contacts; the index contacts_id_bytes (migration 0003) has that order, so no sort is needed.
+	scanSQL = `SELECT ` + columns + ` FROM contacts ORDER BY id COLLATE "C"`
+
+	countSQL = `SELECT count(*) FROM contacts`
+
+	// batchTableSQL creates the session's staging table for WriteBatch, emptied at every commit.
+	// Temporary tables are private to the session (the pooled connection), so concurrent batches on
+	// other connections never see each other's rows.
+	batchTableSQL = `CREATE TEMPORARY TABLE IF NOT EXISTS contacts_batch (
+	id TEXT, account_id TEXT, first_name TEXT, last_name TEXT, phone_mobile TEXT, phone_work TEXT,
+	email_address TEXT, role_ids TEXT[]
+) ON COMMIT DELETE ROWS`
+
+	// upsertBatchSQL moves the staged rows into contacts. xmax is 0 in a freshly inserted row and the
+	// locking transaction's id in one that ON CONFLICT updated, the usual way to tell the two apart
+	// in one statement.
+	upsertBatchSQL = `INSERT INTO contacts (` + columns + `) SELECT ` + columns + ` FROM contacts_batch
+ON CONFLICT (id) DO UPDATE SET
+	account_id    = excluded.account_id,
+	first_name    = excluded.first_name,
+	last_name     = excluded.last_name,
+	phone_mobile  = excluded.phone_mobile,
+	phone_work    = excluded.phone_work,
+	email_address = excluded.email_address,
+	role_ids      = excluded.role_ids
+RETURNING id, xmax = 0`
+
+	// insertBatchSQL inserts the staged rows whose id is free; it returns those it inserted.
+	insertBatchSQL = `INSERT INTO contacts (` + columns + `) SELECT ` + columns + ` FROM contacts_batch
+ON CONFLICT (id) DO NOTHING
+RETURNING id, true`
+)
+
+// batchColumns are the staging table's columns, in the order WriteBatch copies them.
+var batchColumns = []string{"id", "account_id", "first_name", "last_name", "phone_mobile", "phone_work", "email_address", "role_ids"}
+
+// Scan calls fn with every contact in byte order of id, read by one query (an index scan of
+// contacts_id_bytes) in one REPEATABLE READ, READ ONLY transaction, so every row comes from the same snapshot. pgx reads the rows from the
+// connection as fn consumes them, so memory stays flat. The store's operation time limit does not
+// apply: the transaction lifts statement_timeout and idle_in_transaction_session_timeout for itself
+// (SET LOCAL), since reading a large table takes as long as it takes; ctx still cancels it.
+func (s *Store) Scan(ctx context.Context, fn func(store.Contact) error) error {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return classify(ctx, "scan", err)
+	}
+	defer func() {
+		// Read-only: rolling back only ends the snapshot.
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+	}()
+	// enable_sort = off steers the planner to the contacts_id_bytes index even before the table has
+	// statistics (right after an import, when it would otherwise guess a sort of the whole table is
+	// cheaper); without the index it still sorts.
+	if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0; SET LOCAL enable_sort = off`); err != nil {
+		return classify(ctx, "scan", err)
+	}
+	rows, err := tx.Query(ctx, scanSQL)
+	if err != nil {
+		return classify(ctx, "scan", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c store.Contact
+		if err := rows.Scan(&c.ID, &c.AccountID, &c.FirstName, &c.LastName, &c.PhoneMobile,
+			&c.PhoneWork, &c.EmailAddress, &c.RoleIDs); err != nil {
+			return classify(ctx, "scan", err)
+		}
+		if len(c.RoleIDs) == 0 {
+			c.RoleIDs = nil // the form store.Contact documents for no roles
+		}
+		if err := fn(c); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return classify(ctx, "scan", err)
+	}
+	return nil
+}
+
+// Count returns how many contacts the store holds.
+func (s *Store) Count(ctx context.Context) (int64, error) {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	var n int64
+	if err := s.pool.QueryRow(op, countSQL).Scan(&n); err != nil {
+		return 0, classify(ctx, "count", err)
+	}
+	return n, nil
+}
+
+// WriteBatch writes cs in one transaction within the store's operation time limit: COPY into the
+// session's staging table, then one INSERT … SELECT … ON CONFLICT into contacts. COPY streams the
+// rows in pgx's binary format, far cheaper per row than a statement each (BENCHMARKS.md). The ids of
+// cs must be distinct: one INSERT … ON CONFLICT DO UPDATE cannot touch a row twice, and PostgreSQL
+// refuses the whole batch if asked to.
+func (s *Store) WriteBatch(ctx context.Context, cs []store.Contact, mode store.WriteMode) (store.BatchResult, error) {
+	res := store.NewBatchResult(len(cs))
+	if len(cs) == 0 {
+		return res, nil
+	}
+	what := fmt.Sprintf("write batch of %d", len(cs))
+	index := make(map[string]int, len(cs))
+	for i, c := range cs {
+		index[c.ID] = i
+	}
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	tx, err := s.pool.Begin(op)
+	if err != nil {
+		return res, classify(ctx, what, err)
+	}
+	defer func() {
+		// A no-op after Commit; after a failure the transaction is abandoned either way.
+		_ = tx.Rollback(context.WithoutCancel(op))
+	}()
+	if _, err := tx.Exec(op, batchTableSQL); err != nil {
+		return res, classify(ctx, what, err)
+	}
+	if _, err := tx.CopyFrom(op, pgx.Identifier{"contacts_batch"}, batchColumns,
+		pgx.CopyFromSlice(len(cs), func(i int) ([]any, error) {
+			c := &cs[i]
+			return []any{c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile, c.PhoneWork,
+				c.EmailAddress, encodeRoles(c.RoleIDs)}, nil
+		})); err != nil {
+		return res, classify(ctx, what, err)
+	}
+	move := upsertBatchSQL
+	if mode == store.InsertOnly {
+		move = insertBatchSQL
+	}
+	rows, err := tx.Query(op, move)
+	if err != nil {
+		return res, classify(ctx, what, err)
+	}
+	outcomes := make([]store.Outcome, len(cs))
+	for rows.Next() {
+		var (
+			id       string
+			inserted bool
+		)
+		if err := rows.Scan(&id, &inserted); err != nil {
+			rows.Close()
+			return res, classify(ctx, what, err)
+		}
+		i, ok := index[id]
+		if !ok {
+			rows.Close()
+			return res, fmt.Errorf("postgres: %s: the database returned an id not in the batch: %q", what, id)
+		}
+		outcomes[i] = store.Updated
+		if inserted {
+			outcomes[i] = store.Inserted
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return res, classify(ctx, what, err)
+	}
+	if err := tx.Commit(op); err != nil {
+		return res, classify(ctx, what, err)
+	}
+	for i, o := range outcomes {
+		if o == 0 {
+			o = store.Refused // InsertOnly: not returned, so its id was taken
+		}
+		res.Add(i, o)
+	}
+	return res, nil
+}

@@ -1,0 +1,89 @@
+package postgres
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
+)
+
+// BenchmarkWriteBatch compares the two ways to write a batch the issue named: COPY into a staging
+// table and one INSERT … SELECT (what WriteBatch does), and multi-row INSERT … VALUES statements with
+// bound parameters (writeBatchValues below, kept in the test only). Each op writes 4096 new contacts.
+func BenchmarkWriteBatch(b *testing.B) {
+	s, err := Open(b.Context(), pgtest.Schema(b), Options{})
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = s.Close() })
+	for _, v := range []struct {
+		name  string
+		write func(cs []store.Contact) error
+	}{
+		{"copy", func(cs []store.Contact) error { _, err := s.WriteBatch(b.Context(), cs, store.Upsert); return err }},
+		{"values", func(cs []store.Contact) error { return writeBatchValues(b, s, cs) }},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				cs := make([]store.Contact, 4096)
+				for i := range cs {
+					n++
+					cs[i] = store.Contact{ID: fmt.Sprintf("%s-%09d", v.name, n), AccountID: "ACC-75e93f25", FirstName: "Test",
+						LastName: "Contact 75e93f", PhoneMobile: "+1-555-0185", PhoneWork: "+1-555-6165",
+						EmailAddress: "test.75e93f25@example.com", RoleIDs: []string{"role-user", "role-ce55"}}
+				}
+				require.NoError(b, v.write(cs))
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "contacts/s")
+		})
+	}
+}
+
+// writeBatchValues upserts cs with INSERT … VALUES statements of 1000 rows (8000 parameters) each, in
+// one transaction.
+func writeBatchValues(b *testing.B, s *Store, cs []store.Contact) error {
+	tx, err := s.pool.Begin(b.Context())
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback(b.Context()) }()
+	for start := 0; start < len(cs); start += 1000 {
+		part := cs[start:min(start+1000, len(cs))]
+		var q strings.Builder
+		q.WriteString(`INSERT INTO contacts (` + columns + `) VALUES `)
+		args := make([]any, 0, 8*len(part))
+		for i, c := range part {
+			if i > 0 {
+				q.WriteString(",")
+			}
+			q.WriteString("(")
+			for j := range 8 {
+				if j > 0 {
+					q.WriteString(",")
+				}
+				q.WriteString("$" + strconv.Itoa(8*i+j+1))
+			}
+			q.WriteString(")")
+			args = append(args, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile, c.PhoneWork, c.EmailAddress, encodeRoles(c.RoleIDs))
+		}
+		q.WriteString(strings.TrimPrefix(upsertBatchSQL, `INSERT INTO contacts (`+columns+`) SELECT `+columns+` FROM contacts_batch`))
+		rows, err := tx.Query(b.Context(), q.String(), args...)
+		if err != nil {
+			return err
+		}
+		_, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (bool, error) {
+			var id string
+			var inserted bool
+			return inserted, r.Scan(&id, &inserted)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return tx.Commit(b.Context())
+}
