@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/docs"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 )
@@ -30,7 +32,7 @@ func newConfiguredServer(t *testing.T, cfg server.Config) *testServer {
 		cfg.BaseURL = wsdl.DefaultBaseURL
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := server.NewHandler(server.NewService(st), cfg)
+	h, err := server.NewHandler(service.New(st), cfg)
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -94,21 +96,21 @@ func TestAddresses(t *testing.T) {
 	forwarded := map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "edge.example.net"}
 	for _, tc := range []struct {
 		name    string
-		cfg     server.Addressing
+		cfg     docs.Addressing
 		headers map[string]string
 		want    func(ts *testServer) string
 	}{
-		{"default: the request's host", server.Addressing{}, nil,
+		{"default: the request's host", docs.Addressing{}, nil,
 			func(ts *testServer) string { return ts.URL + wsdl.Path }},
-		{"default: another Host", server.Addressing{}, map[string]string{"Host": "client.example.org"},
+		{"default: another Host", docs.Addressing{}, map[string]string{"Host": "client.example.org"},
 			func(*testServer) string { return "http://client.example.org" + wsdl.Path }},
-		{"default: forwarded headers from an untrusted peer are ignored", server.Addressing{}, forwarded,
+		{"default: forwarded headers from an untrusted peer are ignored", docs.Addressing{}, forwarded,
 			func(ts *testServer) string { return ts.URL + wsdl.Path }},
-		{"trusted proxy: forwarded headers are honoured", server.Addressing{TrustedProxies: loopbackProxy}, forwarded,
+		{"trusted proxy: forwarded headers are honoured", docs.Addressing{TrustedProxies: loopbackProxy}, forwarded,
 			func(*testServer) string { return "https://edge.example.net" + wsdl.Path }},
-		{"another trusted network: ignored", server.Addressing{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}, forwarded,
+		{"another trusted network: ignored", docs.Addressing{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}, forwarded,
 			func(ts *testServer) string { return ts.URL + wsdl.Path }},
-		{"public URL wins over Host and forwarded headers", server.Addressing{PublicURL: "https://public.example.com/api/", TrustedProxies: loopbackProxy}, forwarded,
+		{"public URL wins over Host and forwarded headers", docs.Addressing{PublicURL: "https://public.example.com/api/", TrustedProxies: loopbackProxy}, forwarded,
 			func(*testServer) string { return "https://public.example.com/api" + wsdl.Path }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,15 +143,15 @@ func TestAddresses(t *testing.T) {
 
 func TestAddressingConfigErrors(t *testing.T) {
 	for _, bad := range []string{"example.com", "ftp://example.com", "https://user@example.com", "https://example.com/?q", "https://exa\"mple.com"} {
-		_, err := server.NewHandler(server.NewService(nil), server.Config{BaseURL: wsdl.DefaultBaseURL, Addressing: server.Addressing{PublicURL: bad}})
+		_, err := server.NewHandler(service.New(nil), server.Config{BaseURL: wsdl.DefaultBaseURL, Addressing: docs.Addressing{PublicURL: bad}})
 		assert.Error(t, err, bad)
 	}
-	got, err := server.ParseTrustedProxies([]string{"10.0.0.0/8", " 192.168.1.7 ", "::ffff:10.1.2.3", "fd00::/8", ""})
+	got, err := docs.ParseTrustedProxies([]string{"10.0.0.0/8", " 192.168.1.7 ", "::ffff:10.1.2.3", "fd00::/8", ""})
 	require.NoError(t, err)
 	assert.Equal(t, []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.7/32"),
 		netip.MustParsePrefix("10.1.2.3/32"), netip.MustParsePrefix("fd00::/8")}, got)
 	for _, bad := range []string{"10.0.0.0/33", "proxy.internal", "10.0.0"} {
-		_, err := server.ParseTrustedProxies([]string{bad})
+		_, err := docs.ParseTrustedProxies([]string{bad})
 		assert.Error(t, err, bad)
 	}
 }

@@ -10,8 +10,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/server/internal/hostile"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
 )
+
+// hostileBodies are the 1 MiB bodies of each shape issue 14 found expensive.
+func hostileBodies() map[string][]byte { return hostile.Bodies(wsdl.DefaultNamespace) }
 
 // nullWriter is a reusable http.ResponseWriter that keeps only the status.
 type nullWriter struct {
@@ -34,7 +39,7 @@ type hostileRequest struct {
 }
 
 func newHostileRequest(tb testing.TB, body []byte) *hostileRequest {
-	h, err := NewHandler(NewService(nil), Config{BaseURL: wsdl.DefaultBaseURL})
+	h, err := NewHandler(service.New(nil), Config{BaseURL: wsdl.DefaultBaseURL})
 	require.NoError(tb, err)
 	req, err := http.NewRequest(http.MethodPost, "http://localhost"+endpointPath, nil)
 	require.NoError(tb, err)

@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/admission"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 )
 
@@ -52,7 +54,7 @@ func blockOn(entered chan<- struct{}, release <-chan struct{}) store.Store {
 			entered <- struct{}{}
 			<-release
 		}
-		return server.TestContact(id), nil
+		return service.TestContact(id), nil
 	}}
 }
 
@@ -75,7 +77,7 @@ func TestSlowBodiesHoldNoSlot(t *testing.T) {
 // saying so, and the connection is closed.
 func TestMinBodyRate(t *testing.T) {
 	server.SetBodyReadGrace(t, 100*time.Millisecond)
-	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: server.AdmissionLimits{MinBodyRate: 100}})
+	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: admission.Limits{MinBodyRate: 100}})
 	conn := slowBody(t, ts, 1000, 10)
 	start := time.Now()
 	resp, body := readResponse(t, conn)
@@ -87,7 +89,7 @@ func TestMinBodyRate(t *testing.T) {
 	// A body at the rate is read whole. It gets the default grace: with the 100 ms above, a loaded
 	// machine that delays the sender's first write by more than that would fail it (seen once).
 	server.SetBodyReadGrace(t, 2*time.Second)
-	ts, _ = newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: server.AdmissionLimits{MinBodyRate: 100}})
+	ts, _ = newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: admission.Limits{MinBodyRate: 100}})
 	req := requestFor("soap11", ns, "ReadContact", "paced", true)
 	pr, pw := io.Pipe()
 	go func() {
@@ -110,7 +112,7 @@ func TestMinBodyRate(t *testing.T) {
 // TestMaxPending: beyond --max-pending requests reading or waiting, the next is refused at once
 // with 503, Retry-After and Connection: close, before its body is read.
 func TestMaxPending(t *testing.T) {
-	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: server.AdmissionLimits{MaxPending: 2}})
+	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: admission.Limits{MaxPending: 2}})
 	slowBody(t, ts, 1000, 10)
 	slowBody(t, ts, 1000, 10)
 	time.Sleep(50 * time.Millisecond)
@@ -126,7 +128,7 @@ func TestMaxPending(t *testing.T) {
 // a 6,000-byte budget the next body cannot get its buffer and is refused with 503; once the slow
 // client leaves, requests are served again.
 func TestBodyBytesInFlight(t *testing.T) {
-	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: server.AdmissionLimits{MaxBodyBytesInFlight: 6000}})
+	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: admission.Limits{MaxBodyBytesInFlight: 6000}})
 	conn := slowBody(t, ts, 1000, 10)
 	time.Sleep(50 * time.Millisecond)
 	resp, body := ts.do(t, requestFor("soap12", ns, "ReadContact", "x", true))
@@ -144,7 +146,7 @@ func TestBodyBytesInFlight(t *testing.T) {
 func TestQueueTimeout(t *testing.T) {
 	entered, release := make(chan struct{}, 1), make(chan struct{})
 	ts, _ := newFakeServer(t, blockOn(entered, release), server.Limits{MaxConcurrent: 1,
-		AdmissionLimits: server.AdmissionLimits{QueueTimeout: 300 * time.Millisecond}})
+		AdmissionLimits: admission.Limits{QueueTimeout: 300 * time.Millisecond}})
 	var wg sync.WaitGroup
 	block := func() {
 		wg.Add(1)

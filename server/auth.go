@@ -6,28 +6,20 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/fault"
 )
 
-// basicChallenge is the WWW-Authenticate value of every 401 (RFC 7617 §2, with §2.1's charset so
-// clients send non-ASCII user names and passwords as UTF-8).
-const basicChallenge = `Basic realm="contactsync", charset="UTF-8"`
-
 // challengef builds an Unauthenticated error that asks for HTTP Basic credentials: every binding
-// answers it with 401 and WWW-Authenticate.
-func challengef(format string, args ...any) *Error {
-	return errorf(CodeUnauthenticated, format, args...)
+// answers it with 401 and auth.BasicChallenge (binding.SetErrorHeaders).
+func challengef(format string, args ...any) *fault.Error {
+	return fault.Errorf(fault.Unauthenticated, format, args...)
 }
 
-// wsseFault is the cause of an Unauthenticated error about a UsernameToken: the local name of its
-// WS-Security fault code (wsse:FailedAuthentication, …). The SOAP binding unwraps it and sends a fault
-// (HTTP 500) with that code instead of the 401 challenge (WSS 1.1 §12).
-type wsseFault string
-
-func (f wsseFault) Error() string { return "wsse:" + string(f) }
-
-// tokenFault builds an Unauthenticated error about a UsernameToken.
-func tokenFault(wsseCode, message string) *Error {
-	return &Error{Code: CodeUnauthenticated, Message: message, Err: wsseFault(wsseCode)}
+// tokenFault builds an Unauthenticated error about a UsernameToken; its cause, an auth.TokenFault,
+// makes the SOAP binding answer with that WS-Security fault code instead of the 401 challenge.
+func tokenFault(wsseCode, message string) *fault.Error {
+	return &fault.Error{Code: fault.Unauthenticated, Message: message, Err: auth.TokenFault(wsseCode)}
 }
 
 // The messages of refused credentials. They never say whether the user exists.
@@ -36,16 +28,16 @@ const (
 	msgNoCredentials = "This service requires credentials: HTTP Basic, or on SOAP a WS-Security UsernameToken."
 )
 
-// checkBasic runs before the body is read. With authentication on, valid HTTP Basic credentials
-// authenticate the request; bad ones, another scheme, or none on the HTTP GET/POST bindings (which
-// have no other way to carry credentials) are refused with 401. A SOAP request without an
-// Authorization header is left to its UsernameToken (decodeAuthenticating).
-func (h *Handler) checkBasic(r *http.Request, b binding) (authenticated bool, err *Error) {
+// checkBasic runs before the body is decoded. With authentication on, valid HTTP Basic credentials
+// authenticate the request; bad ones, another scheme, or none on a binding whose requests cannot carry
+// a token (b.CarriesTokens) are refused with 401. A request without an Authorization header on a
+// binding that carries tokens is left to the credentials its body holds (decodeAuthenticating).
+func (h *Handler) checkBasic(r *http.Request, b binding.Binding) (authenticated bool, err *fault.Error) {
 	if h.auth == nil {
 		return true, nil
 	}
 	if _, present := r.Header["Authorization"]; !present {
-		if b.carriesTokens() {
+		if b.CarriesTokens() {
 			return false, nil
 		}
 		return false, challengef(msgNoCredentials)
@@ -53,7 +45,7 @@ func (h *Handler) checkBasic(r *http.Request, b binding) (authenticated bool, er
 	return h.verifyBasic(r)
 }
 
-func (h *Handler) verifyBasic(r *http.Request) (bool, *Error) {
+func (h *Handler) verifyBasic(r *http.Request) (bool, *fault.Error) {
 	user, password, ok := r.BasicAuth()
 	if !ok {
 		return false, challengef("The Authorization header must hold HTTP Basic credentials.")
@@ -62,33 +54,33 @@ func (h *Handler) verifyBasic(r *http.Request) (bool, *Error) {
 		if errors.Is(err, auth.ErrBusy) {
 			// Every bcrypt slot stayed taken (a flood of new passwords): not the caller's fault, and
 			// retrying soon may work, so 503 with Retry-After rather than a 401 that means "wrong".
-			return false, errorf(CodeUnavailable, "The service is busy checking credentials; retry shortly.")
+			return false, fault.Errorf(fault.Unavailable, "The service is busy checking credentials; retry shortly.")
 		}
 		return false, challengef(msgBadBasic)
 	}
 	return true, nil
 }
 
-// decodeAuthenticating decodes a request not authenticated by HTTP Basic: a SOAP request must carry a
-// UsernameToken that verifies. Credentials are judged before the body's errors, so a caller without
-// them learns nothing but 401.
-func (h *Handler) decodeAuthenticating(r *http.Request, b binding, body []byte) (request, *Error) {
-	req, derr := b.decode(r, body)
-	sec := req.security
-	if sec == nil || (!sec.hasToken && sec.problem == "") {
-		return request{}, challengef(msgNoCredentials)
+// decodeAuthenticating decodes a request not authenticated by HTTP Basic: its body must carry
+// credentials that verify (a SOAP UsernameToken). Credentials are judged before the body's errors, so
+// a caller without them learns nothing but 401.
+func (h *Handler) decodeAuthenticating(r *http.Request, b binding.Binding, body []byte) (binding.Request, *fault.Error) {
+	req, derr := b.Decode(r, body)
+	creds := req.Credentials
+	if creds.Problem != "" {
+		return binding.Request{}, tokenFault("InvalidSecurity", "The WS-Security header cannot be processed: "+creds.Problem+".")
 	}
-	if sec.problem != "" {
-		return request{}, tokenFault("InvalidSecurity", "The WS-Security header cannot be processed: "+sec.problem+".")
+	if creds.Token == nil {
+		return binding.Request{}, challengef(msgNoCredentials)
 	}
-	if err := h.auth.VerifyToken(&sec.token); err != nil {
-		return request{}, tokenError(err)
+	if err := h.auth.VerifyToken(creds.Token); err != nil {
+		return binding.Request{}, tokenError(err)
 	}
 	return req, derr
 }
 
 // tokenError maps the authenticator's verdict on a UsernameToken to the fault the caller gets.
-func tokenError(err error) *Error {
+func tokenError(err error) *fault.Error {
 	switch {
 	case errors.Is(err, auth.ErrBadCredentials):
 		// WSS 1.1 §12's own fault string for FailedAuthentication.
@@ -102,9 +94,9 @@ func tokenError(err error) *Error {
 		detail := strings.TrimPrefix(err.Error(), auth.ErrMalformedToken.Error()+": ")
 		return tokenFault("InvalidSecurityToken", "The UsernameToken is not valid: "+detail+".")
 	case errors.Is(err, auth.ErrBusy):
-		return errorf(CodeUnavailable, "The service is busy; retry shortly.")
+		return fault.Errorf(fault.Unavailable, "The service is busy; retry shortly.")
 	default:
-		return internalError(err)
+		return fault.InternalError(err)
 	}
 }
 
@@ -118,11 +110,11 @@ func (h *Handler) docsGuarded(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if _, present := r.Header["Authorization"]; !present {
-		writePlainError(w, challengef(msgNoCredentials))
+		binding.WritePlainError(w, challengef(msgNoCredentials))
 		return true
 	}
 	if _, err := h.verifyBasic(r); err != nil {
-		writePlainError(w, err)
+		binding.WritePlainError(w, err)
 		return true
 	}
 	return false

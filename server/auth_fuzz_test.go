@@ -7,8 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contactsync/contactsync/server/auth"
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/binding/soap"
+	"github.com/contactsync/contactsync/server/service"
+	"github.com/contactsync/contactsync/wsdl"
 )
 
 // FuzzAuthCredentials feeds arbitrary Authorization headers and arbitrary WS-Security header content
@@ -27,7 +31,7 @@ func FuzzAuthCredentials(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	h, err := NewHandler(NewService(nil), Config{BaseURL: "http://localhost:8080", Auth: a})
+	h, err := NewHandler(service.New(nil), Config{BaseURL: "http://localhost:8080", Auth: a})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -48,12 +52,12 @@ func FuzzAuthCredentials(f *testing.F) {
 		f.Add(seed[0], seed[1], true)
 	}
 	f.Fuzz(func(t *testing.T, authorization, security string, version12 bool) {
-		envNS, ct := nsSOAP11, "text/xml; charset=utf-8"
+		envNS, ct := soap.EnvelopeNS11, "text/xml; charset=utf-8"
 		if version12 {
-			envNS, ct = nsSOAP12, "application/soap+xml; charset=utf-8"
+			envNS, ct = soap.EnvelopeNS12, "application/soap+xml; charset=utf-8"
 		}
-		body := `<s:Envelope xmlns:s="` + envNS + `"><s:Header><wsse:Security xmlns:wsse="` + nsWSSE + `" xmlns:wsu="` + nsWSU + `">` +
-			security + `</wsse:Security></s:Header><s:Body><VersionMajor xmlns="` + fuzzNS + `"/></s:Body></s:Envelope>`
+		body := `<s:Envelope xmlns:s="` + envNS + `"><s:Header><wsse:Security xmlns:wsse="` + auth.NSSecurityExt + `" xmlns:wsu="` + auth.NSSecurityUtil + `">` +
+			security + `</wsse:Security></s:Header><s:Body><VersionMajor xmlns="` + wsdl.DefaultNamespace + `"/></s:Body></s:Envelope>`
 		r := httptest.NewRequest(http.MethodPost, endpointPath, strings.NewReader(body))
 		r.Header.Set("Content-Type", ct)
 		if authorization != "" {
@@ -69,7 +73,7 @@ func FuzzAuthCredentials(f *testing.F) {
 				t.Fatalf("accepted without alice's credentials: Authorization %q, Security %q", authorization, security)
 			}
 		case http.StatusUnauthorized:
-			if w.Header().Get("WWW-Authenticate") != basicChallenge {
+			if w.Header().Get("WWW-Authenticate") != auth.BasicChallenge {
 				t.Fatalf("401 without the challenge")
 			}
 		case http.StatusInternalServerError, http.StatusServiceUnavailable:

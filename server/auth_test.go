@@ -15,6 +15,7 @@ import (
 
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
@@ -54,7 +55,7 @@ func newAuthServer(t *testing.T, a *auth.Authenticator, protectDocs bool) *testS
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	h, err := server.NewHandler(server.NewService(st), server.Config{
+	h, err := server.NewHandler(service.New(st), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth: a, ProtectDocs: protectDocs,
 	})
@@ -354,7 +355,7 @@ func BenchmarkAuthenticatedRequest(b *testing.B) {
 			if on {
 				cfg.Auth = newAuthenticator(b)
 			}
-			h, err := server.NewHandler(server.NewService(nil), cfg)
+			h, err := server.NewHandler(service.New(nil), cfg)
 			require.NoError(b, err)
 			b.ReportAllocs()
 			for b.Loop() {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 )
@@ -108,8 +109,8 @@ func newBenchHandler(tb testing.TB) http.Handler {
 	st, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "contacts.db"))
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = st.Close() })
-	require.NoError(tb, st.Put(context.Background(), server.TestContact(benchID)))
-	h, err := server.NewHandler(server.NewService(st), server.Config{
+	require.NoError(tb, st.Put(context.Background(), service.TestContact(benchID)))
+	h, err := server.NewHandler(service.New(st), server.Config{
 		BaseURL: wsdl.DefaultBaseURL,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

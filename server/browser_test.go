@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -98,10 +98,10 @@ func TestBrowserHelpPage(t *testing.T) {
 	dir := artifactsDir(t)
 
 	const id = "browser-42"
-	want := server.TestContact(id)
+	want := service.TestContact(id)
 	require.NoError(t, ts.store.Put(context.Background(), want))
 	const markupID = `<b id="injected">bold</b>&amp;`
-	require.NoError(t, ts.store.Put(context.Background(), server.TestContact(markupID)))
+	require.NoError(t, ts.store.Put(context.Background(), service.TestContact(markupID)))
 
 	// The service page lists every operation with its description and links to the contract.
 	require.NoError(t, chromedp.Do(ctx,
@@ -204,7 +204,7 @@ func TestBrowserJSONForm(t *testing.T) {
 	ts := newTestServerWith(t, "soap11", "soap12", "json", "docs")
 	dir := artifactsDir(t)
 	const id = "browser-json-1"
-	want := server.TestContact(id)
+	want := service.TestContact(id)
 	require.NoError(t, ts.store.Put(context.Background(), want))
 
 	require.NoError(t, chromedp.Do(ctx,

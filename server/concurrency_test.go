@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
@@ -23,8 +23,8 @@ func TestConcurrentClientsKeepContactsWhole(t *testing.T) {
 	ids := []string{"c-0", "c-1", "c-2"}
 	allowed := map[string][]*gen.Contact{}
 	for _, id := range ids {
-		created := server.TestContact(id)
-		allowed[id] = []*gen.Contact{wireOf(created), wireOf(server.TestUpdate(created))}
+		created := service.TestContact(id)
+		allowed[id] = []*gen.Contact{wireOf(created), wireOf(service.TestUpdate(created))}
 	}
 	isWhole := func(c *gen.Contact) bool {
 		for _, want := range allowed[c.Id] {

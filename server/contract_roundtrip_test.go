@@ -19,6 +19,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
@@ -87,7 +88,7 @@ func codecRoundTrip(t *testing.T, table []*wire.Operation) {
 		}
 		ops[i] = &o
 	}
-	h, err := server.NewContractHandler(ops, nil, server.Config{BaseURL: contractBaseURL, Protocols: server.ProtocolNames,
+	h, err := server.NewContractHandler(ops, nil, server.Config{BaseURL: contractBaseURL, Protocols: binding.ProtocolNames,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	transport := roundTripper(func(r *http.Request) (*http.Response, error) {

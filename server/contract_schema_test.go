@@ -50,6 +50,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/server/wire"
@@ -263,7 +264,7 @@ func newContractServer(t *testing.T, ops []*wire.Operation, svc func(store.Store
 	return &contractServer{handler: h, store: st}
 }
 
-func serviceOf(st store.Store) any { return server.NewService(st) }
+func serviceOf(st store.Store) any { return service.New(st) }
 
 // exchange is one request and its response as they went over the wire.
 type exchange struct {
@@ -362,7 +363,7 @@ func TestWireMatchesServedSchema(t *testing.T) {
 	hasParams := func(op *wire.Operation, _ client.Binding) bool { return len(op.Params) > 0 }
 	soapOnly := func(_ *wire.Operation, b client.Binding) bool { return isSOAP(b) }
 	put := func(t *testing.T, s *contractServer) {
-		require.NoError(t, s.store.Put(ctx, server.TestContact(sampleID)))
+		require.NoError(t, s.store.Put(ctx, service.TestContact(sampleID)))
 	}
 	remove := func(t *testing.T, s *contractServer) {
 		if _, err := s.store.Delete(ctx, sampleID); err != nil && !errors.Is(err, store.ErrNotFound) {

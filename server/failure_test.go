@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
@@ -39,7 +40,7 @@ func (f *fakeStore) Close() error               { return nil }
 func newFakeServer(t *testing.T, st store.Store, limits server.Limits) (*testServer, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
-	h, err := server.NewHandler(server.NewService(st), server.Config{
+	h, err := server.NewHandler(service.New(st), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
 	})
 	require.NoError(t, err)
@@ -130,7 +131,7 @@ func TestLoadShedding(t *testing.T) {
 			entered <- struct{}{}
 			<-release
 		}
-		return server.TestContact(id), nil
+		return service.TestContact(id), nil
 	}}, server.Limits{MaxConcurrent: 2})
 
 	var wg sync.WaitGroup

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,7 +38,7 @@ func TestGoldenWire(t *testing.T) {
 				t.Run(g.op, func(t *testing.T) {
 					ts := newTestServer(t, wsdl.DefaultBaseURL)
 					if g.needsStored {
-						require.NoError(t, ts.store.Put(context.Background(), server.TestContact(id)))
+						require.NoError(t, ts.store.Put(context.Background(), service.TestContact(id)))
 					}
 					req := requestFor(binding, wsdl.DefaultNamespace, g.op, id, g.hasID)
 					resp, body := ts.do(t, req)

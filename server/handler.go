@@ -1,121 +1,39 @@
-// Package server implements the Contact Synchronization Service: the generated operation interface
-// (Service, over a store) and the HTTP handler that exposes it through four bindings (SOAP 1.1, SOAP
-// 1.2, HTTP GET, HTTP POST) on one endpoint, plus the contract at ?WSDL.
+// Package server is the service's HTTP handler: it wires the packages below it into one endpoint and
+// routes each request to them. A request to /contactsync/v1/sync.asmx goes by method, path and content
+// type to a binding (binding/soap, binding/httpform, binding/json) or to the documents (docs); the
+// handler admits it (admission), authenticates it (auth), decodes it with the binding, calls the
+// operation through the generated table (gen) on the service (service), and has the binding write
+// the result or the error. What it decided is reported to observe's Exchange for metrics and the
+// access log.
+//
+// Only cmd/, tools/ and tests import this package; no package under server/ does.
 package server
 
 import (
 	"fmt"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"runtime/debug"
-	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/binding/httpform"
+	"github.com/contactsync/contactsync/server/binding/json"
+	"github.com/contactsync/contactsync/server/binding/soap"
+	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/docs"
+	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
 // endpointPath is the single endpoint of every binding (spec §4).
 const endpointPath = wsdl.Path
-
-// Limits bound what one request may cost and how many run at once. The spec sets none (§8); the
-// defaults are far above any legitimate request of this contract (the largest is a few hundred bytes)
-// and far below what could hurt the server.
-type Limits struct {
-	// MaxBodyBytes is the largest request body accepted.
-	MaxBodyBytes int64
-	// MaxXMLDepth is the deepest element nesting accepted in a SOAP request.
-	MaxXMLDepth int
-	// MaxXMLElements is the most elements accepted in one SOAP request.
-	MaxXMLElements int
-	// MaxConcurrent is how many operation requests run at once; more wait up to QueueTimeout, then
-	// are refused with 503 and Retry-After, so overload never builds an unbounded backlog (admission.go).
-	MaxConcurrent int
-	// MaxHeaderBytes bounds the request line and headers (net/http answers 431 beyond it).
-	MaxHeaderBytes int
-	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout bound each connection's phases, so
-	// a slow or stalled client (slowloris) cannot hold a connection open.
-	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
-	// XMLBudget bounds attributes, namespaces, names and comments of a SOAP request (xmlbudget.go).
-	XMLBudget
-	// AdmissionLimits bound what requests may hold before they run (admission.go).
-	AdmissionLimits
-}
-
-// DefaultLimits returns the limits used when none are configured.
-func DefaultLimits() Limits {
-	return Limits{
-		MaxBodyBytes:      1 << 20,
-		MaxXMLDepth:       32,
-		MaxXMLElements:    1000,
-		MaxConcurrent:     DefaultMaxConcurrent(),
-		MaxHeaderBytes:    64 << 10,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		XMLBudget:         DefaultXMLBudget(),
-		AdmissionLimits:   DefaultAdmissionLimits(),
-	}
-}
-
-// withDefaults fills every zero field of l from DefaultLimits.
-func (l Limits) withDefaults() Limits {
-	d := DefaultLimits()
-	if l.MaxBodyBytes <= 0 {
-		l.MaxBodyBytes = d.MaxBodyBytes
-	}
-	if l.MaxXMLDepth <= 0 {
-		l.MaxXMLDepth = d.MaxXMLDepth
-	}
-	if l.MaxXMLElements <= 0 {
-		l.MaxXMLElements = d.MaxXMLElements
-	}
-	if l.MaxConcurrent <= 0 {
-		l.MaxConcurrent = d.MaxConcurrent
-	}
-	if l.MaxHeaderBytes <= 0 {
-		l.MaxHeaderBytes = d.MaxHeaderBytes
-	}
-	if l.ReadHeaderTimeout <= 0 {
-		l.ReadHeaderTimeout = d.ReadHeaderTimeout
-	}
-	if l.ReadTimeout <= 0 {
-		l.ReadTimeout = d.ReadTimeout
-	}
-	if l.WriteTimeout <= 0 {
-		l.WriteTimeout = d.WriteTimeout
-	}
-	if l.IdleTimeout <= 0 {
-		l.IdleTimeout = d.IdleTimeout
-	}
-	l.XMLBudget = l.XMLBudget.withDefaults()
-	l.AdmissionLimits = l.AdmissionLimits.withDefaults()
-	return l
-}
-
-// NewHTTPServer returns an http.Server for h with the connection limits of l applied.
-func NewHTTPServer(h http.Handler, l Limits, logger *slog.Logger) *http.Server {
-	l = l.withDefaults()
-	if logger == nil {
-		logger = slog.Default()
-	}
-	return &http.Server{
-		Handler:           withNosniff(h), // addressing.go
-		ReadHeaderTimeout: l.ReadHeaderTimeout,
-		ReadTimeout:       l.ReadTimeout,
-		WriteTimeout:      l.WriteTimeout,
-		IdleTimeout:       l.IdleTimeout,
-		MaxHeaderBytes:    l.MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
-}
 
 // Config configures a Handler.
 type Config struct {
@@ -131,15 +49,15 @@ type Config struct {
 	Auth *auth.Authenticator
 	// ProtectDocs puts ?WSDL, ?disco and the help pages behind HTTP Basic too (only with Auth).
 	ProtectDocs bool
-	// Protocols lists the protocols served (ProtocolNames); nil means DefaultProtocols.
+	// Protocols lists the protocols served (binding.ProtocolNames); nil means binding.DefaultProtocols.
 	Protocols []string
 	// Namespace, when set, is the namespace of the operations' elements as given, instead of the one
 	// BaseURL fixes. It is for NewContractHandler serving another generated contract, whose namespace
 	// is not this service's (the type zoo's golden tests); the documents still describe contactsync's
 	// own contract under BaseURL.
 	Namespace string
-	// Addressing decides the addresses in the documents: --public-url, --trusted-proxies (addressing.go).
-	Addressing
+	// Addressing decides the addresses in the documents: --public-url, --trusted-proxies.
+	Addressing docs.Addressing
 }
 
 // Namespace returns the service namespace for a base URL, checking that the base URL is an absolute
@@ -155,21 +73,22 @@ func Namespace(baseURL string) (string, error) {
 // Handler serves the endpoint. It is safe for concurrent use.
 type Handler struct {
 	svc            any // implements the server interface the operation table calls
-	limits         Limits
 	log            *slog.Logger
-	soap11, soap12 *soapBinding
-	get, post      *httpBinding
-	json           *jsonBinding
-	protocols      Protocols
-	contract       *contract
-	// gates bound the requests reading their body, waiting and running (admission.go).
-	gates *admission
-	// addrs writes the documents' addresses (addressing.go).
-	addrs *addresser
+	soap11, soap12 binding.Binding
+	get, post      binding.Binding
+	json           binding.Binding
+	protocols      binding.Protocols
+	docs           *docs.Documents
+	// gates bound the requests reading their body, waiting and running (admission).
+	gates *admission.Gates
 	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
 	auth        *auth.Authenticator
 	protectDocs bool
 }
+
+// bodyReadGrace is the time every request body gets on top of its size at the minimum rate
+// (admission.DefaultBodyReadGrace); a variable only so that tests can shorten it.
+var bodyReadGrace = admission.DefaultBodyReadGrace
 
 // NewHandler returns the handler serving svc, the implementation of the generated server interface,
 // under cfg.
@@ -192,13 +111,9 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 	}
 	names := cfg.Protocols
 	if names == nil {
-		names = DefaultProtocols
+		names = binding.DefaultProtocols
 	}
-	protocols, err := ParseProtocols(names)
-	if err != nil {
-		return nil, err
-	}
-	addresses, err := newAddresser(cfg.Addressing) // addressing.go
+	protocols, err := binding.ParseProtocols(names)
 	if err != nil {
 		return nil, err
 	}
@@ -207,43 +122,63 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Handler{
-		svc:      svc,
-		limits:   limits,
-		log:      logger,
-		soap11:   newSOAPBinding(false, opsNS, limits, ops),
-		soap12:   newSOAPBinding(true, opsNS, limits, ops),
-		get:      newHTTPBinding(false, opsNS, ops),
-		post:     newHTTPBinding(true, opsNS, ops),
-		json:     newJSONBinding(limits, ops),
-		contract: newContract(ns, protocols),
-		gates:    newAdmission(limits),
-		addrs:    addresses,
-
+	h := &Handler{
+		svc:       svc,
+		log:       logger,
+		soap11:    soap.New(false, opsNS, limits.soap(), ops),
+		soap12:    soap.New(true, opsNS, limits.soap(), ops),
+		get:       httpform.New(false, opsNS, ops),
+		post:      httpform.New(true, opsNS, ops),
+		json:      json.New(limits.MaxXMLDepth, ops),
 		protocols: protocols,
+		gates:     admission.New(limits.AdmissionLimits, limits.MaxConcurrent, limits.MaxBodyBytes, bodyReadGrace),
 
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
-	}, nil
+	}
+	// The help pages show a sample of every served binding, in this order.
+	var faces []docs.Face
+	for _, f := range []struct {
+		on      bool
+		heading string
+		client  client.Binding
+		server  binding.Binding
+	}{
+		{protocols.SOAP11, "SOAP 1.1", client.SOAP11, h.soap11},
+		{protocols.SOAP12, "SOAP 1.2", client.SOAP12, h.soap12},
+		{protocols.Get, "HTTP GET", client.HTTPGet, h.get},
+		{protocols.Post, "HTTP POST", client.HTTPPost, h.post},
+		{protocols.JSON, "JSON", client.JSON, h.json},
+	} {
+		if f.on {
+			faces = append(faces, docs.Face{Heading: f.heading, Client: f.client, Server: f.server})
+		}
+	}
+	h.docs, err = docs.New(docs.Config{Namespace: ns, Protocols: protocols, Addressing: cfg.Addressing, Faces: faces,
+		Guard: h.docsGuarded, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
 }
 
 // ServeHTTP routes a request to a binding by path, method and content type.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header()["X-Content-Type-Options"] = headerNosniff // addressing.go: on every response
+	w.Header()["X-Content-Type-Options"] = headerNosniff // on every response (limits.go)
 	switch {
 	case r.URL.Path == endpointPath:
 		h.serveEndpoint(w, r)
 	case strings.HasPrefix(r.URL.Path, endpointPath+"/"):
 		h.serveOperationPath(w, r)
 	default:
-		writePlainError(w, errorf(CodeUnknownOperation, "Nothing is served at %s; the service endpoint is %s.", r.URL.Path, endpointPath))
+		binding.WritePlainError(w, fault.Errorf(fault.UnknownOperation, "Nothing is served at %s; the service endpoint is %s.", r.URL.Path, endpointPath))
 	}
 }
 
 // serveOperationPath routes /sync.asmx/<Operation>: the JSON endpoint for a JSON POST (when enabled),
 // else the HTTP GET or POST binding.
 func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
-	jsonRequest := h.protocols.JSON && isJSONMediaType(r.Header.Get("Content-Type"))
+	jsonRequest := h.protocols.JSON && json.IsMediaType(r.Header.Get("Content-Type"))
 	switch {
 	case jsonRequest && r.Method == http.MethodPost:
 		h.serve(w, r, h.json)
@@ -251,17 +186,17 @@ func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
 		// ASP.NET AJAX refuses a GET of a method not marked UseHttpGet; the JSON endpoint answers GET
 		// in JSON rather than falling through to the XML binding the client did not ask for.
 		w.Header().Set("Allow", "POST")
-		writeJSONError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed on the JSON endpoint; call it with POST.", r.Method))
+		json.WriteError(w, fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed on the JSON endpoint; call it with POST.", r.Method))
 	case r.Method == http.MethodGet && h.protocols.Get:
 		h.serve(w, r, h.get)
 	case r.Method == http.MethodPost && h.protocols.Post:
 		h.serve(w, r, h.post)
 	case r.Method == http.MethodGet || r.Method == http.MethodPost:
 		what := map[string]string{http.MethodGet: "HTTP GET", http.MethodPost: "HTTP POST"}[r.Method]
-		writePlainError(w, errorf(CodeUnknownOperation, "The %s protocol is not enabled on this service.", what))
+		binding.WritePlainError(w, fault.Errorf(fault.UnknownOperation, "The %s protocol is not enabled on this service.", what))
 	default:
 		w.Header().Set("Allow", h.operationPathMethods())
-		writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept %s.", r.Method, h.operationPathMethods()))
+		binding.WritePlainError(w, fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept %s.", r.Method, h.operationPathMethods()))
 	}
 }
 
@@ -284,92 +219,54 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		if !h.protocols.Docs {
-			writePlainError(w, errorf(CodeUnknownOperation, "The service description (?WSDL, ?disco, help pages) is not enabled on this service."))
+			binding.WritePlainError(w, fault.Errorf(fault.UnknownOperation, "The service description (?WSDL, ?disco, help pages) is not enabled on this service."))
 			return
 		}
-		// addressing.go: Cache-Control and Vary when the documents' addresses follow the request.
-		h.documentHeaders(w)
-		if h.docsGuarded(w, r) { // auth.go: only when --auth-docs=protected
-			return
-		}
-		if hasQueryFlag(r.URL.RawQuery, "wsdl") {
-			h.contract.serve(w, h.requestAddress(r))
-			return
-		}
-		if hasQueryFlag(r.URL.RawQuery, "disco") {
-			h.serveDisco(w, r)
-			return
-		}
-		h.serveHelp(w, r) // the service page, or ?op=<Op>'s page (help.go)
+		h.docs.ServeHTTP(w, r)
 	case http.MethodPost:
-		switch soapMediaType(r.Header.Get("Content-Type")) {
+		switch soap.MediaType(r.Header.Get("Content-Type")) {
 		case "text/xml":
 			if !h.protocols.SOAP11 {
-				writePlainError(w, errorf(CodeUnsupportedMediaType, "SOAP 1.1 (text/xml) is not enabled on this service."))
+				binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType, "SOAP 1.1 (text/xml) is not enabled on this service."))
 				return
 			}
 			h.serve(w, r, h.soap11)
 		case "application/soap+xml":
 			if !h.protocols.SOAP12 {
-				writePlainError(w, errorf(CodeUnsupportedMediaType, "SOAP 1.2 (application/soap+xml) is not enabled on this service."))
+				binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType, "SOAP 1.2 (application/soap+xml) is not enabled on this service."))
 				return
 			}
 			h.serve(w, r, h.soap12)
 		default:
-			writePlainError(w, errorf(CodeUnsupportedMediaType,
+			binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType,
 				"The content type %q is not accepted here: SOAP 1.1 requests use text/xml and SOAP 1.2 requests application/soap+xml.", r.Header.Get("Content-Type")))
 		}
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST")
-		writePlainError(w, errorf(CodeMethodNotAllowed, "The method %s is not allowed; use POST for SOAP and GET for the service description.", r.Method))
+		binding.WritePlainError(w, fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed; use POST for SOAP and GET for the service description.", r.Method))
 	}
-}
-
-// soapMediaType returns the media type of a Content-Type header, lower case, or "" when it does not
-// parse. The content types SOAP 1.1 clients send are recognised without mime.ParseMediaType, which
-// allocates a parameter map per call and showed in the profile (BENCHMARKS.md); anything else goes
-// through it.
-func soapMediaType(contentType string) string {
-	switch contentType {
-	case "text/xml; charset=utf-8", "text/xml; charset=UTF-8", "text/xml;charset=utf-8", "text/xml":
-		return "text/xml"
-	}
-	mediaType, _, _ := mime.ParseMediaType(contentType)
-	return mediaType
-}
-
-// hasQueryFlag reports whether the raw query holds a bare key (or key=...) equal to name in any case,
-// as ASMX accepts ?WSDL, ?wsdl and ?Wsdl alike.
-func hasQueryFlag(rawQuery, name string) bool {
-	for part := range strings.SplitSeq(rawQuery, "&") {
-		key, _, _ := strings.Cut(part, "=")
-		if strings.EqualFold(key, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // serve runs one request through a binding: admit it (read the body, take a slot), authenticate,
 // decode, call, encode. A panic anywhere below becomes an internal error in the binding's form; the
 // server keeps serving.
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
-	ex := exchangeOf(r) // observe.go: what this request reports to metrics and the access log
-	ex.setBinding(b)
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding) {
+	ex := observe.ExchangeOf(r) // what this request reports to metrics and the access log
+	ex.SetBinding(b.Name())
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			h.log.Error("panic while serving a request", "request_id", ex.requestID(), "binding", b.name(), "panic", v, "stack", string(debug.Stack()))
-			ex.setCode(CodeInternal)
-			b.writeError(w, internalError(fmt.Errorf("panic: %v", v)))
+			h.log.Error("panic while serving a request", "request_id", ex.RequestID(), "binding", b.Name(), "panic", v, "stack", string(debug.Stack()))
+			ex.SetCode(fault.Internal)
+			b.WriteError(w, fault.InternalError(fmt.Errorf("panic: %v", v)))
 		}
 	}()
 
-	// admission.go: the body is read (within limits and a minimum rate), then an operation slot taken.
-	body, ticket, err := h.gates.admit(w, r)
-	defer ticket.release()
+	// The body is read (within limits and a minimum rate), then an operation slot taken.
+	body, ticket, err := h.gates.Admit(w, r, b)
+	defer ticket.Release()
 	if err != nil {
 		h.writeError(w, r, b, err)
 		return
@@ -382,46 +279,53 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding) {
 		h.writeError(w, r, b, aerr)
 		return
 	}
-	var req request
-	var derr *Error
+	var req binding.Request
+	var derr *fault.Error
 	if authenticated {
-		req, derr = b.decode(r, body)
+		req, derr = b.Decode(r, body)
 	} else {
 		req, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
 	}
-	ex.setOperation(req.op)
+	if req.Op != nil {
+		ex.SetOperation(req.Op.Name)
+	}
 	if derr != nil {
 		h.writeError(w, r, b, derr)
 		return
 	}
-	resp, cerr := req.op.Call(r.Context(), h.svc, req.msg)
+	resp, cerr := req.Op.Call(r.Context(), h.svc, req.Msg)
 	if cerr != nil {
-		h.writeError(w, r, b, asError(cerr))
+		h.writeError(w, r, b, fault.As(cerr))
 		return
 	}
-	b.writeResult(w, req.op, resp)
+	b.WriteResult(w, req.Op, resp)
 }
 
-func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding, e *Error) {
-	ex := exchangeOf(r)
-	ex.setCode(e.Code)
-	if e.Code == CodeInternal {
-		h.log.Error("request failed", "request_id", ex.requestID(), "binding", b.name(), "path", r.URL.Path, "error", e.Err)
+func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding.Binding, e *fault.Error) {
+	ex := observe.ExchangeOf(r)
+	ex.SetCode(e.Code)
+	if e.Code == fault.Internal {
+		h.log.Error("request failed", "request_id", ex.RequestID(), "binding", b.Name(), "path", r.URL.Path, "error", e.Err)
 	}
-	b.writeError(w, e)
+	b.WriteError(w, e)
 }
 
-// bufferPool recycles response and request buffers; they are small and every request needs two.
-var bufferPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+// Contract returns the WSDL for a deployment whose namespace is set by baseURL, with every port at
+// address. It is what `contactsync wsdl` prints.
+func Contract(baseURL, address string) ([]byte, error) {
+	return ContractFor(baseURL, address, binding.DefaultProtocols)
+}
 
-func getBuffer() *[]byte { return bufferPool.Get().(*[]byte) }
-
-func putBuffer(b *[]byte) {
-	if cap(*b) > 64<<10 {
-		return // do not keep buffers grown by unusually large requests
+// ContractFor is Contract for a service serving the given protocols (binding.ProtocolNames): the
+// bindings of disabled protocols are left out.
+func ContractFor(baseURL, address string, protocols []string) ([]byte, error) {
+	ns, err := Namespace(baseURL)
+	if err != nil {
+		return nil, err
 	}
-	*b = (*b)[:0]
-	bufferPool.Put(b)
+	p, err := binding.ParseProtocols(protocols)
+	if err != nil {
+		return nil, err
+	}
+	return docs.Contract(ns, p, address), nil
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/docs"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -134,7 +136,7 @@ func TestHelpSamplesAreReal(t *testing.T) {
 			_, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
 			for i, s := range samples(t, body) {
 				// The contact operations need the placeholder id "string" to exist.
-				require.NoError(t, ts.store.Put(context.Background(), server.TestContact("string")))
+				require.NoError(t, ts.store.Put(context.Background(), service.TestContact("string")))
 
 				head, reqBody, _ := strings.Cut(s[0], "\n\n")
 				lines := strings.Split(head, "\n")
@@ -239,7 +241,7 @@ func TestDiscoEscapesAddress(t *testing.T) {
 }
 
 func TestDisco(t *testing.T) {
-	ts := newConfiguredServer(t, server.Config{BaseURL: "https://contacts.example.com", Addressing: server.Addressing{TrustedProxies: loopbackProxy}})
+	ts := newConfiguredServer(t, server.Config{BaseURL: "https://contacts.example.com", Addressing: docs.Addressing{TrustedProxies: loopbackProxy}})
 	for _, tc := range []struct {
 		name    string
 		query   string

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
@@ -31,7 +32,7 @@ func newRealServer(t *testing.T, limits server.Limits) *testServer {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
+	h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
 	require.NoError(t, err)
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config = server.NewHTTPServer(h, limits, logger)
@@ -115,7 +116,7 @@ func TestHostileInput(t *testing.T) {
 		{"soap11 empty id", wireRequest{method: "POST", contentType: xml11, body: soap11(create("<id></id>"))}, 500, xml11, []string{client, invalid, "required"}},
 		{"soap11 nil id", wireRequest{method: "POST", contentType: xml11, body: soap11(create(`<id xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/>`))}, 500, xml11, []string{client, invalid, "required"}},
 		{"soap11 id with a tab", wireRequest{method: "POST", contentType: xml11, body: soap11(create("<id>a\tb</id>"))}, 500, xml11, []string{client, invalid, "control character"}},
-		{"soap11 id too long", wireRequest{method: "POST", contentType: xml11, body: soap11(create("<id>" + strings.Repeat("é", server.MaxIDLength+1) + "</id>"))}, 500, xml11, []string{client, invalid, "longer than 256"}},
+		{"soap11 id too long", wireRequest{method: "POST", contentType: xml11, body: soap11(create("<id>" + strings.Repeat("é", service.MaxIDLength+1) + "</id>"))}, 500, xml11, []string{client, invalid, "longer than 256"}},
 		{"soap11 id twice", wireRequest{method: "POST", contentType: xml11, body: soap11(create("<id>" + victim + "</id><id>b</id>"))}, 500, xml11, []string{client, invalid, "more than once"}},
 		{"soap11 id with markup", wireRequest{method: "POST", contentType: xml11, body: soap11(create("<id><b>" + victim + "</b></id>"))}, 500, xml11, []string{client, invalid, "must hold text"}},
 		{"soap11 unqualified id", wireRequest{method: "POST", contentType: xml11, body: soap11(create(`<id xmlns="">` + victim + `</id>`))}, 500, xml11, []string{client, invalid, "namespace"}},
@@ -152,7 +153,7 @@ func TestHostileInput(t *testing.T) {
 		{"get bad percent encoding", wireRequest{method: "GET", path: "/TestCreateContact?id=%zz"}, 400, plain, []string{"URL encoding"}},
 		{"get invalid UTF-8", wireRequest{method: "GET", path: "/TestCreateContact?id=%ff" + victim}, 400, plain, []string{"UTF-8"}},
 		{"get control character", wireRequest{method: "GET", path: "/TestCreateContact?id=a%01b"}, 400, plain, []string{"control character"}},
-		{"get id too long", wireRequest{method: "GET", path: "/TestCreateContact?id=" + strings.Repeat("x", server.MaxIDLength+1)}, 400, plain, []string{"longer than 256"}},
+		{"get id too long", wireRequest{method: "GET", path: "/TestCreateContact?id=" + strings.Repeat("x", service.MaxIDLength+1)}, 400, plain, []string{"longer than 256"}},
 		{"get 1 MB query string", wireRequest{method: "GET", path: "/TestCreateContact?id=" + strings.Repeat("x", 1<<20)}, 431, plain, nil},
 		{"get DELETE method", wireRequest{method: "DELETE", path: "/TestCreateContact?id=" + victim}, 405, plain, []string{"DELETE"}},
 		{"get unknown path", wireRequest{method: "GET", path: "x/../../admin"}, 404, plain, []string{"Nothing is served"}},
@@ -167,7 +168,7 @@ func TestHostileInput(t *testing.T) {
 
 	ts := newRealServer(t, server.Limits{})
 	ctx := context.Background()
-	keeper := server.TestContact("keeper")
+	keeper := service.TestContact("keeper")
 	require.NoError(t, ts.store.Put(ctx, keeper))
 
 	for _, tc := range cases {

@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,12 +16,16 @@ const module = "github.com/contactsync/contactsync"
 // goPackage is what `go list -json` says of a package that matters here.
 type goPackage struct {
 	ImportPath string
+	Doc        string
 	Imports    []string
 }
 
+// The binding families: one package per wire family, which never import each other.
+var bindingFamilies = []string{module + "/server/binding/soap", module + "/server/binding/httpform", module + "/server/binding/json"}
+
 // TestImportRules keeps the picture of which package may use which from rotting: it reads the direct
 // imports of every package of the module (non-test files) with `go list` and checks the rules each
-// package's doc comment states.
+// package's doc comment states, and that every package has one.
 func TestImportRules(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
 	require.NoError(t, err, "go list")
@@ -33,11 +38,20 @@ func TestImportRules(t *testing.T) {
 	}
 	require.NotEmpty(t, pkgs)
 	std := func(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") }
+	family := func(path string) bool { return slices.Contains(bindingFamilies, path) }
 	for _, p := range pkgs {
+		if p.Doc == "" {
+			t.Errorf("%s has no package doc comment saying what it owns and what it may import", p.ImportPath)
+		}
 		for _, imp := range p.Imports {
 			switch {
 			case strings.HasPrefix(p.ImportPath, module+"/server/") && imp == module+"/server":
 				t.Errorf("%s imports the root package server; only cmd/, tools/ and tests may", p.ImportPath)
+			case family(p.ImportPath) && family(imp):
+				t.Errorf("%s imports %s; the binding families never import each other", p.ImportPath, imp)
+			case (p.ImportPath == module+"/server/observe" || p.ImportPath == module+"/server/docs" ||
+				p.ImportPath == module+"/server/binding" || p.ImportPath == module+"/server/admission") && family(imp):
+				t.Errorf("%s imports the binding family %s; it may use bindings only through server/binding's interface", p.ImportPath, imp)
 			case p.ImportPath == module+"/server/fault" && !std(imp):
 				t.Errorf("server/fault imports %s; it may import only the standard library", imp)
 			case p.ImportPath == module+"/server/wire" && !std(imp) && imp != module+"/server/fault":
@@ -46,10 +60,17 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("gen imports %s; generated code may import only the standard library, gowsdl's soap package and server/wire", imp)
 			case strings.HasPrefix(p.ImportPath, module+"/server/store") && (imp == module+"/gen" || strings.HasPrefix(imp, module+"/server/wire")):
 				t.Errorf("%s imports %s; the stores know nothing of the wire", p.ImportPath, imp)
+			case p.ImportPath == module+"/server/service" && (family(imp) || imp == module+"/server/binding" || imp == module+"/server/admission"):
+				t.Errorf("server/service imports %s; the service knows no binding: every binding calls it through the generated table", imp)
+			case p.ImportPath == module+"/server/auth" && !std(imp) && !strings.HasPrefix(imp, "golang.org/x/crypto/"):
+				t.Errorf("server/auth imports %s; it may import only the standard library and golang.org/x/crypto", imp)
 			}
 		}
 	}
-	assert.Contains(t, importsOf(pkgs, module+"/gen"), module+"/server/wire", "the rules are read from real data")
+	// The rules are read from real data: these edges exist, so a broken `go list` reading cannot pass.
+	assert.Contains(t, importsOf(pkgs, module+"/gen"), module+"/server/wire")
+	assert.Contains(t, importsOf(pkgs, module+"/server/binding/soap"), module+"/server/binding")
+	assert.Contains(t, importsOf(pkgs, module+"/server"), module+"/server/docs")
 }
 
 func importsOf(pkgs []goPackage, path string) []string {

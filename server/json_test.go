@@ -12,19 +12,21 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/observe"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// newTestServerWith is newTestServer with the protocols given (server.ProtocolNames).
+// newTestServerWith is newTestServer with the protocols given (binding.ProtocolNames).
 func newTestServerWith(t *testing.T, protocols ...string) *testServer {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	h, err := server.NewHandler(server.NewService(st), server.Config{
+	h, err := server.NewHandler(service.New(st), server.Config{
 		BaseURL:   wsdl.DefaultBaseURL,
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Protocols: protocols,
@@ -49,7 +51,7 @@ func TestGoldenJSON(t *testing.T) {
 		t.Run(g.op, func(t *testing.T) {
 			ts := newTestServerWith(t, allProtocols...)
 			if g.needsStored {
-				require.NoError(t, ts.store.Put(context.Background(), server.TestContact(id)))
+				require.NoError(t, ts.store.Put(context.Background(), service.TestContact(id)))
 			}
 			body := "{}"
 			if g.hasID {
@@ -188,7 +190,7 @@ func TestProtocolSwitches(t *testing.T) {
 
 func TestProtocolsConfigRefused(t *testing.T) {
 	for _, p := range [][]string{{}, {"soap11", ""}, {"soap13"}, {"SOAP11"}} {
-		_, err := server.NewHandler(server.NewService(nil), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: p})
+		_, err := server.NewHandler(service.New(nil), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: p})
 		assert.Error(t, err, "%q", p)
 	}
 }
@@ -213,12 +215,12 @@ func TestHelpFormProtocol(t *testing.T) {
 
 // TestJSONObserved: the metrics and the access log label JSON endpoint requests with binding json.
 func TestJSONObserved(t *testing.T) {
-	reg := server.NewRegistry()
+	reg := observe.NewRegistry()
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(server.NewService(openSQLite(t)), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
+	h, err := server.NewHandler(service.New(openSQLite(t)), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
 	require.NoError(t, err)
-	srv := httptest.NewServer(server.Observe(h, server.ObserveConfig{Metrics: server.NewMetrics(reg), Logger: logger, AccessLog: true}))
+	srv := httptest.NewServer(observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg), Logger: logger, AccessLog: true}))
 	t.Cleanup(srv.Close)
 	ts := &testServer{Server: srv, endpoint: srv.URL + wsdl.Path}
 	resp, body := ts.do(t, jsonRequest("ReadContact", `{"id":"nobody"}`))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/observe"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
 	"github.com/contactsync/contactsync/wsdl"
@@ -63,9 +64,9 @@ func (w *nullResponseWriter) WriteHeader(int)             {}
 // ("accesslines", what serve uses). The difference between "bare" and the others is the per-request
 // cost of observability.
 func BenchmarkObservedReadContact(b *testing.B) {
-	st := &memoryStore{contacts: map[string]store.Contact{"bench-1": server.TestContact("bench-1")}}
+	st := &memoryStore{contacts: map[string]store.Contact{"bench-1": service.TestContact("bench-1")}}
 	newHandler := func(st store.Store) http.Handler {
-		h, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: wsdl.DefaultBaseURL,
+		h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL,
 			Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
 		if err != nil {
 			b.Fatal(err)
@@ -78,21 +79,21 @@ func BenchmarkObservedReadContact(b *testing.B) {
 	}{
 		{"bare", func() http.Handler { return newHandler(st) }},
 		{"metrics", func() http.Handler {
-			return server.Observe(newHandler(st), server.ObserveConfig{Metrics: server.NewMetrics(prometheus.NewRegistry())})
+			return observe.Middleware(newHandler(st), observe.Config{Metrics: observe.NewMetrics(prometheus.NewRegistry())})
 		}},
 		{"metrics+store", func() http.Handler {
 			reg := prometheus.NewRegistry()
-			return server.Observe(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), server.ObserveConfig{Metrics: server.NewMetrics(reg)})
+			return observe.Middleware(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), observe.Config{Metrics: observe.NewMetrics(reg)})
 		}},
 		{"metrics+store+accesslog", func() http.Handler {
 			reg := prometheus.NewRegistry()
-			return server.Observe(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), server.ObserveConfig{
-				Metrics: server.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), AccessLog: true})
+			return observe.Middleware(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), observe.Config{
+				Metrics: observe.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), AccessLog: true})
 		}},
 		{"metrics+store+accesslines", func() http.Handler {
 			reg := prometheus.NewRegistry()
-			return server.Observe(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), server.ObserveConfig{
-				Metrics: server.NewMetrics(reg), AccessLog: true, AccessLines: observe.NewAccessLog(io.Discard, observe.JSON, nil)})
+			return observe.Middleware(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), observe.Config{
+				Metrics: observe.NewMetrics(reg), AccessLog: true, AccessLines: observe.NewAccessLog(io.Discard, observe.JSON, nil)})
 		}},
 	}
 	soapBody := soapEnvelope(false, ns, "ReadContact", "<id>bench-1</id>")

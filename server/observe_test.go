@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/observe"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
 	"github.com/contactsync/contactsync/server/store/sqlite"
@@ -39,15 +41,15 @@ type observedServer struct {
 
 func newObservedServer(t *testing.T, st store.Store, limits server.Limits) *observedServer {
 	t.Helper()
-	reg := server.NewRegistry()
+	reg := observe.NewRegistry()
 	measured := instrumented.New(st, instrumented.NewMetrics(reg))
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(server.NewService(measured), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
+	h, err := server.NewHandler(service.New(measured), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
 	require.NoError(t, err)
-	observed := server.Observe(h, server.ObserveConfig{Metrics: server.NewMetrics(reg), Logger: logger, AccessLog: true})
-	ops := server.NewOps(server.OpsConfig{Store: measured, ReadyTimeout: 200 * time.Millisecond, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})})
-	srv := httptest.NewServer(server.WithOps(ops, observed))
+	observed := observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg), Logger: logger, AccessLog: true})
+	ops := observe.NewOps(observe.OpsConfig{Store: measured, ReadyTimeout: 200 * time.Millisecond, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})})
+	srv := httptest.NewServer(observe.WithOps(ops, observed))
 	t.Cleanup(srv.Close)
 	return &observedServer{testServer: &testServer{Server: srv, store: measured, endpoint: srv.URL + wsdl.Path}, reg: reg, logs: logs}
 }
@@ -111,7 +113,7 @@ func (s *blockingStore) Get(ctx context.Context, id string) (store.Contact, erro
 	if id == "block" {
 		s.entered <- struct{}{}
 		<-s.release
-		return server.TestContact(id), nil
+		return service.TestContact(id), nil
 	}
 	return s.Store.Get(ctx, id)
 }
@@ -350,23 +352,23 @@ func TestHealthEndpoints(t *testing.T) {
 // listener whose metrics are elsewhere.
 func TestMetricsOnlyWhereConfigured(t *testing.T) {
 	st := openSQLite(t)
-	withMetrics := server.NewOps(server.OpsConfig{Store: st, Metrics: promhttp.HandlerFor(server.NewRegistry(), promhttp.HandlerOpts{})})
-	without := server.NewOps(server.OpsConfig{Store: st})
+	withMetrics := observe.NewOps(observe.OpsConfig{Store: st, Metrics: promhttp.HandlerFor(observe.NewRegistry(), promhttp.HandlerOpts{})})
+	without := observe.NewOps(observe.OpsConfig{Store: st})
 	endpoint := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "endpoint", http.StatusNotFound) })
 
 	rec := httptest.NewRecorder()
-	server.WithOps(withMetrics, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	observe.WithOps(withMetrics, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	assert.Equal(t, 200, rec.Code)
 	assert.Contains(t, rec.Body.String(), "go_goroutines", "the registry holds the Go collector")
 	assert.Contains(t, rec.Body.String(), "process_", "the registry holds the process collector")
 
 	rec = httptest.NewRecorder()
-	server.WithOps(without, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	observe.WithOps(without, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	assert.Equal(t, 404, rec.Code)
 	assert.Equal(t, "endpoint\n", rec.Body.String())
 
 	rec = httptest.NewRecorder()
-	server.WithOps(without, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	observe.WithOps(without, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
 	assert.Equal(t, 200, rec.Code, "health stays on every listener")
 }
 
@@ -437,9 +439,9 @@ func TestAccessLogLine(t *testing.T) {
 func TestRequestID(t *testing.T) {
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(server.NewService(openSQLite(t)), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger})
+	h, err := server.NewHandler(service.New(openSQLite(t)), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger})
 	require.NoError(t, err)
-	observed := server.Observe(h, server.ObserveConfig{Logger: logger, AccessLog: true})
+	observed := observe.Middleware(h, observe.Config{Logger: logger, AccessLog: true})
 
 	long128 := strings.Repeat("a", 128)
 	cases := []struct {
@@ -468,7 +470,7 @@ func TestRequestID(t *testing.T) {
 			rec := httptest.NewRecorder()
 			observed.ServeHTTP(rec, r)
 			require.Equal(t, 200, rec.Code)
-			got := rec.Header().Get(server.RequestIDHeader)
+			got := rec.Header().Get(observe.RequestIDHeader)
 			if tc.kept {
 				assert.Equal(t, tc.sent, got)
 			} else {
@@ -500,12 +502,12 @@ func TestInternalErrorLogCarriesRequestID(t *testing.T) {
 				req.Header.Set("SOAPAction", wr.soapAction)
 			}
 		}
-		req.Header.Set(server.RequestIDHeader, "ticket-"+b)
+		req.Header.Set(observe.RequestIDHeader, "ticket-"+b)
 		resp, err := ts.Client().Do(req)
 		require.NoError(t, err)
 		_ = resp.Body.Close()
 		require.Equal(t, 500, resp.StatusCode)
-		assert.Equal(t, "ticket-"+b, resp.Header.Get(server.RequestIDHeader))
+		assert.Equal(t, "ticket-"+b, resp.Header.Get(observe.RequestIDHeader))
 	}
 	var failures int
 	for _, raw := range strings.Split(strings.TrimSpace(ts.logs.String()), "\n") {
@@ -564,8 +566,8 @@ func TestSecretsNeverLogged(t *testing.T) {
 func TestObservePanicOutsideServe(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	logs := &syncBuffer{}
-	observed := server.Observe(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }),
-		server.ObserveConfig{Metrics: server.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(logs, nil)), AccessLog: true})
+	observed := observe.Middleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }),
+		observe.Config{Metrics: observe.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(logs, nil)), AccessLog: true})
 	require.PanicsWithValue(t, http.ErrAbortHandler, func() {
 		observed.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 	})
@@ -587,13 +589,13 @@ func FuzzRequestID(f *testing.F) {
 	visibleASCII := regexp.MustCompile(`^[!-~]{1,128}$`)
 	f.Fuzz(func(t *testing.T, sent string) {
 		logs := &syncBuffer{}
-		observed := server.Observe(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }),
-			server.ObserveConfig{Logger: slog.New(slog.NewTextHandler(logs, nil)), AccessLog: true})
+		observed := observe.Middleware(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }),
+			observe.Config{Logger: slog.New(slog.NewTextHandler(logs, nil)), AccessLog: true})
 		r := httptest.NewRequest("GET", "/", nil)
 		r.Header["X-Request-Id"] = []string{sent}
 		rec := httptest.NewRecorder()
 		observed.ServeHTTP(rec, r)
-		got := rec.Header().Get(server.RequestIDHeader)
+		got := rec.Header().Get(observe.RequestIDHeader)
 		require.Regexp(t, visibleASCII, got)
 		if visibleASCII.MatchString(sent) {
 			require.Equal(t, sent, got)

@@ -6,7 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/stretchr/testify/assert"
 )
@@ -21,7 +21,7 @@ func (f writesFunc) Writable(ctx context.Context) error { return f(ctx) }
 func TestReadyzStoreNotWritable(t *testing.T) {
 	st := openSQLite(t)
 	var writable error
-	ops := server.NewOps(server.OpsConfig{Store: st, Writes: writesFunc(func(context.Context) error { return writable })})
+	ops := observe.NewOps(observe.OpsConfig{Store: st, Writes: writesFunc(func(context.Context) error { return writable })})
 	for _, tc := range []struct {
 		name     string
 		writable error
@@ -35,7 +35,7 @@ func TestReadyzStoreNotWritable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			writable = tc.writable
 			rec := httptest.NewRecorder()
-			ops.ServeHTTP(rec, httptest.NewRequest("GET", server.ReadyzPath, nil))
+			ops.ServeHTTP(rec, httptest.NewRequest("GET", observe.ReadyzPath, nil))
 			assert.Equal(t, tc.status, rec.Code)
 			assert.Equal(t, tc.body, rec.Body.String())
 			if tc.status == 503 {

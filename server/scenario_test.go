@@ -11,6 +11,9 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/docs"
+	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/hooklift/gowsdl/soap"
 	"github.com/stretchr/testify/assert"
@@ -49,10 +52,10 @@ func runScenario(t *testing.T, svc gen.SyncServiceSoap, id string, faultIs func(
 
 	major, err := svc.VersionMajorContext(ctx, &gen.VersionMajor{})
 	require.NoError(t, err)
-	assert.EqualValues(t, server.VersionMajor, major.VersionMajorResult)
+	assert.EqualValues(t, service.VersionMajor, major.VersionMajorResult)
 	minor, err := svc.VersionMinorContext(ctx, &gen.VersionMinor{})
 	require.NoError(t, err)
-	assert.EqualValues(t, server.VersionMinor, minor.VersionMinorResult)
+	assert.EqualValues(t, service.VersionMinor, minor.VersionMinorResult)
 	version, err := svc.VersionContext(ctx, &gen.Version{})
 	require.NoError(t, err)
 	assert.Equal(t, "1.0", version.VersionResult)
@@ -129,10 +132,10 @@ func TestScenarioEveryBinding(t *testing.T) {
 // and the service agree on what the semantics are.
 func TestScenarioInProcess(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
-	runScenario(t, gen.SyncServiceSoapAdapter{SyncServiceSoapServer: server.NewService(ts.store)}, "in-process", func(t *testing.T, err error) {
-		var e *server.Error
+	runScenario(t, gen.SyncServiceSoapAdapter{SyncServiceSoapServer: service.New(ts.store)}, "in-process", func(t *testing.T, err error) {
+		var e *fault.Error
 		require.ErrorAs(t, err, &e)
-		assert.Equal(t, server.CodeNotFound, e.Code)
+		assert.Equal(t, fault.NotFound, e.Code)
 	})
 }
 
@@ -238,7 +241,7 @@ func parseContract(t *testing.T, body string) contractDoc {
 // the client used, honouring X-Forwarded-Proto and X-Forwarded-Host from a trusted proxy (here the
 // test client; addressing_test.go checks that others are ignored), and ignoring forged values.
 func TestWSDLAddresses(t *testing.T) {
-	ts := newConfiguredServer(t, server.Config{Addressing: server.Addressing{TrustedProxies: loopbackProxy}})
+	ts := newConfiguredServer(t, server.Config{Addressing: docs.Addressing{TrustedProxies: loopbackProxy}})
 	host := strings.TrimPrefix(ts.URL, "http://")
 	cases := []struct {
 		name    string

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
@@ -34,7 +35,7 @@ func newTestServer(t *testing.T, baseURL string) *testServer {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	h, err := server.NewHandler(server.NewService(st), server.Config{
+	h, err := server.NewHandler(service.New(st), server.Config{
 		BaseURL: baseURL,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

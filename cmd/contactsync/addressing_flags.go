@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/docs"
 )
 
 // addressingOptions are the settings deciding the addresses in the WSDL, DISCO and help pages.
@@ -20,15 +20,15 @@ func addressingFlags(f *pflag.FlagSet, o *addressingOptions) {
 }
 
 // build checks the settings and returns them as the server takes them.
-func (o addressingOptions) build() (server.Addressing, error) {
+func (o addressingOptions) build() (docs.Addressing, error) {
 	if o.publicURL != "" {
-		if err := server.CheckPublicURL(o.publicURL); err != nil {
-			return server.Addressing{}, fmt.Errorf("--public-url: %w", err)
+		if err := docs.CheckPublicURL(o.publicURL); err != nil {
+			return docs.Addressing{}, fmt.Errorf("--public-url: %w", err)
 		}
 	}
-	proxies, err := server.ParseTrustedProxies(o.trustedProxies)
+	proxies, err := docs.ParseTrustedProxies(o.trustedProxies)
 	if err != nil {
-		return server.Addressing{}, fmt.Errorf("--trusted-proxies: %w", err)
+		return docs.Addressing{}, fmt.Errorf("--trusted-proxies: %w", err)
 	}
-	return server.Addressing{PublicURL: o.publicURL, TrustedProxies: proxies}, nil
+	return docs.Addressing{PublicURL: o.publicURL, TrustedProxies: proxies}, nil
 }

@@ -6,13 +6,14 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/admission"
+	"github.com/contactsync/contactsync/server/binding/soap"
 )
 
-// xmlBudgetFlags registers the parse-budget limits of a SOAP request (server.XMLBudget), defaulting
-// to server.DefaultXMLBudget. They are serve settings like the other limits (limitFlags).
-func xmlBudgetFlags(f *pflag.FlagSet, b *server.XMLBudget) {
-	d := server.DefaultXMLBudget()
+// xmlBudgetFlags registers the parse-budget limits of a SOAP request (soap.XMLBudget), defaulting
+// to soap.DefaultXMLBudget. They are serve settings like the other limits (limitFlags).
+func xmlBudgetFlags(f *pflag.FlagSet, b *soap.XMLBudget) {
+	d := soap.DefaultXMLBudget()
 	f.IntVar(&b.MaxXMLAttrsPerElement, "max-xml-attrs-per-element", d.MaxXMLAttrsPerElement, "most attributes on one element of a SOAP request, namespace declarations not counted")
 	f.IntVar(&b.MaxXMLAttrs, "max-xml-attrs", d.MaxXMLAttrs, "most attributes in one SOAP request, namespace declarations not counted")
 	f.IntVar(&b.MaxXMLNamespaces, "max-xml-namespaces", d.MaxXMLNamespaces, "most namespace declarations in one SOAP request")
@@ -24,7 +25,7 @@ func xmlBudgetFlags(f *pflag.FlagSet, b *server.XMLBudget) {
 
 // validateXMLBudget refuses a budget limit below 1, naming the flag: a zero would mean "the
 // default" inside the server, which a setting must not silently do.
-func validateXMLBudget(b server.XMLBudget) error {
+func validateXMLBudget(b soap.XMLBudget) error {
 	for _, c := range []struct {
 		flag  string
 		value int
@@ -44,10 +45,10 @@ func validateXMLBudget(b server.XMLBudget) error {
 	return nil
 }
 
-// admissionFlags registers the request-admission limits (server.AdmissionLimits), defaulting to
-// server.DefaultAdmissionLimits.
-func admissionFlags(f *pflag.FlagSet, a *server.AdmissionLimits) {
-	d := server.DefaultAdmissionLimits()
+// admissionFlags registers the request-admission limits (admission.Limits), defaulting to
+// admission.DefaultLimits.
+func admissionFlags(f *pflag.FlagSet, a *admission.Limits) {
+	d := admission.DefaultLimits()
 	f.IntVar(&a.MaxPending, "max-pending", d.MaxPending, "requests reading their body or waiting for an operation slot at once; more get 503 with Retry-After")
 	f.Int64Var(&a.MaxBodyBytesInFlight, "max-body-bytes-in-flight", d.MaxBodyBytesInFlight, "request bodies held in memory at once, in bytes; beyond it requests get 503 with Retry-After")
 	f.Int64Var(&a.MinBodyRate, "min-body-rate", d.MinBodyRate, "slowest a request body may arrive, in bytes per second (after a 2 s grace); a slower one is cut off")
@@ -55,7 +56,7 @@ func admissionFlags(f *pflag.FlagSet, a *server.AdmissionLimits) {
 }
 
 // validateAdmission refuses admission limits that cannot work, naming the flag.
-func validateAdmission(a server.AdmissionLimits) error {
+func validateAdmission(a admission.Limits) error {
 	switch {
 	case a.MaxPending < 1:
 		return errors.New("--max-pending must be at least 1")

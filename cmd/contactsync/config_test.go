@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/admission"
 )
 
 // resolveSettings runs the command tree with args up to the point where the command would run: it
@@ -137,7 +137,7 @@ func TestConfigFileSource(t *testing.T) {
 		args      []string
 		want      string
 	}{
-		{"none", "", nil, strconv.Itoa(server.DefaultMaxConcurrent())},
+		{"none", "", nil, strconv.Itoa(admission.DefaultMaxConcurrent())},
 		{"env", fromEnv, nil, "11"},
 		{"flag", "", []string{"--config", fromFlag}, "22"},
 		{"flag beats env", fromEnv, []string{"--config", fromFlag}, "22"},

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/transfer"
@@ -30,7 +30,7 @@ import (
 // convert is the service's own conversion between the stored and the wire contact: the record files
 // hold what the operations would return, and an imported record is checked as the service checks
 // its input.
-var convert = transfer.Convert{ToWire: server.ToWire, FromWire: server.FromWire}
+var convert = transfer.Convert{ToWire: service.ToWire, FromWire: service.FromWire}
 
 // dataStoreHelp describes --store for the data commands.
 const dataStoreHelp = storeHelp

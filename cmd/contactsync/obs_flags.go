@@ -83,19 +83,19 @@ type observability struct {
 // writes whether the store can write. The caller wraps the endpoint handler with wrap (metrics, access
 // log, and the operational endpoints) and starts admin.
 func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth, logger *slog.Logger) *observability {
-	reg := server.NewRegistry()
+	reg := observe.NewRegistry()
 	measured := instrumented.New(st, instrumented.NewMetrics(reg))
-	metrics := server.NewMetrics(reg)
+	metrics := observe.NewMetrics(reg)
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		Registry: reg, // also exports promhttp_metric_handler_errors_total
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	})
 	obs := &observability{store: measured}
-	mainOps := server.OpsConfig{Store: measured, Writes: writes}
+	mainOps := observe.OpsConfig{Store: measured, Writes: writes}
 	if o.adminAddr == "" {
 		mainOps.Metrics = metricsHandler
 	} else {
-		var adminHandler http.Handler = server.NewOps(server.OpsConfig{Store: measured, Writes: writes, Metrics: metricsHandler})
+		var adminHandler http.Handler = observe.NewOps(observe.OpsConfig{Store: measured, Writes: writes, Metrics: metricsHandler})
 		paths := "/metrics /healthz /readyz"
 		if o.adminPprof {
 			adminHandler = withPprof(adminHandler)
@@ -104,9 +104,9 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 		obs.admin = &adminServer{addr: o.adminAddr, ready: o.adminReady, handler: adminHandler, paths: paths}
 	}
 	obs.wrap = func(endpoint http.Handler) http.Handler {
-		observed := server.Observe(endpoint, server.ObserveConfig{Metrics: metrics, Logger: logger, AccessLog: o.accessLog,
+		observed := observe.Middleware(endpoint, observe.Config{Metrics: metrics, Logger: logger, AccessLog: o.accessLog,
 			AccessLines: o.accessLines})
-		return server.WithOps(server.NewOps(mainOps), observed)
+		return observe.WithOps(observe.NewOps(mainOps), observed)
 	}
 	return obs
 }

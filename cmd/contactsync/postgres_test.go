@@ -27,8 +27,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/migrate"
 	"github.com/contactsync/contactsync/server/store/postgres"
@@ -371,10 +371,10 @@ func recordOf(id string, c *gen.Contact) int {
 			a.LastName == b.LastName && a.PhoneMobile == b.PhoneMobile && a.PhoneWork == b.PhoneWork &&
 			a.EmailAddress == b.EmailAddress && slices.Equal(a.RoleIDs, b.RoleIDs)
 	}
-	switch base := server.TestContact(id); {
+	switch base := service.TestContact(id); {
 	case equal(got, base):
 		return created
-	case equal(got, server.TestUpdate(base)):
+	case equal(got, service.TestUpdate(base)):
 		return updated
 	}
 	return absent

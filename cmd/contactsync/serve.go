@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/store/sqlite"
@@ -39,7 +41,7 @@ type serveOptions struct {
 	ready func(addr net.Addr)
 	// obs configures metrics, health endpoints, the access log and the admin listener (obs_flags.go).
 	obs obsOptions
-	// protocols lists the protocols served (server.ProtocolNames); nil means the default.
+	// protocols lists the protocols served (binding.ProtocolNames); nil means the default.
 	protocols []string
 	// addressing holds --public-url and --trusted-proxies (addressing_flags.go).
 	addressing addressingOptions
@@ -94,8 +96,8 @@ func newServeCommand() *cobra.Command {
 	tlsFlags(cmd, &opts.tls)
 	logFlags(cmd, &opts.log)
 	cmd.Flags().DurationVar(&opts.shutdownTimeout, "shutdown-timeout", defaultShutdownTimeout, "time requests in flight get to finish after SIGTERM or SIGINT")
-	cmd.Flags().StringSliceVar(&opts.protocols, "protocols", server.DefaultProtocols,
-		"protocols served, of "+strings.Join(server.ProtocolNames, ", ")+" (json, the ASP.NET AJAX endpoint, only when listed)")
+	cmd.Flags().StringSliceVar(&opts.protocols, "protocols", binding.DefaultProtocols,
+		"protocols served, of "+strings.Join(binding.ProtocolNames, ", ")+" (json, the ASP.NET AJAX endpoint, only when listed)")
 	return bindSettings(cmd)
 }
 
@@ -230,7 +232,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 		return errors.New("--shutdown-timeout must be positive")
 	}
 	if opts.protocols != nil {
-		if _, err := server.ParseProtocols(opts.protocols); err != nil {
+		if _, err := binding.ParseProtocols(opts.protocols); err != nil {
 			return fmt.Errorf("--protocols: %w", err)
 		}
 	}
@@ -265,7 +267,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	obs := setUpObservability(opts.obs, st, writes, logger)
 	st = obs.store
 
-	handler, err := server.NewHandler(server.NewService(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
+	handler, err := server.NewHandler(service.New(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
 		Auth: authenticator, ProtectDocs: protectDocs, Protocols: opts.protocols, Addressing: addressing})
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -162,7 +163,7 @@ func TestWSDLAndVersionCommands(t *testing.T) {
 
 	out, err = runCLI(t, "version")
 	require.NoError(t, err)
-	assert.Contains(t, out, "service version "+server.Version)
+	assert.Contains(t, out, "service version "+service.Version)
 }
 
 // TestKillNineLosesNothing builds the real binary, has several clients create contacts, kills the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +18,7 @@ func newVersionCommand() *cobra.Command {
 			if info, ok := debug.ReadBuildInfo(); ok {
 				build = info.Main.Version + " " + info.GoVersion
 			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "contactsync service version %s (build %s)\n", server.Version, build)
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "contactsync service version %s (build %s)\n", service.Version, build)
 			return err
 		},
 	}

@@ -3,8 +3,10 @@
 // WS-Security UsernameTokens (PasswordText and, for users who opted in, PasswordDigest with nonce and
 // created-time checks), and the caches that keep both cheap and replay-safe.
 //
-// It knows nothing of HTTP or SOAP: the server extracts the credentials and maps the errors returned
-// here to its own error codes.
+// It parses no HTTP or SOAP: the bindings extract the credentials and the server maps the errors
+// returned here to its error codes. It owns the two things of authentication the bindings write: the
+// Basic challenge of every 401 (BasicChallenge) and the WS-Security fault a refused UsernameToken gets
+// (TokenFault). It may import only the standard library and golang.org/x/crypto.
 package auth
 
 import (

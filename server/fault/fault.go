@@ -2,9 +2,9 @@
 // binding encodes. It imports only the standard library, so the generated codec (gen/), its runtime
 // (server/wire) and every binding can share it without import cycles.
 //
-// Binding-specific detail never lives on Error: a WS-Security fault code or the header a
-// MustUnderstand fault is about travels as the error's cause (Err), which the SOAP binding unwraps
-// with errors.As.
+// Binding-specific detail never lives on Error: a WS-Security fault code (auth.TokenFault) or the
+// header a MustUnderstand fault is about travels as the error's cause (Err), which the SOAP binding
+// unwraps.
 package fault
 
 import (

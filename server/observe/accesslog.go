@@ -1,7 +1,3 @@
-// Package observe holds the service's observability primitives that do not depend on the SOAP
-// handler: for now the access log's line writer. (A later refactor moves the rest of server's
-// observability, the Observe middleware, metrics and health, here.) It imports only the standard
-// library, so every package of the server can use it.
 package observe
 
 import (

@@ -8,7 +8,7 @@ import (
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
-// conv is a stand-in for the service's conversion (server.ToWire and server.FromWire), which this
+// conv is a stand-in for the service's conversion (service.ToWire and service.FromWire), which this
 // package must not import; the command's tests run the real one. It refuses an empty id, as the
 // service does, so refusals can be tested.
 var conv = transfer.Convert{

@@ -6,7 +6,7 @@
 // # What it may import
 //
 // gen (the generated contract) and server/store, never the root package server: the conversion
-// between store.Contact and gen.Contact is the service's (server.ToWire and server.FromWire), and is
+// between store.Contact and gen.Contact is the service's (service.ToWire and service.FromWire), and is
 // handed in as a Convert by the caller, so the two stay one piece of code.
 //
 // # Field names
@@ -31,7 +31,7 @@ import (
 )
 
 // Convert is the conversion between the stored and the wire form of a contact. Callers pass the
-// service's own (server.ToWire and server.FromWire), so a record file holds what the service would
+// service's own (service.ToWire and service.FromWire), so a record file holds what the service would
 // return, and an imported record is checked as the service checks its input.
 type Convert struct {
 	// ToWire converts a stored contact to the wire type.

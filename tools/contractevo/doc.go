@@ -3,16 +3,16 @@
 //
 // Each directory under testdata/patches/ is one edit a user might make to wsdl/contactsync.wsdl,
 // written the way the existing operations are written, together with the only code the edit should
-// need (testdata, so that `go build ./...` leaves its Go files alone: they belong to package server
+// need (testdata, so that `go build ./...` leaves its Go files alone: they belong to package service
 // and compile only once copied into it):
 //
 //   - wsdl.patch: the WSDL edit, a unified diff against the repository root (git apply -p1);
-//   - for a new operation, one Go file of package server holding the service method, copied into
-//     server/ as is;
-//   - for a new field, service.patch: the lines of server/service.go's toWire that set it.
+//   - for a new operation, one Go file of package service holding the service method, copied into
+//     server/service/ as is;
+//   - for a new field, service.patch: the lines of server/service/service.go's toWire that set it.
 //
 // evolution_test.go copies the module to a scratch directory, applies a patch, regenerates, checks
-// that `go build ./...` fails only in package server and names the missing method (or succeeds, for a
+// that `go build ./...` fails only in package server/service and names the missing method (or succeeds, for a
 // field), adds the service code, builds and starts the real binary and calls the new operation over
 // every binding the generated operation table offers it on with `contactsync call`, and with zeep, a
 // real client importing the served ?WSDL. The package has no non-test code but this comment.

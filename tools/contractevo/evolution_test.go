@@ -270,21 +270,21 @@ func TestContractEvolution(t *testing.T) {
 			s.run(t, "git", "apply", "-p1", filepath.Join(patchDir, "wsdl.patch"))
 			s.run(t, "go", "generate", "./...")
 
-			// The compiler is the to-do list: only package server fails, at the line that asserts the
-			// service implements the generated interface, naming the method to write.
+			// The compiler is the to-do list: only the service's package fails, at the line that asserts
+			// the service implements the generated interface, naming the method to write.
 			out, err := s.output("go", "build", "./...")
 			if ev.op == "" {
 				require.NoError(t, err, "a new field needs no code to build:\n%s", out)
 			} else {
 				require.Error(t, err, "the build must ask for %sContext", ev.op)
-				assert.Equal(t, []string{module + "/server"}, failedPackages(out), "packages that fail to build:\n%s", out)
-				line := lineOf(t, filepath.Join(s.dir, "server", "service.go"), "var _ gen.SyncServiceSoapServer = (*Service)(nil)")
-				assert.Regexp(t, `(?m)^server/service\.go:`+fmt.Sprint(line)+`:\d+: .*\(missing method `+ev.op+`Context\)$`, out)
+				assert.Equal(t, []string{module + "/server/service"}, failedPackages(out), "packages that fail to build:\n%s", out)
+				line := lineOf(t, filepath.Join(s.dir, "server", "service", "service.go"), "var _ gen.SyncServiceSoapServer = (*Service)(nil)")
+				assert.Regexp(t, `(?m)^server/service/service\.go:`+fmt.Sprint(line)+`:\d+: .*\(missing method `+ev.op+`Context\)$`, out)
 				assert.Len(t, regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: `).FindAllString(out, -1), 1, "one error, the missing method:\n%s", out)
 			}
 
 			// The service code: a method in a new file, or the lines of toWire. go build does not compile
-			// the packages that import a failed one, so the second half of "only package server" is
+			// the packages that import a failed one, so the second half of "only the service's package" is
 			// that, with nothing but this code added, the whole module builds.
 			lap("generate and the first build")
 			addServiceCode(t, s, patchDir)
@@ -592,7 +592,7 @@ func lineOf(t *testing.T, file, text string) int {
 }
 
 // addServiceCode writes the patch's service code into the scratch copy: service.patch is applied;
-// every .go file is copied into server/.
+// every .go file is copied into server/service/.
 func addServiceCode(t *testing.T, s *scratch, patchDir string) {
 	t.Helper()
 	entries, err := os.ReadDir(patchDir)
@@ -606,7 +606,7 @@ func addServiceCode(t *testing.T, s *scratch, patchDir string) {
 		case strings.HasSuffix(e.Name(), ".go"):
 			data, err := os.ReadFile(filepath.Join(patchDir, e.Name()))
 			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(filepath.Join(s.dir, "server", e.Name()), data, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(s.dir, "server", "service", e.Name()), data, 0o644))
 			added++
 		}
 	}

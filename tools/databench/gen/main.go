@@ -10,7 +10,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
@@ -18,12 +18,12 @@ func main() {
 	n := flag.Int("n", 1000000, "number of contacts")
 	prefix := flag.String("prefix", "c", "id prefix; ids are prefix followed by a 7-digit index")
 	flag.Parse()
-	enc, err := transfer.NewEncoder(os.Stdout, transfer.JSONL, transfer.Convert{ToWire: server.ToWire, FromWire: server.FromWire})
+	enc, err := transfer.NewEncoder(os.Stdout, transfer.JSONL, transfer.Convert{ToWire: service.ToWire, FromWire: service.FromWire})
 	if err != nil {
 		log.Fatal(err)
 	}
 	for i := range *n {
-		if err := enc.Encode(server.TestContact(fmt.Sprintf("%s%07d", *prefix, i))); err != nil {
+		if err := enc.Encode(service.TestContact(fmt.Sprintf("%s%07d", *prefix, i))); err != nil {
 			log.Fatal(err)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 )
 
@@ -58,7 +58,7 @@ func main() {
 		log.Fatal(err)
 	}
 	for i := range *n {
-		c := server.TestContact(fmt.Sprintf("%s%07d", *prefix, i))
+		c := service.TestContact(fmt.Sprintf("%s%07d", *prefix, i))
 		roles, err := json.Marshal(c.RoleIDs)
 		if err != nil {
 			log.Fatal(err)

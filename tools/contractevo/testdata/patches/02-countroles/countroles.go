@@ -1,9 +1,10 @@
-package server
+package service
 
 import (
 	"context"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/fault"
 )
 
 // CountRolesContext returns how many roles contact id has, but no more than max: a caller that only
@@ -13,7 +14,7 @@ func (s *Service) CountRolesContext(ctx context.Context, req *gen.CountRoles) (*
 		return nil, err
 	}
 	if req.Max < 0 {
-		return nil, errorf(CodeInvalidArgument, "The parameter max must not be negative (got %d).", req.Max)
+		return nil, fault.Errorf(fault.InvalidArgument, "The parameter max must not be negative (got %d).", req.Max)
 	}
 	c, err := s.store.Get(ctx, req.Id)
 	if err != nil {

@@ -1,10 +1,11 @@
-package server
+package service
 
 import (
 	"context"
 	"strconv"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/fault"
 )
 
 // maxTestContacts bounds one TestCreateContacts call, so a single request cannot fill the store.
@@ -14,7 +15,7 @@ const maxTestContacts = 100
 // each the record TestCreateContact would store for its id, and returns them in that order.
 func (s *Service) TestCreateContactsContext(ctx context.Context, req *gen.TestCreateContacts) (*gen.TestCreateContactsResponse, error) {
 	if req.Count < 1 || req.Count > maxTestContacts {
-		return nil, errorf(CodeInvalidArgument, "The parameter count must be between 1 and %d (got %d).", maxTestContacts, req.Count)
+		return nil, fault.Errorf(fault.InvalidArgument, "The parameter count must be between 1 and %d (got %d).", maxTestContacts, req.Count)
 	}
 	list := &gen.ArrayOfContact{Contact: make([]*gen.Contact, 0, req.Count)}
 	for i := 1; i <= int(req.Count); i++ {

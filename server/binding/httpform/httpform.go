@@ -1,0 +1,141 @@
+package httpform
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/wsdl"
+)
+
+// Binding serves the HTTP GET (post false) and HTTP POST (post true) bindings: the operation is the
+// last path segment, the parameters come from the query string or a form body, bound by name and XSD
+// type by the generated table, and the result is a bare XML document whose root is the global element
+// named after the result's type (Contact, string, int; spec §4.1, §4.2).
+type Binding struct {
+	post      bool
+	namespace string
+	// start holds, per operation, the precomputed root start tag; nilRoot the root of a null result.
+	start, nilRoot map[*wire.Operation][]byte
+	ops            []*wire.Operation // the generated operation table
+}
+
+const httpContentType = "text/xml; charset=utf-8"
+
+// New returns the HTTP GET (post false) or HTTP POST binding of the operations ops, whose result
+// documents are in namespace.
+func New(post bool, namespace string, ops []*wire.Operation) *Binding {
+	b := &Binding{post: post, namespace: namespace, ops: ops, start: map[*wire.Operation][]byte{}, nilRoot: map[*wire.Operation][]byte{}}
+	ns := string(wire.AppendEscaped(nil, namespace))
+	for _, op := range ops {
+		root := op.HTTPRoot
+		b.start[op] = []byte(wire.XMLDeclaration + `<` + root + ` xmlns:xsi="` + wire.NSXSI + `" xmlns:xsd="` + wire.NSXSD + `" xmlns="` + ns + `">`)
+		b.nilRoot[op] = []byte(wire.XMLDeclaration + `<` + root + ` xsi:nil="true" xmlns:xsi="` + wire.NSXSI + `" xmlns="` + ns + `" />`)
+	}
+	return b
+}
+
+// Name is get or post.
+func (b *Binding) Name() string {
+	if b.post {
+		return "post"
+	}
+	return "get"
+}
+
+// CarriesTokens: the HTTP bindings have no way to carry credentials but the Authorization header.
+func (b *Binding) CarriesTokens() bool { return false }
+
+// CheckPrefix refuses nothing early: a form body is bounded by the body size limit alone.
+func (b *Binding) CheckPrefix([]byte) *fault.Error { return nil }
+
+// Offers reports whether the binding offers op: the contract's HTTP binding lists it, and its
+// parameters are all of simple types, as a query string or form can carry them.
+func (b *Binding) Offers(op *wire.Operation) bool {
+	if op.DecodeForm == nil {
+		return false
+	}
+	if b.post {
+		return op.Bindings.Has(wire.HTTPPost)
+	}
+	return op.Bindings.Has(wire.HTTPGet)
+}
+
+// Decode reads the operation from the last path segment and its parameters from the query string or
+// the form body.
+func (b *Binding) Decode(r *http.Request, body []byte) (binding.Request, *fault.Error) {
+	opName := strings.TrimPrefix(r.URL.Path, wsdl.Path+"/")
+	op := wire.Lookup(b.ops, opName)
+	if op == nil || !b.Offers(op) {
+		return binding.Request{}, fault.Errorf(fault.UnknownOperation, "The operation %q does not exist; operations are: %s.",
+			opName, strings.Join(b.operationNames(), ", "))
+	}
+	raw := r.URL.RawQuery
+	if b.post {
+		mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if err != nil || mediaType != "application/x-www-form-urlencoded" {
+			return binding.Request{}, fault.Errorf(fault.UnsupportedMediaType, "The HTTP POST binding requires the content type application/x-www-form-urlencoded.")
+		}
+		if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+			return binding.Request{}, fault.Errorf(fault.UnsupportedMediaType, "The form's charset %q is not supported; use utf-8.", cs)
+		}
+		raw = string(body)
+	}
+	form, err := wire.ParseForm(raw)
+	if err != nil {
+		return binding.Request{}, fault.Errorf(fault.MalformedRequest, "The parameters are not valid URL encoding.")
+	}
+	msg, err := op.DecodeForm(form)
+	wire.PutForm(form)
+	if err != nil {
+		return binding.Request{}, fault.As(err)
+	}
+	return binding.Request{Op: op, Msg: msg}, nil
+}
+
+// operationNames lists the operations this binding offers, for the unknown-operation message.
+func (b *Binding) operationNames() []string {
+	var names []string
+	for _, op := range b.ops {
+		if b.Offers(op) {
+			names = append(names, op.Name)
+		}
+	}
+	return names
+}
+
+// WriteResult writes the result document, or an empty 200 for an operation without a result.
+func (b *Binding) WriteResult(w http.ResponseWriter, op *wire.Operation, resp wire.Message) {
+	if op.Result == nil {
+		// An operation without a result has no document to send: ASMX answers 200 with an empty body
+		// and no Content-Type (the type zoo's get-Nothing and post-Nothing).
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	buf := binding.GetBuffer()
+	defer binding.PutBuffer(buf)
+	*buf = b.appendResult(*buf, op, resp)
+	binding.WriteBody(w, http.StatusOK, httpContentType, *buf)
+}
+
+// appendResult appends the result document: the root element holding the result, or an xsi:nil root
+// for a null result.
+func (b *Binding) appendResult(buf []byte, op *wire.Operation, resp wire.Message) []byte {
+	mark := len(buf)
+	buf = append(buf, b.start[op]...)
+	buf, ok := wire.AppendResult(op, buf, resp)
+	if !ok {
+		return append(buf[:mark], b.nilRoot[op]...)
+	}
+	return wire.AppendEnd(buf, op.HTTPRoot)
+}
+
+// WriteError writes e as a text/plain message with the code's HTTP status (fault's table; RFC 9110
+// §15), as ASMX's HTTP bindings answer errors.
+func (b *Binding) WriteError(w http.ResponseWriter, e *fault.Error) {
+	binding.WritePlainError(w, e)
+}

@@ -1,0 +1,91 @@
+package docs
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/client"
+)
+
+// Config configures the documents of one deployment.
+type Config struct {
+	// Namespace is the service namespace, fixed by the base URL.
+	Namespace string
+	// Protocols are the protocols served: the WSDL and DISCO leave the others out, and the help pages'
+	// test form uses the first of HTTP POST, HTTP GET and JSON that is on.
+	Protocols binding.Protocols
+	// Addressing decides the endpoint address the documents show.
+	Addressing Addressing
+	// Faces are the served bindings whose sample messages the operation pages show, in order.
+	Faces []Face
+	// Guard, when set, runs before a document is served and answers the request itself (returning
+	// true) when the caller may not read the documents: the handler's credential check when the
+	// documents are protected.
+	Guard func(w http.ResponseWriter, r *http.Request) bool
+	// Logger receives failures to render a page; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Face is one binding as the help pages show it: a sample request written by the bundled client
+// speaking it, and a sample response written by the binding itself (its WriteResult given
+// placeholders), so a sample is always what the service really sends.
+type Face struct {
+	// Heading names the binding on the page (SOAP 1.1, HTTP GET, …).
+	Heading string
+	Client  client.Binding
+	Server  binding.Binding
+}
+
+// Documents serves a GET (or HEAD) of the endpoint: ?WSDL, ?disco, and otherwise the help pages. It is
+// safe for concurrent use.
+type Documents struct {
+	cfg      Config
+	contract *contract
+	addrs    *addresser
+	log      *slog.Logger
+}
+
+// New prepares the documents of cfg: the contract is cut to the protocols served and the namespace set
+// once here, so a request only joins it around its address.
+func New(cfg Config) (*Documents, error) {
+	addrs, err := newAddresser(cfg.Addressing)
+	if err != nil {
+		return nil, err
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Documents{cfg: cfg, contract: newContract(cfg.Namespace, cfg.Protocols), addrs: addrs, log: logger}, nil
+}
+
+// ServeHTTP answers ?WSDL (any case, as ASMX does), ?disco, the service page and ?op=<Op>'s pages.
+func (d *Documents) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Cache-Control and Vary when the documents' addresses follow the request (addressing.go).
+	d.addrs.documentHeaders(w)
+	if d.cfg.Guard != nil && d.cfg.Guard(w, r) {
+		return
+	}
+	switch {
+	case hasQueryFlag(r.URL.RawQuery, "wsdl"):
+		d.contract.serve(w, d.addrs.requestAddress(r))
+	case hasQueryFlag(r.URL.RawQuery, "disco"):
+		d.serveDisco(w, r)
+	default:
+		d.serveHelp(w, r) // the service page, or ?op=<Op>'s page (help.go)
+	}
+}
+
+// hasQueryFlag reports whether the raw query holds a bare key (or key=...) equal to name in any case,
+// as ASMX accepts ?WSDL, ?wsdl and ?Wsdl alike.
+func hasQueryFlag(rawQuery, name string) bool {
+	for part := range strings.SplitSeq(rawQuery, "&") {
+		key, _, _ := strings.Cut(part, "=")
+		if strings.EqualFold(key, name) {
+			return true
+		}
+	}
+	return false
+}

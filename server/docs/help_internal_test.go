@@ -1,0 +1,51 @@
+package docs
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"regexp"
+	"testing"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/binding/httpform"
+	"github.com/contactsync/contactsync/server/binding/soap"
+	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/wsdl"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestIndentXMLOnlyAddsWhiteSpace: the samples show the encoders' bytes; indenting adds white space
+// between tags and nothing else.
+func TestIndentXMLOnlyAddsWhiteSpace(t *testing.T) {
+	betweenTags := regexp.MustCompile(`>\s+<`)
+	ns := wsdl.DefaultNamespace
+	for _, b := range []binding.Binding{soap.New(false, ns, soap.DefaultLimits(), gen.Operations), soap.New(true, ns, soap.DefaultLimits(), gen.Operations), httpform.New(false, ns, gen.Operations)} {
+		for _, op := range gen.Operations {
+			for _, r := range []wire.Message{wire.NewResponsePlaceholder(op), op.NewResponse()} {
+				rec := httptest.NewRecorder()
+				b.WriteResult(rec, op, r)
+				raw := rec.Body.Bytes()
+				indented := indentXML(raw)
+				assert.Equal(t, string(betweenTags.ReplaceAll(raw, []byte("><"))), string(betweenTags.ReplaceAll(bytes.TrimSpace(indented), []byte("><"))),
+					"%s %s", b.Name(), op.Name)
+			}
+		}
+	}
+	assert.Equal(t, "id=string", string(indentXML([]byte("id=string"))), "a form body is not XML and stays as it is")
+	assert.Equal(t, "<a>\n  <b />\n  <c>t</c>\n</a>\n", string(indentXML([]byte("<a><b /><c>t</c></a>"))))
+}
+
+func TestHelpModelFromContract(t *testing.T) {
+	require.Len(t, helpModel.Operations, len(gen.Operations))
+	for i, op := range helpModel.Operations {
+		assert.Equal(t, gen.Operations[i].Name, op.Name)
+		assert.NotEmpty(t, op.Description)
+		assert.Equal(t, len(gen.Operations[i].Params), len(op.Params), "%s: the form fields are the parameters", op.Name)
+		for _, p := range op.Params {
+			assert.Equal(t, helpParam{Name: "id", Type: "string"}, p)
+		}
+	}
+	assert.Equal(t, []soapPort{{"SyncServiceSoap", "soap11"}, {"SyncServiceSoap12", "soap12"}}, helpModel.soapPorts)
+}

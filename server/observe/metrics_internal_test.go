@@ -1,0 +1,47 @@
+package observe
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/fault"
+)
+
+// TestOutcomes checks the outcome label of every way a request can end: the code reported wins, a
+// success is ok, a status without a code maps back to its code, and nothing unknown becomes "ok".
+func TestOutcomes(t *testing.T) {
+	cases := []struct {
+		code   fault.Code
+		status int
+		want   string
+	}{
+		{"", 200, "ok"},
+		{"", 304, "ok"},
+		{fault.NotFound, 404, "NotFound"},
+		{fault.NotFound, 500, "NotFound"}, // a SOAP fault: the code, not the status
+		{"", 400, "MalformedRequest"},
+		{"", 401, "Unauthenticated"},
+		{"", 404, "UnknownOperation"},
+		{"", 405, "MethodNotAllowed"},
+		{"", 413, "TooLarge"},
+		{"", 415, "UnsupportedMediaType"},
+		{"", 500, "Internal"},
+		{"", 503, "Unavailable"},
+		{"", http.StatusTeapot, "other"},
+	}
+	for _, tc := range cases {
+		got := outcomeOf(tc.code, tc.status)
+		assert.Equal(t, tc.want, got, "%q %d", tc.code, tc.status)
+		assert.Equal(t, got, metricOutcomes[outcomeIndex(got)], "%s has its own series", got)
+	}
+	assert.Equal(t, "other", metricOutcomes[outcomeIndex("SomeNewCode")], "a code missing from the list is never ok")
+	for _, code := range fault.Codes {
+		assert.Equal(t, string(code), metricOutcomes[outcomeIndex(string(code))])
+	}
+	for _, op := range gen.Operations {
+		assert.Equal(t, op.Name, metricOperations[indexOf(metricOperations, op.Name)])
+	}
+}
