@@ -28,7 +28,7 @@ const (
 	msgNoCredentials = "This service requires credentials: HTTP Basic, or on SOAP a WS-Security UsernameToken."
 )
 
-// checkBasic runs before the body is decoded. With authentication on, valid HTTP Basic credentials
+// checkBasic runs before the body is read. With authentication on, valid HTTP Basic credentials
 // authenticate the request; bad ones, another scheme, or none on a binding whose requests cannot carry
 // a token (b.CarriesTokens) are refused with 401. A request without an Authorization header on a
 // binding that carries tokens is left to the credentials its body holds (decodeAuthenticating).
@@ -102,9 +102,9 @@ func tokenError(err error) *fault.Error {
 
 // docsGuarded reports whether a request for ?WSDL, ?disco or a help page was refused (and answered)
 // because the documents are protected (Config.ProtectDocs) and the request has no valid Basic
-// credentials. It runs outside the --max-concurrent limit, but its bcrypt comparisons take the
-// authenticator's bcrypt slots like every other (see auth.Authenticator), so a flood of document
-// requests with new passwords is shed there, with 503.
+// credentials. Like an operation's credentials it is checked outside the operation slots, and its
+// bcrypt comparisons take the authenticator's turns and bcrypt slots like every other (see
+// auth.Authenticator), so a flood of document requests with new passwords is shed there, with 503.
 func (h *Handler) docsGuarded(w http.ResponseWriter, r *http.Request) bool {
 	if h.auth == nil || !h.protectDocs {
 		return false

@@ -1,13 +1,22 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/service"
+	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,6 +96,77 @@ func TestAuthBcryptBusyIs503(t *testing.T) {
 			}
 			resp, _ := tc.do()
 			assert.Equal(t, 200, resp.StatusCode, "with the slot free again, the same credentials pass")
+		})
+	}
+}
+
+// TestWrongPasswordsHoldNoOperationSlot: credentials are checked before a request takes an operation
+// slot, so a request whose wrong password is being compared (a bcrypt comparison, tens of
+// milliseconds, or longer waiting for the authenticator's few bcrypt slots) does not keep anyone else
+// from running. With one operation slot and almost no queueing, a caller with cached credentials is
+// served while the comparison runs, for HTTP Basic and for a UsernameToken alike. Before, credentials
+// were checked inside the slot, and 64 connections of wrong passwords starved every other caller.
+func TestWrongPasswordsHoldNoOperationSlot(t *testing.T) {
+	slow, err := bcrypt.GenerateFromPassword([]byte("slow-pw"), 12)
+	require.NoError(t, err)
+	fast, err := bcrypt.GenerateFromPassword([]byte("alice-pw"), bcrypt.MinCost)
+	require.NoError(t, err)
+	users, err := auth.ParseUsers(strings.NewReader("slow:" + string(slow) + "\nalice:" + string(fast) + "\n"))
+	require.NoError(t, err)
+	a, err := auth.New(users, auth.Options{BcryptWait: time.Minute})
+	require.NoError(t, err)
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	h, err := server.NewHandler(service.New(st), server.Config{
+		BaseURL: wsdl.DefaultBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: a,
+		Limits: server.Limits{MaxConcurrent: 1, AdmissionLimits: admission.Limits{QueueTimeout: time.Millisecond}},
+	})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	ts := &testServer{Server: srv, store: st, endpoint: srv.URL + wsdl.Path}
+	ns := wsdl.DefaultNamespace
+	op := requestFor("get", ns, "VersionMajor", "", false)
+	resp, _ := ts.doWith(t, op, basic("alice", "alice-pw"))
+	require.Equal(t, 200, resp.StatusCode, "alice's credentials are now cached")
+
+	for _, tc := range []struct {
+		name   string
+		status int // the wrong password's answer
+		send   func(attempt int) (*http.Response, string)
+	}{
+		{"HTTP Basic", 401, func(attempt int) (*http.Response, string) {
+			return ts.doWith(t, op, basic("slow", fmt.Sprint("wrong-", attempt)))
+		}},
+		{"PasswordText UsernameToken", 500, func(attempt int) (*http.Response, string) {
+			tok := token{user: "slow", password: fmt.Sprint("wrong-token-", attempt), passwordType: auth.PasswordText}
+			return ts.doWith(t, withHeader(requestFor("soap11", ns, "VersionMajor", "", false), false, tok.header(false)), "")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for attempt := 0; ; attempt++ {
+				require.Less(t, attempt, 5, "the slow comparison never outlasted a request")
+				before := a.BcryptComparisons()
+				done := make(chan int, 1)
+				go func() {
+					resp, _ := tc.send(attempt)
+					done <- resp.StatusCode
+				}()
+				for deadline := time.Now().Add(time.Minute); a.BcryptComparisons() == before; {
+					require.True(t, time.Now().Before(deadline), "the slow comparison never started")
+					time.Sleep(100 * time.Microsecond)
+				}
+				resp, body := ts.doWith(t, op, basic("alice", "alice-pw"))
+				select {
+				case <-done:
+					continue // inconclusive: the comparison ended before the cached request was served
+				default:
+				}
+				assert.Equal(t, 200, resp.StatusCode, "a cached caller is served while a wrong password is compared: %s", body)
+				assert.Equal(t, tc.status, <-done, "the wrong password is refused")
+				break
+			}
 		})
 	}
 }

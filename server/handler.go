@@ -247,9 +247,11 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serve runs one request through a binding: admit it (read the body, take a slot), authenticate,
-// decode, call, encode. A panic anywhere below becomes an internal error in the binding's form; the
-// server keeps serving.
+// serve runs one request through a binding: authenticate what the headers carry, admit the body,
+// decode it (and authenticate the credentials it carries), take an operation slot, call, encode.
+// Credentials are checked before the slot is taken: a wrong password waits for one of the
+// authenticator's few bcrypt slots, and must not hold an operation slot meanwhile. A panic anywhere
+// below becomes an internal error in the binding's form; the server keeps serving.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding) {
 	ex := observe.ExchangeOf(r) // what this request reports to metrics and the access log
 	ex.SetBinding(b.Name())
@@ -264,19 +266,18 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 		}
 	}()
 
-	// The body is read (within limits and a minimum rate), then an operation slot taken.
+	// HTTP Basic (auth.go), from the headers alone: a caller without valid credentials is answered
+	// before its body is read.
+	authenticated, aerr := h.checkBasic(r, b)
+	if aerr != nil {
+		h.writeError(w, r, b, aerr)
+		return
+	}
+	// The body is read within the limits and a minimum rate, holding a pending place (admission).
 	body, ticket, err := h.gates.Admit(w, r, b)
 	defer ticket.Release()
 	if err != nil {
 		h.writeError(w, r, b, err)
-		return
-	}
-
-	// Authentication (auth.go): HTTP Basic is checked within the slot, so bcrypt runs within
-	// --max-concurrent, and before the body is parsed.
-	authenticated, aerr := h.checkBasic(r, b)
-	if aerr != nil {
-		h.writeError(w, r, b, aerr)
 		return
 	}
 	var req binding.Request
@@ -291,6 +292,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 	}
 	if derr != nil {
 		h.writeError(w, r, b, derr)
+		return
+	}
+	if err := h.gates.Enter(&ticket, r); err != nil {
+		h.writeError(w, r, b, err)
 		return
 	}
 	resp, cerr := req.Op.Call(r.Context(), h.svc, req.Msg)

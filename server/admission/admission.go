@@ -130,10 +130,11 @@ func (t *Ticket) Release() {
 	*t = Ticket{}
 }
 
-// Admit reads r's body and takes an operation slot, through the gates above; check, when not nil,
-// may refuse the body from its first bytes as they arrive. It returns the body and the ticket to
-// release once the response is written (also after an error). On an error that leaves body bytes
-// unread on the connection, Admit asks for an HTTP/1 connection to be closed after the response
+// Admit reads r's body through the first two gates (a pending place, the body bytes); check, when not
+// nil, may refuse the body from its first bytes as they arrive. It returns the body and the ticket to
+// release once the response is written (also after an error); the request then decodes and
+// authenticates, and takes an operation slot with Enter before it runs. On an error that leaves body
+// bytes unread on the connection, Admit asks for an HTTP/1 connection to be closed after the response
 // (closeAfter), so the server does not read and discard them for a request it refused.
 func (a *Gates) Admit(w http.ResponseWriter, r *http.Request, check PrefixChecker) (body []byte, t Ticket, err *fault.Error) {
 	if r.ContentLength > a.maxBody {
@@ -152,6 +153,12 @@ func (a *Gates) Admit(w http.ResponseWriter, r *http.Request, check PrefixChecke
 			return nil, t, err
 		}
 	}
+	return *t.buf, t, nil
+}
+
+// Enter takes an operation slot for an admitted request, waiting up to QueueTimeout (first come,
+// first served), and gives up its pending place. The slot is given back by t.Release.
+func (a *Gates) Enter(t *Ticket, r *http.Request) *fault.Error {
 	select {
 	case a.slots <- struct{}{}:
 	default:
@@ -160,15 +167,15 @@ func (a *Gates) Admit(w http.ResponseWriter, r *http.Request, check PrefixChecke
 		select {
 		case a.slots <- struct{}{}:
 		case <-timer.C:
-			return nil, t, errBusy()
+			return errBusy()
 		case <-r.Context().Done():
-			return nil, t, errBusy() // the client is gone; nobody reads this answer
+			return errBusy() // the client is gone; nobody reads this answer
 		}
 	}
 	t.slot = true
 	a.pending.Add(-1)
 	t.pending = false
-	return *t.buf, t, nil
+	return nil
 }
 
 // closeAfter asks for the connection to be closed after the response, rather than have net/http read

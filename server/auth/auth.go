@@ -100,6 +100,8 @@ type Options struct {
 //     Options.BcryptWait fails with ErrBusy. A flood of new wrong passwords thus occupies at most
 //     those cores and is shed, while credentials already cached need no slot at all and keep the
 //     other cores.
+//   - Each user name gets one comparison at a time (turns): a flood of guesses for one user waits
+//     behind itself, so other users' first logins are not queued behind it.
 //   - A password longer than MaxPasswordBytes fails at once, without bcrypt.
 type Authenticator struct {
 	users     *Users
@@ -117,6 +119,8 @@ type Authenticator struct {
 
 	failures *failureCache
 
+	// turns lets one comparison per user name wait for or hold a bcrypt slot at a time.
+	turns turns
 	// bcryptSlots holds one token per bcrypt comparison running; its capacity is the limit.
 	bcryptSlots chan struct{}
 	bcryptWait  time.Duration
@@ -164,6 +168,7 @@ func New(users *Users, opts Options) (*Authenticator, error) {
 		cacheMax:    opts.CacheSize,
 		nonces:      newNonceCache(opts.NonceCacheSize),
 		failures:    newFailureCache(opts.FailureCacheSize, opts.FailureTTL),
+		turns:       turns{byName: map[string]*turn{}},
 		bcryptSlots: make(chan struct{}, opts.BcryptConcurrency),
 		bcryptWait:  opts.BcryptWait,
 		compare:     bcrypt.CompareHashAndPassword,
@@ -208,7 +213,7 @@ func (a *Authenticator) BcryptConcurrency() int { return cap(a.bcryptSlots) }
 func (a *Authenticator) BcryptComparisons() uint64 { return a.bcryptCalls.Load() }
 
 // Verify checks a user name and password (HTTP Basic, or a PasswordText UsernameToken). It returns
-// nil, ErrBadCredentials, or ErrBusy when no bcrypt slot came free in time.
+// nil, ErrBadCredentials, or ErrBusy when its turn or a bcrypt slot did not come within BcryptWait.
 func (a *Authenticator) Verify(name, password string) error {
 	if len(password) > MaxPasswordBytes {
 		// No password this long can be in the file (see MaxPasswordBytes); failing at once reveals
@@ -217,15 +222,26 @@ func (a *Authenticator) Verify(name, password string) error {
 	}
 	mac := a.mac(name, password)
 	u := a.users.Lookup(name)
-	hash := a.dummyHash
-	if u != nil {
-		a.cacheMu.RLock()
-		cached, ok := a.verified[name]
-		a.cacheMu.RUnlock()
-		if ok && a.equal(cached[:], mac[:]) {
-			return nil
-		}
-		hash = u.Hash
+	if u != nil && a.cachedSuccess(name, mac) {
+		return nil
+	}
+	if a.failures.contains(mac, a.now()) {
+		return ErrBadCredentials
+	}
+	// One comparison per user name at a time (turns): a flood of guesses for one user queues behind
+	// itself, and a check for any other user waits at most for the comparisons running, never for
+	// the flood's queue. BcryptWait bounds the wait for the turn and the slot together.
+	deadline := time.NewTimer(a.bcryptWait)
+	defer deadline.Stop()
+	release, ok := a.turns.take(name, deadline.C)
+	if !ok {
+		return ErrBusy
+	}
+	defer release()
+	// While this check waited for its turn, another with the same credentials may have settled them
+	// (a client opening several connections at once with a first login): its verdict stands.
+	if u != nil && a.cachedSuccess(name, mac) {
+		return nil
 	}
 	now := a.now()
 	if a.failures.contains(mac, now) {
@@ -233,7 +249,11 @@ func (a *Authenticator) Verify(name, password string) error {
 	}
 	// An unknown user is compared against the dummy hash, so that answering "no" costs as much as for
 	// a known user with a wrong password.
-	if err := a.bcrypt(hash, password); err != nil || u == nil {
+	hash := a.dummyHash
+	if u != nil {
+		hash = u.Hash
+	}
+	if err := a.bcrypt(hash, password, deadline.C); err != nil || u == nil {
 		if errors.Is(err, ErrBusy) {
 			return err
 		}
@@ -252,23 +272,77 @@ func (a *Authenticator) Verify(name, password string) error {
 	return nil
 }
 
-// bcrypt compares password with hash in one of the bcrypt slots. It waits up to bcryptWait for a slot
-// and returns ErrBusy if none came free; otherwise the comparison's result.
-func (a *Authenticator) bcrypt(hash []byte, password string) error {
+// cachedSuccess reports whether name's last verified password has this mac.
+func (a *Authenticator) cachedSuccess(name string, mac [sha256.Size]byte) bool {
+	a.cacheMu.RLock()
+	cached, ok := a.verified[name]
+	a.cacheMu.RUnlock()
+	return ok && a.equal(cached[:], mac[:])
+}
+
+// bcrypt compares password with hash in one of the bcrypt slots. It waits until deadline fires for a
+// slot and returns ErrBusy if none came free; otherwise the comparison's result.
+func (a *Authenticator) bcrypt(hash []byte, password string, deadline <-chan time.Time) error {
 	select {
 	case a.bcryptSlots <- struct{}{}:
 	default:
-		wait := time.NewTimer(a.bcryptWait)
 		select {
 		case a.bcryptSlots <- struct{}{}:
-			wait.Stop()
-		case <-wait.C:
+		case <-deadline:
 			return ErrBusy
 		}
 	}
 	defer func() { <-a.bcryptSlots }()
 	a.bcryptCalls.Add(1)
 	return a.compare(hash, []byte(password))
+}
+
+// turns gives each user name one bcrypt comparison at a time. Without them, the waiters for the bcrypt
+// slots form one queue (a channel's senders are served in order), so a flood of wrong passwords for
+// one user puts every other user's first login behind the whole flood: 64 flooding connections made
+// first logins wait past BcryptWait and fail with 503. With them, at most one check per user name waits
+// for a slot, so a first login waits for the comparisons running, at most one per other user, and a
+// flood of guesses for one name is held to one comparison at a time.
+type turns struct {
+	mu sync.Mutex
+	// byName holds a turn for each name that has a check taking or holding it; a name's entry is
+	// removed when its last check leaves, so the map is bounded by the checks in progress.
+	byName map[string]*turn
+}
+
+type turn struct {
+	token chan struct{} // capacity 1: full while a check of the name holds its turn
+	users int           // checks holding or waiting for the turn
+}
+
+// take waits for name's turn until deadline fires. It returns the function that gives the turn back,
+// or false when the deadline came first.
+func (t *turns) take(name string, deadline <-chan time.Time) (release func(), ok bool) {
+	t.mu.Lock()
+	tn := t.byName[name]
+	if tn == nil {
+		tn = &turn{token: make(chan struct{}, 1)}
+		t.byName[name] = tn
+	}
+	tn.users++
+	t.mu.Unlock()
+	leave := func() {
+		t.mu.Lock()
+		if tn.users--; tn.users == 0 {
+			delete(t.byName, name)
+		}
+		t.mu.Unlock()
+	}
+	select {
+	case tn.token <- struct{}{}:
+	case <-deadline:
+		leave()
+		return nil, false
+	}
+	return func() {
+		<-tn.token
+		leave()
+	}, true
 }
 
 // mac keys the verified and the failure cache: HMAC-SHA256 of the user name and password under the process's random

@@ -261,14 +261,16 @@ func TestBcryptRunsUnderItsLimit(t *testing.T) {
 		<-release
 		return bcrypt.CompareHashAndPassword(hash, password)
 	})
+	// Two users' checks take both slots (one user's checks would take turns: see
+	// TestFloodOfOneUserDoesNotQueueOthers); a third user's must wait for a slot.
 	results := make(chan error, 2)
-	for i := range 2 {
-		go func() { results <- a.Verify("dave", fmt.Sprint("guess-", i)) }()
+	for _, name := range []string{"dave", "mallory"} {
+		go func() { results <- a.Verify(name, "guess-1") }()
 	}
 	<-entered
 	<-entered
 	start := time.Now()
-	assert.ErrorIs(t, a.Verify("dave", "guess-3"), auth.ErrBusy, "both slots taken")
+	assert.ErrorIs(t, a.Verify("erin", "guess-3"), auth.ErrBusy, "both slots taken")
 	assert.GreaterOrEqual(t, time.Since(start), 20*time.Millisecond, "it waited BcryptWait first")
 	assert.ErrorIs(t, a.Verify("nobody", "x"), auth.ErrBusy, "an unknown user's dummy comparison takes a slot too")
 	require.NoError(t, a.Verify("alice", "alice-pw"), "cached credentials need no slot")
@@ -294,7 +296,7 @@ func TestBcryptRunsUnderItsLimit(t *testing.T) {
 	})
 	errs := make(chan error, 16)
 	for i := range 16 {
-		go func() { errs <- b.Verify("alice", fmt.Sprint("w", i)) }()
+		go func() { errs <- b.Verify(fmt.Sprint("user-", i%8), fmt.Sprint("w", i)) }()
 	}
 	for range 16 {
 		assert.ErrorIs(t, <-errs, auth.ErrBadCredentials)

@@ -721,6 +721,19 @@ func passwords(o options) []result {
 		return t
 	}
 	normalWire := basic(o.user, o.password).wire()
+	// A first login costs one bcrypt comparison at the users file's cost (61 ms at cost 10 on the
+	// machine BENCHMARKS.md describes) however the server schedules it: idle1..idle5 log in before
+	// the attack, one at a time, to show that floor.
+	idle := &tally{}
+	func() {
+		c := newConn(o.addr())
+		defer c.reset()
+		for i := 1; i <= 5; i++ {
+			name := "idle" + strconv.Itoa(i)
+			start := time.Now()
+			idle.add(c.do(context.Background(), basic(name, name).wire()), time.Since(start))
+		}
+	}()
 	first := &tally{}
 	t, attack := measureUnder(o, func(ctx context.Context) []result {
 		var wrong atomic.Int64
@@ -756,10 +769,15 @@ func passwords(o options) []result {
 	})
 	rs := append(normalResults("passwords", t, 50, false), attack...)
 	rs = append(rs, info("passwords", "first logins by status", first.describe()))
+	rs = append(rs, info("passwords", "first login without the attack: median / max (one bcrypt)",
+		strconv.FormatFloat(idle.quantile(0.5), 'f', 1, 64)+" / "+strconv.FormatFloat(idle.quantile(1), 'f', 1, 64)+" ms"))
 	if first.successes() == 0 {
 		return append(rs, result{scenario: "passwords", figure: "first login: p99", value: "no success", target: "<= 50 ms", status: "MISS"})
 	}
-	return append(rs, check("passwords", "first login: p99 (max of "+strconv.Itoa(first.successes())+")", first.quantile(1), "ms", "<=", 50))
+	return append(rs,
+		check("passwords", "first login: p99 (max of "+strconv.Itoa(first.successes())+")", first.quantile(1), "ms", "<=", 50),
+		// What the attack adds to a first login, over the comparison it costs anyway.
+		check("passwords", "first login: p99 over the unattacked median", first.quantile(1)-idle.quantile(0.5), "ms", "<=", 50))
 }
 
 func replay(o options) []result {

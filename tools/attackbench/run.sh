@@ -73,6 +73,7 @@ say "building"
 (cd "$ROOT" && "$GO" build -o "$WORK/attackbench" ./tools/attackbench) || die "building attackbench failed"
 
 # Users: alice (the normal client of passwords), first1..first20 (first logins, password = name),
+# idle1..idle5 (first logins before the attack, the unattacked time of a first login: one bcrypt),
 # dave and mallory (PasswordDigest: the normal client and the attacker of replay). bcrypt makes each
 # addition take a moment.
 say "writing the users file"
@@ -83,6 +84,7 @@ add_user() { # add_user NAME PASSWORD [--digest]
 }
 add_user alice alice-secret
 for i in $(seq 1 20); do add_user "first$i" "first$i"; done
+for i in $(seq 1 5); do add_user "idle$i" "idle$i"; done
 add_user dave dave-secret --digest
 add_user mallory mallory-secret --digest
 
