@@ -232,6 +232,9 @@ func (s *Store) commit(tx *sql.Tx, reqs []*writeRequest) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sqlite: commit: %w", err)
 	}
+	// Counted before any write of the batch returns: a Get that begins after one was acknowledged
+	// must not read in a snapshot from before it (reader.go).
+	s.commits.Add(1)
 	n := 0
 	for _, req := range reqs {
 		if !req.settled {

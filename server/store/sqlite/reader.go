@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/contactsync/contactsync/server/store"
@@ -37,6 +39,23 @@ import (
 //
 // A connection is used by one goroutine at a time (taken from readers.free, given back after the
 // read), so it is opened without SQLite's per-connection mutex (SQLITE_OPEN_NOMUTEX).
+//
+// A read transaction spans several Gets. Beginning and ending one took about half of a Get's
+// instructions (the WAL index header read, a read-mark lock and its release, each lock an fcntl
+// system call: BENCHMARKS.md), so a connection keeps its transaction, and with it its snapshot, from
+// one Get to the next, and ends it when the snapshot could be out of date:
+//
+//   - at once after any write of this store commits: the committer counts its commits (commits), and a
+//     Get whose connection began its transaction before the latest commit starts a new one, so a Get
+//     that begins after a write was acknowledged always sees it (the commit is counted before the
+//     write returns);
+//   - after readTxMaxAge, so that writes of other processes on the same file (contactsync import
+//     beside serve) are seen within that time, and so that no transaction holds back the log's
+//     checkpoint longer: a connection left idle has its transaction ended by a sweep (readers.sweep).
+
+// readTxMaxAge is the longest a read connection keeps one read transaction: the staleness bound for
+// other processes' writes to the same file, and how long a reader may hold back a checkpoint.
+const readTxMaxAge = 10 * time.Millisecond
 
 // readMmapSize is each read connection's mmap_size: up to 1 GiB of the database file is read through
 // the mapping (the 1,000,000-contact benchmark store is ~150 MiB); beyond it SQLite reads as usual.
@@ -63,6 +82,14 @@ type readConn struct {
 	id    uintptr
 	idCap int
 	out   uintptr // an out-parameter (sqlite3** or sqlite3_stmt**) for open and prepare
+	// begin and end are prepared BEGIN and COMMIT statements: the read transaction a run of Gets
+	// shares (see the comment at the top).
+	begin, end uintptr
+	// inTx reports that the connection is in a transaction begun at txSince, when the store had
+	// made txCommits commits.
+	inTx      bool
+	txCommits uint64
+	txSince   time.Time
 }
 
 // readers holds the dedicated read connections. done is closed by close, so a Get waiting for a
@@ -72,12 +99,17 @@ type readers struct {
 	n    int
 	done chan struct{}
 	once sync.Once
+	// commits counts the store's committed write transactions (groupcommit.go's commit).
+	commits *atomic.Uint64
+	// sweeping is set while a sweep is scheduled.
+	sweeping atomic.Bool
 }
 
 // openReaders opens n read connections to the database file at the absolute path abs, whose schema
-// the write connection has already migrated (and whose opening has initialised the library).
-func openReaders(abs string, n int) (*readers, error) {
-	r := &readers{free: make(chan *readConn, n), done: make(chan struct{})}
+// the write connection has already migrated (and whose opening has initialised the library). commits
+// is the store's count of committed writes.
+func openReaders(abs string, n int, commits *atomic.Uint64) (*readers, error) {
+	r := &readers{free: make(chan *readConn, n), done: make(chan struct{}), commits: commits}
 	for range n {
 		rc, err := openReadConn(abs)
 		if err != nil {
@@ -112,17 +144,49 @@ func openReadConn(abs string) (rc *readConn, err error) {
 	if err := rc.exec(readPragmas); err != nil {
 		return nil, err
 	}
-	query, err := libc.CString(getSQL)
+	for _, p := range []struct {
+		stmt *uintptr
+		sql  string
+	}{{&rc.stmt, getSQL}, {&rc.begin, "BEGIN"}, {&rc.end, "COMMIT"}} {
+		if *p.stmt, err = rc.prepare(p.sql); err != nil {
+			return nil, err
+		}
+	}
+	return rc, nil
+}
+
+// prepare compiles sql on the connection.
+func (rc *readConn) prepare(sql string) (uintptr, error) {
+	query, err := libc.CString(sql)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer libc.Xfree(rc.tls, query)
 	rc.out = 0
 	if rv := sqlite3.Xsqlite3_prepare_v2(rc.tls, rc.db, query, -1, uintptr(unsafe.Pointer(&rc.out)), 0); rv != sqlite3.SQLITE_OK {
-		return nil, rc.errorf(rv, "prepare %q", getSQL)
+		return 0, rc.errorf(rv, "prepare %q", sql)
 	}
-	rc.stmt = rc.out
-	return rc, nil
+	return rc.out, nil
+}
+
+// run steps a statement that returns no rows (BEGIN, COMMIT) and resets it.
+func (rc *readConn) run(stmt uintptr, what string) error {
+	rv := sqlite3.Xsqlite3_step(rc.tls, stmt)
+	sqlite3.Xsqlite3_reset(rc.tls, stmt)
+	if rv != sqlite3.SQLITE_DONE {
+		return rc.errorf(rv, "%s", what)
+	}
+	return nil
+}
+
+// endTx ends the connection's read transaction, if it has one. A COMMIT of a read transaction cannot
+// lose anything; should it fail, the connection's autocommit state tells whether it is still in one.
+func (rc *readConn) endTx() {
+	if !rc.inTx {
+		return
+	}
+	_ = rc.run(rc.end, "end the read transaction")
+	rc.inTx = sqlite3.Xsqlite3_get_autocommit(rc.tls, rc.db) == 0
 }
 
 // exec runs sql (statements returning no rows that matter) on the connection.
@@ -184,23 +248,85 @@ func (r *readers) get(id string) (store.Contact, error) {
 	case <-r.done:
 		return store.Contact{}, errClosed
 	}
-	defer func() { r.free <- rc }()
-	return rc.get(id)
+	c, err := rc.get(id, r.commits.Load())
+	open := rc.inTx
+	r.free <- rc
+	if open {
+		r.scheduleSweep()
+	}
+	return c, err
 }
 
-func (rc *readConn) get(id string) (store.Contact, error) {
+// scheduleSweep makes sure a sweep runs readTxMaxAge from now, unless one is already scheduled.
+func (r *readers) scheduleSweep() {
+	if r.sweeping.CompareAndSwap(false, true) {
+		time.AfterFunc(readTxMaxAge, r.sweep)
+	}
+}
+
+// sweep ends the read transactions that idle connections have held for readTxMaxAge or longer, and
+// comes back while any connection may still hold one: a connection in use now is looked at next
+// time (or its Get schedules the next sweep).
+func (r *readers) sweep() {
+	select {
+	case <-r.done:
+		return
+	default:
+	}
+	var idle []*readConn
+	for len(idle) < r.n {
+		select {
+		case rc := <-r.free:
+			idle = append(idle, rc)
+			continue
+		default:
+		}
+		break
+	}
+	open := len(idle) < r.n
+	now := time.Now()
+	for _, rc := range idle {
+		if rc.inTx && now.Sub(rc.txSince) >= readTxMaxAge {
+			rc.endTx()
+		}
+		open = open || rc.inTx
+		r.free <- rc
+	}
+	r.sweeping.Store(false)
+	if open {
+		r.scheduleSweep()
+	}
+}
+
+// get reads the contact with the given id in the connection's read transaction, first ending it when
+// its snapshot may be out of date (the store committed since it began, or it is readTxMaxAge old) and
+// beginning one if there is none. commits is the store's count of commits, read before the snapshot
+// is taken (by the step), so the snapshot holds at least those commits.
+func (rc *readConn) get(id string, commits uint64) (store.Contact, error) {
+	now := time.Now()
+	if rc.inTx && (rc.txCommits != commits || now.Sub(rc.txSince) >= readTxMaxAge) {
+		rc.endTx()
+	}
+	if !rc.inTx {
+		if err := rc.run(rc.begin, "begin a read transaction"); err != nil {
+			return store.Contact{}, err
+		}
+		rc.inTx, rc.txCommits, rc.txSince = true, commits, now
+	}
 	if err := rc.bindID(id); err != nil {
 		return store.Contact{}, err
 	}
-	// Resetting the statement ends the read transaction the step began: it must not stay open, or
-	// it would hold back checkpoints and hide later writes from this connection.
+	// Resetting the statement frees its cursor; the read transaction stays until endTx.
 	defer sqlite3.Xsqlite3_reset(rc.tls, rc.stmt)
 	switch rv := sqlite3.Xsqlite3_step(rc.tls, rc.stmt); rv {
 	case sqlite3.SQLITE_ROW:
 	case sqlite3.SQLITE_DONE:
 		return store.Contact{}, store.ErrNotFound
 	default:
-		return store.Contact{}, rc.errorf(rv, "get")
+		err := rc.errorf(rv, "get")
+		sqlite3.Xsqlite3_reset(rc.tls, rc.stmt)
+		rc.endTx() // the next Get starts afresh
+		return store.Contact{}, err
 	}
 	var text [getColumns]string
 	for i := range text {
@@ -243,12 +369,18 @@ func (rc *readConn) bindID(id string) error {
 	return nil
 }
 
-// close finalizes the statement, closes the connection and frees the C memory.
+// close ends the read transaction, finalizes the statements, closes the connection and frees the C
+// memory.
 func (rc *readConn) close() error {
 	var err error
-	if rc.stmt != 0 {
-		sqlite3.Xsqlite3_finalize(rc.tls, rc.stmt)
-		rc.stmt = 0
+	if rc.db != 0 {
+		rc.endTx()
+	}
+	for _, stmt := range []*uintptr{&rc.stmt, &rc.begin, &rc.end} {
+		if *stmt != 0 {
+			sqlite3.Xsqlite3_finalize(rc.tls, *stmt)
+			*stmt = 0
+		}
 	}
 	if rc.db != 0 {
 		if rv := sqlite3.Xsqlite3_close_v2(rc.tls, rc.db); rv != sqlite3.SQLITE_OK {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/assert"
@@ -179,7 +180,7 @@ func TestReadErrorTakesTheDriverPath(t *testing.T) {
 		rc.stmt = rc.out
 	}
 	libc.Xfree(held[0].tls, query) // prepare copied the SQL
-	_, err = held[0].get("c")
+	_, err = held[0].get("c", s.commits.Load())
 	var ce *cError
 	require.ErrorAs(t, err, &ce, "the broken statement fails on the C path")
 	assert.Equal(t, int32(sqlite3.SQLITE_ERROR), ce.code&0xff)
@@ -194,4 +195,102 @@ func TestReadErrorTakesTheDriverPath(t *testing.T) {
 	}
 	_, err = s.Get(t.Context(), "unknown")
 	assert.ErrorIs(t, err, store.ErrNotFound)
+}
+
+// TestGetSeesEveryCommitAtOnce: a read connection keeps its read transaction across Gets, but a Get
+// that begins after a write of this store returned reads in a snapshot that holds it, on every
+// connection, whichever write path it took (Put, Update, Delete, WriteBatch).
+func TestGetSeesEveryCommitAtOnce(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	ctx := t.Context()
+	readAll := func(want string) {
+		t.Helper()
+		for range 2 * s.reads.n { // the free channel hands the connections out in turn
+			c, err := s.Get(ctx, "c")
+			if want == "" {
+				require.ErrorIs(t, err, store.ErrNotFound)
+				continue
+			}
+			require.NoError(t, err)
+			require.Equal(t, want, c.FirstName)
+		}
+	}
+	for i := range 20 {
+		v := fmt.Sprint("put-", i)
+		require.NoError(t, s.Put(ctx, store.Contact{ID: "c", FirstName: v}))
+		readAll(v)
+		v = fmt.Sprint("update-", i)
+		_, err := s.Update(ctx, "c", func(c store.Contact) (store.Contact, error) { c.FirstName = v; return c, nil })
+		require.NoError(t, err)
+		readAll(v)
+		v = fmt.Sprint("batch-", i)
+		_, err = s.WriteBatch(ctx, []store.Contact{{ID: "c", FirstName: v}}, store.Upsert)
+		require.NoError(t, err)
+		readAll(v)
+		_, err = s.Delete(ctx, "c")
+		require.NoError(t, err)
+		readAll("")
+	}
+}
+
+// TestGetSeesOtherWritersWithinMaxAge: a write of another store on the same file (another process,
+// such as contactsync import beside serve) is not counted by this store, and is seen by every
+// connection once readTxMaxAge has passed since it returned.
+func TestGetSeesOtherWritersWithinMaxAge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contacts.db")
+	s, err := Open(t.Context(), path)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	other, err := Open(t.Context(), path)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = other.Close() })
+	ctx := t.Context()
+	require.NoError(t, s.Put(ctx, store.Contact{ID: "c", FirstName: "first"}))
+	for i := range 10 {
+		for range 2 * s.reads.n { // every connection in a read transaction
+			_, err := s.Get(ctx, "c")
+			require.NoError(t, err)
+		}
+		v := fmt.Sprint("other-", i)
+		require.NoError(t, other.Put(ctx, store.Contact{ID: "c", FirstName: v}))
+		time.Sleep(readTxMaxAge)
+		for range 2 * s.reads.n {
+			c, err := s.Get(ctx, "c")
+			require.NoError(t, err)
+			require.Equal(t, v, c.FirstName, "seen readTxMaxAge after the other store's write")
+		}
+	}
+}
+
+// TestIdleConnectionsEndTheirReadTransactions: connections left idle do not keep their read
+// transactions (which would hold back the log's checkpoint): a sweep ends them.
+func TestIdleConnectionsEndTheirReadTransactions(t *testing.T) {
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c", FirstName: "x"}))
+	inTx := func() (n int) {
+		var held []*readConn
+		for range s.reads.n {
+			rc := <-s.reads.free
+			held = append(held, rc)
+			if rc.inTx {
+				n++
+			}
+		}
+		for _, rc := range held {
+			s.reads.free <- rc
+		}
+		return n
+	}
+	for range 2 * s.reads.n {
+		_, err := s.Get(t.Context(), "c")
+		require.NoError(t, err)
+	}
+	require.Positive(t, inTx(), "reads leave their transactions open for the next Get")
+	for deadline := time.Now().Add(time.Minute); inTx() > 0; time.Sleep(readTxMaxAge) {
+		require.True(t, time.Now().Before(deadline), "the idle connections' transactions were never ended")
+	}
 }

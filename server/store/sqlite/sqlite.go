@@ -121,6 +121,9 @@ type Store struct {
 	path    string     // the database file's absolute path; ProbeWrite writes beside it
 	probeMu sync.Mutex // one probe file at a time: concurrent probes share its name
 	reads   *readers   // Get's dedicated read connections; see reader.go
+	// commits counts the committed write transactions, so a read connection knows when its read
+	// transaction's snapshot may be out of date (reader.go).
+	commits atomic.Uint64
 
 	bulkResume atomic.Int64 // when the next WriteBatch transaction may start, in Unix nanoseconds; see bulk.go
 }
@@ -198,7 +201,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return nil, fmt.Errorf("sqlite: open %s: prepare %q: %w", abs, p.sql, err)
 		}
 	}
-	if s.reads, err = openReaders(abs, readers); err != nil {
+	if s.reads, err = openReaders(abs, readers, &s.commits); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
 	s.startCommitter()
