@@ -245,8 +245,9 @@ func (s *Store) Put(ctx context.Context, c store.Contact) error {
 }
 
 // Get returns the contact with the given id, or an error wrapping store.ErrNotFound. It reads on
-// dedicated read connections (reader.go), so it never waits for a write in progress and always sees
-// every completed write.
+// dedicated read connections (reader.go), so it never waits for a write in progress; it always sees
+// every completed write of this store, and a write of another process on the same file once it is
+// readTxMaxAge (10 ms) old.
 //
 // The query runs without the caller's cancellation (it is checked once before): a read takes
 // microseconds, and with a cancellable context the driver arms an interrupt with a goroutine per
