@@ -179,3 +179,61 @@ func assertAnswer(t *testing.T, resp *http.Response, body string, status int, co
 		assert.NotEmpty(t, resp.Header.Get("Allow"))
 	}
 }
+
+// TestResponsesDeclareTheirLength: every answer travels with a Content-Length, never chunked, over a
+// real connection and on HTTP/1.1 and HTTP/2: small bodies get theirs from net/http (which computes it
+// for a handler that wrote a few KB at most and returned), larger ones (the WSDL) from the handler.
+func TestResponsesDeclareTheirLength(t *testing.T) {
+	for _, http2 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "HTTP/1.1", true: "HTTP/2"}[http2], func(t *testing.T) {
+			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = st.Close() })
+			h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL,
+				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			require.NoError(t, err)
+			srv := httptest.NewUnstartedServer(h)
+			if http2 {
+				srv.EnableHTTP2 = true
+				srv.StartTLS()
+			} else {
+				srv.Start()
+			}
+			t.Cleanup(srv.Close)
+			ts := &testServer{Server: srv, store: st, endpoint: srv.URL + wsdl.Path}
+			client := ts.Client()
+			ns := wsdl.DefaultNamespace
+			for _, r := range []wireRequest{
+				requestFor("soap11", ns, "TestCreateContact", "len-1", true),
+				requestFor("get", ns, "ReadContact", "len-1", true),
+				requestFor("get", ns, "ReadContact", "missing", true),
+				{method: "GET", path: "?WSDL"},
+				{method: "GET", path: "?disco"},
+				{method: "HEAD", path: "?WSDL"},
+			} {
+				req, err := http.NewRequest(r.method, ts.endpoint+r.path, strings.NewReader(r.body))
+				require.NoError(t, err)
+				if r.soapAction != "" {
+					req.Header.Set("SOAPAction", r.soapAction)
+				}
+				if r.contentType != "" {
+					req.Header.Set("Content-Type", r.contentType)
+				}
+				resp, err := client.Do(req)
+				require.NoError(t, err)
+				body, err := io.ReadAll(resp.Body)
+				require.NoError(t, err)
+				_ = resp.Body.Close()
+				assert.Empty(t, resp.TransferEncoding, "%s %s: not chunked", r.method, r.path)
+				if r.method != "HEAD" {
+					assert.EqualValues(t, len(body), resp.ContentLength, "%s %s", r.method, r.path)
+				} else {
+					assert.Positive(t, resp.ContentLength, "HEAD %s", r.path)
+				}
+				if http2 {
+					assert.Equal(t, 2, resp.ProtoMajor)
+				}
+			}
+		})
+	}
+}

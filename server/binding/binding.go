@@ -58,14 +58,44 @@ type Credentials struct {
 	Problem string
 }
 
-// WriteBody writes a complete response with an explicit length, so clients never see chunked encoding
-// for these small documents.
+// WriteBody writes a complete response in one Write, never chunked. A body below autoLength gets its
+// Content-Length from net/http, which adds it to a response whose handler wrote less than a few KB
+// and returned (http.ResponseWriter's Write); a longer one declares it here.
 func WriteBody(w http.ResponseWriter, status int, contentType string, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Type"] = contentTypeValue(contentType)
+	if len(body) >= autoLength {
+		h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// autoLength is the size from which WriteBody declares the Content-Length itself: net/http buffers
+// 2048 bytes of a response before it decides between a computed Content-Length and chunking.
+const autoLength = 2048
+
+// The content types the service answers with, as header values that are shared and never modified,
+// so setting one allocates nothing (and needs no canonicalising of the key).
+var (
+	headerTextXML   = []string{"text/xml; charset=utf-8"}
+	headerSOAP12    = []string{"application/soap+xml; charset=utf-8"}
+	headerJSON      = []string{"application/json; charset=utf-8"}
+	headerPlainText = []string{"text/plain; charset=utf-8"}
+)
+
+func contentTypeValue(contentType string) []string {
+	switch contentType {
+	case headerTextXML[0]:
+		return headerTextXML
+	case headerSOAP12[0]:
+		return headerSOAP12
+	case headerJSON[0]:
+		return headerJSON
+	case headerPlainText[0]:
+		return headerPlainText
+	}
+	return []string{contentType}
 }
 
 // SetErrorHeaders sets the headers an error's code asks for on every binding: Retry-After on

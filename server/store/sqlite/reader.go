@@ -328,16 +328,35 @@ func (rc *readConn) get(id string, commits uint64) (store.Contact, error) {
 		rc.endTx() // the next Get starts afresh
 		return store.Contact{}, err
 	}
-	var text [getColumns]string
-	for i := range text {
+	// The columns are copied out of SQLite (their bytes are SQLite's only until the reset) into one
+	// allocation that the eight strings share: one allocation per read instead of one per column.
+	var (
+		ptr  [getColumns]uintptr
+		size [getColumns]int
+	)
+	total := 0
+	for i := range ptr {
 		// Every column is TEXT NOT NULL in a STRICT table (migrations/0001); anything else means the
 		// file is not the schema this store wrote.
 		if t := sqlite3.Xsqlite3_column_type(rc.tls, rc.stmt, int32(i)); t != sqlite3.SQLITE_TEXT {
 			return store.Contact{}, fmt.Errorf("get: column %d has type %d, not text", i, t)
 		}
-		p := sqlite3.Xsqlite3_column_text(rc.tls, rc.stmt, int32(i))
-		if n := int(sqlite3.Xsqlite3_column_bytes(rc.tls, rc.stmt, int32(i))); n > 0 {
-			text[i] = string(libc.GoBytes(p, n)) // copied: the bytes are SQLite's until the reset
+		ptr[i] = sqlite3.Xsqlite3_column_text(rc.tls, rc.stmt, int32(i))
+		size[i] = int(sqlite3.Xsqlite3_column_bytes(rc.tls, rc.stmt, int32(i)))
+		total += size[i]
+	}
+	var text [getColumns]string
+	if total > 0 {
+		buf := make([]byte, 0, total)
+		for i := range ptr {
+			if size[i] > 0 {
+				buf = append(buf, libc.GoBytes(ptr[i], size[i])...)
+			}
+		}
+		all := unsafe.String(unsafe.SliceData(buf), total) // buf is never written again
+		at := 0
+		for i, n := range size {
+			text[i], at = all[at:at+n], at+n
 		}
 	}
 	c := store.Contact{ID: text[0], AccountID: text[1], FirstName: text[2], LastName: text[3],
