@@ -50,3 +50,43 @@ func FuzzHTTPBindings(f *testing.F) {
 		}
 	})
 }
+
+// TestFormTypeFastPath holds checkFormType's unparsed answers to those of parsing the content type.
+func TestFormTypeFastPath(t *testing.T) {
+	for _, ct := range []string{
+		"application/x-www-form-urlencoded",
+		"Application/X-WWW-Form-Urlencoded",
+		"application/x-www-form-urlencoded; charset=utf-8",
+		"application/x-www-form-urlencoded; charset=UTF-8",
+		"application/x-www-form-urlencoded;charset=utf-8",
+		"application/x-www-form-urlencoded; charset=\"utf-8\"",
+		"application/x-www-form-urlencoded; charset=iso-8859-1",
+		"application/x-www-form-urlencoded; charset=utf-8; charset=utf-8",
+		"application/x-www-form-urlencoded; charset=utf-8 ",
+		"application/x-www-form-urlencoded; charset=utf-8x",
+		"application/x-www-form-urlencodedx",
+		"application/x-www-form-urlencoded;",
+		"multipart/form-data; boundary=x",
+		"text/xml; charset=utf-8",
+		"",
+	} {
+		t.Run(ct, func(t *testing.T) {
+			fast, parsed := checkFormType(ct), parseFormType(ct)
+			if (fast == nil) != (parsed == nil) || (fast != nil && fast.Error() != parsed.Error()) {
+				t.Fatalf("checkFormType(%q) = %v, parsing gives %v", ct, fast, parsed)
+			}
+		})
+	}
+}
+
+// FuzzFormType holds checkFormType to parseFormType for any content type.
+func FuzzFormType(f *testing.F) {
+	f.Add("application/x-www-form-urlencoded; charset=utf-8")
+	f.Add("application/x-www-form-urlencoded")
+	f.Fuzz(func(t *testing.T, ct string) {
+		fast, parsed := checkFormType(ct), parseFormType(ct)
+		if (fast == nil) != (parsed == nil) || (fast != nil && fast.Error() != parsed.Error()) {
+			t.Fatalf("checkFormType(%q) = %v, parsing gives %v", ct, fast, parsed)
+		}
+	})
+}
