@@ -463,6 +463,29 @@ func closedLoop(ctx context.Context, addr string, n int, next func() []byte) *ta
 	return t
 }
 
+// processCPU returns the user and system CPU time process pid has used (fields 14 and 15 of
+// /proc/PID/stat, in clock ticks of 1/100 s, the USER_HZ of every Linux architecture Go runs on), or
+// a negative duration when it cannot be read.
+func processCPU(pid int) time.Duration {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if pid == 0 || err != nil {
+		return -1
+	}
+	// The command name (field 2) is in parentheses and may hold spaces and parentheses; fields
+	// count from after its last closing one.
+	end := bytes.LastIndexByte(stat, ')')
+	fields := strings.Fields(string(stat[end+1:]))
+	if end < 0 || len(fields) < 13 {
+		return -1
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
 // vmHWM returns the process's peak resident set size in MiB.
 func vmHWM(pid int) (float64, error) {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
@@ -687,22 +710,37 @@ func overload(o options) []result {
 	createContact(o, "attack-normal")
 	normalWire := newTemplate(o, readOp, readRequest("attack-normal")).wire()
 	next := func() []byte { return normalWire }
-	phase := func(n int) (*tally, float64) {
+	// Each phase also reports the CPU the server and this load generator used, as a share of the
+	// phase's wall time, and the server's CPU per success: a server below ~100% was not the
+	// bottleneck (the generator was, when it is near 100%), and a CPU per success that grows from 1x
+	// to 4x is what the server spends on the surplus connections.
+	phase := func(n int) (*tally, float64, string) {
 		ctx, cancel := context.WithTimeout(context.Background(), o.duration)
 		defer cancel()
+		server0, client0 := processCPU(o.pid), processCPU(os.Getpid())
 		start := time.Now()
 		t := closedLoop(ctx, o.addr(), n, next)
-		return t, float64(t.successes()) / time.Since(start).Seconds()
+		wall := time.Since(start)
+		server, client := processCPU(o.pid)-server0, processCPU(os.Getpid())-client0
+		cpu := "unknown"
+		if o.pid != 0 && server0 >= 0 && client0 >= 0 {
+			cpu = fmt.Sprintf("server %.0f%%, %.1f µs per success; load generator %.0f%%",
+				100*server.Seconds()/wall.Seconds(), float64(server.Microseconds())/float64(max(t.successes(), 1)),
+				100*client.Seconds()/wall.Seconds())
+		}
+		return t, float64(t.successes()) / wall.Seconds(), cpu
 	}
-	_, _ = phase(o.maxConcurrent) // warm-up: connections, caches
-	at1, rate1 := phase(o.maxConcurrent)
-	at4, rate4 := phase(4 * o.maxConcurrent)
-	n := strconv.Itoa(o.maxConcurrent)
+	_, _, _ = phase(o.maxConcurrent) // warm-up: connections, caches
+	at1, rate1, cpu1 := phase(o.maxConcurrent)
+	at4, rate4, cpu4 := phase(4 * o.maxConcurrent)
+	n, n4 := strconv.Itoa(o.maxConcurrent), strconv.Itoa(4*o.maxConcurrent)
 	return []result{
 		info("overload", "successes/s at "+n+" connections (--max-concurrent)", strconv.FormatFloat(rate1, 'f', 0, 64)),
 		info("overload", "responses at "+n+" connections", at1.describe()),
-		info("overload", "successes/s at "+strconv.Itoa(4*o.maxConcurrent)+" connections", strconv.FormatFloat(rate4, 'f', 0, 64)),
-		info("overload", "responses at "+strconv.Itoa(4*o.maxConcurrent)+" connections", at4.describe()),
+		info("overload", "CPU at "+n+" connections", cpu1),
+		info("overload", "successes/s at "+n4+" connections", strconv.FormatFloat(rate4, 'f', 0, 64)),
+		info("overload", "responses at "+n4+" connections", at4.describe()),
+		info("overload", "CPU at "+n4+" connections", cpu4),
 		check("overload", "goodput at 4x over goodput at 1x", 100*rate4/max(rate1, 1), "%", ">=", 80),
 		check("overload", "p99 of successes at 4x", at4.quantile(0.99), "ms", "<=", 50),
 	}
