@@ -2,7 +2,6 @@ package soap
 
 import (
 	"encoding/xml"
-	"mime"
 	"net/http"
 	"strings"
 
@@ -30,19 +29,6 @@ type Limits struct {
 // could hurt the server.
 func DefaultLimits() Limits {
 	return Limits{MaxDepth: 32, MaxElements: 1000, XMLBudget: DefaultXMLBudget()}
-}
-
-// MediaType returns the media type of a Content-Type header, lower case, or "" when it does not
-// parse: text/xml is SOAP 1.1's, application/soap+xml SOAP 1.2's. The content types SOAP 1.1 clients
-// send are recognised without mime.ParseMediaType, which allocates a parameter map per call and
-// showed in the profile (BENCHMARKS.md); anything else goes through it.
-func MediaType(contentType string) string {
-	switch contentType {
-	case "text/xml; charset=utf-8", "text/xml; charset=UTF-8", "text/xml;charset=utf-8", "text/xml":
-		return "text/xml"
-	}
-	mediaType, _, _ := mime.ParseMediaType(contentType)
-	return mediaType
 }
 
 // Binding serves SOAP 1.1 (version12 false) or SOAP 1.2 (version12 true). The two differ only in the
@@ -126,11 +112,7 @@ func (b *Binding) envelopeEnd() string {
 // declared; an empty action counts as none, as SOAP 1.1 lets "" mean "the request URI".
 func (b *Binding) action(r *http.Request) (action string, ok bool) {
 	if b.version12 {
-		_, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		if err != nil {
-			return "", false
-		}
-		action = params["action"]
+		action = actionParam(r.Header.Get("Content-Type"))
 	} else {
 		values, present := r.Header["Soapaction"]
 		if !present || len(values) == 0 {
