@@ -56,9 +56,8 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEnvelope$$' -fuzztime $(FUZZTIME) ./server/binding/soap
 	$(GO) test -run '^$$' -fuzz '^FuzzFastEnvelope$$' -fuzztime $(FUZZTIME) ./server/binding/soap
 	$(GO) test -run '^$$' -fuzz '^FuzzXMLBudget$$' -fuzztime $(FUZZTIME) ./server/binding/soap
-	$(GO) test -run '^$$' -fuzz '^FuzzReadSOAPType$$' -fuzztime $(FUZZTIME) ./server/binding/soap
+	$(GO) test -run '^$$' -fuzz '^FuzzReadContentType$$' -fuzztime $(FUZZTIME) ./server/binding
 	$(GO) test -run '^$$' -fuzz '^FuzzHTTPBindings$$' -fuzztime $(FUZZTIME) ./server/binding/httpform
-	$(GO) test -run '^$$' -fuzz '^FuzzFormType$$' -fuzztime $(FUZZTIME) ./server/binding/httpform
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONBinding$$' -fuzztime $(FUZZTIME) ./server/binding/json
 	$(GO) test -run '^$$' -fuzz '^FuzzAuthCredentials$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server

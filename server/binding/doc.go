@@ -1,7 +1,7 @@
 // Package binding is what every wire protocol of the service shares: the Binding interface the handler
 // drives, the decoded Request with the credentials its body carried, the set of protocols a deployment
-// serves (Protocols), the pooled buffers responses are written into, and the plain-text error form of
-// requests that reach no binding.
+// serves (Protocols), the reader of a request's Content-Type (ReadContentType), the pooled buffers
+// responses are written into, and the plain-text error form of requests that reach no binding.
 //
 // The protocols themselves live in the packages below it, one per wire family: soap (SOAP 1.1 and 1.2),
 // httpform (HTTP GET and POST) and json (the ASP.NET AJAX JSON endpoint). They never import each other.

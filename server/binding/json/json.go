@@ -1,7 +1,6 @@
 package json
 
 import (
-	"mime"
 	"net/http"
 	"strings"
 
@@ -46,8 +45,8 @@ func (b *Binding) Offers(op *wire.Operation) bool { return op.DecodeJSON != nil 
 
 // IsMediaType reports whether a Content-Type header names application/json.
 func IsMediaType(contentType string) bool {
-	mediaType, _, err := mime.ParseMediaType(contentType)
-	return err == nil && mediaType == "application/json"
+	c := binding.ReadContentType(contentType)
+	return c.Err == nil && c.MediaType == "application/json"
 }
 
 // Decode reads the operation from the last path segment and its parameters from the JSON object.
@@ -57,8 +56,10 @@ func (b *Binding) Decode(r *http.Request, body []byte) (binding.Request, *fault.
 	if op == nil || !b.Offers(op) {
 		return binding.Request{}, fault.Errorf(fault.UnknownOperation, "The operation %q does not exist; operations are: %s.", opName, strings.Join(b.operationNames(), ", "))
 	}
-	if _, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8") {
-		return binding.Request{}, fault.Errorf(fault.UnsupportedMediaType, "The JSON endpoint accepts only UTF-8; the charset %q is not supported.", params["charset"])
+	if c := binding.ReadContentType(r.Header.Get("Content-Type")); c.Err == nil {
+		if cs, _ := c.Param("charset"); cs != "" && !strings.EqualFold(cs, "utf-8") {
+			return binding.Request{}, fault.Errorf(fault.UnsupportedMediaType, "The JSON endpoint accepts only UTF-8; the charset %q is not supported.", cs)
+		}
 	}
 	rd := wire.NewJSONReader(body, b.maxDepth)
 	empty, err := rd.Object()

@@ -1,0 +1,83 @@
+package binding
+
+import (
+	"mime"
+	"testing"
+)
+
+// checkReadContentType fails t when ReadContentType reads header otherwise than mime.ParseMediaType:
+// its media type, error and every parameter. It reports whether the header was read without mime.
+func checkReadContentType(t *testing.T, header string) (simple bool) {
+	t.Helper()
+	wantType, wantParams, wantErr := mime.ParseMediaType(header)
+	c := ReadContentType(header)
+	if c.MediaType != wantType || (c.Err == nil) != (wantErr == nil) {
+		t.Fatalf("ReadContentType(%q) = %q, error %v; mime.ParseMediaType gives %q, error %v", header, c.MediaType, c.Err, wantType, wantErr)
+	}
+	for name, want := range wantParams {
+		if got, ok := c.Param(name); !ok || got != want {
+			t.Fatalf("ReadContentType(%q).Param(%q) = %q, %v; mime.ParseMediaType gives %q", header, name, got, ok, want)
+		}
+	}
+	for _, name := range []string{"charset", "action", "boundary"} {
+		if _, want := wantParams[name]; !want {
+			if got, ok := c.Param(name); ok {
+				t.Fatalf("ReadContentType(%q).Param(%q) = %q; mime.ParseMediaType has no such parameter", header, name, got)
+			}
+		}
+	}
+	return c.parsed == nil && c.Err == nil
+}
+
+func TestReadContentType(t *testing.T) {
+	const action = `"http://localhost:8080/contactsync/v1/ReadContact"`
+	for _, tc := range []struct {
+		header string
+		simple bool // read without mime: the shapes clients send must be
+	}{
+		{"text/xml; charset=utf-8", true},
+		{"text/xml; charset=UTF-8", true},
+		{"text/xml;charset=utf-8", true},
+		{"text/xml", true},
+		{"Text/XML; Charset=utf-8", true},
+		{"application/soap+xml; charset=utf-8; action=" + action, true},
+		{"application/soap+xml;charset=utf-8;action=" + action, true},
+		{"application/soap+xml; action=" + action + "; charset=utf-8", true},
+		{"application/soap+xml; action=\"\"", true},
+		{"application/soap+xml; action=ReadContact", true},
+		{"application/soap+xml ; action = " + action + " ;", true},
+		{"application/x-www-form-urlencoded", true},
+		{"application/x-www-form-urlencoded; charset=utf-8", true},
+		{"application/json; charset=utf-8", true},
+		{"application/soap+xml; charset=utf-8; action=" + action + "; action=x", false},
+		{"application/soap+xml; ACTION=a; action=b", false},
+		{"application/x-www-form-urlencoded; charset=\"utf-8\"; a=1; b=2; c=3; d=4", false},
+		{`application/soap+xml; action="a\"b"`, false},
+		{`application/soap+xml; action="unterminated`, false},
+		{"application/soap+xml; action*=utf-8''a", false},
+		{"application/soap+xml; action=a:b", false},
+		{"application/soap+xml; ;", false},
+		{"multipart/form-data; boundary=x", true},
+		{"text/xml/x", false},
+		{"text/", false},
+		{" text/xml", false},
+		{"", false},
+	} {
+		t.Run(tc.header, func(t *testing.T) {
+			if got := checkReadContentType(t, tc.header); got != tc.simple {
+				t.Errorf("ReadContentType(%q) read without mime: %v, want %v", tc.header, got, tc.simple)
+			}
+		})
+	}
+}
+
+// FuzzReadContentType holds ReadContentType to mime.ParseMediaType for any header.
+func FuzzReadContentType(f *testing.F) {
+	f.Add("application/soap+xml; charset=utf-8; action=\"http://localhost:8080/contactsync/v1/ReadContact\"")
+	f.Add("text/xml; charset=utf-8")
+	f.Add("application/x-www-form-urlencoded; charset=utf-8")
+	f.Add("application/soap+xml; action=a; ACTION=b")
+	f.Fuzz(func(t *testing.T, header string) {
+		checkReadContentType(t, header)
+	})
+}
