@@ -561,7 +561,7 @@ func badValueParam(op *wire.Operation) *wire.Field {
 	return nil
 }
 
-// httpStatus is the status each error code has on the HTTP GET and POST bindings (README's error
+// httpStatus is the status each error code has on the HTTP GET and POST bindings (docs/bindings.md's error
 // table).
 var httpStatus = map[string]int{
 	"InvalidArgument": 400, "MalformedRequest": 400, "NotFound": 404, "UnknownOperation": 404,

@@ -28,7 +28,7 @@ func newBackupCommand() *cobra.Command {
 			"still in the -wal file), checked (integrity_check, contact count), fsynced and renamed into place,\n" +
 			"so --to is either its previous content or a complete backup. The backup holds every write\n" +
 			"acknowledged before it started. Restore by stopping serve and putting the file in the store's\n" +
-			"place (README, Backups and moving data). For a PostgreSQL store use pg_dump.",
+			"place (docs/data.md). For a PostgreSQL store use pg_dump.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBackup(cmd.Context(), opts, cmd.OutOrStdout())
@@ -42,7 +42,7 @@ func newBackupCommand() *cobra.Command {
 // pgDumpHint is what backup says for a PostgreSQL store.
 const pgDumpHint = "backup copies a SQLite store's file; a PostgreSQL store is backed up with PostgreSQL's own tools: " +
 	"pg_dump --format=custom --table=SCHEMA.contacts --table=SCHEMA.schema_migrations (SCHEMA: public, or the DSN's search_path), " +
-	"restored with pg_restore; or `contactsync export` for a JSON Lines copy (README, Backups and moving data)"
+	"restored with pg_restore; or `contactsync export` for a JSON Lines copy (docs/data.md)"
 
 func runBackup(ctx context.Context, opts backupOptions, out io.Writer) error {
 	if opts.to == "" {

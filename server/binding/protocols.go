@@ -13,7 +13,7 @@ type Protocols struct {
 	SOAP11, SOAP12, Get, Post, JSON, Docs bool
 }
 
-// ProtocolNames are the names --protocols accepts, in the order README lists them.
+// ProtocolNames are the names --protocols accepts, in the order docs/bindings.md lists them.
 var ProtocolNames = []string{"soap11", "soap12", "get", "post", "json", "docs"}
 
 // DefaultProtocols is today's behaviour: everything but the JSON endpoint, which ASMX makes opt-in

@@ -16,7 +16,7 @@ import (
 // so adding a code means deciding its wire form in each binding.
 type Code string
 
-// The codes, in the order the README's error table lists them.
+// The codes, in the order the error table of docs/bindings.md lists them.
 const (
 	// InvalidArgument: a parameter is missing, empty, too long, holds a forbidden character or a value
 	// its XSD type cannot carry.

@@ -28,7 +28,7 @@ type Mapping struct {
 	Outcome string
 }
 
-// table is the table, one row per code, in the README's order. A slice rather than a map: the
+// table is the table, one row per code, in the order of docs/bindings.md's error table. A slice rather than a map: the
 // bindings look a code up on every error response, and a scan of a dozen short strings costs less than
 // hashing one.
 var table = []struct {
@@ -49,7 +49,7 @@ var table = []struct {
 	{Internal, Mapping{HTTPStatus: http.StatusInternalServerError, SOAPStatus: 500, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 500, Outcome: "Internal"}},
 }
 
-// Codes lists the closed set of codes, in the README's order.
+// Codes lists the closed set of codes, in the order of docs/bindings.md's error table.
 var Codes = func() []Code {
 	codes := make([]Code, len(table))
 	for i, row := range table {

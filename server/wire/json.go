@@ -15,7 +15,7 @@ import (
 // The JSON forms of the ASP.NET AJAX endpoint (ScriptService), as JavaScriptSerializer writes and reads
 // them where it defines them: strings, numbers and booleans as JSON's own; a dateTime as "\/Date(ms)\/"
 // (milliseconds since the Unix epoch, UTC); nil as null; an array (ArrayOfX) as a JSON array. Where it
-// defines nothing or something JSON cannot carry, README lists what the service chose: base64Binary is
+// defines nothing or something JSON cannot carry, docs/bindings.md lists what the service chose: base64Binary is
 // a base64 string, an enumeration its member name, NaN and the infinities the strings "NaN",
 // "Infinity" and "-Infinity", and a long beyond 2^53 an exact JSON number (JavaScript clients lose
 // precision there, as they do with ASP.NET).

@@ -184,7 +184,7 @@ func ParseBase64(s string) ([]byte, bool) {
 // without one. Time's location is UTC for a Z suffix and a fixed zone for an offset.
 //
 // Unlike ASMX, which converts a value with an offset to the server's local time, the service keeps
-// the offset the client sent (README, "Changing the contract").
+// the offset the client sent (docs/contract.md).
 type DateTime struct {
 	Time time.Time
 	// NoZone marks a value without a zone suffix; Time's location is then UTC and meaningless.

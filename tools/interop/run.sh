@@ -7,8 +7,8 @@
 #   Node    npm `soap`, pinned in node/package.json and node/package-lock.json: SOAP 1.1, SOAP 1.2; and
 #           Node's own fetch against the ASP.NET AJAX JSON endpoint (the service runs with json on)
 # Then an authenticated run against a second service with a users file: zeep UsernameToken (PasswordText,
-# PasswordDigest) and the Mono proxies with Credentials (HTTP Basic), plus 401 checks (see README).
-# Every client runs the same scenario per binding with a fresh id (see README, "Interoperability").
+# PasswordDigest) and the Mono proxies with Credentials (HTTP Basic), plus 401 checks (see docs/development.md).
+# Every client runs the same scenario per binding with a fresh id (see docs/development.md, "Interoperability").
 # Prints one PASS/FAIL line per check and ends with "N passed, M failed"; exits non-zero on any failure.
 #
 # usage: tools/interop/run.sh [--break-namespace]
@@ -70,7 +70,7 @@ step() {
   fi
 }
 
-# warnings TOOL LOG: lists what an import tool printed beyond its progress lines (see README).
+# warnings TOOL LOG: lists what an import tool printed beyond its progress lines (see docs/development.md).
 warnings() {
   local lines
   lines=$(grep -v -E '^\s*$|^parsing WSDL\.\.\.|^Generating code\.\.\.|^Writing file' "$2" | sed 's/^\[WARNING\] //')
@@ -215,7 +215,7 @@ if [ $ok = 1 ] && step "java build: javac" "$J/javac.log" \
   "$JAXWS_CP" "$J/classes" "$J/src" "$HERE/java/Client.java"; then
   for b in soap11 soap12; do
     # The property names the SAAJ factory the Debian jars provide, instead of letting SAAJ find it by
-    # a deprecated service file, which logs a WARNING on every call (see README).
+    # a deprecated service file, which logs a WARNING on every call (see docs/development.md).
     run_client "java/$b" java -Djavax.xml.soap.SAAJMetaFactory=com.sun.xml.messaging.saaj.soap.SAAJMetaFactoryImpl \
       -cp "$J/classes:$JAXWS_CP" Client "$b" "$(fresh_id java "$b")"
   done

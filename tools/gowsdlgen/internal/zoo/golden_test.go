@@ -66,7 +66,7 @@ func nullableStrings() map[string]bool {
 	return names
 }
 
-// difference is a deliberate difference from ASMX in one captured exchange: README, "XSD types on the
+// difference is a deliberate difference from ASMX in one captured exchange: docs/xsd-types.md, "XSD types on the
 // wire", gives the decision behind each kind.
 type difference struct {
 	why string
@@ -224,12 +224,12 @@ func TestZooWSDLIsTheCapturedOne(t *testing.T) {
 	assert.Equal(t, string(c.respBody), string(wsdl))
 }
 
-// TestDifferencesAreDocumented: README's table of the zoo's deliberate differences names every capture
+// TestDifferencesAreDocumented: docs/xsd-types.md's table of the zoo's deliberate differences names every capture
 // in differences.
 func TestDifferencesAreDocumented(t *testing.T) {
-	readme, err := os.ReadFile("../../../../README.md")
+	readme, err := os.ReadFile("../../../../docs/xsd-types.md")
 	require.NoError(t, err)
 	for name := range differences {
-		assert.Contains(t, string(readme), "`"+name+"`", "README lists the capture %s", name)
+		assert.Contains(t, string(readme), "`"+name+"`", "docs/xsd-types.md lists the capture %s", name)
 	}
 }
