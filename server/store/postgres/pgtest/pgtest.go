@@ -183,7 +183,7 @@ type heldChunk struct {
 // for the server's answer to a chunk sent to it, before delivering the next one anyway.
 const (
 	releaseWriteWait  = time.Second
-	releaseAnswerWait = 250 * time.Millisecond
+	releaseAnswerWait = 100 * time.Millisecond
 )
 
 // NewProxy starts a proxy on 127.0.0.1:0 forwarding to target (host:port) and stops it when t ends.
