@@ -1,7 +1,9 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"strconv"
 	"testing"
 	"time"
@@ -161,4 +163,56 @@ func TestCancelOnGiveUp(t *testing.T) {
 	require.NoError(t, <-done)
 	_, err = s.Get(t.Context(), "busy")
 	require.NoError(t, err, "the cancelled Delete was not applied")
+}
+
+// isCommit matches the COMMIT the store sends: a simple query message ('Q') whose text is "commit".
+func isCommit(b []byte) bool {
+	return len(b) > 5 && b[0] == 'Q' && bytes.Equal(b[5:], []byte("commit\x00"))
+}
+
+// TestLostCommitIsOutcomeUnknown partitions each write's connection exactly when its COMMIT is on the
+// way: the store cannot know whether the server applied it, and must say so (ErrOutcomeUnknown), not
+// that it was not applied (ErrUnavailable). Once the partition heals, the contact is in one of the
+// two states the write allows.
+func TestLostCommitIsOutcomeUnknown(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		write func(s *postgres.Store) error
+		// applied tells from a Get's result whether the write took effect.
+		applied func(c store.Contact, err error) bool
+	}{
+		{"Put", func(s *postgres.Store) error { return s.Put(t.Context(), store.Contact{ID: "c", FirstName: "new"}) },
+			func(c store.Contact, err error) bool { return err == nil && c.FirstName == "new" }},
+		{"Delete", func(s *postgres.Store) error { _, err := s.Delete(t.Context(), "c"); return err },
+			func(_ store.Contact, err error) bool { return errors.Is(err, store.ErrNotFound) }},
+		{"Update", func(s *postgres.Store) error {
+			_, err := s.Update(t.Context(), "c", func(c store.Contact) (store.Contact, error) {
+				c.FirstName = "new"
+				return c, nil
+			})
+			return err
+		}, func(c store.Contact, err error) bool { return err == nil && c.FirstName == "new" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dsn := pgtest.Schema(t)
+			proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
+			const timeout = 400 * time.Millisecond
+			s := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeout, ConnectTimeout: timeout})
+			require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c", FirstName: "old"}))
+
+			proxy.HoldAt(isCommit)
+			err := tc.write(s)
+			require.ErrorIs(t, err, store.ErrOutcomeUnknown)
+			require.NotErrorIs(t, err, store.ErrUnavailable, "an unknown outcome must not read as not applied")
+			proxy.Up()
+			require.True(t, proxy.Delivered(15*time.Second), "the partition's bytes were not delivered")
+
+			c, err := s.Get(t.Context(), "c")
+			if !errors.Is(err, store.ErrNotFound) {
+				require.NoError(t, err)
+				require.Contains(t, []string{"old", "new"}, c.FirstName, "torn record")
+			}
+			t.Logf("applied: %v", tc.applied(c, err))
+		})
+	}
 }

@@ -143,6 +143,7 @@ type Proxy struct {
 	listener net.Listener // nil while down
 	mode     proxyMode
 	held     []*heldChunk // what a hold keeps, in the order it was sent
+	holdAt   func(toServer []byte) bool
 	pairs    map[*pair]struct{}
 	wg       sync.WaitGroup
 }
@@ -211,6 +212,7 @@ func (p *Proxy) Down() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.mode = down
+	p.holdAt = nil
 	if p.listener != nil {
 		_ = p.listener.Close()
 		p.listener = nil
@@ -225,7 +227,7 @@ func (p *Proxy) Blackhole() {
 	defer p.changing.Unlock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.mode = blackholed
+	p.mode, p.holdAt = blackholed, nil
 	p.dropLocked(false)
 	p.listenLocked()
 }
@@ -240,13 +242,25 @@ func (p *Proxy) Hold() {
 	defer p.mu.Unlock()
 	switch p.mode {
 	case holding:
+		p.holdAt = nil
 		return
 	case forwarding:
 	default:
 		p.dropLocked(false) // a hold after another cut starts from nothing carried over
 	}
-	p.mode = holding
+	p.mode, p.holdAt = holding, nil
 	p.listenLocked()
+}
+
+// HoldAt arms a hold that starts with the first chunk sent toward the server that match accepts: that
+// chunk is the first one kept. Tests use it to partition at an exact point of a protocol exchange, such
+// as right before a COMMIT reaches the server. The proxy forwards as usual until then.
+func (p *Proxy) HoldAt(match func(toServer []byte) bool) {
+	p.changing.Lock()
+	defer p.changing.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.holdAt = match
 }
 
 // Reset resets every proxied connection (both sides get an RST, losing whatever was in flight) and
@@ -256,7 +270,7 @@ func (p *Proxy) Reset() {
 	defer p.changing.Unlock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.mode = resetting
+	p.mode, p.holdAt = resetting, nil
 	p.dropLocked(true)
 	p.listenLocked()
 }
@@ -272,6 +286,7 @@ func (p *Proxy) Up() {
 	p.changing.Lock()
 	defer p.changing.Unlock()
 	p.mu.Lock()
+	p.holdAt = nil
 	switch p.mode {
 	case blackholed:
 		p.dropLocked(false)
@@ -468,7 +483,7 @@ func (p *Proxy) pipe(pr *pair, dst, src net.Conn, toServer bool) {
 		}
 		p.mu.Unlock()
 		if n > 0 {
-			p.pass(pr, toServer, func() bool {
+			p.pass(pr, toServer, buf[:n], func() bool {
 				if writable {
 					if _, werr := dst.Write(buf[:n]); werr != nil {
 						writable = false
@@ -484,7 +499,7 @@ func (p *Proxy) pipe(pr *pair, dst, src net.Conn, toServer bool) {
 	p.mu.Lock()
 	pr.inFlight++
 	p.mu.Unlock()
-	p.pass(pr, toServer, func() bool {
+	p.pass(pr, toServer, nil, func() bool {
 		if tc, ok := dst.(*net.TCPConn); ok {
 			return tc.CloseWrite() == nil
 		}
@@ -492,11 +507,14 @@ func (p *Proxy) pipe(pr *pair, dst, src net.Conn, toServer bool) {
 	})
 }
 
-// pass calls write, which passes one chunk read from a pair on, at once while forwarding, or in its
-// turn once a hold is over; never if the pair is dropped meanwhile.
-func (p *Proxy) pass(pr *pair, toServer bool, write func() bool) {
+// pass calls write, which passes one chunk read from a pair on (nil: the end of the stream), at once
+// while forwarding, or in its turn once a hold is over; never if the pair is dropped meanwhile.
+func (p *Proxy) pass(pr *pair, toServer bool, chunk []byte, write func() bool) {
 	var hc *heldChunk
 	p.mu.Lock()
+	if p.mode == forwarding && toServer && chunk != nil && p.holdAt != nil && p.holdAt(chunk) {
+		p.mode, p.holdAt = holding, nil
+	}
 	if p.mode == holding || p.mode == releasing {
 		hc = &heldChunk{pr: pr, toServer: toServer, turn: make(chan struct{}), passed: make(chan struct{})}
 		p.held = append(p.held, hc)

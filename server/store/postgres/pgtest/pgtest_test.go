@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,4 +128,35 @@ func TestProxyHoldAcceptsNewConnections(t *testing.T) {
 	require.Error(t, err, "Down refuses connections")
 	_, err = c.Read(make([]byte, 1))
 	assert.ErrorIs(t, err, io.EOF, "Down closes the open ones")
+}
+
+// TestProxyHoldAt: an armed hold lets everything through until the first chunk toward the server that
+// matches, then keeps that chunk and what follows until Up.
+func TestProxyHoldAt(t *testing.T) {
+	target, got := echoServer(t)
+	p := pgtest.NewProxy(t, target)
+	p.HoldAt(func(b []byte) bool { return strings.HasPrefix(string(b), "second") })
+	c, err := net.Dial("tcp", p.Addr())
+	require.NoError(t, err)
+	defer c.Close()
+	r := bufio.NewReader(c)
+	_, err = c.Write([]byte("first\n"))
+	require.NoError(t, err)
+	line, err := r.ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "first\n", line, "before the match, the proxy forwards")
+	assert.Equal(t, "first\n", <-got)
+
+	_, err = c.Write([]byte("second\n"))
+	require.NoError(t, err)
+	select {
+	case l := <-got:
+		t.Fatalf("%q crossed the hold", l)
+	case <-time.After(100 * time.Millisecond):
+	}
+	p.Up()
+	assert.Equal(t, "second\n", <-got)
+	line, err = r.ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "second\n", line)
 }
