@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,6 +214,72 @@ func TestLostCommitIsOutcomeUnknown(t *testing.T) {
 				require.Contains(t, []string{"old", "new"}, c.FirstName, "torn record")
 			}
 			t.Logf("applied: %v", tc.applied(c, err))
+		})
+	}
+}
+
+// TestTerminatedBackendsAreRetried terminates every backend of a store's pool (as an administrator's
+// pg_terminate_backend, or a failover, does) and then uses the store at once: each pooled connection
+// is broken, but nothing of an operation can have taken effect on one, so every operation must be
+// retried on a fresh connection and succeed, not fail as unavailable.
+func TestTerminatedBackendsAreRetried(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	app := "contactsync-terminate-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	const conns = 4
+	s := open(t, pgtest.WithParam(t, dsn, "application_name", app), postgres.Options{MaxConns: conns})
+	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "kept", FirstName: "K"}))
+	admin, err := pgx.Connect(t.Context(), dsn)
+	require.NoError(t, err)
+	defer admin.Close(context.Background())
+	backends := func() (n int) {
+		require.NoError(t, admin.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1`, app).Scan(&n))
+		return n
+	}
+
+	ops := []struct {
+		name string
+		do   func(i int) error
+	}{
+		{"Get", func(int) error { _, err := s.Get(t.Context(), "kept"); return err }},
+		{"Put", func(i int) error { return s.Put(t.Context(), store.Contact{ID: "p" + strconv.Itoa(i)}) }},
+		{"Update", func(int) error {
+			_, err := s.Update(t.Context(), "kept", func(c store.Contact) (store.Contact, error) { return c, nil })
+			return err
+		}},
+		{"Delete", func(i int) error { _, err := s.Delete(t.Context(), "p"+strconv.Itoa(i)); return err }},
+		{"Ping", func(int) error { return s.Ping(t.Context()) }},
+	}
+	for _, op := range ops {
+		t.Run(op.name, func(t *testing.T) {
+			// Fill the pool: conns operations at once, each holding its connection until all have one.
+			var all sync.WaitGroup
+			all.Add(conns)
+			var wg sync.WaitGroup
+			for i := range conns {
+				wg.Go(func() {
+					// Each on its own contact: one row lock cannot be held by several at once.
+					id := "fill" + strconv.Itoa(i)
+					assert.NoError(t, s.Put(t.Context(), store.Contact{ID: id}))
+					_, err := s.Update(t.Context(), id, func(c store.Contact) (store.Contact, error) {
+						all.Done()
+						all.Wait()
+						return c, nil
+					})
+					assert.NoError(t, err)
+				})
+			}
+			wg.Wait()
+			require.Equal(t, conns, backends())
+
+			_, err := admin.Exec(t.Context(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, app)
+			require.NoError(t, err)
+			require.Eventually(t, func() bool { return backends() == 0 }, 10*time.Second, time.Millisecond)
+
+			// Straight away, within the second after which the pool would ping an idle connection:
+			// the operations meet the broken connections themselves.
+			for i := range conns + 1 {
+				assert.NoError(t, op.do(i), "%s #%d after the backends were terminated", op.name, i+1)
+			}
 		})
 	}
 }
