@@ -21,9 +21,15 @@ import (
 // method fails the test loudly.
 type fakeStore struct {
 	get func(ctx context.Context, id string) (store.Contact, error)
+	put func(ctx context.Context, c store.Contact) error
 }
 
-func (f *fakeStore) Put(context.Context, store.Contact) error { panic("Put not expected") }
+func (f *fakeStore) Put(ctx context.Context, c store.Contact) error {
+	if f.put == nil {
+		panic("Put not expected")
+	}
+	return f.put(ctx, c)
+}
 func (f *fakeStore) Get(ctx context.Context, id string) (store.Contact, error) {
 	return f.get(ctx, id)
 }
@@ -36,12 +42,14 @@ func (f *fakeStore) Delete(context.Context, string) (store.Contact, error) {
 func (f *fakeStore) Ping(context.Context) error { return nil }
 func (f *fakeStore) Close() error               { return nil }
 
-// newFakeServer serves a handler over st and returns it with the log it writes.
-func newFakeServer(t *testing.T, st store.Store, limits server.Limits) (*testServer, *syncBuffer) {
+// newFakeServer serves a handler over st and returns it with the log it writes. protocols, when
+// given, are the protocols served (binding.ProtocolNames); none means the default.
+func newFakeServer(t *testing.T, st store.Store, limits server.Limits, protocols ...string) (*testServer, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
 	h, err := server.NewHandler(service.New(st), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+		Protocols: protocols,
 	})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

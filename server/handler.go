@@ -309,8 +309,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding.Binding, e *fault.Error) {
 	ex := observe.ExchangeOf(r)
 	ex.SetCode(e.Code)
-	if e.Code == fault.Internal {
+	switch e.Code {
+	case fault.Internal:
 		h.log.Error("request failed", "request_id", ex.RequestID(), "binding", b.Name(), "path", r.URL.Path, "error", e.Err)
+	case fault.OutcomeUnknown:
+		// Rare, and the one answer that leaves the data in doubt: the log names the request, so an
+		// operator can find what the client was told and check the contact.
+		h.log.Warn("write outcome unknown: its commit was sent and the answer lost", "request_id", ex.RequestID(),
+			"binding", b.Name(), "path", r.URL.Path, "error", e.Err)
 	}
 	b.WriteError(w, e)
 }

@@ -161,7 +161,7 @@ func TestServeNeverLogsTheDSNPassword(t *testing.T) {
 }
 
 // TestServePostgresOutage puts a TCP proxy between a real server and PostgreSQL and cuts it: while the
-// database is refused or black-holed, every operation answers quickly with a Server/Receiver fault
+// database is refused, black-holed, partitioned or resetting connections, every operation answers quickly with a Server/Receiver fault
 // (Unavailable) or HTTP 503 with Retry-After, never hangs, and /readyz reports the instance not ready
 // (while /healthz keeps saying it is alive); once the proxy is back the same server is ready and
 // serves again by itself, with the data intact.
@@ -185,29 +185,34 @@ func TestServePostgresOutage(t *testing.T) {
 	for _, cut := range []struct {
 		name string
 		do   func()
-	}{{"Down", proxy.Down}, {"Blackhole", proxy.Blackhole}} {
+	}{{"Down", proxy.Down}, {"Blackhole", proxy.Blackhole}, {"Hold", proxy.Hold}, {"Reset", proxy.Reset}} {
 		t.Run(cut.name, func(t *testing.T) {
 			cut.do()
+			// Every binding and operation at once: each is bounded by --db-timeout on its own, and
+			// one after the other they would take the cut's time sixteen times over.
+			var calls sync.WaitGroup
 			for _, b := range client.Bindings {
 				for _, op := range []string{"ReadContact", "TestCreateContact", "TestUpdateContact", "DeleteContact"} {
-					start := time.Now()
-					_, err := client.Invoke(t.Context(), clientFor(b), op, map[string]string{"id": "outage-1"})
-					took := time.Since(start)
-					require.Error(t, err, "%s %s", b, op)
-					assert.Less(t, took, bound, "%s %s took %v", b, op, took)
-					var fault *client.Fault
-					var status *client.StatusError
-					switch {
-					case errors.As(err, &fault):
-						assert.Contains(t, []string{"Server", "Receiver"}, fault.Code, "%s %s", b, op)
-						assert.Equal(t, "Unavailable", fault.ErrorCode, "%s %s", b, op)
-					case errors.As(err, &status):
-						assert.Equal(t, http.StatusServiceUnavailable, status.StatusCode, "%s %s", b, op)
-					default:
-						t.Errorf("%s %s: unexpected error %v", b, op, err)
-					}
+					calls.Go(func() {
+						start := time.Now()
+						_, err := client.Invoke(t.Context(), clientFor(b), op, map[string]string{"id": "outage-1"})
+						took := time.Since(start)
+						assert.Less(t, took, bound, "%s %s took %v", b, op, took)
+						var fault *client.Fault
+						var status *client.StatusError
+						switch {
+						case errors.As(err, &fault):
+							assert.Contains(t, []string{"Server", "Receiver"}, fault.Code, "%s %s", b, op)
+							assert.Equal(t, "Unavailable", fault.ErrorCode, "%s %s", b, op)
+						case errors.As(err, &status):
+							assert.Equal(t, http.StatusServiceUnavailable, status.StatusCode, "%s %s", b, op)
+						default:
+							t.Errorf("%s %s: want Unavailable, got %v", b, op, err)
+						}
+					})
 				}
 			}
+			calls.Wait()
 			resp, err := httpClient.Get(endpoint + "/ReadContact?id=outage-1")
 			require.NoError(t, err)
 			_ = resp.Body.Close()
@@ -225,6 +230,76 @@ func TestServePostgresOutage(t *testing.T) {
 				return err == nil
 			}, 15*time.Second, 20*time.Millisecond, "service did not resume after the database came back")
 			assert.Equal(t, created.TestCreateContactResult, read.ReadContactResult)
+		})
+	}
+}
+
+// TestNoLateWriteAfterUnavailable reproduces the late write of issue 21 deterministically. Instance A
+// reaches PostgreSQL through a proxy that holds bytes during a partition and delivers them when it
+// heals, as TCP retransmission does; instance B reaches it directly. A write through A while the
+// partition lasts is answered Unavailable (503: not applied) once --db-timeout passes; B then writes
+// the same contact; the partition heals and whatever A had sent reaches the server. The write
+// answered 503 must never take effect: B's record is the one read afterwards.
+func TestNoLateWriteAfterUnavailable(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// setup prepares the contact through B before the partition.
+		setup []string
+		// throughA is the write A is asked for during the partition; throughB what B then does.
+		throughA string
+		throughB []string
+		// want is the record B must read once the partition healed: created, updated or absent.
+		want int
+	}{
+		{"a DeleteContact answered 503 never removes a later create", []string{"TestCreateContact"},
+			"DeleteContact", []string{"TestCreateContact"}, created},
+		{"a TestCreateContact answered 503 never overwrites a later update", nil,
+			"TestCreateContact", []string{"TestCreateContact", "TestUpdateContact"}, updated},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dsn := pgtest.Schema(t)
+			proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
+			const dbTimeout = 500 * time.Millisecond
+			endpointA := startServeOpts(t, serveOptions{
+				store: pgtest.WithHostPort(t, dsn, proxy.Addr()),
+				db:    postgres.Options{MaxConns: 1, ConnectTimeout: dbTimeout, Timeout: dbTimeout},
+			})
+			endpointB := startServeOpts(t, serveOptions{store: dsn})
+			httpClient := &http.Client{Timeout: 10 * time.Second}
+			a := client.New(endpointA, wsdl.DefaultNamespace, client.SOAP11, httpClient)
+			b := client.New(endpointB, wsdl.DefaultNamespace, client.SOAP11, httpClient)
+			const id = "late-1"
+			for _, op := range tc.setup {
+				_, err := client.Invoke(t.Context(), b, op, map[string]string{"id": id})
+				require.NoError(t, err, op)
+			}
+			// The same write through A on another id right before the partition prepares its statement
+			// on A's one pooled connection and leaves that connection idle for less than a second, so
+			// that during the partition A sends the write itself on it (no ping, no Parse first): the
+			// statement is what the partition holds and delivers.
+			_, _ = client.Invoke(t.Context(), a, tc.throughA, map[string]string{"id": "warm-up"})
+
+			proxy.Hold()
+			_, err := client.Invoke(t.Context(), a, tc.throughA, map[string]string{"id": id})
+			var fault *client.Fault
+			require.ErrorAs(t, err, &fault, "%s through the partitioned instance", tc.throughA)
+			require.Equal(t, "Unavailable", fault.ErrorCode, "%s through the partitioned instance", tc.throughA)
+			for _, op := range tc.throughB {
+				_, err := client.Invoke(t.Context(), b, op, map[string]string{"id": id})
+				require.NoError(t, err, op)
+			}
+			proxy.Up()
+			require.True(t, proxy.Delivered(15*time.Second), "the partition's bytes were not delivered")
+
+			got := absent
+			read, err := b.ReadContact(&gen.ReadContact{Id: id})
+			if !errors.As(err, &fault) || fault.ErrorCode != "NotFound" {
+				require.NoError(t, err)
+				got = recordOf(id, read.ReadContactResult)
+				require.NotEqual(t, absent, got, "torn record: %+v", read.ReadContactResult)
+			}
+			assert.Equal(t, stateNames[tc.want], stateNames[got],
+				"the record read is not B's last write: the %s answered 503 took effect after all", tc.throughA)
 		})
 	}
 }
@@ -248,6 +323,9 @@ const (
 	created
 	updated
 )
+
+// stateNames names the record states in failure messages.
+var stateNames = []string{absent: "absent", created: "created", updated: "updated"}
 
 // histOp is one completed call of the multi-instance test.
 type histOp struct {

@@ -40,8 +40,13 @@ const (
 	// Unauthenticated: authentication is on and the request carries no valid credentials (HTTP Basic
 	// or a WS-Security UsernameToken). The message never says whether the user exists.
 	Unauthenticated Code = "Unauthenticated"
-	// Unavailable: the service cannot serve the request now (store unreachable, overloaded).
+	// Unavailable: the service cannot serve the request now (store unreachable, overloaded). A write
+	// answered Unavailable was not applied and never will be, so retrying it is safe.
 	Unavailable Code = "Unavailable"
+	// OutcomeUnknown: the store sent a write's commit to the database and its answer was lost (the
+	// connection broke or the time ran out while it was in flight), so the write may or may not have
+	// been applied. The client should read the contact before retrying.
+	OutcomeUnknown Code = "OutcomeUnknown"
 	// Internal: a fault of the service itself; details are logged, never sent.
 	Internal Code = "Internal"
 )
@@ -50,7 +55,7 @@ const (
 // it to choose Client/Sender versus Server/Receiver.
 func (c Code) CallerFault() bool {
 	switch c {
-	case Unavailable, Internal:
+	case Unavailable, OutcomeUnknown, Internal:
 		return false
 	}
 	return true

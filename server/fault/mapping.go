@@ -10,8 +10,8 @@ type Mapping struct {
 	// that reach no binding (RFC 9110 §15).
 	HTTPStatus int
 	// SOAPStatus is the status of a SOAP fault: 500, as SOAP 1.1 §6.2 requires and as .NET's SOAP 1.2
-	// proxies need to read a fault; 503 with Retry-After for Unavailable, which load balancers and retry
-	// policies act on; 401 with the Basic challenge for Unauthenticated, which makes .NET proxies retry
+	// proxies need to read a fault (OutcomeUnknown included); 503 with Retry-After for Unavailable, which
+	// load balancers and retry policies act on; 401 with the Basic challenge for Unauthenticated, which makes .NET proxies retry
 	// with credentials — except a refused WS-Security UsernameToken, a SOAP fault with its wsse code
 	// and 500 (the SOAP binding decides by the error's cause).
 	SOAPStatus int
@@ -46,6 +46,9 @@ var table = []struct {
 	{MustUnderstand, Mapping{HTTPStatus: http.StatusBadRequest, SOAPStatus: 500, SOAP11: "MustUnderstand", SOAP12: "MustUnderstand", JSONStatus: 400, Outcome: "MustUnderstand"}},
 	{Unauthenticated, Mapping{HTTPStatus: http.StatusUnauthorized, SOAPStatus: 401, SOAP11: "Client", SOAP12: "Sender", JSONStatus: 401, Outcome: "Unauthenticated"}},
 	{Unavailable, Mapping{HTTPStatus: http.StatusServiceUnavailable, SOAPStatus: 503, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 503, Outcome: "Unavailable"}},
+	// OutcomeUnknown is a Server fault with 500 and no Retry-After: unlike Unavailable, a retry is not
+	// safe until the client has read what happened.
+	{OutcomeUnknown, Mapping{HTTPStatus: http.StatusInternalServerError, SOAPStatus: 500, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 500, Outcome: "OutcomeUnknown"}},
 	{Internal, Mapping{HTTPStatus: http.StatusInternalServerError, SOAPStatus: 500, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 500, Outcome: "Internal"}},
 }
 

@@ -136,10 +136,19 @@ func validateID(id string) error {
 	return nil
 }
 
-// storeError maps a store failure to the caller-facing error.
+// OutcomeUnknownMessage is the message of an OutcomeUnknown answer: what happened and what to do.
+const OutcomeUnknownMessage = "The outcome of the write is unknown: the database may or may not have applied it. Read the contact before retrying."
+
+// storeError maps a store failure to the caller-facing error. A write whose commit was sent and whose
+// answer was lost is OutcomeUnknown, checked first because its cause may be a deadline too; every other
+// failure of the store (and a caller that gave up) is Unavailable, which for a write means it was not
+// applied.
 func storeError(err error, id string) error {
 	if errors.Is(err, store.ErrNotFound) {
 		return fault.Errorf(fault.NotFound, "Contact %q does not exist.", id)
+	}
+	if errors.Is(err, store.ErrOutcomeUnknown) {
+		return &fault.Error{Code: fault.OutcomeUnknown, Message: OutcomeUnknownMessage, Err: err}
 	}
 	if errors.Is(err, store.ErrUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &fault.Error{Code: fault.Unavailable, Message: "The contact store is unavailable; retry shortly.", Err: err}

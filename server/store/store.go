@@ -27,10 +27,20 @@ var ErrNotFound = errors.New("contact not found")
 
 // ErrUnavailable is returned (wrapped, next to the driver's cause) when the store cannot serve the
 // request now but may later without any change on the caller's side: its database is unreachable, a
-// connection broke, or an operation exceeded the store's time limit. The operation may or may not have
-// taken effect. Callers should report a temporary failure (the server answers 503 / a Server fault)
-// and let the client retry, rather than an internal error.
+// connection broke, or an operation exceeded the store's time limit. A write that fails with it has
+// not been applied and never will be: the store reports it only when the write cannot commit any more
+// (it failed before its commit was sent, or the database refused the commit), so a retry, by this
+// caller or anyone else, cannot be undone by the failed attempt landing later. Callers should report
+// a temporary failure (the server answers 503 / a Server fault) and let the client retry, rather than
+// an internal error. The one case a store cannot settle is ErrOutcomeUnknown.
 var ErrUnavailable = errors.New("contact store unavailable")
+
+// ErrOutcomeUnknown is returned (wrapped, next to the cause) by a write whose commit was sent to the
+// database but whose answer never came back (the connection broke or the time limit passed while it
+// was in flight): the database may or may not have applied it, and nothing on this side can tell.
+// It does not wrap ErrUnavailable, because a retry is not safe without looking first: the caller
+// should say so and have the client read the contact before retrying.
+var ErrOutcomeUnknown = errors.New("the outcome of the write is unknown")
 
 // ErrNotWritable is returned (wrapped, next to the driver's cause) when the store cannot write for a
 // reason on the server's side that no request caused and a retry later may not meet: the disk is full,

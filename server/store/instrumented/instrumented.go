@@ -12,7 +12,8 @@
 // export: seconds to minutes), which the service's buckets, made for milliseconds, would lump into
 // +Inf; their errors are counted with the others. outcome is scanned (a contact Scan passed on),
 // inserted, updated or refused (what WriteBatch reported). kind is unavailable (store.ErrUnavailable:
-// database unreachable, too slow, connection broken), canceled (the caller gave up: context canceled,
+// database unreachable, too slow, connection broken; a write failing so was not applied),
+// outcome_unknown (store.ErrOutcomeUnknown: a write's commit answer was lost), canceled (the caller gave up: context canceled,
 // usually a client that hung up) or other. store.ErrNotFound is an answer, not a failure, and is not
 // counted.
 //
@@ -47,12 +48,13 @@ var methodNames = [numMethods]string{"put", "get", "update", "delete", "ping", "
 // The error kinds.
 const (
 	kindUnavailable = iota
+	kindOutcomeUnknown
 	kindCanceled
 	kindOther
 	numKinds
 )
 
-var kindNames = [numKinds]string{"unavailable", "canceled", "other"}
+var kindNames = [numKinds]string{"unavailable", "outcome_unknown", "canceled", "other"}
 
 // Buckets are the latency buckets, in seconds: an SQLite read takes tens of microseconds, a
 // PostgreSQL round trip about a millisecond, and the default --db-timeout ends at 5 s.
@@ -74,7 +76,7 @@ const (
 
 var rowOutcomeNames = [numRowOutcomes]string{"scanned", "inserted", "updated", "refused"}
 
-// Metrics holds the store metrics. Every series is created up front (eight methods, three kinds, four
+// Metrics holds the store metrics. Every series is created up front (eight methods, four kinds, four
 // row outcomes), so an error rate is 0 rather than absent before the first error.
 type Metrics struct {
 	duration [numMethods]prometheus.Observer
@@ -101,7 +103,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}, []string{"outcome"})
 	errs := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "contactsync_store_errors_total",
-		Help: "Failed store calls by method and kind (unavailable, canceled, other); a contact not found is not a failure.",
+		Help: "Failed store calls by method and kind (unavailable, outcome_unknown, canceled, other); a contact not found is not a failure.",
 	}, []string{"method", "kind"})
 	reg.MustRegister(duration, bulkDuration, errs, rows)
 	m := &Metrics{}
@@ -146,6 +148,8 @@ func (s *instrumented) done(method int, start time.Time, err error) {
 	switch {
 	case errors.Is(err, store.ErrUnavailable):
 		kind = kindUnavailable
+	case errors.Is(err, store.ErrOutcomeUnknown): // before canceled: the cause of one may be a cancel
+		kind = kindOutcomeUnknown
 	case errors.Is(err, context.Canceled):
 		kind = kindCanceled
 	}

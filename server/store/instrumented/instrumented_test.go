@@ -61,6 +61,7 @@ func TestErrorKinds(t *testing.T) {
 		{"wrapped not found", fmt.Errorf("sqlite: get: %w", store.ErrNotFound), ""},
 		{"unavailable", errors.Join(store.ErrUnavailable, errors.New("dial tcp: connection refused")), "unavailable"},
 		{"canceled", fmt.Errorf("postgres: get: %w", context.Canceled), "canceled"},
+		{"outcome unknown", fmt.Errorf("postgres: put: %w: %w", store.ErrOutcomeUnknown, context.Canceled), "outcome_unknown"},
 		{"other", errors.New("disk on fire"), "other"},
 	}
 	methods := []string{"put", "get", "update", "delete", "ping", "scan", "write_batch", "count"}
@@ -89,7 +90,7 @@ func TestErrorKinds(t *testing.T) {
 
 			want := map[string]float64{}
 			for _, method := range methods {
-				for _, kind := range []string{"unavailable", "canceled", "other"} {
+				for _, kind := range []string{"unavailable", "outcome_unknown", "canceled", "other"} {
 					want[method+"/"+kind] = 0
 				}
 				if tc.kind != "" {
@@ -163,7 +164,7 @@ func TestClosedSQLiteStoreCountsErrors(t *testing.T) {
 	require.Error(t, err)
 	require.Error(t, st.Ping(context.Background()))
 	require.NoError(t, testutil.GatherAndCompare(reg, strings.NewReader(`
-# HELP contactsync_store_errors_total Failed store calls by method and kind (unavailable, canceled, other); a contact not found is not a failure.
+# HELP contactsync_store_errors_total Failed store calls by method and kind (unavailable, outcome_unknown, canceled, other); a contact not found is not a failure.
 # TYPE contactsync_store_errors_total counter
 contactsync_store_errors_total{kind="canceled",method="count"} 0
 contactsync_store_errors_total{kind="canceled",method="delete"} 0
@@ -181,6 +182,14 @@ contactsync_store_errors_total{kind="other",method="put"} 0
 contactsync_store_errors_total{kind="other",method="scan"} 0
 contactsync_store_errors_total{kind="other",method="update"} 0
 contactsync_store_errors_total{kind="other",method="write_batch"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="count"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="delete"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="get"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="ping"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="put"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="scan"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="update"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="write_batch"} 0
 contactsync_store_errors_total{kind="unavailable",method="count"} 0
 contactsync_store_errors_total{kind="unavailable",method="delete"} 0
 contactsync_store_errors_total{kind="unavailable",method="get"} 0

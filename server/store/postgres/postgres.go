@@ -8,27 +8,46 @@
 // isolation, and PostgreSQL's row locks order the writes to one contact, whichever instance sends
 // them:
 //
-//   - Put is one INSERT … ON CONFLICT (id) DO UPDATE: an atomic create-or-replace.
+//   - Put is one INSERT … ON CONFLICT (id) DO UPDATE in a transaction: an atomic create-or-replace.
 //   - Update runs SELECT … FOR UPDATE, calls change, then UPDATE, in one transaction. The row lock is
 //     held from the read to the commit, so a concurrent Update (from this pool or another instance)
 //     waits and then reads the committed result: no update is lost. If the row was deleted while it
 //     waited, the SELECT finds nothing and Update reports store.ErrNotFound.
-//   - Delete is one DELETE … RETURNING, which locks the row, removes it and returns exactly what it
-//     removed; a second Delete of the same id waits for the first and then finds nothing.
+//   - Delete is one DELETE … RETURNING in a transaction, which locks the row, removes it and returns
+//     exactly what it removed; a second Delete of the same id waits for the first and then finds nothing.
 //   - Get is one SELECT: it sees the last committed version of the row, never part of a write.
 //
-// Because no transaction locks more than one row, transactions never deadlock, and change runs at
-// most once per Update (this backend never retries).
+// Because no transaction locks more than one row, transactions never deadlock.
+//
+// # Settled outcomes
+//
+// A write the store reports as failed has not happened and will not happen later. That is why every
+// write is an explicit transaction even when it is one statement: a statement sent just before the
+// request gave up may still reach the server afterwards (TCP delivers what a partition held once it
+// heals, seconds later), and as an autocommit statement it would then commit, undoing whatever other
+// instances wrote meanwhile. Inside a transaction it cannot: the store sends COMMIT only after every
+// statement has answered and only while the request's time has not run out, and a transaction whose
+// COMMIT never comes is rolled back by the server when the connection closes, or after
+// idle_in_transaction_session_timeout (set to Options.Timeout), which also releases the row lock it
+// held. BEGIN travels with the first statement, so a Put or a Delete costs two round trips, an Update
+// three. The one case that cannot be settled is a COMMIT sent whose answer is lost: it is reported as
+// store.ErrOutcomeUnknown. Every other failure of a write is store.ErrUnavailable (or a refusal, such
+// as store.ErrNotWritable) and means "not applied".
 //
 // # Failures and time limits
 //
 // Every operation, including waiting for a pooled connection and for row locks, is bounded by
 // Options.Timeout; connecting is bounded by Options.ConnectTimeout, and the server is told the same
 // limits (statement_timeout, and idle_in_transaction_session_timeout so locks held by a client that
-// vanished are released). An operation that fails because the database is unreachable, a connection
-// broke, the server is shutting down or overloaded, or the time limit passed returns an error wrapping
+// vanished are released). When the time runs out, or the caller gives up, the store sends the server
+// a cancel request for the running statement and waits a moment (cancelWait) for it to take effect
+// before closing the connection, so the server stops the work instead of finishing it for nobody. An
+// operation that fails because the database is unreachable, a connection broke, the server is
+// shutting down or overloaded, or the time limit passed returns an error wrapping
 // store.ErrUnavailable; the pool replaces broken connections by itself, so service resumes as soon as
-// the database answers again.
+// the database answers again. A pooled connection found broken (its backend terminated, the network
+// reset it) before anything of the operation could take effect is not a failure: the operation is
+// retried on another connection, within the same time limit, and change may then run more than once.
 //
 // # Schema
 //
@@ -49,10 +68,12 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
@@ -132,6 +153,12 @@ WHERE id = $1`
 
 	deleteSQL = `DELETE FROM contacts WHERE id = $1 RETURNING ` + columns
 
+	// beginSQL, commitSQL and rollbackSQL delimit every write's transaction. COMMIT and ROLLBACK go
+	// alone as simple queries; BEGIN is sent in one batch with the first statement (begin).
+	beginSQL    = `begin`
+	commitSQL   = `commit`
+	rollbackSQL = `rollback`
+
 	pingSQL = `SELECT count(*) FROM (SELECT 1 FROM contacts LIMIT 1) AS one`
 
 	// migrateLockSQL serializes migrations of one schema across processes. The key is derived from
@@ -140,11 +167,21 @@ WHERE id = $1`
 	migrateUnlockSQL = `SELECT pg_advisory_unlock(hashtext('contactsync migrate ' || coalesce(current_schema(), '')))`
 )
 
+// cancelWait is how long an operation that gives up waits for the server to act on its cancel
+// request before closing the connection: enough for a cancel round trip to a reachable server, so the
+// connection survives and the statement stops at once; short, because when the server is out of reach
+// the request is answered only after it. It is capped at half of Options.Timeout.
+const cancelWait = 500 * time.Millisecond
+
 // Store is a store.Store kept in a PostgreSQL database. It is safe for concurrent use, and any number
 // of Stores, in any number of processes, may share one database.
 type Store struct {
 	pool    *pgxpool.Pool
 	timeout time.Duration
+	// attempts bounds the tries of one operation on pooled connections found broken: one more than
+	// the pool holds, so that even when every pooled connection died at once (the server restarted,
+	// an administrator terminated them) the last try is on a fresh one.
+	attempts int
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
@@ -170,12 +207,19 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	params := cfg.ConnConfig.RuntimeParams
 	setDefault(params, "application_name", "contactsync")
 	setDefault(params, "statement_timeout", strconv.FormatInt(opts.Timeout.Milliseconds(), 10))
-	setDefault(params, "idle_in_transaction_session_timeout", strconv.FormatInt(2*opts.Timeout.Milliseconds(), 10))
+	// A transaction whose client vanished behind a partition holds its row lock until the server
+	// notices: at most one operation's time, so that a write to that contact through another instance
+	// waits no longer than it would for a slow one (see "Settled outcomes").
+	setDefault(params, "idle_in_transaction_session_timeout", strconv.FormatInt(opts.Timeout.Milliseconds(), 10))
+	wait := min(cancelWait, opts.Timeout/2)
+	cfg.ConnConfig.BuildContextWatcherHandler = func(conn *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: conn, DeadlineDelay: wait}
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	s := &Store{pool: pool, timeout: opts.Timeout}
+	s := &Store{pool: pool, timeout: opts.Timeout, attempts: int(opts.MaxConns) + 1}
 	if err := s.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
@@ -240,79 +284,216 @@ func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc)
 }
 
 // Put creates the contact or replaces every field of the stored contact with the same ID, in one
-// statement; it returns once the change is committed.
+// statement in its own transaction; it returns once the change is committed.
 func (s *Store) Put(ctx context.Context, c store.Contact) error {
-	op, cancel := s.bound(ctx)
-	defer cancel()
-	if _, err := s.pool.Exec(op, putSQL, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile,
-		c.PhoneWork, c.EmailAddress, encodeRoles(c.RoleIDs)); err != nil {
-		return classify(ctx, fmt.Sprintf("put contact %q", c.ID), err)
-	}
-	return nil
+	return s.write(ctx, fmt.Sprintf("put contact %q", c.ID), func(op context.Context, conn *pgx.Conn) error {
+		return begin(op, conn, func(br pgx.BatchResults) error {
+			_, err := br.Exec()
+			return err
+		}, putSQL, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile, c.PhoneWork, c.EmailAddress,
+			encodeRoles(c.RoleIDs))
+	})
 }
 
 // Get returns the contact with the given id, or an error wrapping store.ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
 	op, cancel := s.bound(ctx)
 	defer cancel()
-	c, err := scan(s.pool.QueryRow(op, getSQL, id))
+	var c store.Contact
+	err := s.retry(op, func() (err error) {
+		c, err = scan(s.pool.QueryRow(op, getSQL, id))
+		return err
+	})
 	if err != nil {
 		return store.Contact{}, classify(ctx, fmt.Sprintf("get contact %q", id), err)
 	}
 	return c, nil
 }
 
+// errChangeRefused ends an Update's transaction when change failed or broke a rule; Update returns
+// change's own error.
+var errChangeRefused = errors.New("change refused")
+
 // Update reads the contact with the given id under a row lock (SELECT … FOR UPDATE), applies change
 // and writes the result in the same transaction, so concurrent updates of one id, from any instance,
 // serialize and none is lost. It returns the stored result; an error wrapping store.ErrNotFound when
 // id is unknown (change is not called); or change's error exactly as change returned it (nothing is
 // stored). change runs while the row lock is held, so it must be quick and must not call the Store. It
-// must keep the contact's ID: a result with another ID is rejected. change runs at most once per call.
+// must keep the contact's ID: a result with another ID is rejected. change runs once, or again when a
+// broken pooled connection made the store retry the transaction on another.
 func (s *Store) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
 	what := fmt.Sprintf("update contact %q", id)
-	op, cancel := s.bound(ctx)
-	defer cancel()
-	tx, err := s.pool.Begin(op)
-	if err != nil {
-		return store.Contact{}, classify(ctx, what, err)
+	var next store.Contact
+	var changeErr error
+	err := s.write(ctx, what, func(op context.Context, conn *pgx.Conn) error {
+		var current store.Contact
+		if err := begin(op, conn, func(br pgx.BatchResults) (err error) {
+			current, err = scan(br.QueryRow())
+			return err
+		}, lockSQL, id); err != nil {
+			return err
+		}
+		if next, changeErr = change(current); changeErr != nil {
+			return errChangeRefused
+		}
+		if next.ID != id {
+			changeErr = fmt.Errorf("postgres: %s: change must not alter the id (it returned %q)", what, next.ID)
+			return errChangeRefused
+		}
+		_, err := conn.Exec(op, updateSQL, id, next.AccountID, next.FirstName, next.LastName,
+			next.PhoneMobile, next.PhoneWork, next.EmailAddress, encodeRoles(next.RoleIDs))
+		return err
+	})
+	if changeErr != nil {
+		return store.Contact{}, changeErr
 	}
-	defer func() {
-		// A no-op after Commit; after a failure the transaction is abandoned either way.
-		_ = tx.Rollback(op)
-	}()
-	current, err := scan(tx.QueryRow(op, lockSQL, id))
-	if err != nil {
-		return store.Contact{}, classify(ctx, what, err)
-	}
-	next, err := change(current)
 	if err != nil {
 		return store.Contact{}, err
-	}
-	if next.ID != id {
-		return store.Contact{}, fmt.Errorf("postgres: %s: change must not alter the id (it returned %q)", what, next.ID)
-	}
-	if _, err := tx.Exec(op, updateSQL, id, next.AccountID, next.FirstName, next.LastName,
-		next.PhoneMobile, next.PhoneWork, next.EmailAddress, encodeRoles(next.RoleIDs)); err != nil {
-		return store.Contact{}, classify(ctx, what, err)
-	}
-	if err := tx.Commit(op); err != nil {
-		return store.Contact{}, classify(ctx, what, err)
 	}
 	// Return what a Get would now return, not change's slice (which the caller may still hold).
 	next.RoleIDs = cloneRoles(next.RoleIDs)
 	return next, nil
 }
 
-// Delete removes the contact with the given id in one DELETE … RETURNING statement and returns what
-// it removed, or an error wrapping store.ErrNotFound.
+// Delete removes the contact with the given id in one DELETE … RETURNING statement in its own
+// transaction and returns what it removed, or an error wrapping store.ErrNotFound.
 func (s *Store) Delete(ctx context.Context, id string) (store.Contact, error) {
-	op, cancel := s.bound(ctx)
-	defer cancel()
-	c, err := scan(s.pool.QueryRow(op, deleteSQL, id))
+	var c store.Contact
+	err := s.write(ctx, fmt.Sprintf("delete contact %q", id), func(op context.Context, conn *pgx.Conn) error {
+		return begin(op, conn, func(br pgx.BatchResults) (err error) {
+			c, err = scan(br.QueryRow())
+			return err
+		}, deleteSQL, id)
+	})
 	if err != nil {
-		return store.Contact{}, classify(ctx, fmt.Sprintf("delete contact %q", id), err)
+		return store.Contact{}, err
 	}
 	return c, nil
+}
+
+// begin opens a transaction on conn and runs its first statement, sending BEGIN and the statement
+// together (one round trip); read reads the statement's result.
+func begin(ctx context.Context, conn *pgx.Conn, read func(pgx.BatchResults) error, sql string, args ...any) error {
+	var b pgx.Batch
+	b.Queue(beginSQL)
+	b.Queue(sql, args...)
+	br := conn.SendBatch(ctx, &b)
+	_, err := br.Exec()
+	if err == nil {
+		err = read(br)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// write runs one write: body in a transaction on a pooled connection, then COMMIT, settling the
+// outcome as the package documentation's "Settled outcomes" says. body must open the transaction
+// (begin) and may run more statements in it. It retries on another connection when the one it got was
+// broken before COMMIT was sent (nothing of the transaction can have been committed then), and
+// returns body's error classified, or an error wrapping store.ErrOutcomeUnknown when COMMIT was sent
+// and its answer lost.
+func (s *Store) write(ctx context.Context, what string, body func(op context.Context, conn *pgx.Conn) error) error {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	for attempt := 1; ; attempt++ {
+		sent, err := s.writeOnce(op, body)
+		switch {
+		case err == nil:
+			return nil
+		case sent:
+			return fmt.Errorf("postgres: %s: %w: %w", what, store.ErrOutcomeUnknown, err)
+		case attempt < s.attempts && op.Err() == nil && brokenConnection(err):
+			continue
+		}
+		return classify(ctx, what, err)
+	}
+}
+
+// writeOnce runs body and COMMIT on one pooled connection. sent reports whether COMMIT was sent
+// without an answer settling it: then a failure leaves the outcome unknown. Before COMMIT is sent, and
+// when the server answers it with an error, nothing of the transaction was committed or ever will be.
+func (s *Store) writeOnce(op context.Context, body func(op context.Context, conn *pgx.Conn) error) (sent bool, err error) {
+	pc, err := s.pool.Acquire(op)
+	if err != nil {
+		return false, err
+	}
+	// The pool closes a connection released inside a transaction instead of reusing it, and the server
+	// rolls back the transaction of a connection that closed.
+	defer pc.Release()
+	conn := pc.Conn()
+	if err := body(op, conn); err != nil {
+		if !conn.IsClosed() {
+			// The connection works (the statement was refused, found nothing, or was cancelled and
+			// the server said so): end the transaction so the connection can return to the pool,
+			// within a moment of its own since op may be over. If that fails, Release closes it.
+			rb, cancel := context.WithTimeout(context.WithoutCancel(op), cancelWait)
+			_, _ = conn.Exec(rb, rollbackSQL)
+			cancel()
+		}
+		return false, err
+	}
+	if err := op.Err(); err != nil {
+		// The caller gave up, or the time ran out, after the statements answered: the error the caller
+		// gets says the write did not happen, and not committing is what makes that true.
+		return false, err
+	}
+	tag, err := conn.Exec(op, commitSQL)
+	switch {
+	case err == nil && tag.String() != "COMMIT":
+		// The server ended the transaction as rolled back (it had failed), and said so.
+		return false, fmt.Errorf("commit answered %q", tag.String())
+	case err == nil:
+		return false, nil
+	case pgconn.SafeToRetry(err):
+		return false, err // COMMIT never left this process
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Severity == "ERROR" {
+		// An ERROR (unlike FATAL, which ends the session and may follow a commit) answers the COMMIT:
+		// the transaction was rolled back.
+		return false, err
+	}
+	return true, err
+}
+
+// retry runs try, and again while it fails because the pooled connection it used was broken (see
+// brokenConnection), within op's time and at most s.attempts times. It serves the operations that
+// change nothing (reads, Ping): trying them again is always safe.
+func (s *Store) retry(op context.Context, try func() error) error {
+	for attempt := 1; ; attempt++ {
+		err := try()
+		if err == nil || attempt >= s.attempts || op.Err() != nil || !brokenConnection(err) {
+			return err
+		}
+	}
+}
+
+// brokenConnection reports whether err says the connection itself failed under an operation that
+// had not committed anything: nothing was sent, the server ended the session (its backend was
+// terminated, or the server shut down) or the network reset it. A fresh connection may well work. It
+// is false for a server's refusal of the statement, for a time-out (another connection would wait as
+// long) and for a failure to connect at all (the pool found no connection to try).
+func brokenConnection(err error) bool {
+	if pgconn.SafeToRetry(err) {
+		return true
+	}
+	var connectErr *pgconn.ConnectError
+	if errors.As(err, &connectErr) || pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, context.Canceled) {
+		return false
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "57P01", "57P02", "08006", "08003": // admin_shutdown (pg_terminate_backend), crash_shutdown, connection_failure, connection_does_not_exist
+			return true
+		}
+		return false
+	}
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE)
 }
 
 // Ping reports whether the database answers and holds the contacts table.
@@ -320,7 +501,7 @@ func (s *Store) Ping(ctx context.Context) error {
 	op, cancel := s.bound(ctx)
 	defer cancel()
 	var n int
-	if err := s.pool.QueryRow(op, pingSQL).Scan(&n); err != nil {
+	if err := s.retry(op, func() error { return s.pool.QueryRow(op, pingSQL).Scan(&n) }); err != nil {
 		return classify(ctx, "ping", err)
 	}
 	return nil

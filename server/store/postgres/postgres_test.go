@@ -199,9 +199,10 @@ func TestUpdateWaitsForRowLockAcrossInstances(t *testing.T) {
 	assert.Equal(t, []string{"first", "second"}, got.RoleIDs)
 }
 
-// TestUnavailableAndRecovery cuts the database off with a proxy: every operation then fails quickly
-// with store.ErrUnavailable (refused connections, and a black hole only time-outs can detect), and
-// the same Store works again once the database is back, without being reopened.
+// TestUnavailableAndRecovery cuts the database off with a proxy in each of its ways (refused
+// connections; a black hole and a held partition, which only time-outs can detect; reset
+// connections): every operation then fails quickly with store.ErrUnavailable, and the same Store works
+// again once the database is back, without being reopened.
 func TestUnavailableAndRecovery(t *testing.T) {
 	dsn := pgtest.Schema(t)
 	proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
@@ -223,7 +224,7 @@ func TestUnavailableAndRecovery(t *testing.T) {
 	for _, cut := range []struct {
 		name string
 		do   func()
-	}{{"Down", proxy.Down}, {"Blackhole", proxy.Blackhole}} {
+	}{{"Down", proxy.Down}, {"Blackhole", proxy.Blackhole}, {"Hold", proxy.Hold}, {"Reset", proxy.Reset}} {
 		t.Run(cut.name, func(t *testing.T) {
 			cut.do()
 			for name, op := range ops {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // Group commit.
@@ -24,17 +25,34 @@ import (
 //
 // Statements run under a context of the committer's own, not the caller's: cancelling a statement
 // interrupts the connection (sqlite3_interrupt), which rolls back the whole transaction and would take
-// the other writes of the batch with it. A caller's context is checked before its write starts; a
-// caller that gives up while its write is queued or running gets the context's error, and the write
-// may or may not be applied (as with any store whose caller times out).
+// the other writes of the batch with it.
+//
+// Settled outcomes: a write is either committed and answered nil, or answered with an error and never
+// committed (store.ErrUnavailable's promise). A queued write belongs to whoever claims it first: the
+// committer, when it takes the write into a batch, or the caller, when its context ends while the
+// write still waits. A caller that gives up in time withdraws its write and gets the context's error
+// (not applied); once the committer has claimed the write, its batch is in flight and the caller waits
+// for the batch's outcome however late, because answering an error for a write that then commits is
+// the one thing it must not do. The wait is bounded by one batch's work (at most maxBatch writes and
+// one commit).
 
 // maxBatch bounds the writes of one transaction, so one commit's latency stays bounded under a burst.
 const maxBatch = 256
+
+// Owners of a queued write (writeRequest.owner): nobody yet, the committer, or its caller.
+const (
+	queued int32 = iota
+	claimed
+	withdrawn
+)
 
 // writeRequest is one write waiting for the committer.
 type writeRequest struct {
 	ctx context.Context
 	fn  func(tx *sql.Tx) error
+	// owner says who decides the write's fate: queued until the committer claims it for a batch or its
+	// caller withdraws it, whichever comes first (see Settled outcomes above).
+	owner atomic.Int32
 	// done receives the write's outcome exactly once; buffered so the committer never blocks on a
 	// caller that gave up.
 	done chan writeOutcome
@@ -87,15 +105,21 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		gc.mu.RUnlock()
 		return fmt.Errorf("sqlite: write not started: %w", ctx.Err())
 	}
+	var out writeOutcome
 	select {
-	case out := <-req.done:
-		if out.panic != nil {
-			panic(out.panic)
-		}
-		return classify(out.err) // health.go: disk full, read-only, I/O error are ErrNotWritable
+	case out = <-req.done:
 	case <-ctx.Done():
-		return fmt.Errorf("sqlite: gave up waiting for the write (it may or may not be applied): %w", ctx.Err())
+		if req.owner.CompareAndSwap(queued, withdrawn) {
+			return fmt.Errorf("sqlite: write withdrawn before it started, not applied: %w", ctx.Err())
+		}
+		// The committer claimed the write first: its batch is in flight, and only the batch's outcome
+		// tells whether it committed.
+		out = <-req.done
 	}
+	if out.panic != nil {
+		panic(out.panic)
+	}
+	return classify(out.err) // health.go: disk full, read-only, I/O error are ErrNotWritable
 }
 
 // stopCommitter refuses new writes, lets the committer finish every queued one, and waits for it.
@@ -141,8 +165,15 @@ func (s *Store) runBatch(batch []*writeRequest) {
 	live := batch[:0:0]
 	for _, req := range batch {
 		if err := req.ctx.Err(); err != nil {
-			req.done <- writeOutcome{err: fmt.Errorf("sqlite: write not started: %w", err)}
+			// Its caller gave up; withdraw the write for it (the caller may be doing the same: one of
+			// them wins and the other leaves it alone).
+			if req.owner.CompareAndSwap(queued, withdrawn) {
+				req.done <- writeOutcome{err: fmt.Errorf("sqlite: write withdrawn before it started, not applied: %w", err)}
+			}
 			continue
+		}
+		if !req.owner.CompareAndSwap(queued, claimed) {
+			continue // withdrawn by its caller, who has its answer already
 		}
 		live = append(live, req)
 	}

@@ -108,8 +108,7 @@ func TestFailedWriteDoesNotFailItsBatch(t *testing.T) {
 		assert.ErrorIs(t, err, context.Canceled)
 	})
 	waitQueued(t, s, 8)
-	cancel()
-	time.Sleep(10 * time.Millisecond) // let the cancelled caller return before the batch runs
+	cancel() // the cancelled Put is withdrawn, by its caller or by the committer, whichever comes first
 	release()
 	wg.Wait()
 	assert.Equal(t, []int{1, 5}, commits(), "the held write, then the five good Puts together")
@@ -147,4 +146,57 @@ func TestCloseDrainsQueuedWrites(t *testing.T) {
 		_, err := s.Get(t.Context(), fmt.Sprintf("c%d", i))
 		assert.NoError(t, err, "c%d", i)
 	}
+}
+
+// TestWriteOutcomeIsSettled: a write answered with an error was never committed, and a write whose
+// batch was in flight when its caller's deadline passed is answered with the batch's outcome, not
+// with the deadline's error.
+func TestWriteOutcomeIsSettled(t *testing.T) {
+	t.Run("deadline while queued: not applied", func(t *testing.T) {
+		s, _ := groupCommitStore(t)
+		release := holdCommitter(t, s)
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- s.Put(ctx, contact("queued")) }()
+		waitQueued(t, s, 1)
+		cancel()
+		// The caller is answered at once, while the committer is still busy with the held write.
+		err := <-done
+		require.ErrorIs(t, err, context.Canceled)
+		release()
+		require.NoError(t, s.Put(t.Context(), contact("after")), "the committer goes on")
+		_, err = s.Get(t.Context(), "queued")
+		assert.ErrorIs(t, err, store.ErrNotFound, "a write answered with an error was committed")
+	})
+	t.Run("deadline while its batch is in flight: the batch's outcome", func(t *testing.T) {
+		s, commits := groupCommitStore(t)
+		release := holdCommitter(t, s)
+		// The next batch holds a write that blocks and, after it, the Put: when the blocking write
+		// runs, the Put has been claimed for the batch.
+		running, proceed := make(chan struct{}), make(chan struct{})
+		var proceedOnce sync.Once
+		letProceed := func() { proceedOnce.Do(func() { close(proceed) }) }
+		t.Cleanup(letProceed) // before the store closes, so a failing test cannot hang in Close
+		go func() {
+			_ = s.write(context.Background(), func(*sql.Tx) error { close(running); <-proceed; return nil })
+		}()
+		waitQueued(t, s, 1)
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- s.Put(ctx, contact("in-flight")) }()
+		waitQueued(t, s, 2)
+		release()
+		<-running
+		cancel()
+		select {
+		case err := <-done:
+			t.Fatalf("the Put returned %v while its batch was still in flight", err)
+		case <-time.After(100 * time.Millisecond): // a bounded check that it is still waiting
+		}
+		letProceed()
+		require.NoError(t, <-done, "the batch committed, so the Put must say so")
+		_, err := s.Get(t.Context(), "in-flight")
+		require.NoError(t, err)
+		assert.Equal(t, []int{1, 2}, commits(), "the held write, then the blocking write and the Put together")
+	})
 }
