@@ -223,3 +223,36 @@ func TestZoo2WSDLIsTheCapturedOne(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(c.respBody), string(wsdl))
 }
+
+// TestZoo2DeviationsAreDocumented: docs/xsd-types.md's table of the second zoo's deviations (between
+// its zoo2-deviations markers) is the deviations table: each reason's row lists exactly the exchanges
+// deviations gives that reason.
+func TestZoo2DeviationsAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../../../docs/xsd-types.md")
+	require.NoError(t, err)
+	_, table, ok := strings.Cut(string(doc), "<!-- zoo2-deviations: begin -->\n")
+	require.True(t, ok, "docs/xsd-types.md has the zoo2-deviations table")
+	table, _, ok = strings.Cut(table, "<!-- zoo2-deviations: end -->")
+	require.True(t, ok)
+	documented := map[reason][]string{}
+	exchange := regexp.MustCompile("`([^`]+)`")
+	for _, row := range strings.Split(strings.TrimSpace(table), "\n")[2:] {
+		cells := strings.Split(strings.Trim(row, "| "), " | ")
+		require.Len(t, cells, 2, "row %q", row)
+		why := reason(cells[0])
+		require.NotContains(t, documented, why, "one row per reason")
+		for _, m := range exchange.FindAllStringSubmatch(cells[1], -1) {
+			documented[why] = append(documented[why], m[1])
+		}
+	}
+	listed := map[reason][]string{}
+	for name, dev := range deviations {
+		listed[dev.why] = append(listed[dev.why], name)
+	}
+	for why := range listed {
+		assert.ElementsMatch(t, listed[why], documented[why], "docs/xsd-types.md's row for %q", why)
+	}
+	for why := range documented {
+		assert.Contains(t, listed, why, "docs/xsd-types.md documents a reason no deviation has: %q", why)
+	}
+}
