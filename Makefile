@@ -8,15 +8,15 @@ help: ## List the targets.
 	@awk -F ':.*## ' '/^[A-Za-z0-9_.-]+:.*## / { printf "  %-16s %s\n", $$1, $$2 }' Makefile
 
 .PHONY: generate
-generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoo's package (go generate ./...).
+generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoos' packages (go generate ./...).
 	$(GO) generate ./...
 
-# GENERATED are the packages go generate writes: contactsync's own contract, and the type zoo the
+# GENERATED are the packages go generate writes: contactsync's own contract, and the two type zoos the
 # generator's golden tests use.
-GENERATED = ./gen ./tools/gowsdlgen/internal/zoo
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2
 
 .PHONY: check-generate
-check-generate: generate ## Fail if regenerating gen/ (or the type zoo's package) changes it or adds files, or the result does not build.
+check-generate: generate ## Fail if regenerating gen/ (or the type zoos' packages) changes it or adds files, or the result does not build.
 	$(GO) build ./...
 	$(GO) vet $(GENERATED)
 	@git diff --exit-code -- $(GENERATED) || { \
@@ -65,7 +65,9 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDecimal$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzFormValues$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
+	$(GO) test -run '^$$' -fuzz '^FuzzZoo2Forms$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzAccessLogMatchesSlog$$' -fuzztime $(FUZZTIME) ./server/observe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSONL$$' -fuzztime $(FUZZTIME) ./server/transfer
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCSV$$' -fuzztime $(FUZZTIME) ./server/transfer

@@ -33,7 +33,8 @@ func newCallCommand() *cobra.Command {
 		Short: "Call an operation of a running service and print the result as XML",
 		Long: "Call one operation over the chosen binding through the generated operation table and print\n" +
 			"the response as XML. Parameters are given by name: --param name=value for a simple type (its\n" +
-			"XSD lexical form), --param-file name=FILE for a complex one (FILE holds its XML element). The exit\n" +
+			"XSD lexical form), repeated for each item of an array of a simple type (--param ids=a --param\n" +
+			"ids=b), --param-file name=FILE for a complex one (FILE holds its XML element). The exit\n" +
 			"status is non-zero when the service answers with a fault or an error status.\n\n" +
 			"Operations: " + strings.Join(server.OperationNames(), ", "),
 		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --param id=42 --binding soap12\n  contactsync call VersionMinor --binding get",
@@ -75,7 +76,7 @@ func newCallCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.id, "id", "", "shorthand for --param NAME=VALUE of an operation with a single parameter (the contact operations' id)")
-	cmd.Flags().StringArrayVar(&opts.params, "param", nil, "a parameter as name=value (repeatable)")
+	cmd.Flags().StringArrayVar(&opts.params, "param", nil, "a parameter as name=value (repeatable; repeated for the items of an array)")
 	cmd.Flags().StringArrayVar(&opts.paramFiles, "param-file", nil, "a complex parameter as name=FILE, FILE holding its XML element (repeatable)")
 	cmd.Flags().StringVar(&opts.binding, "binding", string(client.SOAP11), "soap11, soap12, get, post or json (the JSON endpoint, when the service enables it)")
 	cmd.Flags().StringVar(&opts.url, "url", wsdl.DefaultAddress, "service endpoint URL")
@@ -110,17 +111,34 @@ func callRequest(op *wire.Operation, ns string, opts *callOptions) (wire.Message
 		}
 		opts.params = append(opts.params, op.Params[0].Name+"="+opts.id)
 	}
+	items := map[string][]string{} // an array parameter's items, from repeated --param name=value
 	for _, p := range opts.params {
 		name, value, ok := strings.Cut(p, "=")
 		if !ok {
 			return nil, fmt.Errorf("--param %q: want name=value", p)
 		}
-		if f := wire.LookupField(op.Params, name); f != nil && !f.Type.Kind.Simple() {
+		f := wire.LookupField(op.Params, name)
+		if f != nil && f.Type.Kind == wire.KindArray && f.Type.Item.Type.Kind.Simple() {
+			items[name] = append(items[name], value)
+			continue
+		}
+		if f != nil && !f.Type.Kind.Simple() {
 			return nil, fmt.Errorf("--param %s: the parameter is of the complex type %s; use --param-file %s=FILE", name, f.Type.Name, name)
 		}
 		element := string(wire.AppendString(nil, name, value))
 		if err := set(name, element); err != nil {
 			return nil, err
+		}
+	}
+	for _, f := range op.Params { // in the table's order, so the request is the same whatever the flags' order
+		if values, ok := items[f.Name]; ok {
+			element := wire.AppendStart(nil, f.Name)
+			for _, v := range values {
+				element = wire.AppendString(element, f.Type.Item.Name, v)
+			}
+			if err := set(f.Name, string(wire.AppendEnd(element, f.Name))); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, p := range opts.paramFiles {
