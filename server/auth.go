@@ -64,8 +64,8 @@ func (h *Handler) verifyBasic(r *http.Request) (bool, *fault.Error) {
 // decodeAuthenticating decodes a request not authenticated by HTTP Basic: its body must carry
 // credentials that verify (a SOAP UsernameToken). Credentials are judged before the body's errors, so
 // a caller without them learns nothing but 401.
-func (h *Handler) decodeAuthenticating(r *http.Request, b binding.Binding, body []byte) (binding.Request, *fault.Error) {
-	req, derr := b.Decode(r, body)
+func (h *Handler) decodeAuthenticating(r *http.Request, b binding.Binding, opName string, body []byte) (binding.Request, *fault.Error) {
+	req, derr := b.Decode(r, opName, body)
 	creds := req.Credentials
 	if creds.Problem != "" {
 		return binding.Request{}, tokenFault("InvalidSecurity", "The WS-Security header cannot be processed: "+creds.Problem+".")

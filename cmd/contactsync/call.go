@@ -36,7 +36,7 @@ func newCallCommand() *cobra.Command {
 			"XSD lexical form), repeated for each item of an array of a simple type (--param ids=a --param\n" +
 			"ids=b), --param-file name=FILE for a complex one (FILE holds its XML element). The exit\n" +
 			"status is non-zero when the service answers with a fault or an error status.\n\n" +
-			"Operations: " + strings.Join(server.OperationNames(), ", "),
+			"Operations: " + strings.Join(operationNames(), ", "),
 		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --param id=42 --binding soap12\n  contactsync call VersionMinor --binding get",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,7 +46,7 @@ func newCallCommand() *cobra.Command {
 			}
 			op := wire.Lookup(gen.Operations, args[0])
 			if op == nil {
-				return fmt.Errorf("unknown operation %q; operations are: %s", args[0], strings.Join(server.OperationNames(), ", "))
+				return fmt.Errorf("unknown operation %q; operations are: %s", args[0], strings.Join(operationNames(), ", "))
 			}
 			req, err := callRequest(op, ns, &opts)
 			if err != nil {

@@ -46,6 +46,42 @@ func (c ContentType) Param(name string) (value string, ok bool) {
 	}
 }
 
+// MayHaveMediaType reports, without parsing, whether ReadContentType could read mediaType (lower-case
+// ASCII) from header: it is false only when the header holds no ASCII spelling of it in any case, so a
+// caller may skip parsing a header that does not mention the media type at all. A header with a byte
+// beyond ASCII is always a maybe, since lower-casing such characters can yield ASCII letters (the
+// Kelvin sign lower-cases to k).
+func MayHaveMediaType(header, mediaType string) bool {
+	n := len(mediaType)
+	found := false
+	for i := 0; i < len(header); i++ {
+		if header[i] >= utf8RuneSelf {
+			return true
+		}
+		if !found && i+n <= len(header) && asciiEqualFold(header[i:i+n], mediaType) {
+			found = true
+		}
+	}
+	return found
+}
+
+// utf8RuneSelf is the first byte value that is not ASCII (utf8.RuneSelf).
+const utf8RuneSelf = 0x80
+
+// asciiEqualFold reports whether s equals the lower-case ASCII t in any ASCII case.
+func asciiEqualFold(s, t string) bool {
+	for i := range len(t) {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != t[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // maxSimpleParams is how many parameters readSimpleContentType reads; a header with more goes to mime.
 const maxSimpleParams = 4
 
