@@ -37,7 +37,7 @@ func newCallCommand() *cobra.Command {
 			"status is non-zero when the service answers with a fault or an error status.\n\n" +
 			"Operations: " + strings.Join(server.OperationNames(), ", "),
 		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --param id=42 --binding soap12\n  contactsync call VersionMinor --binding get",
-		Args:    cobra.ExactArgs(1),
+		Args:    oneArg("OPERATION", "the name of the operation to call ("+strings.Join(server.OperationNames(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ns, err := server.Namespace(opts.baseURL)
 			if err != nil {

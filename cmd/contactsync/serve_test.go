@@ -163,7 +163,8 @@ func TestWSDLAndVersionCommands(t *testing.T) {
 
 	out, err = runCLI(t, "version")
 	require.NoError(t, err)
-	assert.Contains(t, out, "service version "+service.Version)
+	assert.Contains(t, out, "service contract version "+service.Version)
+	assert.Contains(t, out, "contactsync devel (go", "a build without -ldflags stamps says devel")
 }
 
 // TestKillNineLosesNothing builds the real binary, has several clients create contacts, kills the

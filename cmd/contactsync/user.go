@@ -41,7 +41,7 @@ func newUserAddCommand() *cobra.Command {
 			"The line is `NAME:BCRYPT-HASH`, the format of Apache's `htpasswd -B`. With --digest the user may also\n" +
 			"authenticate with a WS-Security PasswordDigest, which needs the password itself: it is stored in the line\n" +
 			"(`:digest=BASE64`), so the file becomes password-equivalent and must stay readable by the service only.",
-		Args: cobra.ExactArgs(1),
+		Args: oneArg("NAME", "the user's name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runUserAdd(cmd, args[0], opts)
 		},
@@ -99,7 +99,7 @@ func newUserRemoveCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remove NAME",
 		Short: "Remove a user from the users file",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneArg("NAME", "the user's name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := requireUsersFile(usersFile); err != nil {
 				return err
