@@ -178,8 +178,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveOperationPath routes /sync.asmx/<Operation>: the JSON endpoint for a JSON POST (when enabled),
 // else the HTTP GET or POST binding.
 func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
-	jsonRequest := h.protocols.JSON && json.IsMediaType(r.Header.Get("Content-Type"))
+	jsonMedia := json.IsMediaType(r.Header.Get("Content-Type"))
+	jsonRequest := h.protocols.JSON && jsonMedia
 	switch {
+	case jsonMedia && !h.protocols.JSON && r.Method == http.MethodPost:
+		// Not the HTTP POST binding's "requires application/x-www-form-urlencoded": the caller meant
+		// the JSON endpoint, and needs to know it is off and how it is turned on.
+		binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType,
+			"The JSON endpoint is not enabled on this service: it answers application/json requests only when serve's --protocols lists json. HTTP POST requests use application/x-www-form-urlencoded."))
 	case jsonRequest && r.Method == http.MethodPost:
 		h.serve(w, r, h.json)
 	case jsonRequest:

@@ -122,7 +122,10 @@ func TestJSONEndpointOffByDefault(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	resp, body := ts.do(t, jsonRequest("VersionMajor", `{}`))
 	assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, body)
-	assert.Empty(t, resp.Header.Get("jsonerror"), "with json off, the request is the HTTP POST binding's, which wants a form")
+	assert.Empty(t, resp.Header.Get("jsonerror"), "with json off, the answer is not the JSON endpoint's")
+	// It used to be the HTTP POST binding's "requires application/x-www-form-urlencoded", which said
+	// nothing of the JSON endpoint being off or how to turn it on.
+	assert.Contains(t, body, "The JSON endpoint is not enabled on this service: it answers application/json requests only when serve's --protocols lists json.")
 }
 
 func TestProtocolSwitches(t *testing.T) {
