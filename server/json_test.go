@@ -236,3 +236,22 @@ func TestJSONObserved(t *testing.T) {
 	assert.Equal(t, "json", lines[0]["binding"])
 	assert.Equal(t, "NotFound", lines[0]["outcome"])
 }
+
+// TestHelpPageNamesTheProtocols: with JSON on, the service page still said "over SOAP 1.1, SOAP 1.2,
+// HTTP GET and HTTP POST"; it now names the protocols actually served.
+func TestHelpPageNamesTheProtocols(t *testing.T) {
+	for _, tc := range []struct {
+		protocols []string
+		want      string
+	}{
+		{allProtocols, "over SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST and JSON."},
+		{[]string{"soap11", "soap12", "get", "post", "docs"}, "over SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST."},
+		{[]string{"soap12", "json", "docs"}, "over SOAP 1.2 and JSON."},
+		{[]string{"soap11", "docs"}, "over SOAP 1.1."},
+	} {
+		ts := newTestServerWith(t, tc.protocols...)
+		resp, body := ts.do(t, wireRequest{method: "GET"})
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Contains(t, body, "The service supports the following operations, "+tc.want, "%v", tc.protocols)
+	}
+}
