@@ -86,7 +86,7 @@ type observability struct {
 // log, and the operational endpoints) and starts admin.
 func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth, logger *slog.Logger) *observability {
 	reg := observe.NewRegistry()
-	measured := instrumented.New(st, instrumented.NewMetrics(reg))
+	measured := instrumented.NewObserved(st, instrumented.NewMetrics(reg), observe.AddStoreTime)
 	metrics := observe.NewMetrics(reg)
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		Registry: reg, // also exports promhttp_metric_handler_errors_total
