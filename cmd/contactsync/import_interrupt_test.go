@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
@@ -216,4 +218,27 @@ func TestFailedDataCommandsLeaveNoFile(t *testing.T) {
 		beforeVerify: func(dst store.BulkStore) { require.NoError(t, dst.Put(t.Context(), store.Contact{ID: "intruder"})) }}, &out, &out)
 	require.ErrorContains(t, err, "verification failed")
 	assert.Equal(t, []string{"from.db"}, dirEntries(t, dir))
+}
+
+// TestPostgresMessagesSayWhatToDo: a DSN whose search_path names no existing schema used to fail with
+// PostgreSQL's raw "no schema has been selected to create in (SQLSTATE 3F000)"; the error now says
+// to create the schema or name an existing one, and a database that does not exist says to create it.
+func TestPostgresMessagesSayWhatToDo(t *testing.T) {
+	clearSettingsEnv(t)
+	base := pgtest.DSN(t)
+	src := "sqlite:" + filepath.Join(t.TempDir(), "src.db")
+	r := runData(t, `{"Id":"1"}`+"\n", "import", "--store", src)
+	require.NoError(t, r.err, r.stderr)
+
+	r = runData(t, "", "copy", "--from", src, "--to", pgtest.WithParam(t, base, "search_path", "no_such_schema_for_contactsync"))
+	require.Error(t, r.err)
+	assert.Contains(t, r.err.Error(), "SQLSTATE 3F000")
+	assert.Contains(t, r.err.Error(), "no schema of the connection's search_path exists, so there is nowhere to create the tables: create it (CREATE SCHEMA name;) or name an existing one in the DSN (…&search_path=public)")
+
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	u.Path = "/no_such_database_for_contactsync"
+	r = runData(t, "", "copy", "--from", src, "--to", u.String())
+	require.Error(t, r.err)
+	assert.Contains(t, r.err.Error(), "the database named in the DSN does not exist: create it")
 }
