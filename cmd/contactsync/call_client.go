@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/tls"
 	"crypto/x509"
@@ -115,9 +114,7 @@ func (c callConnection) httpClient(timeout time.Duration, warn func(string)) (*h
 // runCall sends one request and prints the response.
 func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *callOptions) error {
 	ctx := cmd.Context()
-	stderr := bufio.NewWriter(cmd.ErrOrStderr())
-	defer stderr.Flush()
-	hc, err := opts.conn.httpClient(opts.timeout, func(msg string) { fmt.Fprintln(stderr, "call: "+msg) })
+	hc, err := opts.conn.httpClient(opts.timeout, func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "call: "+msg) })
 	if err != nil {
 		return err
 	}

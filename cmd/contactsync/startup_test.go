@@ -208,6 +208,16 @@ func TestHealthCommand(t *testing.T) {
 	_, err = runCLI(t, "health", "--timeout", "2s")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unhealthy: ")
+
+	// With serve's certificate set, health speaks HTTPS to it.
+	dir := t.TempDir()
+	certFile, keyFile, _ := testCertificate(t, dir, "server")
+	addr, cancel, done = launchServe(t, serveOptions{store: "sqlite:" + filepath.Join(dir, "c.db"),
+		tls: tlsOptions{certFile: certFile, keyFile: keyFile}}, discard())
+	defer func() { cancel(); require.NoError(t, <-done) }()
+	out, err = runCLI(t, "health", "--addr", addr.String(), "--tls-cert", certFile)
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "healthy: https://"+addr.String()+"/readyz answered 200 OK")
 }
 
 // TestArgumentErrors: a missing or extra positional argument says what the command wants, not
