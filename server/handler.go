@@ -183,10 +183,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveOperationPath routes /sync.asmx/<Operation>: the JSON endpoint for a JSON POST (when enabled),
 // else the HTTP GET or POST binding.
 func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
-	jsonMedia := json.IsMediaType(r.Header.Get("Content-Type"))
-	jsonRequest := h.protocols.JSON && jsonMedia
+	jsonRequest := h.protocols.JSON && json.IsMediaType(r.Header.Get("Content-Type"))
 	switch {
-	case jsonMedia && !h.protocols.JSON && r.Method == http.MethodPost:
+	case r.Method == http.MethodPost && !h.protocols.JSON && jsonWhileOff(r):
 		// Not the HTTP POST binding's "requires application/x-www-form-urlencoded": the caller meant
 		// the JSON endpoint, and needs to know it is off and how it is turned on.
 		binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType,
@@ -209,6 +208,14 @@ func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", h.operationPathMethods())
 		binding.WritePlainError(w, fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept %s.", r.Method, h.operationPathMethods()))
 	}
+}
+
+// jsonWhileOff reports whether a POST to an operation path is a JSON request, for a service whose JSON
+// endpoint is off. The content type is parsed only when it mentions json at all, so the form POSTs of
+// the HTTP POST binding pay a substring search, not a parse.
+func jsonWhileOff(r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	return strings.Contains(strings.ToLower(ct), "json") && json.IsMediaType(ct)
 }
 
 // operationPathMethods is the Allow value of /sync.asmx/<Operation>.
@@ -266,12 +273,19 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding) {
 	ex := observe.ExchangeOf(r) // what this request reports to metrics and the access log
 	ex.SetBinding(b.Name())
-	var tr *trace // what --log-level debug logs of the request (trace.go); nil otherwise
 	if h.debug {
-		tr = &trace{}
+		// What --log-level debug logs of the request (trace.go), once it is answered.
+		tr := &trace{}
 		ex.TraceStore()
 		defer h.logTrace(r, b, tr)
+		h.serveTraced(w, r, b, ex, tr)
+		return
 	}
+	h.serveTraced(w, r, b, ex, nil)
+}
+
+// serveTraced is serve, recording into tr when it is not nil.
+func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request, b binding.Binding, ex *observe.Exchange, tr *trace) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -288,7 +302,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 	var who authOutcome
 	authenticated, aerr := h.checkBasic(r, b, &who)
 	if aerr != nil {
-		tr.auth(who, aerr)
+		tr.auth(&who, aerr)
 		h.writeError(w, r, b, aerr)
 		return
 	}
@@ -307,14 +321,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 	} else {
 		req, derr = h.decodeAuthenticating(r, b, body, &who) // auth.go: the SOAP UsernameToken
 		if who.refused != "" {
-			tr.auth(who, derr)
+			tr.auth(&who, derr)
 			h.writeError(w, r, b, derr)
 			return
 		}
 	}
 	if h.auth != nil {
 		ex.SetUser(who.user)
-		tr.auth(who, nil)
+		tr.auth(&who, nil)
 	}
 	if req.Op != nil {
 		ex.SetOperation(req.Op.Name)

@@ -35,11 +35,15 @@ type trace struct {
 	failError string
 }
 
-// auth records the authentication decision: err nil is accepted.
-func (t *trace) auth(who authOutcome, err *fault.Error) {
-	if t == nil {
-		return
+// auth records the authentication decision: err nil is accepted. Like every method here, it is a
+// wrapper small enough to be inlined, so a nil trace costs a comparison and no call.
+func (t *trace) auth(who *authOutcome, err *fault.Error) {
+	if t != nil {
+		t.recordAuth(who, err)
 	}
+}
+
+func (t *trace) recordAuth(who *authOutcome, err *fault.Error) {
 	t.authUser, t.authMode = who.user, who.scheme
 	switch {
 	case who.refused != "":
@@ -50,15 +54,18 @@ func (t *trace) auth(who authOutcome, err *fault.Error) {
 		t.authVerd = "accepted"
 	}
 	if err != nil {
-		t.failed("auth", err)
+		t.recordFailure("auth", err)
 	}
 }
 
 // admission records what the gates decided: err nil is admitted, after a wait when t.Queued says so.
 func (t *trace) admission(ticket *admission.Ticket, err *fault.Error) {
-	if t == nil {
-		return
+	if t != nil {
+		t.recordAdmission(ticket, err)
 	}
+}
+
+func (t *trace) recordAdmission(ticket *admission.Ticket, err *fault.Error) {
 	switch {
 	case err != nil && err.Err != nil:
 		t.admitted = err.Err.Error() // which gate shed it, and why (admission's Err* causes)
@@ -73,7 +80,7 @@ func (t *trace) admission(ticket *admission.Ticket, err *fault.Error) {
 		t.admitted = "admitted at once"
 	}
 	if err != nil {
-		t.failed("admission", err)
+		t.recordFailure("admission", err)
 	}
 }
 
@@ -87,9 +94,12 @@ func (t *trace) request(req binding.Request) {
 
 // failed records the stage a request failed at and its error.
 func (t *trace) failed(stage string, err *fault.Error) {
-	if t == nil {
-		return
+	if t != nil {
+		t.recordFailure(stage, err)
 	}
+}
+
+func (t *trace) recordFailure(stage string, err *fault.Error) {
 	t.failStage, t.failError = stage, string(err.Code)+": "+err.Message
 	if err.Err != nil && stage != "admission" && stage != "auth" { // those two say why already
 		t.failError += " (" + err.Err.Error() + ")"

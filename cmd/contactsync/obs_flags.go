@@ -86,7 +86,13 @@ type observability struct {
 // log, and the operational endpoints) and starts admin.
 func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth, logger *slog.Logger) *observability {
 	reg := observe.NewRegistry()
-	measured := instrumented.NewObserved(st, instrumented.NewMetrics(reg), observe.AddStoreTime)
+	storeMetrics := instrumented.NewMetrics(reg)
+	measured := instrumented.New(st, storeMetrics)
+	if logger.Enabled(context.Background(), slog.LevelDebug) {
+		// The debug line's store time (server/trace.go): each store call adds its time to its
+		// request's; at info and above nothing is added up.
+		measured = instrumented.NewObserved(st, storeMetrics, observe.AddStoreTime)
+	}
 	metrics := observe.NewMetrics(reg)
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		Registry: reg, // also exports promhttp_metric_handler_errors_total
