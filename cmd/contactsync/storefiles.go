@@ -115,13 +115,14 @@ func isReadOnly(err error) bool {
 }
 
 // openStoreFor opens the store a --store value names, for a command that uses it as use says. A
-// database migrated by a newer release is refused (*migrate.SchemaTooNewError). For a SQLite store it
+// database migrated by a newer release is refused (*migrate.SchemaTooNewError). Its errors do not name
+// the store: the caller prefixes them with the setting and the store, redacted. For a SQLite store it
 // also returns the files that existed before, so a command that fails can remove what it created; when
 // opening itself fails, they are removed here.
 func openStoreFor(ctx context.Context, spec string, db postgres.Options, use storeUse) (store.Store, *sqliteFiles, error) {
 	if path, ok := strings.CutPrefix(spec, "sqlite:"); ok {
 		if path == "" {
-			return nil, nil, errors.New("--store sqlite: needs a file path, e.g. sqlite:contactsync.db")
+			return nil, nil, errors.New("a SQLite store needs a file path after sqlite:, e.g. sqlite:contactsync.db")
 		}
 		files, err := checkSQLitePath(path, use)
 		if err != nil {
@@ -141,7 +142,7 @@ func openStoreFor(ctx context.Context, spec string, db postgres.Options, use sto
 		}
 		return st, nil, nil
 	}
-	return nil, nil, fmt.Errorf("--store %q: unknown store; use sqlite:PATH or postgres://…", redactStore(spec))
+	return nil, nil, errors.New("unknown store; use sqlite:PATH or postgres://…")
 }
 
 // explainPostgres adds what to do to the PostgreSQL errors a new deployment meets first.
