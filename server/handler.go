@@ -12,6 +12,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -84,6 +85,9 @@ type Handler struct {
 	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
 	auth        *auth.Authenticator
 	protectDocs bool
+	// debug is whether the logger takes debug lines: then every request served by a binding gets one
+	// (trace.go).
+	debug bool
 }
 
 // allBindings returns every binding the service has, in the order of binding.ProtocolNames, of the
@@ -138,6 +142,7 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 		gates:       admission.New(limits.Admission),
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
+		debug:       logger.Enabled(context.Background(), slog.LevelDebug),
 	}
 	all := allBindings(opsNS, limits, ops)
 	var atEndpoint, atOperations, served []binding.Binding
@@ -171,6 +176,19 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding, opName string) {
 	ex := observe.ExchangeOf(r) // what this request reports to metrics and the access log
 	ex.SetBinding(b.Name())
+	if h.debug {
+		// What --log-level debug logs of the request (trace.go), once it is answered.
+		tr := &trace{}
+		ex.TraceStore()
+		defer h.logTrace(r, b, tr)
+		h.serveTraced(w, r, b, opName, ex, tr)
+		return
+	}
+	h.serveTraced(w, r, b, opName, ex, nil)
+}
+
+// serveTraced is serve, recording into tr when it is not nil.
+func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request, b binding.Binding, opName string, ex *observe.Exchange, tr *trace) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -184,8 +202,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 
 	// HTTP Basic (auth.go), from the headers alone: a caller without valid credentials is answered
 	// before its body is read.
-	authenticated, aerr := h.checkBasic(r, b)
+	var who authOutcome
+	authenticated, aerr := h.checkBasic(r, b, &who)
 	if aerr != nil {
+		tr.auth(&who, aerr)
 		h.writeError(w, r, b, aerr)
 		return
 	}
@@ -193,6 +213,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 	body, ticket, err := h.gates.Admit(w, r, b)
 	defer ticket.Release()
 	if err != nil {
+		tr.admission(&ticket, err)
 		h.writeError(w, r, b, err)
 		return
 	}
@@ -201,22 +222,37 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 	if authenticated {
 		req, derr = b.Decode(r, opName, body)
 	} else {
-		req, derr = h.decodeAuthenticating(r, b, opName, body) // auth.go: the SOAP UsernameToken
+		req, derr = h.decodeAuthenticating(r, b, opName, body, &who) // auth.go: the SOAP UsernameToken
+		if who.refused != "" {
+			tr.auth(&who, derr)
+			h.writeError(w, r, b, derr)
+			return
+		}
+	}
+	if h.auth != nil {
+		ex.SetUser(who.user)
+		tr.auth(&who, nil)
 	}
 	if req.Op != nil {
 		ex.SetOperation(req.Op.Name)
+		tr.request(req)
 	}
 	if derr != nil {
+		tr.failed("decode", derr)
 		h.writeError(w, r, b, derr)
 		return
 	}
 	if err := h.gates.Enter(&ticket, r); err != nil {
+		tr.admission(&ticket, err)
 		h.writeError(w, r, b, err)
 		return
 	}
+	tr.admission(&ticket, nil)
 	resp, cerr := req.Op.Call(r.Context(), h.svc, req.Msg)
 	if cerr != nil {
-		h.writeError(w, r, b, fault.As(cerr))
+		e := fault.As(cerr)
+		tr.failed("operation", e)
+		h.writeError(w, r, b, e)
 		return
 	}
 	b.WriteResult(w, req.Op, resp)

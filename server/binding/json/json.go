@@ -39,12 +39,16 @@ func (b *Binding) Name() string { return "json" }
 // not parse leave the request to the HTTP POST binding). A request of that media type is the
 // endpoint's whatever its method: ASP.NET AJAX refuses a GET of a method not marked UseHttpGet, and the
 // endpoint answers any other method in JSON rather than leave it to the XML binding the client did not
-// ask for.
+// ask for. Off, a JSON POST is answered 415 saying so, not with the HTTP POST binding's "requires
+// application/x-www-form-urlencoded": the caller meant the JSON endpoint, and needs to know it is off
+// and how it is turned on.
 func (b *Binding) Route() binding.Route {
 	return binding.Route{Title: "JSON", OperationInPath: true, Methods: []string{http.MethodPost}, MediaType: mediaType,
 		Strict: true, Claims: true, NotAllowed: func(method string) *fault.Error {
 			return fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed on the JSON endpoint; call it with POST.", method)
-		}}
+		},
+		Off: fault.Errorf(fault.UnsupportedMediaType, "The JSON endpoint is not enabled on this service: it answers application/json "+
+			"requests only when serve's --protocols lists json. HTTP POST requests use application/x-www-form-urlencoded.")}
 }
 
 // CarriesTokens: the JSON endpoint carries credentials only in the Authorization header.
