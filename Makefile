@@ -8,15 +8,15 @@ help: ## List the targets.
 	@awk -F ':.*## ' '/^[A-Za-z0-9_.-]+:.*## / { printf "  %-16s %s\n", $$1, $$2 }' Makefile
 
 .PHONY: generate
-generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoo's package (go generate ./...).
+generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoos' packages (go generate ./...).
 	$(GO) generate ./...
 
-# GENERATED are the packages go generate writes: contactsync's own contract, and the type zoo the
+# GENERATED are the packages go generate writes: contactsync's own contract, and the two type zoos the
 # generator's golden tests use.
-GENERATED = ./gen ./tools/gowsdlgen/internal/zoo
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2
 
 .PHONY: check-generate
-check-generate: generate ## Fail if regenerating gen/ (or the type zoo's package) changes it or adds files, or the result does not build.
+check-generate: generate ## Fail if regenerating gen/ (or the type zoos' packages) changes it or adds files, or the result does not build.
 	$(GO) build ./...
 	$(GO) vet $(GENERATED)
 	@git diff --exit-code -- $(GENERATED) || { \
@@ -30,9 +30,40 @@ check-generate: generate ## Fail if regenerating gen/ (or the type zoo's package
 		exit 1; \
 	fi
 
+# The identity `make build` and `make release` stamp into the binary (contactsync --version): VERSION
+# is what git describe says of the checkout (a tag, else a commit, "-dirty" with uncommitted changes),
+# "devel" outside git; give VERSION=1.4.0 for a release. A build without them (go install, go run)
+# says "devel".
+VERSION != git describe --tags --always --dirty 2>/dev/null || echo devel
+COMMIT != git rev-parse HEAD 2>/dev/null || true
+DATE != date -u +%Y-%m-%dT%H:%M:%SZ
+LDFLAGS = -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+
 .PHONY: build
-build: ## Build the contactsync binary into bin/.
-	$(GO) build -o bin/contactsync ./cmd/contactsync
+build: ## Build the contactsync binary into bin/: static (CGO_ENABLED=0), stamped with VERSION, commit and date.
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/contactsync ./cmd/contactsync
+
+# RELEASE_TARGETS are the platforms `make release` builds; CI builds one (RELEASE_TARGETS=linux/amd64).
+RELEASE_TARGETS = linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+.PHONY: release
+release: ## Build release archives of every RELEASE_TARGETS (tar.gz, zip for Windows) and SHA256SUMS into bin/release/.
+	$(GO) run ./tools/release -go '$(GO)' -out bin/release -version '$(VERSION)' -date '$(DATE)' -ldflags '$(LDFLAGS)' $(RELEASE_TARGETS)
+
+# The container image `make image` builds. CONTAINER_BUILD='docker build' builds it with Docker
+# (podman needs --format docker to keep the HEALTHCHECK); CA_CERTS is the build host's CA bundle,
+# copied into the image for outgoing TLS (PostgreSQL with sslmode=verify-full).
+IMAGE = contactsync:$(VERSION)
+CONTAINER_BUILD = podman build --format docker
+CA_CERTS = /etc/ssl/certs/ca-certificates.crt
+
+.PHONY: image
+image: build ## Build the container image IMAGE (Containerfile) from bin/contactsync, in the context bin/image/.
+	rm -rf bin/image
+	mkdir -p bin/image/data
+	cp bin/contactsync bin/image/contactsync
+	cp '$(CA_CERTS)' bin/image/ca-certificates.crt
+	$(CONTAINER_BUILD) -f Containerfile -t '$(IMAGE)' bin/image
 
 .PHONY: run
 run: ## Run the service on :8080 with the embedded SQLite store (./contactsync.db).
@@ -65,7 +96,9 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRoles$$' -fuzztime $(FUZZTIME) ./server/store/sqlite
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDecimal$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzFormValues$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
+	$(GO) test -run '^$$' -fuzz '^FuzzZoo2Forms$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzAccessLogMatchesSlog$$' -fuzztime $(FUZZTIME) ./server/observe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSONL$$' -fuzztime $(FUZZTIME) ./server/transfer
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCSV$$' -fuzztime $(FUZZTIME) ./server/transfer

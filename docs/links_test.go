@@ -1,5 +1,6 @@
-// Package docs holds the project's documentation; its only Go is this test, which keeps the links
-// between README.md, BENCHMARKS.md, CHANGELOG.md and docs/*.md true.
+// Package docs holds the project's documentation; its only Go is its tests: this one keeps the links
+// between README.md, BENCHMARKS.md, CHANGELOG.md and docs/*.md true, and readme_test.go walks README's
+// first steps as written.
 package docs
 
 import (

@@ -71,11 +71,10 @@ var opTestCreateContact = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(TestCreateContact)
 		{
-			v, present, err := wire.FormValue(form, "id")
+			v, err := wire.FormParam(form, "id")
 			if err != nil {
 				return nil, err
 			}
-			_ = present
 			req.Id = v
 		}
 		return req, nil
@@ -160,11 +159,10 @@ var opTestUpdateContact = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(TestUpdateContact)
 		{
-			v, present, err := wire.FormValue(form, "id")
+			v, err := wire.FormParam(form, "id")
 			if err != nil {
 				return nil, err
 			}
-			_ = present
 			req.Id = v
 		}
 		return req, nil
@@ -249,11 +247,10 @@ var opDeleteContact = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(DeleteContact)
 		{
-			v, present, err := wire.FormValue(form, "id")
+			v, err := wire.FormParam(form, "id")
 			if err != nil {
 				return nil, err
 			}
-			_ = present
 			req.Id = v
 		}
 		return req, nil
@@ -338,11 +335,10 @@ var opReadContact = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(ReadContact)
 		{
-			v, present, err := wire.FormValue(form, "id")
+			v, err := wire.FormParam(form, "id")
 			if err != nil {
 				return nil, err
 			}
-			_ = present
 			req.Id = v
 		}
 		return req, nil

@@ -10,6 +10,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -84,6 +85,9 @@ type Handler struct {
 	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
 	auth        *auth.Authenticator
 	protectDocs bool
+	// debug is whether the logger takes debug lines: then every request served by a binding gets one
+	// (trace.go).
+	debug bool
 }
 
 // bodyReadGrace is the time every request body gets on top of its size at the minimum rate
@@ -135,6 +139,7 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
+		debug:       logger.Enabled(context.Background(), slog.LevelDebug),
 	}
 	// The help pages show a sample of every served binding, in this order.
 	var faces []docs.Face
@@ -180,6 +185,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
 	jsonRequest := h.protocols.JSON && json.IsMediaType(r.Header.Get("Content-Type"))
 	switch {
+	case r.Method == http.MethodPost && !h.protocols.JSON && jsonWhileOff(r):
+		// Not the HTTP POST binding's "requires application/x-www-form-urlencoded": the caller meant
+		// the JSON endpoint, and needs to know it is off and how it is turned on.
+		binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType,
+			"The JSON endpoint is not enabled on this service: it answers application/json requests only when serve's --protocols lists json. HTTP POST requests use application/x-www-form-urlencoded."))
 	case jsonRequest && r.Method == http.MethodPost:
 		h.serve(w, r, h.json)
 	case jsonRequest:
@@ -198,6 +208,14 @@ func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", h.operationPathMethods())
 		binding.WritePlainError(w, fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept %s.", r.Method, h.operationPathMethods()))
 	}
+}
+
+// jsonWhileOff reports whether a POST to an operation path is a JSON request, for a service whose JSON
+// endpoint is off. The content type is parsed only when it mentions json at all, so the form POSTs of
+// the HTTP POST binding pay a substring search, not a parse.
+func jsonWhileOff(r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	return strings.Contains(strings.ToLower(ct), "json") && json.IsMediaType(ct)
 }
 
 // operationPathMethods is the Allow value of /sync.asmx/<Operation>.
@@ -255,6 +273,19 @@ func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding) {
 	ex := observe.ExchangeOf(r) // what this request reports to metrics and the access log
 	ex.SetBinding(b.Name())
+	if h.debug {
+		// What --log-level debug logs of the request (trace.go), once it is answered.
+		tr := &trace{}
+		ex.TraceStore()
+		defer h.logTrace(r, b, tr)
+		h.serveTraced(w, r, b, ex, tr)
+		return
+	}
+	h.serveTraced(w, r, b, ex, nil)
+}
+
+// serveTraced is serve, recording into tr when it is not nil.
+func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request, b binding.Binding, ex *observe.Exchange, tr *trace) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -268,8 +299,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 
 	// HTTP Basic (auth.go), from the headers alone: a caller without valid credentials is answered
 	// before its body is read.
-	authenticated, aerr := h.checkBasic(r, b)
+	var who authOutcome
+	authenticated, aerr := h.checkBasic(r, b, &who)
 	if aerr != nil {
+		tr.auth(&who, aerr)
 		h.writeError(w, r, b, aerr)
 		return
 	}
@@ -277,6 +310,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 	body, ticket, err := h.gates.Admit(w, r, b)
 	defer ticket.Release()
 	if err != nil {
+		tr.admission(&ticket, err)
 		h.writeError(w, r, b, err)
 		return
 	}
@@ -285,22 +319,37 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 	if authenticated {
 		req, derr = b.Decode(r, body)
 	} else {
-		req, derr = h.decodeAuthenticating(r, b, body) // auth.go: the SOAP UsernameToken
+		req, derr = h.decodeAuthenticating(r, b, body, &who) // auth.go: the SOAP UsernameToken
+		if who.refused != "" {
+			tr.auth(&who, derr)
+			h.writeError(w, r, b, derr)
+			return
+		}
+	}
+	if h.auth != nil {
+		ex.SetUser(who.user)
+		tr.auth(&who, nil)
 	}
 	if req.Op != nil {
 		ex.SetOperation(req.Op.Name)
+		tr.request(req)
 	}
 	if derr != nil {
+		tr.failed("decode", derr)
 		h.writeError(w, r, b, derr)
 		return
 	}
 	if err := h.gates.Enter(&ticket, r); err != nil {
+		tr.admission(&ticket, err)
 		h.writeError(w, r, b, err)
 		return
 	}
+	tr.admission(&ticket, nil)
 	resp, cerr := req.Op.Call(r.Context(), h.svc, req.Msg)
 	if cerr != nil {
-		h.writeError(w, r, b, fault.As(cerr))
+		e := fault.As(cerr)
+		tr.failed("operation", e)
+		h.writeError(w, r, b, e)
 		return
 	}
 	b.WriteResult(w, req.Op, resp)

@@ -122,7 +122,10 @@ func TestJSONEndpointOffByDefault(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	resp, body := ts.do(t, jsonRequest("VersionMajor", `{}`))
 	assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, body)
-	assert.Empty(t, resp.Header.Get("jsonerror"), "with json off, the request is the HTTP POST binding's, which wants a form")
+	assert.Empty(t, resp.Header.Get("jsonerror"), "with json off, the answer is not the JSON endpoint's")
+	// It used to be the HTTP POST binding's "requires application/x-www-form-urlencoded", which said
+	// nothing of the JSON endpoint being off or how to turn it on.
+	assert.Contains(t, body, "The JSON endpoint is not enabled on this service: it answers application/json requests only when serve's --protocols lists json.")
 }
 
 func TestProtocolSwitches(t *testing.T) {
@@ -232,4 +235,23 @@ func TestJSONObserved(t *testing.T) {
 	require.Len(t, lines, 2)
 	assert.Equal(t, "json", lines[0]["binding"])
 	assert.Equal(t, "NotFound", lines[0]["outcome"])
+}
+
+// TestHelpPageNamesTheProtocols: with JSON on, the service page still said "over SOAP 1.1, SOAP 1.2,
+// HTTP GET and HTTP POST"; it now names the protocols actually served.
+func TestHelpPageNamesTheProtocols(t *testing.T) {
+	for _, tc := range []struct {
+		protocols []string
+		want      string
+	}{
+		{allProtocols, "over SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST and JSON."},
+		{[]string{"soap11", "soap12", "get", "post", "docs"}, "over SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST."},
+		{[]string{"soap12", "json", "docs"}, "over SOAP 1.2 and JSON."},
+		{[]string{"soap11", "docs"}, "over SOAP 1.1."},
+	} {
+		ts := newTestServerWith(t, tc.protocols...)
+		resp, body := ts.do(t, wireRequest{method: "GET"})
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Contains(t, body, "The service supports the following operations, "+tc.want, "%v", tc.protocols)
+	}
 }

@@ -187,7 +187,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 		"get/ReadContact/NotFound":          1,
 		"get/TestCreateContact/ok":          1,
 		"get/VersionMajor/ok":               1,
-		"get/ReadContact/InvalidArgument":   1, // the operation is known; the service refuses the empty id
+		"get/ReadContact/InvalidArgument":   1, // the path names the operation: its missing id is counted under it
 		"none/unknown/MethodNotAllowed":     1,
 		"none/unknown/UnknownOperation":     1,
 		"none/unknown/UnsupportedMediaType": 1,
@@ -403,9 +403,12 @@ func TestAccessLogLine(t *testing.T) {
 	require.Equal(t, 200, resp.StatusCode, body)
 	resp, _ = ts.do(t, requestFor("get", ns, "ReadContact", "missing", true))
 	require.Equal(t, 404, resp.StatusCode)
+	// A parameter error on /sync.asmx/Op is logged under Op, which the path names.
+	resp, _ = ts.do(t, wireRequest{method: "POST", path: "/ReadContact", contentType: "application/x-www-form-urlencoded", body: "id=a&ID=b"})
+	require.Equal(t, 400, resp.StatusCode)
 
 	lines := accessLines(t, ts.logs.String())
-	require.Len(t, lines, 2)
+	require.Len(t, lines, 3)
 	fields := []string{"time", "level", "msg", "request_id", "method", "path", "binding", "operation", "status", "outcome", "duration", "bytes", "remote"}
 	for _, l := range lines {
 		for _, f := range fields {
@@ -432,6 +435,10 @@ func TestAccessLogLine(t *testing.T) {
 	assert.Equal(t, 404.0, lines[1]["status"])
 	assert.Equal(t, "NotFound", lines[1]["outcome"])
 	assert.NotEqual(t, lines[0]["request_id"], lines[1]["request_id"])
+
+	assert.Equal(t, "post", lines[2]["binding"])
+	assert.Equal(t, "ReadContact", lines[2]["operation"])
+	assert.Equal(t, "InvalidArgument", lines[2]["outcome"])
 }
 
 // TestRequestID checks X-Request-ID is echoed when sane and replaced when not, with the access line

@@ -16,6 +16,9 @@ package wsdl_test
 import (
 	"bytes"
 	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -192,23 +195,30 @@ func basicProfileDescription(t *testing.T, doc []byte) {
 
 	t.Run("R2101 R2102 QName references use declared namespaces", func(t *testing.T) {
 		// Every reference resolves (TestContractReferencesResolve); here: each namespace is this
-		// document's target namespace or XML Schema's (there is no import).
+		// document's target namespace or XML Schema's (there is no import), but for the AbstractTypes
+		// schema ASMX adds for array parameters on HTTP GET/POST: its types are named by HTTP message
+		// parts, and it refers to the SOAP encoding namespace (see abstractTypesNamespace).
 		root.walk(func(n *node) {
 			for _, a := range n.attr {
 				if a.Name.Space != "" || !isQNameAttr(n.name, a.Name.Local) {
 					continue
 				}
+				allowed := []string{d.TargetNamespace, nsXSD}
+				switch {
+				case n.is(nsWSDL, "part") && a.Name.Local == "type":
+					allowed = append(allowed, abstractTypesNamespace(d))
+				case inSchemaOf(n, abstractTypesNamespace(d)):
+					allowed = append(allowed, nsSOAPEnc)
+				}
 				ns := d.resolve(a.Value).Space
-				assert.Contains(t, []string{d.TargetNamespace, nsXSD}, ns, "R2101/R2102: %s/@%s=%q", n.path(), a.Name.Local, a.Value)
+				assert.Contains(t, allowed, ns, "R2101/R2102: %s/@%s=%q", n.path(), a.Name.Local, a.Value)
 			}
 		})
 	})
 
 	t.Run("R2110 R2111 arrays do not use soapenc:Array or wsdl:arrayType", func(t *testing.T) {
+		assert.Empty(t, soapencArrayDerivations(d, root), "R2110: types outside the AbstractTypes schema derive from soapenc:Array")
 		root.walk(func(n *node) {
-			if base, ok := n.attrValue("base"); ok && n.name.Space == nsXSD {
-				assert.NotEqual(t, xml.Name{Space: nsSOAPEnc, Local: "Array"}, d.resolve(base), "R2110: %s derives from soapenc:Array", n.path())
-			}
 			for _, a := range n.attr {
 				assert.False(t, a.Name.Space == nsWSDL && a.Name.Local == "arrayType", "R2111: %s uses wsdl:arrayType", n.path())
 			}
@@ -540,4 +550,79 @@ func xmlDeclAttr(t *testing.T, doc []byte, name string) string {
 	m := regexp.MustCompile(name + `\s*=\s*["']([^"']*)["']`).FindSubmatch(doc[:end])
 	require.NotNil(t, m, "the XML declaration has no %s", name)
 	return string(m[1])
+}
+
+// abstractTypesNamespace is the namespace of the schema ASMX adds to a contract that offers an array
+// parameter on HTTP GET or POST: the service namespace followed by "AbstractTypes". It holds
+// StringArray, a restriction of soapenc:Array that types those parameters' message parts. R2110 is
+// about SOAP messages' arrays; these types describe HTTP GET/POST parameters, which no SOAP message
+// carries, so the checks allow soapenc:Array there, and only there (tools/gowsdlgen holds a contract
+// to the same rule).
+func abstractTypesNamespace(d *definitions) string { return d.TargetNamespace + "AbstractTypes" }
+
+// inSchemaOf reports whether n is inside the xs:schema whose targetNamespace is ns.
+func inSchemaOf(n *node, ns string) bool {
+	for p := n; p != nil; p = p.parent {
+		if p.is(nsXSD, "schema") {
+			tns, _ := p.attrValue("targetNamespace")
+			return tns == ns
+		}
+	}
+	return false
+}
+
+// soapencArrayDerivations lists the derivations from soapenc:Array (R2110) outside the AbstractTypes
+// schema.
+func soapencArrayDerivations(d *definitions, root *node) []string {
+	var out []string
+	root.walk(func(n *node) {
+		if base, ok := n.attrValue("base"); ok && n.name.Space == nsXSD && !inSchemaOf(n, abstractTypesNamespace(d)) &&
+			d.resolve(base) == (xml.Name{Space: nsSOAPEnc, Local: "Array"}) {
+			out = append(out, n.path())
+		}
+	})
+	return out
+}
+
+// withArrayOperation is wsdl.Contract with tools/contractevo's 05-readcontactlist patch applied:
+// ReadContactList(ids ArrayOfString, asOf dateTime) on all four bindings, written as ASMX writes an
+// array parameter on HTTP GET and POST (the AbstractTypes schema, s2:StringArray parts).
+func withArrayOperation(t *testing.T) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("git is not installed (CI=true: the AbstractTypes checks must run)")
+		}
+		t.Skip("git is not installed; skipping (in CI this fails)")
+	}
+	patch, err := filepath.Abs(filepath.Join("..", "tools", "contractevo", "testdata", "patches", "05-readcontactlist", "wsdl.patch"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "wsdl"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "wsdl", "contactsync.wsdl"), wsdl.Contract, 0o644))
+	cmd := exec.Command("git", "apply", "-p1", patch)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git apply: %s", out)
+	doc, err := os.ReadFile(filepath.Join(dir, "wsdl", "contactsync.wsdl"))
+	require.NoError(t, err)
+	require.Contains(t, string(doc), `base="soapenc:Array"`)
+	return doc
+}
+
+// TestBasicProfileAllowsAbstractTypes: a contract with an array parameter on HTTP GET/POST, written as
+// ASMX writes it, passes the profile's checks (soapenc:Array is allowed in the AbstractTypes schema)
+// and its references resolve; the same derivation anywhere else is still a violation.
+func TestBasicProfileAllowsAbstractTypes(t *testing.T) {
+	doc := withArrayOperation(t)
+	t.Run("description", func(t *testing.T) { basicProfileDescription(t, doc) })
+	t.Run("SOAP bindings", func(t *testing.T) { basicProfileSOAPBindings(t, doc) })
+	t.Run("references", func(t *testing.T) { contractReferencesResolve(t, doc) })
+
+	moved := strings.Replace(string(doc), `<s:schema targetNamespace="`+wsdl.DefaultNamespace+`AbstractTypes">`,
+		`<s:schema targetNamespace="urn:elsewhere">`, 1)
+	require.NotEqual(t, string(doc), moved)
+	d, root := loadContractFrom(t, []byte(moved)), loadTreeFrom(t, []byte(moved))
+	assert.Len(t, soapencArrayDerivations(d, root), 1, "soapenc:Array outside the AbstractTypes schema is refused")
 }

@@ -539,13 +539,29 @@ func contractReferencesResolve(t *testing.T, doc []byte) {
 			assert.True(t, resolveElement(e.Ref), "schema element %s: ref %q does not resolve", path, e.Ref)
 		}
 	})
+	// A part may also name a type of the AbstractTypes schema ASMX adds for array parameters on HTTP
+	// GET/POST (abstractTypesNamespace); nothing else may.
+	resolvePartType := func(qn string) bool {
+		n := d.resolve(qn)
+		if n.Space != abstractTypesNamespace(d) {
+			return resolveType(qn)
+		}
+		for _, types := range d.Types {
+			for _, s := range types.Schemas {
+				if s.TargetNamespace == n.Space && s.complexType(n.Local) != nil {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, m := range d.Messages {
 		for _, p := range m.Parts {
 			if p.Element != "" {
 				assert.True(t, resolveElement(p.Element), "message %s part %s: element %q is not a global element", m.Name, p.Name, p.Element)
 			}
 			if p.Type != "" {
-				assert.True(t, resolveType(p.Type), "message %s part %s: type %q does not resolve", m.Name, p.Name, p.Type)
+				assert.True(t, resolvePartType(p.Type), "message %s part %s: type %q does not resolve", m.Name, p.Name, p.Type)
 			}
 		}
 	}
@@ -1034,7 +1050,7 @@ func forEachServedContract(t *testing.T, check func(t *testing.T, doc []byte)) {
 		doc, err := server.ContractFor(wsdl.DefaultBaseURL, wsdl.DefaultAddress, append(names, "docs"))
 		require.NoError(t, err)
 		if len(names) == len(all) {
-			require.Equal(t, string(wsdl.Contract), string(doc), "with every binding on, the served contract is the file")
+			require.True(t, string(wsdl.Served) == string(doc), "with every binding on, the served contract is the file without its comments")
 		}
 		t.Run(strings.Join(names, "+"), func(t *testing.T) { check(t, doc) })
 	}

@@ -29,7 +29,7 @@ func newBackupCommand() *cobra.Command {
 			"so --to is either its previous content or a complete backup. The backup holds every write\n" +
 			"acknowledged before it started. Restore by stopping serve and putting the file in the store's\n" +
 			"place (docs/data.md). For a PostgreSQL store use pg_dump.",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBackup(cmd.Context(), opts, cmd.OutOrStdout())
 		},

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -24,6 +23,8 @@ type callOptions struct {
 	url        string
 	baseURL    string
 	timeout    time.Duration
+	// conn holds how call reaches and authenticates to the service (call_client.go).
+	conn callConnection
 }
 
 func newCallCommand() *cobra.Command {
@@ -33,56 +34,45 @@ func newCallCommand() *cobra.Command {
 		Short: "Call an operation of a running service and print the result as XML",
 		Long: "Call one operation over the chosen binding through the generated operation table and print\n" +
 			"the response as XML. Parameters are given by name: --param name=value for a simple type (its\n" +
-			"XSD lexical form), --param-file name=FILE for a complex one (FILE holds its XML element). The exit\n" +
+			"XSD lexical form), repeated for each item of an array of a simple type (--param ids=a --param\n" +
+			"ids=b), --param-file name=FILE for a complex one (FILE holds its XML element). The exit\n" +
 			"status is non-zero when the service answers with a fault or an error status.\n\n" +
+			"The namespace and the binding's address come from the service's own ?WSDL (read with the same\n" +
+			"credentials), as a client generated from it would have them; --base-url overrides the namespace\n" +
+			"and then --url is called as given. When the service serves no ?WSDL (--protocols without docs),\n" +
+			"call says so and uses the namespace of --base-url's default, " + wsdl.DefaultBaseURL + ".\n\n" +
+			"--user NAME authenticates with HTTP Basic, or with --ws-security with a WS-Security UsernameToken\n" +
+			"PasswordDigest (the user needs `contactsync user add --digest`); the password comes from\n" +
+			"--password-file, else " + passwordEnv + ", else a prompt on the terminal, never from the command line.\n\n" +
 			"Operations: " + strings.Join(server.OperationNames(), ", "),
-		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --param id=42 --binding soap12\n  contactsync call VersionMinor --binding get",
-		Args:    cobra.ExactArgs(1),
+		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --param id=42 --binding soap12\n" +
+			"  contactsync call VersionMinor --binding get\n  contactsync call ReadContact --id 42 --url https://contacts.example.com/contactsync/v1/sync.asmx --user alice --ca-cert ca.pem",
+		Args: oneArg("OPERATION", "the name of the operation to call ("+strings.Join(server.OperationNames(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ns, err := server.Namespace(opts.baseURL)
-			if err != nil {
-				return fmt.Errorf("--base-url: %w", err)
-			}
 			op := wire.Lookup(gen.Operations, args[0])
 			if op == nil {
 				return fmt.Errorf("unknown operation %q; operations are: %s", args[0], strings.Join(server.OperationNames(), ", "))
 			}
-			req, err := callRequest(op, ns, &opts)
+			// The parameters are read (and checked against their XSD types) before anything is sent; the
+			// namespace they are read in is the request document's own, whatever the service's.
+			req, err := callRequest(op, wsdl.DefaultNamespace, &opts)
 			if err != nil {
 				return err
 			}
-			c := &client.Client{
-				Endpoint:  opts.url,
-				Namespace: ns,
-				Binding:   client.Binding(opts.binding),
-				HTTP:      &http.Client{Timeout: opts.timeout},
-			}
-			resp := op.NewResponse()
-			if err := c.Invoke(cmd.Context(), op, req, resp); err != nil {
-				return err
-			}
-			var out []byte
-			if c.Binding == client.JSON {
-				out, err = client.MessageJSON(op, resp)
-			} else {
-				out, err = client.Message(op.ResponseElement, ns, resp)
-			}
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", out)
-			return err
+			return runCall(cmd, op, req, &opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.id, "id", "", "shorthand for --param NAME=VALUE of an operation with a single parameter (the contact operations' id)")
-	cmd.Flags().StringArrayVar(&opts.params, "param", nil, "a parameter as name=value (repeatable)")
+	cmd.Flags().StringArrayVar(&opts.params, "param", nil, "a parameter as name=value (repeatable; repeated for the items of an array)")
 	cmd.Flags().StringArrayVar(&opts.paramFiles, "param-file", nil, "a complex parameter as name=FILE, FILE holding its XML element (repeatable)")
 	cmd.Flags().StringVar(&opts.binding, "binding", string(client.SOAP11), "soap11, soap12, get, post or json (the JSON endpoint, when the service enables it)")
-	cmd.Flags().StringVar(&opts.url, "url", wsdl.DefaultAddress, "service endpoint URL")
+	cmd.Flags().StringVar(&opts.url, "url", wsdl.DefaultAddress, "service endpoint URL; its ?WSDL gives the namespace and the binding's address")
 	cmd.Flags().DurationVar(&opts.timeout, "timeout", 30*time.Second, "time limit for the call")
-	baseURLFlag(cmd, &opts.baseURL)
-	// Only the endpoint and namespace are settings; the operation's arguments belong to each call.
-	return bindSettings(cmd, "url", "base-url")
+	cmd.Flags().StringVar(&opts.baseURL, "base-url", "", "the --base-url the service was started with, fixing the namespace; default: the namespace of the service's ?WSDL")
+	connectionFlags(cmd, &opts.conn) // call_client.go
+	// Only the endpoint, namespace and connection are settings; the operation's arguments belong to
+	// each call.
+	return bindSettings(cmd, "url", "base-url", "user", "password-file", "ca-cert")
 }
 
 // callRequest builds op's request from the command line: the parameters become the children of the
@@ -110,17 +100,34 @@ func callRequest(op *wire.Operation, ns string, opts *callOptions) (wire.Message
 		}
 		opts.params = append(opts.params, op.Params[0].Name+"="+opts.id)
 	}
+	items := map[string][]string{} // an array parameter's items, from repeated --param name=value
 	for _, p := range opts.params {
 		name, value, ok := strings.Cut(p, "=")
 		if !ok {
 			return nil, fmt.Errorf("--param %q: want name=value", p)
 		}
-		if f := wire.LookupField(op.Params, name); f != nil && !f.Type.Kind.Simple() {
+		f := wire.LookupField(op.Params, name)
+		if f != nil && f.Type.Kind == wire.KindArray && f.Type.Item.Type.Kind.Simple() {
+			items[name] = append(items[name], value)
+			continue
+		}
+		if f != nil && !f.Type.Kind.Simple() {
 			return nil, fmt.Errorf("--param %s: the parameter is of the complex type %s; use --param-file %s=FILE", name, f.Type.Name, name)
 		}
 		element := string(wire.AppendString(nil, name, value))
 		if err := set(name, element); err != nil {
 			return nil, err
+		}
+	}
+	for _, f := range op.Params { // in the table's order, so the request is the same whatever the flags' order
+		if values, ok := items[f.Name]; ok {
+			element := wire.AppendStart(nil, f.Name)
+			for _, v := range values {
+				element = wire.AppendString(element, f.Type.Item.Name, v)
+			}
+			if err := set(f.Name, string(wire.AppendEnd(element, f.Name))); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, p := range opts.paramFiles {

@@ -297,7 +297,7 @@ func TestSettingsValidation(t *testing.T) {
 		{"db-timeout", "0s", "--db-timeout must be positive"},
 		{"shutdown-timeout", "0s", "--shutdown-timeout must be positive"},
 		{"base-url", "localhost:8080", "--base-url"},
-		{"store", "mysql://x", "--store \"mysql://x\": unknown store"},
+		{"store", "mysql://x", "--store mysql://x: unknown store"},
 		{"tls-cert", "cert.pem", "--tls-cert needs --tls-key"},
 		{"tls-key", "key.pem", "--tls-key needs --tls-cert"},
 	}

@@ -36,7 +36,7 @@ func newCopyCommand() *cobra.Command {
 			"the source first: a write made during the copy makes the verification fail (run copy --upsert\n" +
 			"again). A target that held contacts before an --upsert copy is checked to hold every contact of the\n" +
 			"source instead. The report goes to standard output.",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCopy(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -48,7 +48,7 @@ func newCopyCommand() *cobra.Command {
 	return bindSettings(cmd, "from", "to", "db-max-conns", "db-connect-timeout", "db-timeout")
 }
 
-func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) error {
+func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (err error) {
 	if opts.to == "" {
 		return errors.New("--to is required: the store to copy to")
 	}
@@ -58,16 +58,21 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) er
 	if opts.from == opts.to {
 		return fmt.Errorf("--from and --to name the same store (%s)", redactStore(opts.to))
 	}
-	src, err := openBulkStore(ctx, opts.from, opts.db)
+	src, _, err := openBulkStore(ctx, opts.from, opts.db, readStore)
 	if err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
 	defer src.Close()
-	dst, err := openBulkStore(ctx, opts.to, opts.db) // opening migrates the target's schema
+	dst, dstFiles, err := openBulkStore(ctx, opts.to, opts.db, writeStore) // opening migrates the target's schema
 	if err != nil {
 		return fmt.Errorf("--to: %w", err)
 	}
-	defer dst.Close()
+	defer func() {
+		_ = dst.Close()
+		if err != nil {
+			dstFiles.removeCreated() // a SQLite target this copy created holds part of the source at most
+		}
+	}()
 
 	held, err := dst.Count(ctx)
 	if err != nil {

@@ -36,23 +36,26 @@ var convert = transfer.Convert{ToWire: service.ToWire, FromWire: service.FromWir
 const dataStoreHelp = storeHelp
 
 // openBulkStore opens the store spec names (applying its missing migrations, as serve does) with the
-// bulk methods the data commands need.
-func openBulkStore(ctx context.Context, spec string, db postgres.Options) (store.BulkStore, error) {
+// bulk methods the data commands need, for a command that uses it as use says. For a SQLite store it
+// returns the files that existed before, so a command that fails having written nothing can remove
+// the ones it created.
+func openBulkStore(ctx context.Context, spec string, db postgres.Options, use storeUse) (store.BulkStore, *sqliteFiles, error) {
 	if db != (postgres.Options{}) {
 		if err := validateDB(db); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	st, err := openStore(ctx, spec, db)
+	st, files, err := openStoreFor(ctx, spec, db, use)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", redactStore(spec), err)
+		return nil, nil, fmt.Errorf("%s: %w", redactStore(spec), err)
 	}
 	bulk, ok := st.(store.BulkStore)
 	if !ok {
 		_ = st.Close()
-		return nil, fmt.Errorf("%s: the store does not support export and import", redactStore(spec))
+		files.removeCreated()
+		return nil, nil, fmt.Errorf("%s: the store does not support export and import", redactStore(spec))
 	}
-	return bulk, nil
+	return bulk, files, nil
 }
 
 // formatFor returns the record format: the --format flag when given, else the one the file name's

@@ -54,7 +54,7 @@ var storeKinds = []struct {
 // fill writes contacts into the store spec names: every kind of value a round trip must keep.
 func fill(t *testing.T, spec string, n int) {
 	t.Helper()
-	st, err := openBulkStore(t.Context(), spec, postgres.Options{})
+	st, _, err := openBulkStore(t.Context(), spec, postgres.Options{}, writeStore)
 	require.NoError(t, err)
 	defer st.Close()
 	cs := make([]store.Contact, n)
@@ -76,7 +76,7 @@ func fill(t *testing.T, spec string, n int) {
 // count returns how many contacts the store spec names holds.
 func count(t *testing.T, spec string) int64 {
 	t.Helper()
-	st, err := openBulkStore(t.Context(), spec, postgres.Options{})
+	st, _, err := openBulkStore(t.Context(), spec, postgres.Options{}, writeStore)
 	require.NoError(t, err)
 	defer st.Close()
 	n, err := st.Count(t.Context())
@@ -139,10 +139,13 @@ func TestImportUpsertIsIdempotent(t *testing.T) {
 			assert.Equal(t, "read 103, inserted 0, updated 103, refused 0\n", r.stdout)
 			assert.Equal(t, file, exportOf(t, dst, "jsonl"))
 
+			// insert-only keeps every stored contact, reports each refusal (the first 20 listed) and fails.
 			r = runData(t, file, "import", "--store", dst, "--mode", "insert-only")
 			require.Error(t, r.err)
-			assert.Contains(t, r.err.Error(), "stopped")
+			assert.Equal(t, "103 records were refused (the first 20 are listed above) and 0 written: the refused ones are contacts the store holds already, which --mode insert-only keeps; --mode upsert would replace them", r.err.Error())
+			assert.Equal(t, "read 103, inserted 0, updated 0, refused 103\n", r.stdout)
 			assert.Contains(t, r.stderr, `line 1: contact "Z" already exists (--mode insert-only)`)
+			assert.Equal(t, maxReportedRefusals, strings.Count(r.stderr, "already exists"))
 			assert.Equal(t, file, exportOf(t, dst, "jsonl"), "insert-only changed a stored contact")
 		})
 	}
@@ -184,7 +187,7 @@ func TestImportBadLine(t *testing.T) {
 
 			r = runData(t, input, "import", "--store", spec, "--max-errors", "1", "--mode", "insert-only")
 			require.Error(t, r.err)
-			assert.Contains(t, r.err.Error(), "stopped")
+			assert.Contains(t, r.err.Error(), "stopped at line 1, the refusal that reached --max-errors 1")
 		})
 	}
 }

@@ -31,7 +31,7 @@ func newExportCommand() *cobra.Command {
 			"Lines: one object per line, the keys the Contact element names of the WSDL in schema order, the\n" +
 			"roles an array. CSV: a header row of the same names, the roles separated by semicolons. A file is\n" +
 			"written beside --out and renamed into place when complete. The count goes to stderr.",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := formatFor(cmd, opts.format, opts.out)
 			if err != nil {
@@ -48,7 +48,7 @@ func newExportCommand() *cobra.Command {
 }
 
 func runExport(ctx context.Context, opts exportOptions, format transfer.Format, stdout, stderr io.Writer) (err error) {
-	st, err := openBulkStore(ctx, opts.store, opts.db)
+	st, _, err := openBulkStore(ctx, opts.store, opts.db, readStore)
 	if err != nil {
 		return err
 	}

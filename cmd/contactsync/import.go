@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,42 +25,49 @@ type importOptions struct {
 	mode      string
 	maxErrors int
 	batchSize int
+	noCheck   bool
 }
 
-// maxReportedRefusals bounds the refusals printed one by one; the count in the report covers all.
-const maxReportedRefusals = 1000
+// maxReportedRefusals bounds the refusals printed one by one: a file in the wrong format refuses every
+// line, and hundreds of identical lines hide the one that says why. The report counts them all.
+const maxReportedRefusals = 20
 
 func newImportCommand() *cobra.Command {
 	var opts importOptions
 	cmd := &cobra.Command{
-		Use:   "import [--in FILE|-] [--mode upsert|insert-only] [--max-errors N]",
+		Use:   "import [--in FILE|-] [--mode upsert|insert-only] [--max-errors N] [--no-check]",
 		Short: "Load contacts from JSON Lines or CSV into a store",
 		Long: "Read contacts in the format export writes (JSON Lines, or CSV with a header row of the Contact\n" +
 			"element names, roles separated by semicolons, UTF-8 with or without a byte order mark) and write\n" +
 			"them to the store in batches. --mode upsert (the default) replaces a stored contact with the same\n" +
-			"id, so importing a file twice changes nothing; --mode insert-only refuses it. A record the service\n" +
-			"would not accept is refused with its line number and the reason.\n\n" +
+			"id, so importing a file twice changes nothing; --mode insert-only leaves it as it is and reports the\n" +
+			"record as refused. A record the service would not accept is refused with its line number and the\n" +
+			"reason; the first 20 refusals are listed, the report counts all.\n\n" +
 			"--max-errors 0 (the default) checks the whole input before writing anything (standard input is\n" +
-			"spooled to a temporary file for that) and writes nothing if any record is bad. --max-errors N\n" +
-			"writes the good records and stops at the Nth refusal. May run while serve uses the same SQLite\n" +
-			"file: each write transaction is kept short, so the service's writes are not stalled. The report\n" +
-			"(read, inserted, updated, refused) goes to standard output, refusals to standard error.",
-		Args: cobra.NoArgs,
+			"spooled to a temporary file for that) and writes nothing if any record is bad; --no-check skips\n" +
+			"that pass for a file known good, writing as it reads and stopping at the first bad record.\n" +
+			"--max-errors N writes the good records and stops at the Nth refusal. An interrupt (Ctrl-C) stops\n" +
+			"the import within a second, in either pass, saying how many records were written and how to\n" +
+			"finish. May run while serve uses the same SQLite file: each write transaction is kept short, so\n" +
+			"the service's writes are not stalled. The report (read, inserted, updated, refused) goes to\n" +
+			"standard output, refusals to standard error.",
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := formatFor(cmd, opts.format, opts.in)
 			if err != nil {
 				return err
 			}
-			return runImport(cmd.Context(), opts, format, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runImport(cmd.Context(), opts, format, cmd.Flags().Changed("format"), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", dataStoreHelp)
 	dbFlags(cmd, &opts.db)
 	cmd.Flags().StringVar(&opts.in, "in", "-", "file to read, or - for standard input")
 	formatFlag(cmd, &opts.format)
-	cmd.Flags().StringVar(&opts.mode, "mode", store.Upsert.String(), "upsert (replace a stored contact with the same id) or insert-only (refuse it)")
+	cmd.Flags().StringVar(&opts.mode, "mode", store.Upsert.String(), "upsert (replace a stored contact with the same id) or insert-only (keep it, and report the record as refused)")
 	cmd.Flags().IntVar(&opts.maxErrors, "max-errors", 0, "0: write nothing if any record is bad; N: write the good records, stop at the Nth refusal")
 	cmd.Flags().IntVar(&opts.batchSize, "batch-size", transfer.DefaultBatchSize, "contacts per batch write")
+	cmd.Flags().BoolVar(&opts.noCheck, "no-check", false, "with --max-errors 0: skip the pass that checks every record before writing (for a file known good); a bad record then stops the import, the records before it written")
 	return bindSettings(cmd, "store", "db-max-conns", "db-connect-timeout", "db-timeout")
 }
 
@@ -72,7 +81,9 @@ func parseMode(s string) (store.WriteMode, error) {
 	return 0, fmt.Errorf("--mode %q: use upsert or insert-only", s)
 }
 
-func runImport(ctx context.Context, opts importOptions, format transfer.Format, stdin io.Reader, stdout, stderr io.Writer) error {
+// runImport runs one import; formatGiven says whether --format was given (rather than taken from the
+// file name), which changes the hint for a file in the other format.
+func runImport(ctx context.Context, opts importOptions, format transfer.Format, formatGiven bool, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	mode, err := parseMode(opts.mode)
 	if err != nil {
 		return err
@@ -82,6 +93,9 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 	}
 	if opts.batchSize < 1 {
 		return errors.New("--batch-size must be at least 1")
+	}
+	if opts.noCheck && opts.maxErrors > 0 {
+		return errors.New("--no-check is for --max-errors 0 (the check pass is what --max-errors 0 adds); with --max-errors N nothing is checked ahead anyway")
 	}
 	in, size := stdin, int64(-1)
 	var file *os.File
@@ -95,27 +109,46 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 		}
 		in = file
 	}
+	// A file in the other format would be refused line by line: say so at once. The first line is
+	// read through a buffer the decoder then reads from, so standard input loses nothing.
+	buffered := bufio.NewReaderSize(in, 64<<10)
+	if err := sniffFormat(buffered, format, formatGiven, opts.in); err != nil {
+		return err
+	}
+	in = buffered
 	// The store opens before the input is read, so a wrong --store fails at once, not after a check
 	// of a large file.
-	st, err := openBulkStore(ctx, opts.store, opts.db)
+	st, files, err := openBulkStore(ctx, opts.store, opts.db, writeStore)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	var rep transfer.Report
+	defer func() {
+		_ = st.Close()
+		if err != nil && rep.Inserted+rep.Updated == 0 {
+			files.removeCreated() // a SQLite database this import created and wrote nothing to
+		}
+	}()
 
 	reported := 0
 	onRefused := func(r transfer.Refusal) {
 		reported++
-		switch {
-		case reported <= maxReportedRefusals:
+		if reported <= maxReportedRefusals {
 			fmt.Fprintf(stderr, "line %d: %s\n", r.Line, r.Reason)
-		case reported == maxReportedRefusals+1:
-			fmt.Fprintf(stderr, "(further refusals are counted in the report, not listed)\n")
 		}
+	}
+	unlisted := func() string {
+		if reported <= maxReportedRefusals {
+			return ""
+		}
+		return fmt.Sprintf(" (the first %d are listed above)", maxReportedRefusals)
 	}
 
 	stopAfter := opts.maxErrors
-	if opts.maxErrors == 0 {
+	switch {
+	case opts.maxErrors == 0 && opts.noCheck:
+		stopAfter = 1 // nothing was checked: the first bad record stops the import
+	case opts.maxErrors == 0:
 		// First pass: check every record, writing nothing. Standard input cannot be read twice, so it is
 		// spooled to a temporary file as it is checked; a file is read again from the start.
 		source := in
@@ -132,24 +165,29 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 			return fmt.Errorf("--in %s: %w", opts.in, err)
 		}
 		bar := newProgress(stderr, size, "checking", true)
-		read, refused, err := transfer.Check(dec, onRefused, bar.set)
+		read, refused, err := transfer.Check(ctx, dec, onRefused, bar.set)
 		bar.done(dec.Offset())
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted while checking %s (%d records checked): nothing was written; run the same command again to import it", opts.in, read)
+		}
 		if err != nil {
 			return fmt.Errorf("--in %s: %w", opts.in, err)
 		}
 		if refused > 0 {
 			fmt.Fprintln(stdout, reportLine(transfer.Report{Read: read, Refused: refused}))
-			return fmt.Errorf("%d of %d records refused; nothing was written (--max-errors 0: fix them, or pass --max-errors N to write the good ones)", refused, read)
+			return fmt.Errorf("%d of %d records refused%s; nothing was written (--max-errors 0: fix them, or pass --max-errors N to write the good ones)", refused, read, unlisted())
 		}
 		if spool != nil {
 			in = spool
+		} else {
+			in = file
 		}
 		if _, err := in.(io.Seeker).Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("--in %s: read again: %w", opts.in, err)
 		}
-		// Only writing can tell that an id is taken (insert-only): the first such refusal stops the
-		// import, since the check promised a clean run.
-		stopAfter = 1
+		// Every record is good; only writing can tell that an id is taken (insert-only), which refuses
+		// that record and goes on: all of them are reported.
+		stopAfter = 0
 	}
 
 	dec, err := transfer.NewDecoder(in, format, convert)
@@ -157,16 +195,66 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 		return fmt.Errorf("--in %s: %w", opts.in, err)
 	}
 	bar := newProgress(stderr, size, "importing", true)
-	rep, err := transfer.Import(ctx, st, dec, transfer.ImportOptions{
+	rep, err = transfer.Import(ctx, st, dec, transfer.ImportOptions{
 		Mode: mode, StopAfter: stopAfter, BatchSize: opts.batchSize, OnRefused: onRefused, Progress: bar.set,
 	})
 	bar.done(dec.Offset())
 	fmt.Fprintln(stdout, reportLine(rep))
-	if err != nil {
-		if errors.Is(err, transfer.ErrStopped) {
-			return fmt.Errorf("import into %s stopped: %w (--max-errors %d); the records before it were written", redactStore(opts.store), err, opts.maxErrors)
-		}
-		return fmt.Errorf("import into %s: %w", redactStore(opts.store), err)
+	written := rep.Inserted + rep.Updated
+	var stop *transfer.StopError
+	switch {
+	case errors.As(err, &stop) && errors.Is(err, transfer.ErrStopped):
+		return fmt.Errorf("import into %s stopped at line %d, the refusal that reached --max-errors %d%s: %d records were written, every good one up to line %d and none after it; fix the refused records and import again (--mode upsert rewrites the ones written with the same values)",
+			redactStore(opts.store), stop.Line, stopAfter, unlisted(), written, stop.Through)
+	case errors.As(err, &stop):
+		return fmt.Errorf("import into %s interrupted: %d records were written (inserted %d, updated %d), every good one up to line %d of %s and none after it; %s",
+			redactStore(opts.store), written, rep.Inserted, rep.Updated, stop.Through, opts.in, rerunAdvice(mode, rep))
+	case err != nil:
+		return fmt.Errorf("import into %s: %w; %d records were written (inserted %d, updated %d); %s",
+			redactStore(opts.store), err, written, rep.Inserted, rep.Updated, rerunAdvice(mode, rep))
+	case rep.Refused > 0 && opts.maxErrors == 0:
+		// Every record passed the check, so each refusal is an id the store holds (--mode insert-only);
+		// with --max-errors N, up to N refusals are what the caller allowed.
+		return fmt.Errorf("%d records were refused%s and %d written: the refused ones are contacts the store holds already, which --mode insert-only keeps; --mode upsert would replace them",
+			rep.Refused, unlisted(), written)
+	}
+	return nil
+}
+
+// rerunAdvice says how to finish an import that ended early, given what it did so far.
+func rerunAdvice(mode store.WriteMode, rep transfer.Report) string {
+	if rep.Inserted+rep.Updated == 0 {
+		return "nothing was written: run the same command again"
+	}
+	if mode == store.Upsert {
+		return "running the same command again (--mode upsert) completes it: the records written are written again with the same values"
+	}
+	if rep.Refused == 0 {
+		return "running it again with --mode upsert completes it (the records written are written again with the same values), as does --mode insert-only, which then refuses the ones written"
+	}
+	return fmt.Sprintf("running it again with --mode insert-only completes it, refusing the records written so far and the %d contacts that were there before; --mode upsert would also replace those %d", rep.Refused, rep.Refused)
+}
+
+// sniffFormat refuses, before anything is read for good, JSON Lines input whose first line is not a
+// JSON object but looks like a CSV header, and CSV input whose first line is a JSON object: the
+// default format comes from the file name (.csv or not), and a .txt CSV file would otherwise be
+// refused line by line as "not a JSON object".
+func sniffFormat(r *bufio.Reader, format transfer.Format, formatGiven bool, name string) error {
+	peek, _ := r.Peek(4096)
+	peek = bytes.TrimPrefix(peek, []byte("\xef\xbb\xbf"))
+	first, _, _ := bytes.Cut(bytes.TrimLeft(peek, " \t\r\n"), []byte("\n"))
+	if len(first) == 0 {
+		return nil
+	}
+	how := "the format comes from the file name: csv for a .csv file, else jsonl"
+	if formatGiven {
+		how = "--format " + string(format) + " was given"
+	}
+	switch {
+	case format == transfer.JSONL && first[0] != '{' && bytes.Contains(first, []byte(",")):
+		return fmt.Errorf("--in %s: the first line is not a JSON object but looks like a CSV header row (%s); pass --format csv to read CSV", name, how)
+	case format == transfer.CSV && first[0] == '{':
+		return fmt.Errorf("--in %s: the first line is a JSON object, not a CSV header row (%s); pass --format jsonl to read JSON Lines", name, how)
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ func newMigrateCommand() *cobra.Command {
 		Long: "Apply the schema migrations this binary carries that the store lacks, and report them.\n" +
 			"serve applies them too when it starts; run migrate to upgrade ahead of a rollout. A store\n" +
 			"migrated by a newer release is left untouched and reported as an error.",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMigrate(cmd.Context(), opts, cmd.OutOrStdout())
 		},

@@ -32,6 +32,8 @@ type obsOptions struct {
 	// one: profiles reveal the program's internals and cost CPU, so they stay with the metrics on an
 	// address clients do not reach.
 	adminPprof bool
+	// adminListener is the listener of adminAddr, opened by serve before the store.
+	adminListener net.Listener
 	// adminReady, when set, is called with the admin listener's address once it accepts
 	// connections. Tests use it to learn the port of --admin-addr 127.0.0.1:0.
 	adminReady func(addr net.Addr)
@@ -84,7 +86,13 @@ type observability struct {
 // log, and the operational endpoints) and starts admin.
 func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth, logger *slog.Logger) *observability {
 	reg := observe.NewRegistry()
-	measured := instrumented.New(st, instrumented.NewMetrics(reg))
+	storeMetrics := instrumented.NewMetrics(reg)
+	measured := instrumented.New(st, storeMetrics)
+	if logger.Enabled(context.Background(), slog.LevelDebug) {
+		// The debug line's store time (server/trace.go): each store call adds its time to its
+		// request's; at info and above nothing is added up.
+		measured = instrumented.NewObserved(st, storeMetrics, observe.AddStoreTime)
+	}
 	metrics := observe.NewMetrics(reg)
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		Registry: reg, // also exports promhttp_metric_handler_errors_total
@@ -101,7 +109,7 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 			adminHandler = withPprof(adminHandler)
 			paths += " " + pprofPath
 		}
-		obs.admin = &adminServer{addr: o.adminAddr, ready: o.adminReady, handler: adminHandler, paths: paths}
+		obs.admin = &adminServer{listener: o.adminListener, ready: o.adminReady, handler: adminHandler, paths: paths}
 	}
 	obs.wrap = func(endpoint http.Handler) http.Handler {
 		observed := observe.Middleware(endpoint, observe.Config{Metrics: metrics, Logger: logger, AccessLog: o.accessLog,
@@ -113,31 +121,26 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 
 // adminServer is the optional second listener of --admin-addr.
 type adminServer struct {
-	addr    string
-	ready   func(net.Addr)
-	handler http.Handler
-	paths   string // what handler serves, for the log
-	srv     *http.Server
-	served  chan error
+	listener net.Listener
+	ready    func(net.Addr)
+	handler  http.Handler
+	paths    string // what handler serves, for the log
+	srv      *http.Server
+	served   chan error
 }
 
-// start listens on the admin address and serves in the background. A nil adminServer does nothing.
-func (a *adminServer) start(limits server.Limits, logger *slog.Logger) error {
+// start serves on the admin listener in the background. A nil adminServer does nothing.
+func (a *adminServer) start(limits server.Limits, logger *slog.Logger) {
 	if a == nil {
-		return nil
-	}
-	listener, err := net.Listen("tcp", a.addr)
-	if err != nil {
-		return fmt.Errorf("--admin-addr: %w", err)
+		return
 	}
 	a.srv = server.NewHTTPServer(a.handler, limits, logger)
 	a.served = make(chan error, 1)
-	logger.Info("contactsync admin listening", "addr", listener.Addr().String(), "paths", a.paths)
+	logger.Info("contactsync admin listening", "addr", a.listener.Addr().String(), "paths", a.paths)
 	if a.ready != nil {
-		a.ready(listener.Addr())
+		a.ready(a.listener.Addr())
 	}
-	go func() { a.served <- a.srv.Serve(listener) }()
-	return nil
+	go func() { a.served <- a.srv.Serve(a.listener) }()
 }
 
 // shutdown stops the admin server, letting running scrapes finish within ctx. A nil, unstarted or

@@ -13,8 +13,11 @@ func newRootCommand() *cobra.Command {
 		Short:         "Contact Synchronization Service: a SOAP 1.1/1.2 and HTTP GET/POST server and client",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints the same as the version command.
+		Version: currentBuild().Version,
 	}
-	root.AddCommand(newServeCommand(), newMigrateCommand(), newBackupCommand(), newExportCommand(), newImportCommand(), newCopyCommand(), newUserCommand(), newCallCommand(), newWSDLCommand(), newVersionCommand())
+	root.SetVersionTemplate(versionTemplate())
+	root.AddCommand(newServeCommand(), newMigrateCommand(), newBackupCommand(), newExportCommand(), newImportCommand(), newCopyCommand(), newUserCommand(), newCallCommand(), newWSDLCommand(), newVersionCommand(), newHealthCommand())
 	return root
 }
 

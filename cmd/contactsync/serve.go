@@ -9,14 +9,16 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres"
-	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/contactsync/contactsync/server/store/sqlite/servelock"
 	"github.com/spf13/cobra"
 )
 
@@ -66,7 +68,7 @@ func newServeCommand() *cobra.Command {
 			"SOAP 1.2, HTTP GET and HTTP POST, with the contract at ?WSDL. SIGTERM or SIGINT stops it\n" +
 			"gracefully: it stops accepting, lets requests in flight finish within --shutdown-timeout, then\n" +
 			"closes the store.",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.shutdownTimeout <= 0 { // runServe reads zero as "not configured"; a flag must not
 				return errors.New("--shutdown-timeout must be positive")
@@ -192,21 +194,6 @@ func validateLimits(l server.Limits) error {
 	return validateXMLBudget(l.XMLBudget) // admission_flags.go
 }
 
-// openStore opens the store a --store value names.
-// A database migrated by a newer release is refused (*migrate.SchemaTooNewError).
-func openStore(ctx context.Context, spec string, db postgres.Options) (store.Store, error) {
-	if path, ok := strings.CutPrefix(spec, "sqlite:"); ok {
-		if path == "" {
-			return nil, errors.New("--store sqlite: needs a file path, e.g. sqlite:contactsync.db")
-		}
-		return sqlite.Open(ctx, path)
-	}
-	if isPostgres(spec) {
-		return postgres.Open(ctx, spec, db)
-	}
-	return nil, fmt.Errorf("--store %q: unknown store; use sqlite:PATH or postgres://…", redactStore(spec))
-}
-
 // runServe runs the service until ctx is cancelled, then shuts down gracefully: it stops accepting,
 // lets requests in flight finish within opts.shutdownTimeout, and closes the store last, so no
 // request loses its store while it runs.
@@ -251,9 +238,42 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, opts.store, opts.db)
+	// Listen before the store is opened: a port in use stops serve before it has created anything.
+	listener, err := listen(opts.addr, "--addr")
 	if err != nil {
 		return err
+	}
+	started := false // set once serving: until then, a failure undoes what serve did
+	defer func() {
+		if !started {
+			_ = listener.Close()
+		}
+	}()
+	if opts.obs.adminAddr != "" {
+		if opts.obs.adminListener, err = listen(opts.obs.adminAddr, "--admin-addr"); err != nil {
+			return err
+		}
+		defer func() {
+			if !started {
+				_ = opts.obs.adminListener.Close()
+			}
+		}()
+	}
+	// One serve per SQLite file (server/store/sqlite/servelock): the lock is taken after the path is
+	// checked, so a mistyped directory is reported as such, and before the store opens.
+	var lock *servelock.Lock
+	if path, ok := strings.CutPrefix(opts.store, "sqlite:"); ok && path != "" {
+		if _, err := checkSQLitePath(path, writeStore); err != nil {
+			return fmt.Errorf("--store %s: %w", opts.store, err)
+		}
+		if lock, err = servelock.Acquire(path); err != nil {
+			return fmt.Errorf("--store %s: %w%s", opts.store, err, lockHint(err))
+		}
+		defer func() { _ = lock.Release() }() // after the store is closed: defers run last first
+	}
+	st, files, err := openStoreFor(ctx, opts.store, opts.db, writeStore)
+	if err != nil {
+		return fmt.Errorf("--store %s: %w", redactStore(opts.store), err)
 	}
 	// The store's write health: failed writes that are not the caller's fault (a full disk) make
 	// /readyz fail until a probe of the store's own finds it writable again (server/store/writehealth.go).
@@ -262,7 +282,12 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if opts.wrapStore != nil {
 		st = opts.wrapStore(st)
 	}
-	defer st.Close()
+	defer func(st store.Store) {
+		_ = st.Close()
+		if !started {
+			files.removeCreated() // a database serve created and never served is not left behind
+		}
+	}(st)
 	st = writes.Wrap(st)
 	obs := setUpObservability(opts.obs, st, writes, logger)
 	st = obs.store
@@ -272,14 +297,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if err != nil {
 		return err
 	}
-	listener, err := net.Listen("tcp", opts.addr)
-	if err != nil {
-		return fmt.Errorf("--addr: %w", err)
-	}
-	if err := obs.admin.start(opts.limits, logger); err != nil {
-		_ = listener.Close()
-		return err
-	}
+	obs.admin.start(opts.limits, logger)
 	defer obs.admin.shutdown(context.Background()) // when the main server fails; a no-op after the shutdown below
 	srv := server.NewHTTPServer(obs.wrap(handler), opts.limits, logger)
 	srv.TLSConfig = tlsConfig
@@ -288,9 +306,16 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 		scheme = "https"
 	}
 	ns, _ := server.Namespace(opts.baseURL)
-	logger.Info("contactsync listening", "addr", listener.Addr().String(), "scheme", scheme,
-		"endpoint", "/contactsync/v1/sync.asmx", "namespace", ns, "store", redactStore(opts.store))
+	protocols := opts.protocols
+	if protocols == nil {
+		protocols = binding.DefaultProtocols
+	}
+	b := currentBuild()
+	logger.Info("contactsync listening", "version", b.Version, "commit", b.Commit, "addr", listener.Addr().String(), "scheme", scheme,
+		"endpoint", "/contactsync/v1/sync.asmx", "namespace", ns, "protocols", strings.Join(protocols, ","),
+		"store_kind", storeKind(opts.store), "store", redactStore(opts.store), "auth", authMode(authenticator, protectDocs))
 	warnIfUnauthenticated(logger, listener.Addr(), authenticator)
+	started = true
 	if opts.ready != nil {
 		opts.ready(listener.Addr())
 	}
@@ -326,4 +351,54 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	}
 	logger.Info("contactsync stopped")
 	return nil
+}
+
+// listen listens on addr for the flag named flag, saying what to do about the usual failures.
+func listen(addr, flag string) (net.Listener, error) {
+	l, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("%s %s: %w: another process listens there (another contactsync serve?); stop it, or choose another address with %s", flag, addr, err, flag)
+	case errors.Is(err, syscall.EACCES):
+		return nil, fmt.Errorf("%s %s: %w: ports below 1024 need privileges; use a port above 1023 (e.g. :8080) behind a proxy, or grant CAP_NET_BIND_SERVICE", flag, addr, err)
+	case err != nil:
+		return nil, fmt.Errorf("%s %s: %w", flag, addr, err)
+	}
+	return l, nil
+}
+
+// lockHint says what to do when another serve holds a SQLite file.
+func lockHint(err error) string {
+	var held *servelock.HeldError
+	if !errors.As(err, &held) {
+		return ""
+	}
+	return ". One serve per SQLite file: stop the other one first; to run several instances, keep the contacts in PostgreSQL " +
+		"(contactsync copy moves them; docs/operations.md, \"Running several instances\"). backup, export and import may run beside serve."
+}
+
+// storeKind names the kind of store a --store value is, for the start-up log.
+func storeKind(spec string) string {
+	switch {
+	case strings.HasPrefix(spec, "sqlite:"):
+		return "sqlite"
+	case isPostgres(spec):
+		return "postgres"
+	}
+	return "unknown"
+}
+
+// authMode describes serve's authentication for the start-up log: off, or the schemes it accepts.
+func authMode(a *auth.Authenticator, protectDocs bool) string {
+	if a == nil {
+		return "off"
+	}
+	mode := "basic,ws-security-text"
+	if a.Users().DigestUsers() > 0 {
+		mode += ",ws-security-digest"
+	}
+	if protectDocs {
+		mode += " (documents protected)"
+	}
+	return mode
 }

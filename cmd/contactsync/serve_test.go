@@ -95,7 +95,7 @@ func TestServeRejectsBadConfiguration(t *testing.T) {
 		want string
 	}{
 		{"unknown store", serveOptions{addr: "127.0.0.1:0", store: "mysql://x", baseURL: wsdl.DefaultBaseURL}, "unknown store"},
-		{"empty sqlite path", serveOptions{addr: "127.0.0.1:0", store: "sqlite:", baseURL: wsdl.DefaultBaseURL}, "needs a file path"},
+		{"empty sqlite path", serveOptions{addr: "127.0.0.1:0", store: "sqlite:", baseURL: wsdl.DefaultBaseURL}, "--store sqlite:: a SQLite store needs a file path after sqlite:"},
 		{"bad base url", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "a.db"), baseURL: "localhost:8080"}, "--base-url"},
 		{"bad addr", serveOptions{addr: "nonsense", store: "sqlite:" + filepath.Join(dir, "b.db"), baseURL: wsdl.DefaultBaseURL}, "--addr"},
 		{"zero concurrency", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "c.db"), baseURL: wsdl.DefaultBaseURL,
@@ -163,7 +163,8 @@ func TestWSDLAndVersionCommands(t *testing.T) {
 
 	out, err = runCLI(t, "version")
 	require.NoError(t, err)
-	assert.Contains(t, out, "service version "+service.Version)
+	assert.Contains(t, out, "service contract version "+service.Version)
+	assert.Contains(t, out, "contactsync devel (go", "a build without -ldflags stamps says devel")
 }
 
 // TestKillNineLosesNothing builds the real binary, has several clients create contacts, kills the

@@ -23,7 +23,7 @@ func TestUnknownStoreErrorHidesPassword(t *testing.T) {
 		"postgres:u:s3cret@h/db",
 	} {
 		t.Run(spec, func(t *testing.T) {
-			_, err := openStore(t.Context(), spec, postgres.Options{})
+			_, _, err := openStoreFor(t.Context(), spec, postgres.Options{}, writeStore)
 			require.ErrorContains(t, err, "unknown store")
 			assert.NotContains(t, err.Error(), "s3cret", "serve's error shows the password")
 			_, err = runCLI(t, "migrate", "--store", spec)

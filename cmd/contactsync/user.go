@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/spf13/cobra"
@@ -21,7 +22,7 @@ func newUserCommand() *cobra.Command {
 		Use:   "user",
 		Short: "Manage the users file (--users-file) that turns authentication on",
 	}
-	cmd.AddCommand(newUserAddCommand(), newUserRemoveCommand())
+	cmd.AddCommand(newUserAddCommand(), newUserRemoveCommand(), newUserListCommand())
 	return cmd
 }
 
@@ -41,7 +42,7 @@ func newUserAddCommand() *cobra.Command {
 			"The line is `NAME:BCRYPT-HASH`, the format of Apache's `htpasswd -B`. With --digest the user may also\n" +
 			"authenticate with a WS-Security PasswordDigest, which needs the password itself: it is stored in the line\n" +
 			"(`:digest=BASE64`), so the file becomes password-equivalent and must stay readable by the service only.",
-		Args: cobra.ExactArgs(1),
+		Args: oneArg("NAME", "the user's name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runUserAdd(cmd, args[0], opts)
 		},
@@ -99,7 +100,7 @@ func newUserRemoveCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remove NAME",
 		Short: "Remove a user from the users file",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneArg("NAME", "the user's name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := requireUsersFile(usersFile); err != nil {
 				return err
@@ -116,6 +117,44 @@ func newUserRemoveCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&usersFile, "users-file", "", "the users file to edit (required)")
+	return bindSettings(cmd, "users-file")
+}
+
+func newUserListCommand() *cobra.Command {
+	var usersFile string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the users of the users file and how each may authenticate",
+		Long: "Print one line per user of the users file, in the file's order: the name, and the schemes the\n" +
+			"user may authenticate with (HTTP Basic and a WS-Security PasswordText always; a PasswordDigest\n" +
+			"only for users added with --digest). No password or hash is printed.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireUsersFile(usersFile); err != nil {
+				return err
+			}
+			users, _, err := auth.LoadUsersFile(usersFile)
+			if err != nil {
+				return fmt.Errorf("--users-file: %w", err)
+			}
+			out := cmd.OutOrStdout()
+			if users.Len() == 0 {
+				_, err := fmt.Fprintf(out, "%s lists no users: serve with it refuses every request (add one with contactsync user add NAME)\n", usersFile)
+				return err
+			}
+			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "USER\tAUTHENTICATES WITH")
+			for _, name := range users.Names() {
+				schemes := "HTTP Basic, WS-Security PasswordText"
+				if users.Lookup(name).DigestSecret != nil {
+					schemes += ", WS-Security PasswordDigest"
+				}
+				fmt.Fprintf(w, "%s\t%s\n", name, schemes)
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&usersFile, "users-file", "", "the users file to read (required)")
 	return bindSettings(cmd, "users-file")
 }
 

@@ -242,3 +242,30 @@ func TestWarnIfUnauthenticated(t *testing.T) {
 		assert.Equal(t, tc.warn, strings.Contains(buf.String(), "authentication is off"), tc.addr)
 	}
 }
+
+// TestUserList: there was no way to see who the users file lets in but reading it; user list names
+// each user and the schemes it may use, and no secret.
+func TestUserList(t *testing.T) {
+	clearSettingsEnv(t)
+	users := filepath.Join(t.TempDir(), "users")
+	_, err := runCLIStdin(t, "pw-of-alice\n", "user", "add", "alice", "--users-file", users, "--password-stdin")
+	require.NoError(t, err)
+	_, err = runCLIStdin(t, "pw-of-bob\n", "user", "add", "bob", "--users-file", users, "--password-stdin", "--digest")
+	require.NoError(t, err)
+	out, err := runCLI(t, "user", "list", "--users-file", users)
+	require.NoError(t, err)
+	assert.Equal(t, "USER   AUTHENTICATES WITH\n"+
+		"alice  HTTP Basic, WS-Security PasswordText\n"+
+		"bob    HTTP Basic, WS-Security PasswordText, WS-Security PasswordDigest\n", out)
+
+	_, err = runCLI(t, "user", "remove", "alice", "--users-file", users)
+	require.NoError(t, err)
+	_, err = runCLI(t, "user", "remove", "bob", "--users-file", users)
+	require.NoError(t, err)
+	out, err = runCLI(t, "user", "list", "--users-file", users)
+	require.NoError(t, err)
+	assert.Contains(t, out, "lists no users")
+
+	_, err = runCLI(t, "user", "list")
+	require.ErrorContains(t, err, "--users-file is required")
+}

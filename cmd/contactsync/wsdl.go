@@ -20,7 +20,7 @@ func newWSDLCommand() *cobra.Command {
 		Short: "Print the service contract (WSDL) for a base URL",
 		Long: "Print the WSDL a server started with the same --base-url serves at ?WSDL. Port addresses are\n" +
 			"<base-url>" + wsdl.Path + " unless --address says otherwise.",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			address := opts.address
 			if address == "" {

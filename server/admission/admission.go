@@ -96,9 +96,18 @@ type PrefixChecker interface {
 	CheckPrefix(prefix []byte) *fault.Error
 }
 
-// errBusy is the refusal of every gate: the request may be retried as it is.
-func errBusy() *fault.Error {
-	return fault.Errorf(fault.Unavailable, "The service is busy; retry shortly.")
+// Why a gate refused a request: the cause (fault.Error's Err) of its refusal, which the caller sees only
+// as "busy" but the debug log names.
+var (
+	ErrPendingFull  = errors.New("shed: --max-pending requests are reading their body or waiting for an operation slot already")
+	ErrBodyBudget   = errors.New("shed: the request bodies held in memory reached --max-body-bytes-in-flight")
+	ErrQueueTimeout = errors.New("shed: no operation slot (--max-concurrent) came free within --queue-timeout")
+	ErrClientGone   = errors.New("the client went away while the request waited for an operation slot")
+)
+
+// errBusy is the refusal of every gate: the request may be retried as it is. cause says which gate.
+func errBusy(cause error) *fault.Error {
+	return &fault.Error{Code: fault.Unavailable, Message: "The service is busy; retry shortly.", Err: cause}
 }
 
 // Ticket is what an admitted (or refused) request holds; Release gives it all back. It is a value,
@@ -109,6 +118,8 @@ type Ticket struct {
 	reserved int64   // bytes taken from the in-flight budget
 	pending  bool    // holds a pending place
 	slot     bool    // holds an operation slot
+	// Queued is how long Enter waited for an operation slot: zero when one was free at once.
+	Queued time.Duration
 }
 
 // Release gives back the slot, the pending place, the reserved bytes and the buffer. The caller
@@ -144,7 +155,7 @@ func (a *Gates) Admit(w http.ResponseWriter, r *http.Request, check PrefixChecke
 	if a.pending.Add(1) > int64(a.limits.MaxPending) {
 		a.pending.Add(-1)
 		closeAfter(w, r)
-		return nil, t, errBusy()
+		return nil, t, errBusy(ErrPendingFull)
 	}
 	t = Ticket{a: a, pending: true, buf: binding.GetBuffer()}
 	if r.ContentLength != 0 {
@@ -157,19 +168,24 @@ func (a *Gates) Admit(w http.ResponseWriter, r *http.Request, check PrefixChecke
 }
 
 // Enter takes an operation slot for an admitted request, waiting up to QueueTimeout (first come,
-// first served), and gives up its pending place. The slot is given back by t.Release.
+// first served), and gives up its pending place. The slot is given back by t.Release. A request that
+// had to wait has the wait in t.Queued.
 func (a *Gates) Enter(t *Ticket, r *http.Request) *fault.Error {
 	select {
 	case a.slots <- struct{}{}:
 	default:
+		queued := time.Now()
 		timer := time.NewTimer(a.limits.QueueTimeout)
 		defer timer.Stop()
 		select {
 		case a.slots <- struct{}{}:
+			t.Queued = max(time.Since(queued), time.Nanosecond)
 		case <-timer.C:
-			return errBusy()
+			t.Queued = a.limits.QueueTimeout
+			return errBusy(ErrQueueTimeout)
 		case <-r.Context().Done():
-			return errBusy() // the client is gone; nobody reads this answer
+			t.Queued = time.Since(queued)
+			return errBusy(ErrClientGone) // nobody reads this answer
 		}
 	}
 	t.slot = true
@@ -259,7 +275,7 @@ func (a *Gates) readBody(w http.ResponseWriter, r *http.Request, t *Ticket, chec
 		ceiling = r.ContentLength // net/http never returns more than announced
 	}
 	if !a.reserve(t, int64(cap(*t.buf))) {
-		return errBusy()
+		return errBusy(ErrBodyBudget)
 	}
 
 	// The rate is enforced with the connection's read deadline: before each read, the deadline is
@@ -304,7 +320,7 @@ func (a *Gates) readBody(w http.ResponseWriter, r *http.Request, t *Ticket, chec
 					next = ceiling
 				}
 				if !a.reserve(t, next-int64(cap(buf))) {
-					return errBusy()
+					return errBusy(ErrBodyBudget)
 				}
 				grown := getBodyBuffer(int(next))
 				*grown = append(*grown, buf...)

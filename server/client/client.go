@@ -12,8 +12,11 @@ package client
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -22,8 +25,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/wire"
 )
 
@@ -71,6 +76,11 @@ type Client struct {
 	Binding Binding
 	// HTTP is the client used for requests; nil means http.DefaultClient.
 	HTTP *http.Client
+	// User and Password, when User is set, authenticate every request: with HTTP Basic, or, with
+	// WSSecurity, with a WS-Security UsernameToken carrying a PasswordDigest in the SOAP header (SOAP
+	// bindings only; the user needs a digest secret on the service: contactsync user add --digest).
+	User, Password string
+	WSSecurity     bool
 }
 
 var _ wire.Invoker = (*Client)(nil)
@@ -110,8 +120,16 @@ type JSONError struct {
 }
 
 func (e *JSONError) Error() string {
+	if e.ExceptionType == "" {
+		// Not the endpoint's error object (text from a binding or a proxy): no type to show.
+		return fmt.Sprintf("HTTP %d: %s", e.StatusCode, e.Message)
+	}
 	return fmt.Sprintf("HTTP %d (%s): %s", e.StatusCode, e.ExceptionType, e.Message)
 }
+
+// ErrOtherNamespace is wrapped by the error of a response whose element is the expected one in another
+// namespace: the service was started with another --base-url than the client's Namespace says.
+var ErrOtherNamespace = errors.New("the response is in another namespace")
 
 // StatusError is a non-success answer of the HTTP GET or POST binding.
 type StatusError struct {
@@ -166,12 +184,26 @@ func (c *Client) Invoke(ctx context.Context, op *wire.Operation, req, resp wire.
 // it. The server's help pages build their sample requests with it (given a wire.Placeholder), so the
 // samples are exactly what this client puts on the wire.
 func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Message) (*http.Request, error) {
+	httpReq, err := c.newRequest(ctx, op, req)
+	if err != nil {
+		return nil, err
+	}
+	if c.User != "" && !c.WSSecurity {
+		httpReq.SetBasicAuth(c.User, c.Password)
+	}
+	return httpReq, nil
+}
+
+func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Message) (*http.Request, error) {
 	b := c.binding()
 	if _, known := offeredAs[b]; !known && b != JSON {
 		return nil, fmt.Errorf("unknown binding %q (want one of soap11, soap12, get, post, json)", b)
 	}
 	if !Offers(op, b) {
 		return nil, fmt.Errorf("the operation %s is not offered on the %s binding", op.Name, b)
+	}
+	if c.WSSecurity && b != SOAP11 && b != SOAP12 {
+		return nil, fmt.Errorf("WS-Security travels in the SOAP header: the %s binding cannot carry it (use HTTP Basic, or soap11 or soap12)", b)
 	}
 	switch b {
 	case JSON:
@@ -207,7 +239,11 @@ func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Me
 		envNS, prefix = nsSOAP12, "soap12"
 	}
 	body := []byte(wire.XMLDeclaration)
-	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`"><`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
+	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`">`...)
+	if c.WSSecurity {
+		body = c.appendSecurityHeader(body, prefix)
+	}
+	body = append(body, `<`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
 	body = wire.AppendEscaped(body, c.Namespace)
 	body = append(body, `">`...)
 	content := len(body)
@@ -231,6 +267,24 @@ func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Me
 		httpReq.Header.Set("SOAPAction", strconv.Quote(action))
 	}
 	return httpReq, nil
+}
+
+// appendSecurityHeader appends a SOAP Header holding a WS-Security UsernameToken with a PasswordDigest
+// (WSS UsernameToken Profile 1.0 §3.1): Base64(SHA-1(nonce + created + password)) over a fresh random
+// nonce and the current time, so the password never travels and the token cannot be replayed.
+func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
+	nonce := make([]byte, 16)
+	_, _ = rand.Read(nonce) // crypto/rand.Read never fails (Go 1.24+)
+	created := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	b = append(b, `<`+prefix+`:Header><wsse:Security xmlns:wsse="`+auth.NSSecurityExt+`" xmlns:wsu="`+auth.NSSecurityUtil+`" `+
+		prefix+`:mustUnderstand="1"><wsse:UsernameToken><wsse:Username>`...)
+	b = wire.AppendEscaped(b, c.User)
+	b = append(b, `</wsse:Username><wsse:Password Type="`+auth.PasswordDigest+`">`...)
+	b = append(b, auth.Digest(nonce, created, c.Password)...)
+	b = append(b, `</wsse:Password><wsse:Nonce EncodingType="`+auth.EncodingBase64+`">`...)
+	b = append(b, base64.StdEncoding.EncodeToString(nonce)...)
+	b = append(b, `</wsse:Nonce><wsu:Created>`+created+`</wsu:Created></wsse:UsernameToken></wsse:Security></`+prefix+`:Header>`...)
+	return b
 }
 
 // responseLimits bound the responses the client reads; they are the service's own, with room to spare.
@@ -284,6 +338,9 @@ func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) 
 		return rd.Discard()
 	}
 	if !root.Is(op.HTTPRoot) {
+		if root.Local() == op.HTTPRoot {
+			return fmt.Errorf("%w: expected the root element %s in namespace %q, got it in namespace %q", ErrOtherNamespace, op.HTTPRoot, c.Namespace, root.Name(rd).Space)
+		}
 		return fmt.Errorf("expected the root element %s in namespace %q, got %s", op.HTTPRoot, c.Namespace, root.Local())
 	}
 	if err := op.DecodeResult(rd, root, resp); err != nil {
@@ -327,6 +384,9 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 			return fmt.Errorf("HTTP %d without a SOAP fault", status)
 		}
 		if !first.Is(op.ResponseElement) {
+			if first.Local() == op.ResponseElement {
+				return fmt.Errorf("%w: expected %s in namespace %q, got it in namespace %q", ErrOtherNamespace, op.ResponseElement, c.Namespace, first.Name(rd).Space)
+			}
 			return fmt.Errorf("expected %s in namespace %q, got %s in namespace %q", op.ResponseElement, c.Namespace, first.Local(), first.Name(rd).Space)
 		}
 		if err := resp.DecodeXML(rd); err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/contactsync/contactsync/wsdl"
 )
 
-// contract serves the WSDL. The file is written with wsdl.DefaultNamespace as its namespace and
+// contract serves the WSDL, wsdl.Served: the contract file without its comments. The file is written with wsdl.DefaultNamespace as its namespace and
 // wsdl.DefaultAddress as every port's address; the namespace is a deployment setting, fixed at start,
 // and the address depends on how the client reached us. So the document is split once, at start, at
 // each address attribute, with the namespace already substituted, and each request only joins the
@@ -24,7 +24,7 @@ const addressAttribute = `location="` + wsdl.DefaultAddress + `"`
 func newContract(namespace string, protocols binding.Protocols) *contract {
 	ns := wire.AppendEscaped(nil, namespace)
 	var pieces [][]byte
-	for piece := range bytes.SplitSeq(contractFor(wsdl.Contract, protocols), []byte(addressAttribute)) {
+	for piece := range bytes.SplitSeq(contractFor(wsdl.Served, protocols), []byte(addressAttribute)) {
 		pieces = append(pieces, bytes.ReplaceAll(piece, []byte(wsdl.DefaultNamespace), ns))
 	}
 	return &contract{pieces: pieces}

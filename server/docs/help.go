@@ -174,6 +174,9 @@ type helpPage struct {
 	Self      string // the endpoint's last path segment, for links relative to the page
 	CSS       template.CSS
 	Script    template.JS // only on the operation page
+	// Protocols names the protocols served, as a sentence's list: "SOAP 1.1, SOAP 1.2, HTTP GET, HTTP
+	// POST and JSON".
+	Protocols string
 
 	Op      *helpOperation
 	Form    *helpForm   // the test form, nil when no enabled protocol can carry it
@@ -223,6 +226,7 @@ func (d *Documents) serveHelp(w http.ResponseWriter, r *http.Request) {
 		Address:   d.addrs.requestAddress(r),
 		Self:      path.Base(wsdl.Path),
 		CSS:       template.CSS(helpCSS),
+		Protocols: d.protocolList(),
 	}
 	query := r.URL.Query()
 	name := query.Get("op")
@@ -248,6 +252,21 @@ func (d *Documents) serveHelp(w http.ResponseWriter, r *http.Request) {
 	}
 	page.Samples = samples
 	d.renderHelp(w, http.StatusOK, "operation", &page)
+}
+
+// protocolList names the faces served, in the help pages' order, as a list in a sentence.
+func (d *Documents) protocolList() string {
+	var names []string
+	for _, f := range d.cfg.Faces {
+		names = append(names, f.Heading)
+	}
+	switch len(names) {
+	case 0:
+		return "no protocol"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func (d *Documents) renderHelp(w http.ResponseWriter, status int, name string, page *helpPage) {

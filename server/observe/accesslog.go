@@ -24,7 +24,8 @@ const (
 const AccessMessage = "request"
 
 // Access is one request's access log entry. Its fields are written in this order under these keys:
-// request_id, method, path, binding, operation, status, outcome, duration, bytes, remote.
+// request_id, method, path, binding, operation, status, outcome, duration, bytes, remote, and user when
+// the request was authenticated.
 type Access struct {
 	// Time is when the line is logged; the zero time means now.
 	Time      time.Time
@@ -38,6 +39,9 @@ type Access struct {
 	Duration  time.Duration
 	Bytes     int64
 	Remote    string
+	// User is the name the request authenticated as; empty (and the key left out) when authentication
+	// is off or the request did not authenticate.
+	User string
 }
 
 // AccessLog writes access lines exactly as a slog.Logger with slog's built-in handler of the same
@@ -137,7 +141,7 @@ func (l *AccessLog) Log(ctx context.Context, a *Access) {
 
 // attrs returns the entry as slog attributes, in the order of the line.
 func (a *Access) attrs() []slog.Attr {
-	return []slog.Attr{
+	attrs := []slog.Attr{
 		slog.String("request_id", a.RequestID),
 		slog.String("method", a.Method),
 		slog.String("path", a.Path),
@@ -149,6 +153,10 @@ func (a *Access) attrs() []slog.Attr {
 		slog.Int64("bytes", a.Bytes),
 		slog.String("remote", a.Remote),
 	}
+	if a.User != "" {
+		attrs = append(attrs, slog.String("user", a.User))
+	}
+	return attrs
 }
 
 // plain reports whether every string of the entry can be written as it is in both formats: slog's
@@ -157,7 +165,7 @@ func (a *Access) attrs() []slog.Attr {
 // ASCII other than those three is written verbatim by both.
 func (a *Access) plain() bool {
 	return plain(a.RequestID) && plain(a.Method) && plain(a.Path) && plain(a.Binding) &&
-		plain(a.Operation) && plain(a.Outcome) && plain(a.Remote)
+		plain(a.Operation) && plain(a.Outcome) && plain(a.Remote) && (a.User == "" || plain(a.User))
 }
 
 func plain(s string) bool {
@@ -229,6 +237,10 @@ func (a *Access) appendText(b []byte, t time.Time, s *formattedSecond) []byte {
 	b = strconv.AppendInt(b, a.Bytes, 10)
 	b = append(b, " remote="...)
 	b = append(b, a.Remote...)
+	if a.User != "" {
+		b = append(b, " user="...)
+		b = append(b, a.User...)
+	}
 	return append(b, '\n')
 }
 
@@ -258,6 +270,10 @@ func (a *Access) appendJSON(b []byte, t time.Time, s *formattedSecond) []byte {
 	b = strconv.AppendInt(b, a.Bytes, 10)
 	b = append(b, `,"remote":"`...)
 	b = append(b, a.Remote...)
+	if a.User != "" {
+		b = append(b, `","user":"`...)
+		b = append(b, a.User...)
+	}
 	return append(b, "\"}\n"...)
 }
 

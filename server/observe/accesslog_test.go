@@ -29,6 +29,9 @@ func slogLine(t testing.TB, format observe.Format, a observe.Access) string {
 		slog.String("binding", a.Binding), slog.String("operation", a.Operation), slog.Int("status", a.Status),
 		slog.String("outcome", a.Outcome), slog.Duration("duration", a.Duration), slog.Int64("bytes", a.Bytes),
 		slog.String("remote", a.Remote))
+	if a.User != "" {
+		r.AddAttrs(slog.String("user", a.User))
+	}
 	require.NoError(t, h.Handle(context.Background(), r))
 	return buf.String()
 }
@@ -72,6 +75,9 @@ func TestAccessLogMatchesSlog(t *testing.T) {
 			a.Status, a.Outcome, a.Binding, a.Operation = 404, "UnknownOperation", "none", "unknown"
 		}},
 		{"IPv6 remote", func(a *observe.Access) { a.Remote = "[::1]:52000" }},
+		{"user", func(a *observe.Access) { a.User = "alice" }},
+		{"user with a space", func(a *observe.Access) { a.User = "Alice Smith" }},
+		{"user with a quote", func(a *observe.Access) { a.User = `o"neil` }},
 		{"space in path", func(a *observe.Access) { a.Path = "/a b" }},
 		{"equals in id", func(a *observe.Access) { a.RequestID = "a=b" }},
 		{"quote and backslash", func(a *observe.Access) { a.RequestID = `x"y\z` }},
@@ -99,11 +105,11 @@ func TestAccessLogMatchesSlog(t *testing.T) {
 // FuzzAccessLogMatchesSlog feeds arbitrary strings and numbers (the path and the request id come from
 // clients) and requires slog's exact line.
 func FuzzAccessLogMatchesSlog(f *testing.F) {
-	f.Add("3f9a1c2b7d4e-42", "/contactsync/v1/sync.asmx", "127.0.0.1:1", int64(234567), int64(686), int64(1_763_000_000_123_456_789))
-	f.Add("a b", "/x=y", "", int64(-5), int64(0), int64(0))
-	f.Fuzz(func(t *testing.T, id, path, remote string, duration, size, unixNano int64) {
+	f.Add("3f9a1c2b7d4e-42", "/contactsync/v1/sync.asmx", "127.0.0.1:1", "", int64(234567), int64(686), int64(1_763_000_000_123_456_789))
+	f.Add("a b", "/x=y", "", "alice", int64(-5), int64(0), int64(0))
+	f.Fuzz(func(t *testing.T, id, path, remote, user string, duration, size, unixNano int64) {
 		a := ordinary()
-		a.RequestID, a.Path, a.Remote, a.Duration, a.Bytes = id, path, remote, time.Duration(duration), size
+		a.RequestID, a.Path, a.Remote, a.User, a.Duration, a.Bytes = id, path, remote, user, time.Duration(duration), size
 		a.Time = time.Unix(0, unixNano).UTC() // any instant an int64 of nanoseconds holds (years 1677-2262)
 		for _, f := range formats {
 			require.Equal(t, slogLine(t, f.format, a), accessLine(t, f.format, a))

@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"strings"
 	"sync/atomic"
 
 	"github.com/contactsync/contactsync/gen"
@@ -102,7 +103,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "contactsync_requests_total",
-			Help: "Requests answered, by binding (soap11, soap12, get, post; none for documents and requests refused before a binding was chosen), operation (unknown when none was decoded) and outcome (ok, or the error code).",
+			Help: "Requests answered, by binding (" + strings.Join(BindingLabels[1:], ", ") + "; " + bindingNone +
+				" for documents and requests refused before a binding was chosen), operation (unknown when none was decoded) and outcome (ok, or the error code).",
 		}, []string{"binding", "operation", "outcome"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "contactsync_request_duration_seconds",

@@ -2,8 +2,11 @@ package observe
 
 import (
 	"net/http"
+	"os"
+	"regexp"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/contactsync/contactsync/gen"
@@ -44,4 +47,23 @@ func TestOutcomes(t *testing.T) {
 	for _, op := range gen.Operations {
 		assert.Equal(t, op.Name, metricOperations[indexOf(metricOperations, op.Name)])
 	}
+}
+
+// TestBindingLabelsDocumented: the requests counter's HELP text and the metric docs used to list four
+// bindings and leave out json; both now name every binding label.
+func TestBindingLabelsDocumented(t *testing.T) {
+	m := NewMetrics(NewRegistry())
+	descs := make(chan *prometheus.Desc, 1)
+	m.requests.Describe(descs)
+	help := (<-descs).String() // Desc{fqName: …, help: "…", …}
+	docs, err := os.ReadFile("../../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bullet := regexp.MustCompile("(?m)^- `binding`:.*(\n  .*)*").Find(docs)
+	for _, label := range BindingLabels {
+		assert.Contains(t, help, label)
+		assert.Contains(t, string(bullet), "`"+label+"`", "docs/operations.md's binding label list")
+	}
+	assert.Contains(t, help, "json")
 }

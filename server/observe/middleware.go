@@ -84,8 +84,12 @@ type Exchange struct {
 	binding  string     // a name from BindingLabels, set by the handler; "" until then
 	op       string     // a name from metricOperations, set by the handler; "" until then
 	code     fault.Code // the error code the handler answered with; "" on success
-	status   int
-	bytes    int64
+	user     string     // the user the request authenticated as; "" when it did not
+	// traceStore makes AddStoreTime add up the store's time in store (--log-level debug).
+	traceStore bool
+	store      time.Duration
+	status     int
+	bytes      int64
 }
 
 func (e *Exchange) WriteHeader(status int) {
@@ -143,6 +147,51 @@ func (e *Exchange) SetOperation(name string) {
 func (e *Exchange) SetCode(c fault.Code) {
 	if e != nil {
 		e.code = c
+	}
+}
+
+// SetUser records the user the request authenticated as, for the access log.
+func (e *Exchange) SetUser(name string) {
+	if e != nil {
+		e.user = name
+	}
+}
+
+// Operation returns the operation recorded by SetOperation; "" when none was.
+func (e *Exchange) Operation() string {
+	if e == nil {
+		return ""
+	}
+	return e.op
+}
+
+// TraceStore makes the exchange add up the time its request spends in the store (AddStoreTime), for
+// the debug log; StoreTime returns the sum.
+func (e *Exchange) TraceStore() {
+	if e != nil {
+		e.traceStore = true
+	}
+}
+
+// StoreTime returns the time the request spent in the store, when TraceStore was called.
+func (e *Exchange) StoreTime() time.Duration {
+	if e == nil {
+		return 0
+	}
+	return e.store
+}
+
+// AddStoreTime adds d to the store time of the request whose context ctx is, when its exchange traces
+// it. The store decorator (server/store/instrumented) calls it after every call; the service passes
+// the request's own context to the store, which is the exchange itself, so finding it costs a type
+// assertion.
+func AddStoreTime(ctx context.Context, d time.Duration) {
+	e, ok := ctx.(*Exchange)
+	if !ok {
+		e, _ = ctx.Value(exchangeKey{}).(*Exchange)
+	}
+	if e != nil && e.traceStore {
+		e.store += d
 	}
 }
 
@@ -210,7 +259,7 @@ func (o *observer) finish(ex *Exchange, r *http.Request, start time.Time) {
 		}
 		o.access.Log(r.Context(), &Access{Time: now, RequestID: ex.id, Method: r.Method, Path: path,
 			Binding: binding, Operation: op, Status: status, Outcome: outcome, Duration: elapsed, Bytes: ex.bytes,
-			Remote: r.RemoteAddr})
+			Remote: r.RemoteAddr, User: ex.user})
 	}
 }
 

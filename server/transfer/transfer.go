@@ -65,14 +65,51 @@ type ImportOptions struct {
 	Progress func(offset int64)
 }
 
-// ErrStopped is returned (wrapped) by Import when it ended because StopAfter records were refused.
+// ErrStopped is returned (wrapped in a *StopError) by Import when it ended because StopAfter records
+// were refused.
 var ErrStopped = errors.New("too many records refused")
+
+// StopError is Import's error when it ended before the input did: StopAfter records were refused
+// (it wraps ErrStopped), or the context ended, on an interrupt (it wraps the context's error). It says
+// how far the import got, so the caller can tell what was written.
+type StopError struct {
+	// Line is the line of the refusal that stopped the import; 0 when the context ended.
+	Line int
+	// Through is the last line whose record was written or refused: every good record up to it is
+	// stored, none after it. 0 when no record was handled.
+	Through int
+	// Refused counts the refusals so far.
+	Refused int64
+	Err     error
+}
+
+func (e *StopError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%v: stopped at line %d after %d", e.Err, e.Line, e.Refused)
+	}
+	if e.Through > 0 {
+		return fmt.Sprintf("%v after line %d", e.Err, e.Through)
+	}
+	return fmt.Sprintf("%v before any record was written", e.Err)
+}
+
+func (e *StopError) Unwrap() error { return e.Err }
+
+// checkEvery is how many records Check reads between looks at its context: often enough to answer an
+// interrupt at once (a record takes microseconds), rarely enough to cost nothing.
+const checkEvery = 256
 
 // Check reads every record of dec without writing anything and reports those it refuses, for the
 // first pass of an import that must write nothing when any record is bad. It returns the records
-// read and refused. A record that exists in the store is not a refusal here: only writing can tell.
-func Check(dec *Decoder, onRefused func(Refusal), progress func(int64)) (read, refused int64, err error) {
+// read and refused, and the context's error when ctx ends first. A record that exists in the store is
+// not a refusal here: only writing can tell.
+func Check(ctx context.Context, dec *Decoder, onRefused func(Refusal), progress func(int64)) (read, refused int64, err error) {
 	for {
+		if read%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return read, refused, err
+			}
+		}
 		rec, err := dec.Next()
 		if errors.Is(err, io.EOF) {
 			return read, refused, nil
@@ -105,6 +142,7 @@ type chunk struct {
 	items    []item
 	refusals []Refusal
 	offset   int64
+	last     int   // the line of the chunk's last record
 	err      error // the input failed: the last chunk
 }
 
@@ -129,6 +167,7 @@ func Import(ctx context.Context, dst store.Bulk, dec *Decoder, opts ImportOption
 	}()
 
 	var rep Report
+	through := 0 // the last line written or refused
 	refuse := func(r Refusal) bool {
 		rep.Refused++
 		if opts.OnRefused != nil {
@@ -136,28 +175,51 @@ func Import(ctx context.Context, dst store.Bulk, dec *Decoder, opts ImportOption
 		}
 		return opts.StopAfter > 0 && rep.Refused >= int64(opts.StopAfter)
 	}
+	interrupted := func(err error) error {
+		return &StopError{Through: through, Refused: rep.Refused, Err: err}
+	}
+	// write writes a run of records and accounts for it; it returns a *StopError when a refusal in it
+	// reached StopAfter (the run was written whole all the same).
+	write := func(items []item) error {
+		stoppedAt, err := writeItems(ctx, dst, items, opts, &rep, refuse)
+		rep.Read += int64(len(items))
+		if err != nil {
+			return err
+		}
+		if len(items) > 0 {
+			through = max(through, items[len(items)-1].line)
+		}
+		if stoppedAt > 0 {
+			return &StopError{Line: stoppedAt, Through: through, Refused: rep.Refused, Err: ErrStopped}
+		}
+		return nil
+	}
 	for ch := range chunks {
-		rep.Read += int64(len(ch.items) + len(ch.refusals))
+		if err := ctx.Err(); err != nil {
+			return rep, interrupted(err)
+		}
+		// The records are accounted for in the order of their lines: the good ones before each
+		// refused one are written before it is counted, so StopAfter stops at the right line.
 		items := ch.items
-		for k, r := range ch.refusals {
+		for _, r := range ch.refusals {
+			n := 0
+			for n < len(items) && items[n].line < r.Line {
+				n++
+			}
+			if err := write(items[:n]); err != nil {
+				return rep, err
+			}
+			items = items[n:]
+			rep.Read++
+			through = r.Line
 			if refuse(r) {
-				// Stop at this record: write only what came before it.
-				n := 0
-				for n < len(items) && items[n].line < r.Line {
-					n++
-				}
-				items = items[:n]
-				// Only the records up to this one count as read.
-				rep.Read += int64(n+k+1) - int64(len(ch.items)+len(ch.refusals))
-				if err := writeItems(ctx, dst, items, opts, &rep, refuse); err != nil && !errors.Is(err, ErrStopped) {
-					return rep, err
-				}
-				return rep, fmt.Errorf("%w: stopped at line %d after %d", ErrStopped, r.Line, rep.Refused)
+				return rep, &StopError{Line: r.Line, Through: r.Line, Refused: rep.Refused, Err: ErrStopped}
 			}
 		}
-		if err := writeItems(ctx, dst, items, opts, &rep, refuse); err != nil {
+		if err := write(items); err != nil {
 			return rep, err
 		}
+		through = max(through, ch.last)
 		if opts.Progress != nil {
 			opts.Progress(ch.offset)
 		}
@@ -165,36 +227,36 @@ func Import(ctx context.Context, dst store.Bulk, dec *Decoder, opts ImportOption
 			return rep, ch.err
 		}
 	}
-	return rep, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return rep, interrupted(err)
+	}
+	return rep, nil
 }
 
-// writeItems writes one batch and accounts for it in rep.
-func writeItems(ctx context.Context, dst store.Bulk, items []item, opts ImportOptions, rep *Report, refuse func(Refusal) bool) error {
+// writeItems writes one batch and accounts for it in rep. Every refusal is reported; when one of them
+// reaches StopAfter, writeItems returns its line (the batch was written whole all the same).
+func writeItems(ctx context.Context, dst store.Bulk, items []item, opts ImportOptions, rep *Report, refuse func(Refusal) bool) (stoppedAt int, err error) {
 	if len(items) == 0 {
-		return nil
+		return 0, nil
 	}
 	cs := make([]store.Contact, len(items))
 	for i, it := range items {
 		cs[i] = it.c
 	}
-	res, err := dst.WriteBatch(ctx, cs, opts.Mode)
+	// The batch is written whole even when ctx ends meanwhile (an interrupt): Import stops between
+	// batches, so what it reports written is what the store holds. Cancelling a write in flight would
+	// leave its outcome unknown, on PostgreSQL above all, where a COMMIT whose answer is cut off may
+	// still have been applied. A batch takes well under a second; a store that hangs is still bounded
+	// by its own timeouts (--db-timeout).
+	res, err := dst.WriteBatch(context.WithoutCancel(ctx), cs, opts.Mode)
 	rep.Inserted += int64(res.Inserted)
 	rep.Updated += int64(res.Updated)
-	stopped := false
 	for i, o := range res.Outcomes {
-		if o == store.Refused && !stopped {
-			stopped = refuse(Refusal{Line: items[i].line, Reason: fmt.Sprintf("contact %q already exists (--mode %s)", items[i].c.ID, opts.Mode)})
-		} else if o == store.Refused {
-			rep.Refused++ // past the stop, but refused all the same: counted, not reported again
+		if o == store.Refused && refuse(Refusal{Line: items[i].line, Reason: fmt.Sprintf("contact %q already exists (--mode %s)", items[i].c.ID, opts.Mode)}) && stoppedAt == 0 {
+			stoppedAt = items[i].line
 		}
 	}
-	if err != nil {
-		return err
-	}
-	if stopped {
-		return fmt.Errorf("%w after %d", ErrStopped, rep.Refused)
-	}
-	return nil
+	return stoppedAt, err
 }
 
 // readChunks decodes records into chunks of at most size contacts with distinct ids and sends them on
@@ -230,6 +292,7 @@ func readChunks(ctx context.Context, dec *Decoder, size int, out chan<- chunk) {
 		}
 		if rec.Err != nil {
 			ch.refusals = append(ch.refusals, Refusal{Line: rec.Line, Reason: rec.Err.Error()})
+			ch.last = rec.Line
 			continue
 		}
 		if _, dup := ids[rec.Contact.ID]; dup || len(ch.items) == size {
@@ -239,6 +302,7 @@ func readChunks(ctx context.Context, dec *Decoder, size int, out chan<- chunk) {
 		}
 		ids[rec.Contact.ID] = struct{}{}
 		ch.items = append(ch.items, item{line: rec.Line, c: rec.Contact})
+		ch.last = rec.Line
 	}
 }
 

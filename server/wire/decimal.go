@@ -26,9 +26,11 @@ const decimalMaxScale = 28
 // ParseDecimal reads an xsd:decimal as XmlConvert.ToDecimal does: surrounding white space, an
 // optional sign, digits with at most one decimal point, at least one digit; no exponent, no
 // thousands separators, no comma (XmlConvert refuses "12,5"). The scale is kept: "+1.50" reads as
-// 1.50. A value System.Decimal cannot hold is refused: more than 28 fraction digits, or a mantissa
-// above 2^96-1 once trailing fraction zeros are dropped (so 79228162514264337593543950335.0 is read
-// as 79228162514264337593543950335, as .NET reads it).
+// 1.50. A value with more digits than System.Decimal holds is rounded, half away from zero, to the
+// largest scale (at most 28) at which its mantissa fits in 96 bits, as .NET rounds it:
+// 0.12345678901234567890123456789012 reads as 0.1234567890123456789012345679 (asmx-typezoo/more:
+// soap11-EchoAmount-many-digits), and 79228162514264337593543950335.00 as
+// 79228162514264337593543950335. A value whose integer part alone does not fit is refused.
 func ParseDecimal(s string) (Decimal, bool) {
 	s = strings.TrimSpace(s)
 	neg := false
@@ -41,24 +43,12 @@ func ParseDecimal(s string) (Decimal, bool) {
 		return Decimal{}, false
 	}
 	intPart = strings.TrimLeft(intPart, "0")
-	for len(frac) > decimalMaxScale && strings.HasSuffix(frac, "0") {
-		frac = frac[:len(frac)-1]
-	}
-	if len(frac) > decimalMaxScale {
-		return Decimal{}, false
-	}
-	for {
-		mant, ok := new(big.Int).SetString("0"+intPart+frac, 10)
-		if !ok {
+	// Up to 28 digits always fit (10^28 - 1 < 2^96 - 1); only longer values need the big arithmetic.
+	if len(intPart)+len(frac) > decimalMaxScale || len(frac) > decimalMaxScale {
+		var ok bool
+		if intPart, frac, ok = roundDecimal(intPart, frac); !ok {
 			return Decimal{}, false
 		}
-		if mant.Cmp(decimalMax) <= 0 {
-			break
-		}
-		if !strings.HasSuffix(frac, "0") {
-			return Decimal{}, false
-		}
-		frac = frac[:len(frac)-1]
 	}
 	if intPart == "" {
 		intPart = "0"
@@ -83,6 +73,40 @@ func ParseDecimal(s string) (Decimal, bool) {
 	}
 	return Decimal{text: text}, true
 }
+
+// roundDecimal drops the fewest fraction digits, rounding half away from zero, that leave at most
+// 28 of them and a mantissa of at most 2^96 - 1. ok is false when no number of fraction digits does.
+// It works on the digits as text, so a value with a million fraction digits costs a few small
+// big.Int operations, not arithmetic on the whole value.
+func roundDecimal(intPart, frac string) (string, string, bool) {
+	if len(intPart) > len(decimalMaxText) {
+		return "", "", false
+	}
+	digits := intPart + frac
+	for drop := max(0, len(frac)-decimalMaxScale); drop <= len(frac); drop++ {
+		kept := digits[:len(digits)-drop]
+		q, ok := new(big.Int).SetString("0"+kept, 10)
+		if !ok {
+			return "", "", false
+		}
+		if drop > 0 && digits[len(kept)] >= '5' {
+			q.Add(q, big.NewInt(1))
+		}
+		if q.Cmp(decimalMax) > 0 {
+			continue
+		}
+		scale := len(frac) - drop
+		text := q.String()
+		if len(text) <= scale {
+			text = strings.Repeat("0", scale-len(text)+1) + text
+		}
+		return strings.TrimLeft(text[:len(text)-scale], "0"), text[len(text)-scale:], true
+	}
+	return "", "", false
+}
+
+// decimalMaxText is 2^96 - 1 in digits: an integer part longer than it cannot fit.
+var decimalMaxText = decimalMax.String()
 
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -141,24 +165,6 @@ func (r *Reader) ReadDecimal(s Start, what string) (Decimal, error) {
 	d, ok := ParseDecimal(text)
 	if !ok {
 		return Decimal{}, BadValue(what, "decimal", text)
-	}
-	return d, nil
-}
-
-// FormDecimal reads an xsd:decimal parameter. Unlike ASMX's GET/POST binding, which reads
-// amount=12,5 as 125 (the comma is a thousands separator to its URL reader), the form is held to the
-// xsd:decimal lexical space like every other binding.
-func FormDecimal(form *Form, name string) (Decimal, error) {
-	v, ok, err := FormValue(form, name)
-	if err != nil {
-		return Decimal{}, err
-	}
-	if !ok {
-		return Decimal{}, FormRequired(name)
-	}
-	d, ok := ParseDecimal(v)
-	if !ok {
-		return Decimal{}, BadValue("parameter "+name, "decimal", v)
 	}
 	return d, nil
 }

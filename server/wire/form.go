@@ -3,8 +3,11 @@ package wire
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/contactsync/contactsync/server/fault"
 )
 
 // Form holds the parameters of an HTTP GET query or POST form body, as url.ParseQuery reads them, in a
@@ -68,10 +71,12 @@ func FormOf(values url.Values) *Form {
 	return f
 }
 
-// Lookup returns the first value of name and how many times it is given.
+// Lookup returns the first value of name and how many times it is given. Names are matched without
+// regard to case, as ASMX's URL reader matches them (its NameValueCollection is case-insensitive:
+// asmx-typezoo/more get-EchoInt-name-case reads N=5 as the parameter n).
 func (f *Form) Lookup(name string) (value string, count int) {
 	for _, p := range f.pairs {
-		if p.key == name {
+		if p.key == name || strings.EqualFold(p.key, name) {
 			if count == 0 {
 				value = p.value
 			}
@@ -79,4 +84,131 @@ func (f *Form) Lookup(name string) (value string, count int) {
 		}
 	}
 	return value, count
+}
+
+// Values returns every value of name, in the order given (names matched as Lookup matches them): the
+// items of an array parameter, one per occurrence (?ids=a&ids=b), as ASMX reads them. A value is never
+// split: ids=a%2Cb is the one item "a,b".
+func (f *Form) Values(name string) []string {
+	var values []string
+	for _, p := range f.pairs {
+		if p.key == name || strings.EqualFold(p.key, name) {
+			values = append(values, p.value)
+		}
+	}
+	return values
+}
+
+// Parameters of the HTTP GET and POST bindings. The generated DecodeForm reads each parameter with
+// FormParam (a simple type) or Form.Values (an array of a simple type), then converts each value with
+// the Form reader of its XSD type, which names the parameter, or the item of an array parameter, in
+// its error. The rules are ASMX's (asmx-typezoo/more, README §1 and §5; docs/bindings.md):
+//
+//   - a parameter left out is an error naming it, whatever its type, as ASMX answers "Missing
+//     parameter"; name= is the empty string for a string and a bad value for every other type;
+//   - a simple parameter given twice is an error (ASMX joins the values with a comma, which turns
+//     text=a&text=b into "a,b" and n=1&n=2 into a bad number);
+//   - an array parameter is one value per item, ?ids=a&ids=b, and a value is never split; left out, it
+//     is an empty array (ASMX fails with a null reference, 500): a query cannot tell an empty array
+//     from a missing one, and an empty array is what a client with no items sends.
+
+// FormScalar is the item argument of the Form readers for a simple parameter, as opposed to the
+// (0-based) index of an item of an array parameter.
+const FormScalar = -1
+
+// FormParam returns the value of the simple parameter name: an error naming it when it is left out
+// or given more than once.
+func FormParam(form *Form, name string) (string, error) {
+	v, n := form.Lookup(name)
+	switch n {
+	case 0:
+		return "", FormRequired(name)
+	case 1:
+		return v, nil
+	}
+	return "", Duplicate("parameter " + name)
+}
+
+// FormRequired is the error for a parameter left out.
+func FormRequired(name string) error {
+	return fault.Errorf(fault.InvalidArgument, "The parameter %s is required.", name)
+}
+
+// formWhat names a parameter, or item (0-based) of an array parameter, in errors.
+func formWhat(name string, item int) string {
+	if item == FormScalar {
+		return "parameter " + name
+	}
+	return "item " + strconv.Itoa(item+1) + " of the parameter " + name
+}
+
+// FormInt reads an integer of the given XSD type and size: the xsd forms, as Int32.Parse reads them
+// too (white space around, a sign).
+func FormInt(name string, item int, v, xsdType string, bits int) (int64, error) {
+	n, ok := ParseInt(v, bits)
+	if !ok {
+		return 0, BadValue(formWhat(name, item), xsdType, v)
+	}
+	return n, nil
+}
+
+// FormBool reads a boolean with ParseFormBool's forms.
+func FormBool(name string, item int, v string) (bool, error) {
+	b, ok := ParseFormBool(v)
+	if !ok {
+		return false, BadValue(formWhat(name, item), "boolean", v)
+	}
+	return b, nil
+}
+
+// FormDouble reads an xsd:double (bits 64) or xsd:float (bits 32).
+func FormDouble(name string, item int, v, xsdType string, bits int) (float64, error) {
+	f, ok := ParseDouble(v, bits)
+	if !ok {
+		return 0, BadValue(formWhat(name, item), xsdType, v)
+	}
+	return f, nil
+}
+
+// FormDateTime reads a dateTime with ParseFormDateTime's forms.
+func FormDateTime(name string, item int, v string) (DateTime, error) {
+	t, ok := ParseFormDateTime(v)
+	if !ok {
+		return DateTime{}, BadValue(formWhat(name, item), "dateTime", v)
+	}
+	return t, nil
+}
+
+// FormDecimal reads an xsd:decimal with ParseDecimal's rules. Unlike ASMX's URL reader, which reads
+// amount=12,5 as 125 and 5- as -5 (a comma is a thousands separator to it, and a sign may trail), the
+// value is held to the xsd:decimal lexical space like on every other binding.
+func FormDecimal(name string, item int, v string) (Decimal, error) {
+	d, ok := ParseDecimal(v)
+	if !ok {
+		return Decimal{}, BadValue(formWhat(name, item), "decimal", v)
+	}
+	return d, nil
+}
+
+// FormBase64 reads an xsd:base64Binary.
+func FormBase64(name string, item int, v string) ([]byte, error) {
+	b, ok := ParseBase64(v)
+	if !ok {
+		return nil, BadValue(formWhat(name, item), "base64Binary", v)
+	}
+	return b, nil
+}
+
+// FormEnum reads a value of the enumeration t: one of its names, exactly, with the white space around
+// it trimmed, as Enum.Parse reads it (get-EchoTier-spaces). ASMX's URL reader also takes a member's
+// number (tier=2 for Gold) and comma-separated names; they are refused, the number because it is no
+// name of the contract and would read any out-of-range number as a value the service cannot write.
+func FormEnum(name string, item int, v string, t *Type) (string, error) {
+	text := strings.TrimSpace(v)
+	for _, e := range t.Enum {
+		if text == e {
+			return e, nil
+		}
+	}
+	return "", BadValue(formWhat(name, item), t.Name, v)
 }

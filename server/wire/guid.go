@@ -14,32 +14,89 @@ type GUID [16]byte
 // guidDashes are the positions of the dashes in the 36-character form.
 var guidDashes = [4]int{8, 13, 18, 23}
 
-// ParseGUID reads a guid in the schema's pattern, [0-9a-fA-F]{8}-…-[0-9a-fA-F]{12}, upper or lower
-// case, with surrounding white space allowed. The other forms .NET's Guid constructor accepts (32
-// digits without dashes, braces, parentheses, the hex-array form) are refused, because the schema's
-// pattern does not allow them and no ASMX client sends them.
+// ParseGUID reads a guid in any of the forms .NET's Guid constructor reads, as ASMX does on SOAP and
+// the JSON endpoint (asmx-typezoo/more: soap11-EchoKey-*): the schema's pattern 8-4-4-4-12 ("D"), 32
+// digits without dashes ("N"), the D form in braces ("B") or parentheses ("P"), and the hex struct
+// form {0x0f8fad5b,0xd9cb,0x469f,{0xa1,0x65,…}} ("X"), in either case, with surrounding white space.
+// .NET writes a Guid in each of them (Guid.ToString("B") and so on), so a client whose values came from
+// .NET code may send any; they all mean the same 16 bytes, so refusing all but the pattern's form only
+// turns a valid value away. Empty text and anything else are refused.
 func ParseGUID(s string) (GUID, bool) {
-	var g GUID
 	s = strings.TrimSpace(s)
-	if len(s) != 36 {
-		return g, false
+	switch {
+	case len(s) == 36:
+		return parseGUIDDashes(s)
+	case len(s) == 38 && (s[0] == '{' && s[37] == '}' || s[0] == '(' && s[37] == ')'):
+		return parseGUIDDashes(s[1:37])
+	case len(s) == 32:
+		return parseGUIDDigits(s)
+	case strings.HasPrefix(s, "{0"):
+		return parseGUIDHexStruct(s)
 	}
+	return GUID{}, false
+}
+
+// parseGUIDDashes reads the D form, 8-4-4-4-12.
+func parseGUIDDashes(s string) (GUID, bool) {
 	for _, i := range guidDashes {
 		if s[i] != '-' {
-			return g, false
+			return GUID{}, false
 		}
 	}
-	n := 0
+	return parseGUIDDigits(s[0:8] + s[9:13] + s[14:18] + s[19:23] + s[24:36])
+}
+
+// parseGUIDDigits reads 32 hex digits.
+func parseGUIDDigits(s string) (GUID, bool) {
+	var g GUID
+	if len(s) != 32 {
+		return g, false
+	}
 	for i := 0; i < len(s); i++ {
-		if i == guidDashes[0] || i == guidDashes[1] || i == guidDashes[2] || i == guidDashes[3] {
-			continue
-		}
 		v, ok := unhex(s[i])
 		if !ok {
 			return GUID{}, false
 		}
-		g[n/2] |= v << (4 * (1 - n%2))
-		n++
+		g[i/2] |= v << (4 * (1 - i%2))
+	}
+	return g, true
+}
+
+// guidStructWidths are the hex digits of each number of the X form: a uint32, two uint16 and eight
+// bytes.
+var guidStructWidths = [11]int{8, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2}
+
+// parseGUIDHexStruct reads the X form, {0x…,0x…,0x…,{0x…,0x…,0x…,0x…,0x…,0x…,0x…,0x…}}, each number
+// with a 0x (or 0X) prefix and up to its width's hex digits, as Guid.ToString("X") writes it.
+func parseGUIDHexStruct(s string) (GUID, bool) {
+	var g GUID
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}}") {
+		return g, false
+	}
+	parts := strings.Split(s[1:len(s)-2], ",")
+	if len(parts) != len(guidStructWidths) || !strings.HasPrefix(parts[3], "{") {
+		return g, false
+	}
+	parts[3] = parts[3][1:]
+	pos := 0
+	for i, p := range parts {
+		width := guidStructWidths[i]
+		if len(p) < 3 || len(p)-2 > width || p[0] != '0' || p[1]|0x20 != 'x' {
+			return GUID{}, false
+		}
+		var v uint32
+		for j := 2; j < len(p); j++ {
+			h, ok := unhex(p[j])
+			if !ok {
+				return GUID{}, false
+			}
+			v = v<<4 | uint32(h)
+		}
+		for b := width/2 - 1; b >= 0; b-- {
+			g[pos+b] = byte(v)
+			v >>= 8
+		}
+		pos += width / 2
 	}
 	return g, true
 }
@@ -97,24 +154,6 @@ func (r *Reader) ReadGUID(s Start, what string) (GUID, error) {
 	g, ok := ParseGUID(text)
 	if !ok {
 		return GUID{}, BadValue(what, "guid", text)
-	}
-	return g, nil
-}
-
-// FormGUID reads a guid parameter. ASMX never offers an operation with a Guid parameter on HTTP GET
-// or POST (its URL reader cannot convert one), so its contracts never ask for this; a hand-written
-// contract that does gets the same rules as SOAP.
-func FormGUID(form *Form, name string) (GUID, error) {
-	v, ok, err := FormValue(form, name)
-	if err != nil {
-		return GUID{}, err
-	}
-	if !ok {
-		return GUID{}, FormRequired(name)
-	}
-	g, ok := ParseGUID(v)
-	if !ok {
-		return GUID{}, BadValue("parameter "+name, "guid", v)
 	}
 	return g, nil
 }

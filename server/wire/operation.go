@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"net/url"
 	"strconv"
-
-	"github.com/contactsync/contactsync/server/fault"
 )
 
 // Bindings is a set of the bindings an operation is offered on.
@@ -150,103 +148,6 @@ func LookupBytes(ops []*Operation, name []byte) *Operation {
 	return nil
 }
 
-// Form parameters of the HTTP GET and POST bindings, by name and XSD type.
-
-// FormValue returns the single value of parameter name; present is false when it is absent. A
-// parameter given more than once is an error.
-func FormValue(form *Form, name string) (value string, present bool, err error) {
-	v, n := form.Lookup(name)
-	switch n {
-	case 0:
-		return "", false, nil
-	case 1:
-		return v, true, nil
-	}
-	return "", false, Duplicate("parameter " + name)
-}
-
-// FormRequired is the error for a parameter whose type has no absent value (the XSD value types).
-func FormRequired(name string) error {
-	return fault.Errorf(fault.InvalidArgument, "The parameter %s is required.", name)
-}
-
-// FormInt reads an integer parameter of the given XSD type and size.
-func FormInt(form *Form, name, xsdType string, bits int) (int64, error) {
-	v, ok, err := FormValue(form, name)
-	if err != nil {
-		return 0, err
-	}
-	if !ok {
-		return 0, FormRequired(name)
-	}
-	n, ok := ParseInt(v, bits)
-	if !ok {
-		return 0, BadValue("parameter "+name, xsdType, v)
-	}
-	return n, nil
-}
-
-// FormBool reads an xsd:boolean parameter.
-func FormBool(form *Form, name string) (bool, error) {
-	v, ok, err := FormValue(form, name)
-	if err != nil {
-		return false, err
-	}
-	if !ok {
-		return false, FormRequired(name)
-	}
-	b, ok := ParseBool(v)
-	if !ok {
-		return false, BadValue("parameter "+name, "boolean", v)
-	}
-	return b, nil
-}
-
-// FormDouble reads an xsd:double (bits 64) or xsd:float (bits 32) parameter.
-func FormDouble(form *Form, name, xsdType string, bits int) (float64, error) {
-	v, ok, err := FormValue(form, name)
-	if err != nil {
-		return 0, err
-	}
-	if !ok {
-		return 0, FormRequired(name)
-	}
-	f, ok := ParseDouble(v, bits)
-	if !ok {
-		return 0, BadValue("parameter "+name, xsdType, v)
-	}
-	return f, nil
-}
-
-// FormDateTime reads an xsd:dateTime parameter.
-func FormDateTime(form *Form, name string) (DateTime, error) {
-	v, ok, err := FormValue(form, name)
-	if err != nil {
-		return DateTime{}, err
-	}
-	if !ok {
-		return DateTime{}, FormRequired(name)
-	}
-	t, ok := ParseDateTime(v)
-	if !ok {
-		return DateTime{}, BadValue("parameter "+name, "dateTime", v)
-	}
-	return t, nil
-}
-
-// FormBase64 reads an xsd:base64Binary parameter; absent is nil.
-func FormBase64(form *Form, name string) ([]byte, error) {
-	v, ok, err := FormValue(form, name)
-	if err != nil || !ok {
-		return nil, err
-	}
-	b, ok := ParseBase64(v)
-	if !ok {
-		return nil, BadValue("parameter "+name, "base64Binary", v)
-	}
-	return b, nil
-}
-
 // Value readers for the generated XML decoders. what names the element in errors ("parameter id",
 // "element FirstName").
 
@@ -356,6 +257,11 @@ func AppendResult(op *Operation, b []byte, resp Message) ([]byte, bool) {
 func EncodeForm(op *Operation, req Message, form url.Values) {
 	if p, ok := req.(*Placeholder); ok {
 		for _, f := range p.Fields {
+			if f.Type.Kind == KindArray { // two items, as the XML samples show an array
+				form.Add(f.Name, PlaceholderText(f.Type.Item.Type))
+				form.Add(f.Name, PlaceholderText(f.Type.Item.Type))
+				continue
+			}
 			form.Set(f.Name, PlaceholderText(f.Type))
 		}
 		return

@@ -105,13 +105,16 @@ func appendGeneral(b []byte, e []byte, precision int) []byte {
 }
 
 // ParseDouble reads an xsd:double as XmlConvert does: surrounding white space allowed, INF, -INF and
-// NaN for the special values (case-sensitive), decimal or E notation.
+// NaN for the special values (case-sensitive), decimal or E notation. Infinity and -Infinity, .NET's
+// invariant names of the infinities, are read too, as XmlConvert.ToDouble (which falls back to
+// Double.Parse) and ASMX's URL reader read them (asmx-typezoo/more: soap11-EchoRatio-Infinity,
+// get-EchoRatio-Infinity): they are what .NET's own HTTP GET/POST client sends for an infinity.
 func ParseDouble(s string, bits int) (float64, bool) {
 	s = strings.TrimSpace(s)
 	switch s {
-	case "INF", "+INF":
+	case "INF", "+INF", "Infinity":
 		return math.Inf(1), true
-	case "-INF":
+	case "-INF", "-Infinity":
 		return math.Inf(-1), true
 	case "NaN":
 		return math.NaN(), true
@@ -223,37 +226,128 @@ func (v DateTime) AppendText(b []byte) []byte {
 // String returns the lexical form.
 func (v DateTime) String() string { return string(v.AppendText(nil)) }
 
-// ParseDateTime reads an xsd:dateTime: yyyy-mm-ddThh:mm:ss, an optional fraction of up to nine
-// digits, and an optional zone (Z or ±hh:mm); surrounding white space allowed.
+// ParseDateTime reads an xsd:dateTime as XmlSerializer does (XmlConvert's AllXsd forms that clients
+// send): yyyy-mm-ddThh:mm:ss, an optional fraction, and an optional zone (Z or ±hh:mm); or a date
+// alone, yyyy-mm-dd with an optional zone, which is midnight of that date. Surrounding white space is
+// allowed. A fraction beyond .NET's seven digits (100 ns ticks) is rounded to seven, half up, as ASMX
+// rounds it: .123456789 is read as .1234568, and .99999999 as the next second (asmx-typezoo/more:
+// soap11-EchoWhen-frac9, -frac8-rounds-up, -date-only).
 func ParseDateTime(s string) (DateTime, bool) {
 	s = strings.TrimSpace(s)
-	if len(s) < 19 || s[10] != 'T' {
+	if len(s) < 10 {
+		return DateTime{}, false
+	}
+	dateOnly := len(s) == 10 || s[10] != 'T'
+	if !dateOnly && len(s) < 19 {
 		return DateTime{}, false
 	}
 	zone := ""
 	switch {
 	case strings.HasSuffix(s, "Z"):
 		zone, s = "Z", s[:len(s)-1]
-	case len(s) >= 25 && (s[len(s)-6] == '+' || s[len(s)-6] == '-') && s[len(s)-3] == ':':
+	case len(s) >= 16 && (s[len(s)-6] == '+' || s[len(s)-6] == '-') && s[len(s)-3] == ':':
 		zone, s = s[len(s)-6:], s[:len(s)-6]
 	}
-	t, err := time.Parse("2006-01-02T15:04:05.999999999", s)
+	layout := "2006-01-02T15:04:05.999999999"
+	if dateOnly {
+		layout = "2006-01-02"
+	}
+	t, err := time.Parse(layout, s)
 	if err != nil {
 		return DateTime{}, false
 	}
 	switch {
 	case zone == "":
-		return DateTime{Time: t, NoZone: true}, true
+		return roundTicks(DateTime{Time: t, NoZone: true})
 	case zone == "Z":
-		return DateTime{Time: t}, true
+		return roundTicks(DateTime{Time: t})
 	}
 	offset, err := time.Parse("-07:00", zone)
 	if err != nil {
 		return DateTime{}, false
 	}
 	_, secs := offset.Zone()
-	return DateTime{Time: time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.FixedZone("", secs))}, true
+	return roundTicks(DateTime{Time: time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.FixedZone("", secs))})
 }
 
 // unixMilliUTC is the UTC time ms milliseconds after the Unix epoch.
 func unixMilliUTC(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// The HTTP GET and POST bindings read parameters with ASMX's URL reader (ScalarFormatter.FromString:
+// Convert.ChangeType with the invariant culture), which takes what .NET's invariant Parse methods take
+// rather than XmlConvert's XSD forms. The readers below accept, on those bindings only, the forms of
+// that reader that real clients send, with the value ASMX gives them, on top of the XSD forms
+// (asmx-typezoo/more, README §2 and §6; docs/xsd-types.md lists the differences that remain).
+
+// ParseFormBool reads a boolean parameter: the xsd:boolean forms (true, false, 1, 0), and true or
+// false in any case, as Boolean.Parse reads them: .NET's own HTTP GET/POST client sends True and False
+// (Convert.ToString of a bool). Surrounding white space is allowed.
+func ParseFormBool(s string) (bool, bool) {
+	if b, ok := ParseBool(s); ok {
+		return b, true
+	}
+	switch s = strings.TrimSpace(s); {
+	case strings.EqualFold(s, "true"):
+		return true, true
+	case strings.EqualFold(s, "false"):
+		return false, true
+	}
+	return false, false
+}
+
+// ParseFormDateTime reads a dateTime parameter: the xsd:dateTime forms of ParseDateTime, and
+//
+//   - a space instead of the T, and minutes without seconds: 2026-11-22 10:15:30.250000+02:00 is
+//     Python's str() of a datetime, which zeep sends over HTTP GET/POST; 2026-11-22T10:15 is read as
+//     10:15:00;
+//   - .NET's invariant culture form, M/d/yyyy with an optional H:mm[:ss[.fffffff]]: 11/22/2026
+//     10:15:30 is what .NET's own HTTP GET/POST client sends (Convert.ToString of a DateTime);
+//   - RFC 1123 in GMT, Sun, 22 Nov 2026 10:15:30 GMT (HTTP dates), read as UTC.
+//
+// A value without a zone is read without one (NoZone), as ASMX reads it (Unspecified). Where ASMX
+// makes every zoned value local time, the zone stays as sent, the same instant (docs/xsd-types.md).
+// Anything else DateTime.Parse would guess at (day-first dates, month names, a space where the '+' of
+// an offset was, as an unencoded '+' decodes) is refused.
+func ParseFormDateTime(s string) (DateTime, bool) {
+	if v, ok := ParseDateTime(s); ok {
+		return v, true
+	}
+	s = strings.TrimSpace(s)
+	switch {
+	case len(s) >= 16 && s[4] == '-' && s[7] == '-' && (s[10] == ' ' || s[10] == 'T') && s[13] == ':':
+		iso, rest := s[:10]+"T"+s[11:16], s[16:]
+		if !strings.HasPrefix(rest, ":") { // hh:mm without seconds, then the zone if any
+			iso += ":00"
+		}
+		return ParseDateTime(iso + rest)
+	case strings.HasSuffix(s, " GMT"):
+		t, err := time.Parse("Mon, 02 Jan 2006 15:04:05", strings.TrimSuffix(s, " GMT"))
+		if err != nil {
+			return DateTime{}, false
+		}
+		return DateTime{Time: t}, true
+	case strings.Count(s, "/") == 2:
+		for _, layout := range invariantDateLayouts {
+			if t, err := time.Parse(layout, s); err == nil {
+				return roundTicks(DateTime{Time: t, NoZone: true})
+			}
+		}
+	}
+	return DateTime{}, false
+}
+
+// invariantDateLayouts are .NET's invariant culture date and time forms (a fraction after the
+// seconds is read by time.Parse without being in the layout).
+var invariantDateLayouts = []string{"1/2/2006", "1/2/2006 15:04", "1/2/2006 15:04:05"}
+
+// roundTicks rounds v to .NET's 100 ns ticks, half up; ok is false past DateTime.MaxValue.
+func roundTicks(v DateTime) (DateTime, bool) {
+	if rest := v.Time.Nanosecond() % 100; rest != 0 {
+		if rest >= 50 {
+			v.Time = v.Time.Add(time.Duration(100 - rest))
+		} else {
+			v.Time = v.Time.Add(-time.Duration(rest))
+		}
+	}
+	return v, v.Time.Year() <= 9999
+}

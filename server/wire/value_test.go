@@ -79,9 +79,18 @@ func TestParseLexicalForms(t *testing.T) {
 		_, ok := ParseBool(s)
 		assert.False(t, ok, s)
 	}
-	for _, s := range []string{"Inf", "infinity", "0x1p-2", "1_0", "12,5", ""} {
+	for _, s := range []string{"Inf", "infinity", "0x1p-2", "1_0", "12,5", "", "1e400", "+-1"} {
 		_, ok := ParseDouble(s, 64)
 		assert.False(t, ok, s)
+	}
+	_, ok := ParseDouble("1e39", 32)
+	assert.False(t, ok, "1e39 is beyond a float (asmx-typezoo/more *-EchoApprox-1e39)")
+	// .NET's invariant names of the infinities, which XmlConvert and ASMX's URL reader read
+	// (soap11-EchoRatio-Infinity, get-EchoRatio-Infinity), besides XSD's INF.
+	for s, want := range map[string]float64{"INF": math.Inf(1), "-INF": math.Inf(-1), "Infinity": math.Inf(1), " -Infinity ": math.Inf(-1), "1E3": 1000} {
+		got, ok := ParseDouble(s, 64)
+		assert.True(t, ok, s)
+		assert.Equal(t, want, got, s)
 	}
 }
 
@@ -109,7 +118,25 @@ func TestDateTimeForms(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, "2026-11-22T10:15:30.12Z", v.String(), "trailing zeros of the fraction are dropped")
 	assert.Equal(t, time.UTC, v.Time.Location())
-	for _, s := range []string{"2026-11-22 10:15:30", "not-a-date", "2026-11-22", "2026-13-01T00:00:00Z", "2026-11-22T10:15:30+1:00"} {
+	// What XmlSerializer reads besides (asmx-typezoo/more soap11-EchoWhen-*): a date alone, and more
+	// than seven fraction digits, rounded to .NET's 100 ns ticks, half up.
+	for in, want := range map[string]string{
+		"2026-01-02":                     "2026-01-02T00:00:00",
+		"2026-01-02Z":                    "2026-01-02T00:00:00Z",
+		"2026-01-02+02:00":               "2026-01-02T00:00:00+02:00",
+		"2026-11-22T10:15:30.123456789Z": "2026-11-22T10:15:30.1234568Z",
+		"2026-11-22T10:15:30.12345674Z":  "2026-11-22T10:15:30.1234567Z",
+		"2026-11-22T10:15:30.12345675Z":  "2026-11-22T10:15:30.1234568Z",
+		"2026-11-22T10:15:30.99999999Z":  "2026-11-22T10:15:31Z",
+		"2026-12-31T23:59:59.99999999":   "2027-01-01T00:00:00",
+	} {
+		v, ok := ParseDateTime(in)
+		if assert.True(t, ok, in) {
+			assert.Equal(t, want, v.String(), in)
+		}
+	}
+	for _, s := range []string{"2026-11-22 10:15:30", "not-a-date", "2026-13-01T00:00:00Z", "2026-11-22T10:15:30+1:00",
+		"2026-11-22T10:15", "2026-11-22 10:15:30.250000+02:00", "9999-12-31T23:59:59.99999999Z", "2026-1-02", "", "2026-01-02T"} {
 		_, ok := ParseDateTime(s)
 		assert.False(t, ok, s)
 	}

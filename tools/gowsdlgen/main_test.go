@@ -62,7 +62,7 @@ func gowsdlgen(t *testing.T, dir string, args ...string) (string, error) {
 }
 
 // TestGeneratedCodeIsUpToDate runs the go:generate command of each generated package (gen/, and the
-// type zoo the golden tests use), writing to scratch files, and requires the committed files to be
+// two type zoos the golden tests use), writing to scratch files, and requires the committed files to be
 // exactly what it produces.
 func TestGeneratedCodeIsUpToDate(t *testing.T) {
 	for _, pkg := range []struct {
@@ -70,6 +70,7 @@ func TestGeneratedCodeIsUpToDate(t *testing.T) {
 	}{
 		{"../../gen", "//go:generate go run ../tools/gowsdlgen ", "wsdl/contactsync.wsdl"},
 		{"internal/zoo", "//go:generate go run ../.. ", "tools/gowsdlgen/internal/zoo/testdata/zoo.wsdl"},
+		{"internal/zoo/zoo2", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/more/zoo2.wsdl"},
 	} {
 		t.Run(pkg.dir, func(t *testing.T) {
 			directive, err := os.ReadFile(filepath.Join(pkg.dir, "generate.go"))

@@ -38,12 +38,19 @@ func FuzzHTTPBindings(f *testing.F) {
 				t.Fatalf("decoded %q as %v", op, got.Op)
 			}
 			// The decoder only extracts; the service validates (an empty id is refused there). So on
-			// success each string parameter must be exactly the one value the parameters hold.
+			// success each string parameter must be exactly the one value the parameters hold under
+			// its name, matched without regard to case.
 			values, perr := url.ParseQuery(params)
 			encoded := url.Values{}
 			got.Op.EncodeForm(got.Msg, encoded)
 			for _, p := range got.Op.Params {
-				if p.Type.Kind == wire.KindString && (perr != nil || len(values[p.Name]) > 1 || values.Get(p.Name) != encoded.Get(p.Name)) {
+				var given []string
+				for k, vs := range values {
+					if strings.EqualFold(k, p.Name) {
+						given = append(given, vs...)
+					}
+				}
+				if p.Type.Kind == wire.KindString && (perr != nil || len(given) != 1 || given[0] != encoded.Get(p.Name)) {
 					t.Fatalf("decoded %s=%q from %q", p.Name, encoded.Get(p.Name), params)
 				}
 			}

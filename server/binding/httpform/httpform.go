@@ -64,31 +64,65 @@ func (b *Binding) Offers(op *wire.Operation) bool {
 }
 
 // Decode reads the operation from the last path segment and its parameters from the query string or
-// the form body.
+// the form body. Once the path names an operation of the contract, every error is returned with it,
+// so the request is counted and logged under that operation.
 func (b *Binding) Decode(r *http.Request, body []byte) (binding.Request, *fault.Error) {
 	opName := strings.TrimPrefix(r.URL.Path, wsdl.Path+"/")
 	op := wire.Lookup(b.ops, opName)
-	if op == nil || !b.Offers(op) {
+	if op == nil {
 		return binding.Request{}, fault.Errorf(fault.UnknownOperation, "The operation %q does not exist; operations are: %s.",
 			opName, strings.Join(b.operationNames(), ", "))
+	}
+	if !b.Offers(op) {
+		return binding.Request{Op: op}, b.notOffered(op)
 	}
 	raw := r.URL.RawQuery
 	if b.post {
 		if ferr := checkFormType(r.Header.Get("Content-Type")); ferr != nil {
-			return binding.Request{}, ferr
+			return binding.Request{Op: op}, ferr
 		}
 		raw = string(body)
 	}
 	form, err := wire.ParseForm(raw)
 	if err != nil {
-		return binding.Request{}, fault.Errorf(fault.MalformedRequest, "The parameters are not valid URL encoding.")
+		return binding.Request{Op: op}, fault.Errorf(fault.MalformedRequest, "The parameters are not valid URL encoding.")
 	}
 	msg, err := op.DecodeForm(form)
 	wire.PutForm(form)
 	if err != nil {
-		return binding.Request{}, fault.As(err)
+		return binding.Request{Op: op}, fault.As(err)
 	}
 	return binding.Request{Op: op, Msg: msg}, nil
+}
+
+// bindingNames are the bindings of the contract as a caller knows them.
+var bindingNames = []struct {
+	b    wire.Bindings
+	name string
+}{{wire.SOAP11, "SOAP 1.1"}, {wire.SOAP12, "SOAP 1.2"}, {wire.HTTPGet, "HTTP GET"}, {wire.HTTPPost, "HTTP POST"}}
+
+// notOffered is the error for an operation of the contract this binding does not offer: ASMX offers
+// an operation with a guid or complex parameter over SOAP only (and answers "{0} Web Service method
+// name is not valid."); the message says so, and where the operation is offered.
+func (b *Binding) notOffered(op *wire.Operation) *fault.Error {
+	here := "HTTP GET"
+	if b.post {
+		here = "HTTP POST"
+	}
+	var on []string
+	for _, n := range bindingNames {
+		if op.Bindings.Has(n.b) && (n.b != wire.HTTPGet && n.b != wire.HTTPPost || op.DecodeForm != nil) {
+			on = append(on, n.name)
+		}
+	}
+	switch {
+	case len(on) == 0:
+		return fault.Errorf(fault.UnknownOperation, "The operation %q is not offered over %s.", op.Name, here)
+	case op.Bindings&(wire.HTTPGet|wire.HTTPPost) == 0 || op.DecodeForm == nil:
+		return fault.Errorf(fault.UnknownOperation, "The operation %q is offered over SOAP only (%s), not over %s; send it as a SOAP request to %s.",
+			op.Name, strings.Join(on, " and "), here, wsdl.Path)
+	}
+	return fault.Errorf(fault.UnknownOperation, "The operation %q is not offered over %s; it is offered over %s.", op.Name, here, strings.Join(on, ", "))
 }
 
 const formType = "application/x-www-form-urlencoded"

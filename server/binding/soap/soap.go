@@ -107,6 +107,15 @@ func (b *Binding) envelopeEnd() string {
 	return `</` + p + `:Body></` + p + `:Envelope>`
 }
 
+// expects says which namespace the service expects and what sets it, for the faults of a request
+// naming no operation: the usual cause is a client built from the WSDL of a deployment with another
+// --base-url (another host name or port), whose actions and elements are in that deployment's
+// namespace.
+func (b *Binding) expects() string {
+	return "This service expects the namespace \"" + b.namespace + "\"" +
+		" (set by --base-url when the service was started); its ?WSDL gives every action and element in it."
+}
+
 // action returns the action the client declared, unquoted: the SOAPAction header for SOAP 1.1 (SOAP 1.1
 // §6.1.1), the action parameter of the media type for SOAP 1.2 (RFC 3902). ok is false when none was
 // declared; an empty action counts as none, as SOAP 1.1 lets "" mean "the request URI".
@@ -146,7 +155,7 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 			// The envelope is still read for its WS-Security header, so that a caller with a good
 			// UsernameToken gets this fault rather than a 401 saying it sent no credentials.
 			req, _ := b.parse(body)
-			return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "Server did not recognize the value of the SOAP action: %s.", action)
+			return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "Server did not recognize the value of the SOAP action: %s. %s", action, b.expects())
 		}
 	}
 	req, err := b.parse(body)
@@ -270,10 +279,10 @@ func (b *Binding) readBody(rd *wire.Reader, req *request) (late error, err error
 			}
 			name := el.Name(rd)
 			if name.Space != b.namespace {
-				late = fault.Errorf(fault.UnknownOperation, "The body element %s in namespace %q is not an operation of this service; operations are in namespace %q.",
-					name.Local, name.Space, b.namespace)
+				late = fault.Errorf(fault.UnknownOperation, "The body element %s in namespace %q is not an operation of this service. %s",
+					name.Local, name.Space, b.expects())
 			} else {
-				late = fault.Errorf(fault.UnknownOperation, "The body element %s is not an operation of this service.", name.Local)
+				late = fault.Errorf(fault.UnknownOperation, "The body element %s is not an operation of this service. %s", name.Local, b.expects())
 			}
 			if err := rd.Discard(); err != nil {
 				return nil, err

@@ -123,6 +123,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
+// NewObserved is New with onCall called after every call with the call's context and duration: serve
+// passes observe.AddStoreTime, so the debug log can say how long each request spent in the store.
+func NewObserved(st store.Store, m *Metrics, onCall func(ctx context.Context, d time.Duration)) store.Store {
+	return &instrumented{next: st, m: m, onCall: onCall}
+}
+
 // New returns st measured into m. Close is passed through unmeasured. The result is a
 // store.BulkStore whatever st is (see the package documentation), typed store.Store so that callers
 // that need only Store keep their type.
@@ -134,13 +140,18 @@ func New(st store.Store, m *Metrics) store.Store {
 var _ store.BulkStore = (*instrumented)(nil)
 
 type instrumented struct {
-	next store.Store
-	m    *Metrics
+	next   store.Store
+	m      *Metrics
+	onCall func(ctx context.Context, d time.Duration) // nil: none
 }
 
 // done records one call of method that started at start and ended with err.
-func (s *instrumented) done(method int, start time.Time, err error) {
-	s.m.duration[method].Observe(time.Since(start).Seconds())
+func (s *instrumented) done(ctx context.Context, method int, start time.Time, err error) {
+	elapsed := time.Since(start)
+	s.m.duration[method].Observe(elapsed.Seconds())
+	if s.onCall != nil {
+		s.onCall(ctx, elapsed)
+	}
 	if err == nil || errors.Is(err, store.ErrNotFound) {
 		return
 	}
@@ -159,35 +170,35 @@ func (s *instrumented) done(method int, start time.Time, err error) {
 func (s *instrumented) Put(ctx context.Context, c store.Contact) error {
 	start := time.Now()
 	err := s.next.Put(ctx, c)
-	s.done(methodPut, start, err)
+	s.done(ctx, methodPut, start, err)
 	return err
 }
 
 func (s *instrumented) Get(ctx context.Context, id string) (store.Contact, error) {
 	start := time.Now()
 	c, err := s.next.Get(ctx, id)
-	s.done(methodGet, start, err)
+	s.done(ctx, methodGet, start, err)
 	return c, err
 }
 
 func (s *instrumented) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
 	start := time.Now()
 	c, err := s.next.Update(ctx, id, change)
-	s.done(methodUpdate, start, err)
+	s.done(ctx, methodUpdate, start, err)
 	return c, err
 }
 
 func (s *instrumented) Delete(ctx context.Context, id string) (store.Contact, error) {
 	start := time.Now()
 	c, err := s.next.Delete(ctx, id)
-	s.done(methodDelete, start, err)
+	s.done(ctx, methodDelete, start, err)
 	return c, err
 }
 
 func (s *instrumented) Ping(ctx context.Context) error {
 	start := time.Now()
 	err := s.next.Ping(ctx)
-	s.done(methodPing, start, err)
+	s.done(ctx, methodPing, start, err)
 	return err
 }
 
@@ -211,7 +222,7 @@ func (s *instrumented) Scan(ctx context.Context, fn func(store.Contact) error) e
 			return fn(c)
 		})
 	}
-	s.done(methodScan, start, err)
+	s.done(ctx, methodScan, start, err)
 	return err
 }
 
@@ -224,7 +235,7 @@ func (s *instrumented) WriteBatch(ctx context.Context, cs []store.Contact, mode 
 	} else {
 		res = store.NewBatchResult(len(cs))
 	}
-	s.done(methodWriteBatch, start, err)
+	s.done(ctx, methodWriteBatch, start, err)
 	s.m.rows[rowsInserted].Add(float64(res.Inserted))
 	s.m.rows[rowsUpdated].Add(float64(res.Updated))
 	s.m.rows[rowsRefused].Add(float64(res.Refused))
@@ -238,6 +249,6 @@ func (s *instrumented) Count(ctx context.Context) (int64, error) {
 	if err == nil {
 		n, err = b.Count(ctx)
 	}
-	s.done(methodCount, start, err)
+	s.done(ctx, methodCount, start, err)
 	return n, err
 }

@@ -286,83 +286,86 @@ func quoteList(vs []string) string {
 	return strings.Join(q, ", ")
 }
 
-// form writes DecodeForm and EncodeForm of an operation offered on HTTP GET/POST.
+// form writes DecodeForm and EncodeForm of an operation offered on HTTP GET/POST, from the model's
+// httpParams: a simple parameter is one value (wire.FormParam), an array parameter one value per
+// item (Form.Values), each converted by the wire.Form reader of its XSD type.
 func (e *emitter) form(op *contractOperation, req string) error {
 	gs := e.structs[req]
 	if gs == nil {
 		return fmt.Errorf("gowsdl generated no struct %s", req)
 	}
-	e.p("DecodeForm: func(form *wire.Form) (wire.Message, error) {")
-	e.p("req := new(%s)", req)
-	for _, f := range op.request.fields {
+	type param struct {
+		*httpParam
+		gf           goField // the request struct's field
+		list         string  // an array parameter's Go struct ("ArrayOfString")
+		itemField    goField // and its item field
+		base         string  // the Go type of one value
+		ptr, itemPtr bool
+	}
+	var params []param
+	for _, hp := range op.httpParams {
+		f := hp.field
 		gf, ok := gs.fields[f.name]
 		if !ok {
 			return fmt.Errorf("gowsdl's struct %s has no field for element %s", req, f.name)
 		}
-		base, ptr := strings.CutPrefix(gf.typ, "*")
-		if err := checkGoType(f.typ, base); err != nil {
+		p := param{httpParam: hp, gf: gf}
+		p.base, p.ptr = strings.CutPrefix(gf.typ, "*")
+		if hp.item != nil {
+			p.list = p.base
+			ls := e.structs[p.list]
+			if ls == nil || !p.ptr {
+				return fmt.Errorf("parameter %s: gowsdl generated no struct %s for its array type", f.name, p.list)
+			}
+			if p.itemField, ok = ls.fields[f.typ.fields[0].name]; !ok {
+				return fmt.Errorf("gowsdl's struct %s has no field for element %s", p.list, f.typ.fields[0].name)
+			}
+			itemType, ok := strings.CutPrefix(p.itemField.typ, "[]")
+			if !ok {
+				return fmt.Errorf("gowsdl's struct %s holds its items in %s, not a slice", p.list, p.itemField.typ)
+			}
+			p.base, p.itemPtr = strings.CutPrefix(itemType, "*")
+		}
+		if err := checkGoType(formType(hp), p.base); err != nil {
 			return fmt.Errorf("parameter %s: %w", f.name, err)
 		}
-		name := strconv.Quote(f.name)
-		target := "req." + gf.name
+		params = append(params, p)
+	}
+
+	e.p("DecodeForm: func(form *wire.Form) (wire.Message, error) {")
+	e.p("req := new(%s)", req)
+	for _, p := range params {
+		name := strconv.Quote(p.field.name)
 		e.p("{")
-		switch f.typ.kind {
-		case kindString, kindEnum:
-			e.p("v, present, err := wire.FormValue(form, %s)", name)
+		if p.item != nil {
+			e.p("values := form.Values(%s)", name)
+			e.p("list := &%s{%s: make(%s, 0, len(values))}", p.list, p.itemField.name, p.itemField.typ)
+			index := "i"
+			if p.httpParam.item.kind == kindString {
+				index = "_" // a string item cannot be bad
+			}
+			e.p("for %s, v := range values {", index)
+			x, err := e.formConvert(p.httpParam.item, p.base, name, "i")
+			if err != nil {
+				return fmt.Errorf("parameter %s: %w", p.field.name, err)
+			}
+			if p.itemPtr {
+				x = "&" + x
+			}
+			e.p("list.%s = append(list.%s, %s)", p.itemField.name, p.itemField.name, x)
+			e.p("}")
+			e.p("req.%s = list", p.gf.name)
+		} else {
+			e.p("v, err := wire.FormParam(form, %s)", name)
 			e.p("if err != nil { return nil, err }")
-			e.p("_ = present")
-			if f.typ.kind == kindEnum {
-				e.p("switch {")
-				e.p("case !present:")
-				if f.minOccurs > 0 && !ptr {
-					e.p("return nil, wire.FormRequired(%s)", name)
-				}
-				e.p("case %s:", strings.Join(enumConds(f.typ.enum), " || "))
-				e.p("default: return nil, wire.BadValue(\"parameter \"+%s, %q, v)", name, f.typ.name)
-				e.p("}")
+			x, err := e.formConvert(p.field.typ, p.base, name, "wire.FormScalar")
+			if err != nil {
+				return fmt.Errorf("parameter %s: %w", p.field.name, err)
 			}
-			val := "v"
-			if f.typ.kind == kindEnum {
-				val = base + "(v)"
+			if p.ptr {
+				x = "&" + x
 			}
-			if ptr {
-				e.p("if present { x := %s; %s = &x }", val, target)
-			} else {
-				e.p("%s = %s", target, val)
-			}
-		default:
-			call := map[xsdKind]string{
-				kindInt:      fmt.Sprintf("wire.FormInt(form, %s, \"int\", 32)", name),
-				kindLong:     fmt.Sprintf("wire.FormInt(form, %s, \"long\", 64)", name),
-				kindShort:    fmt.Sprintf("wire.FormInt(form, %s, \"short\", 16)", name),
-				kindBoolean:  fmt.Sprintf("wire.FormBool(form, %s)", name),
-				kindDouble:   fmt.Sprintf("wire.FormDouble(form, %s, \"double\", 64)", name),
-				kindFloat:    fmt.Sprintf("wire.FormDouble(form, %s, \"float\", 32)", name),
-				kindDateTime: fmt.Sprintf("wire.FormDateTime(form, %s)", name),
-				kindBase64:   fmt.Sprintf("wire.FormBase64(form, %s)", name),
-				kindDecimal:  fmt.Sprintf("wire.FormDecimal(form, %s)", name),
-				kindGUID:     fmt.Sprintf("wire.FormGUID(form, %s)", name),
-			}[f.typ.kind]
-			if call == "" {
-				return fmt.Errorf("parameter %s: type %s cannot be a form parameter", f.name, f.typ.name)
-			}
-			if ptr {
-				e.p("if _, present, _ := wire.FormValue(form, %s); present {", name)
-			}
-			e.p("v, err := %s", call)
-			e.p("if err != nil { return nil, err }")
-			conv := "v"
-			switch f.typ.kind {
-			case kindInt, kindLong, kindShort, kindFloat:
-				conv = base + "(v)"
-			}
-			if ptr {
-				e.p("x := %s", conv)
-				e.p("%s = &x", target)
-				e.p("}")
-			} else {
-				e.p("%s = %s", target, conv)
-			}
+			e.p("req.%s = %s", p.gf.name, x)
 		}
 		e.p("}")
 	}
@@ -370,37 +373,106 @@ func (e *emitter) form(op *contractOperation, req string) error {
 	e.p("},")
 
 	e.p("EncodeForm: func(m wire.Message, form url.Values) {")
-	if len(op.request.fields) > 0 {
+	if len(params) > 0 {
 		e.p("req := m.(*%s)", req)
 	}
-	for _, f := range op.request.fields {
-		gf := gs.fields[f.name]
-		_, ptr := strings.CutPrefix(gf.typ, "*")
-		val := "req." + gf.name
-		if ptr {
+	for _, p := range params {
+		val := "req." + p.gf.name
+		if p.item != nil {
+			// A nil item of a reference type has no form value; it is sent as the empty string, the
+			// nearest value a form can carry, so the array keeps its length.
+			e.p("if %s != nil {", val)
+			e.p("for _, item := range %s.%s {", val, p.itemField.name)
+			item := "item"
+			if p.itemPtr {
+				e.p("if item == nil { form.Add(%q, \"\"); continue }", p.field.name)
+				item = "*item"
+			}
+			e.p("form.Add(%q, %s)", p.field.name, formText(p.httpParam.item.kind, item))
+			e.p("}")
+			e.p("}")
+			continue
+		}
+		if p.ptr {
 			e.p("if %s != nil {", val)
 			val = "*" + val
 		}
-		if f.typ.kind == kindBase64 {
+		if p.field.typ.kind == kindBase64 {
 			e.p("if %s != nil {", val)
 		}
-		text := map[xsdKind]string{
-			kindString: val, kindEnum: val + ".wireText()",
-			kindInt: "wire.FormatInt(int64(" + val + "))", kindLong: "wire.FormatInt(int64(" + val + "))", kindShort: "wire.FormatInt(int64(" + val + "))",
-			kindBoolean: "wire.FormatBool(" + val + ")", kindDouble: "wire.FormatDouble(" + val + ")", kindFloat: "wire.FormatFloat(" + val + ")",
-			kindDateTime: val + ".String()", kindBase64: "string(wire.AppendBase64Value(nil, " + val + "))",
-			kindDecimal: val + ".String()", kindGUID: val + ".String()",
-		}[f.typ.kind]
-		e.p("form.Set(%q, %s)", f.name, text)
-		if f.typ.kind == kindBase64 {
+		e.p("form.Set(%q, %s)", p.field.name, formText(p.field.typ.kind, val))
+		if p.field.typ.kind == kindBase64 {
 			e.p("}")
 		}
-		if ptr {
+		if p.ptr {
 			e.p("}")
 		}
 	}
 	e.p("},")
 	return nil
+}
+
+// formType is the XSD type of one form value of a parameter: the parameter's, or its item's.
+func formType(hp *httpParam) *xsdType {
+	if hp.item != nil {
+		return hp.item
+	}
+	return hp.field.typ
+}
+
+// formConvert writes statements converting the form value v to goType (the Go type of one value of
+// t), returning the wire.Form reader's error, and returns the variable holding the value (v itself for
+// a string); item is the Go expression of the item index, or wire.FormScalar.
+func (e *emitter) formConvert(t *xsdType, goType, name, item string) (string, error) {
+	switch t.kind {
+	case kindString:
+		return "v", nil
+	case kindEnum:
+		e.p("text, err := wire.FormEnum(%s, %s, v, %s)", name, item, typeRef(t))
+		e.p("if err != nil { return nil, err }")
+		e.p("x := %s(text)", goType)
+		return "x", nil
+	}
+	var call, conv string
+	switch t.kind {
+	case kindInt, kindLong, kindShort:
+		bits := map[xsdKind]int{kindInt: 32, kindLong: 64, kindShort: 16}[t.kind]
+		call, conv = fmt.Sprintf("wire.FormInt(%s, %s, v, %q, %d)", name, item, t.name, bits), goType
+	case kindBoolean:
+		call = fmt.Sprintf("wire.FormBool(%s, %s, v)", name, item)
+	case kindDouble:
+		call = fmt.Sprintf("wire.FormDouble(%s, %s, v, \"double\", 64)", name, item)
+	case kindFloat:
+		call, conv = fmt.Sprintf("wire.FormDouble(%s, %s, v, \"float\", 32)", name, item), goType
+	case kindDateTime:
+		call = fmt.Sprintf("wire.FormDateTime(%s, %s, v)", name, item)
+	case kindDecimal:
+		call = fmt.Sprintf("wire.FormDecimal(%s, %s, v)", name, item)
+	case kindBase64:
+		call = fmt.Sprintf("wire.FormBase64(%s, %s, v)", name, item)
+	default:
+		return "", fmt.Errorf("type %s cannot be a form value", t.name)
+	}
+	if conv == "" {
+		e.p("x, err := %s", call)
+		e.p("if err != nil { return nil, err }")
+		return "x", nil
+	}
+	e.p("n, err := %s", call)
+	e.p("if err != nil { return nil, err }")
+	e.p("x := %s(n)", conv)
+	return "x", nil
+}
+
+// formText is the expression of a simple value's form text.
+func formText(kind xsdKind, val string) string {
+	return map[xsdKind]string{
+		kindString: val, kindEnum: val + ".wireText()",
+		kindInt: "wire.FormatInt(int64(" + val + "))", kindLong: "wire.FormatInt(int64(" + val + "))", kindShort: "wire.FormatInt(int64(" + val + "))",
+		kindBoolean: "wire.FormatBool(" + val + ")", kindDouble: "wire.FormatDouble(" + val + ")", kindFloat: "wire.FormatFloat(" + val + ")",
+		kindDateTime: val + ".String()", kindBase64: "string(wire.AppendBase64Value(nil, " + val + "))",
+		kindDecimal: val + ".String()",
+	}[kind]
 }
 
 func enumConds(vs []string) []string {

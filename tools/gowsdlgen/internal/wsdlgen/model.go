@@ -2,6 +2,7 @@ package wsdlgen
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,11 +12,20 @@ import (
 // four bindings), not the SOAP-only view gowsdl sees, because the HTTP bindings decide which operations
 // GET and POST offer and what their result root elements are called.
 
-// NamespaceHTTP is the WSDL 1.1 HTTP binding namespace; NamespaceMSTypes holds .NET's guid type.
+// NamespaceHTTP is the WSDL 1.1 HTTP binding namespace; NamespaceMSTypes holds .NET's guid type;
+// NamespaceSOAPEncoding holds soapenc:Array, the base of the AbstractTypes schema's array types.
 const (
-	NamespaceHTTP    = "http://schemas.xmlsoap.org/wsdl/http/"
-	NamespaceMSTypes = "http://microsoft.com/wsdl/types/"
+	NamespaceHTTP         = "http://schemas.xmlsoap.org/wsdl/http/"
+	NamespaceMSTypes      = "http://microsoft.com/wsdl/types/"
+	NamespaceSOAPEncoding = "http://schemas.xmlsoap.org/soap/encoding/"
 )
+
+// AbstractTypesNamespace is the namespace of the schema ASMX adds to a contract that offers an array
+// parameter on HTTP GET or POST: the service namespace followed by "AbstractTypes". The schema holds
+// StringArray, a restriction of soapenc:Array with one repeated String item, which types the
+// message part of every such parameter, whatever its item type (asmx-typezoo/more's zoo2.wsdl:
+// <wsdl:part name="ids" type="s2:StringArray" />, and the same part for int[] and DateTime[]).
+func AbstractTypesNamespace(tns string) string { return tns + "AbstractTypes" }
 
 // xsdKind is a type's wire kind; the names match the runtime's wire.Kind constants.
 type xsdKind string
@@ -72,6 +82,18 @@ type contractOperation struct {
 	responseElement   string
 	bindings          []string // "SOAP11", "SOAP12", "HTTPGet", "HTTPPost"
 	httpRoot          string
+	// httpParams are the parameters as HTTP GET and POST carry them, in order; nil when neither
+	// binding offers the operation.
+	httpParams []*httpParam
+}
+
+// httpParam is a parameter of an operation offered on HTTP GET or POST: a simple type, carried as one
+// value (?n=5), or an array of a simple type, carried as one value per item (?ids=a&ids=b) and
+// described by an AbstractTypes part (AbstractTypesNamespace).
+type httpParam struct {
+	field *xsdField // the request wrapper's element
+	// item is the item type of an array parameter; nil for a simple one.
+	item *xsdType
 }
 
 // contract is the model of a whole WSDL document.
@@ -80,6 +102,8 @@ type contractModel struct {
 	portType   string // the SOAP portType: the generated interface's name
 	types      []*xsdType
 	operations []*contractOperation
+	// abstractArrays are the array types of the AbstractTypes schema (StringArray), by local name.
+	abstractArrays map[string]bool
 }
 
 // modelError is a generation error that names the construct and where it is.
@@ -99,10 +123,16 @@ func readContract(data []byte) (*contractModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &modeler{data: data, defs: defs, c: &contractModel{tns: defs.tns},
+	m := &modeler{data: data, defs: defs, c: &contractModel{tns: defs.tns, abstractArrays: map[string]bool{}},
 		elements: map[string]*node{}, complexTypes: map[string]*node{}, simpleTypes: map[string]*node{}, done: map[string]*xsdType{}}
 	for _, s := range defs.schemas {
 		target, _ := s.attr("targetNamespace")
+		if target == AbstractTypesNamespace(defs.tns) {
+			if err := m.abstractTypes(s); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		for _, c := range s.children {
 			name, _ := c.attr("name")
 			switch {
@@ -123,6 +153,72 @@ func readContract(data []byte) (*contractModel, error) {
 		return nil, err
 	}
 	return m.c, nil
+}
+
+// abstractTypes reads the AbstractTypes schema: an import of the SOAP encoding namespace, and array
+// types of the one shape ASMX writes there,
+//
+//	<s:complexType name="StringArray"><s:complexContent mixed="false">
+//	  <s:restriction base="soapenc:Array"><s:sequence>
+//	    <s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" />
+//
+// This schema is the one place a soapenc:Array base is allowed (it describes HTTP GET/POST parameters,
+// never a SOAP message); anything else in it is refused.
+func (m *modeler) abstractTypes(s *node) error {
+	for _, c := range s.children {
+		name, _ := c.attr("name")
+		switch {
+		case c.is(NamespaceXSD, "annotation"):
+		case c.is(NamespaceXSD, "import"):
+			if ns, _ := c.attr("namespace"); ns != NamespaceSOAPEncoding {
+				return modelError(m.data, c, "the AbstractTypes schema imports only the SOAP encoding namespace %s", NamespaceSOAPEncoding)
+			}
+		case c.is(NamespaceXSD, "complexType") && name != "":
+			if err := m.abstractArray(c); err != nil {
+				return err
+			}
+			m.c.abstractArrays[name] = true
+		default:
+			return modelError(m.data, c, "the AbstractTypes schema holds only the array types ASMX describes HTTP GET/POST array parameters with (StringArray)")
+		}
+	}
+	return nil
+}
+
+// abstractArray checks one array type of the AbstractTypes schema (see abstractTypes).
+func (m *modeler) abstractArray(ct *node) error {
+	shape := func(n *node) error {
+		return modelError(m.data, n, "an AbstractTypes array type is a complexContent restriction of soapenc:Array holding one "+
+			"element with maxOccurs=\"unbounded\" and type xsd:string, as ASMX writes StringArray")
+	}
+	if len(ct.children) != 1 || !ct.children[0].is(NamespaceXSD, "complexContent") {
+		return shape(ct)
+	}
+	cc := ct.children[0]
+	if len(cc.children) != 1 || !cc.children[0].is(NamespaceXSD, "restriction") {
+		return shape(cc)
+	}
+	r := cc.children[0]
+	base, _, err := r.qnameAttr("base")
+	if err != nil {
+		return err
+	}
+	if base != (xml.Name{Space: NamespaceSOAPEncoding, Local: "Array"}) || len(r.children) != 1 || !r.children[0].is(NamespaceXSD, "sequence") {
+		return shape(r)
+	}
+	seq := r.children[0]
+	if len(seq.children) != 1 || !seq.children[0].is(NamespaceXSD, "element") {
+		return shape(seq)
+	}
+	el := seq.children[0]
+	typ, _, err := el.qnameAttr("type")
+	if err != nil {
+		return err
+	}
+	if maxOccurs, _ := el.attr("maxOccurs"); maxOccurs != "unbounded" || typ != (xml.Name{Space: NamespaceXSD, Local: "string"}) {
+		return shape(el)
+	}
+	return nil
 }
 
 type modeler struct {
@@ -236,11 +332,24 @@ func (m *modeler) sequence(ct *node) ([]*xsdField, error) {
 				}
 				fields = append(fields, f)
 			}
+		case c.is(NamespaceXSD, "complexContent") && m.soapencArray(c):
+			return nil, modelError(m.data, c, "a soapenc:Array type is allowed only in the %s schema, for HTTP GET/POST array parameters; "+
+				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.tns))
 		default:
 			return nil, modelError(m.data, c, "%s is outside the XSD subset an ASMX contract uses (sequences of elements only)", c.name.Local)
 		}
 	}
 	return fields, nil
+}
+
+// soapencArray reports whether a complexContent derives from soapenc:Array.
+func (m *modeler) soapencArray(cc *node) bool {
+	for _, d := range cc.children {
+		if base, ok, err := d.qnameAttr("base"); err == nil && ok && base == (xml.Name{Space: NamespaceSOAPEncoding, Local: "Array"}) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *modeler) field(el *node) (*xsdField, error) {
@@ -423,11 +532,11 @@ func (m *modeler) operations() error {
 			if !offered[kind][name] {
 				continue
 			}
-			for _, p := range co.request.fields {
-				if !p.typ.simple() || p.maxOccurs != 1 {
-					return modelError(m.data, op, "operation %s is offered on %s, but its parameter %s is not a simple type; ASMX offers only operations with simple parameters on HTTP GET/POST", name, kind, p.name)
-				}
+			params, err := m.httpParams(httpPortTypes[kind], co, kind)
+			if err != nil {
+				return err
 			}
+			co.httpParams = params
 			root, err := m.httpRoot(httpPortTypes[kind], name)
 			if err != nil {
 				return err
@@ -443,6 +552,95 @@ func (m *modeler) operations() error {
 		m.c.operations = append(m.c.operations, co)
 	}
 	return nil
+}
+
+// httpParams reads the parameters of operation co as the HTTP binding kind's portType describes
+// them, one message part per parameter of the request wrapper, in its order and with its name, as
+// ASMX writes them: type="s:string" for a simple type, type="s2:StringArray" (the AbstractTypes
+// schema) for an array of a simple type. A parameter ASMX could never offer on HTTP GET or POST, a
+// guid or a complex type, is refused with the operation and part named, as is a part that does not
+// describe its parameter.
+func (m *modeler) httpParams(pt *node, co *contractOperation, kind string) ([]*httpParam, error) {
+	op, err := m.portTypeOperation(pt, co.name)
+	if err != nil {
+		return nil, err
+	}
+	ins := op.elements(NamespaceWSDL, "input")
+	if len(ins) != 1 {
+		return nil, modelError(m.data, op, "needs one input")
+	}
+	msg, err := m.defs.messages.resolve(ins[0], "message", m.defs.tns)
+	if err != nil {
+		return nil, err
+	}
+	parts := msg.elements(NamespaceWSDL, "part")
+	var names []string
+	for _, f := range co.request.fields {
+		names = append(names, f.name)
+	}
+	if len(parts) != len(co.request.fields) {
+		return nil, modelError(m.data, msg, "operation %s on %s: the message has %d parts, but the operation has the parameters [%s]; "+
+			"an HTTP GET/POST message has one part per parameter, in order", co.name, kind, len(parts), strings.Join(names, " "))
+	}
+	var out []*httpParam
+	for i, f := range co.request.fields {
+		part := parts[i]
+		partName, _ := part.attr("name")
+		if partName != f.name {
+			return nil, modelError(m.data, part, "operation %s on %s: part %q must be the parameter %s (the parameters in order: [%s])",
+				co.name, kind, partName, f.name, strings.Join(names, " "))
+		}
+		for _, g := range co.request.fields[:i] {
+			if strings.EqualFold(g.name, f.name) {
+				return nil, modelError(m.data, part, "operation %s on %s: the parameters %s and %s differ only in case, which HTTP GET/POST "+
+					"cannot tell apart (parameter names are matched without regard to case, as ASMX matches them)", co.name, kind, g.name, f.name)
+			}
+		}
+		typ, ok, err := part.qnameAttr("type")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, modelError(m.data, part, "operation %s on %s: part %s needs a type attribute (an HTTP GET/POST part is not an element)", co.name, kind, f.name)
+		}
+		offered := fmt.Sprintf("operation %s is offered on %s, but its parameter %s", co.name, kind, f.name)
+		list := typ.Space == AbstractTypesNamespace(m.defs.tns) && m.c.abstractArrays[typ.Local]
+		switch t := f.typ; {
+		case t.kind == kindGUID:
+			return nil, modelError(m.data, part, "%s is a guid, which ASMX never offers on HTTP GET/POST (its URL reader cannot read one): "+
+				"leave %s out of the %s binding", offered, co.name, kind)
+		case t.kind == kindComplex:
+			return nil, modelError(m.data, part, "%s has the complex type %s; ASMX offers on HTTP GET/POST only operations whose "+
+				"parameters are simple types or arrays of them: leave %s out of the %s binding", offered, t.name, co.name, kind)
+		case t.kind == kindArray && !t.fields[0].typ.simple(), t.kind == kindArray && t.fields[0].typ.kind == kindGUID:
+			return nil, modelError(m.data, part, "%s is an array of %s, not of a simple type other than guid; ASMX offers on HTTP GET/POST "+
+				"only operations whose parameters are simple types or arrays of them: leave %s out of the %s binding", offered, t.fields[0].typ.name, co.name, kind)
+		case t.kind == kindArray && !list:
+			return nil, modelError(m.data, part, "%s is an array (%s), which HTTP GET/POST carry as one value per item: its part's type "+
+				"must be an array type of the %s schema, as ASMX writes type=\"s2:StringArray\"", offered, t.name, AbstractTypesNamespace(m.defs.tns))
+		case t.kind == kindArray:
+			out = append(out, &httpParam{field: f, item: t.fields[0].typ})
+		case list:
+			return nil, modelError(m.data, part, "%s is a simple type (%s), but its part is typed as an array; ASMX types it s:string", offered, t.name)
+		case typ.Space != NamespaceXSD:
+			return nil, modelError(m.data, part, "%s is a simple type (%s); its part must have an XML Schema type, as ASMX writes type=\"s:string\"", offered, t.name)
+		case f.maxOccurs != 1:
+			return nil, modelError(m.data, part, "%s is a repeated element; use an ArrayOf type", offered)
+		default:
+			out = append(out, &httpParam{field: f})
+		}
+	}
+	return out, nil
+}
+
+// portTypeOperation finds an operation of a portType by name.
+func (m *modeler) portTypeOperation(pt *node, opName string) (*node, error) {
+	for _, op := range pt.elements(NamespaceWSDL, "operation") {
+		if name, _ := op.attr("name"); name == opName {
+			return op, nil
+		}
+	}
+	return nil, fmt.Errorf("the HTTP portType has no operation %s", opName)
 }
 
 // httpRoot returns the result root element of an operation on an HTTP binding's portType.

@@ -111,7 +111,19 @@ func TestGenerateRefusesOutsideTheSubset(t *testing.T) {
 			`line 9: <s:attribute>: schema component attribute is outside the XSD subset an ASMX contract uses`},
 		{"a complex parameter on HTTP GET", "tns:D", "s:int",
 			`<s:complexType name="D"><s:sequence><s:element name="a" type="s:int" /></s:sequence></s:complexType>`,
-			`line 19: <operation>: operation Op is offered on HTTPGet, but its parameter p is not a simple type; ASMX offers only operations with simple parameters on HTTP GET/POST`},
+			`line 17: <part>: operation Op is offered on HTTPGet, but its parameter p has the complex type D; ASMX offers on HTTP GET/POST only operations whose parameters are simple types or arrays of them: leave Op out of the HTTPGet binding`},
+		{"a guid parameter on HTTP GET", "s1:guid", "s:int", "",
+			`line 17: <part>: operation Op is offered on HTTPGet, but its parameter p is a guid, which ASMX never offers on HTTP GET/POST (its URL reader cannot read one): leave Op out of the HTTPGet binding`},
+		{"an array parameter whose part is s:string", "tns:ArrayOfString", "s:int",
+			`<s:complexType name="ArrayOfString"><s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="string" nillable="true" type="s:string" /></s:sequence></s:complexType>`,
+			`line 17: <part>: operation Op is offered on HTTPGet, but its parameter p is an array (ArrayOfString), which HTTP GET/POST carry as one value per item: its part's type must be an array type of the urn:tAbstractTypes schema, as ASMX writes type="s2:StringArray"`},
+		{"an array of a complex type on HTTP GET", "tns:ArrayOfD", "s:int",
+			`<s:complexType name="ArrayOfD"><s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="D" type="tns:D" /></s:sequence></s:complexType>
+      <s:complexType name="D"><s:sequence><s:element name="a" type="s:int" /></s:sequence></s:complexType>`,
+			`line 18: <part>: operation Op is offered on HTTPGet, but its parameter p is an array of D, not of a simple type other than guid`},
+		{"soapenc:Array in the contract's own schema", "s:int", "tns:StringArray",
+			`<s:complexType name="StringArray"><s:complexContent mixed="false"><s:restriction xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" base="soapenc:Array" /></s:complexContent></s:complexType>`,
+			`line 9: <s:complexContent>: a soapenc:Array type is allowed only in the urn:tAbstractTypes schema, for HTTP GET/POST array parameters; SOAP messages use ArrayOfX types`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,4 +166,109 @@ func TestGUIDViewUsesAnXSDPrefixInScope(t *testing.T) {
 	view, err := wsdlgen.SOAPView([]byte(wsdl))
 	require.NoError(t, err)
 	assert.Contains(t, string(view.WSDL), `name="p" type='string' />`, "of the prefixes in scope, the default namespace sorts first")
+}
+
+// arrayWSDL is an ASMX-shaped contract whose operation Op(ids, n) is offered on SOAP 1.1 and HTTP
+// GET, ids an ArrayOfString, with the AbstractTypes schema ASMX adds for it. The verbs take: more of
+// the AbstractTypes schema (line 17), the parts of the HTTP GET input message (line 20), and more of
+// the contract's schema (line 14).
+const arrayWSDL = `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:s2="urn:t/AbstractTypes" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:t/" targetNamespace="urn:t/">
+  <types>
+    <s:schema targetNamespace="urn:t/">
+      <s:element name="Op"><s:complexType><s:sequence>
+        <s:element minOccurs="0" maxOccurs="1" name="ids" type="tns:ArrayOfString" />
+        <s:element minOccurs="1" maxOccurs="1" name="n" type="s:int" />
+      </s:sequence></s:complexType></s:element>
+      <s:complexType name="ArrayOfString">
+        <s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="string" nillable="true" type="s:string" /></s:sequence>
+      </s:complexType>
+      <s:element name="OpResponse"><s:complexType><s:sequence><s:element minOccurs="1" maxOccurs="1" name="OpResult" type="s:int" /></s:sequence></s:complexType></s:element>
+      <s:element name="int" type="s:int" />
+      %s
+    </s:schema>
+    <s:schema targetNamespace="urn:t/AbstractTypes">
+      <s:import namespace="http://schemas.xmlsoap.org/soap/encoding/" />
+      <s:complexType name="StringArray"><s:complexContent mixed="false"><s:restriction base="soapenc:Array"><s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" /></s:sequence></s:restriction></s:complexContent></s:complexType>%s
+    </s:schema>
+  </types>
+  <message name="GetIn">%s</message>
+  <message name="In"><part name="parameters" element="tns:Op" /></message>
+  <message name="Out"><part name="parameters" element="tns:OpResponse" /></message>
+  <message name="GetOut"><part name="Body" element="tns:int" /></message>
+  <portType name="P"><operation name="Op"><input message="tns:In" /><output message="tns:Out" /></operation></portType>
+  <portType name="G"><operation name="Op"><input message="tns:GetIn" /><output message="tns:GetOut" /></operation></portType>
+  <binding name="B" type="tns:P"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" /><operation name="Op"><soap:operation soapAction="urn:t/Op" /></operation></binding>
+  <binding name="HB" type="tns:G"><http:binding verb="GET" /><operation name="Op"><http:operation location="/Op" /></operation></binding>
+</definitions>
+`
+
+// arrayParts are the parts ASMX writes for Op(string[] ids, int n) on HTTP GET.
+const arrayParts = `<part name="ids" type="s2:StringArray" /><part name="n" type="s:string" />`
+
+// TestGenerateAcceptsHTTPArrayParameters: the AbstractTypes schema and an array parameter on HTTP GET
+// are read into the model, and the SOAP-only view gowsdl sees has no trace of that schema (its
+// soapenc import would be a gowsdl warning).
+func TestGenerateAcceptsHTTPArrayParameters(t *testing.T) {
+	wsdl := fmt.Sprintf(arrayWSDL, "", "", arrayParts)
+	fake := &fakeGowsdl{sections: map[string][]byte{
+		"header": []byte("// Code generated by gowsdl DO NOT EDIT.\n\npackage p\n\nimport \"github.com/contactsync/contactsync/server/wire\"\n\nvar _ wire.DateTime\n"),
+		"types": []byte("type Op struct {\n\tIds *ArrayOfString `xml:\"ids,omitempty\"`\n\tN int32 `xml:\"n\"`\n}\n" +
+			"type ArrayOfString struct {\n\tAstring []*string `xml:\"string,omitempty\"`\n}\n" +
+			"type OpResponse struct {\n\tOpResult int32 `xml:\"OpResult\"`\n}\n"),
+		"operations": []byte("type P interface {\n\tOp(request *Op) (*OpResponse, error)\n}\n"),
+	}}
+	res, err := wsdlgen.Generate([]byte(wsdl), wsdlgen.Options{Package: "p", Wire: true, Gowsdl: fake.run})
+	require.NoError(t, err)
+	assert.NotContains(t, fake.gotWSDL, "AbstractTypes\">", "the AbstractTypes schema goes")
+	assert.NotContains(t, fake.gotWSDL, "soapenc:Array")
+	assert.Contains(t, componentStrings(res.View.Dropped), "schema urn:t/AbstractTypes")
+	wire := string(res.Wire)
+	assert.Contains(t, wire, `values := form.Values("ids")`)
+	assert.Contains(t, wire, `form.Add("ids", *item)`)
+	assert.Contains(t, wire, `v, err := wire.FormParam(form, "n")`)
+}
+
+// TestGenerateRefusesHTTPArrayShapes: an AbstractTypes schema or HTTP part that is not what ASMX writes
+// fails generation, naming the construct, or the operation and part, and its line.
+func TestGenerateRefusesHTTPArrayShapes(t *testing.T) {
+	tests := []struct {
+		name                  string
+		more, abstract, parts string
+		wantErr               string
+	}{
+		{"a part missing", "", "", `<part name="ids" type="s2:StringArray" />`,
+			`line 20: <message>: operation Op on HTTPGet: the message has 1 parts, but the operation has the parameters [ids n]; an HTTP GET/POST message has one part per parameter, in order`},
+		{"the parts out of order", "", "", `<part name="n" type="s:string" /><part name="ids" type="s2:StringArray" />`,
+			`line 20: <part>: operation Op on HTTPGet: part "n" must be the parameter ids (the parameters in order: [ids n])`},
+		{"a simple parameter typed as an array", "", "", `<part name="ids" type="s2:StringArray" /><part name="n" type="s2:StringArray" />`,
+			`line 20: <part>: operation Op is offered on HTTPGet, but its parameter n is a simple type (int), but its part is typed as an array; ASMX types it s:string`},
+		{"an element part", "", "", `<part name="ids" type="s2:StringArray" /><part name="n" element="tns:int" />`,
+			`line 20: <part>: operation Op on HTTPGet: part n needs a type attribute`},
+		{"an undefined abstract type", "", "", `<part name="ids" type="s2:IntArray" /><part name="n" type="s:string" />`,
+			`line 20: <part>: operation Op is offered on HTTPGet, but its parameter ids is an array (ArrayOfString), which HTTP GET/POST carry as one value per item`},
+		{"an element in the AbstractTypes schema", "", `<s:element name="x" type="s:int" />`, arrayParts,
+			`line 17: <s:element>: the AbstractTypes schema holds only the array types ASMX describes HTTP GET/POST array parameters with (StringArray)`},
+		{"an array type of int items", "", `<s:complexType name="IntArray"><s:complexContent mixed="false"><s:restriction base="soapenc:Array"><s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="Int" type="s:int" /></s:sequence></s:restriction></s:complexContent></s:complexType>`, arrayParts,
+			`line 17: <s:element>: an AbstractTypes array type is a complexContent restriction of soapenc:Array holding one element with maxOccurs="unbounded" and type xsd:string, as ASMX writes StringArray`},
+		{"an array type that restricts something else", "", `<s:complexType name="Other"><s:complexContent mixed="false"><s:restriction base="s:anyType" /></s:complexContent></s:complexType>`, arrayParts,
+			`line 17: <s:restriction>: an AbstractTypes array type is a complexContent restriction of soapenc:Array`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wsdl := fmt.Sprintf(arrayWSDL, tt.more, tt.abstract, tt.parts)
+			_, err := wsdlgen.Generate([]byte(wsdl), wsdlgen.Options{Package: "p", Wire: true, Gowsdl: noGowsdl(t)})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
+}
+
+// TestGenerateRefusesParametersDifferingInCase: HTTP GET/POST match parameter names without regard
+// to case, so two that differ only in case cannot both be offered there.
+func TestGenerateRefusesParametersDifferingInCase(t *testing.T) {
+	wsdl := strings.Replace(fmt.Sprintf(arrayWSDL, "", "", `<part name="ids" type="s2:StringArray" /><part name="IDS" type="s:string" />`),
+		`name="n" type="s:int"`, `name="IDS" type="s:int"`, 1)
+	_, err := wsdlgen.Generate([]byte(wsdl), wsdlgen.Options{Package: "p", Wire: true, Gowsdl: noGowsdl(t)})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `line 20: <part>: operation Op on HTTPGet: the parameters ids and IDS differ only in case, which HTTP GET/POST cannot tell apart`)
 }

@@ -40,7 +40,11 @@ type View struct {
 //   - the portTypes those bindings implement, and the messages those portTypes use;
 //   - service ports whose binding is kept (a service none of whose ports survive goes entirely);
 //   - every schema component, except top-level elements that only dropped messages refer to — an
-//     element a kept message or any schema ref/substitutionGroup refers to stays.
+//     element a kept message or any schema ref/substitutionGroup refers to stays;
+//   - every schema, except one of another namespace than the contract's that nothing kept refers to:
+//     ASMX's AbstractTypes schema, which only the HTTP messages' array parts name, and whose import
+//     of the SOAP encoding namespace gowsdl could not resolve (the Microsoft guid schema is handled
+//     by plainGUIDs).
 //
 // Every decision resolves QName attributes against the namespaces in scope, never name patterns, so a
 // renamed binding or a different prefix cannot change the result.
@@ -128,12 +132,80 @@ func SOAPView(data []byte) (*View, error) {
 	}
 	drop = append(drop, guidDrops...)
 
+	schemaDrops, err := unreferencedSchemas(defs, keptMessages)
+	if err != nil {
+		return nil, err
+	}
+	drop = append(drop, schemaDrops...)
+
 	slices.SortFunc(drop, func(a, b dropped) int { return a.node.start - b.node.start })
 	view := &View{WSDL: cut(data, drop, repl)}
 	for _, d := range drop {
 		view.Dropped = append(view.Dropped, d.Component)
 	}
 	return view, nil
+}
+
+// unreferencedSchemas returns the schemas of another target namespace than the contract's (and
+// Microsoft's, see plainGUIDs) that no kept message part and no other schema refers to by a QName
+// attribute, with every import of their namespace.
+func unreferencedSchemas(defs *definitions, keptMessages map[*node]bool) ([]dropped, error) {
+	var out []dropped
+	for _, s := range defs.schemas {
+		tns, _ := s.attr("targetNamespace")
+		if tns == defs.tns || tns == NamespaceMSTypes {
+			continue
+		}
+		used := false
+		for _, m := range defs.messages.order {
+			if !keptMessages[m] {
+				continue
+			}
+			for _, part := range m.elements(NamespaceWSDL, "part") {
+				for _, attr := range []string{"element", "type"} {
+					q, ok, err := part.qnameAttr(attr)
+					if err != nil {
+						return nil, err
+					}
+					used = used || ok && q.Space == tns
+				}
+			}
+		}
+		var err error
+		for _, other := range defs.schemas {
+			if other == s {
+				continue
+			}
+			other.walk(func(n *node) {
+				if err != nil || n.name.Space != NamespaceXSD {
+					return
+				}
+				for _, attr := range []string{"type", "base", "ref", "itemType", "substitutionGroup"} {
+					q, ok, qerr := n.qnameAttr(attr)
+					if qerr != nil {
+						err = qerr
+						return
+					}
+					used = used || ok && q.Space == tns
+				}
+			})
+		}
+		if err != nil {
+			return nil, err
+		}
+		if used {
+			continue
+		}
+		out = append(out, dropped{Component{"schema", tns}, s})
+		for _, other := range defs.schemas {
+			for _, c := range other.children {
+				if ns, _ := c.attr("namespace"); other != s && c.is(NamespaceXSD, "import") && ns == tns {
+					out = append(out, dropped{Component{"import", tns}, c})
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // dropped pairs a component with the element that holds it.

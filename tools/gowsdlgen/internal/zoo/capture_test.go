@@ -27,11 +27,18 @@ type capture struct {
 	respBody    []byte
 }
 
+// readCaptures reads the first type zoo's exchanges.
 func readCaptures(t *testing.T) []*capture {
 	t.Helper()
-	files, err := filepath.Glob("testdata/captures/*.txt")
+	return readCapturesIn(t, "testdata/captures", 91)
+}
+
+// readCapturesIn reads the n exchanges captured in dir.
+func readCapturesIn(t *testing.T, dir string, n int) []*capture {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	require.NoError(t, err)
-	require.Len(t, files, 91, "the type zoo has 91 exchanges")
+	require.Len(t, files, n, "%s holds %d exchanges", dir, n)
 	var out []*capture
 	for _, f := range files {
 		data, err := os.ReadFile(f)

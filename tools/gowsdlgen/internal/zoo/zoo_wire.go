@@ -233,11 +233,16 @@ var opListSamples = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(ListSamples)
 		{
-			v, err := wire.FormInt(form, "n", "int", 32)
+			v, err := wire.FormParam(form, "n")
 			if err != nil {
 				return nil, err
 			}
-			req.N = int32(v)
+			n, err := wire.FormInt("n", wire.FormScalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.N = x
 		}
 		return req, nil
 	},
@@ -321,19 +326,16 @@ var opNextTier = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(NextTier)
 		{
-			v, present, err := wire.FormValue(form, "t")
+			v, err := wire.FormParam(form, "t")
 			if err != nil {
 				return nil, err
 			}
-			_ = present
-			switch {
-			case !present:
-				return nil, wire.FormRequired("t")
-			case v == "Bronze" || v == "Silver" || v == "Gold":
-			default:
-				return nil, wire.BadValue("parameter "+"t", "Tier", v)
+			text, err := wire.FormEnum("t", wire.FormScalar, v, typeTier)
+			if err != nil {
+				return nil, err
 			}
-			req.T = Tier(v)
+			x := Tier(text)
+			req.T = x
 		}
 		return req, nil
 	},
@@ -414,11 +416,16 @@ var opBytes = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(Bytes)
 		{
-			v, err := wire.FormInt(form, "n", "int", 32)
+			v, err := wire.FormParam(form, "n")
 			if err != nil {
 				return nil, err
 			}
-			req.N = int32(v)
+			n, err := wire.FormInt("n", wire.FormScalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.N = x
 		}
 		return req, nil
 	},
@@ -490,11 +497,10 @@ var opNothing = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(Nothing)
 		{
-			v, present, err := wire.FormValue(form, "s")
+			v, err := wire.FormParam(form, "s")
 			if err != nil {
 				return nil, err
 			}
-			_ = present
 			req.S = v
 		}
 		return req, nil
@@ -543,11 +549,15 @@ var opNow = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(Now)
 		{
-			v, err := wire.FormBool(form, "utc")
+			v, err := wire.FormParam(form, "utc")
 			if err != nil {
 				return nil, err
 			}
-			req.Utc = v
+			x, err := wire.FormBool("utc", wire.FormScalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.Utc = x
 		}
 		return req, nil
 	},
@@ -610,11 +620,15 @@ var opMaybeCount = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(MaybeCount)
 		{
-			v, err := wire.FormBool(form, "none")
+			v, err := wire.FormParam(form, "none")
 			if err != nil {
 				return nil, err
 			}
-			req.None = v
+			x, err := wire.FormBool("none", wire.FormScalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.None = x
 		}
 		return req, nil
 	},
@@ -712,83 +726,115 @@ var opMakeSampleNoKey = &wire.Operation{
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(MakeSampleNoKey)
 		{
-			v, present, err := wire.FormValue(form, "text")
+			v, err := wire.FormParam(form, "text")
 			if err != nil {
 				return nil, err
 			}
-			_ = present
 			req.Text = v
 		}
 		{
-			v, err := wire.FormInt(form, "count", "int", 32)
+			v, err := wire.FormParam(form, "count")
 			if err != nil {
 				return nil, err
 			}
-			req.Count = int32(v)
+			n, err := wire.FormInt("count", wire.FormScalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Count = x
 		}
 		{
-			v, err := wire.FormInt(form, "big", "long", 64)
+			v, err := wire.FormParam(form, "big")
 			if err != nil {
 				return nil, err
 			}
-			req.Big = int64(v)
+			n, err := wire.FormInt("big", wire.FormScalar, v, "long", 64)
+			if err != nil {
+				return nil, err
+			}
+			x := int64(n)
+			req.Big = x
 		}
 		{
-			v, err := wire.FormInt(form, "small", "short", 16)
+			v, err := wire.FormParam(form, "small")
 			if err != nil {
 				return nil, err
 			}
-			req.Small = int16(v)
+			n, err := wire.FormInt("small", wire.FormScalar, v, "short", 16)
+			if err != nil {
+				return nil, err
+			}
+			x := int16(n)
+			req.Small = x
 		}
 		{
-			v, err := wire.FormBool(form, "flag")
+			v, err := wire.FormParam(form, "flag")
 			if err != nil {
 				return nil, err
 			}
-			req.Flag = v
+			x, err := wire.FormBool("flag", wire.FormScalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.Flag = x
 		}
 		{
-			v, err := wire.FormDecimal(form, "amount")
+			v, err := wire.FormParam(form, "amount")
 			if err != nil {
 				return nil, err
 			}
-			req.Amount = v
+			x, err := wire.FormDecimal("amount", wire.FormScalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.Amount = x
 		}
 		{
-			v, err := wire.FormDouble(form, "ratio", "double", 64)
+			v, err := wire.FormParam(form, "ratio")
 			if err != nil {
 				return nil, err
 			}
-			req.Ratio = v
+			x, err := wire.FormDouble("ratio", wire.FormScalar, v, "double", 64)
+			if err != nil {
+				return nil, err
+			}
+			req.Ratio = x
 		}
 		{
-			v, err := wire.FormDouble(form, "approx", "float", 32)
+			v, err := wire.FormParam(form, "approx")
 			if err != nil {
 				return nil, err
 			}
-			req.Approx = float32(v)
+			n, err := wire.FormDouble("approx", wire.FormScalar, v, "float", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := float32(n)
+			req.Approx = x
 		}
 		{
-			v, err := wire.FormDateTime(form, "when")
+			v, err := wire.FormParam(form, "when")
 			if err != nil {
 				return nil, err
 			}
-			req.When = v
+			x, err := wire.FormDateTime("when", wire.FormScalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.When = x
 		}
 		{
-			v, present, err := wire.FormValue(form, "level")
+			v, err := wire.FormParam(form, "level")
 			if err != nil {
 				return nil, err
 			}
-			_ = present
-			switch {
-			case !present:
-				return nil, wire.FormRequired("level")
-			case v == "Bronze" || v == "Silver" || v == "Gold":
-			default:
-				return nil, wire.BadValue("parameter "+"level", "Tier", v)
+			text, err := wire.FormEnum("level", wire.FormScalar, v, typeTier)
+			if err != nil {
+				return nil, err
 			}
-			req.Level = Tier(v)
+			x := Tier(text)
+			req.Level = x
 		}
 		return req, nil
 	},

@@ -1,0 +1,32 @@
+package server_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/wsdl"
+)
+
+// TestServedContractHasNoComment: the contract file's comment for its maintainers ("After editing,
+// run `make generate`…") used to reach every client in ?WSDL; the served contract, whatever protocols
+// are on, and what `contactsync wsdl` prints carry no comment at all.
+func TestServedContractHasNoComment(t *testing.T) {
+	require.True(t, bytes.Contains(wsdl.Contract, []byte("<!--")), "the repository file keeps its comment; the server strips it")
+	assert.Equal(t, "<a>\n  <b/> x\n</a>\n", string(wsdl.WithoutComments([]byte("<!-- head -->\n<a>\n  <!-- alone -->\n  <b/><!-- inline --> x\n</a>\n"))))
+	ts := newTestServer(t, wsdl.DefaultBaseURL)
+	resp, body := ts.do(t, wireRequest{method: "GET", path: "?WSDL"})
+	require.Equal(t, 200, resp.StatusCode)
+	assert.NotContains(t, body, "<!--")
+	assert.NotContains(t, body, "make generate")
+	assert.Contains(t, body, "<wsdl:definitions ", "the document itself is intact")
+	assert.True(t, bytes.HasPrefix([]byte(body), []byte(`<?xml version="1.0" encoding="utf-8"?>`+"\n<wsdl:definitions ")), "the declaration, then the root on the next line")
+	for _, protocols := range [][]string{{"soap11", "docs"}, {"soap12", "get", "post", "json", "docs"}} {
+		doc, err := server.ContractFor(wsdl.DefaultBaseURL, wsdl.DefaultAddress, protocols)
+		require.NoError(t, err)
+		assert.NotContains(t, string(doc), "<!--", "%v", protocols)
+	}
+}
