@@ -103,6 +103,17 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSONL$$' -fuzztime $(FUZZTIME) ./server/transfer
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCSV$$' -fuzztime $(FUZZTIME) ./server/transfer
 
+# JEPSEN_DURATION is how long make jepsen loads the instances while faults are injected; make test runs
+# the same test's short form (20 s) when CONTACTSYNC_TEST_POSTGRES is set.
+JEPSEN_DURATION = 90s
+
+.PHONY: jepsen
+jepsen: ## History-checked fault test on PostgreSQL for JEPSEN_DURATION (default 90s; needs CONTACTSYNC_TEST_POSTGRES; see docs/operations.md).
+	@test -n "$$CONTACTSYNC_TEST_POSTGRES" || { \
+		echo 'jepsen: set CONTACTSYNC_TEST_POSTGRES to a PostgreSQL DSN, e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable' >&2; \
+		exit 1; }
+	CONTACTSYNC_JEPSEN_DURATION=$(JEPSEN_DURATION) $(GO) test -race -count=1 -timeout 30m -run '^TestJepsen$$' -v ./cmd/contactsync
+
 .PHONY: lint
 lint: ## gofmt, go vet and staticcheck (the version go.mod pins as a tool).
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

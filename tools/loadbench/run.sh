@@ -29,6 +29,13 @@
 #   DURATION=10s         length of each wrk run
 #   CONNECTIONS=16       wrk connections
 #   CONTACTS=100000      contacts in the main store
+#   STORE=sqlite         the store every contactsync serves from: sqlite (a file per server), or postgres:
+#                        a fresh schema per server in PGDSN's database, filled by that server's own binary
+#                        (`contactsync import` of an export of the filled SQLite file, so BASE_REF's schema
+#                        may differ) and dropped at the end. PostgreSQL's own CPU is not counted (only the
+#                        contactsync process's), and it runs on whatever CPU it likes; SCALE is 0.
+#   PGDSN=$CONTACTSYNC_TEST_POSTGRES  with STORE=postgres: a postgres:// URL of a database the run may
+#                        create schemas in
 #   SCALE=1              0 skips the 1,000,000-vs-1,000 scenario (and its fill, ~15 s)
 #   SCALE_SMALL=1000 SCALE_LARGE=1000000
 #   SERVER_CPU=0 CLIENT_CPU=1   CPUs for the servers and for wrk (taskset -c)
@@ -49,6 +56,7 @@
 #   BUILD_FLAGS=-trimpath  go build flags of both contactsync binaries
 #   GO=go                the Go command
 # Quick development run: ROUNDS=1 DURATION=3s SCALE=0 make bench-load
+# PostgreSQL, before and after a change: STORE=postgres BASE_REF=HEAD~1 make bench-load
 #
 # contactsync runs with its default configuration apart from --addr, --store and $SERVE_FLAGS; whatever it writes to
 # stderr (its log, and an access log line per request if the build has one) goes to a file in the work
@@ -69,6 +77,8 @@ GO=${GO:-go}
 PROFILE=${PROFILE:-0}
 BASE_REF=${BASE_REF:-}
 BUILD_FLAGS=${BUILD_FLAGS:--trimpath}
+STORE=${STORE:-sqlite}
+PGDSN=${PGDSN:-${CONTACTSYNC_TEST_POSTGRES:-}}
 read -r -a SERVE_FLAGS <<<"${SERVE_FLAGS:-}"
 if [ -n "${BASE_SERVE_FLAGS+set}" ]; then
 	read -r -a BASE_SERVE_FLAGS <<<"$BASE_SERVE_FLAGS"
@@ -104,6 +114,20 @@ ncpu=$(nproc)
 [ "$ncpu" -gt "$SERVER_CPU" ] && [ "$ncpu" -gt "$CLIENT_CPU" ] || die "SERVER_CPU=$SERVER_CPU and CLIENT_CPU=$CLIENT_CPU need more than the $ncpu CPUs here"
 [ "$SERVER_CPU" != "$CLIENT_CPU" ] || say "warning: server and wrk share CPU $SERVER_CPU; ratios will be meaningless"
 CLK_TCK=$(getconf CLK_TCK)
+case $STORE in
+sqlite) ;;
+postgres)
+	case $PGDSN in
+	postgres://* | postgresql://*) ;;
+	"") die "STORE=postgres needs PGDSN (or CONTACTSYNC_TEST_POSTGRES): a postgres:// URL of a database the run may create schemas in" ;;
+	*) die "PGDSN must be a postgres:// URL (the run adds search_path to it)" ;;
+	esac
+	if [ "$SCALE" = 1 ]; then
+		say "STORE=postgres: skipping the 1,000,000-vs-1,000 scenario (SCALE=0)"
+		SCALE=0
+	fi ;;
+*) die "STORE=$STORE: use sqlite or postgres" ;;
+esac
 REF_SHA=
 if [ -n "$BASE_REF" ]; then
 	REF_SHA=$(git -C "$ROOT" rev-parse --verify --quiet "$BASE_REF^{commit}") || die "BASE_REF=$BASE_REF names no commit of this repository"
@@ -113,10 +137,14 @@ fi
 # --- work directory and cleanup -------------------------------------------------------------------
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/loadbench.XXXXXX")
 PIDS=()
+SCHEMAS=() # STORE=postgres: the schemas this run created, dropped by cleanup
 cleanup() {
-	local pid
+	local pid schema
 	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
 	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	for schema in "${SCHEMAS[@]}"; do
+		"$WORK/fill" -pgdsn "$PGDSN" -drop-schema "$schema" 2>/dev/null || say "could not drop schema $schema; drop it by hand"
+	done
 	if [ "${LOADBENCH_KEEP:-}" = 1 ]; then say "work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -147,6 +175,27 @@ fi
 
 fill() { # fill DB N [FILLER]
 	"${3:-$WORK/fill}" -db "$1" -n "$2" -prefix c 2>>"$WORK/fill.log" || die "filling $1 failed: $(tail -3 "$WORK/fill.log")"
+}
+
+# prepare_store NAME N BINARY FILLER: a store of N contacts for the server NAME, run by BINARY; sets
+# STORE_SPEC to its --store. SQLite: a file filled by FILLER. STORE=postgres: a fresh schema in PGDSN's
+# database, filled by BINARY's own import of $WORK/contacts.jsonl (which holds N contacts).
+prepare_store() {
+	local name=$1 n=$2 bin=$3 filler=$4
+	if [ "$STORE" = sqlite ]; then
+		fill "$WORK/$name.db" "$n" "$filler"
+		STORE_SPEC=sqlite:$WORK/$name.db
+		return
+	fi
+	local schema=loadbench_$$_${RANDOM}_${name//-/_}
+	"$WORK/fill" -pgdsn "$PGDSN" -create-schema "$schema" 2>>"$WORK/fill.log" || die "creating schema $schema failed: $(tail -3 "$WORK/fill.log")"
+	SCHEMAS+=("$schema")
+	case $PGDSN in
+	*\?*) STORE_SPEC="$PGDSN&search_path=$schema" ;;
+	*) STORE_SPEC="$PGDSN?search_path=$schema" ;;
+	esac
+	"$bin" import --store "$STORE_SPEC" --in "$WORK/contacts.jsonl" >>"$WORK/fill.log" 2>&1 ||
+		die "importing $n contacts into schema $schema failed: $(tail -3 "$WORK/fill.log")"
 }
 
 # cpu_ticks PID: the process's CPU time so far (utime + stime, all threads), in clock ticks.
@@ -194,19 +243,19 @@ wait_ready() { # wait_ready PORT PID NAME
 	die "$3 did not answer on port $1 within 30 s"
 }
 
-start_server() { # start_server NAME PORT DB [FLAG...]; sets SERVER_PID
-	local name=$1 port=$2 db=$3
+start_server() { # start_server NAME PORT STORE [FLAG...]; sets SERVER_PID
+	local name=$1 port=$2 spec=$3
 	shift 3
-	taskset -c "$SERVER_CPU" "$WORK/contactsync" serve --addr "127.0.0.1:$port" --store "sqlite:$db" ${SERVE_FLAGS[@]+"${SERVE_FLAGS[@]}"} "$@" 2>"$WORK/$name.stderr" &
+	taskset -c "$SERVER_CPU" "$WORK/contactsync" serve --addr "127.0.0.1:$port" --store "$spec" ${SERVE_FLAGS[@]+"${SERVE_FLAGS[@]}"} "$@" 2>"$WORK/$name.stderr" &
 	SERVER_PID=$!
 	PIDS+=("$SERVER_PID")
 	wait_ready "$port" "$SERVER_PID" "$name"
 	watch_memory "$SERVER_PID" "$name"
 }
 
-start_ref() { # start_ref NAME PORT DB: BASE_REF's binary, with BASE_SERVE_FLAGS; sets SERVER_PID
-	local name=$1 port=$2 db=$3
-	taskset -c "$SERVER_CPU" "$WORK/contactsync-ref" serve --addr "127.0.0.1:$port" --store "sqlite:$db" ${BASE_SERVE_FLAGS[@]+"${BASE_SERVE_FLAGS[@]}"} 2>"$WORK/$name.stderr" &
+start_ref() { # start_ref NAME PORT STORE: BASE_REF's binary, with BASE_SERVE_FLAGS; sets SERVER_PID
+	local name=$1 port=$2 spec=$3
+	taskset -c "$SERVER_CPU" "$WORK/contactsync-ref" serve --addr "127.0.0.1:$port" --store "$spec" ${BASE_SERVE_FLAGS[@]+"${BASE_SERVE_FLAGS[@]}"} 2>"$WORK/$name.stderr" &
 	SERVER_PID=$!
 	PIDS+=("$SERVER_PID")
 	wait_ready "$port" "$SERVER_PID" "$name"
@@ -281,14 +330,20 @@ run_pair() {
 }
 
 # --- main store, captures, baselines --------------------------------------------------------------
-say "filling a store with $CONTACTS contacts"
-fill "$WORK/main.db" "$CONTACTS"
-start_server server "$PORT" "$WORK/main.db"
+say "filling a store with $CONTACTS contacts ($STORE)"
+if [ "$STORE" = postgres ]; then
+	fill "$WORK/source.db" "$CONTACTS"
+	"$WORK/contactsync" export --store "sqlite:$WORK/source.db" --out "$WORK/contacts.jsonl" 2>>"$WORK/fill.log" ||
+		die "exporting the filled store failed: $(tail -3 "$WORK/fill.log")"
+fi
+prepare_store main "$CONTACTS" "$WORK/contactsync" "$WORK/fill"
+MAIN_SPEC=$STORE_SPEC
+start_server server "$PORT" "$MAIN_SPEC"
 MAIN_PID=$SERVER_PID
 REF_PID=
 if [ -n "$REF_SHA" ]; then
-	fill "$WORK/ref-main.db" "$CONTACTS" "$REF_FILL"
-	start_ref ref $((PORT + 10)) "$WORK/ref-main.db"
+	prepare_store ref-main "$CONTACTS" "$WORK/contactsync-ref" "$REF_FILL"
+	start_ref ref $((PORT + 10)) "$STORE_SPEC"
 	REF_PID=$SERVER_PID
 fi
 BASELINE_PIDS=()
@@ -322,17 +377,17 @@ if [ "$SCALE" = 1 ]; then
 	say "filling stores with $SCALE_SMALL and $SCALE_LARGE contacts"
 	fill "$WORK/small.db" "$SCALE_SMALL"
 	fill "$WORK/large.db" "$SCALE_LARGE"
-	start_server small $((PORT + 6)) "$WORK/small.db"
+	start_server small $((PORT + 6)) "sqlite:$WORK/small.db"
 	SMALL_PID=$SERVER_PID
-	start_server large $((PORT + 7)) "$WORK/large.db"
+	start_server large $((PORT + 7)) "sqlite:$WORK/large.db"
 	LARGE_PID=$SERVER_PID
 	REF_SMALL_PID= REF_LARGE_PID=
 	if [ -n "$REF_SHA" ]; then
 		fill "$WORK/ref-small.db" "$SCALE_SMALL" "$REF_FILL"
 		fill "$WORK/ref-large.db" "$SCALE_LARGE" "$REF_FILL"
-		start_ref ref-small $((PORT + 11)) "$WORK/ref-small.db"
+		start_ref ref-small $((PORT + 11)) "sqlite:$WORK/ref-small.db"
 		REF_SMALL_PID=$SERVER_PID
-		start_ref ref-large $((PORT + 12)) "$WORK/ref-large.db"
+		start_ref ref-large $((PORT + 12)) "sqlite:$WORK/ref-large.db"
 		REF_LARGE_PID=$SERVER_PID
 	fi
 	for round in $(seq 1 "$ROUNDS"); do
@@ -350,7 +405,7 @@ if [ "$PROFILE" = 1 ]; then
 	# open, as the measured one was.
 	kill "$MAIN_PID" 2>/dev/null || true
 	wait "$MAIN_PID" 2>/dev/null || true
-	start_server profiled $((PORT + 8)) "$WORK/main.db" --admin-addr "127.0.0.1:$((PORT + 9))" --admin-pprof
+	start_server profiled $((PORT + 8)) "$MAIN_SPEC" --admin-addr "127.0.0.1:$((PORT + 9))" --admin-pprof
 	seconds=$(( $(echo "$DURATION" | tr -dc '0-9') - 1 ))
 	[ "$seconds" -ge 1 ] || seconds=1
 	for scenario in "soap11 ReadContact" "get ReadContact" "soap11 TestCreateContact"; do
@@ -389,7 +444,7 @@ for name in server ref small large ref-small ref-large; do
 done
 echo
 echo "contactsync load benchmark: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $ROUNDS round(s) x $DURATION, $CONNECTIONS connections, server on CPU $SERVER_CPU, wrk on CPU $CLIENT_CPU"
-echo "store: $CONTACTS contacts (scale scenario: $SCALE_SMALL vs $SCALE_LARGE); medians over rounds; errors = non-2xx + socket errors, summed"
+echo "store: $STORE, $CONTACTS contacts (scale scenario: $SCALE_SMALL vs $SCALE_LARGE); medians over rounds; errors = non-2xx + socket errors, summed"
 echo "CPU us/req: the server process's CPU time (user + system) during a run / requests completed; x bl: over the baseline's"
 [ -z "$REF_SHA" ] || echo "ref: BASE_REF=$BASE_REF (${REF_SHA:0:12})${BASE_SERVE_FLAGS[*]:+ with ${BASE_SERVE_FLAGS[*]}}; server: the working tree${SERVE_FLAGS[*]:+ with ${SERVE_FLAGS[*]}}"
 echo

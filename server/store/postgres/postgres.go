@@ -439,24 +439,34 @@ func (s *Store) writeOnce(op context.Context, body func(op context.Context, conn
 		// gets says the write did not happen, and not committing is what makes that true.
 		return false, err
 	}
+	if conn.IsClosed() {
+		return false, errClosedBeforeCommit
+	}
 	tag, err := conn.Exec(op, commitSQL)
+	var pgErr *pgconn.PgError
 	switch {
-	case err == nil && tag.String() != "COMMIT":
+	case tag.String() == "COMMIT":
+		// The server said it committed: settled, even if the connection broke right after.
+		return false, nil
+	case err == nil:
 		// The server ended the transaction as rolled back (it had failed), and said so.
 		return false, fmt.Errorf("commit answered %q", tag.String())
-	case err == nil:
-		return false, nil
-	case pgconn.SafeToRetry(err):
-		return false, err // COMMIT never left this process
-	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Severity == "ERROR" {
+	case errors.As(err, &pgErr) && pgErr.Severity == "ERROR":
 		// An ERROR (unlike FATAL, which ends the session and may follow a commit) answers the COMMIT:
 		// the transaction was rolled back.
 		return false, err
 	}
+	// COMMIT was handed to an open connection and no answer settles it. pgconn's SafeToRetry is not
+	// trusted here: pgx v5.12 reports a read that failed after the query was sent as "conn closed",
+	// which it calls safe to retry (MultiResultReader.NextResult drops peekMessage's error, and the
+	// read after it finds the connection closed), and the jepsen test caught COMMITs that had landed
+	// behind that answer.
 	return true, err
 }
+
+// errClosedBeforeCommit is writeOnce's failure when the connection broke after the statements
+// answered and before COMMIT was sent; brokenConnection has the write retried.
+var errClosedBeforeCommit = errors.New("the connection closed before COMMIT was sent")
 
 // retry runs try, and again while it fails because the pooled connection it used was broken (see
 // brokenConnection), within op's time and at most s.attempts times. It serves the operations that
@@ -476,7 +486,7 @@ func (s *Store) retry(op context.Context, try func() error) error {
 // is false for a server's refusal of the statement, for a time-out (another connection would wait as
 // long) and for a failure to connect at all (the pool found no connection to try).
 func brokenConnection(err error) bool {
-	if pgconn.SafeToRetry(err) {
+	if pgconn.SafeToRetry(err) || errors.Is(err, errClosedBeforeCommit) {
 		return true
 	}
 	var connectErr *pgconn.ConnectError

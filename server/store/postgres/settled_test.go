@@ -171,11 +171,22 @@ func isCommit(b []byte) bool {
 	return len(b) > 5 && b[0] == 'Q' && bytes.Equal(b[5:], []byte("commit\x00"))
 }
 
-// TestLostCommitIsOutcomeUnknown partitions each write's connection exactly when its COMMIT is on the
-// way: the store cannot know whether the server applied it, and must say so (ErrOutcomeUnknown), not
-// that it was not applied (ErrUnavailable). Once the partition heals, the contact is in one of the
-// two states the write allows.
+// TestLostCommitIsOutcomeUnknown loses each write's COMMIT or its answer: the store cannot know
+// whether the server applied it, and must say so (ErrOutcomeUnknown), not that it was not applied
+// (ErrUnavailable). Two ways: a partition that holds the COMMIT until the write gives up (the
+// contact ends in either state the write allows), and a reset that lets the COMMIT through and loses
+// its answer (the write was applied: the answer "not applied" would be a lie, which pgx's own
+// SafeToRetry would have told, see writeOnce).
 func TestLostCommitIsOutcomeUnknown(t *testing.T) {
+	cuts := []struct {
+		name string
+		arm  func(*pgtest.Proxy)
+		// applied: the write must have taken effect (true), or may have (false).
+		applied bool
+	}{
+		{"held", func(p *pgtest.Proxy) { p.HoldAt(isCommit) }, false},
+		{"answer reset", func(p *pgtest.Proxy) { p.ResetAt(isCommit) }, true},
+	}
 	for _, tc := range []struct {
 		name  string
 		write func(s *postgres.Store) error
@@ -194,27 +205,31 @@ func TestLostCommitIsOutcomeUnknown(t *testing.T) {
 			return err
 		}, func(c store.Contact, err error) bool { return err == nil && c.FirstName == "new" }},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dsn := pgtest.Schema(t)
-			proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
-			const timeout = 400 * time.Millisecond
-			s := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeout, ConnectTimeout: timeout})
-			require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c", FirstName: "old"}))
+		for _, cut := range cuts {
+			t.Run(tc.name+"/"+cut.name, func(t *testing.T) {
+				dsn := pgtest.Schema(t)
+				proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
+				const timeout = 400 * time.Millisecond
+				s := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeout, ConnectTimeout: timeout})
+				require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c", FirstName: "old"}))
 
-			proxy.HoldAt(isCommit)
-			err := tc.write(s)
-			require.ErrorIs(t, err, store.ErrOutcomeUnknown)
-			require.NotErrorIs(t, err, store.ErrUnavailable, "an unknown outcome must not read as not applied")
-			proxy.Up()
-			require.True(t, proxy.Delivered(15*time.Second), "the partition's bytes were not delivered")
+				cut.arm(proxy)
+				err := tc.write(s)
+				require.ErrorIs(t, err, store.ErrOutcomeUnknown)
+				require.NotErrorIs(t, err, store.ErrUnavailable, "an unknown outcome must not read as not applied")
+				proxy.Up()
+				require.True(t, proxy.Delivered(15*time.Second), "the partition's bytes were not delivered")
 
-			c, err := s.Get(t.Context(), "c")
-			if !errors.Is(err, store.ErrNotFound) {
-				require.NoError(t, err)
-				require.Contains(t, []string{"old", "new"}, c.FirstName, "torn record")
-			}
-			t.Logf("applied: %v", tc.applied(c, err))
-		})
+				c, err := s.Get(t.Context(), "c")
+				if !errors.Is(err, store.ErrNotFound) {
+					require.NoError(t, err)
+					require.Contains(t, []string{"old", "new"}, c.FirstName, "torn record")
+				}
+				if cut.applied {
+					assert.True(t, tc.applied(c, err), "the server carried the COMMIT out")
+				}
+			})
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -144,6 +145,7 @@ type Proxy struct {
 	mode     proxyMode
 	held     []*heldChunk // what a hold keeps, in the order it was sent
 	holdAt   func(toServer []byte) bool
+	resetAt  func(toServer []byte) bool
 	pairs    map[*pair]struct{}
 	wg       sync.WaitGroup
 }
@@ -170,6 +172,10 @@ type pair struct {
 	// answer, no close). Delivered reads both.
 	inFlight       int
 	awaitingServer bool
+	since          time.Time // when awaitingServer was last set
+	last           string    // the start of the chunk last sent to the server, for InFlight
+	serverDone     bool      // the server's side has ended: nothing sent to it will be answered
+	resetOnAnswer  bool      // ResetAt matched: the server's next bytes reset the pair instead of crossing
 }
 
 // heldChunk is one chunk (or the end of a stream) a pipe keeps during a hold until its turn comes.
@@ -263,6 +269,18 @@ func (p *Proxy) HoldAt(match func(toServer []byte) bool) {
 	p.holdAt = match
 }
 
+// ResetAt arms a reset that loses an answer: the first chunk sent toward the server that match accepts
+// is delivered, and its connection is reset (an RST to both sides) as soon as the server answers, so
+// the server acts on the chunk and the client never learns what it did. Tests use it to lose the
+// answer to a COMMIT that the server carried out.
+func (p *Proxy) ResetAt(match func(toServer []byte) bool) {
+	p.changing.Lock()
+	defer p.changing.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.resetAt = match
+}
+
 // Reset resets every proxied connection (both sides get an RST, losing whatever was in flight) and
 // resets each new one as soon as it is accepted, until Up.
 func (p *Proxy) Reset() {
@@ -286,7 +304,7 @@ func (p *Proxy) Up() {
 	p.changing.Lock()
 	defer p.changing.Unlock()
 	p.mu.Lock()
-	p.holdAt = nil
+	p.holdAt, p.resetAt = nil, nil
 	switch p.mode {
 	case blackholed:
 		p.dropLocked(false)
@@ -363,6 +381,24 @@ func (p *Proxy) Delivered(timeout time.Duration) bool {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// InFlight describes what Delivered waits for, one line per connection, for a test's failure message.
+func (p *Proxy) InFlight() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for pr := range p.pairs {
+		if pr.inFlight == 0 && !pr.awaitingServer {
+			continue
+		}
+		line := fmt.Sprintf("%s: %d chunks being passed on", pr.client.RemoteAddr(), pr.inFlight)
+		if pr.awaitingServer {
+			line += fmt.Sprintf(", no answer from the server for %v to %s", time.Since(pr.since).Round(time.Millisecond), pr.last)
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // listenLocked listens again on the proxy's address unless it already does.
@@ -497,6 +533,9 @@ func (p *Proxy) pipe(pr *pair, dst, src net.Conn, toServer bool) {
 		}
 	}
 	p.mu.Lock()
+	if !toServer {
+		pr.serverDone, pr.awaitingServer = true, false
+	}
 	pr.inFlight++
 	p.mu.Unlock()
 	p.pass(pr, toServer, nil, func() bool {
@@ -515,6 +554,13 @@ func (p *Proxy) pass(pr *pair, toServer bool, chunk []byte, write func() bool) {
 	if p.mode == forwarding && toServer && chunk != nil && p.holdAt != nil && p.holdAt(chunk) {
 		p.mode, p.holdAt = holding, nil
 	}
+	if p.mode == forwarding && toServer && chunk != nil && p.resetAt != nil && p.resetAt(chunk) {
+		pr.resetOnAnswer, p.resetAt = true, nil
+	}
+	if !toServer && pr.resetOnAnswer {
+		pr.close(true)
+		delete(p.pairs, pr)
+	}
 	if p.mode == holding || p.mode == releasing {
 		hc = &heldChunk{pr: pr, toServer: toServer, turn: make(chan struct{}), passed: make(chan struct{})}
 		p.held = append(p.held, hc)
@@ -528,11 +574,24 @@ func (p *Proxy) pass(pr *pair, toServer bool, chunk []byte, write func() bool) {
 			live = false
 		}
 	}
-	wrote := live && write()
+	wrote := false
+	if live {
+		if toServer {
+			// Marked before the write: the server may answer before write returns, and the answer
+			// must find the mark to clear it.
+			p.mu.Lock()
+			if !pr.serverDone {
+				pr.awaitingServer, pr.since = true, time.Now()
+				pr.last = fmt.Sprintf("%q (%d bytes)", chunk[:min(len(chunk), 24)], len(chunk))
+			}
+			p.mu.Unlock()
+		}
+		wrote = write()
+	}
 	p.mu.Lock()
 	pr.inFlight--
-	if toServer && wrote {
-		pr.awaitingServer = true
+	if toServer && live && !wrote {
+		pr.awaitingServer = false // the server will not answer what it never got
 	}
 	p.mu.Unlock()
 	if hc != nil {

@@ -160,3 +160,28 @@ func TestProxyHoldAt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "second\n", line)
 }
+
+// TestProxyResetAt: an armed reset delivers the matching chunk to the server, then resets the
+// connection when the server answers, so the client never gets the answer.
+func TestProxyResetAt(t *testing.T) {
+	target, got := echoServer(t)
+	p := pgtest.NewProxy(t, target)
+	p.ResetAt(func(b []byte) bool { return strings.HasPrefix(string(b), "second") })
+	c, err := net.Dial("tcp", p.Addr())
+	require.NoError(t, err)
+	defer c.Close()
+	r := bufio.NewReader(c)
+	_, err = c.Write([]byte("first\n"))
+	require.NoError(t, err)
+	line, err := r.ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "first\n", line)
+	assert.Equal(t, "first\n", <-got)
+
+	_, err = c.Write([]byte("second\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "second\n", <-got, "the server gets the chunk")
+	_, err = r.ReadString('\n')
+	require.Error(t, err, "the client never gets the answer")
+	assert.NotErrorIs(t, err, io.EOF, "the connection was reset, not closed")
+}
