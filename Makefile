@@ -115,10 +115,11 @@ jepsen: ## History-checked fault test on PostgreSQL for JEPSEN_DURATION (default
 	CONTACTSYNC_JEPSEN_DURATION=$(JEPSEN_DURATION) $(GO) test -race -count=1 -timeout 30m -run '^TestJepsen$$' -v ./cmd/contactsync
 
 .PHONY: lint
-lint: ## gofmt and go vet.
+lint: ## gofmt, go vet and staticcheck (the version go.mod pins as a tool).
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted" >&2; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 .PHONY: interop
 interop: ## Run real .NET (Mono), Java (JAX-WS), Python (zeep) and Node (soap) clients against the service.

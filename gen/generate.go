@@ -15,8 +15,8 @@
 // the interface the service implements (one OpContext method per operation); Operations, the operation
 // table every binding, the help pages, the metrics and the bundled client are driven by; the XML
 // codec of every wrapper and complex type (AppendXML, DecodeXML) and the HTTP GET/POST parameter
-// binding, written against the runtime in server/wire; SyncServiceSoapClient, the client stub over a
-// wire.Invoker; and SyncServiceSoapAdapter, which gives a server implementation gowsdl's interface.
+// binding, written against the runtime in server/wire; and SyncServiceSoapClient, the client stub over a
+// wire.Invoker.
 package gen
 
 //go:generate go run ../tools/gowsdlgen -wsdl ../wsdl/contactsync.wsdl -o contactsync.go -wire contactsync_wire.go -pkg gen

@@ -156,11 +156,11 @@ func TestAddressingConfigErrors(t *testing.T) {
 	}
 }
 
-// TestNosniff checks X-Content-Type-Options: nosniff on every kind of response: plain-text errors
-// (which quote the request's path or content type), faults, results, documents, and, through the
-// server NewHTTPServer builds, responses of handlers around the endpoint.
+// TestNosniff checks X-Content-Type-Options: nosniff on every kind of response of the server
+// NewHTTPServer builds, the one place that sets it: plain-text errors (which quote the request's path or
+// content type), faults, results, documents, and responses of handlers around the endpoint.
 func TestNosniff(t *testing.T) {
-	ts := newConfiguredServer(t, server.Config{})
+	ts := newRealServer(t, server.Limits{})
 	for _, r := range []wireRequest{
 		{method: "GET", path: "/../nothing<script>"},
 		{method: "POST", contentType: "text/html", body: "<b>"},

@@ -62,7 +62,7 @@ func blockOn(entered chan<- struct{}, release <-chan struct{}) store.Store {
 // slot and several such clients an ordinary request is still served. Before admission, the first slow
 // body took the only slot and every other request got 503.
 func TestSlowBodiesHoldNoSlot(t *testing.T) {
-	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{MaxConcurrent: 1})
+	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{Admission: admission.Limits{MaxConcurrent: 1}})
 	for range 5 {
 		slowBody(t, ts, 1000, 10)
 	}
@@ -76,8 +76,7 @@ func TestSlowBodiesHoldNoSlot(t *testing.T) {
 // TestMinBodyRate: a body slower than --min-body-rate (after the grace) is cut off with an error
 // saying so, and the connection is closed.
 func TestMinBodyRate(t *testing.T) {
-	server.SetBodyReadGrace(t, 100*time.Millisecond)
-	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: admission.Limits{MinBodyRate: 100}})
+	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{Admission: admission.Limits{MinBodyRate: 100, BodyReadGrace: 100 * time.Millisecond}})
 	conn := slowBody(t, ts, 1000, 10)
 	start := time.Now()
 	resp, body := readResponse(t, conn)
@@ -88,8 +87,7 @@ func TestMinBodyRate(t *testing.T) {
 
 	// A body at the rate is read whole. It gets the default grace: with the 100 ms above, a loaded
 	// machine that delays the sender's first write by more than that would fail it (seen once).
-	server.SetBodyReadGrace(t, 2*time.Second)
-	ts, _ = newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: admission.Limits{MinBodyRate: 100}})
+	ts, _ = newFakeServer(t, blockOn(nil, nil), server.Limits{Admission: admission.Limits{MinBodyRate: 100}})
 	req := requestFor("soap11", ns, "ReadContact", "paced", true)
 	pr, pw := io.Pipe()
 	go func() {
@@ -112,7 +110,7 @@ func TestMinBodyRate(t *testing.T) {
 // TestMaxPending: beyond --max-pending requests reading or waiting, the next is refused at once
 // with 503, Retry-After and Connection: close, before its body is read.
 func TestMaxPending(t *testing.T) {
-	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: admission.Limits{MaxPending: 2}})
+	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{Admission: admission.Limits{MaxPending: 2}})
 	slowBody(t, ts, 1000, 10)
 	slowBody(t, ts, 1000, 10)
 	time.Sleep(50 * time.Millisecond)
@@ -128,7 +126,7 @@ func TestMaxPending(t *testing.T) {
 // a 6,000-byte budget the next body cannot get its buffer and is refused with 503; once the slow
 // client leaves, requests are served again.
 func TestBodyBytesInFlight(t *testing.T) {
-	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{AdmissionLimits: admission.Limits{MaxBodyBytesInFlight: 6000}})
+	ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{Admission: admission.Limits{MaxBodyBytesInFlight: 6000}})
 	conn := slowBody(t, ts, 1000, 10)
 	time.Sleep(50 * time.Millisecond)
 	resp, body := ts.do(t, requestFor("soap12", ns, "ReadContact", "x", true))
@@ -145,8 +143,8 @@ func TestBodyBytesInFlight(t *testing.T) {
 // served if one frees in time; otherwise it gets 503.
 func TestQueueTimeout(t *testing.T) {
 	entered, release := make(chan struct{}, 1), make(chan struct{})
-	ts, _ := newFakeServer(t, blockOn(entered, release), server.Limits{MaxConcurrent: 1,
-		AdmissionLimits: admission.Limits{QueueTimeout: 300 * time.Millisecond}})
+	ts, _ := newFakeServer(t, blockOn(entered, release), server.Limits{Admission: admission.Limits{MaxConcurrent: 1,
+		QueueTimeout: 300 * time.Millisecond}})
 	var wg sync.WaitGroup
 	block := func() {
 		wg.Add(1)
@@ -177,7 +175,7 @@ func TestQueueTimeout(t *testing.T) {
 // that is a buffer size class and one that is not.
 func TestBodyLengths(t *testing.T) {
 	for _, limit := range []int{64 << 10, 100_000} {
-		ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{MaxBodyBytes: int64(limit)})
+		ts, _ := newFakeServer(t, blockOn(nil, nil), server.Limits{Admission: admission.Limits{MaxBodyBytes: int64(limit)}})
 		post := func(body string, chunked bool) *http.Response {
 			var r io.Reader = strings.NewReader(body)
 			if chunked {

@@ -90,8 +90,8 @@ func (h *Handler) whyBadCredentials(user string, digest bool) string {
 // decodeAuthenticating decodes a request not authenticated by HTTP Basic: its body must carry
 // credentials that verify (a SOAP UsernameToken). Credentials are judged before the body's errors, so
 // a caller without them learns nothing but 401.
-func (h *Handler) decodeAuthenticating(r *http.Request, b binding.Binding, body []byte, who *authOutcome) (binding.Request, *fault.Error) {
-	req, derr := b.Decode(r, body)
+func (h *Handler) decodeAuthenticating(r *http.Request, b binding.Binding, opName string, body []byte, who *authOutcome) (binding.Request, *fault.Error) {
+	req, derr := b.Decode(r, opName, body)
 	creds := req.Credentials
 	who.scheme = "ws-security"
 	if creds.Problem != "" {

@@ -120,7 +120,7 @@ func TestWrongPasswordsHoldNoOperationSlot(t *testing.T) {
 	t.Cleanup(func() { _ = st.Close() })
 	h, err := server.NewHandler(service.New(st), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: a,
-		Limits: server.Limits{MaxConcurrent: 1, AdmissionLimits: admission.Limits{QueueTimeout: time.Millisecond}},
+		Limits: server.Limits{Admission: admission.Limits{MaxConcurrent: 1, QueueTimeout: time.Millisecond}},
 	})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

@@ -324,7 +324,7 @@ func TestWireMatchesServedSchema(t *testing.T) {
 
 	main := newContractServer(t, ops, serviceOf, nil)
 	authed := newContractServer(t, ops, serviceOf, func(c *server.Config) { c.Auth = newAuthenticator(t) })
-	small := newContractServer(t, ops, serviceOf, func(c *server.Config) { c.Limits.MaxBodyBytes = 2048 })
+	small := newContractServer(t, ops, serviceOf, func(c *server.Config) { c.Limits.Admission.MaxBodyBytes = 2048 })
 	down := newContractServer(t, ops, serviceOf, nil)
 	require.NoError(t, down.store.Close())
 	// echo answers every operation with random values, to validate what the server's encoders write

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/wsdl"
@@ -140,7 +141,7 @@ func TestLoadShedding(t *testing.T) {
 			<-release
 		}
 		return service.TestContact(id), nil
-	}}, server.Limits{MaxConcurrent: 2})
+	}}, server.Limits{Admission: admission.Limits{MaxConcurrent: 2}})
 
 	var wg sync.WaitGroup
 	for range 2 {

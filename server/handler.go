@@ -1,12 +1,14 @@
 // Package server is the service's HTTP handler: it wires the packages below it into one endpoint and
 // routes each request to them. A request to /contactsync/v1/sync.asmx goes by method, path and content
-// type to a binding (binding/soap, binding/httpform, binding/json) or to the documents (docs); the
+// type to a binding or to the documents (docs), by the routes the bindings declare (routes.go); the
 // handler admits it (admission), authenticates it (auth), decodes it with the binding, calls the
 // operation through the generated table (gen) on the service (service), and has the binding write
 // the result or the error. What it decided is reported to observe's Exchange for metrics and the
 // access log.
 //
-// Only cmd/, tools/ and tests import this package; no package under server/ does.
+// Only cmd/, tools/ and tests import this package; no package under server/ does. It is the one package
+// that imports the binding families (binding/soap, binding/httpform, binding/json), in one place: the
+// list of bindings (allBindings).
 package server
 
 import (
@@ -25,7 +27,6 @@ import (
 	"github.com/contactsync/contactsync/server/binding/httpform"
 	"github.com/contactsync/contactsync/server/binding/json"
 	"github.com/contactsync/contactsync/server/binding/soap"
-	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/docs"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/observe"
@@ -73,13 +74,12 @@ func Namespace(baseURL string) (string, error) {
 
 // Handler serves the endpoint. It is safe for concurrent use.
 type Handler struct {
-	svc            any // implements the server interface the operation table calls
-	log            *slog.Logger
-	soap11, soap12 binding.Binding
-	get, post      binding.Binding
-	json           binding.Binding
-	protocols      binding.Protocols
-	docs           *docs.Documents
+	svc any // implements the server interface the operation table calls
+	log *slog.Logger
+	// endpoint and operations are the routes of the endpoint and of its operation paths (routes.go).
+	endpoint, operations place
+	protocols            binding.Protocols
+	docs                 *docs.Documents
 	// gates bound the requests reading their body, waiting and running (admission).
 	gates *admission.Gates
 	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
@@ -90,9 +90,18 @@ type Handler struct {
 	debug bool
 }
 
-// bodyReadGrace is the time every request body gets on top of its size at the minimum rate
-// (admission.DefaultBodyReadGrace); a variable only so that tests can shorten it.
-var bodyReadGrace = admission.DefaultBodyReadGrace
+// allBindings returns every binding the service has, in the order of binding.ProtocolNames, of the
+// operations ops in namespace ns; --protocols chooses which are served. Adding a binding is its
+// package, its name in the protocol list and one line here.
+func allBindings(ns string, l Limits, ops []*wire.Operation) []binding.Binding {
+	return []binding.Binding{
+		soap.New(false, ns, l.XML, ops),
+		soap.New(true, ns, l.XML, ops),
+		httpform.New(false, ns, ops),
+		httpform.New(true, ns, ops),
+		json.New(l.XML, ops),
+	}
+}
 
 // NewHandler returns the handler serving svc, the implementation of the generated server interface,
 // under cfg.
@@ -127,39 +136,31 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 		logger = slog.Default()
 	}
 	h := &Handler{
-		svc:       svc,
-		log:       logger,
-		soap11:    soap.New(false, opsNS, limits.soap(), ops),
-		soap12:    soap.New(true, opsNS, limits.soap(), ops),
-		get:       httpform.New(false, opsNS, ops),
-		post:      httpform.New(true, opsNS, ops),
-		json:      json.New(limits.MaxXMLDepth, ops),
-		protocols: protocols,
-		gates:     admission.New(limits.AdmissionLimits, limits.MaxConcurrent, limits.MaxBodyBytes, bodyReadGrace),
-
+		svc:         svc,
+		log:         logger,
+		protocols:   protocols,
+		gates:       admission.New(limits.Admission),
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
 		debug:       logger.Enabled(context.Background(), slog.LevelDebug),
 	}
-	// The help pages show a sample of every served binding, in this order.
-	var faces []docs.Face
-	for _, f := range []struct {
-		on      bool
-		heading string
-		client  client.Binding
-		server  binding.Binding
-	}{
-		{protocols.SOAP11, "SOAP 1.1", client.SOAP11, h.soap11},
-		{protocols.SOAP12, "SOAP 1.2", client.SOAP12, h.soap12},
-		{protocols.Get, "HTTP GET", client.HTTPGet, h.get},
-		{protocols.Post, "HTTP POST", client.HTTPPost, h.post},
-		{protocols.JSON, "JSON", client.JSON, h.json},
-	} {
-		if f.on {
-			faces = append(faces, docs.Face{Heading: f.heading, Client: f.client, Server: f.server})
+	all := allBindings(opsNS, limits, ops)
+	var atEndpoint, atOperations, served []binding.Binding
+	for _, b := range all {
+		if b.Route().OperationInPath {
+			atOperations = append(atOperations, b)
+		} else {
+			atEndpoint = append(atEndpoint, b)
+		}
+		if protocols.Serves(b.Name()) {
+			served = append(served, b)
 		}
 	}
-	h.docs, err = docs.New(docs.Config{Namespace: ns, Protocols: protocols, Addressing: cfg.Addressing, Faces: faces,
+	serves := func(b binding.Binding) bool { return protocols.Serves(b.Name()) }
+	h.endpoint = newPlace(atEndpoint, serves, docsMethods, endpointNotAllowed)
+	h.operations = newPlace(atOperations, serves, nil, operationNotAllowed)
+	// The help pages show a sample of every served binding, in the list's order.
+	h.docs, err = docs.New(docs.Config{Namespace: ns, Protocols: protocols, Addressing: cfg.Addressing, Bindings: served,
 		Guard: h.docsGuarded, Logger: logger})
 	if err != nil {
 		return nil, err
@@ -167,110 +168,12 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 	return h, nil
 }
 
-// ServeHTTP routes a request to a binding by path, method and content type.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header()["X-Content-Type-Options"] = headerNosniff // on every response (limits.go)
-	switch {
-	case r.URL.Path == endpointPath:
-		h.serveEndpoint(w, r)
-	case strings.HasPrefix(r.URL.Path, endpointPath+"/"):
-		h.serveOperationPath(w, r)
-	default:
-		binding.WritePlainError(w, fault.Errorf(fault.UnknownOperation, "Nothing is served at %s; the service endpoint is %s.", r.URL.Path, endpointPath))
-	}
-}
-
-// serveOperationPath routes /sync.asmx/<Operation>: the JSON endpoint for a JSON POST (when enabled),
-// else the HTTP GET or POST binding.
-func (h *Handler) serveOperationPath(w http.ResponseWriter, r *http.Request) {
-	jsonRequest := h.protocols.JSON && json.IsMediaType(r.Header.Get("Content-Type"))
-	switch {
-	case r.Method == http.MethodPost && !h.protocols.JSON && jsonWhileOff(r):
-		// Not the HTTP POST binding's "requires application/x-www-form-urlencoded": the caller meant
-		// the JSON endpoint, and needs to know it is off and how it is turned on.
-		binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType,
-			"The JSON endpoint is not enabled on this service: it answers application/json requests only when serve's --protocols lists json. HTTP POST requests use application/x-www-form-urlencoded."))
-	case jsonRequest && r.Method == http.MethodPost:
-		h.serve(w, r, h.json)
-	case jsonRequest:
-		// ASP.NET AJAX refuses a GET of a method not marked UseHttpGet; the JSON endpoint answers GET
-		// in JSON rather than falling through to the XML binding the client did not ask for.
-		w.Header().Set("Allow", "POST")
-		json.WriteError(w, fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed on the JSON endpoint; call it with POST.", r.Method))
-	case r.Method == http.MethodGet && h.protocols.Get:
-		h.serve(w, r, h.get)
-	case r.Method == http.MethodPost && h.protocols.Post:
-		h.serve(w, r, h.post)
-	case r.Method == http.MethodGet || r.Method == http.MethodPost:
-		what := map[string]string{http.MethodGet: "HTTP GET", http.MethodPost: "HTTP POST"}[r.Method]
-		binding.WritePlainError(w, fault.Errorf(fault.UnknownOperation, "The %s protocol is not enabled on this service.", what))
-	default:
-		w.Header().Set("Allow", h.operationPathMethods())
-		binding.WritePlainError(w, fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed; the HTTP bindings accept %s.", r.Method, h.operationPathMethods()))
-	}
-}
-
-// jsonWhileOff reports whether a POST to an operation path is a JSON request, for a service whose JSON
-// endpoint is off. The content type is parsed only when it mentions json at all, so the form POSTs of
-// the HTTP POST binding pay a substring search, not a parse.
-func jsonWhileOff(r *http.Request) bool {
-	ct := r.Header.Get("Content-Type")
-	return strings.Contains(strings.ToLower(ct), "json") && json.IsMediaType(ct)
-}
-
-// operationPathMethods is the Allow value of /sync.asmx/<Operation>.
-func (h *Handler) operationPathMethods() string {
-	var m []string
-	if h.protocols.Get {
-		m = append(m, http.MethodGet)
-	}
-	if h.protocols.Post || h.protocols.JSON {
-		m = append(m, http.MethodPost)
-	}
-	if len(m) == 0 {
-		return "GET, POST"
-	}
-	return strings.Join(m, ", ")
-}
-
-func (h *Handler) serveEndpoint(w http.ResponseWriter, r *http.Request) {
-	switch r.Method {
-	case http.MethodGet, http.MethodHead:
-		if !h.protocols.Docs {
-			binding.WritePlainError(w, fault.Errorf(fault.UnknownOperation, "The service description (?WSDL, ?disco, help pages) is not enabled on this service."))
-			return
-		}
-		h.docs.ServeHTTP(w, r)
-	case http.MethodPost:
-		switch soap.MediaType(r.Header.Get("Content-Type")) {
-		case "text/xml":
-			if !h.protocols.SOAP11 {
-				binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType, "SOAP 1.1 (text/xml) is not enabled on this service."))
-				return
-			}
-			h.serve(w, r, h.soap11)
-		case "application/soap+xml":
-			if !h.protocols.SOAP12 {
-				binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType, "SOAP 1.2 (application/soap+xml) is not enabled on this service."))
-				return
-			}
-			h.serve(w, r, h.soap12)
-		default:
-			binding.WritePlainError(w, fault.Errorf(fault.UnsupportedMediaType,
-				"The content type %q is not accepted here: SOAP 1.1 requests use text/xml and SOAP 1.2 requests application/soap+xml.", r.Header.Get("Content-Type")))
-		}
-	default:
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		binding.WritePlainError(w, fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed; use POST for SOAP and GET for the service description.", r.Method))
-	}
-}
-
 // serve runs one request through a binding: authenticate what the headers carry, admit the body,
 // decode it (and authenticate the credentials it carries), take an operation slot, call, encode.
 // Credentials are checked before the slot is taken: a wrong password waits for one of the
 // authenticator's few bcrypt slots, and must not hold an operation slot meanwhile. A panic anywhere
 // below becomes an internal error in the binding's form; the server keeps serving.
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding) {
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding, opName string) {
 	ex := observe.ExchangeOf(r) // what this request reports to metrics and the access log
 	ex.SetBinding(b.Name())
 	if h.debug {
@@ -278,14 +181,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 		tr := &trace{}
 		ex.TraceStore()
 		defer h.logTrace(r, b, tr)
-		h.serveTraced(w, r, b, ex, tr)
+		h.serveTraced(w, r, b, opName, ex, tr)
 		return
 	}
-	h.serveTraced(w, r, b, ex, nil)
+	h.serveTraced(w, r, b, opName, ex, nil)
 }
 
 // serveTraced is serve, recording into tr when it is not nil.
-func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request, b binding.Binding, ex *observe.Exchange, tr *trace) {
+func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request, b binding.Binding, opName string, ex *observe.Exchange, tr *trace) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -317,9 +220,9 @@ func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request, b binding.
 	var req binding.Request
 	var derr *fault.Error
 	if authenticated {
-		req, derr = b.Decode(r, body)
+		req, derr = b.Decode(r, opName, body)
 	} else {
-		req, derr = h.decodeAuthenticating(r, b, body, &who) // auth.go: the SOAP UsernameToken
+		req, derr = h.decodeAuthenticating(r, b, opName, body, &who) // auth.go: the SOAP UsernameToken
 		if who.refused != "" {
 			tr.auth(&who, derr)
 			h.writeError(w, r, b, derr)

@@ -29,7 +29,7 @@ func operationDocs(t *testing.T) map[string]string {
 	for _, m := range re.FindAllStringSubmatch(string(wsdl.Contract), -1) {
 		docs[m[1]] = m[2]
 	}
-	require.Len(t, docs, len(server.OperationNames()))
+	require.Len(t, docs, len(operationNames()))
 	return docs
 }
 
@@ -59,7 +59,7 @@ func TestHelpServicePage(t *testing.T) {
 func TestHelpOperationPages(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	docs := operationDocs(t)
-	for _, name := range server.OperationNames() {
+	for _, name := range operationNames() {
 		t.Run(name, func(t *testing.T) {
 			resp, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
 			require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -131,7 +131,7 @@ func elementNames(t *testing.T, doc string) []string {
 // answer has the shape of the sample response: the samples are the wire format, not a description.
 func TestHelpSamplesAreReal(t *testing.T) {
 	ts := newTestServer(t, "https://contacts.example.com")
-	for _, name := range server.OperationNames() {
+	for _, name := range operationNames() {
 		t.Run(name, func(t *testing.T) {
 			_, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
 			for i, s := range samples(t, body) {

@@ -3,92 +3,69 @@ package server
 import (
 	"log/slog"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/binding/soap"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
-// Limits bound what one request may cost and how many run at once. The spec sets none (§8); the
-// defaults are far above any legitimate request of this contract (the largest is a few hundred bytes)
-// and far below what could hurt the server.
+// Limits bound what one request may cost and how many run at once: one tree, whose branches are the
+// limits of the packages that enforce them, each under its own type and field names (admission.Limits,
+// wire.Limits), and whose zero or negative leaves take their defaults by one rule (withDefaults). The
+// spec sets none (§8); the defaults are far above any legitimate request of this contract (the largest
+// is a few hundred bytes) and far below what could hurt the server.
 type Limits struct {
-	// MaxBodyBytes is the largest request body accepted.
-	MaxBodyBytes int64
-	// MaxXMLDepth is the deepest element nesting accepted in a SOAP request (and in a JSON request).
-	MaxXMLDepth int
-	// MaxXMLElements is the most elements accepted in one SOAP request.
-	MaxXMLElements int
-	// MaxConcurrent is how many operation requests run at once; more wait up to QueueTimeout, then
-	// are refused with 503 and Retry-After, so overload never builds an unbounded backlog (admission).
-	MaxConcurrent int
 	// MaxHeaderBytes bounds the request line and headers (net/http answers 431 beyond it).
 	MaxHeaderBytes int
 	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout bound each connection's phases, so
 	// a slow or stalled client (slowloris) cannot hold a connection open.
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
-	// XMLBudget bounds attributes, namespaces, names and comments of a SOAP request (soap.XMLBudget).
-	XMLBudget soap.XMLBudget
-	// AdmissionLimits bound what requests may hold before they run (admission.Limits).
-	AdmissionLimits admission.Limits
+	// Admission bounds the body, what requests may hold before they run and how many run at once
+	// (admission).
+	Admission admission.Limits
+	// XML bounds every SOAP request: nesting and element count while parsing, the parse budget before
+	// (binding/soap). The JSON endpoint takes its MaxDepth too.
+	XML wire.Limits
 }
 
-// DefaultLimits returns the limits used when none are configured.
+// DefaultLimits returns the limits used when none are configured: each package's own defaults for its
+// branch, and the connection limits.
 func DefaultLimits() Limits {
-	xml := soap.DefaultLimits()
 	return Limits{
-		MaxBodyBytes:      1 << 20,
-		MaxXMLDepth:       xml.MaxDepth,
-		MaxXMLElements:    xml.MaxElements,
-		MaxConcurrent:     admission.DefaultMaxConcurrent(),
 		MaxHeaderBytes:    64 << 10,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		XMLBudget:         xml.XMLBudget,
-		AdmissionLimits:   admission.DefaultLimits(),
+		Admission:         admission.DefaultLimits(),
+		XML:               soap.DefaultLimits(),
 	}
 }
 
-// withDefaults fills every zero field of l from DefaultLimits.
+// withDefaults fills every zero (or negative) leaf of l, at any depth, from DefaultLimits. It is the one
+// way a limit left unset takes its default, so a limit added to any branch needs no code here; a leaf of
+// a kind it cannot judge (neither a struct nor an integer) is a programming error it panics on, which
+// TestLimitsDefaults meets first.
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits()
-	if l.MaxBodyBytes <= 0 {
-		l.MaxBodyBytes = d.MaxBodyBytes
-	}
-	if l.MaxXMLDepth <= 0 {
-		l.MaxXMLDepth = d.MaxXMLDepth
-	}
-	if l.MaxXMLElements <= 0 {
-		l.MaxXMLElements = d.MaxXMLElements
-	}
-	if l.MaxConcurrent <= 0 {
-		l.MaxConcurrent = d.MaxConcurrent
-	}
-	if l.MaxHeaderBytes <= 0 {
-		l.MaxHeaderBytes = d.MaxHeaderBytes
-	}
-	if l.ReadHeaderTimeout <= 0 {
-		l.ReadHeaderTimeout = d.ReadHeaderTimeout
-	}
-	if l.ReadTimeout <= 0 {
-		l.ReadTimeout = d.ReadTimeout
-	}
-	if l.WriteTimeout <= 0 {
-		l.WriteTimeout = d.WriteTimeout
-	}
-	if l.IdleTimeout <= 0 {
-		l.IdleTimeout = d.IdleTimeout
-	}
-	l.XMLBudget = l.XMLBudget.WithDefaults()
-	l.AdmissionLimits = l.AdmissionLimits.WithDefaults()
+	fillDefaults(reflect.ValueOf(&l).Elem(), reflect.ValueOf(DefaultLimits()))
 	return l
 }
 
-// soap returns the SOAP bindings' share of l.
-func (l Limits) soap() soap.Limits {
-	return soap.Limits{MaxDepth: l.MaxXMLDepth, MaxElements: l.MaxXMLElements, XMLBudget: l.XMLBudget}
+func fillDefaults(v, d reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			fillDefaults(v.Field(i), d.Field(i))
+		}
+	case reflect.Int, reflect.Int64: // int, int64 and time.Duration
+		if v.Int() <= 0 {
+			v.SetInt(d.Int())
+		}
+	default:
+		panic("server: the limit of type " + v.Type().String() + " has no rule for its default")
+	}
 }
 
 // NewHTTPServer returns an http.Server for h with the connection limits of l applied.

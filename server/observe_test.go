@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
@@ -123,7 +124,7 @@ func (s *blockingStore) Get(ctx context.Context, id string) (store.Contact, erro
 // latency histograms, the in-flight gauge and the store metrics.
 func TestMetricsCountEveryOutcome(t *testing.T) {
 	bs := &blockingStore{Store: openSQLite(t), entered: make(chan struct{}, 1), release: make(chan struct{})}
-	ts := newObservedServer(t, bs, server.Limits{MaxConcurrent: 1})
+	ts := newObservedServer(t, bs, server.Limits{Admission: admission.Limits{MaxConcurrent: 1}})
 
 	for _, b := range bindings {
 		for _, step := range []struct {

@@ -47,7 +47,7 @@ func requireContactEqual(t *testing.T, want, got *gen.Contact) {
 
 // runScenario drives one full contact life cycle and the version operations through svc, whatever
 // implements the generated interface, and checks every value against the service's semantics.
-func runScenario(t *testing.T, svc gen.SyncServiceSoap, id string, faultIs func(t *testing.T, err error)) {
+func runScenario(t *testing.T, svc gen.SyncServiceSoapServer, id string, faultIs func(t *testing.T, err error)) {
 	ctx := context.Background()
 
 	major, err := svc.VersionMajorContext(ctx, &gen.VersionMajor{})
@@ -132,7 +132,7 @@ func TestScenarioEveryBinding(t *testing.T) {
 // and the service agree on what the semantics are.
 func TestScenarioInProcess(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
-	runScenario(t, gen.SyncServiceSoapAdapter{SyncServiceSoapServer: service.New(ts.store)}, "in-process", func(t *testing.T, err error) {
+	runScenario(t, service.New(ts.store), "in-process", func(t *testing.T, err error) {
 		var e *fault.Error
 		require.ErrorAs(t, err, &e)
 		assert.Equal(t, fault.NotFound, e.Code)

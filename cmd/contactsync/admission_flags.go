@@ -7,36 +7,36 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/contactsync/contactsync/server/admission"
-	"github.com/contactsync/contactsync/server/binding/soap"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
-// xmlBudgetFlags registers the parse-budget limits of a SOAP request (soap.XMLBudget), defaulting
-// to soap.DefaultXMLBudget. They are serve settings like the other limits (limitFlags).
-func xmlBudgetFlags(f *pflag.FlagSet, b *soap.XMLBudget) {
-	d := soap.DefaultXMLBudget()
-	f.IntVar(&b.MaxXMLAttrsPerElement, "max-xml-attrs-per-element", d.MaxXMLAttrsPerElement, "most attributes on one element of a SOAP request, namespace declarations not counted")
-	f.IntVar(&b.MaxXMLAttrs, "max-xml-attrs", d.MaxXMLAttrs, "most attributes in one SOAP request, namespace declarations not counted")
-	f.IntVar(&b.MaxXMLNamespaces, "max-xml-namespaces", d.MaxXMLNamespaces, "most namespace declarations in one SOAP request")
-	f.IntVar(&b.MaxXMLNameBytes, "max-xml-name-bytes", d.MaxXMLNameBytes, "longest element or attribute name in a SOAP request, in bytes")
-	f.IntVar(&b.MaxXMLAttrValueBytes, "max-xml-attr-value-bytes", d.MaxXMLAttrValueBytes, "longest attribute value in a SOAP request, in bytes")
-	f.IntVar(&b.MaxXMLSpecialTokens, "max-xml-comments", d.MaxXMLSpecialTokens, "most comments, processing instructions and CDATA sections in one SOAP request")
-	f.IntVar(&b.MaxXMLSpecialBytes, "max-xml-comment-bytes", d.MaxXMLSpecialBytes, "most bytes inside the comments, processing instructions and CDATA sections of one SOAP request")
+// xmlBudgetFlags registers the parse-budget limits of a SOAP request (the lexical bounds of
+// wire.Limits, which binding/soap checks), defaulting to d. They are serve settings like the other
+// limits (limitFlags).
+func xmlBudgetFlags(f *pflag.FlagSet, b *wire.Limits, d wire.Limits) {
+	f.IntVar(&b.MaxAttrsPerElement, "max-xml-attrs-per-element", d.MaxAttrsPerElement, "most attributes on one element of a SOAP request, namespace declarations not counted")
+	f.IntVar(&b.MaxAttrs, "max-xml-attrs", d.MaxAttrs, "most attributes in one SOAP request, namespace declarations not counted")
+	f.IntVar(&b.MaxNamespaces, "max-xml-namespaces", d.MaxNamespaces, "most namespace declarations in one SOAP request")
+	f.IntVar(&b.MaxNameBytes, "max-xml-name-bytes", d.MaxNameBytes, "longest element or attribute name in a SOAP request, in bytes")
+	f.IntVar(&b.MaxAttrValueBytes, "max-xml-attr-value-bytes", d.MaxAttrValueBytes, "longest attribute value in a SOAP request, in bytes")
+	f.IntVar(&b.MaxSpecialTokens, "max-xml-comments", d.MaxSpecialTokens, "most comments, processing instructions and CDATA sections in one SOAP request")
+	f.IntVar(&b.MaxSpecialBytes, "max-xml-comment-bytes", d.MaxSpecialBytes, "most bytes inside the comments, processing instructions and CDATA sections of one SOAP request")
 }
 
 // validateXMLBudget refuses a budget limit below 1, naming the flag: a zero would mean "the
 // default" inside the server, which a setting must not silently do.
-func validateXMLBudget(b soap.XMLBudget) error {
+func validateXMLBudget(b wire.Limits) error {
 	for _, c := range []struct {
 		flag  string
 		value int
 	}{
-		{"max-xml-attrs-per-element", b.MaxXMLAttrsPerElement},
-		{"max-xml-attrs", b.MaxXMLAttrs},
-		{"max-xml-namespaces", b.MaxXMLNamespaces},
-		{"max-xml-name-bytes", b.MaxXMLNameBytes},
-		{"max-xml-attr-value-bytes", b.MaxXMLAttrValueBytes},
-		{"max-xml-comments", b.MaxXMLSpecialTokens},
-		{"max-xml-comment-bytes", b.MaxXMLSpecialBytes},
+		{"max-xml-attrs-per-element", b.MaxAttrsPerElement},
+		{"max-xml-attrs", b.MaxAttrs},
+		{"max-xml-namespaces", b.MaxNamespaces},
+		{"max-xml-name-bytes", b.MaxNameBytes},
+		{"max-xml-attr-value-bytes", b.MaxAttrValueBytes},
+		{"max-xml-comments", b.MaxSpecialTokens},
+		{"max-xml-comment-bytes", b.MaxSpecialBytes},
 	} {
 		if c.value < 1 {
 			return fmt.Errorf("--%s must be at least 1", c.flag)
@@ -45,10 +45,9 @@ func validateXMLBudget(b soap.XMLBudget) error {
 	return nil
 }
 
-// admissionFlags registers the request-admission limits (admission.Limits), defaulting to
-// admission.DefaultLimits.
-func admissionFlags(f *pflag.FlagSet, a *admission.Limits) {
-	d := admission.DefaultLimits()
+// admissionFlags registers the request-admission limits (admission.Limits) but the body size and the
+// operation slots, which limitFlags registers beside the other request limits, defaulting to d.
+func admissionFlags(f *pflag.FlagSet, a *admission.Limits, d admission.Limits) {
 	f.IntVar(&a.MaxPending, "max-pending", d.MaxPending, "requests reading their body or waiting for an operation slot at once; more get 503 with Retry-After")
 	f.Int64Var(&a.MaxBodyBytesInFlight, "max-body-bytes-in-flight", d.MaxBodyBytesInFlight, "request bodies held in memory at once, in bytes; beyond it requests get 503 with Retry-After")
 	f.Int64Var(&a.MinBodyRate, "min-body-rate", d.MinBodyRate, "slowest a request body may arrive, in bytes per second (after a 2 s grace); a slower one is cut off")

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
@@ -44,14 +43,14 @@ func newCallCommand() *cobra.Command {
 			"--user NAME authenticates with HTTP Basic, or with --ws-security with a WS-Security UsernameToken\n" +
 			"PasswordDigest (the user needs `contactsync user add --digest`); the password comes from\n" +
 			"--password-file, else " + passwordEnv + ", else a prompt on the terminal, never from the command line.\n\n" +
-			"Operations: " + strings.Join(server.OperationNames(), ", "),
+			"Operations: " + strings.Join(operationNames(), ", "),
 		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --param id=42 --binding soap12\n" +
 			"  contactsync call VersionMinor --binding get\n  contactsync call ReadContact --id 42 --url https://contacts.example.com/contactsync/v1/sync.asmx --user alice --ca-cert ca.pem",
-		Args: oneArg("OPERATION", "the name of the operation to call ("+strings.Join(server.OperationNames(), ", ")+")"),
+		Args: oneArg("OPERATION", "the name of the operation to call ("+strings.Join(operationNames(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			op := wire.Lookup(gen.Operations, args[0])
 			if op == nil {
-				return fmt.Errorf("unknown operation %q; operations are: %s", args[0], strings.Join(server.OperationNames(), ", "))
+				return fmt.Errorf("unknown operation %q; operations are: %s", args[0], strings.Join(operationNames(), ", "))
 			}
 			// The parameters are read (and checked against their XSD types) before anything is sent; the
 			// namespace they are read in is the request document's own, whatever the service's.

@@ -46,7 +46,7 @@ func TestDebugLog(t *testing.T) {
 	held := newHoldingStore()
 	var logs syncBuffer
 	limits := server.DefaultLimits()
-	limits.MaxConcurrent, limits.AdmissionLimits.QueueTimeout = 1, 50*time.Millisecond
+	limits.Admission.MaxConcurrent, limits.Admission.QueueTimeout = 1, 50*time.Millisecond
 	level := choice{value: "debug", allowed: []string{"debug", "info"}}
 	logOpts := logOptions{format: choice{value: "text", allowed: []string{"text"}}, level: level}
 	logger, err := newLogger(&logs, logOpts)

@@ -50,8 +50,8 @@ func (e *endless) Read(p []byte) (int, error) {
 }
 
 // interruptAfter runs runImport and cancels its context once reached is closed, as Ctrl-C would; it
-// returns the error, the standard output and how long the import took to answer the interrupt.
-func interruptAfter(t *testing.T, opts importOptions, in io.Reader, reached <-chan struct{}) (error, string, time.Duration) {
+// returns the standard output, how long the import took to answer the interrupt, and the error.
+func interruptAfter(t *testing.T, opts importOptions, in io.Reader, reached <-chan struct{}) (string, time.Duration, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -67,11 +67,11 @@ func interruptAfter(t *testing.T, opts importOptions, in io.Reader, reached <-ch
 	cancel()
 	select {
 	case err := <-done:
-		return err, stdout.String(), time.Since(interrupted)
+		return stdout.String(), time.Since(interrupted), err
 	case <-time.After(30 * time.Second):
 		t.Fatal("the import did not answer the interrupt within 30 s")
 	}
-	return nil, "", 0
+	return "", 0, nil
 }
 
 // TestImportInterrupt: Ctrl-C used to be ignored during the check pass (12.7 s on 93 MB) and, in the
@@ -88,7 +88,7 @@ func TestImportInterrupt(t *testing.T) {
 
 			// The check pass, on input that never ends: nothing is written.
 			src := newEndless(4000)
-			err, _, took := interruptAfter(t, base, src, src.reached)
+			_, took, err := interruptAfter(t, base, src, src.reached)
 			t.Logf("check pass answered the interrupt in %s", took)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "interrupted while checking - (")
@@ -100,7 +100,7 @@ func TestImportInterrupt(t *testing.T) {
 			src = newEndless(4000)
 			opts := base
 			opts.noCheck = true
-			err, _, took = interruptAfter(t, opts, src, src.reached)
+			_, took, err = interruptAfter(t, opts, src, src.reached)
 			t.Logf("write pass answered the interrupt in %s", took)
 			require.Error(t, err)
 			assert.Less(t, took, 5*time.Second)
@@ -121,7 +121,7 @@ func TestImportInterrupt(t *testing.T) {
 			opts.store = kind.spec(t)
 			opts.mode = "insert-only"
 			opts.noCheck = true
-			err, stdout, _ := interruptAfter(t, opts, half, half.reached)
+			stdout, _, err := interruptAfter(t, opts, half, half.reached)
 			require.Error(t, err)
 			held = count(t, opts.store)
 			require.Positive(t, held)

@@ -153,29 +153,29 @@ func redactStore(spec string) string {
 func limitFlags(cmd *cobra.Command, l *server.Limits) {
 	d := server.DefaultLimits()
 	f := cmd.Flags()
-	f.Int64Var(&l.MaxBodyBytes, "max-body-bytes", d.MaxBodyBytes, "largest request body accepted, in bytes")
-	f.IntVar(&l.MaxXMLDepth, "max-xml-depth", d.MaxXMLDepth, "deepest element nesting accepted in a SOAP request")
-	f.IntVar(&l.MaxXMLElements, "max-xml-elements", d.MaxXMLElements, "most elements accepted in one SOAP request")
-	f.IntVar(&l.MaxConcurrent, "max-concurrent", d.MaxConcurrent, "operation requests served at once (unless set: 32 per CPU, at least 16); more wait up to --queue-timeout, then get 503 with Retry-After")
+	f.Int64Var(&l.Admission.MaxBodyBytes, "max-body-bytes", d.Admission.MaxBodyBytes, "largest request body accepted, in bytes")
+	f.IntVar(&l.XML.MaxDepth, "max-xml-depth", d.XML.MaxDepth, "deepest element nesting accepted in a SOAP request")
+	f.IntVar(&l.XML.MaxElements, "max-xml-elements", d.XML.MaxElements, "most elements accepted in one SOAP request")
+	f.IntVar(&l.Admission.MaxConcurrent, "max-concurrent", d.Admission.MaxConcurrent, "operation requests served at once (unless set: 32 per CPU, at least 16); more wait up to --queue-timeout, then get 503 with Retry-After")
 	f.IntVar(&l.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes, "largest request line and headers, in bytes")
 	f.DurationVar(&l.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time allowed to read request headers")
 	f.DurationVar(&l.ReadTimeout, "read-timeout", d.ReadTimeout, "time allowed to read a whole request")
 	f.DurationVar(&l.WriteTimeout, "write-timeout", d.WriteTimeout, "time allowed to write a response")
 	f.DurationVar(&l.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
-	xmlBudgetFlags(f, &l.XMLBudget)       // admission_flags.go
-	admissionFlags(f, &l.AdmissionLimits) // admission_flags.go
+	xmlBudgetFlags(f, &l.XML, d.XML)             // admission_flags.go
+	admissionFlags(f, &l.Admission, d.Admission) // admission_flags.go
 }
 
 // validateLimits refuses limits that cannot work, naming the flag.
 func validateLimits(l server.Limits) error {
 	switch {
-	case l.MaxBodyBytes < 1:
+	case l.Admission.MaxBodyBytes < 1:
 		return errors.New("--max-body-bytes must be at least 1")
-	case l.MaxXMLDepth < 3:
+	case l.XML.MaxDepth < 3:
 		return errors.New("--max-xml-depth must be at least 3 (Envelope, Body, operation)")
-	case l.MaxXMLElements < 3:
+	case l.XML.MaxElements < 3:
 		return errors.New("--max-xml-elements must be at least 3")
-	case l.MaxConcurrent < 1:
+	case l.Admission.MaxConcurrent < 1:
 		return errors.New("--max-concurrent must be at least 1")
 	case l.MaxHeaderBytes < 1024:
 		return errors.New("--max-header-bytes must be at least 1024")
@@ -188,10 +188,10 @@ func validateLimits(l server.Limits) error {
 	case l.IdleTimeout <= 0:
 		return errors.New("--idle-timeout must be positive")
 	}
-	if err := validateAdmission(l.AdmissionLimits); err != nil { // admission_flags.go
+	if err := validateAdmission(l.Admission); err != nil { // admission_flags.go
 		return err
 	}
-	return validateXMLBudget(l.XMLBudget) // admission_flags.go
+	return validateXMLBudget(l.XML) // admission_flags.go
 }
 
 // runServe runs the service until ctx is cancelled, then shuts down gracefully: it stops accepting,

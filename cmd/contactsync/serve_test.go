@@ -99,7 +99,7 @@ func TestServeRejectsBadConfiguration(t *testing.T) {
 		{"bad base url", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "a.db"), baseURL: "localhost:8080"}, "--base-url"},
 		{"bad addr", serveOptions{addr: "nonsense", store: "sqlite:" + filepath.Join(dir, "b.db"), baseURL: wsdl.DefaultBaseURL}, "--addr"},
 		{"zero concurrency", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "c.db"), baseURL: wsdl.DefaultBaseURL,
-			limits: func() server.Limits { l := server.DefaultLimits(); l.MaxConcurrent = 0; return l }()}, "--max-concurrent"},
+			limits: func() server.Limits { l := server.DefaultLimits(); l.Admission.MaxConcurrent = 0; return l }()}, "--max-concurrent"},
 		{"negative timeout", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "d.db"), baseURL: wsdl.DefaultBaseURL,
 			limits: func() server.Limits { l := server.DefaultLimits(); l.ReadTimeout = -1; return l }()}, "--read-timeout"},
 		{"negative shutdown timeout", serveOptions{addr: "127.0.0.1:0", store: "sqlite:" + filepath.Join(dir, "e.db"), baseURL: wsdl.DefaultBaseURL,

@@ -41,9 +41,6 @@ type sqliteFiles struct {
 	existed map[string]bool
 }
 
-// created reports whether the database file itself did not exist before.
-func (f *sqliteFiles) created() bool { return f != nil && !f.existed[f.path] }
-
 // removeCreated removes the files that did not exist before the command opened the database. Call it
 // only after the store is closed.
 func (f *sqliteFiles) removeCreated() {

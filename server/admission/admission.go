@@ -14,30 +14,40 @@ import (
 	"github.com/contactsync/contactsync/server/fault"
 )
 
-// Limits bound what requests may hold before they run; zero fields take their defaults.
+// Limits bound what requests may hold before they run and how many run at once. New takes them
+// complete: DefaultLimits with any field changed, or the server's limits tree with its defaults filled.
 type Limits struct {
+	// MaxBodyBytes is the largest request body accepted.
+	MaxBodyBytes int64
+	// MaxConcurrent is how many operation requests run at once (the operation slots); more wait up to
+	// QueueTimeout, then are refused with 503 and Retry-After, so overload never builds an unbounded
+	// backlog.
+	MaxConcurrent int
 	// MaxPending is how many requests may read their body or wait for an operation slot at once.
 	MaxPending int
 	// MaxBodyBytesInFlight bounds the request bodies held in memory at once, in bytes.
 	MaxBodyBytesInFlight int64
-	// MinBodyRate is the slowest a request body may arrive, in bytes per second, once the first
-	// bodyReadGrace has passed; a slower one is cut off.
+	// MinBodyRate is the slowest a request body may arrive, in bytes per second, once BodyReadGrace
+	// has passed; a slower one is cut off.
 	MinBodyRate int64
+	// BodyReadGrace is the time every body gets on top of its size at MinBodyRate: a round trip or two
+	// of a slow network and the client's scheduling, so a small body is never cut off by the rate. It
+	// is no setting of serve's; tests shorten it.
+	BodyReadGrace time.Duration
 	// QueueTimeout is how long a request whose body has been read waits for an operation slot
 	// before it is refused with 503.
 	QueueTimeout time.Duration
 }
 
-// DefaultBodyReadGrace is the time every body gets on top of its size at MinBodyRate: a round trip or
-// two of a slow network and the client's scheduling, so a small body is never cut off by the rate.
-const DefaultBodyReadGrace = 2 * time.Second
-
 // DefaultLimits returns the admission limits used when none are configured.
 func DefaultLimits() Limits {
 	return Limits{
+		MaxBodyBytes:         1 << 20,
+		MaxConcurrent:        DefaultMaxConcurrent(),
 		MaxPending:           1024,
 		MaxBodyBytesInFlight: 64 << 20,
 		MinBodyRate:          8 << 10,
+		BodyReadGrace:        2 * time.Second,
 		QueueTimeout:         100 * time.Millisecond,
 	}
 }
@@ -51,43 +61,18 @@ func DefaultMaxConcurrent() int {
 	return max(16, 32*runtime.GOMAXPROCS(0))
 }
 
-// WithDefaults fills every zero (or negative) field of l from DefaultLimits.
-func (l Limits) WithDefaults() Limits {
-	d := DefaultLimits()
-	if l.MaxPending <= 0 {
-		l.MaxPending = d.MaxPending
-	}
-	if l.MaxBodyBytesInFlight <= 0 {
-		l.MaxBodyBytesInFlight = d.MaxBodyBytesInFlight
-	}
-	if l.MinBodyRate <= 0 {
-		l.MinBodyRate = d.MinBodyRate
-	}
-	if l.QueueTimeout <= 0 {
-		l.QueueTimeout = d.QueueTimeout
-	}
-	return l
-}
-
 // Gates are the three gates of one handler. They are safe for concurrent use.
 type Gates struct {
 	limits    Limits
-	grace     time.Duration
-	maxBody   int64
 	pending   atomic.Int64
 	bodyBytes atomic.Int64
 	// slots holds one token per running operation request; its capacity is MaxConcurrent.
 	slots chan struct{}
 }
 
-// New returns the gates for l (zero fields take their defaults), with maxConcurrent operation slots,
-// bodies of at most maxBody bytes, and grace (DefaultBodyReadGrace when zero) on top of every body's
-// time at MinBodyRate.
-func New(l Limits, maxConcurrent int, maxBody int64, grace time.Duration) *Gates {
-	if grace <= 0 {
-		grace = DefaultBodyReadGrace
-	}
-	return &Gates{limits: l.WithDefaults(), grace: grace, maxBody: maxBody, slots: make(chan struct{}, maxConcurrent)}
+// New returns the gates for l, which must be complete (every field positive).
+func New(l Limits) *Gates {
+	return &Gates{limits: l, slots: make(chan struct{}, l.MaxConcurrent)}
 }
 
 // PrefixChecker refuses a request body from its first bytes, before the rest is read: the SOAP
@@ -148,9 +133,9 @@ func (t *Ticket) Release() {
 // bytes unread on the connection, Admit asks for an HTTP/1 connection to be closed after the response
 // (closeAfter), so the server does not read and discard them for a request it refused.
 func (a *Gates) Admit(w http.ResponseWriter, r *http.Request, check PrefixChecker) (body []byte, t Ticket, err *fault.Error) {
-	if r.ContentLength > a.maxBody {
+	if r.ContentLength > a.limits.MaxBodyBytes {
 		closeAfter(w, r)
-		return nil, t, fault.Errorf(fault.TooLarge, "The request body is larger than %d bytes.", a.maxBody)
+		return nil, t, fault.Errorf(fault.TooLarge, "The request body is larger than %d bytes.", a.limits.MaxBodyBytes)
 	}
 	if a.pending.Add(1) > int64(a.limits.MaxPending) {
 		a.pending.Add(-1)
@@ -264,13 +249,13 @@ func putBodyBuffer(b *[]byte) {
 	}
 }
 
-// readBody reads the whole body into t's buffer, within maxBody, cutting off a body slower than
+// readBody reads the whole body into t's buffer, within MaxBodyBytes, cutting off a body slower than
 // MinBodyRate. Memory is reserved from the in-flight budget as the buffer grows, never ahead of the
 // bytes: a client announcing a large Content-Length holds only what it has sent (times the growth
 // factor), so it cannot fill the budget by announcing alone. The buffer grows fourfold through the
 // pooled size classes; a last class more than twice the body's length is replaced by the length.
 func (a *Gates) readBody(w http.ResponseWriter, r *http.Request, t *Ticket, check PrefixChecker) *fault.Error {
-	ceiling := a.maxBody
+	ceiling := a.limits.MaxBodyBytes
 	if r.ContentLength > 0 {
 		ceiling = r.ContentLength // net/http never returns more than announced
 	}
@@ -332,19 +317,19 @@ func (a *Gates) readBody(w http.ResponseWriter, r *http.Request, t *Ticket, chec
 		}
 		if deadlines {
 			expected := float64(len(buf)) / float64(rate)
-			if err := rc.SetReadDeadline(start.Add(a.grace + time.Duration(expected*float64(time.Second)))); err != nil {
+			if err := rc.SetReadDeadline(start.Add(a.limits.BodyReadGrace + time.Duration(expected*float64(time.Second)))); err != nil {
 				deadlines = false
 			}
 		}
 		n, err := r.Body.Read(space)
 		if probing {
 			if n > 0 {
-				return fault.Errorf(fault.TooLarge, "The request body is larger than %d bytes.", a.maxBody)
+				return fault.Errorf(fault.TooLarge, "The request body is larger than %d bytes.", a.limits.MaxBodyBytes)
 			}
 		} else {
 			*t.buf = buf[:len(buf)+n]
-			if int64(len(*t.buf)) > a.maxBody { // a class buffer may hold more than maxBody
-				return fault.Errorf(fault.TooLarge, "The request body is larger than %d bytes.", a.maxBody)
+			if int64(len(*t.buf)) > a.limits.MaxBodyBytes { // a class buffer may hold more than MaxBodyBytes
+				return fault.Errorf(fault.TooLarge, "The request body is larger than %d bytes.", a.limits.MaxBodyBytes)
 			}
 		}
 		switch {
@@ -356,7 +341,7 @@ func (a *Gates) readBody(w http.ResponseWriter, r *http.Request, t *Ticket, chec
 		default:
 			var maxBytes *http.MaxBytesError
 			if errors.As(err, &maxBytes) {
-				return fault.Errorf(fault.TooLarge, "The request body is larger than %d bytes.", a.maxBody)
+				return fault.Errorf(fault.TooLarge, "The request body is larger than %d bytes.", a.limits.MaxBodyBytes)
 			}
 			return fault.Errorf(fault.MalformedRequest, "The request body could not be read.")
 		}

@@ -11,13 +11,18 @@ import (
 )
 
 // Binding is the adapter every wire protocol implements (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST, the
-// JSON endpoint). The handler picks one by method, path and content type, then drives it the same way
-// for every operation: admit the body, decode it into an operation and its generated request value,
-// call the operation through the generated table, encode the result or the error. Nothing here knows
-// an operation: the table (gen.Operations) does.
+// JSON endpoint). Each says which requests it serves (Route); the handler builds its dispatch from the
+// routes of the bindings it has, and answers 404, 405 (with Allow) and 415 from them, so it names no
+// binding. It then drives the binding it chose the same way for every operation: admit the body, decode
+// it into an operation and its generated request value, call the operation through the generated
+// table, encode the result or the error. Nothing here knows an operation: the table (gen.Operations)
+// does.
 type Binding interface {
-	// Name identifies the binding in logs and metrics: soap11, soap12, get, post or json.
+	// Name identifies the binding in logs and metrics, and is its protocol's name in --protocols
+	// (ProtocolNames): soap11, soap12, get, post or json.
 	Name() string
+	// Route says which requests the binding serves. The handler reads it once, when it is built.
+	Route() Route
 	// Offers reports whether the binding serves op (the contract's binding of its protocol lists it).
 	Offers(op *wire.Operation) bool
 	// CarriesTokens reports whether requests of this binding may carry credentials in the body (a
@@ -27,15 +32,61 @@ type Binding interface {
 	// CheckPrefix may refuse a body from its first bytes, as they arrive, when they already break a
 	// limit the whole body would break (admission.PrefixChecker); nil lets the body be read on.
 	CheckPrefix(prefix []byte) *fault.Error
-	// Decode reads the request. body holds the request body, already read within the size limit. The
-	// returned request carries the credentials the body held even when decoding failed after them.
-	Decode(r *http.Request, body []byte) (Request, *fault.Error)
-	// WriteResult writes a successful response. The help pages call it with placeholder results for
-	// their samples, so a sample is always what the binding really writes.
+	// Decode reads the request. opName is the operation name the path gives (the last segment of
+	// <endpoint>/<Operation>) for a binding whose Route has OperationInPath, "" for the others. body
+	// holds the request body, already read within the size limit. The returned request carries the
+	// credentials the body held even when decoding failed after them.
+	Decode(r *http.Request, opName string, body []byte) (Request, *fault.Error)
+	// WriteResult writes a successful response.
 	WriteResult(w http.ResponseWriter, op *wire.Operation, resp wire.Message)
+	// WriteSample writes the response the help pages show: what WriteResult writes, around the sample's
+	// placeholder content instead of a result's, so a sample is always what the binding really writes.
+	WriteSample(w http.ResponseWriter, op *wire.Operation, sample Sample)
 	// WriteError writes err in the binding's error form (a fault, a JSON error object, or a status with
 	// a text message), with the status fault's table gives the binding.
 	WriteError(w http.ResponseWriter, err *fault.Error)
+}
+
+// Route is which requests a binding serves, and what the handler answers for it where it does not
+// serve them: at which path, with which methods and media types, and the answer when --protocols
+// leaves it off.
+type Route struct {
+	// Title names the binding to people: the heading of its samples on the help pages, and the
+	// handler's message listing which media type each binding takes (SOAP 1.1, HTTP GET, JSON).
+	Title string
+	// OperationInPath: the binding is served at <endpoint>/<Operation>, and Decode is given the
+	// operation name from the path; otherwise it is served at the endpoint itself.
+	OperationInPath bool
+	// Methods are the HTTP methods the binding takes.
+	Methods []string
+	// MediaType, when set, is the media type (lower case) of the requests the binding takes, and the
+	// binding is chosen only for a request of it; a binding without one takes every request of its
+	// methods at its path and judges the content type itself. The handler tries the bindings with a
+	// media type first.
+	MediaType string
+	// Strict asks for a Content-Type that parses whole: a header of MediaType whose parameters do
+	// not parse is not the binding's. Without it the media type alone decides.
+	Strict bool
+	// Claims makes a request of MediaType at the binding's path the binding's whatever its method: a
+	// method the binding does not take is answered 405, with Allow, in the binding's own error form
+	// (NotAllowed), not passed to another binding.
+	Claims bool
+	// NotAllowed is the error for a method a claiming binding does not take.
+	NotAllowed func(method string) *fault.Error
+	// Off is the answer, written as plain text, to a request the binding would take when --protocols
+	// leaves it off; nil when a binding that is off takes nothing and leaves the request to the others.
+	Off *fault.Error
+}
+
+// Sample is the placeholder message the help pages show as a response: it writes its placeholder
+// content in the form of each binding.
+type Sample interface {
+	// Message is the content of a SOAP response wrapper.
+	wire.Message
+	// AppendResult appends the content of an HTTP result document; ok is false for a null result.
+	AppendResult(b []byte) (out []byte, ok bool)
+	// AppendResultJSON appends the result as a JSON value.
+	AppendResultJSON(b []byte) []byte
 }
 
 // Request is a decoded request: the operation, its generated request value and the credentials the

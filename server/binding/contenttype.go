@@ -3,6 +3,7 @@ package binding
 import (
 	"mime"
 	"strings"
+	"unicode/utf8"
 )
 
 // ContentType is a request's Content-Type header as mime.ParseMediaType reads it. The shapes clients
@@ -44,6 +45,49 @@ func (c ContentType) Param(name string) (value string, ok bool) {
 			return value, true
 		}
 	}
+}
+
+// MayHaveMediaType reports, without parsing, whether ReadContentType could read mediaType (lower-case
+// ASCII) from header: it is false only when the header holds no ASCII spelling of it in any case, so a
+// caller may skip parsing a header that does not mention the media type at all. A header with a byte
+// beyond ASCII is always a maybe, since lower-casing such characters can yield ASCII letters (the
+// Kelvin sign lower-cases to k). The common header, in lower case, costs a substring search and one
+// pass over its bytes.
+func MayHaveMediaType(header, mediaType string) bool {
+	if strings.Contains(header, mediaType) {
+		return true
+	}
+	upper := false
+	for i := 0; i < len(header); i++ {
+		c := header[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return false
+	}
+	for i := 0; i+len(mediaType) <= len(header); i++ {
+		if asciiEqualFold(header[i:i+len(mediaType)], mediaType) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiEqualFold reports whether s equals the lower-case ASCII t in any ASCII case.
+func asciiEqualFold(s, t string) bool {
+	for i := range len(t) {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != t[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // maxSimpleParams is how many parameters readSimpleContentType reads; a header with more goes to mime.

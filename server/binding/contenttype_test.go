@@ -3,6 +3,8 @@ package binding
 import (
 	"mime"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // checkReadContentType fails t when ReadContentType reads header otherwise than mime.ParseMediaType:
@@ -25,6 +27,10 @@ func checkReadContentType(t *testing.T, header string) (simple bool) {
 				t.Fatalf("ReadContentType(%q).Param(%q) = %q; mime.ParseMediaType has no such parameter", header, name, got)
 			}
 		}
+	}
+	// MayHaveMediaType lets a caller skip the parse only when the parse could not find the media type.
+	if c.MediaType != "" && !MayHaveMediaType(header, c.MediaType) {
+		t.Fatalf("MayHaveMediaType(%q, %q) is false, but ReadContentType reads that media type", header, c.MediaType)
 	}
 	return c.parsed == nil && c.Err == nil
 }
@@ -77,7 +83,29 @@ func FuzzReadContentType(f *testing.F) {
 	f.Add("text/xml; charset=utf-8")
 	f.Add("application/x-www-form-urlencoded; charset=utf-8")
 	f.Add("application/soap+xml; action=a; ACTION=b")
+	f.Add("appl\u0130cation/json")
 	f.Fuzz(func(t *testing.T, header string) {
 		checkReadContentType(t, header)
 	})
+}
+
+// TestMayHaveMediaType: the pre-check before a parse says no only where no spelling of the media type
+// is in the header; anything beyond ASCII is a maybe.
+func TestMayHaveMediaType(t *testing.T) {
+	for _, tc := range []struct {
+		header string
+		want   bool
+	}{
+		{"application/json", true},
+		{"Application/JSON; charset=utf-8", true},
+		{"  application/json", true},
+		{"application/x-www-form-urlencoded", false},
+		{"text/json", false},
+		{"", false},
+		{"appl\u0130cation/json", true}, // U+0130 lower-cases to i: mime reads application/json
+		{"text/plain; x=\u212A", true},  // the Kelvin sign: beyond ASCII, a maybe
+	} {
+		assert.Equal(t, tc.want, MayHaveMediaType(tc.header, "application/json"), "%q", tc.header)
+	}
+	assert.Equal(t, "application/json", ReadContentType("appl\u0130cation/json").MediaType, "why a non-ASCII header is a maybe")
 }

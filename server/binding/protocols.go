@@ -49,3 +49,23 @@ func ParseProtocols(names []string) (Protocols, error) {
 	}
 	return p, nil
 }
+
+// Serves reports whether the protocol of a binding, by its name (Binding.Name), is served; an unknown
+// name is not.
+func (p Protocols) Serves(name string) bool {
+	switch name {
+	case "soap11":
+		return p.SOAP11
+	case "soap12":
+		return p.SOAP12
+	case "get":
+		return p.Get
+	case "post":
+		return p.Post
+	case "json":
+		return p.JSON
+	case "docs":
+		return p.Docs
+	}
+	return false
+}

@@ -180,9 +180,16 @@ func (c *Client) Invoke(ctx context.Context, op *wire.Operation, req, resp wire.
 	}
 }
 
+// FormEncoder is a request that writes its own parameters as form values rather than through its
+// operation's EncodeForm: the help pages' placeholder requests, whose values are not of their
+// parameters' Go types.
+type FormEncoder interface {
+	EncodeForm(form url.Values)
+}
+
 // NewRequest returns the HTTP request the client sends for op with the request req, without sending
-// it. The server's help pages build their sample requests with it (given a wire.Placeholder), so the
-// samples are exactly what this client puts on the wire.
+// it. The server's help pages build their sample requests with it (given placeholder messages, which
+// are FormEncoders), so the samples are exactly what this client puts on the wire.
 func (c *Client) NewRequest(ctx context.Context, op *wire.Operation, req wire.Message) (*http.Request, error) {
 	httpReq, err := c.newRequest(ctx, op, req)
 	if err != nil {
@@ -219,7 +226,11 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 		return httpReq, nil
 	case HTTPGet, HTTPPost:
 		form := url.Values{}
-		wire.EncodeForm(op, req, form)
+		if fe, ok := req.(FormEncoder); ok {
+			fe.EncodeForm(form)
+		} else if op.EncodeForm != nil {
+			op.EncodeForm(req, form)
+		}
 		if b == HTTPGet {
 			u := c.Endpoint + "/" + op.Name
 			if len(form) > 0 {

@@ -4,7 +4,7 @@
 // binding. It also decides the address those documents show (--public-url, --trusted-proxies) and
 // marks documents whose address follows the request as private to caches.
 //
-// The samples come through the binding.Binding interface (WriteResult) and the bundled client, never
-// by reaching into a binding. docs may import the standard library, gen, wsdl, server/binding,
+// The samples come through the binding.Binding interface (WriteSample, given placeholder messages) and
+// the bundled client, never by reaching into a binding. docs may import the standard library, gen, wsdl, server/binding,
 // server/client, server/fault and server/wire, and never a binding family.
 package docs

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/server/binding"
-	"github.com/contactsync/contactsync/server/client"
 )
 
 // Config configures the documents of one deployment.
@@ -18,24 +17,17 @@ type Config struct {
 	Protocols binding.Protocols
 	// Addressing decides the endpoint address the documents show.
 	Addressing Addressing
-	// Faces are the served bindings whose sample messages the operation pages show, in order.
-	Faces []Face
+	// Bindings are the bindings served, whose sample messages the operation pages show, in order.
+	// Each sample request is written by the bundled client speaking the binding (the client's binding
+	// of the same name), each sample response by the binding itself (WriteSample), so a sample is
+	// always what the service really sends.
+	Bindings []binding.Binding
 	// Guard, when set, runs before a document is served and answers the request itself (returning
 	// true) when the caller may not read the documents: the handler's credential check when the
 	// documents are protected.
 	Guard func(w http.ResponseWriter, r *http.Request) bool
 	// Logger receives failures to render a page; nil means slog.Default().
 	Logger *slog.Logger
-}
-
-// Face is one binding as the help pages show it: a sample request written by the bundled client
-// speaking it, and a sample response written by the binding itself (its WriteResult given
-// placeholders), so a sample is always what the service really sends.
-type Face struct {
-	// Heading names the binding on the page (SOAP 1.1, HTTP GET, …).
-	Heading string
-	Client  client.Binding
-	Server  binding.Binding
 }
 
 // Documents serves a GET (or HEAD) of the endpoint: ?WSDL, ?disco, and otherwise the help pages. It is

@@ -254,11 +254,11 @@ func (d *Documents) serveHelp(w http.ResponseWriter, r *http.Request) {
 	d.renderHelp(w, http.StatusOK, "operation", &page)
 }
 
-// protocolList names the faces served, in the help pages' order, as a list in a sentence.
+// protocolList names the bindings served, in the help pages' order, as a list in a sentence.
 func (d *Documents) protocolList() string {
 	var names []string
-	for _, f := range d.cfg.Faces {
-		names = append(names, f.Heading)
+	for _, b := range d.cfg.Bindings {
+		names = append(names, b.Route().Title)
 	}
 	switch len(names) {
 	case 0:
@@ -291,17 +291,18 @@ func (d *Documents) writeHelpFailure(w http.ResponseWriter, r *http.Request, err
 // placeholderLength is shown where a sample's Content-Length goes, as ASMX shows it.
 const placeholderLength = "length"
 
-// helpSamples writes op's sample messages for every face that offers it: each request with the
-// client's request writer, each response with the binding's WriteResult, both given placeholder
-// messages (wire.Placeholder) built from the table's type descriptors.
+// helpSamples writes op's sample messages for every served binding that offers it: each request with
+// the client's request writer, each response with the binding's WriteSample, both given placeholder
+// messages (placeholder.go) built from the table's type descriptors.
 func (d *Documents) helpSamples(ctx context.Context, op *helpOperation, address string) ([]helpSample, error) {
 	var out []helpSample
-	for _, s := range d.cfg.Faces {
-		if !s.Server.Offers(op.op) || !client.Offers(op.op, s.Client) {
+	for _, b := range d.cfg.Bindings {
+		speaks := client.Binding(b.Name())
+		if !b.Offers(op.op) || !client.Offers(op.op, speaks) {
 			continue
 		}
-		c := &client.Client{Endpoint: address, Namespace: d.cfg.Namespace, Binding: s.Client}
-		req, err := c.NewRequest(ctx, op.op, wire.NewRequestPlaceholder(op.op))
+		c := &client.Client{Endpoint: address, Namespace: d.cfg.Namespace, Binding: speaks}
+		req, err := c.NewRequest(ctx, op.op, requestPlaceholder(op.op))
 		if err != nil {
 			return nil, err
 		}
@@ -310,8 +311,8 @@ func (d *Documents) helpSamples(ctx context.Context, op *helpOperation, address 
 			return nil, err
 		}
 		rec := httptest.NewRecorder()
-		s.Server.WriteResult(rec, op.op, wire.NewResponsePlaceholder(op.op))
-		out = append(out, helpSample{ID: s.Server.Name(), Heading: s.Heading, Request: request, Response: formatResponse(rec)})
+		b.WriteSample(rec, op.op, responsePlaceholder(op.op))
+		out = append(out, helpSample{ID: b.Name(), Heading: b.Route().Title, Request: request, Response: formatResponse(rec)})
 	}
 	return out, nil
 }

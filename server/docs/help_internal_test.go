@@ -3,6 +3,7 @@ package docs
 import (
 	"bytes"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"testing"
 
@@ -23,9 +24,10 @@ func TestIndentXMLOnlyAddsWhiteSpace(t *testing.T) {
 	ns := wsdl.DefaultNamespace
 	for _, b := range []binding.Binding{soap.New(false, ns, soap.DefaultLimits(), gen.Operations), soap.New(true, ns, soap.DefaultLimits(), gen.Operations), httpform.New(false, ns, gen.Operations)} {
 		for _, op := range gen.Operations {
-			for _, r := range []wire.Message{wire.NewResponsePlaceholder(op), op.NewResponse()} {
-				rec := httptest.NewRecorder()
-				b.WriteResult(rec, op, r)
+			sample, result := httptest.NewRecorder(), httptest.NewRecorder()
+			b.WriteSample(sample, op, responsePlaceholder(op))
+			b.WriteResult(result, op, op.NewResponse())
+			for _, rec := range []*httptest.ResponseRecorder{sample, result} {
 				raw := rec.Body.Bytes()
 				indented := indentXML(raw)
 				assert.Equal(t, string(betweenTags.ReplaceAll(raw, []byte("><"))), string(betweenTags.ReplaceAll(bytes.TrimSpace(indented), []byte("><"))),
@@ -48,4 +50,14 @@ func TestHelpModelFromContract(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []soapPort{{"SyncServiceSoap", "soap11"}, {"SyncServiceSoap12", "soap12"}}, helpModel.soapPorts)
+}
+
+// TestPlaceholderForm: the help pages' sample form of an array parameter shows two items, as their
+// XML samples show two array items, and a simple parameter its type.
+func TestPlaceholderForm(t *testing.T) {
+	ids := &wire.Type{Name: "ArrayOfString", Kind: wire.KindArray, Item: &wire.Field{Name: "string", Type: wire.TypeString, MaxOccurs: -1, Nillable: true}}
+	op := &wire.Operation{Name: "ReadContactList", Params: []wire.Field{{Name: "ids", Type: ids}, {Name: "asOf", Type: wire.TypeDateTime, MinOccurs: 1, MaxOccurs: 1}}}
+	form := url.Values{}
+	requestPlaceholder(op).EncodeForm(form)
+	assert.Equal(t, "asOf=dateTime&ids=string&ids=string", form.Encode())
 }

@@ -235,6 +235,7 @@ func FromWire(w *gen.Contact) (store.Contact, error) {
 	if err := validateID(w.Id); err != nil {
 		var e *fault.Error
 		if errors.As(err, &e) {
+			//lint:ignore ST1005 the message starts with the field's name as import's users see it in their file
 			return store.Contact{}, fmt.Errorf("Id is not a valid contact id: %s", e.Message)
 		}
 		return store.Contact{}, err

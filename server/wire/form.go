@@ -60,17 +60,6 @@ func PutForm(f *Form) {
 	formPool.Put(f)
 }
 
-// FormOf returns a Form holding values, for callers that have them parsed already.
-func FormOf(values url.Values) *Form {
-	f := &Form{}
-	for k, vs := range values {
-		for _, v := range vs {
-			f.pairs = append(f.pairs, formPair{k, v})
-		}
-	}
-	return f
-}
-
 // Lookup returns the first value of name and how many times it is given. Names are matched without
 // regard to case, as ASMX's URL reader matches them (its NameValueCollection is case-insensitive:
 // asmx-typezoo/more get-EchoInt-name-case reads N=5 as the parameter n).

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -166,14 +165,4 @@ func FuzzFormValues(f *testing.F) {
 		require.LessOrEqual(t, v.Time.Year(), 9999)
 		require.Equal(t, time.UTC == v.Time.Location(), strings.HasSuffix(v.String(), "Z") || v.NoZone)
 	})
-}
-
-// TestPlaceholderForm: the help pages' sample form of an array parameter shows two items, as their
-// XML samples show two array items, and a simple parameter its type.
-func TestPlaceholderForm(t *testing.T) {
-	ids := &Type{Name: "ArrayOfString", Kind: KindArray, Item: &Field{Name: "string", Type: TypeString, MaxOccurs: -1, Nillable: true}}
-	op := &Operation{Name: "ReadContactList", Params: []Field{{Name: "ids", Type: ids}, {Name: "asOf", Type: TypeDateTime, MinOccurs: 1, MaxOccurs: 1}}}
-	form := url.Values{}
-	EncodeForm(op, NewRequestPlaceholder(op), form)
-	assert.Equal(t, "asOf=dateTime&ids=string&ids=string", form.Encode())
 }

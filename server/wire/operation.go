@@ -138,16 +138,6 @@ func Lookup(ops []*Operation, name string) *Operation {
 	return nil
 }
 
-// LookupBytes is Lookup for a name held in bytes, without allocating.
-func LookupBytes(ops []*Operation, name []byte) *Operation {
-	for _, op := range ops {
-		if op.Name == string(name) {
-			return op
-		}
-	}
-	return nil
-}
-
 // Value readers for the generated XML decoders. what names the element in errors ("parameter id",
 // "element FirstName").
 
@@ -239,37 +229,6 @@ var (
 	// XML Schema's.
 	TypeGuid = &Type{Name: "guid", Kind: KindGUID}
 )
-
-// AppendResult appends the content of op's result in resp, as op.AppendResult does; it also accepts
-// a *Placeholder (help-page samples).
-func AppendResult(op *Operation, b []byte, resp Message) ([]byte, bool) {
-	if p, ok := resp.(*Placeholder); ok {
-		return p.appendResult(b)
-	}
-	if op.AppendResult == nil {
-		return b, false
-	}
-	return op.AppendResult(b, resp)
-}
-
-// EncodeForm writes req's parameters as form values, as op.EncodeForm does; it also accepts a
-// *Placeholder.
-func EncodeForm(op *Operation, req Message, form url.Values) {
-	if p, ok := req.(*Placeholder); ok {
-		for _, f := range p.Fields {
-			if f.Type.Kind == KindArray { // two items, as the XML samples show an array
-				form.Add(f.Name, PlaceholderText(f.Type.Item.Type))
-				form.Add(f.Name, PlaceholderText(f.Type.Item.Type))
-				continue
-			}
-			form.Set(f.Name, PlaceholderText(f.Type))
-		}
-		return
-	}
-	if op.EncodeForm != nil {
-		op.EncodeForm(req, form)
-	}
-}
 
 // LookupField finds a field (a parameter) by name.
 func LookupField(fields []Field, name string) *Field {

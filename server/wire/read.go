@@ -13,29 +13,37 @@ import (
 	"github.com/contactsync/contactsync/server/fault"
 )
 
-// Limits bound what a Reader accepts from one document.
+// Limits bound what one XML document may cost. The Reader enforces MaxDepth and MaxElements in both
+// modes. The lexical bounds below them apply to fast mode only, where zero means none: beyond any of
+// them it steps aside (ErrFallback) as it does for any unusual document. The SOAP binding checks the
+// same fields, and the two on comments, processing instructions and CDATA that no Reader counts, in its
+// parse budget before the full decoder runs (binding/soap, budget.go); since the fast reader is held to
+// the budget's own values, a document it accepts is within the budget, and the budget needs checking
+// only when fast mode steps aside. The server's limits tree (server.Limits) holds one Limits for every
+// XML request; the JSON endpoint takes its MaxDepth too.
 type Limits struct {
 	// MaxDepth is the deepest element nesting accepted.
 	MaxDepth int
 	// MaxElements is the most elements accepted.
 	MaxElements int
 
-	// The bounds below apply to fast mode only, where zero means none: beyond any of them it steps
-	// aside (ErrFallback) as it does for any unusual document. A caller that enforces a stricter
-	// lexical budget (the SOAP binding's parse budget) sets them to its own limits, so fast mode
-	// never accepts a document the budget refuses, and the budget needs checking only when fast mode
-	// steps aside.
-
 	// MaxAttrsPerElement is the most attributes of one element, namespace declarations not counted.
 	MaxAttrsPerElement int
 	// MaxAttrs is the most attributes in the document, namespace declarations not counted.
 	MaxAttrs int
-	// MaxNamespaces is the most namespace declarations in the document.
+	// MaxNamespaces is the most namespace declarations (xmlns, xmlns:p) in the document.
 	MaxNamespaces int
-	// MaxNameBytes is the longest element or attribute name, prefix included.
+	// MaxNameBytes is the longest element or attribute name, prefix included, in bytes.
 	MaxNameBytes int
-	// MaxAttrValueBytes is the longest attribute value, as sent.
+	// MaxAttrValueBytes is the longest attribute value (namespace URIs included), in bytes as sent.
 	MaxAttrValueBytes int
+
+	// MaxSpecialTokens is the most comments, processing instructions and CDATA sections in the
+	// document, the XML declaration at its start not counted; MaxSpecialBytes the most bytes inside
+	// them all together. Fast mode steps aside at the first of them, so only the SOAP binding's parse
+	// budget counts them.
+	MaxSpecialTokens int
+	MaxSpecialBytes  int
 }
 
 // over reports whether n exceeds the bound limit, zero meaning no bound.

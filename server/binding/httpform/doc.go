@@ -5,5 +5,5 @@
 // Errors are a text/plain message with the code's HTTP status.
 //
 // It may import the standard library, server/binding, server/fault, server/wire and wsdl (the
-// endpoint path), and never another binding family.
+// endpoint path), and never another binding family; only the server root imports it.
 package httpform

@@ -32,7 +32,7 @@ func FuzzHTTPBindings(f *testing.F) {
 			r.URL.RawQuery = params
 		}
 		r.URL.Path = target
-		got, err := b.Decode(r, []byte(params))
+		got, err := b.Decode(r, op, []byte(params))
 		if err == nil {
 			if got.Op == nil || got.Op.Name != op {
 				t.Fatalf("decoded %q as %v", op, got.Op)

@@ -45,6 +45,18 @@ func (b *Binding) Name() string {
 	return "get"
 }
 
+// Route: GET or POST of <endpoint>/<Operation>, whatever the content type (the POST binding refuses
+// one that is not a form itself, once the request is admitted); off, such a request is answered 404
+// naming the protocol.
+func (b *Binding) Route() binding.Route {
+	method, title := http.MethodGet, "HTTP GET"
+	if b.post {
+		method, title = http.MethodPost, "HTTP POST"
+	}
+	return binding.Route{Title: title, OperationInPath: true, Methods: []string{method},
+		Off: fault.Errorf(fault.UnknownOperation, "The %s protocol is not enabled on this service.", title)}
+}
+
 // CarriesTokens: the HTTP bindings have no way to carry credentials but the Authorization header.
 func (b *Binding) CarriesTokens() bool { return false }
 
@@ -63,11 +75,10 @@ func (b *Binding) Offers(op *wire.Operation) bool {
 	return op.Bindings.Has(wire.HTTPGet)
 }
 
-// Decode reads the operation from the last path segment and its parameters from the query string or
-// the form body. Once the path names an operation of the contract, every error is returned with it,
-// so the request is counted and logged under that operation.
-func (b *Binding) Decode(r *http.Request, body []byte) (binding.Request, *fault.Error) {
-	opName := strings.TrimPrefix(r.URL.Path, wsdl.Path+"/")
+// Decode reads the operation named by the last path segment, opName, and its parameters from the
+// query string or the form body. Once the path names an operation of the contract, every error is
+// returned with it, so the request is counted and logged under that operation.
+func (b *Binding) Decode(r *http.Request, opName string, body []byte) (binding.Request, *fault.Error) {
 	op := wire.Lookup(b.ops, opName)
 	if op == nil {
 		return binding.Request{}, fault.Errorf(fault.UnknownOperation, "The operation %q does not exist; operations are: %s.",
@@ -154,24 +165,47 @@ func (b *Binding) operationNames() []string {
 // WriteResult writes the result document, or an empty 200 for an operation without a result.
 func (b *Binding) WriteResult(w http.ResponseWriter, op *wire.Operation, resp wire.Message) {
 	if op.Result == nil {
-		// An operation without a result has no document to send: ASMX answers 200 with an empty body
-		// and no Content-Type (the type zoo's get-Nothing and post-Nothing).
-		w.Header().Set("Content-Length", "0")
-		w.WriteHeader(http.StatusOK)
+		writeNoResult(w)
 		return
 	}
 	buf := binding.GetBuffer()
 	defer binding.PutBuffer(buf)
-	*buf = b.appendResult(*buf, op, resp)
+	mark := len(*buf)
+	*buf = append(*buf, b.start[op]...)
+	ok := false
+	if op.AppendResult != nil {
+		*buf, ok = op.AppendResult(*buf, resp)
+	}
+	*buf = b.endResult(*buf, op, mark, ok)
 	binding.WriteBody(w, http.StatusOK, httpContentType, *buf)
 }
 
-// appendResult appends the result document: the root element holding the result, or an xsi:nil root
-// for a null result.
-func (b *Binding) appendResult(buf []byte, op *wire.Operation, resp wire.Message) []byte {
-	mark := len(buf)
-	buf = append(buf, b.start[op]...)
-	buf, ok := wire.AppendResult(op, buf, resp)
+// WriteSample writes the result document around a help-page sample, as WriteResult writes a result.
+func (b *Binding) WriteSample(w http.ResponseWriter, op *wire.Operation, sample binding.Sample) {
+	if op.Result == nil {
+		writeNoResult(w)
+		return
+	}
+	buf := binding.GetBuffer()
+	defer binding.PutBuffer(buf)
+	mark := len(*buf)
+	*buf = append(*buf, b.start[op]...)
+	var ok bool
+	*buf, ok = sample.AppendResult(*buf)
+	*buf = b.endResult(*buf, op, mark, ok)
+	binding.WriteBody(w, http.StatusOK, httpContentType, *buf)
+}
+
+// writeNoResult answers an operation without a result: ASMX has no document to send, and answers 200
+// with an empty body and no Content-Type (the type zoo's get-Nothing and post-Nothing).
+func writeNoResult(w http.ResponseWriter) {
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(http.StatusOK)
+}
+
+// endResult ends the result document whose root start tag was appended at mark: the root's end tag
+// after its content, or, for a null result (ok false), an xsi:nil root in place of the start tag.
+func (b *Binding) endResult(buf []byte, op *wire.Operation, mark int, ok bool) []byte {
 	if !ok {
 		return append(buf[:mark], b.nilRoot[op]...)
 	}

@@ -3,6 +3,6 @@
 // the result as {"d": value} through the generated JSON codec, and errors as ASP.NET AJAX's
 // {"Message","StackTrace","ExceptionType"} object with the jsonerror: true header.
 //
-// It may import the standard library, server/binding, server/fault, server/wire and wsdl (the
-// endpoint path), and never another binding family.
+// It may import the standard library, server/binding, server/fault and server/wire, and never another
+// binding family; only the server root imports it.
 package json

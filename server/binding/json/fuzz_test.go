@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -21,12 +22,12 @@ func FuzzJSONBinding(f *testing.F) {
 	} {
 		f.Add(s[0], s[1])
 	}
-	b := New(32, gen.Operations)
+	b := New(wire.Limits{MaxDepth: 32}, gen.Operations)
 	f.Fuzz(func(t *testing.T, op, body string) {
 		r := httptest.NewRequest(http.MethodPost, wsdl.Path+"/x", strings.NewReader(body))
 		r.URL.Path = wsdl.Path + "/" + op
 		r.Header.Set("Content-Type", "application/json")
-		got, err := b.Decode(r, []byte(body))
+		got, err := b.Decode(r, op, []byte(body))
 		if err != nil {
 			if err.Message == "" {
 				t.Fatalf("error without a message for %q", body)
@@ -39,7 +40,7 @@ func FuzzJSONBinding(f *testing.F) {
 		again := got.Msg.(interface{ AppendJSON([]byte) []byte }).AppendJSON(nil)
 		r2 := httptest.NewRequest(http.MethodPost, r.URL.Path, strings.NewReader(string(again)))
 		r2.Header.Set("Content-Type", "application/json")
-		back, err := b.Decode(r2, again)
+		back, err := b.Decode(r2, op, again)
 		if err != nil {
 			t.Fatalf("the re-encoded request %s is refused: %v", again, err)
 		}

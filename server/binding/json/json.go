@@ -7,7 +7,6 @@ import (
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
-	"github.com/contactsync/contactsync/wsdl"
 )
 
 // Binding serves the ASP.NET AJAX JSON endpoint (a [ScriptService] ASMX service): POST
@@ -22,16 +21,35 @@ type Binding struct {
 	maxDepth int
 }
 
+// mediaType is the media type of the endpoint's requests.
+const mediaType = "application/json"
+
 const jsonContentType = "application/json; charset=utf-8"
 
-// New returns the JSON endpoint of the operations ops, refusing bodies nested deeper than maxDepth (the
-// same depth limit as XML requests).
-func New(maxDepth int, ops []*wire.Operation) *Binding {
-	return &Binding{ops: ops, maxDepth: maxDepth}
+// New returns the JSON endpoint of the operations ops, refusing bodies nested deeper than the XML
+// limits' MaxDepth: JSON requests are held to the same depth as XML ones.
+func New(limits wire.Limits, ops []*wire.Operation) *Binding {
+	return &Binding{ops: ops, maxDepth: limits.MaxDepth}
 }
 
 // Name is json.
 func (b *Binding) Name() string { return "json" }
+
+// Route: a POST of <endpoint>/<Operation> with Content-Type application/json (whole: parameters that do
+// not parse leave the request to the HTTP POST binding). A request of that media type is the
+// endpoint's whatever its method: ASP.NET AJAX refuses a GET of a method not marked UseHttpGet, and the
+// endpoint answers any other method in JSON rather than leave it to the XML binding the client did not
+// ask for. Off, a JSON POST is answered 415 saying so, not with the HTTP POST binding's "requires
+// application/x-www-form-urlencoded": the caller meant the JSON endpoint, and needs to know it is off
+// and how it is turned on.
+func (b *Binding) Route() binding.Route {
+	return binding.Route{Title: "JSON", OperationInPath: true, Methods: []string{http.MethodPost}, MediaType: mediaType,
+		Strict: true, Claims: true, NotAllowed: func(method string) *fault.Error {
+			return fault.Errorf(fault.MethodNotAllowed, "The method %s is not allowed on the JSON endpoint; call it with POST.", method)
+		},
+		Off: fault.Errorf(fault.UnsupportedMediaType, "The JSON endpoint is not enabled on this service: it answers application/json "+
+			"requests only when serve's --protocols lists json. HTTP POST requests use application/x-www-form-urlencoded.")}
+}
 
 // CarriesTokens: the JSON endpoint carries credentials only in the Authorization header.
 func (b *Binding) CarriesTokens() bool { return false }
@@ -43,15 +61,9 @@ func (b *Binding) CheckPrefix([]byte) *fault.Error { return nil }
 // codec reads, complex ones included, as ASP.NET AJAX does.
 func (b *Binding) Offers(op *wire.Operation) bool { return op.DecodeJSON != nil }
 
-// IsMediaType reports whether a Content-Type header names application/json.
-func IsMediaType(contentType string) bool {
-	c := binding.ReadContentType(contentType)
-	return c.Err == nil && c.MediaType == "application/json"
-}
-
-// Decode reads the operation from the last path segment and its parameters from the JSON object.
-func (b *Binding) Decode(r *http.Request, body []byte) (binding.Request, *fault.Error) {
-	opName := strings.TrimPrefix(r.URL.Path, wsdl.Path+"/")
+// Decode reads the operation named by the last path segment, opName, and its parameters from the JSON
+// object.
+func (b *Binding) Decode(r *http.Request, opName string, body []byte) (binding.Request, *fault.Error) {
 	op := wire.Lookup(b.ops, opName)
 	if op == nil || !b.Offers(op) {
 		return binding.Request{}, fault.Errorf(fault.UnknownOperation, "The operation %q does not exist; operations are: %s.", opName, strings.Join(b.operationNames(), ", "))
@@ -98,25 +110,25 @@ func (b *Binding) WriteResult(w http.ResponseWriter, op *wire.Operation, resp wi
 	buf := binding.GetBuffer()
 	defer binding.PutBuffer(buf)
 	*buf = append(*buf, `{"d":`...)
-	if p, ok := resp.(*wire.Placeholder); ok {
-		*buf = p.AppendResultJSON(*buf)
-	} else {
-		*buf = op.AppendResultJSON(*buf, resp)
-	}
+	*buf = op.AppendResultJSON(*buf, resp)
 	*buf = append(*buf, '}')
 	binding.WriteBody(w, http.StatusOK, jsonContentType, *buf)
 }
 
-// WriteError writes e as ASP.NET AJAX's error object (WriteError).
-func (b *Binding) WriteError(w http.ResponseWriter, e *fault.Error) {
-	WriteError(w, e)
+// WriteSample writes {"d": sample}, as WriteResult writes a result.
+func (b *Binding) WriteSample(w http.ResponseWriter, _ *wire.Operation, sample binding.Sample) {
+	buf := binding.GetBuffer()
+	defer binding.PutBuffer(buf)
+	*buf = append(*buf, `{"d":`...)
+	*buf = sample.AppendResultJSON(*buf)
+	*buf = append(*buf, '}')
+	binding.WriteBody(w, http.StatusOK, jsonContentType, *buf)
 }
 
 // WriteError writes e as ASP.NET AJAX's error object, with the code's JSON status from fault's table:
 // 500 for service faults and bad parameters, as ASP.NET AJAX answers them and its clients expect; the
-// statuses proxies and clients act on keep their meaning. The handler uses it too for a JSON request
-// refused before it reaches the binding (a GET).
-func WriteError(w http.ResponseWriter, e *fault.Error) {
+// statuses proxies and clients act on keep their meaning.
+func (b *Binding) WriteError(w http.ResponseWriter, e *fault.Error) {
 	binding.SetErrorHeaders(w, e)
 	w.Header().Set("jsonerror", "true")
 	buf := binding.GetBuffer()

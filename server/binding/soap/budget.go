@@ -4,67 +4,33 @@ import (
 	"bytes"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
-// XMLBudget bounds the lexical structure of one SOAP request: what encoding/xml would otherwise
-// allocate for without limit. Element depth and count are bounded while parsing (MaxXMLDepth,
-// MaxXMLElements); these bounds are checked before, by checkXMLBudget, a pre-scan over the raw body
-// that allocates nothing, so a hostile body (96k attributes, 42k namespace declarations, a 1 MB
-// name, a flood of comments) is refused for the cost of reading its bytes once, instead of the
-// ~100 ms and ~30 MB encoding/xml spent on each before (issue 14). Zero fields take their defaults.
-type XMLBudget struct {
-	// MaxXMLAttrsPerElement is the most attributes one element may carry, namespace declarations
-	// not counted.
-	MaxXMLAttrsPerElement int
-	// MaxXMLAttrs is the most attributes in the whole request, namespace declarations not counted.
-	MaxXMLAttrs int
-	// MaxXMLNamespaces is the most namespace declarations (xmlns, xmlns:p) in the whole request.
-	MaxXMLNamespaces int
-	// MaxXMLNameBytes is the longest element or attribute name, prefix included, in bytes.
-	MaxXMLNameBytes int
-	// MaxXMLAttrValueBytes is the longest attribute value (namespace URIs included), in bytes as sent.
-	MaxXMLAttrValueBytes int
-	// MaxXMLSpecialTokens is the most comments, processing instructions and CDATA sections in the
-	// request; the XML declaration at its start is not counted.
-	MaxXMLSpecialTokens int
-	// MaxXMLSpecialBytes is the most bytes inside all comments, processing instructions and CDATA
-	// sections of the request together.
-	MaxXMLSpecialBytes int
-}
+// The parse budget bounds the lexical structure of one SOAP request: what encoding/xml would otherwise
+// allocate for without limit. Element depth and count are bounded while parsing (wire.Limits'
+// MaxDepth, MaxElements); the budget's bounds, the rest of wire.Limits, are checked before, by
+// checkXMLBudget, a pre-scan over the raw body that allocates nothing, so a hostile body (96k
+// attributes, 42k namespace declarations, a 1 MB name, a flood of comments) is refused for the cost of
+// reading its bytes once, instead of the ~100 ms and ~30 MB encoding/xml spent on each before (issue 14).
 
-// DefaultXMLBudget returns the budget used when none is configured. A request of this contract has
-// at most a handful of each (the envelope declares three namespaces; a WS-Security header adds a few
-// attributes and perhaps a CDATA password); the defaults leave a wide margin for clients that
-// decorate their envelopes, while keeping a refused body's cost to one pass over its bytes.
-func DefaultXMLBudget() XMLBudget {
-	return XMLBudget{
-		MaxXMLAttrsPerElement: 32,
-		MaxXMLAttrs:           256,
-		MaxXMLNamespaces:      64,
-		MaxXMLNameBytes:       256,
-		MaxXMLAttrValueBytes:  4096,
-		MaxXMLSpecialTokens:   64,
-		MaxXMLSpecialBytes:    64 << 10,
+// DefaultLimits returns the XML limits used when none are configured. A request of this contract is a
+// few hundred bytes and a dozen elements deep, with at most a handful of attributes and namespaces (the
+// envelope declares three; a WS-Security header adds a few attributes and perhaps a CDATA password); the
+// defaults leave a wide margin for clients that decorate their envelopes, while keeping a refused
+// body's cost to one pass over its bytes.
+func DefaultLimits() wire.Limits {
+	return wire.Limits{
+		MaxDepth:           32,
+		MaxElements:        1000,
+		MaxAttrsPerElement: 32,
+		MaxAttrs:           256,
+		MaxNamespaces:      64,
+		MaxNameBytes:       256,
+		MaxAttrValueBytes:  4096,
+		MaxSpecialTokens:   64,
+		MaxSpecialBytes:    64 << 10,
 	}
-}
-
-// WithDefaults fills every zero (or negative) field of b from DefaultXMLBudget.
-func (b XMLBudget) WithDefaults() XMLBudget {
-	d := DefaultXMLBudget()
-	for _, f := range []struct{ v, d *int }{
-		{&b.MaxXMLAttrsPerElement, &d.MaxXMLAttrsPerElement},
-		{&b.MaxXMLAttrs, &d.MaxXMLAttrs},
-		{&b.MaxXMLNamespaces, &d.MaxXMLNamespaces},
-		{&b.MaxXMLNameBytes, &d.MaxXMLNameBytes},
-		{&b.MaxXMLAttrValueBytes, &d.MaxXMLAttrValueBytes},
-		{&b.MaxXMLSpecialTokens, &d.MaxXMLSpecialTokens},
-		{&b.MaxXMLSpecialBytes, &d.MaxXMLSpecialBytes},
-	} {
-		if *f.v <= 0 {
-			*f.v = *f.d
-		}
-	}
-	return b
 }
 
 // checkXMLBudget refuses, with TooLarge, a body whose lexical structure exceeds b. It neither
@@ -72,7 +38,7 @@ func (b XMLBudget) WithDefaults() XMLBudget {
 // an unterminated comment, a DOCTYPE) it stops and accepts, because encoding/xml refuses the body at
 // that point, never reading past it, so nothing after it can cost anything. A body it accepts is
 // thus within b up to wherever the real parser will stop. It allocates nothing unless it refuses.
-func checkXMLBudget(body []byte, b XMLBudget) *fault.Error {
+func checkXMLBudget(body []byte, b wire.Limits) *fault.Error {
 	_, err := scanXML(body, b)
 	return err
 }
@@ -100,8 +66,7 @@ func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c ==
 // limit exceeded. The states are implicit in the position: text until '<', then one construct read
 // to its end with bytes.Index, so a '<' or '>' inside a comment, a CDATA section, a processing
 // instruction or a quoted attribute value is never taken for markup.
-func scanXML(body []byte, b XMLBudget) (s xmlStats, err *fault.Error) {
-	b = b.WithDefaults()
+func scanXML(body []byte, b wire.Limits) (s xmlStats, err *fault.Error) {
 	n := len(body)
 	i := 0
 	// The XML declaration at the very start (after an optional byte order mark) is not counted;
@@ -119,7 +84,7 @@ func scanXML(body []byte, b XMLBudget) (s xmlStats, err *fault.Error) {
 		i = lt + 1
 		switch c := body[i]; c {
 		case '/': // end tag: </name S? >
-			k := xmlNameEnd(body, i+1, b.MaxXMLNameBytes)
+			k := xmlNameEnd(body, i+1, b.MaxNameBytes)
 			if k == i+1 {
 				return s, nil
 			}
@@ -175,7 +140,7 @@ func scanXML(body []byte, b XMLBudget) (s xmlStats, err *fault.Error) {
 				return s, nil
 			}
 		default: // start tag: <name (S attr S? = S? "value")* S? /? >
-			k := xmlNameEnd(body, i, b.MaxXMLNameBytes)
+			k := xmlNameEnd(body, i, b.MaxNameBytes)
 			if k == i {
 				return s, nil
 			}
@@ -203,7 +168,7 @@ func scanXML(body []byte, b XMLBudget) (s xmlStats, err *fault.Error) {
 					i += 2
 					break attributes
 				}
-				k := xmlNameEnd(body, i, b.MaxXMLNameBytes)
+				k := xmlNameEnd(body, i, b.MaxNameBytes)
 				if k == i {
 					return s, nil
 				}
@@ -230,24 +195,24 @@ func scanXML(body []byte, b XMLBudget) (s xmlStats, err *fault.Error) {
 				}
 				if end > s.maxAttrValue {
 					s.maxAttrValue = end
-					if end > b.MaxXMLAttrValueBytes {
-						return s, fault.Errorf(fault.TooLarge, "The XML has an attribute value longer than %d bytes.", b.MaxXMLAttrValueBytes)
+					if end > b.MaxAttrValueBytes {
+						return s, fault.Errorf(fault.TooLarge, "The XML has an attribute value longer than %d bytes.", b.MaxAttrValueBytes)
 					}
 				}
 				if isNamespaceDeclaration(name) {
 					s.namespaces++
-					if s.namespaces > b.MaxXMLNamespaces {
-						return s, fault.Errorf(fault.TooLarge, "The XML declares more than %d namespaces.", b.MaxXMLNamespaces)
+					if s.namespaces > b.MaxNamespaces {
+						return s, fault.Errorf(fault.TooLarge, "The XML declares more than %d namespaces.", b.MaxNamespaces)
 					}
 				} else {
 					s.attrs++
 					perElement++
 					s.maxAttrsPerElement = max(s.maxAttrsPerElement, perElement)
-					if perElement > b.MaxXMLAttrsPerElement {
-						return s, fault.Errorf(fault.TooLarge, "An XML element has more than %d attributes.", b.MaxXMLAttrsPerElement)
+					if perElement > b.MaxAttrsPerElement {
+						return s, fault.Errorf(fault.TooLarge, "An XML element has more than %d attributes.", b.MaxAttrsPerElement)
 					}
-					if s.attrs > b.MaxXMLAttrs {
-						return s, fault.Errorf(fault.TooLarge, "The XML has more than %d attributes.", b.MaxXMLAttrs)
+					if s.attrs > b.MaxAttrs {
+						return s, fault.Errorf(fault.TooLarge, "The XML has more than %d attributes.", b.MaxAttrs)
 					}
 				}
 				i = k + 1 + end + 1
@@ -291,24 +256,24 @@ func isNamespaceDeclaration(name []byte) bool {
 	return ok && len(local) > 0 && bytes.IndexByte(local, ':') < 0
 }
 
-func (s *xmlStats) name(length int, b XMLBudget) *fault.Error {
+func (s *xmlStats) name(length int, b wire.Limits) *fault.Error {
 	if length > s.maxName {
 		s.maxName = length
-		if length > b.MaxXMLNameBytes {
-			return fault.Errorf(fault.TooLarge, "The XML has a name longer than %d bytes.", b.MaxXMLNameBytes)
+		if length > b.MaxNameBytes {
+			return fault.Errorf(fault.TooLarge, "The XML has a name longer than %d bytes.", b.MaxNameBytes)
 		}
 	}
 	return nil
 }
 
-func (s *xmlStats) special(length int, b XMLBudget) *fault.Error {
+func (s *xmlStats) special(length int, b wire.Limits) *fault.Error {
 	s.specialTokens++
 	s.specialBytes += length
 	switch {
-	case s.specialTokens > b.MaxXMLSpecialTokens:
-		return fault.Errorf(fault.TooLarge, "The XML has more than %d comments, processing instructions and CDATA sections.", b.MaxXMLSpecialTokens)
-	case s.specialBytes > b.MaxXMLSpecialBytes:
-		return fault.Errorf(fault.TooLarge, "The XML has more than %d bytes in comments, processing instructions and CDATA sections.", b.MaxXMLSpecialBytes)
+	case s.specialTokens > b.MaxSpecialTokens:
+		return fault.Errorf(fault.TooLarge, "The XML has more than %d comments, processing instructions and CDATA sections.", b.MaxSpecialTokens)
+	case s.specialBytes > b.MaxSpecialBytes:
+		return fault.Errorf(fault.TooLarge, "The XML has more than %d bytes in comments, processing instructions and CDATA sections.", b.MaxSpecialBytes)
 	}
 	return nil
 }

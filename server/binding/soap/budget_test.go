@@ -16,21 +16,23 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/internal/hostile"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
 // tinyBudget is small enough that each table row can sit just at and just over a limit.
-var tinyBudget = XMLBudget{
-	MaxXMLAttrsPerElement: 2,
-	MaxXMLAttrs:           3,
-	MaxXMLNamespaces:      2,
-	MaxXMLNameBytes:       8,
-	MaxXMLAttrValueBytes:  4,
-	MaxXMLSpecialTokens:   2,
-	MaxXMLSpecialBytes:    6,
+var tinyBudget = wire.Limits{
+	MaxAttrsPerElement: 2,
+	MaxAttrs:           3,
+	MaxNamespaces:      2,
+	MaxNameBytes:       8,
+	MaxAttrValueBytes:  4,
+	MaxSpecialTokens:   2,
+	MaxSpecialBytes:    6,
 }
 
 // unlimitedBudget makes scanXML count a whole document.
-var unlimitedBudget = XMLBudget{math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt}
+var unlimitedBudget = wire.Limits{MaxAttrsPerElement: math.MaxInt, MaxAttrs: math.MaxInt, MaxNamespaces: math.MaxInt,
+	MaxNameBytes: math.MaxInt, MaxAttrValueBytes: math.MaxInt, MaxSpecialTokens: math.MaxInt, MaxSpecialBytes: math.MaxInt}
 
 func TestXMLBudgetLimits(t *testing.T) {
 	for _, tc := range []struct {
@@ -95,10 +97,8 @@ func TestXMLBudgetLimits(t *testing.T) {
 // WS-Security headers included in the fuzz seeds) fits the default budget with room to spare.
 func TestXMLBudgetDefaults(t *testing.T) {
 	for _, seed := range fuzzEnvelopeSeeds {
-		assert.Nil(t, checkXMLBudget([]byte(seed), DefaultXMLBudget()), "%q", seed)
+		assert.Nil(t, checkXMLBudget([]byte(seed), DefaultLimits()), "%q", seed)
 	}
-	assert.Equal(t, DefaultXMLBudget(), XMLBudget{}.WithDefaults())
-	assert.Equal(t, DefaultXMLBudget(), DefaultLimits().XMLBudget)
 }
 
 // TestXMLBudgetInDecoder checks the hook: the SOAP decoder refuses an over-budget envelope with
@@ -121,7 +121,7 @@ func TestHostileBodiesRefused(t *testing.T) {
 	for name, body := range hostileBodies() {
 		t.Run(name, func(t *testing.T) {
 			assert.InDelta(t, 1<<20, len(body), 64)
-			err := checkXMLBudget(body, DefaultXMLBudget())
+			err := checkXMLBudget(body, DefaultLimits())
 			require.NotNil(t, err)
 			assert.Equal(t, fault.TooLarge, err.Code)
 			allocs := testing.AllocsPerRun(10, func() { _ = checkXMLBudget(body, unlimitedBudget) })
@@ -242,26 +242,26 @@ func FuzzXMLBudget(f *testing.F) {
 				t.Fatalf("counted %+v, encoding/xml sees %+v in %q", got, want, body)
 			}
 		}
-		exact := XMLBudget{
-			MaxXMLAttrsPerElement: max(got.maxAttrsPerElement, 1),
-			MaxXMLAttrs:           max(got.attrs, 1),
-			MaxXMLNamespaces:      max(got.namespaces, 1),
-			MaxXMLNameBytes:       max(got.maxName, 1),
-			MaxXMLAttrValueBytes:  max(got.maxAttrValue, 1),
-			MaxXMLSpecialTokens:   max(got.specialTokens, 1),
-			MaxXMLSpecialBytes:    max(got.specialBytes, 1),
+		exact := wire.Limits{
+			MaxAttrsPerElement: max(got.maxAttrsPerElement, 1),
+			MaxAttrs:           max(got.attrs, 1),
+			MaxNamespaces:      max(got.namespaces, 1),
+			MaxNameBytes:       max(got.maxName, 1),
+			MaxAttrValueBytes:  max(got.maxAttrValue, 1),
+			MaxSpecialTokens:   max(got.specialTokens, 1),
+			MaxSpecialBytes:    max(got.specialBytes, 1),
 		}
 		if err := checkXMLBudget(body, exact); err != nil {
 			t.Fatalf("refused under a budget equal to its own counts %+v: %v", got, err)
 		}
-		for _, lower := range []func(*XMLBudget) bool{
-			func(b *XMLBudget) bool { b.MaxXMLAttrsPerElement--; return got.maxAttrsPerElement > 1 },
-			func(b *XMLBudget) bool { b.MaxXMLAttrs--; return got.attrs > 1 },
-			func(b *XMLBudget) bool { b.MaxXMLNamespaces--; return got.namespaces > 1 },
-			func(b *XMLBudget) bool { b.MaxXMLNameBytes--; return got.maxName > 1 },
-			func(b *XMLBudget) bool { b.MaxXMLAttrValueBytes--; return got.maxAttrValue > 1 },
-			func(b *XMLBudget) bool { b.MaxXMLSpecialTokens--; return got.specialTokens > 1 },
-			func(b *XMLBudget) bool { b.MaxXMLSpecialBytes--; return got.specialBytes > 1 },
+		for _, lower := range []func(*wire.Limits) bool{
+			func(b *wire.Limits) bool { b.MaxAttrsPerElement--; return got.maxAttrsPerElement > 1 },
+			func(b *wire.Limits) bool { b.MaxAttrs--; return got.attrs > 1 },
+			func(b *wire.Limits) bool { b.MaxNamespaces--; return got.namespaces > 1 },
+			func(b *wire.Limits) bool { b.MaxNameBytes--; return got.maxName > 1 },
+			func(b *wire.Limits) bool { b.MaxAttrValueBytes--; return got.maxAttrValue > 1 },
+			func(b *wire.Limits) bool { b.MaxSpecialTokens--; return got.specialTokens > 1 },
+			func(b *wire.Limits) bool { b.MaxSpecialBytes--; return got.specialBytes > 1 },
 		} {
 			tight := exact
 			if !lower(&tight) {

@@ -6,5 +6,5 @@
 // faults (SOAP 1.1 §4.4, SOAP 1.2 Part 1 §5.4) from fault's table.
 //
 // It may import the standard library, server/binding, server/fault, server/wire and server/auth, and
-// never another binding family.
+// never another binding family; only the server root imports it.
 package soap

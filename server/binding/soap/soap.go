@@ -17,28 +17,15 @@ const (
 	EnvelopeNS12 = "http://www.w3.org/2003/05/soap-envelope"
 )
 
-// Limits bound what decoding one envelope may cost: element depth and count while parsing, and the
-// parse budget's lexical bounds (XMLBudget), checked before.
-type Limits struct {
-	MaxDepth, MaxElements int
-	XMLBudget
-}
-
-// DefaultLimits returns the limits used when none are configured: far above any legitimate request
-// of this contract (the largest is a few hundred bytes and a dozen elements deep) and far below what
-// could hurt the server.
-func DefaultLimits() Limits {
-	return Limits{MaxDepth: 32, MaxElements: 1000, XMLBudget: DefaultXMLBudget()}
-}
-
 // Binding serves SOAP 1.1 (version12 false) or SOAP 1.2 (version12 true). The two differ only in the
 // envelope namespace and prefix, where the action travels, the content type and the fault shape.
 // Everything per operation comes from the generated operation table (gen.Operations by default).
 type Binding struct {
 	version12 bool
 	namespace string // the service namespace
-	limits    wire.Limits
-	budget    XMLBudget // checked before an envelope is parsed (budget.go)
+	// limits bound an envelope: the fast reader holds it to all of them, so it never accepts what the
+	// parse budget (budget.go) refuses, and the budget is checked only when it steps aside (parse).
+	limits wire.Limits
 	// The per-version constants: binding name for logs, envelope namespace and the prefix the spec
 	// shows for it (§4.1: soap and soap12), and the response content type.
 	bindingName, envNS, envPrefix, contentType string
@@ -49,17 +36,10 @@ type Binding struct {
 }
 
 // New returns the SOAP 1.1 (version12 false) or SOAP 1.2 binding of the operations ops, whose elements
-// are in namespace.
-func New(version12 bool, namespace string, limits Limits, ops []*wire.Operation) *Binding {
-	limits.XMLBudget = limits.XMLBudget.WithDefaults()
-	b := &Binding{version12: version12, namespace: namespace, ops: ops,
-		limits: wire.Limits{MaxDepth: limits.MaxDepth, MaxElements: limits.MaxElements,
-			// The parse budget's bounds, so the fast reader never accepts what the budget refuses
-			// and the budget is checked only when it steps aside (parse).
-			MaxAttrsPerElement: limits.MaxXMLAttrsPerElement, MaxAttrs: limits.MaxXMLAttrs,
-			MaxNamespaces: limits.MaxXMLNamespaces, MaxNameBytes: limits.MaxXMLNameBytes,
-			MaxAttrValueBytes: limits.MaxXMLAttrValueBytes},
-		budget:      limits.XMLBudget,
+// are in namespace, bounding every envelope by limits (every field set: DefaultLimits, or the server's
+// limits tree with its defaults filled).
+func New(version12 bool, namespace string, limits wire.Limits, ops []*wire.Operation) *Binding {
+	b := &Binding{version12: version12, namespace: namespace, ops: ops, limits: limits,
 		bindingName: "soap11", envNS: EnvelopeNS11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
 		open: map[*wire.Operation][]byte{}}
 	if version12 {
@@ -74,11 +54,22 @@ func New(version12 bool, namespace string, limits Limits, ops []*wire.Operation)
 // Name is soap11 or soap12.
 func (b *Binding) Name() string { return b.bindingName }
 
+// Route: a POST of the endpoint itself, with text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2);
+// off, a request of that media type is answered 415 naming the protocol.
+func (b *Binding) Route() binding.Route {
+	title, mediaType := "SOAP 1.1", "text/xml"
+	if b.version12 {
+		title, mediaType = "SOAP 1.2", "application/soap+xml"
+	}
+	return binding.Route{Title: title, Methods: []string{http.MethodPost}, MediaType: mediaType,
+		Off: fault.Errorf(fault.UnsupportedMediaType, "%s (%s) is not enabled on this service.", title, mediaType)}
+}
+
 // CarriesTokens: a SOAP request may carry its credentials in a WS-Security header (security.go).
 func (b *Binding) CarriesTokens() bool { return true }
 
 // CheckPrefix refuses an envelope whose first bytes already exceed the parse budget (budget.go).
-func (b *Binding) CheckPrefix(prefix []byte) *fault.Error { return checkXMLBudget(prefix, b.budget) }
+func (b *Binding) CheckPrefix(prefix []byte) *fault.Error { return checkXMLBudget(prefix, b.limits) }
 
 // Namespace is the service namespace the operations' elements are in.
 func (b *Binding) Namespace() string { return b.namespace }
@@ -137,7 +128,7 @@ func (b *Binding) action(r *http.Request) (action string, ok bool) {
 
 // Decode reads a SOAP request. The credentials of the request's WS-Security header, if it had one, are
 // returned even when decoding failed after it: the handler judges credentials first.
-func (b *Binding) Decode(r *http.Request, body []byte) (binding.Request, *fault.Error) {
+func (b *Binding) Decode(r *http.Request, _ string, body []byte) (binding.Request, *fault.Error) {
 	req, err := b.decode(r, body)
 	return req.public(), err
 }
@@ -179,7 +170,7 @@ func (b *Binding) parse(body []byte) (request, *fault.Error) {
 	if req, err := b.parseWith(rd); err == nil {
 		return req, nil
 	}
-	if err := checkXMLBudget(body, b.budget); err != nil {
+	if err := checkXMLBudget(body, b.limits); err != nil {
 		return request{}, err
 	}
 	rd = wire.NewReader(body, b.namespace, b.limits, false)
@@ -366,6 +357,11 @@ func (b *Binding) WriteResult(w http.ResponseWriter, op *wire.Operation, resp wi
 	defer binding.PutBuffer(buf)
 	*buf = b.appendResponse(*buf, op, resp)
 	binding.WriteBody(w, http.StatusOK, b.contentType, *buf)
+}
+
+// WriteSample writes the response envelope around a help-page sample.
+func (b *Binding) WriteSample(w http.ResponseWriter, op *wire.Operation, sample binding.Sample) {
+	b.WriteResult(w, op, sample)
 }
 
 // appendResponse appends the response envelope of op. A response wrapper without content (a null

@@ -366,11 +366,11 @@ func testConcurrentUpdates(t *testing.T, s store.Store) {
 					return c, nil
 				})
 				if err != nil {
-					errs <- fmt.Errorf("Update adding %s: %w", role, err)
+					errs <- fmt.Errorf("calling Update to add %s: %w", role, err)
 					continue
 				}
 				if !slices.Contains(got.RoleIDs, role) {
-					errs <- fmt.Errorf("Update adding %s returned roles without it", role)
+					errs <- fmt.Errorf("calling Update to add %s returned roles without it", role)
 				}
 			}
 		})

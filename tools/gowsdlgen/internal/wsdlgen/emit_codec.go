@@ -475,14 +475,6 @@ func formText(kind xsdKind, val string) string {
 	}[kind]
 }
 
-func enumConds(vs []string) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = "v == " + strconv.Quote(v)
-	}
-	return out
-}
-
 // client writes the client stub: the gowsdl interface implemented over a wire.Invoker.
 func (e *emitter) client() {
 	name := e.c.portType + "Client"
@@ -507,24 +499,6 @@ func (e *emitter) client() {
 		e.p("// %s is %sContext without a context.", op.name, op.name)
 		e.p("func (c *%s) %s(request *%s) (*%s, error) {", name, op.name, req, resp)
 		e.p("return c.%sContext(context.Background(), request)", op.name)
-		e.p("}")
-	}
-	server := e.c.portType + "Server"
-	adapter := e.c.portType + "Adapter"
-	e.p("")
-	e.p("// %s gives a %s the context-free methods of %s too, for code written against gowsdl's", adapter, server, e.c.portType)
-	e.p("// interface.")
-	e.p("type %s struct {", adapter)
-	e.p("%s", server)
-	e.p("}")
-	e.p("")
-	e.p("var _ %s = %s{}", e.c.portType, adapter)
-	for _, op := range e.c.operations {
-		req, resp := goTypeName(op.requestElement), goTypeName(op.responseElement)
-		e.p("")
-		e.p("// %s calls %sContext with a background context.", op.name, op.name)
-		e.p("func (a %s) %s(request *%s) (*%s, error) {", adapter, op.name, req, resp)
-		e.p("return a.%sContext(context.Background(), request)", op.name)
 		e.p("}")
 	}
 }

@@ -440,17 +440,18 @@ func bindingKind(b *node) string {
 }
 
 func documentation(n *node, data []byte) string {
-	for _, d := range n.elements(NamespaceWSDL, "documentation") {
-		inner := data[d.start:d.end]
-		if i := bytes.IndexByte(inner, '>'); i >= 0 {
-			inner = inner[i+1:]
-		}
-		if i := bytes.LastIndexByte(inner, '<'); i >= 0 {
-			inner = inner[:i]
-		}
-		return strings.TrimSpace(string(inner))
+	docs := n.elements(NamespaceWSDL, "documentation")
+	if len(docs) == 0 {
+		return ""
 	}
-	return ""
+	inner := data[docs[0].start:docs[0].end] // the first, as WSDL allows one
+	if i := bytes.IndexByte(inner, '>'); i >= 0 {
+		inner = inner[i+1:]
+	}
+	if i := bytes.LastIndexByte(inner, '<'); i >= 0 {
+		inner = inner[:i]
+	}
+	return strings.TrimSpace(string(inner))
 }
 
 // operations reads the SOAP portType's operations and which bindings offer each.

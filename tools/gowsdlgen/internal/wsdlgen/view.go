@@ -400,7 +400,7 @@ func cut(data []byte, drop []dropped, repl []replacement) []byte {
 		spans = append(spans, span{start, end, ""})
 	}
 	for _, r := range repl {
-		spans = append(spans, span{r.start, r.end, r.text})
+		spans = append(spans, span(r))
 	}
 	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
 	out := make([]byte, 0, len(data))

@@ -1,10 +1,10 @@
-package server
+package main
 
 import "github.com/contactsync/contactsync/gen"
 
-// OperationNames lists the operations of the generated table, in the contract's order, for the CLI and
-// documentation.
-func OperationNames() []string {
+// operationNames lists the operations of the generated table, in the contract's order, for call's help
+// and its errors.
+func operationNames() []string {
 	names := make([]string, len(gen.Operations))
 	for i, op := range gen.Operations {
 		names[i] = op.Name

@@ -1,0 +1,171 @@
+package docs
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/wire"
+)
+
+// placeholder is a message whose every value is a placeholder naming its XSD type ("string", "int"),
+// as ASMX's help pages show sample messages, built from the operation table's type descriptors. The
+// code that writes real messages writes it too: the bundled client writes it as a request (a
+// wire.Message, a wire.JSONMessage and a client.FormEncoder), each binding as a response
+// (binding.Sample, through WriteSample). Nothing on the path of a real request knows it.
+type placeholder struct {
+	// Fields are the elements of the message: an operation's Params, or its Result alone.
+	Fields []wire.Field
+}
+
+var (
+	_ binding.Sample     = (*placeholder)(nil)
+	_ wire.JSONMessage   = (*placeholder)(nil)
+	_ client.FormEncoder = (*placeholder)(nil)
+)
+
+// requestPlaceholder returns the placeholder request of op.
+func requestPlaceholder(op *wire.Operation) *placeholder { return &placeholder{Fields: op.Params} }
+
+// responsePlaceholder returns the placeholder response of op.
+func responsePlaceholder(op *wire.Operation) *placeholder {
+	if op.Result == nil {
+		return &placeholder{}
+	}
+	return &placeholder{Fields: []wire.Field{*op.Result}}
+}
+
+// placeholderText is the placeholder of a simple type: its XSD name, or an enumeration's values
+// joined with " or ".
+func placeholderText(t *wire.Type) string {
+	if t.Kind == wire.KindEnum {
+		return strings.Join(t.Enum, " or ")
+	}
+	return t.Name
+}
+
+// AppendXML appends one element per field (two for repeated ones) with placeholder content.
+func (p *placeholder) AppendXML(b []byte) []byte {
+	for _, f := range p.Fields {
+		b = appendPlaceholderField(b, f, 0)
+	}
+	return b
+}
+
+// DecodeXML skips the content: placeholders are only written.
+func (p *placeholder) DecodeXML(r *wire.Reader) error { return r.Discard() }
+
+// EncodeForm writes the parameters as form values: a simple one as its type, an array as two items,
+// as the XML samples show an array.
+func (p *placeholder) EncodeForm(form url.Values) {
+	for _, f := range p.Fields {
+		if f.Type.Kind == wire.KindArray {
+			form.Add(f.Name, placeholderText(f.Type.Item.Type))
+			form.Add(f.Name, placeholderText(f.Type.Item.Type))
+			continue
+		}
+		form.Set(f.Name, placeholderText(f.Type))
+	}
+}
+
+// AppendResult appends the content of the result: the placeholder of its type, or ok false for an
+// operation without a result.
+func (p *placeholder) AppendResult(b []byte) ([]byte, bool) {
+	if len(p.Fields) == 0 {
+		return b, false
+	}
+	return appendPlaceholderContent(b, p.Fields[0].Type, 0), true
+}
+
+// maxPlaceholderDepth stops a recursive type's sample from growing without end.
+const maxPlaceholderDepth = 4
+
+func appendPlaceholderField(b []byte, f wire.Field, depth int) []byte {
+	n := 1
+	if f.MaxOccurs != 1 {
+		n = 2
+	}
+	for range n {
+		b = wire.AppendStart(b, f.Name)
+		b = appendPlaceholderContent(b, f.Type, depth+1)
+		b = wire.AppendEnd(b, f.Name)
+	}
+	return b
+}
+
+func appendPlaceholderContent(b []byte, t *wire.Type, depth int) []byte {
+	switch {
+	case depth > maxPlaceholderDepth:
+		return b
+	case t.Kind == wire.KindComplex:
+		for _, f := range t.Fields {
+			b = appendPlaceholderField(b, f, depth)
+		}
+		return b
+	case t.Kind == wire.KindArray:
+		item := *t.Item
+		item.MaxOccurs = -1
+		return appendPlaceholderField(b, item, depth)
+	}
+	return wire.AppendEscaped(b, placeholderText(t))
+}
+
+// AppendJSON appends the placeholder message as a JSON object.
+func (p *placeholder) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	for i, f := range p.Fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendJSONString(b, f.Name)
+		b = append(b, ':')
+		b = appendPlaceholderJSON(b, f, 0)
+	}
+	return append(b, '}')
+}
+
+// AppendResultJSON appends the placeholder result as a JSON value.
+func (p *placeholder) AppendResultJSON(b []byte) []byte {
+	if len(p.Fields) == 0 {
+		return append(b, "null"...)
+	}
+	return appendPlaceholderJSON(b, p.Fields[0], 0)
+}
+
+func appendPlaceholderJSON(b []byte, f wire.Field, depth int) []byte {
+	if f.MaxOccurs != 1 {
+		one := f
+		one.MaxOccurs = 1
+		b = append(b, '[')
+		b = appendPlaceholderJSON(b, one, depth)
+		b = append(b, ',')
+		b = appendPlaceholderJSON(b, one, depth)
+		return append(b, ']')
+	}
+	t := f.Type
+	switch {
+	case depth > maxPlaceholderDepth:
+		return append(b, "null"...)
+	case t.Kind == wire.KindComplex:
+		b = append(b, '{')
+		for i, c := range t.Fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = wire.AppendJSONString(b, c.Name)
+			b = append(b, ':')
+			b = appendPlaceholderJSON(b, c, depth+1)
+		}
+		return append(b, '}')
+	case t.Kind == wire.KindArray:
+		item := *t.Item
+		item.MaxOccurs = -1
+		return appendPlaceholderJSON(b, item, depth+1)
+	}
+	return wire.AppendJSONString(b, placeholderText(t))
+}
+
+// DecodeJSON skips the object: placeholders are only written.
+func (p *placeholder) DecodeJSON(r *wire.JSONReader) error { return r.Skip(json.Delim('{')) }

@@ -1,0 +1,192 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/service"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/sqlite"
+)
+
+// openStore opens a real SQLite store in the test's directory.
+func openStore(t *testing.T) store.Store {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+// codeOf returns the fault code of err, failing when err is not a *fault.Error.
+func codeOf(t *testing.T, err error) fault.Code {
+	t.Helper()
+	return faultOf(t, err).Code
+}
+
+// faultOf returns err as the *fault.Error the bindings write, failing when it is not one.
+func faultOf(t *testing.T, err error) *fault.Error {
+	t.Helper()
+	var e *fault.Error
+	require.ErrorAs(t, err, &e)
+	return e
+}
+
+// TestVersions: the three version operations agree with each other and with the constants.
+func TestVersions(t *testing.T) {
+	svc := service.New(openStore(t))
+	ctx := context.Background()
+	v, err := svc.VersionContext(ctx, &gen.Version{})
+	require.NoError(t, err)
+	major, err := svc.VersionMajorContext(ctx, &gen.VersionMajor{})
+	require.NoError(t, err)
+	minor, err := svc.VersionMinorContext(ctx, &gen.VersionMinor{})
+	require.NoError(t, err)
+	assert.Equal(t, "1.0", v.VersionResult)
+	assert.EqualValues(t, service.VersionMajor, major.VersionMajorResult)
+	assert.EqualValues(t, service.VersionMinor, minor.VersionMinorResult)
+}
+
+// TestContactLifecycle: create, read, update, delete on a real store, and NotFound once deleted.
+func TestContactLifecycle(t *testing.T) {
+	svc := service.New(openStore(t))
+	ctx := context.Background()
+	created, err := svc.TestCreateContactContext(ctx, &gen.TestCreateContact{Id: "c-1"})
+	require.NoError(t, err)
+	c := created.TestCreateContactResult
+	assert.Equal(t, "c-1", c.Id)
+	assert.Equal(t, service.ToWire(service.TestContact("c-1")), c, "the test data derived from the id")
+
+	read, err := svc.ReadContactContext(ctx, &gen.ReadContact{Id: "c-1"})
+	require.NoError(t, err)
+	assert.Equal(t, c, read.ReadContactResult)
+
+	updated, err := svc.TestUpdateContactContext(ctx, &gen.TestUpdateContact{Id: "c-1"})
+	require.NoError(t, err)
+	u := updated.TestUpdateContactResult
+	assert.Equal(t, "Updated", u.FirstName)
+	assert.Equal(t, c.AccountId, u.AccountId, "the update keeps the account")
+	again, err := svc.TestUpdateContactContext(ctx, &gen.TestUpdateContact{Id: "c-1"})
+	require.NoError(t, err)
+	assert.Equal(t, u, again.TestUpdateContactResult, "updating twice is updating once")
+
+	deleted, err := svc.DeleteContactContext(ctx, &gen.DeleteContact{Id: "c-1"})
+	require.NoError(t, err)
+	assert.Equal(t, u, deleted.DeleteContactResult, "delete returns the record removed")
+	for name, call := range map[string]func() error{
+		"ReadContact": func() error { _, err := svc.ReadContactContext(ctx, &gen.ReadContact{Id: "c-1"}); return err },
+		"TestUpdateContact": func() error {
+			_, err := svc.TestUpdateContactContext(ctx, &gen.TestUpdateContact{Id: "c-1"})
+			return err
+		},
+		"DeleteContact": func() error { _, err := svc.DeleteContactContext(ctx, &gen.DeleteContact{Id: "c-1"}); return err },
+	} {
+		err := call()
+		assert.Equal(t, fault.NotFound, codeOf(t, err), name)
+		assert.Equal(t, `Contact "c-1" does not exist.`, faultOf(t, err).Message, name)
+	}
+}
+
+// TestIDRules: every operation taking an id refuses the same ids with InvalidArgument, before the
+// store is asked, and accepts markup and characters beyond the BMP as they are.
+func TestIDRules(t *testing.T) {
+	svc := service.New(openStore(t))
+	ctx := context.Background()
+	for _, tc := range []struct {
+		id, refusal string // refusal "" means accepted
+	}{
+		{"", "The parameter id is required and must not be empty."},
+		{"a\xffb", "The parameter id is not valid UTF-8."},
+		{strings.Repeat("é", service.MaxIDLength+1), "The parameter id is longer than 256 characters."},
+		{"tab\there", "The parameter id contains a control character (U+0009)."},
+		{"del\u007f", "The parameter id contains a control character (U+007F)."},
+		{strings.Repeat("é", service.MaxIDLength), ""},
+		{`<a href="x">&amp;</a>`, ""},
+		{"😀", ""},
+	} {
+		_, err := svc.TestCreateContactContext(ctx, &gen.TestCreateContact{Id: tc.id})
+		_, readErr := svc.ReadContactContext(ctx, &gen.ReadContact{Id: tc.id})
+		_, updateErr := svc.TestUpdateContactContext(ctx, &gen.TestUpdateContact{Id: tc.id})
+		_, deleteErr := svc.DeleteContactContext(ctx, &gen.DeleteContact{Id: tc.id})
+		if tc.refusal == "" {
+			assert.NoError(t, err, "%q", tc.id)
+			assert.NoError(t, readErr, "%q", tc.id)
+			assert.NoError(t, updateErr, "%q", tc.id)
+			assert.NoError(t, deleteErr, "%q", tc.id)
+			continue
+		}
+		for _, e := range []error{err, readErr, updateErr, deleteErr} {
+			assert.Equal(t, fault.InvalidArgument, codeOf(t, e), "%q", tc.id)
+			assert.Equal(t, tc.refusal, faultOf(t, e).Message, "%q", tc.id)
+		}
+	}
+}
+
+// failingStore is a real store whose writes fail with err, as a store fails under an outage.
+type failingStore struct {
+	store.Store
+	err error
+}
+
+func (s failingStore) Put(context.Context, store.Contact) error { return s.err }
+
+// TestStoreFailures: what a store failure becomes for the caller: a lost commit answer OutcomeUnknown,
+// an outage or a caller that gave up Unavailable, anything else Internal, the cause kept for the log.
+func TestStoreFailures(t *testing.T) {
+	st := openStore(t)
+	for _, tc := range []struct {
+		err  error
+		code fault.Code
+	}{
+		{store.ErrOutcomeUnknown, fault.OutcomeUnknown},
+		{store.ErrUnavailable, fault.Unavailable},
+		{context.DeadlineExceeded, fault.Unavailable},
+		{errors.New("disk on fire"), fault.Internal},
+	} {
+		svc := service.New(failingStore{Store: st, err: tc.err})
+		_, err := svc.TestCreateContactContext(context.Background(), &gen.TestCreateContact{Id: "x"})
+		assert.Equal(t, tc.code, codeOf(t, err), "%v", tc.err)
+		assert.ErrorIs(t, err, tc.err, "the cause is kept")
+	}
+
+	// A caller that gave up, on the real store.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := service.New(st).ReadContactContext(ctx, &gen.ReadContact{Id: "x"})
+	assert.Equal(t, fault.Unavailable, codeOf(t, err))
+}
+
+// TestFromWireRefusesWhatCannotBeServed: import's gate refuses ids the operations refuse and text XML
+// cannot carry, naming the field, and is the inverse of ToWire for what it accepts.
+func TestFromWireRefusesWhatCannotBeServed(t *testing.T) {
+	c := service.TestContact("w-1")
+	back, err := service.FromWire(service.ToWire(c))
+	require.NoError(t, err)
+	assert.Equal(t, c, back)
+
+	for _, tc := range []struct {
+		edit    func(*gen.Contact)
+		refusal string
+	}{
+		{func(w *gen.Contact) { w.Id = "" }, "Id is not a valid contact id"},
+		{func(w *gen.Contact) { w.FirstName = "a\x00b" }, "FirstName holds a character XML cannot carry (U+0000)"},
+		{func(w *gen.Contact) { w.LastName = "a\xffb" }, "LastName is not valid UTF-8 (at byte 1)"},
+		{func(w *gen.Contact) { w.RoleIds.Astring[0] = nil }, "RoleIds entry 1 is missing"},
+	} {
+		w := service.ToWire(c)
+		tc.edit(w)
+		_, err := service.FromWire(w)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), tc.refusal)
+	}
+	_, err = service.FromWire(nil)
+	assert.Error(t, err)
+}
