@@ -256,7 +256,7 @@ func TestTerminatedBackendsAreRetried(t *testing.T) {
 		do   func(i int) error
 	}{
 		{"Get", func(int) error { _, err := s.Get(t.Context(), "kept"); return err }},
-		{"Put", func(i int) error { return s.Put(t.Context(), postgres.Rec("p" + strconv.Itoa(i), "")) }},
+		{"Put", func(i int) error { return s.Put(t.Context(), postgres.Rec("p"+strconv.Itoa(i), "")) }},
 		{"Update", func(int) error {
 			_, err := s.Update(t.Context(), "kept", func(r store.Record) (store.Record, error) { return r, nil })
 			return err
