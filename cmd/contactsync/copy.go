@@ -21,7 +21,7 @@ type copyOptions struct {
 	upsert bool
 	// beforeVerify, when set, runs between the copy and its verification. Tests use it to change the
 	// target and see the verification fail.
-	beforeVerify func(dst store.BulkStore)
+	beforeVerify func(dst store.Store)
 }
 
 func newCopyCommand() *cobra.Command {
@@ -107,7 +107,7 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (e
 // verifyCopy reads both stores again, in parallel, and compares their digests (count and SHA-256).
 // A target that held contacts before an --upsert copy cannot match the source: it is checked instead
 // to hold every contact of the source, field for field.
-func verifyCopy(ctx context.Context, opts copyOptions, src, dst store.Bulk, held int64, stdout io.Writer) error {
+func verifyCopy(ctx context.Context, opts copyOptions, src, dst store.Store, held int64, stdout io.Writer) error {
 	if held > 0 {
 		n, err := transfer.Contains(ctx, dst, src, convert)
 		if err != nil {

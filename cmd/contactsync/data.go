@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres"
@@ -30,7 +31,15 @@ import (
 // convert is the service's own conversion between the stored and the wire contact: the record files
 // hold what the operations would return, and an imported record is checked as the service checks
 // its input.
-var convert = transfer.Convert{ToWire: service.ToWire, FromWire: service.FromWire}
+var convert = transfer.Convert{
+	ToWire: service.FromRecord,
+	FromWire: func(c *gen.Contact) (store.Record, error) {
+		if err := service.Records.Check(c); err != nil {
+			return store.Record{}, err
+		}
+		return service.ToRecord(c), nil
+	},
+}
 
 // dataStoreHelp describes --store for the data commands.
 const dataStoreHelp = storeHelp
@@ -39,7 +48,7 @@ const dataStoreHelp = storeHelp
 // bulk methods the data commands need, for a command that uses it as use says. For a SQLite store it
 // returns the files that existed before, so a command that fails having written nothing can remove
 // the ones it created.
-func openBulkStore(ctx context.Context, spec string, db postgres.Options, use storeUse) (store.BulkStore, *sqliteFiles, error) {
+func openBulkStore(ctx context.Context, spec string, db postgres.Options, use storeUse) (store.Store, *sqliteFiles, error) {
 	if db != (postgres.Options{}) {
 		if err := validateDB(db); err != nil {
 			return nil, nil, err
@@ -49,13 +58,7 @@ func openBulkStore(ctx context.Context, spec string, db postgres.Options, use st
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", redactStore(spec), err)
 	}
-	bulk, ok := st.(store.BulkStore)
-	if !ok {
-		_ = st.Close()
-		files.removeCreated()
-		return nil, nil, fmt.Errorf("%s: the store does not support export and import", redactStore(spec))
-	}
-	return bulk, files, nil
+	return st, files, nil
 }
 
 // formatFor returns the record format: the --format flag when given, else the one the file name's

@@ -43,12 +43,16 @@ var ErrPathInArray = fmt.Errorf("the field lies inside an array in some records,
 
 // FieldPath checks a field path handed to a backend and returns its segments: non-empty names
 // separated by dots, each without a quote or a backslash (XSD element names are NCNames, which have
-// neither).
+// neither). A segment naming the items of an array ("Others[]", as the generated descriptor writes
+// an element of an array's items: "Others[].Street") fails with ErrPathInArray.
 func FieldPath(path string) ([]string, error) {
 	segs := strings.Split(path, ".")
-	for _, s := range segs {
+	for i, s := range segs {
 		if s == "" || strings.ContainsAny(s, "\"\\") {
 			return nil, fmt.Errorf("%q is not a field path (element names separated by dots)", path)
+		}
+		if strings.HasSuffix(s, "[]") && i < len(segs)-1 {
+			return nil, fmt.Errorf("%s: %w", path, ErrPathInArray)
 		}
 	}
 	return segs, nil

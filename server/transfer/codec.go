@@ -112,8 +112,12 @@ func NewEncoder(w io.Writer, format Format, conv Convert) (*Encoder, error) {
 // Encode writes c as one record. A CSV encoder refuses a contact whose list values cannot be told
 // apart in one cell: a value holding ListSeparator, or a list of exactly one empty value (which would
 // read back as no values). JSON Lines carries every contact.
-func (e *Encoder) Encode(c store.Contact) error {
-	w := reflect.ValueOf(e.conv.ToWire(c)).Elem()
+func (e *Encoder) Encode(c store.Record) error {
+	wc, err := e.conv.ToWire(c)
+	if err != nil {
+		return err
+	}
+	w := reflect.ValueOf(wc).Elem()
 	switch e.format {
 	case JSONL:
 		for i := range e.fields {
@@ -138,11 +142,11 @@ func (e *Encoder) Encode(c store.Contact) error {
 			}
 			l := f.getList(w)
 			if len(l) == 1 && l[0] == "" {
-				return fmt.Errorf("contact %q: %s holds one empty value, which CSV cannot tell from none; export as jsonl", c.ID, f.Name)
+				return fmt.Errorf("contact %q: %s holds one empty value, which CSV cannot tell from none; export as jsonl", c.Key, f.Name)
 			}
 			for _, v := range l {
 				if strings.Contains(v, ListSeparator) {
-					return fmt.Errorf("contact %q: %s value %q holds %q, the CSV list separator; export as jsonl", c.ID, f.Name, v, ListSeparator)
+					return fmt.Errorf("contact %q: %s value %q holds %q, the CSV list separator; export as jsonl", c.Key, f.Name, v, ListSeparator)
 				}
 			}
 			e.row[i] = strings.Join(l, ListSeparator)
@@ -167,7 +171,7 @@ type Record struct {
 	// Line is the number of the line the record starts on, counting from 1.
 	Line int
 	// Contact is the record's contact when Err is nil.
-	Contact store.Contact
+	Contact store.Record
 	// Err says why the record was refused; the input goes on after it.
 	Err error
 }
@@ -297,18 +301,18 @@ func (d *Decoder) readLine() (line []byte, tooLong bool, err error) {
 }
 
 // decodeJSON decodes one JSON object into a contact.
-func (d *Decoder) decodeJSON(line []byte) (store.Contact, error) {
+func (d *Decoder) decodeJSON(line []byte) (store.Record, error) {
 	if line[0] != '{' {
-		return store.Contact{}, errors.New("not a JSON object")
+		return store.Record{}, errors.New("not a JSON object")
 	}
 	rec := reflect.New(jsonRecord)
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(rec.Interface()); err != nil {
-		return store.Contact{}, jsonError(err)
+		return store.Record{}, jsonError(err)
 	}
 	if dec.InputOffset() != int64(len(line)) {
-		return store.Contact{}, errors.New("more than one JSON value on the line")
+		return store.Record{}, errors.New("more than one JSON value on the line")
 	}
 	w := reflect.New(genContact).Elem()
 	for i := range d.fields {

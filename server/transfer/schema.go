@@ -6,7 +6,7 @@
 // # What it may import
 //
 // gen (the generated contract) and server/store, never the root package server: the conversion
-// between store.Contact and gen.Contact is the service's (service.ToWire and service.FromWire), and is
+// between store.Record and gen.Contact is the service's (service.ToWire and service.FromWire), and is
 // handed in as a Convert by the caller, so the two stay one piece of code.
 //
 // # Field names
@@ -21,6 +21,7 @@
 package transfer
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -35,9 +36,9 @@ import (
 // return, and an imported record is checked as the service checks its input.
 type Convert struct {
 	// ToWire converts a stored contact to the wire type.
-	ToWire func(store.Contact) *gen.Contact
+	ToWire func(store.Record) (*gen.Contact, error)
 	// FromWire converts a wire contact to the stored form, or says why it cannot be stored.
-	FromWire func(*gen.Contact) (store.Contact, error)
+	FromWire func(*gen.Contact) (store.Record, error)
 }
 
 // Field is one element of the Contact type as the formats carry it.
@@ -188,4 +189,11 @@ func (f *Field) setList(w reflect.Value, values []string) {
 	}
 	st.Set(s)
 	p.Set(arr)
+}
+
+// Bulk is what the data commands need of a store (every store.Store has it).
+type Bulk interface {
+	Scan(ctx context.Context, fn func(store.Record) error) error
+	WriteBatch(ctx context.Context, rs []store.Record, mode store.WriteMode) (store.BatchResult, error)
+	Count(ctx context.Context) (int64, error)
 }

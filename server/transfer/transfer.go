@@ -17,12 +17,12 @@ import (
 // cuts a batch into transactions by time anyway. 4096 contacts are about 1 MiB in memory.
 const DefaultBatchSize = 4096
 
-// Export writes every contact of src to enc, from one snapshot, in id order (see store.Bulk.Scan),
+// Export writes every contact of src to enc, from one snapshot, in id order (see Bulk.Scan),
 // and returns how many it wrote. progress, when not nil, is called after each contact with the count
 // so far. It does not flush enc.
-func Export(ctx context.Context, src store.Bulk, enc *Encoder, progress func(n int64)) (int64, error) {
+func Export(ctx context.Context, src Bulk, enc *Encoder, progress func(n int64)) (int64, error) {
 	var n int64
-	err := src.Scan(ctx, func(c store.Contact) error {
+	err := src.Scan(ctx, func(c store.Record) error {
 		if err := enc.Encode(c); err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func Check(ctx context.Context, dec *Decoder, onRefused func(Refusal), progress 
 // item is one record waiting in a batch.
 type item struct {
 	line int
-	c    store.Contact
+	c    store.Record
 }
 
 // chunk is what the reader hands the writer: a batch of records to write, and the records refused
@@ -151,7 +151,7 @@ type chunk struct {
 // later record wins under Upsert and is refused under InsertOnly, as if written one by one. It returns
 // what it did; the error is nil even when records were refused, unless StopAfter was reached
 // (ErrStopped) or the input or the store failed.
-func Import(ctx context.Context, dst store.Bulk, dec *Decoder, opts ImportOptions) (Report, error) {
+func Import(ctx context.Context, dst Bulk, dec *Decoder, opts ImportOptions) (Report, error) {
 	size := opts.BatchSize
 	if size <= 0 {
 		size = DefaultBatchSize
@@ -235,11 +235,11 @@ func Import(ctx context.Context, dst store.Bulk, dec *Decoder, opts ImportOption
 
 // writeItems writes one batch and accounts for it in rep. Every refusal is reported; when one of them
 // reaches StopAfter, writeItems returns its line (the batch was written whole all the same).
-func writeItems(ctx context.Context, dst store.Bulk, items []item, opts ImportOptions, rep *Report, refuse func(Refusal) bool) (stoppedAt int, err error) {
+func writeItems(ctx context.Context, dst Bulk, items []item, opts ImportOptions, rep *Report, refuse func(Refusal) bool) (stoppedAt int, err error) {
 	if len(items) == 0 {
 		return 0, nil
 	}
-	cs := make([]store.Contact, len(items))
+	cs := make([]store.Record, len(items))
 	for i, it := range items {
 		cs[i] = it.c
 	}
@@ -252,7 +252,7 @@ func writeItems(ctx context.Context, dst store.Bulk, items []item, opts ImportOp
 	rep.Inserted += int64(res.Inserted)
 	rep.Updated += int64(res.Updated)
 	for i, o := range res.Outcomes {
-		if o == store.Refused && refuse(Refusal{Line: items[i].line, Reason: fmt.Sprintf("contact %q already exists (--mode %s)", items[i].c.ID, opts.Mode)}) && stoppedAt == 0 {
+		if o == store.Refused && refuse(Refusal{Line: items[i].line, Reason: fmt.Sprintf("contact %q already exists (--mode %s)", items[i].c.Key, opts.Mode)}) && stoppedAt == 0 {
 			stoppedAt = items[i].line
 		}
 	}
@@ -295,12 +295,12 @@ func readChunks(ctx context.Context, dec *Decoder, size int, out chan<- chunk) {
 			ch.last = rec.Line
 			continue
 		}
-		if _, dup := ids[rec.Contact.ID]; dup || len(ch.items) == size {
+		if _, dup := ids[rec.Contact.Key]; dup || len(ch.items) == size {
 			if !send() {
 				return
 			}
 		}
-		ids[rec.Contact.ID] = struct{}{}
+		ids[rec.Contact.Key] = struct{}{}
 		ch.items = append(ch.items, item{line: rec.Line, c: rec.Contact})
 		ch.last = rec.Line
 	}
@@ -320,19 +320,19 @@ type CopyOptions struct {
 // Copy streams every contact of src, from one snapshot, into dst in batches, scanning the next batch
 // while dst writes the last. A contact refused by dst (InsertOnly and its id taken) makes Copy fail
 // after the batch: the copy would not be faithful.
-func Copy(ctx context.Context, src, dst store.Bulk, opts CopyOptions) (Report, error) {
+func Copy(ctx context.Context, src, dst Bulk, opts CopyOptions) (Report, error) {
 	size := opts.BatchSize
 	if size <= 0 {
 		size = DefaultBatchSize
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []store.Contact, 2)
+	batches := make(chan []store.Record, 2)
 	scanned := make(chan error, 1)
 	go func() {
 		defer close(batches)
-		batch := make([]store.Contact, 0, size)
-		err := src.Scan(ctx, func(c store.Contact) error {
+		batch := make([]store.Record, 0, size)
+		err := src.Scan(ctx, func(c store.Record) error {
 			batch = append(batch, c)
 			if len(batch) < size {
 				return nil
@@ -342,7 +342,7 @@ func Copy(ctx context.Context, src, dst store.Bulk, opts CopyOptions) (Report, e
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-			batch = make([]store.Contact, 0, size)
+			batch = make([]store.Record, 0, size)
 			return nil
 		})
 		if err == nil && len(batch) > 0 {
@@ -372,7 +372,7 @@ func Copy(ctx context.Context, src, dst store.Bulk, opts CopyOptions) (Report, e
 		case res.Refused > 0:
 			for i, o := range res.Outcomes {
 				if o == store.Refused {
-					failed = fmt.Errorf("contact %q already exists in the target (and %d more in this batch); copy with --upsert to replace them", batch[i].ID, res.Refused-1)
+					failed = fmt.Errorf("contact %q already exists in the target (and %d more in this batch); copy with --upsert to replace them", batch[i].Key, res.Refused-1)
 					break
 				}
 			}
@@ -401,7 +401,7 @@ type Digest struct {
 func (d Digest) String() string { return fmt.Sprintf("%d contacts, sha256 %x", d.Count, d.Sum) }
 
 // DigestOf reads every contact of src from one snapshot and returns its Digest.
-func DigestOf(ctx context.Context, src store.Bulk, conv Convert) (Digest, error) {
+func DigestOf(ctx context.Context, src Bulk, conv Convert) (Digest, error) {
 	h := sha256.New()
 	enc, err := NewEncoder(h, JSONL, conv)
 	if err != nil {
@@ -426,7 +426,7 @@ func sum(h hash.Hash) (out [sha256.Size]byte) {
 // reading both in id order side by side, each from one snapshot, and returns how many contacts it
 // compared. It is the verification of a copy merged into a target that held contacts before, where
 // comparing digests cannot work; it names the first contact missing or different.
-func Contains(ctx context.Context, dst, src store.Bulk, conv Convert) (int64, error) {
+func Contains(ctx context.Context, dst, src Bulk, conv Convert) (int64, error) {
 	srcForm, err := canonical(conv)
 	if err != nil {
 		return 0, err
@@ -437,11 +437,11 @@ func Contains(ctx context.Context, dst, src store.Bulk, conv Convert) (int64, er
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream := func(s store.Bulk) (<-chan store.Contact, <-chan error) {
-		out, errc := make(chan store.Contact, 256), make(chan error, 1)
+	stream := func(s Bulk) (<-chan store.Record, <-chan error) {
+		out, errc := make(chan store.Record, 256), make(chan error, 1)
 		go func() {
 			defer close(out)
-			errc <- s.Scan(ctx, func(c store.Contact) error {
+			errc <- s.Scan(ctx, func(c store.Record) error {
 				select {
 				case out <- c:
 					return nil
@@ -474,11 +474,11 @@ func Contains(ctx context.Context, dst, src store.Bulk, conv Convert) (int64, er
 	}
 	d, dok := <-dstCh
 	for s := range srcCh {
-		for dok && d.ID < s.ID {
+		for dok && d.Key < s.Key {
 			d, dok = <-dstCh // a contact only the target holds
 		}
-		if !dok || d.ID != s.ID {
-			return result(fmt.Errorf("contact %q is missing from the target", s.ID))
+		if !dok || d.Key != s.Key {
+			return result(fmt.Errorf("contact %q is missing from the target", s.Key))
 		}
 		a, err := srcForm(s)
 		if err != nil {
@@ -489,7 +489,7 @@ func Contains(ctx context.Context, dst, src store.Bulk, conv Convert) (int64, er
 			return result(err)
 		}
 		if !bytes.Equal(a, b) {
-			return result(fmt.Errorf("contact %q differs between the source and the target", s.ID))
+			return result(fmt.Errorf("contact %q differs between the source and the target", s.Key))
 		}
 		n++
 		d, dok = <-dstCh
@@ -500,13 +500,13 @@ func Contains(ctx context.Context, dst, src store.Bulk, conv Convert) (int64, er
 // canonical returns a function giving a contact's JSON Lines record, the form in which two contacts
 // are compared: through the service's conversion, field by field, with no roles written alike
 // whether the slice is nil or empty.
-func canonical(conv Convert) (func(store.Contact) ([]byte, error), error) {
+func canonical(conv Convert) (func(store.Record) ([]byte, error), error) {
 	var buf bytes.Buffer
 	enc, err := NewEncoder(&buf, JSONL, conv)
 	if err != nil {
 		return nil, err
 	}
-	return func(c store.Contact) ([]byte, error) {
+	return func(c store.Record) ([]byte, error) {
 		buf.Reset()
 		if err := enc.Encode(c); err != nil {
 			return nil, err
