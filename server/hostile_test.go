@@ -169,7 +169,7 @@ func TestHostileInput(t *testing.T) {
 	ts := newRealServer(t, server.Limits{})
 	ctx := context.Background()
 	keeper := service.TestContact("keeper")
-	require.NoError(t, ts.store.Put(ctx, keeper))
+	require.NoError(t, ts.store.Put(ctx, service.ToRecord(keeper)))
 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -18,12 +18,12 @@ func main() {
 	n := flag.Int("n", 1000000, "number of contacts")
 	prefix := flag.String("prefix", "c", "id prefix; ids are prefix followed by a 7-digit index")
 	flag.Parse()
-	enc, err := transfer.NewEncoder(os.Stdout, transfer.JSONL, transfer.Convert{ToWire: service.ToWire, FromWire: service.FromWire})
+	enc, err := transfer.NewEncoder(os.Stdout, transfer.JSONL, transfer.Convert{ToWire: service.FromRecord})
 	if err != nil {
 		log.Fatal(err)
 	}
 	for i := range *n {
-		if err := enc.Encode(service.TestContact(fmt.Sprintf("%s%07d", *prefix, i))); err != nil {
+		if err := enc.Encode(service.TestRecord(fmt.Sprintf("%s%07d", *prefix, i))); err != nil {
 			log.Fatal(err)
 		}
 	}
