@@ -8,16 +8,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
 // benchContacts returns n contacts shaped like the service's test data.
-func benchContacts(n int) []store.Contact {
-	cs := make([]store.Contact, n)
+func benchContacts(n int) []Contact {
+	cs := make([]Contact, n)
 	for i := range cs {
 		id := fmt.Sprintf("c%07d", i)
-		cs[i] = store.Contact{ID: id, AccountID: "ACC-75e93f25", FirstName: "Test", LastName: "Contact 75e93f",
+		cs[i] = Contact{ID: id, AccountID: "ACC-75e93f25", FirstName: "Test", LastName: "Contact 75e93f",
 			PhoneMobile: "+1-555-0185", PhoneWork: "+1-555-6165", EmailAddress: "test.75e93f25@example.com",
 			RoleIDs: []string{"role-user", "role-ce55"}}
 	}
@@ -32,7 +31,7 @@ func BenchmarkDecode(b *testing.B) {
 			enc, err := transfer.NewEncoder(&buf, format, conv)
 			require.NoError(b, err)
 			for _, c := range benchContacts(10000) {
-				require.NoError(b, enc.Encode(c))
+				require.NoError(b, enc.Encode(c.rec()))
 			}
 			require.NoError(b, enc.Flush())
 			b.ReportAllocs()
@@ -63,7 +62,7 @@ func BenchmarkEncode(b *testing.B) {
 				enc, err := transfer.NewEncoder(io.Discard, format, conv)
 				require.NoError(b, err)
 				for _, c := range cs {
-					require.NoError(b, enc.Encode(c))
+					require.NoError(b, enc.Encode(c.rec()))
 				}
 				require.NoError(b, enc.Flush())
 			}

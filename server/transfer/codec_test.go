@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
@@ -34,8 +33,8 @@ func TestFieldsFollowTheContract(t *testing.T) {
 		transfer.Names(), "the names as the WSDL spells them")
 }
 
-func sample() []store.Contact {
-	return []store.Contact{
+func sample() []Contact {
+	return []Contact{
 		{ID: "c1", AccountID: "A1", FirstName: "Ann", LastName: "Lee", PhoneMobile: "+1 555", PhoneWork: "+1 556",
 			EmailAddress: "ann@example.com", RoleIDs: []string{"r1", "r2"}},
 		{ID: "c2"},
@@ -43,24 +42,24 @@ func sample() []store.Contact {
 	}
 }
 
-func encode(t *testing.T, format transfer.Format, cs []store.Contact) string {
+func encode(t *testing.T, format transfer.Format, cs []Contact) string {
 	t.Helper()
 	var buf bytes.Buffer
 	enc, err := transfer.NewEncoder(&buf, format, conv)
 	require.NoError(t, err)
 	for _, c := range cs {
-		require.NoError(t, enc.Encode(c))
+		require.NoError(t, enc.Encode(c.rec()))
 	}
 	require.NoError(t, enc.Flush())
 	return buf.String()
 }
 
 // decodeAll returns the contacts and the refusals (line: reason) of input.
-func decodeAll(t *testing.T, format transfer.Format, input string) ([]store.Contact, []string) {
+func decodeAll(t *testing.T, format transfer.Format, input string) ([]Contact, []string) {
 	t.Helper()
 	dec, err := transfer.NewDecoder(strings.NewReader(input), format, conv)
 	require.NoError(t, err)
-	var cs []store.Contact
+	var cs []Contact
 	var refused []string
 	for {
 		rec, err := dec.Next()
@@ -72,7 +71,7 @@ func decodeAll(t *testing.T, format transfer.Format, input string) ([]store.Cont
 			refused = append(refused, strconv.Itoa(rec.Line)+": "+rec.Err.Error())
 			continue
 		}
-		cs = append(cs, rec.Contact)
+		cs = append(cs, fromRec(rec.Contact))
 	}
 }
 
@@ -114,7 +113,7 @@ func TestCSVRefusesAmbiguousLists(t *testing.T) {
 	for _, roles := range [][]string{{"a;b"}, {""}} {
 		enc, err := transfer.NewEncoder(io.Discard, transfer.CSV, conv)
 		require.NoError(t, err)
-		err = enc.Encode(store.Contact{ID: "x", RoleIDs: roles})
+		err = enc.Encode(Contact{ID: "x", RoleIDs: roles}.rec())
 		require.Error(t, err, "%q", roles)
 		assert.Contains(t, err.Error(), "jsonl")
 	}
@@ -203,7 +202,7 @@ func TestCSVUnclosedQuote(t *testing.T) {
 	require.NoError(t, err)
 	rec, err := dec.Next()
 	require.NoError(t, err)
-	assert.Equal(t, "a", rec.Contact.ID)
+	assert.Equal(t, "a", rec.Contact.Key)
 	_, err = dec.Next()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a quote that is never closed?")

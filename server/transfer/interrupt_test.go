@@ -36,8 +36,8 @@ func TestCheckAnswersItsContext(t *testing.T) {
 // taken under insert-only); an interrupt before anything was written says so.
 func TestImportStopErrorSays(t *testing.T) {
 	s := openSQLite(t)
-	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c2"}))
-	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c3"}))
+	require.NoError(t, s.Put(t.Context(), Contact{ID: "c2"}.rec()))
+	require.NoError(t, s.Put(t.Context(), Contact{ID: "c3"}.rec()))
 	input := lines(6, func(i int) string { return fmt.Sprintf("c%d", i) })
 	rep, refused, err := importString(t, s, input, transfer.ImportOptions{Mode: store.InsertOnly, StopAfter: 1, BatchSize: 100})
 	var stop *transfer.StopError

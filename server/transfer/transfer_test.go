@@ -23,7 +23,7 @@ func openSQLite(t *testing.T) *sqlite.Store {
 	return s
 }
 
-func importString(t *testing.T, dst store.Bulk, input string, opts transfer.ImportOptions) (transfer.Report, []string, error) {
+func importString(t *testing.T, dst transfer.Bulk, input string, opts transfer.ImportOptions) (transfer.Report, []string, error) {
 	t.Helper()
 	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, conv)
 	require.NoError(t, err)
@@ -52,7 +52,7 @@ func TestImportRepeatedIDs(t *testing.T) {
 	assert.Equal(t, transfer.Report{Read: 10, Inserted: 4, Updated: 6}, rep)
 	c, err := s.Get(t.Context(), "c1")
 	require.NoError(t, err)
-	assert.Equal(t, "v9", c.FirstName, "the last record of an id wins")
+	assert.Equal(t, "v9", fromRec(c).FirstName, "the last record of an id wins")
 
 	s = openSQLite(t)
 	rep, refused, err = importString(t, s, input, transfer.ImportOptions{Mode: store.InsertOnly, BatchSize: 3})
@@ -61,7 +61,7 @@ func TestImportRepeatedIDs(t *testing.T) {
 	assert.Equal(t, `5: contact "c0" already exists (--mode insert-only)`, refused[0])
 	c, err = s.Get(t.Context(), "c1")
 	require.NoError(t, err)
-	assert.Equal(t, "v1", c.FirstName, "the first record of an id wins")
+	assert.Equal(t, "v1", fromRec(c).FirstName, "the first record of an id wins")
 }
 
 // TestImportStopAfter checks that the import ends at the refusal that reaches StopAfter, having
@@ -104,7 +104,7 @@ func TestCopyAndDigest(t *testing.T) {
 	assert.Equal(t, int64(1000), a.Count)
 
 	// One field of one contact differs: the digests differ.
-	require.NoError(t, dst.Put(t.Context(), store.Contact{ID: "c0500", FirstName: "v500 "}))
+	require.NoError(t, dst.Put(t.Context(), Contact{ID: "c0500", FirstName: "v500 "}.rec()))
 	b, err = transfer.DigestOf(t.Context(), dst, conv)
 	require.NoError(t, err)
 	assert.NotEqual(t, a.Sum, b.Sum)
@@ -112,8 +112,8 @@ func TestCopyAndDigest(t *testing.T) {
 	_, err = transfer.Contains(t.Context(), dst, src, conv)
 	require.ErrorContains(t, err, `contact "c0500" differs`)
 	// The target holding more than the source is fine for Contains; the source holding more is not.
-	require.NoError(t, dst.Put(t.Context(), store.Contact{ID: "c0500", FirstName: "v500"}))
-	require.NoError(t, dst.Put(t.Context(), store.Contact{ID: "b-only-in-target"}))
+	require.NoError(t, dst.Put(t.Context(), Contact{ID: "c0500", FirstName: "v500"}.rec()))
+	require.NoError(t, dst.Put(t.Context(), Contact{ID: "b-only-in-target"}.rec()))
 	n, err := transfer.Contains(t.Context(), dst, src, conv)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1000), n)
@@ -137,7 +137,7 @@ func TestCopyAndDigest(t *testing.T) {
 // TestCopyStopsOnScanError checks a source failure ends the copy with its error.
 func TestCopyStopsOnScanError(t *testing.T) {
 	src := openSQLite(t)
-	require.NoError(t, src.Put(t.Context(), store.Contact{ID: "x"}))
+	require.NoError(t, src.Put(t.Context(), Contact{ID: "x"}.rec()))
 	require.NoError(t, src.Close())
 	_, err := transfer.Copy(t.Context(), src, openSQLite(t), transfer.CopyOptions{})
 	require.Error(t, err)
