@@ -51,7 +51,7 @@ type serveOptions struct {
 	// see when the store is closed.
 	// wired, when set, is called with the store as the service gets it, every decorator applied.
 	// Tests use it to check that the wired store offers the whole interface.
-	wired func(store.Store)
+	wired     func(store.Store)
 	wrapStore func(store.Store) store.Store
 	// writeProbeInterval, when set, replaces store.DefaultWriteProbeInterval. Tests use it to see an
 	// instance recover without waiting seconds.
