@@ -220,7 +220,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 
 	// Store: four reads that found a contact and the blocked one, four that did not (not errors), four
 	// puts and the one ping of /readyz.
-	assert.Equal(t, map[string]float64{"get": 9, "put": 4, "update": 0, "delete": 0, "ping": 1},
+	assert.Equal(t, map[string]float64{"get": 9, "put": 4, "update": 0, "delete": 0, "ping": 1, "list_by_index": 0},
 		metricSamples(t, ts.reg, "contactsync_store_duration_seconds"))
 	for key, v := range metricSamples(t, ts.reg, "contactsync_store_errors_total") {
 		assert.Zero(t, v, "store errors %s: a contact not found is not a store error", key)

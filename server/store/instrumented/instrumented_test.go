@@ -61,7 +61,7 @@ func TestErrorKinds(t *testing.T) {
 		{"outcome unknown", fmt.Errorf("postgres: put: %w: %w", store.ErrOutcomeUnknown, context.Canceled), "outcome_unknown"},
 		{"other", errors.New("disk on fire"), "other"},
 	}
-	methods := []string{"put", "get", "update", "delete", "ping", "list_by_index", "probe_write", "scan", "write_batch", "count"}
+	methods := []string{"put", "get", "update", "delete", "ping", "list_by_index", "scan", "write_batch", "count"}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := prometheus.NewRegistry()
@@ -95,7 +95,7 @@ func TestErrorKinds(t *testing.T) {
 				}
 			}
 			assert.Equal(t, want, series(t, reg, "contactsync_store_errors_total"), "every method and kind is exported from the start")
-			assert.Equal(t, map[string]float64{"put": 1, "get": 1, "update": 1, "delete": 1, "ping": 1, "list_by_index": 1, "probe_write": 1},
+			assert.Equal(t, map[string]float64{"put": 1, "get": 1, "update": 1, "delete": 1, "ping": 1, "list_by_index": 1},
 				series(t, reg, "contactsync_store_duration_seconds"), "every call is timed, failed or not")
 			assert.Equal(t, map[string]float64{"scan": 1, "write_batch": 1, "count": 1},
 				series(t, reg, "contactsync_store_bulk_duration_seconds"), "every bulk call is timed, failed or not")
@@ -152,7 +152,6 @@ contactsync_store_errors_total{kind="canceled",method="delete"} 0
 contactsync_store_errors_total{kind="canceled",method="get"} 0
 contactsync_store_errors_total{kind="canceled",method="list_by_index"} 0
 contactsync_store_errors_total{kind="canceled",method="ping"} 0
-contactsync_store_errors_total{kind="canceled",method="probe_write"} 0
 contactsync_store_errors_total{kind="canceled",method="put"} 0
 contactsync_store_errors_total{kind="canceled",method="scan"} 0
 contactsync_store_errors_total{kind="canceled",method="update"} 0
@@ -162,7 +161,6 @@ contactsync_store_errors_total{kind="other",method="delete"} 0
 contactsync_store_errors_total{kind="other",method="get"} 1
 contactsync_store_errors_total{kind="other",method="list_by_index"} 0
 contactsync_store_errors_total{kind="other",method="ping"} 1
-contactsync_store_errors_total{kind="other",method="probe_write"} 0
 contactsync_store_errors_total{kind="other",method="put"} 0
 contactsync_store_errors_total{kind="other",method="scan"} 0
 contactsync_store_errors_total{kind="other",method="update"} 0
@@ -172,7 +170,6 @@ contactsync_store_errors_total{kind="outcome_unknown",method="delete"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="get"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="list_by_index"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="ping"} 0
-contactsync_store_errors_total{kind="outcome_unknown",method="probe_write"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="put"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="scan"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="update"} 0
@@ -182,7 +179,6 @@ contactsync_store_errors_total{kind="unavailable",method="delete"} 0
 contactsync_store_errors_total{kind="unavailable",method="get"} 0
 contactsync_store_errors_total{kind="unavailable",method="list_by_index"} 0
 contactsync_store_errors_total{kind="unavailable",method="ping"} 0
-contactsync_store_errors_total{kind="unavailable",method="probe_write"} 0
 contactsync_store_errors_total{kind="unavailable",method="put"} 0
 contactsync_store_errors_total{kind="unavailable",method="scan"} 0
 contactsync_store_errors_total{kind="unavailable",method="update"} 0
