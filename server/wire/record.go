@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The record codec: the contract's record type (gen.Contact, named by the -record flags on gen's
@@ -81,6 +82,9 @@ const (
 	RecordLenient RecordMode = iota
 	// RecordStrict refuses an unknown key with an error naming it and the known ones: import.
 	RecordStrict
+	// RecordAlias, added to a mode, lets strings without escapes alias the document instead of
+	// being copied: for a caller that owns the document and never writes it again.
+	RecordAlias RecordMode = 1 << 7
 )
 
 // recordMaxDepth bounds the nesting a RecordReader follows, so a hostile document cannot exhaust the
@@ -151,6 +155,7 @@ type RecordReader struct {
 	mode    RecordMode
 	depth   int
 	first   bool // just after '{' or '[': no comma before the next key or item
+	escaped bool // the last string read had escapes: it is in scratch, not a slice of data
 	scratch []byte
 }
 
@@ -309,7 +314,7 @@ func (r *RecordReader) More() (bool, error) {
 // Unknown handles a key the type does not have: in RecordStrict mode it is an error naming the key
 // and the known ones; in RecordLenient mode its value is skipped.
 func (r *RecordReader) Unknown(key []byte, known []string) error {
-	if r.mode == RecordStrict {
+	if r.mode&^RecordAlias == RecordStrict {
 		return UnknownRecordField(string(key), known)
 	}
 	return r.Skip()
@@ -463,6 +468,7 @@ func (r *RecordReader) number() (text []byte, integer bool, err error) {
 func (r *RecordReader) stringBytes() ([]byte, error) {
 	d := r.data
 	r.pos++ // the opening quote
+	r.escaped = false
 	start := r.pos
 	i := start
 	for i < len(d) {
@@ -493,6 +499,7 @@ func (r *RecordReader) stringBytes() ([]byte, error) {
 
 // escapedString continues stringBytes from the first backslash at i, decoding into scratch.
 func (r *RecordReader) escapedString(start, i int) ([]byte, error) {
+	r.escaped = true
 	d := r.data
 	out := append(r.scratch[:0], d[start:i]...)
 	for i < len(d) {
@@ -610,6 +617,9 @@ func (r *RecordReader) badValue(xsdType string, text []byte) error {
 // String reads a string value; null reads as "".
 func (r *RecordReader) String() (string, error) {
 	b, _, err := r.text("a string")
+	if r.mode&RecordAlias != 0 && !r.escaped && len(b) > 0 {
+		return unsafe.String(&b[0], len(b)), err
+	}
 	return string(b), err
 }
 
