@@ -33,15 +33,6 @@ func (c Contact) rec() store.Record {
 	return store.Record{Key: w.RecordKey(), Index: w.RecordIndex(), Doc: w.AppendRecord(nil)}
 }
 
-// recs returns cs as the store keeps them.
-func recs(cs []Contact) []store.Record {
-	out := make([]store.Record, len(cs))
-	for i, c := range cs {
-		out[i] = c.rec()
-	}
-	return out
-}
-
 // fromWire returns the flat view of w.
 func fromWire(w *gen.Contact) Contact {
 	c := Contact{ID: w.Id, AccountID: w.AccountId, FirstName: w.FirstName, LastName: w.LastName,
