@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// The record codec: the contract's record type (gen.Contact, named by the -record flags on gen's
-// go:generate line) as the store keeps it and the record formats carry it, one canonical JSON
+// The record codec: the contract's record type (gen.Contact, named by the -record flags of the
+// generate directive in gen/generate.go) as the store keeps it and the record formats carry it, one canonical JSON
 // document per record. tools/gowsdlgen generates AppendRecord and DecodeRecord for the record type
 // and every complex type reachable from it; this file is their runtime.
 //
@@ -152,6 +152,9 @@ type RecordReader struct {
 	depth   int
 	first   bool // just after '{' or '[': no comma before the next key or item
 	scratch []byte
+	// str is data as a string, made on the first string value read: the strings read without
+	// escapes are slices of it, so a document costs one string allocation, not one per value.
+	str string
 }
 
 // NewRecordReader returns a reader of doc in the given mode.
@@ -199,7 +202,7 @@ func (r *RecordReader) peek() byte {
 
 // End checks that nothing but white space follows the document.
 func (r *RecordReader) End() error {
-	if r.peek() != 0 {
+	if r.skipSpace(); r.pos < len(r.data) {
 		return r.syntax("data after the document")
 	}
 	return nil
@@ -241,6 +244,7 @@ func (r *RecordReader) begin(open byte, what string) error {
 func (r *RecordReader) wrongType(want string) error {
 	got := "the end of the document"
 	switch c := r.peek(); {
+	case r.pos >= len(r.data):
 	case c == '{':
 		got = "an object"
 	case c == '[':
@@ -253,7 +257,7 @@ func (r *RecordReader) wrongType(want string) error {
 		got = "null"
 	case c == '-' || c >= '0' && c <= '9':
 		got = "a number"
-	case c != 0:
+	default:
 		return r.syntax("unexpected character " + strconv.QuoteRune(rune(c)))
 	}
 	return r.errorf("want " + want + ", found " + got)
@@ -607,10 +611,20 @@ func (r *RecordReader) badValue(xsdType string, text []byte) error {
 	return r.errorf("invalid " + xsdType + " value " + strconv.Quote(string(text)))
 }
 
-// String reads a string value; null reads as "".
+// String reads a string value; null reads as "". A string without escapes shares the memory of
+// one copy of the document made for the reader's strings.
 func (r *RecordReader) String() (string, error) {
 	b, _, err := r.text("a string")
-	return string(b), err
+	if err != nil || len(b) == 0 {
+		return "", err
+	}
+	if end := r.pos - 1; end-len(b) >= 0 && end <= len(r.data) && &r.data[end-len(b)] == &b[0] {
+		if r.str == "" {
+			r.str = string(r.data)
+		}
+		return r.str[end-len(b) : end], nil
+	}
+	return string(b), nil
 }
 
 // Int reads an int (bits 32), long (64) or short (16): a JSON number of any spelling whose value is
