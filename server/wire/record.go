@@ -956,3 +956,57 @@ func AppendRecordBase64(b []byte, v []byte) []byte {
 	b = AppendBase64Value(b, v)
 	return append(b, '"')
 }
+
+// EachRecordString calls fn with the path ("Address.Lines[2]") and the value of every JSON string of
+// doc, keys excluded, in document order, and checks that doc is one JSON value. It lets code that
+// knows no field of the record check all its text (the service checks an imported record's text is
+// what XML can carry).
+func EachRecordString(doc []byte, fn func(path, s string) error) error {
+	r := NewRecordReader(doc, RecordLenient)
+	if err := r.eachString("", fn); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+func (r *RecordReader) eachString(path string, fn func(path, s string) error) error {
+	switch r.peek() {
+	case '{':
+		if err := r.BeginObject(); err != nil {
+			return err
+		}
+		for {
+			key, ok, err := r.Key()
+			if err != nil || !ok {
+				return err
+			}
+			p := string(key)
+			if path != "" {
+				p = path + "." + p
+			}
+			if err := r.eachString(p, fn); err != nil {
+				return err
+			}
+		}
+	case '[':
+		if err := r.BeginArray(); err != nil {
+			return err
+		}
+		for i := 0; ; i++ {
+			more, err := r.More()
+			if err != nil || !more {
+				return err
+			}
+			if err := r.eachString(path+"["+strconv.Itoa(i)+"]", fn); err != nil {
+				return err
+			}
+		}
+	case '"':
+		b, err := r.stringBytes()
+		if err != nil {
+			return err
+		}
+		return fn(path, string(b))
+	}
+	return r.skipValue()
+}

@@ -184,3 +184,14 @@ func BenchmarkContactJSONDecode(b *testing.B) {
 		}
 	}
 }
+
+func TestEachRecordString(t *testing.T) {
+	var got []string
+	err := wire.EachRecordString([]byte(`{"Id":"a","N":1,"Home":{"Lines":["x",null,"y\n"]},"Tags":[{"K":"v"}]}`), func(path, s string) error {
+		got = append(got, path+"="+s)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Id=a", "Home.Lines[0]=x", "Home.Lines[2]=y\n", "Tags[0].K=v"}, got)
+	assert.Error(t, wire.EachRecordString([]byte(`{"a":"b"} x`), func(string, string) error { return nil }))
+}
