@@ -16,6 +16,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
@@ -57,18 +58,22 @@ func fill(t *testing.T, spec string, n int) {
 	st, _, err := openBulkStore(t.Context(), spec, postgres.Options{}, writeStore)
 	require.NoError(t, err)
 	defer st.Close()
-	cs := make([]store.Contact, n)
+	cs := make([]store.Record, n)
 	for i := range cs {
-		cs[i] = store.Contact{
-			ID: fmt.Sprintf("id-%05d", i), AccountID: "ACC-" + fmt.Sprint(i%7), FirstName: "Zoë 🙂",
+		a, b := "role-a", "роль"
+		c := &gen.Contact{
+			Id: fmt.Sprintf("id-%05d", i), AccountId: "ACC-" + fmt.Sprint(i%7), FirstName: "Zoë 🙂",
 			LastName: `O'Brien, "quoted" <&>`, PhoneMobile: "+1 555 0100", PhoneWork: "line\nbreak",
-			EmailAddress: fmt.Sprintf("c%d@example.com", i), RoleIDs: []string{"role-a", "роль"},
+			EmailAddress: fmt.Sprintf("c%d@example.com", i), RoleIds: &gen.ArrayOfString{Astring: []*string{&a, &b}},
 		}
 		if i%3 == 0 {
-			cs[i].RoleIDs = nil
+			c.RoleIds = &gen.ArrayOfString{}
 		}
+		cs[i] = service.ToRecord(c)
 	}
-	cs = append(cs, store.Contact{ID: "ünïcødé-ид-役割"}, store.Contact{ID: "Z"}, store.Contact{ID: "a"})
+	for _, id := range []string{"ünïcødé-ид-役割", "Z", "a"} {
+		cs = append(cs, service.ToRecord(&gen.Contact{Id: id, RoleIds: &gen.ArrayOfString{}}))
+	}
 	_, err = st.WriteBatch(t.Context(), cs, store.Upsert)
 	require.NoError(t, err)
 }
@@ -271,7 +276,7 @@ func TestCopyVerifies(t *testing.T) {
 			assert.Contains(t, r.stdout, "holds all 503 contacts")
 			assert.Equal(t, int64(504), count(t, extra))
 			var out, errOut bytes.Buffer
-			err := runCopy(t.Context(), copyOptions{from: src, to: extra, upsert: true, beforeVerify: func(st store.BulkStore) {
+			err := runCopy(t.Context(), copyOptions{from: src, to: extra, upsert: true, beforeVerify: func(st store.Store) {
 				_, err := st.Delete(t.Context(), "id-00499")
 				require.NoError(t, err)
 			}}, &out, &errOut)
@@ -280,8 +285,8 @@ func TestCopyVerifies(t *testing.T) {
 			// A row changed between the copy and the verification: the verification must fail.
 			other := to.spec(t)
 			out.Reset()
-			err = runCopy(t.Context(), copyOptions{from: src, to: other, beforeVerify: func(st store.BulkStore) {
-				require.NoError(t, st.Put(t.Context(), store.Contact{ID: "id-00250", FirstName: "changed"}))
+			err = runCopy(t.Context(), copyOptions{from: src, to: other, beforeVerify: func(st store.Store) {
+				require.NoError(t, st.Put(t.Context(), service.ToRecord(&gen.Contact{Id: "id-00250", FirstName: "changed"})))
 			}}, &out, &errOut)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "verification failed")

@@ -80,7 +80,7 @@ func runExport(ctx context.Context, opts exportOptions, format transfer.Format, 
 		}()
 		w = tmp
 	}
-	enc, err := transfer.NewEncoder(w, format, convert)
+	enc, err := transfer.NewEncoder(w, format, records)
 	if err != nil {
 		return err
 	}

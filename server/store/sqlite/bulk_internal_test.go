@@ -24,7 +24,7 @@ func TestWriteBatchSplitsIntoShortTransactions(t *testing.T) {
 	t.Cleanup(func() { writeBudget = savedBudget })
 
 	require.NoError(t, s.Put(t.Context(), contact("c2")))
-	batch := make([]store.Contact, 5)
+	batch := make([]store.Record, 5)
 	for i := range batch {
 		batch[i] = contact(fmt.Sprintf("c%d", i))
 	}
@@ -54,7 +54,7 @@ func TestWriteBatchCutsByTime(t *testing.T) {
 		longest = max(longest, now.Sub(last))
 		last = now
 	}
-	batch := make([]store.Contact, 5000)
+	batch := make([]store.Record, 5000)
 	for i := range batch {
 		batch[i] = contact(fmt.Sprintf("c%06d", i))
 	}
@@ -101,7 +101,7 @@ func TestWriteBatchLeavesRoomForAnotherWriter(t *testing.T) {
 	}()
 	// Bulk writes for a second, whatever the machine's speed (the race detector slows it tenfold).
 	started := time.Now()
-	batch := make([]store.Contact, 1024)
+	batch := make([]store.Record, 1024)
 	written := 0
 	for b := 0; time.Since(started) < time.Second; b++ {
 		for i := range batch {
