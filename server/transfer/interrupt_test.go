@@ -46,7 +46,7 @@ func TestImportStopErrorSays(t *testing.T) {
 	require.ErrorIs(t, err, transfer.ErrStopped)
 	assert.Equal(t, 3, stop.Line, "the first taken id, c2, is line 3")
 	assert.Equal(t, 6, stop.Through, "its batch was written whole")
-	assert.Equal(t, []string{`3: "c2" already exists (--mode insert-only)`, `4: "c3" already exists (--mode insert-only)`}, refused,
+	assert.Equal(t, []string{`3: record "c2" already exists (--mode insert-only)`, `4: record "c3" already exists (--mode insert-only)`}, refused,
 		"every refusal is reported, not only the one that stopped it")
 	assert.Equal(t, transfer.Report{Read: 6, Inserted: 4, Refused: 2}, rep)
 

@@ -301,7 +301,7 @@ func writeItems(ctx context.Context, dst BatchWriter, items []item, opts ImportO
 	rep.Inserted += int64(res.Inserted)
 	rep.Updated += int64(res.Updated)
 	for i, o := range res.Outcomes {
-		if o == store.Refused && refuse(Refusal{Line: items[i].line, Reason: fmt.Sprintf("%q already exists (--mode %s)", items[i].r.Key, opts.Mode)}) && stoppedAt == 0 {
+		if o == store.Refused && refuse(Refusal{Line: items[i].line, Reason: fmt.Sprintf("record %q already exists (--mode %s)", items[i].r.Key, opts.Mode)}) && stoppedAt == 0 {
 			stoppedAt = items[i].line
 		}
 	}
@@ -428,7 +428,7 @@ func Copy(ctx context.Context, s Schema, src Scanner, dst BatchWriter, opts Copy
 		case res.Refused > 0:
 			for i, o := range res.Outcomes {
 				if o == store.Refused {
-					failed = fmt.Errorf("%q already exists in the target (and %d more in this batch); copy with --upsert to replace them", batch[i].Key, res.Refused-1)
+					failed = fmt.Errorf("record %q already exists in the target (and %d more in this batch); copy with --upsert to replace them", batch[i].Key, res.Refused-1)
 					break
 				}
 			}
@@ -528,7 +528,7 @@ func Contains(ctx context.Context, s Schema, dst, src Scanner) (int64, error) {
 			d, dok = <-dstCh // a record only the target holds
 		}
 		if !dok || d.Key != s.Key {
-			return result(fmt.Errorf("%q is missing from the target", s.Key))
+			return result(fmt.Errorf("record %q is missing from the target", s.Key))
 		}
 		a, err := srcForm.canonical(s)
 		if err != nil {
@@ -539,7 +539,7 @@ func Contains(ctx context.Context, s Schema, dst, src Scanner) (int64, error) {
 			return result(err)
 		}
 		if !bytes.Equal(a, b) {
-			return result(fmt.Errorf("%q differs between the source and the target", s.Key))
+			return result(fmt.Errorf("record %q differs between the source and the target", s.Key))
 		}
 		n++
 		d, dok = <-dstCh

@@ -47,7 +47,7 @@ func TestImportRepeatedIDs(t *testing.T) {
 	rep, refused, err = importString(t, s, input, transfer.ImportOptions{Mode: store.InsertOnly, BatchSize: 3})
 	require.NoError(t, err)
 	assert.Equal(t, transfer.Report{Read: 10, Inserted: 4, Refused: 6}, rep)
-	assert.Equal(t, `5: "c0" already exists (--mode insert-only)`, refused[0])
+	assert.Equal(t, `5: record "c0" already exists (--mode insert-only)`, refused[0])
 	assert.Equal(t, "v1", s.get(t, "c1").FirstName, "the first record of an id wins")
 }
 
@@ -97,7 +97,7 @@ func TestCopyAndDigest(t *testing.T) {
 	assert.NotEqual(t, a.Sum, b.Sum)
 	assert.Equal(t, a.Count, b.Count)
 	_, err = transfer.Contains(t.Context(), schema, dst, src)
-	require.ErrorContains(t, err, `"c0500" differs`)
+	require.ErrorContains(t, err, `record "c0500" differs`)
 	// The target holding more than the source is fine for Contains; the source holding more is not.
 	dst.put(&gen.Contact{Id: "c0500", FirstName: "v500"})
 	dst.put(&gen.Contact{Id: "b-only-in-target"})
@@ -105,7 +105,7 @@ func TestCopyAndDigest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1000), n)
 	_, err = transfer.Contains(t.Context(), schema, src, dst)
-	require.ErrorContains(t, err, `"b-only-in-target" is missing from the target`)
+	require.ErrorContains(t, err, `record "b-only-in-target" is missing from the target`)
 	delete(dst.recs, "b-only-in-target")
 
 	// Copying again without upsert is refused: the target holds the contacts.
