@@ -49,10 +49,10 @@ type serveOptions struct {
 	addressing addressingOptions
 	// wrapStore, when set, wraps the opened store. Tests use it to hold a request in flight and to
 	// see when the store is closed.
+	wrapStore func(store.Store) store.Store
 	// wired, when set, is called with the store as the service gets it, every decorator applied.
 	// Tests use it to check that the wired store offers the whole interface.
 	wired func(store.Store)
-	wrapStore func(store.Store) store.Store
 	// writeProbeInterval, when set, replaces store.DefaultWriteProbeInterval. Tests use it to see an
 	// instance recover without waiting seconds.
 	writeProbeInterval time.Duration

@@ -60,8 +60,8 @@ func (s *Service) TestCreateContactContext(ctx context.Context, req *gen.TestCre
 		return nil, err
 	}
 	c := TestContact(req.Id)
-	if err := s.store.Put(ctx, ToRecord(c)); err != nil {
-		return nil, storeError(err, req.Id)
+	if err := s.put(ctx, c); err != nil {
+		return nil, err
 	}
 	return &gen.TestCreateContactResponse{TestCreateContactResult: c}, nil
 }
@@ -107,15 +107,33 @@ func (s *Service) ReadContactContext(ctx context.Context, req *gen.ReadContact) 
 	if err := validateID(req.Id); err != nil {
 		return nil, err
 	}
-	r, err := s.store.Get(ctx, req.Id)
+	c, err := s.get(ctx, req.Id)
 	if err != nil {
-		return nil, storeError(err, req.Id)
+		return nil, err
+	}
+	return &gen.ReadContactResponse{ReadContactResult: c}, nil
+}
+
+// get reads contact id from the store, as an operation reads one: a missing contact is NotFound, a
+// store failure Unavailable (or OutcomeUnknown, Internal), as storeError says.
+func (s *Service) get(ctx context.Context, id string) (*gen.Contact, error) {
+	r, err := s.store.Get(ctx, id)
+	if err != nil {
+		return nil, storeError(err, id)
 	}
 	c, err := FromRecord(r)
 	if err != nil {
 		return nil, fault.InternalError(err)
 	}
-	return &gen.ReadContactResponse{ReadContactResult: c}, nil
+	return c, nil
+}
+
+// put creates or replaces contact c in the store, its failures mapped as storeError says.
+func (s *Service) put(ctx context.Context, c *gen.Contact) error {
+	if err := s.store.Put(ctx, ToRecord(c)); err != nil {
+		return storeError(err, c.Id)
+	}
+	return nil
 }
 
 // VersionContext returns the service version string.

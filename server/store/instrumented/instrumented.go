@@ -6,9 +6,8 @@
 //	contactsync_store_bulk_duration_seconds{method}  histogram of each bulk call's duration
 //	contactsync_store_bulk_rows_total{outcome}       contacts scanned, inserted, updated or refused
 //
-// method is put, get, update, delete, list_by_index, ping or probe_write for the service's calls and
-// the health checks, and scan, write_batch or count for the bulk methods that export, import and copy
-// use. The bulk calls have a histogram
+// method is put, get, update, delete, list_by_index or ping for the service's calls and the health
+// checks, and scan, write_batch or count for the bulk methods that export, import and copy use. The bulk calls have a histogram
 // of their own because their durations are of another order (a scan lasts as long as the whole
 // export: seconds to minutes), which the service's buckets, made for milliseconds, would lump into
 // +Inf; their errors are counted with the others. outcome is scanned (a contact Scan passed on),
@@ -18,7 +17,9 @@
 // usually a client that hung up) or other. store.ErrNotFound is an answer, not a failure, and is not
 // counted.
 //
-// The decorated store is the whole store.Store: every method is forwarded (and measured, but Close).
+// The decorated store is the whole store.Store: every method is forwarded, and measured but Close and
+// ProbeWrite (serve's write health probes the store it wraps, beneath this decorator, and logs its
+// failures itself).
 package instrumented
 
 import (
@@ -38,14 +39,13 @@ const (
 	methodDelete
 	methodPing
 	methodListByIndex
-	methodProbeWrite
 	methodScan
 	methodWriteBatch
 	methodCount
 	numMethods
 )
 
-var methodNames = [numMethods]string{"put", "get", "update", "delete", "ping", "list_by_index", "probe_write", "scan", "write_batch", "count"}
+var methodNames = [numMethods]string{"put", "get", "update", "delete", "ping", "list_by_index", "scan", "write_batch", "count"}
 
 // The error kinds.
 const (
@@ -78,7 +78,7 @@ const (
 
 var rowOutcomeNames = [numRowOutcomes]string{"scanned", "inserted", "updated", "refused"}
 
-// Metrics holds the store metrics. Every series is created up front (ten methods, four kinds, four
+// Metrics holds the store metrics. Every series is created up front (nine methods, four kinds, four
 // row outcomes), so an error rate is 0 rather than absent before the first error.
 type Metrics struct {
 	duration [numMethods]prometheus.Observer
@@ -91,7 +91,7 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	duration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "contactsync_store_duration_seconds",
-		Help:    "Latency of store calls, by method (put, get, update, delete, ping, list_by_index, probe_write), failed or not.",
+		Help:    "Latency of store calls, by method (put, get, update, delete, ping, list_by_index), failed or not.",
 		Buckets: Buckets,
 	}, []string{"method"})
 	bulkDuration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -209,12 +209,7 @@ func (s *instrumented) Ping(ctx context.Context) error {
 	return err
 }
 
-func (s *instrumented) ProbeWrite(ctx context.Context) error {
-	start := time.Now()
-	err := s.next.ProbeWrite(ctx)
-	s.done(ctx, methodProbeWrite, start, err)
-	return err
-}
+func (s *instrumented) ProbeWrite(ctx context.Context) error { return s.next.ProbeWrite(ctx) }
 
 func (s *instrumented) Close() error { return s.next.Close() }
 
