@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The record codec: the contract's record type (gen.Contact, named by the -record flags of the
@@ -71,16 +72,22 @@ func (t *RecordType) Decode(doc []byte, mode RecordMode) (Record, error) {
 	return v, nil
 }
 
-// RecordMode is how a RecordReader treats keys the record type does not have.
+// RecordMode says how a RecordReader reads: how it treats keys the record type does not have
+// (RecordLenient or RecordStrict), and whether the strings it reads may share the document's memory
+// (RecordAlias, or'ed in).
 type RecordMode uint8
 
 const (
 	// RecordLenient skips unknown keys: the store's read path, where a row written before a field
 	// was removed from the contract still reads (serve refuses to start while such rows may exist;
 	// docs/contract.md).
-	RecordLenient RecordMode = iota
+	RecordLenient RecordMode = 0
 	// RecordStrict refuses an unknown key with an error naming it and the known ones: import.
-	RecordStrict
+	RecordStrict RecordMode = 1
+	// RecordAlias makes a string value without escapes share the document's memory instead of a
+	// copy: no allocation at all. Use it only for a document nothing writes afterwards (one the
+	// store has just handed over, as the service's read path does): the strings change with it.
+	RecordAlias RecordMode = 2
 )
 
 // recordMaxDepth bounds the nesting a RecordReader follows, so a hostile document cannot exhaust the
@@ -305,6 +312,28 @@ func (r *RecordReader) Key() (key []byte, ok bool, err error) {
 	return key, true, nil
 }
 
+// ArrayLen returns how many items the array whose '[' was just read holds, without reading them, so
+// that a decoder can allocate its slice once.
+func (r *RecordReader) ArrayLen() (int, error) {
+	pos, depth, first := r.pos, r.depth, r.first
+	n := 0
+	for {
+		more, err := r.More()
+		if err != nil {
+			return 0, err
+		}
+		if !more {
+			break
+		}
+		n++
+		if err := r.skipValue(); err != nil {
+			return 0, err
+		}
+	}
+	r.pos, r.depth, r.first = pos, depth, first
+	return n, nil
+}
+
 // More reports whether an array has another item, reading the ',' before it or the closing ']'.
 func (r *RecordReader) More() (bool, error) {
 	return r.next(']')
@@ -313,7 +342,7 @@ func (r *RecordReader) More() (bool, error) {
 // Unknown handles a key the type does not have: in RecordStrict mode it is an error naming the key
 // and the known ones; in RecordLenient mode its value is skipped.
 func (r *RecordReader) Unknown(key []byte, known []string) error {
-	if r.mode == RecordStrict {
+	if r.mode&RecordStrict != 0 {
 		return UnknownRecordField(string(key), known)
 	}
 	return r.Skip()
@@ -619,6 +648,9 @@ func (r *RecordReader) String() (string, error) {
 		return "", err
 	}
 	if end := r.pos - 1; end-len(b) >= 0 && end <= len(r.data) && &r.data[end-len(b)] == &b[0] {
+		if r.mode&RecordAlias != 0 {
+			return unsafe.String(&b[0], len(b)), nil
+		}
 		if r.str == "" {
 			r.str = string(r.data)
 		}

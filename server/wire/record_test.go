@@ -144,17 +144,24 @@ func benchContact() *gen.Contact {
 		PhoneWork: "+44 20 7946 0001", EmailAddress: "ada@example.com", RoleIds: &gen.ArrayOfString{Astring: []*string{&r1, &r2}}}
 }
 
+// BenchmarkContactRecordDecode is the store's read path: one document decoded per ReadContact, its
+// strings copied once (lenient) or aliasing the document (the service's RecordAlias).
 func BenchmarkContactRecordDecode(b *testing.B) {
 	doc := benchContact().AppendRecord(nil)
-	var r wire.RecordReader
-	b.ReportAllocs()
-	b.SetBytes(int64(len(doc)))
-	for b.Loop() {
-		var c gen.Contact
-		r.Reset(doc, wire.RecordLenient)
-		if err := c.DecodeRecord(&r); err != nil {
-			b.Fatal(err)
-		}
+	for _, mode := range []struct {
+		name string
+		mode wire.RecordMode
+	}{{"copy", wire.RecordLenient}, {"alias", wire.RecordLenient | wire.RecordAlias}} {
+		b.Run(mode.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				c := new(gen.Contact)
+				if err := c.UnmarshalRecord(doc, mode.mode); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -183,6 +190,38 @@ func BenchmarkContactJSONDecode(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestRecordAlias: under RecordAlias a string without escapes shares the document's memory, one with
+// escapes is decoded into its own; without it, no string shares the document.
+func TestRecordAlias(t *testing.T) {
+	doc := []byte(`{"Id":"abc","FirstName":"x\ny","RoleIds":["r1",null,"r2"]}`)
+	c := new(gen.Contact)
+	require.NoError(t, c.UnmarshalRecord(doc, wire.RecordLenient|wire.RecordAlias))
+	assert.Equal(t, "x\ny", c.FirstName)
+	copy(doc[7:10], "XYZ")
+	assert.Equal(t, "XYZ", c.Id, "the id aliases the document")
+	assert.Equal(t, []string{"r1", "<nil>", "r2"}, rolesOf(c))
+
+	doc = []byte(`{"Id":"abc"}`)
+	c = new(gen.Contact)
+	require.NoError(t, c.UnmarshalRecord(doc, wire.RecordLenient))
+	copy(doc[7:10], "XYZ")
+	assert.Equal(t, "abc", c.Id, "a copy")
+	err := c.UnmarshalRecord([]byte(`{"Nickname":1}`), wire.RecordStrict|wire.RecordAlias)
+	assert.EqualError(t, err, `record: unknown field "Nickname"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`)
+}
+
+func rolesOf(c *gen.Contact) []string {
+	var out []string
+	for _, r := range c.RoleIds.Astring {
+		if r == nil {
+			out = append(out, "<nil>")
+		} else {
+			out = append(out, *r)
+		}
+	}
+	return out
 }
 
 func TestEachRecordString(t *testing.T) {
