@@ -144,7 +144,8 @@ func newNormalizer(rt *wire.RecordType) normalizer { return normalizer{rt: rt, r
 
 // canonical returns r's canonical document, valid until the next call.
 func (n *normalizer) canonical(r store.Record) ([]byte, error) {
-	n.rd.Reset(r.Doc, wire.RecordStrict)
+	// The record's strings may alias r.Doc: the record is written out again at once and never kept.
+	n.rd.Reset(r.Doc, wire.RecordStrict|wire.RecordAlias)
 	err := n.rec.DecodeRecord(&n.rd)
 	if err == nil {
 		err = n.rd.End()
@@ -373,7 +374,9 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 // input, and returns it to store, its document canonical.
 func (d *Decoder) store(doc []byte) (store.Record, error) {
 	rec := d.schema.Type.New()
-	d.rd.Reset(doc, wire.RecordStrict)
+	// The record's strings may alias doc (a buffer reused for the next line): it is checked and
+	// written out again at once, and never kept.
+	d.rd.Reset(doc, wire.RecordStrict|wire.RecordAlias)
 	err := rec.DecodeRecord(&d.rd)
 	if err == nil {
 		err = d.rd.End()
