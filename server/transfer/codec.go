@@ -375,7 +375,7 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 func (d *Decoder) store(doc []byte) (store.Record, error) {
 	rec := d.schema.Type.New()
 	// The record's strings may alias doc (a buffer reused for the next line): it is checked and
-	// written out again at once, and never kept.
+	// written out again at once, and only its key and index, copied, are kept.
 	d.rd.Reset(doc, wire.RecordStrict|wire.RecordAlias)
 	err := rec.DecodeRecord(&d.rd)
 	if err == nil {
@@ -389,7 +389,9 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 			return store.Record{}, err
 		}
 	}
-	return store.Record{Key: rec.RecordKey(), Index: rec.RecordIndex(), Doc: rec.AppendRecord(make([]byte, 0, len(doc)+64))}, nil
+	// The key and the index are copied out of doc, which the record's strings alias.
+	return store.Record{Key: strings.Clone(rec.RecordKey()), Index: strings.Clone(rec.RecordIndex()),
+		Doc: rec.AppendRecord(make([]byte, 0, len(doc)+64))}, nil
 }
 
 // recordError words a record decoding error for an import report: the path of the value, then what

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"strings"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/wire"
@@ -389,7 +390,7 @@ func Copy(ctx context.Context, s Schema, src Scanner, dst BatchWriter, opts Copy
 			if err != nil {
 				return err
 			}
-			batch = append(batch, store.Record{Key: r.Key, Index: norm.rec.RecordIndex(), Doc: bytes.Clone(doc)})
+			batch = append(batch, store.Record{Key: r.Key, Index: strings.Clone(norm.rec.RecordIndex()), Doc: bytes.Clone(doc)})
 			if len(batch) < size {
 				return nil
 			}
