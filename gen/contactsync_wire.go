@@ -1753,6 +1753,17 @@ var ContactRecord = &wire.RecordType{
 
 var _ wire.Record = (*Contact)(nil)
 
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Contact) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
+	var r wire.RecordReader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
 // RecordKey is Id, the record's key.
 func (v *Contact) RecordKey() string {
 	return v.Id
@@ -1784,19 +1795,24 @@ func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
 	v.Astring = nil
+	if n > 0 {
+		v.Astring = make([]*string, 0, n)
+	}
+	vals := make([]string, n)
 	for i := 0; ; i++ {
 		more, err := r.More()
 		if err != nil || !more {
 			return err
 		}
 		var item *string
-		if r.Null() {
-			item = nil
-		} else {
-			var x string
-			x, err = r.String()
-			item = &x
+		if !r.Null() {
+			vals[i], err = r.String()
+			item = &vals[i]
 		}
 		if err != nil {
 			return wire.RecordItem(i, err)

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres"
@@ -28,18 +27,11 @@ import (
 // format, mode) belong to one invocation and are flags only, as call's --id is. Every message names a
 // store through redactStore, so no password is ever printed.
 
-// convert is the service's own conversion between the stored and the wire contact: the record files
-// hold what the operations would return, and an imported record is checked as the service checks
-// its input.
-var convert = transfer.Convert{
-	ToWire: service.FromRecord,
-	FromWire: func(c *gen.Contact) (store.Record, error) {
-		if err := service.Records.Check(c); err != nil {
-			return store.Record{}, err
-		}
-		return service.ToRecord(c), nil
-	},
-}
+// records is the contract's record type as the service describes it (its generated descriptor and
+// the service's check of input records): the record files hold the stored records' canonical
+// documents, and an imported record is checked as the service checks its input. No command names the
+// record type or a field of it.
+var records = transfer.Schema(service.Records)
 
 // dataStoreHelp describes --store for the data commands.
 const dataStoreHelp = storeHelp

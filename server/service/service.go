@@ -264,16 +264,9 @@ func ToRecord(c *gen.Contact) store.Record {
 // (wire.RecordAlias: no copy per field on the read path), so the caller must not change r.Doc
 // afterwards; the store hands every record over for good.
 func FromRecord(r store.Record) (*gen.Contact, error) {
-	// The reader stays on the stack (the concrete method, not wire.DecodeRecord's interface call),
-	// and the strings alias the document, which the store handed over and nothing writes again.
+	// The strings alias the document, which the store handed over and nothing writes again.
 	c := new(gen.Contact)
-	var rd wire.RecordReader
-	rd.Reset(r.Doc, wire.RecordLenient|wire.RecordAlias)
-	err := c.DecodeRecord(&rd)
-	if err == nil {
-		err = rd.End()
-	}
-	if err != nil {
+	if err := c.UnmarshalRecord(r.Doc, wire.RecordLenient|wire.RecordAlias); err != nil {
 		return nil, fmt.Errorf("stored contact %q: %w", r.Key, err)
 	}
 	return c, nil

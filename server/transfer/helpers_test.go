@@ -1,7 +1,13 @@
 package transfer_test
 
 import (
+	"context"
 	"errors"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/store"
@@ -9,76 +15,121 @@ import (
 	"github.com/contactsync/contactsync/server/wire"
 )
 
-// Contact is the tests' flat view of a contact, converted to the stored record with the generated
-// record codec (rec) and back (fromRec).
-type Contact struct {
-	ID, AccountID, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress string
-	RoleIDs                                                                  []string
+// schema is the contract's record type with a stand-in for the service's check (service.Records),
+// which this package must not import; the command's tests run the real one. It refuses an empty key,
+// as the service does, so refusals can be tested.
+var schema = transfer.Schema{
+	Type: gen.ContactRecord,
+	Check: func(r wire.Record) error {
+		if r.RecordKey() == "" {
+			return errors.New("Id is required")
+		}
+		return nil
+	},
 }
 
-// wireOf returns c as the wire type, with a non-nil (possibly empty) role list, as the service writes.
-func wireOf(c Contact) *gen.Contact {
-	roles := make([]*string, len(c.RoleIDs))
-	for i := range c.RoleIDs {
-		roles[i] = &c.RoleIDs[i]
+// memStore is an in-memory store offering what transfer uses (Scan, WriteBatch, Count), with the
+// semantics of the real ones: Scan in key byte order from one snapshot, InsertOnly refusing a taken
+// key. The backends are tested with transfer by the command's tests.
+type memStore struct {
+	mu      sync.Mutex
+	recs    map[string]store.Record
+	scanErr error
+}
+
+var (
+	_ transfer.Scanner     = (*memStore)(nil)
+	_ transfer.BatchWriter = (*memStore)(nil)
+	_ transfer.Counter     = (*memStore)(nil)
+)
+
+func newMem() *memStore { return &memStore{recs: map[string]store.Record{}} }
+
+func (m *memStore) Scan(ctx context.Context, fn func(store.Record) error) error {
+	m.mu.Lock()
+	if m.scanErr != nil {
+		m.mu.Unlock()
+		return m.scanErr
 	}
-	return &gen.Contact{Id: c.ID, AccountId: c.AccountID, FirstName: c.FirstName, LastName: c.LastName,
-		PhoneMobile: c.PhoneMobile, PhoneWork: c.PhoneWork, EmailAddress: c.EmailAddress,
-		RoleIds: &gen.ArrayOfString{Astring: roles}}
-}
-
-// rec returns c as the store keeps it.
-func (c Contact) rec() store.Record {
-	w := wireOf(c)
-	return store.Record{Key: w.RecordKey(), Index: w.RecordIndex(), Doc: w.AppendRecord(nil)}
-}
-
-// fromWire returns the flat view of w.
-func fromWire(w *gen.Contact) Contact {
-	c := Contact{ID: w.Id, AccountID: w.AccountId, FirstName: w.FirstName, LastName: w.LastName,
-		PhoneMobile: w.PhoneMobile, PhoneWork: w.PhoneWork, EmailAddress: w.EmailAddress}
-	if w.RoleIds != nil {
-		for _, r := range w.RoleIds.Astring {
-			c.RoleIDs = append(c.RoleIDs, *r)
+	snap := make([]store.Record, 0, len(m.recs))
+	for _, r := range m.recs {
+		snap = append(snap, r)
+	}
+	m.mu.Unlock()
+	slices.SortFunc(snap, func(a, b store.Record) int {
+		switch {
+		case a.Key < b.Key:
+			return -1
+		case a.Key > b.Key:
+			return 1
+		}
+		return 0
+	})
+	for _, r := range snap {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+func (m *memStore) WriteBatch(_ context.Context, rs []store.Record, mode store.WriteMode) (store.BatchResult, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	res := store.NewBatchResult(len(rs))
+	for i, r := range rs {
+		_, taken := m.recs[r.Key]
+		switch {
+		case taken && mode == store.InsertOnly:
+			res.Add(i, store.Refused)
+			continue
+		case taken:
+			res.Add(i, store.Updated)
+		default:
+			res.Add(i, store.Inserted)
+		}
+		m.recs[r.Key] = store.Record{Key: r.Key, Index: r.Index, Doc: slices.Clone(r.Doc)}
+	}
+	return res, nil
+}
+
+func (m *memStore) Count(context.Context) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return int64(len(m.recs)), nil
+}
+
+// put stores c as the service would.
+func (m *memStore) put(c *gen.Contact) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.recs[c.Id] = record(c)
+}
+
+// get reads the contact stored under key.
+func (m *memStore) get(t *testing.T, key string) *gen.Contact {
+	t.Helper()
+	m.mu.Lock()
+	r, ok := m.recs[key]
+	m.mu.Unlock()
+	require.True(t, ok, "no record %q", key)
+	c := new(gen.Contact)
+	require.NoError(t, wire.DecodeRecord(r.Doc, wire.RecordStrict, c))
 	return c
 }
 
-// fromRec returns the flat view of a stored record.
-func fromRec(r store.Record) Contact {
-	var w gen.Contact
-	if err := wire.DecodeRecord(r.Doc, wire.RecordLenient, &w); err != nil {
-		panic(err)
-	}
-	return fromWire(&w)
+// record is c as the store keeps it.
+func record(c *gen.Contact) store.Record {
+	return store.Record{Key: c.RecordKey(), Index: c.RecordIndex(), Doc: c.AppendRecord(nil)}
 }
 
-// conv is a stand-in for the service's conversion (service.FromRecord and service.Records.Check),
-// which this package must not import; the command's tests run the real one. It refuses an empty id,
-// as the service does, so refusals can be tested.
-var conv = transfer.Convert{
-	ToWire: func(r store.Record) (*gen.Contact, error) {
-		var w gen.Contact
-		if err := wire.DecodeRecord(r.Doc, wire.RecordLenient, &w); err != nil {
-			return nil, err
-		}
-		if w.RoleIds == nil {
-			w.RoleIds = &gen.ArrayOfString{}
-		}
-		return &w, nil
-	},
-	FromWire: func(w *gen.Contact) (store.Record, error) {
-		if w.Id == "" {
-			return store.Record{}, errors.New("Id is required")
-		}
-		if w.RoleIds != nil {
-			for _, r := range w.RoleIds.Astring {
-				if r == nil {
-					return store.Record{}, errors.New("RoleIds has a nil entry")
-				}
-			}
-		}
-		return fromWire(w).rec(), nil
-	},
+func roles(ids ...string) *gen.ArrayOfString {
+	a := &gen.ArrayOfString{}
+	for _, id := range ids {
+		a.Astring = append(a.Astring, &id)
+	}
+	return a
 }

@@ -7,8 +7,8 @@ import (
 	"unsafe"
 )
 
-// The record codec: the contract's record type (gen.Contact, named by the -record flags on gen's
-// go:generate line) as the store keeps it and the record formats carry it, one canonical JSON
+// The record codec: the contract's record type (gen.Contact, named by the -record flags of the
+// generate directive in gen/generate.go) as the store keeps it and the record formats carry it, one canonical JSON
 // document per record. tools/gowsdlgen generates AppendRecord and DecodeRecord for the record type
 // and every complex type reachable from it; this file is their runtime.
 //
@@ -72,19 +72,22 @@ func (t *RecordType) Decode(doc []byte, mode RecordMode) (Record, error) {
 	return v, nil
 }
 
-// RecordMode is how a RecordReader treats keys the record type does not have.
+// RecordMode says how a RecordReader reads: how it treats keys the record type does not have
+// (RecordLenient or RecordStrict), and whether the strings it reads may share the document's memory
+// (RecordAlias, or'ed in).
 type RecordMode uint8
 
 const (
 	// RecordLenient skips unknown keys: the store's read path, where a row written before a field
 	// was removed from the contract still reads (serve refuses to start while such rows may exist;
 	// docs/contract.md).
-	RecordLenient RecordMode = iota
+	RecordLenient RecordMode = 0
 	// RecordStrict refuses an unknown key with an error naming it and the known ones: import.
-	RecordStrict
-	// RecordAlias, added to a mode, lets strings without escapes alias the document instead of
-	// being copied: for a caller that owns the document and never writes it again.
-	RecordAlias RecordMode = 1 << 7
+	RecordStrict RecordMode = 1
+	// RecordAlias makes a string value without escapes share the document's memory instead of a
+	// copy: no allocation at all. Use it only for a document nothing writes afterwards (one the
+	// store has just handed over, as the service's read path does): the strings change with it.
+	RecordAlias RecordMode = 2
 )
 
 // recordMaxDepth bounds the nesting a RecordReader follows, so a hostile document cannot exhaust the
@@ -155,8 +158,10 @@ type RecordReader struct {
 	mode    RecordMode
 	depth   int
 	first   bool // just after '{' or '[': no comma before the next key or item
-	escaped bool // the last string read had escapes: it is in scratch, not a slice of data
 	scratch []byte
+	// str is data as a string, made on the first string value read: the strings read without
+	// escapes are slices of it, so a document costs one string allocation, not one per value.
+	str string
 }
 
 // NewRecordReader returns a reader of doc in the given mode.
@@ -204,7 +209,7 @@ func (r *RecordReader) peek() byte {
 
 // End checks that nothing but white space follows the document.
 func (r *RecordReader) End() error {
-	if r.peek() != 0 {
+	if r.skipSpace(); r.pos < len(r.data) {
 		return r.syntax("data after the document")
 	}
 	return nil
@@ -246,6 +251,7 @@ func (r *RecordReader) begin(open byte, what string) error {
 func (r *RecordReader) wrongType(want string) error {
 	got := "the end of the document"
 	switch c := r.peek(); {
+	case r.pos >= len(r.data):
 	case c == '{':
 		got = "an object"
 	case c == '[':
@@ -258,7 +264,7 @@ func (r *RecordReader) wrongType(want string) error {
 		got = "null"
 	case c == '-' || c >= '0' && c <= '9':
 		got = "a number"
-	case c != 0:
+	default:
 		return r.syntax("unexpected character " + strconv.QuoteRune(rune(c)))
 	}
 	return r.errorf("want " + want + ", found " + got)
@@ -306,6 +312,28 @@ func (r *RecordReader) Key() (key []byte, ok bool, err error) {
 	return key, true, nil
 }
 
+// ArrayLen returns how many items the array whose '[' was just read holds, without reading them, so
+// that a decoder can allocate its slice once.
+func (r *RecordReader) ArrayLen() (int, error) {
+	pos, depth, first := r.pos, r.depth, r.first
+	n := 0
+	for {
+		more, err := r.More()
+		if err != nil {
+			return 0, err
+		}
+		if !more {
+			break
+		}
+		n++
+		if err := r.skipValue(); err != nil {
+			return 0, err
+		}
+	}
+	r.pos, r.depth, r.first = pos, depth, first
+	return n, nil
+}
+
 // More reports whether an array has another item, reading the ',' before it or the closing ']'.
 func (r *RecordReader) More() (bool, error) {
 	return r.next(']')
@@ -314,7 +342,7 @@ func (r *RecordReader) More() (bool, error) {
 // Unknown handles a key the type does not have: in RecordStrict mode it is an error naming the key
 // and the known ones; in RecordLenient mode its value is skipped.
 func (r *RecordReader) Unknown(key []byte, known []string) error {
-	if r.mode&^RecordAlias == RecordStrict {
+	if r.mode&RecordStrict != 0 {
 		return UnknownRecordField(string(key), known)
 	}
 	return r.Skip()
@@ -468,7 +496,6 @@ func (r *RecordReader) number() (text []byte, integer bool, err error) {
 func (r *RecordReader) stringBytes() ([]byte, error) {
 	d := r.data
 	r.pos++ // the opening quote
-	r.escaped = false
 	start := r.pos
 	i := start
 	for i < len(d) {
@@ -499,7 +526,6 @@ func (r *RecordReader) stringBytes() ([]byte, error) {
 
 // escapedString continues stringBytes from the first backslash at i, decoding into scratch.
 func (r *RecordReader) escapedString(start, i int) ([]byte, error) {
-	r.escaped = true
 	d := r.data
 	out := append(r.scratch[:0], d[start:i]...)
 	for i < len(d) {
@@ -614,13 +640,23 @@ func (r *RecordReader) badValue(xsdType string, text []byte) error {
 	return r.errorf("invalid " + xsdType + " value " + strconv.Quote(string(text)))
 }
 
-// String reads a string value; null reads as "".
+// String reads a string value; null reads as "". A string without escapes shares the memory of
+// one copy of the document made for the reader's strings.
 func (r *RecordReader) String() (string, error) {
 	b, _, err := r.text("a string")
-	if r.mode&RecordAlias != 0 && !r.escaped && len(b) > 0 {
-		return unsafe.String(&b[0], len(b)), err
+	if err != nil || len(b) == 0 {
+		return "", err
 	}
-	return string(b), err
+	if end := r.pos - 1; end-len(b) >= 0 && end <= len(r.data) && &r.data[end-len(b)] == &b[0] {
+		if r.mode&RecordAlias != 0 {
+			return unsafe.String(&b[0], len(b)), nil
+		}
+		if r.str == "" {
+			r.str = string(r.data)
+		}
+		return r.str[end-len(b) : end], nil
+	}
+	return string(b), nil
 }
 
 // Int reads an int (bits 32), long (64) or short (16): a JSON number of any spelling whose value is
@@ -951,4 +987,58 @@ func AppendRecordBase64(b []byte, v []byte) []byte {
 	b = append(b, '"')
 	b = AppendBase64Value(b, v)
 	return append(b, '"')
+}
+
+// EachRecordString calls fn with the path ("Address.Lines[2]") and the value of every JSON string of
+// doc, keys excluded, in document order, and checks that doc is one JSON value. It lets code that
+// knows no field of the record check all its text (the service checks an imported record's text is
+// what XML can carry).
+func EachRecordString(doc []byte, fn func(path, s string) error) error {
+	r := NewRecordReader(doc, RecordLenient)
+	if err := r.eachString("", fn); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+func (r *RecordReader) eachString(path string, fn func(path, s string) error) error {
+	switch r.peek() {
+	case '{':
+		if err := r.BeginObject(); err != nil {
+			return err
+		}
+		for {
+			key, ok, err := r.Key()
+			if err != nil || !ok {
+				return err
+			}
+			p := string(key)
+			if path != "" {
+				p = path + "." + p
+			}
+			if err := r.eachString(p, fn); err != nil {
+				return err
+			}
+		}
+	case '[':
+		if err := r.BeginArray(); err != nil {
+			return err
+		}
+		for i := 0; ; i++ {
+			more, err := r.More()
+			if err != nil || !more {
+				return err
+			}
+			if err := r.eachString(path+"["+strconv.Itoa(i)+"]", fn); err != nil {
+				return err
+			}
+		}
+	case '"':
+		b, err := r.stringBytes()
+		if err != nil {
+			return err
+		}
+		return fn(path, string(b))
+	}
+	return r.skipValue()
 }

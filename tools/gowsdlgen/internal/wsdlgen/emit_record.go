@@ -106,6 +106,15 @@ func (e *emitter) record(opts *RecordOptions) error {
 	e.p("")
 	e.p("var _ wire.Record = (*%s)(nil)", goName)
 	e.p("")
+	e.p("// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which")
+	e.p("// stays on the stack (no allocation besides the values').")
+	e.p("func (v *%s) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {", goName)
+	e.p("var r wire.RecordReader")
+	e.p("r.Reset(doc, mode)")
+	e.p("if err := v.DecodeRecord(&r); err != nil { return err }")
+	e.p("return r.End()")
+	e.p("}")
+	e.p("")
 	e.p("// RecordKey is %s, the record's key.", opts.Key)
 	e.p("func (v *%s) RecordKey() string {", goName)
 	e.p("%s", keyExpr)
@@ -195,17 +204,13 @@ func (e *emitter) recordCodec(t *xsdType) error {
 		e.p("// DecodeRecord reads %s from a JSON array of its items ([] reads as no items, as in XML).", t.name)
 		e.p("func (v *%s) DecodeRecord(r *wire.RecordReader) error {", goName)
 		e.p("if err := r.BeginArray(); err != nil { return err }")
+		e.p("n, err := r.ArrayLen()")
+		e.p("if err != nil { return err }")
 		e.p("v.%s = nil", gf.name)
-		e.p("for i := 0; ; i++ {")
-		e.p("more, err := r.More()")
-		e.p("if err != nil || !more { return err }")
-		e.p("var item %s", item)
-		if err := e.recordDecodeValue(f, item, "item"); err != nil {
+		e.p("if n > 0 { v.%s = make(%s, 0, n) }", gf.name, gf.typ)
+		if err := e.recordDecodeItems(f, item, "v."+gf.name, "return err", "return wire.RecordItem(i, err)"); err != nil {
 			return fmt.Errorf("%s: %w", t.name, err)
 		}
-		e.p("if err != nil { return wire.RecordItem(i, err) }")
-		e.p("v.%s = append(v.%s, item)", gf.name, gf.name)
-		e.p("}")
 		e.p("}")
 		return nil
 	}
@@ -348,21 +353,47 @@ func (e *emitter) recordDecodeField(f *xsdField, gf goField, expr string) error 
 		e.p("if r.Null() {")
 		e.p("%s = nil", expr)
 		e.p("} else if err = r.BeginArray(); err == nil {")
-		e.p("%s = %s{}", expr, gf.typ)
-		e.p("for i := 0; ; i++ {")
-		e.p("var more bool")
-		e.p("if more, err = r.More(); err != nil || !more { break }")
-		e.p("var item %s", item)
-		if err := e.recordDecodeValue(f, item, "item"); err != nil {
+		e.p("var n int")
+		e.p("if n, err = r.ArrayLen(); err == nil {")
+		e.p("%s = make(%s, 0, n)", expr, gf.typ)
+		if err := e.recordDecodeItems(f, item, expr, "break", "err = wire.RecordItem(i, err); break"); err != nil {
 			return err
 		}
-		e.p("if err != nil { err = wire.RecordItem(i, err); break }")
-		e.p("%s = append(%s, item)", expr, expr)
 		e.p("}")
 		e.p("}")
 		return nil
 	}
 	return e.recordDecodeValue(f, gf.typ, expr)
+}
+
+// recordDecodeItems writes the loop reading the items of an array whose '[' was read and whose
+// item count is n, appending them to expr (allocated with room for n). A nillable simple item (a
+// pointer) points into one backing slice of n values, so the items cost one allocation, not one each.
+// onEnd and onErr are the statements leaving the loop at the end and on an item's error (i, err).
+func (e *emitter) recordDecodeItems(f *xsdField, item, expr, onEnd, onErr string) error {
+	base, ptr := strings.CutPrefix(item, "*")
+	ptrSimple := ptr && f.typ.simple()
+	if ptrSimple {
+		e.p("vals := make([]%s, n)", base)
+	}
+	e.p("for i := 0; ; i++ {")
+	e.p("more, err := r.More()")
+	e.p("if err != nil || !more { %s }", onEnd)
+	e.p("var item %s", item)
+	if ptrSimple {
+		e.p("if !r.Null() {")
+		if err := e.recordDecodeSimple(f, base, "vals[i]"); err != nil {
+			return err
+		}
+		e.p("item = &vals[i]")
+		e.p("}")
+	} else if err := e.recordDecodeValue(f, item, "item"); err != nil {
+		return err
+	}
+	e.p("if err != nil { %s }", onErr)
+	e.p("%s = append(%s, item)", expr, expr)
+	e.p("}")
+	return nil
 }
 
 // recordDecodeValue writes statements decoding one value of goType into expr, setting err.

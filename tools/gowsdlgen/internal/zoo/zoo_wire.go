@@ -3784,6 +3784,17 @@ var SampleRecord = &wire.RecordType{
 
 var _ wire.Record = (*Sample)(nil)
 
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Sample) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
+	var r wire.RecordReader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
 // RecordKey is Key, the record's key.
 func (v *Sample) RecordKey() string {
 	var b []byte
@@ -3816,19 +3827,24 @@ func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
 	v.Astring = nil
+	if n > 0 {
+		v.Astring = make([]*string, 0, n)
+	}
+	vals := make([]string, n)
 	for i := 0; ; i++ {
 		more, err := r.More()
 		if err != nil || !more {
 			return err
 		}
 		var item *string
-		if r.Null() {
-			item = nil
-		} else {
-			var x string
-			x, err = r.String()
-			item = &x
+		if !r.Null() {
+			vals[i], err = r.String()
+			item = &vals[i]
 		}
 		if err != nil {
 			return wire.RecordItem(i, err)
@@ -3930,7 +3946,14 @@ func (v *ArrayOfAddress) DecodeRecord(r *wire.RecordReader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
 	v.Address = nil
+	if n > 0 {
+		v.Address = make([]*Address, 0, n)
+	}
 	for i := 0; ; i++ {
 		more, err := r.More()
 		if err != nil || !more {
@@ -3968,7 +3991,14 @@ func (v *ArrayOfInt) DecodeRecord(r *wire.RecordReader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
 	v.Int = nil
+	if n > 0 {
+		v.Int = make([]int32, 0, n)
+	}
 	for i := 0; ; i++ {
 		more, err := r.More()
 		if err != nil || !more {

@@ -3416,6 +3416,17 @@ var StampRecord = &wire.RecordType{
 
 var _ wire.Record = (*Stamp)(nil)
 
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Stamp) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
+	var r wire.RecordReader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
 // RecordKey is Kind, the record's key.
 func (v *Stamp) RecordKey() string {
 	return v.Kind
