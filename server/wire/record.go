@@ -499,6 +499,12 @@ func (r *RecordReader) stringBytes() ([]byte, error) {
 	start := r.pos
 	i := start
 	for i < len(d) {
+		for i < len(d) && recordPlain[d[i]] { // the common case: one table look-up per byte
+			i++
+		}
+		if i == len(d) {
+			break
+		}
 		c := d[i]
 		switch {
 		case c == '"':
@@ -523,6 +529,16 @@ func (r *RecordReader) stringBytes() ([]byte, error) {
 	r.pos = i
 	return nil, r.syntax("unterminated string")
 }
+
+// recordPlain marks the bytes that stand for themselves in a JSON string: printable ASCII but the
+// quote and the backslash. Any other byte (those two, a control character, the start of a multi-byte
+// UTF-8 sequence) takes stringBytes' slower path.
+var recordPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escapedString continues stringBytes from the first backslash at i, decoding into scratch.
 func (r *RecordReader) escapedString(start, i int) ([]byte, error) {

@@ -234,3 +234,21 @@ func TestEachRecordString(t *testing.T) {
 	assert.Equal(t, []string{"Id=a", "Home.Lines[0]=x", "Home.Lines[2]=y\n", "Tags[0].K=v"}, got)
 	assert.Error(t, wire.EachRecordString([]byte(`{"a":"b"} x`), func(string, string) error { return nil }))
 }
+
+// TestPlainStrings: the word-at-a-time scan stops at every byte that needs a look, wherever it is
+// in the word, and the strings read are encoding/json's.
+func TestPlainStrings(t *testing.T) {
+	for _, special := range []string{`"`, `\\`, "\x00", "\x1f", "é", "\x7f"} {
+		for pos := range 17 {
+			s := strings.Repeat("a", pos) + special + strings.Repeat("b", 16-pos)
+			doc := wire.AppendRecordString(nil, s)
+			got, err := wire.NewRecordReader(doc, wire.RecordStrict).String()
+			require.NoError(t, err, "%q", doc)
+			assert.Equal(t, s, got, "%q", doc)
+		}
+	}
+	_, err := wire.NewRecordReader([]byte("\"aaaaaaaa\x01bbbbbbbb\""), wire.RecordStrict).String()
+	assert.ErrorContains(t, err, "control character")
+	_, err = wire.NewRecordReader([]byte("\"aaaaaaaaaaaaaaaa"), wire.RecordStrict).String()
+	assert.ErrorContains(t, err, "unterminated string")
+}
