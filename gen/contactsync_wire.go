@@ -1739,3 +1739,211 @@ func (c *SyncServiceSoapClient) VersionMinorContext(ctx context.Context, request
 func (c *SyncServiceSoapClient) VersionMinor(request *VersionMinor) (*VersionMinorResponse, error) {
 	return c.VersionMinorContext(context.Background(), request)
 }
+
+// ---- The record codec of Contact (the -record flags on the go:generate line; server/wire/record.go
+// defines the canonical form) ----
+
+// ContactRecord describes Contact, the contract's record type: the store keeps one canonical JSON document
+// per Contact, keyed by Id and indexed by AccountId, and the record formats carry the same document.
+var ContactRecord = &wire.RecordType{
+	Name: "Contact", Type: typeContact, Key: "Id", Index: "AccountId",
+	Fields: []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"},
+	New:    func() wire.Record { return new(Contact) },
+}
+
+var _ wire.Record = (*Contact)(nil)
+
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Contact) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
+	var r wire.RecordReader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+// RecordKey is Id, the record's key.
+func (v *Contact) RecordKey() string {
+	return v.Id
+}
+
+// RecordIndex is AccountId, the record's indexed field.
+func (v *Contact) RecordIndex() string {
+	return v.AccountId
+}
+
+// AppendRecord appends ArrayOfString as a JSON array of its items.
+func (v *ArrayOfString) AppendRecord(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Astring {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if item == nil {
+			b = append(b, "null"...)
+		} else {
+			b = wire.AppendRecordString(b, *item)
+		}
+	}
+	return append(b, ']')
+}
+
+// DecodeRecord reads ArrayOfString from a JSON array of its items ([] reads as no items, as in XML).
+func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
+	if err := r.BeginArray(); err != nil {
+		return err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
+	v.Astring = nil
+	if n > 0 {
+		v.Astring = make([]*string, 0, n)
+	}
+	vals := make([]string, n)
+	for i := 0; ; i++ {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		var item *string
+		if !r.Null() {
+			vals[i], err = r.String()
+			item = &vals[i]
+		}
+		if err != nil {
+			return wire.RecordItem(i, err)
+		}
+		v.Astring = append(v.Astring, item)
+	}
+}
+
+// AppendRecord appends Contact as a JSON object, every element in schema order.
+func (v *Contact) AppendRecord(b []byte) []byte {
+	b = append(b, `{"Id":`...)
+	b = wire.AppendRecordString(b, v.Id)
+	b = append(b, `,"AccountId":`...)
+	b = wire.AppendRecordString(b, v.AccountId)
+	b = append(b, `,"FirstName":`...)
+	b = wire.AppendRecordString(b, v.FirstName)
+	b = append(b, `,"LastName":`...)
+	b = wire.AppendRecordString(b, v.LastName)
+	b = append(b, `,"PhoneMobile":`...)
+	b = wire.AppendRecordString(b, v.PhoneMobile)
+	b = append(b, `,"PhoneWork":`...)
+	b = wire.AppendRecordString(b, v.PhoneWork)
+	b = append(b, `,"EmailAddress":`...)
+	b = wire.AppendRecordString(b, v.EmailAddress)
+	b = append(b, `,"RoleIds":`...)
+	if v.RoleIds == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.RoleIds.AppendRecord(b)
+	}
+	return append(b, '}')
+}
+
+// recordKeysContact are the keys of Contact's record object.
+var recordKeysContact = []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}
+
+// DecodeRecord reads Contact from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = Contact{}
+	var seen [8]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		case "Id":
+			if seen[0] {
+				return r.Duplicate(key)
+			}
+			seen[0] = true
+			v.Id, err = r.String()
+			if err != nil {
+				return wire.RecordPath("Id", err)
+			}
+		case "AccountId":
+			if seen[1] {
+				return r.Duplicate(key)
+			}
+			seen[1] = true
+			v.AccountId, err = r.String()
+			if err != nil {
+				return wire.RecordPath("AccountId", err)
+			}
+		case "FirstName":
+			if seen[2] {
+				return r.Duplicate(key)
+			}
+			seen[2] = true
+			v.FirstName, err = r.String()
+			if err != nil {
+				return wire.RecordPath("FirstName", err)
+			}
+		case "LastName":
+			if seen[3] {
+				return r.Duplicate(key)
+			}
+			seen[3] = true
+			v.LastName, err = r.String()
+			if err != nil {
+				return wire.RecordPath("LastName", err)
+			}
+		case "PhoneMobile":
+			if seen[4] {
+				return r.Duplicate(key)
+			}
+			seen[4] = true
+			v.PhoneMobile, err = r.String()
+			if err != nil {
+				return wire.RecordPath("PhoneMobile", err)
+			}
+		case "PhoneWork":
+			if seen[5] {
+				return r.Duplicate(key)
+			}
+			seen[5] = true
+			v.PhoneWork, err = r.String()
+			if err != nil {
+				return wire.RecordPath("PhoneWork", err)
+			}
+		case "EmailAddress":
+			if seen[6] {
+				return r.Duplicate(key)
+			}
+			seen[6] = true
+			v.EmailAddress, err = r.String()
+			if err != nil {
+				return wire.RecordPath("EmailAddress", err)
+			}
+		case "RoleIds":
+			if seen[7] {
+				return r.Duplicate(key)
+			}
+			seen[7] = true
+			if r.Null() {
+				v.RoleIds = nil
+			} else {
+				x := new(ArrayOfString)
+				err = x.DecodeRecord(r)
+				v.RoleIds = x
+			}
+			if err != nil {
+				return wire.RecordPath("RoleIds", err)
+			}
+		default:
+			if err := r.Unknown(key, recordKeysContact); err != nil {
+				return err
+			}
+		}
+	}
+}

@@ -19,4 +19,4 @@
 // wire.Invoker.
 package gen
 
-//go:generate go run ../tools/gowsdlgen -wsdl ../wsdl/contactsync.wsdl -o contactsync.go -wire contactsync_wire.go -pkg gen
+//go:generate go run ../tools/gowsdlgen -wsdl ../wsdl/contactsync.wsdl -o contactsync.go -wire contactsync_wire.go -pkg gen -record Contact -record-key Id -record-index AccountId

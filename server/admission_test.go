@@ -49,12 +49,12 @@ func readResponse(t *testing.T, conn net.Conn) (*http.Response, string) {
 
 // blockOn returns a store whose Get of id "block" waits for release (signalling entered first).
 func blockOn(entered chan<- struct{}, release <-chan struct{}) store.Store {
-	return &fakeStore{get: func(ctx context.Context, id string) (store.Contact, error) {
+	return &fakeStore{get: func(ctx context.Context, id string) (store.Record, error) {
 		if id == "block" {
 			entered <- struct{}{}
 			<-release
 		}
-		return service.TestContact(id), nil
+		return service.TestRecord(id), nil
 	}}
 }
 

@@ -89,7 +89,7 @@ func (w *bodyWriter) Write(p []byte) (int, error) {
 
 func BenchmarkEncode(b *testing.B) {
 	op := wire.Lookup(gen.Operations, "ReadContact")
-	res := &gen.ReadContactResponse{ReadContactResult: service.ToWire(service.TestContact("golden-1"))}
+	res := &gen.ReadContactResponse{ReadContactResult: service.TestContact("golden-1")}
 	for _, f := range codecFixtures(b) {
 		b.Run(f.name+"/ReadContact", func(b *testing.B) {
 			w := &bodyWriter{header: http.Header{}}
@@ -128,7 +128,7 @@ func BenchmarkEncodeFault(b *testing.B) {
 // TestCodecFixtures runs the codec benchmarks' checks as a test.
 func TestCodecFixtures(t *testing.T) {
 	op := wire.Lookup(gen.Operations, "ReadContact")
-	res := &gen.ReadContactResponse{ReadContactResult: service.ToWire(service.TestContact("golden-1"))}
+	res := &gen.ReadContactResponse{ReadContactResult: service.TestContact("golden-1")}
 	for _, f := range codecFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
 			req, err := f.binding.Decode(f.req, f.opName, f.body)

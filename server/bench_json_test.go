@@ -25,7 +25,7 @@ func BenchmarkHandlerJSON(b *testing.B) {
 	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "contacts.db"))
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = st.Close() })
-	require.NoError(b, st.Put(context.Background(), service.TestContact(benchID)))
+	require.NoError(b, st.Put(context.Background(), service.TestRecord(benchID)))
 	h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: allProtocols,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(b, err)

@@ -109,7 +109,7 @@ func newBenchHandler(tb testing.TB) http.Handler {
 	st, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "contacts.db"))
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = st.Close() })
-	require.NoError(tb, st.Put(context.Background(), service.TestContact(benchID)))
+	require.NoError(tb, st.Put(context.Background(), service.TestRecord(benchID)))
 	h, err := server.NewHandler(service.New(st), server.Config{
 		BaseURL: wsdl.DefaultBaseURL,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),

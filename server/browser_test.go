@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
@@ -99,9 +100,9 @@ func TestBrowserHelpPage(t *testing.T) {
 
 	const id = "browser-42"
 	want := service.TestContact(id)
-	require.NoError(t, ts.store.Put(context.Background(), want))
+	require.NoError(t, ts.store.Put(context.Background(), service.ToRecord(want)))
 	const markupID = `<b id="injected">bold</b>&amp;`
-	require.NoError(t, ts.store.Put(context.Background(), service.TestContact(markupID)))
+	require.NoError(t, ts.store.Put(context.Background(), service.TestRecord(markupID)))
 
 	// The service page lists every operation with its description and links to the contract.
 	require.NoError(t, chromedp.Do(ctx,
@@ -130,9 +131,9 @@ func TestBrowserHelpPage(t *testing.T) {
 	))
 	result := text(t, ctx, `#tryit-result`)
 	assert.Contains(t, result, "HTTP 200")
-	for _, field := range [][2]string{{"Id", want.ID}, {"AccountId", want.AccountID}, {"FirstName", want.FirstName},
+	for _, field := range [][2]string{{"Id", want.Id}, {"AccountId", want.AccountId}, {"FirstName", want.FirstName},
 		{"LastName", want.LastName}, {"PhoneMobile", want.PhoneMobile}, {"PhoneWork", want.PhoneWork},
-		{"EmailAddress", want.EmailAddress}, {"RoleIds", strings.Join(want.RoleIDs, ", ")}} {
+		{"EmailAddress", want.EmailAddress}, {"RoleIds", strings.Join(roleList(want), ", ")}} {
 		assert.Contains(t, result, field[0]+"\t"+field[1], "the result table shows %s", field[0])
 	}
 	assert.Contains(t, result, "<FirstName>Test</FirstName>", "the raw XML is shown as text")
@@ -205,7 +206,7 @@ func TestBrowserJSONForm(t *testing.T) {
 	dir := artifactsDir(t)
 	const id = "browser-json-1"
 	want := service.TestContact(id)
-	require.NoError(t, ts.store.Put(context.Background(), want))
+	require.NoError(t, ts.store.Put(context.Background(), service.ToRecord(want)))
 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.EmulateViewport(1000, 820),
@@ -219,7 +220,7 @@ func TestBrowserJSONForm(t *testing.T) {
 	assert.Contains(t, result, "HTTP 200")
 	assert.Contains(t, result, "Response JSON")
 	assert.Contains(t, result, "EmailAddress\t"+want.EmailAddress)
-	assert.Contains(t, result, "RoleIds\t"+strings.Join(want.RoleIDs, ", "))
+	assert.Contains(t, result, "RoleIds\t"+strings.Join(roleList(want), ", "))
 	assert.Contains(t, result, `{"d":{"Id":"`+id+`"`, "the raw JSON is shown as text")
 	screenshot(t, ctx, dir, "help-readcontact-json.png")
 
@@ -232,4 +233,15 @@ func TestBrowserJSONForm(t *testing.T) {
 	assert.Contains(t, result, "HTTP 500")
 	assert.Contains(t, result, `Contact "no-such-contact" does not exist.`)
 	assert.NotContains(t, result, "StackTrace", "the error's Message is shown, not the raw object")
+}
+
+// roleList returns the role ids of c.
+func roleList(c *gen.Contact) []string {
+	var out []string
+	if c.RoleIds != nil {
+		for _, r := range c.RoleIds.Astring {
+			out = append(out, *r)
+		}
+	}
+	return out
 }

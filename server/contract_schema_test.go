@@ -363,7 +363,7 @@ func TestWireMatchesServedSchema(t *testing.T) {
 	hasParams := func(op *wire.Operation, _ client.Binding) bool { return len(op.Params) > 0 }
 	soapOnly := func(_ *wire.Operation, b client.Binding) bool { return isSOAP(b) }
 	put := func(t *testing.T, s *contractServer) {
-		require.NoError(t, s.store.Put(ctx, service.TestContact(sampleID)))
+		require.NoError(t, s.store.Put(ctx, service.TestRecord(sampleID)))
 	}
 	remove := func(t *testing.T, s *contractServer) {
 		if _, err := s.store.Delete(ctx, sampleID); err != nil && !errors.Is(err, store.ErrNotFound) {

@@ -21,27 +21,36 @@ import (
 // fakeStore is a store.Store whose behaviour each test sets through function fields; an unset
 // method fails the test loudly.
 type fakeStore struct {
-	get func(ctx context.Context, id string) (store.Contact, error)
-	put func(ctx context.Context, c store.Contact) error
+	get func(ctx context.Context, id string) (store.Record, error)
+	put func(ctx context.Context, c store.Record) error
 }
 
-func (f *fakeStore) Put(ctx context.Context, c store.Contact) error {
+func (f *fakeStore) Put(ctx context.Context, c store.Record) error {
 	if f.put == nil {
 		panic("Put not expected")
 	}
 	return f.put(ctx, c)
 }
-func (f *fakeStore) Get(ctx context.Context, id string) (store.Contact, error) {
+func (f *fakeStore) Get(ctx context.Context, id string) (store.Record, error) {
 	return f.get(ctx, id)
 }
-func (f *fakeStore) Update(context.Context, string, func(store.Contact) (store.Contact, error)) (store.Contact, error) {
+func (f *fakeStore) Update(context.Context, string, func(store.Record) (store.Record, error)) (store.Record, error) {
 	panic("Update not expected")
 }
-func (f *fakeStore) Delete(context.Context, string) (store.Contact, error) {
+func (f *fakeStore) Delete(context.Context, string) (store.Record, error) {
 	panic("Delete not expected")
 }
-func (f *fakeStore) Ping(context.Context) error { return nil }
-func (f *fakeStore) Close() error               { return nil }
+func (f *fakeStore) ListByIndex(context.Context, string, string, int) ([]store.Record, error) {
+	panic("ListByIndex not expected")
+}
+func (f *fakeStore) Scan(context.Context, func(store.Record) error) error { panic("Scan not expected") }
+func (f *fakeStore) Count(context.Context) (int64, error)                 { panic("Count not expected") }
+func (f *fakeStore) WriteBatch(context.Context, []store.Record, store.WriteMode) (store.BatchResult, error) {
+	panic("WriteBatch not expected")
+}
+func (f *fakeStore) Ping(context.Context) error       { return nil }
+func (f *fakeStore) ProbeWrite(context.Context) error { return nil }
+func (f *fakeStore) Close() error                     { return nil }
 
 // newFakeServer serves a handler over st and returns it with the log it writes. protocols, when
 // given, are the protocols served (binding.ProtocolNames); none means the default.
@@ -90,8 +99,8 @@ var internalFault = map[string]struct {
 // in each binding's form, while the log keeps the detail.
 func TestInternalErrorIsHidden(t *testing.T) {
 	const secret = "disk on fire at /var/lib/secret.db"
-	ts, logs := newFakeServer(t, &fakeStore{get: func(context.Context, string) (store.Contact, error) {
-		return store.Contact{}, errors.New(secret)
+	ts, logs := newFakeServer(t, &fakeStore{get: func(context.Context, string) (store.Record, error) {
+		return store.Record{}, errors.New(secret)
 	}}, server.Limits{})
 	for _, binding := range bindings {
 		t.Run(binding, func(t *testing.T) {
@@ -110,7 +119,7 @@ func TestInternalErrorIsHidden(t *testing.T) {
 // TestPanicBecomesServerFault checks a panic inside an operation becomes an internal error in each
 // binding's form, is logged with its stack, and the server keeps serving.
 func TestPanicBecomesServerFault(t *testing.T) {
-	ts, logs := newFakeServer(t, &fakeStore{get: func(context.Context, string) (store.Contact, error) {
+	ts, logs := newFakeServer(t, &fakeStore{get: func(context.Context, string) (store.Record, error) {
 		panic("boom")
 	}}, server.Limits{})
 	for _, binding := range bindings {
@@ -135,12 +144,12 @@ func TestPanicBecomesServerFault(t *testing.T) {
 func TestLoadShedding(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{}, 2)
-	ts, _ := newFakeServer(t, &fakeStore{get: func(ctx context.Context, id string) (store.Contact, error) {
+	ts, _ := newFakeServer(t, &fakeStore{get: func(ctx context.Context, id string) (store.Record, error) {
 		if id == "block" {
 			entered <- struct{}{}
 			<-release
 		}
-		return service.TestContact(id), nil
+		return service.TestRecord(id), nil
 	}}, server.Limits{Admission: admission.Limits{MaxConcurrent: 2}})
 
 	var wg sync.WaitGroup

@@ -42,7 +42,7 @@ func TestGoldenWire(t *testing.T) {
 				t.Run(g.op, func(t *testing.T) {
 					ts := newTestServer(t, wsdl.DefaultBaseURL)
 					if g.needsStored {
-						require.NoError(t, ts.store.Put(context.Background(), service.TestContact(id)))
+						require.NoError(t, ts.store.Put(context.Background(), service.TestRecord(id)))
 					}
 					req := requestFor(binding, wsdl.DefaultNamespace, g.op, id, g.hasID)
 					resp, body := ts.do(t, req)
@@ -79,7 +79,7 @@ func TestGoldenWriteFailures(t *testing.T) {
 		{"OutcomeUnknown", fmt.Errorf("postgres: put contact: %w: %w", store.ErrOutcomeUnknown, context.DeadlineExceeded), 500, ""},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
-			ts, logs := newFakeServer(t, &fakeStore{put: func(context.Context, store.Contact) error { return tc.err }},
+			ts, logs := newFakeServer(t, &fakeStore{put: func(context.Context, store.Record) error { return tc.err }},
 				server.Limits{}, allProtocols...)
 			for _, binding := range append(bindings, "json") {
 				t.Run(binding, func(t *testing.T) {

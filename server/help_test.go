@@ -136,7 +136,7 @@ func TestHelpSamplesAreReal(t *testing.T) {
 			_, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
 			for i, s := range samples(t, body) {
 				// The contact operations need the placeholder id "string" to exist.
-				require.NoError(t, ts.store.Put(context.Background(), service.TestContact("string")))
+				require.NoError(t, ts.store.Put(context.Background(), service.TestRecord("string")))
 
 				head, reqBody, _ := strings.Cut(s[0], "\n\n")
 				lines := strings.Split(head, "\n")

@@ -169,7 +169,7 @@ func TestHostileInput(t *testing.T) {
 	ts := newRealServer(t, server.Limits{})
 	ctx := context.Background()
 	keeper := service.TestContact("keeper")
-	require.NoError(t, ts.store.Put(ctx, keeper))
+	require.NoError(t, ts.store.Put(ctx, service.ToRecord(keeper)))
 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,7 +181,7 @@ func TestHostileInput(t *testing.T) {
 
 	got, err := ts.store.Get(ctx, "keeper")
 	require.NoError(t, err)
-	assert.Equal(t, keeper, got, "a hostile request changed a stored contact")
+	assert.Equal(t, service.ToRecord(keeper), got, "a hostile request changed a stored contact")
 	_, err = ts.store.Get(ctx, victim)
 	assert.ErrorIs(t, err, store.ErrNotFound, "a hostile request stored the victim contact")
 }

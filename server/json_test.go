@@ -51,7 +51,7 @@ func TestGoldenJSON(t *testing.T) {
 		t.Run(g.op, func(t *testing.T) {
 			ts := newTestServerWith(t, allProtocols...)
 			if g.needsStored {
-				require.NoError(t, ts.store.Put(context.Background(), service.TestContact(id)))
+				require.NoError(t, ts.store.Put(context.Background(), service.TestRecord(id)))
 			}
 			body := "{}"
 			if g.hasID {

@@ -22,33 +22,34 @@ import (
 // memoryStore is the cheapest possible store, so the benchmarks below measure the handler and what
 // Observe adds to it rather than a database.
 type memoryStore struct {
-	mu       sync.RWMutex
-	contacts map[string]store.Contact
+	store.Store // nil: the methods the benchmarks do not use
+	mu          sync.RWMutex
+	contacts    map[string]store.Record
 }
 
-func (m *memoryStore) Put(_ context.Context, c store.Contact) error {
+func (m *memoryStore) Put(_ context.Context, c store.Record) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.contacts[c.ID] = c
+	m.contacts[c.Key] = c
 	return nil
 }
 
-func (m *memoryStore) Get(_ context.Context, id string) (store.Contact, error) {
+func (m *memoryStore) Get(_ context.Context, id string) (store.Record, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	c, ok := m.contacts[id]
 	if !ok {
-		return store.Contact{}, store.ErrNotFound
+		return store.Record{}, store.ErrNotFound
 	}
 	return c, nil
 }
 
-func (m *memoryStore) Update(context.Context, string, func(store.Contact) (store.Contact, error)) (store.Contact, error) {
+func (m *memoryStore) Update(context.Context, string, func(store.Record) (store.Record, error)) (store.Record, error) {
 	panic("not used")
 }
-func (m *memoryStore) Delete(context.Context, string) (store.Contact, error) { panic("not used") }
-func (m *memoryStore) Ping(context.Context) error                            { return nil }
-func (m *memoryStore) Close() error                                          { return nil }
+func (m *memoryStore) Delete(context.Context, string) (store.Record, error) { panic("not used") }
+func (m *memoryStore) Ping(context.Context) error                           { return nil }
+func (m *memoryStore) Close() error                                         { return nil }
 
 // nullResponseWriter is a ResponseWriter that keeps nothing, so the benchmark measures the server side.
 type nullResponseWriter struct{ h http.Header }
@@ -64,7 +65,7 @@ func (w *nullResponseWriter) WriteHeader(int)             {}
 // ("accesslines", what serve uses). The difference between "bare" and the others is the per-request
 // cost of observability.
 func BenchmarkObservedReadContact(b *testing.B) {
-	st := &memoryStore{contacts: map[string]store.Contact{"bench-1": service.TestContact("bench-1")}}
+	st := &memoryStore{contacts: map[string]store.Record{"bench-1": service.TestRecord("bench-1")}}
 	newHandler := func(st store.Store) http.Handler {
 		h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL,
 			Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})

@@ -110,11 +110,11 @@ type blockingStore struct {
 	release chan struct{}
 }
 
-func (s *blockingStore) Get(ctx context.Context, id string) (store.Contact, error) {
+func (s *blockingStore) Get(ctx context.Context, id string) (store.Record, error) {
 	if id == "block" {
 		s.entered <- struct{}{}
 		<-s.release
-		return service.TestContact(id), nil
+		return service.TestRecord(id), nil
 	}
 	return s.Store.Get(ctx, id)
 }
@@ -220,7 +220,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 
 	// Store: four reads that found a contact and the blocked one, four that did not (not errors), four
 	// puts and the one ping of /readyz.
-	assert.Equal(t, map[string]float64{"get": 9, "put": 4, "update": 0, "delete": 0, "ping": 1},
+	assert.Equal(t, map[string]float64{"get": 9, "put": 4, "update": 0, "delete": 0, "ping": 1, "list_by_index": 0},
 		metricSamples(t, ts.reg, "contactsync_store_duration_seconds"))
 	for key, v := range metricSamples(t, ts.reg, "contactsync_store_errors_total") {
 		assert.Zero(t, v, "store errors %s: a contact not found is not a store error", key)
@@ -249,8 +249,8 @@ func (s *pingStore) Ping(ctx context.Context) error { return s.ping(ctx) }
 // TestUnavailableStoreReachesRequestMetrics checks a request that fails on an unavailable store is
 // counted with outcome Unavailable and a store error of kind unavailable.
 func TestUnavailableStoreReachesRequestMetrics(t *testing.T) {
-	ts := newObservedServer(t, &fakeStore{get: func(context.Context, string) (store.Contact, error) {
-		return store.Contact{}, errors.Join(store.ErrUnavailable, errors.New("connection refused"))
+	ts := newObservedServer(t, &fakeStore{get: func(context.Context, string) (store.Record, error) {
+		return store.Record{}, errors.Join(store.ErrUnavailable, errors.New("connection refused"))
 	}}, server.Limits{})
 	resp, _ := ts.do(t, requestFor("soap12", ns, "ReadContact", "x", true))
 	require.Equal(t, 503, resp.StatusCode)
@@ -265,10 +265,10 @@ func TestUnavailableStoreReachesRequestMetrics(t *testing.T) {
 // so the metrics and the access log count it as ClientGone rather than as a store failure.
 func TestClientGoneIsNotUnavailable(t *testing.T) {
 	entered := make(chan struct{})
-	ts := newObservedServer(t, &fakeStore{get: func(ctx context.Context, _ string) (store.Contact, error) {
+	ts := newObservedServer(t, &fakeStore{get: func(ctx context.Context, _ string) (store.Record, error) {
 		close(entered)
 		<-ctx.Done()
-		return store.Contact{}, ctx.Err()
+		return store.Record{}, ctx.Err()
 	}}, server.Limits{})
 	ctx, cancel := context.WithCancel(t.Context())
 	req, err := http.NewRequestWithContext(ctx, "GET", ts.endpoint+"/ReadContact?id=x", nil)
@@ -496,8 +496,8 @@ func TestRequestID(t *testing.T) {
 // TestInternalErrorLogCarriesRequestID checks the log line of an internal error names the request id
 // the caller got back, so a support ticket quoting it finds the cause.
 func TestInternalErrorLogCarriesRequestID(t *testing.T) {
-	ts := newObservedServer(t, &fakeStore{get: func(context.Context, string) (store.Contact, error) {
-		return store.Contact{}, errors.New("disk on fire")
+	ts := newObservedServer(t, &fakeStore{get: func(context.Context, string) (store.Record, error) {
+		return store.Record{}, errors.New("disk on fire")
 	}}, server.Limits{})
 	for _, b := range bindings {
 		req, err := http.NewRequest("GET", ts.endpoint+"/ReadContact?id=x", nil)

@@ -41,7 +41,7 @@ func newBackupCommand() *cobra.Command {
 
 // pgDumpHint is what backup says for a PostgreSQL store.
 const pgDumpHint = "backup copies a SQLite store's file; a PostgreSQL store is backed up with PostgreSQL's own tools: " +
-	"pg_dump --format=custom --table=SCHEMA.contacts --table=SCHEMA.schema_migrations (SCHEMA: public, or the DSN's search_path), " +
+	"pg_dump --format=custom --table=SCHEMA.contacts --table=SCHEMA.record_fields --table=SCHEMA.schema_migrations (SCHEMA: public, or the DSN's search_path), " +
 	"restored with pg_restore; or `contactsync export` for a JSON Lines copy (docs/data.md)"
 
 func runBackup(ctx context.Context, opts backupOptions, out io.Writer) error {

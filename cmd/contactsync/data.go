@@ -27,10 +27,11 @@ import (
 // format, mode) belong to one invocation and are flags only, as call's --id is. Every message names a
 // store through redactStore, so no password is ever printed.
 
-// convert is the service's own conversion between the stored and the wire contact: the record files
-// hold what the operations would return, and an imported record is checked as the service checks
-// its input.
-var convert = transfer.Convert{ToWire: service.ToWire, FromWire: service.FromWire}
+// records is the contract's record type as the service describes it (its generated descriptor and
+// the service's check of input records): the record files hold the stored records' canonical
+// documents, and an imported record is checked as the service checks its input. No command names the
+// record type or a field of it.
+var records = transfer.Schema(service.Records)
 
 // dataStoreHelp describes --store for the data commands.
 const dataStoreHelp = storeHelp
@@ -39,7 +40,7 @@ const dataStoreHelp = storeHelp
 // bulk methods the data commands need, for a command that uses it as use says. For a SQLite store it
 // returns the files that existed before, so a command that fails having written nothing can remove
 // the ones it created.
-func openBulkStore(ctx context.Context, spec string, db postgres.Options, use storeUse) (store.BulkStore, *sqliteFiles, error) {
+func openBulkStore(ctx context.Context, spec string, db postgres.Options, use storeUse) (store.Store, *sqliteFiles, error) {
 	if db != (postgres.Options{}) {
 		if err := validateDB(db); err != nil {
 			return nil, nil, err
@@ -49,13 +50,7 @@ func openBulkStore(ctx context.Context, spec string, db postgres.Options, use st
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", redactStore(spec), err)
 	}
-	bulk, ok := st.(store.BulkStore)
-	if !ok {
-		_ = st.Close()
-		files.removeCreated()
-		return nil, nil, fmt.Errorf("%s: the store does not support export and import", redactStore(spec))
-	}
-	return bulk, files, nil
+	return st, files, nil
 }
 
 // formatFor returns the record format: the --format flag when given, else the one the file name's

@@ -16,6 +16,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
@@ -57,18 +58,22 @@ func fill(t *testing.T, spec string, n int) {
 	st, _, err := openBulkStore(t.Context(), spec, postgres.Options{}, writeStore)
 	require.NoError(t, err)
 	defer st.Close()
-	cs := make([]store.Contact, n)
+	cs := make([]store.Record, n)
 	for i := range cs {
-		cs[i] = store.Contact{
-			ID: fmt.Sprintf("id-%05d", i), AccountID: "ACC-" + fmt.Sprint(i%7), FirstName: "Zoë 🙂",
+		a, b := "role-a", "роль"
+		c := &gen.Contact{
+			Id: fmt.Sprintf("id-%05d", i), AccountId: "ACC-" + fmt.Sprint(i%7), FirstName: "Zoë 🙂",
 			LastName: `O'Brien, "quoted" <&>`, PhoneMobile: "+1 555 0100", PhoneWork: "line\nbreak",
-			EmailAddress: fmt.Sprintf("c%d@example.com", i), RoleIDs: []string{"role-a", "роль"},
+			EmailAddress: fmt.Sprintf("c%d@example.com", i), RoleIds: &gen.ArrayOfString{Astring: []*string{&a, &b}},
 		}
 		if i%3 == 0 {
-			cs[i].RoleIDs = nil
+			c.RoleIds = &gen.ArrayOfString{}
 		}
+		cs[i] = service.ToRecord(c)
 	}
-	cs = append(cs, store.Contact{ID: "ünïcødé-ид-役割"}, store.Contact{ID: "Z"}, store.Contact{ID: "a"})
+	for _, id := range []string{"ünïcødé-ид-役割", "Z", "a"} {
+		cs = append(cs, service.ToRecord(&gen.Contact{Id: id, RoleIds: &gen.ArrayOfString{}}))
+	}
 	_, err = st.WriteBatch(t.Context(), cs, store.Upsert)
 	require.NoError(t, err)
 }
@@ -144,7 +149,7 @@ func TestImportUpsertIsIdempotent(t *testing.T) {
 			require.Error(t, r.err)
 			assert.Equal(t, "103 records were refused (the first 20 are listed above) and 0 written: the refused ones are contacts the store holds already, which --mode insert-only keeps; --mode upsert would replace them", r.err.Error())
 			assert.Equal(t, "read 103, inserted 0, updated 0, refused 103\n", r.stdout)
-			assert.Contains(t, r.stderr, `line 1: contact "Z" already exists (--mode insert-only)`)
+			assert.Contains(t, r.stderr, `line 1: record "Z" already exists (--mode insert-only)`)
 			assert.Equal(t, maxReportedRefusals, strings.Count(r.stderr, "already exists"))
 			assert.Equal(t, file, exportOf(t, dst, "jsonl"), "insert-only changed a stored contact")
 		})
@@ -174,14 +179,14 @@ func TestImportBadLine(t *testing.T) {
 				r := runData(t, input, append([]string{"import", "--store", spec}, args...)...)
 				require.Error(t, r.err, "%v", args)
 				assert.Contains(t, r.err.Error(), "nothing was written")
-				assert.Equal(t, "line 5: FirstName must be a string, not a JSON number\n", r.stderr)
+				assert.Equal(t, "line 5: FirstName: want a string, found a number\n", r.stderr)
 				assert.Equal(t, "read 7, inserted 0, updated 0, refused 1\n", r.stdout)
 				assert.Equal(t, before, exportOf(t, spec, "jsonl"), "the store changed under --max-errors 0 (%v)", args)
 			}
 
 			r = runData(t, input, "import", "--store", spec, "--max-errors", "2")
 			require.NoError(t, r.err, r.stderr)
-			assert.Equal(t, "line 5: FirstName must be a string, not a JSON number\n", r.stderr)
+			assert.Equal(t, "line 5: FirstName: want a string, found a number\n", r.stderr)
 			assert.Equal(t, "read 7, inserted 5, updated 1, refused 1\n", r.stdout)
 			assert.Equal(t, int64(13+1+5), count(t, spec), "the filled contacts, existing, and n1-n4 and n6")
 
@@ -206,8 +211,8 @@ func TestImportCSVFromSQLServer(t *testing.T) {
 	require.NoError(t, r.err, r.stderr)
 	assert.Equal(t, "read 2, inserted 2, updated 0, refused 0\n", r.stdout)
 	assert.Equal(t, "Id,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds\n"+
-		"42,ACC-1,Ann,\"Lee, Jr.\",+1 555 0100,,ann@example.com,admin;sales\n"+
-		"43,ACC-1,Bob,Smith,,,,\n", exportOf(t, spec, "csv"))
+		"42,ACC-1,Ann,\"Lee, Jr.\",+1 555 0100,,ann@example.com,\"[\"\"admin\"\",\"\"sales\"\"]\"\n"+
+		"43,ACC-1,Bob,Smith,,,,\n", exportOf(t, spec, "csv"), "the export writes RoleIds as a JSON array; the ';' list is read still")
 
 	// The same contacts as PowerShell's Export-Csv writes them (the README's example): every value
 	// quoted. Importing them changes nothing.
@@ -271,17 +276,17 @@ func TestCopyVerifies(t *testing.T) {
 			assert.Contains(t, r.stdout, "holds all 503 contacts")
 			assert.Equal(t, int64(504), count(t, extra))
 			var out, errOut bytes.Buffer
-			err := runCopy(t.Context(), copyOptions{from: src, to: extra, upsert: true, beforeVerify: func(st store.BulkStore) {
+			err := runCopy(t.Context(), copyOptions{from: src, to: extra, upsert: true, beforeVerify: func(st store.Store) {
 				_, err := st.Delete(t.Context(), "id-00499")
 				require.NoError(t, err)
 			}}, &out, &errOut)
-			require.ErrorContains(t, err, `contact "id-00499" is missing from the target`)
+			require.ErrorContains(t, err, `record "id-00499" is missing from the target`)
 
 			// A row changed between the copy and the verification: the verification must fail.
 			other := to.spec(t)
 			out.Reset()
-			err = runCopy(t.Context(), copyOptions{from: src, to: other, beforeVerify: func(st store.BulkStore) {
-				require.NoError(t, st.Put(t.Context(), store.Contact{ID: "id-00250", FirstName: "changed"}))
+			err = runCopy(t.Context(), copyOptions{from: src, to: other, beforeVerify: func(st store.Store) {
+				require.NoError(t, st.Put(t.Context(), service.ToRecord(&gen.Contact{Id: "id-00250", FirstName: "changed"})))
 			}}, &out, &errOut)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "verification failed")
@@ -437,4 +442,31 @@ func TestDataCommandsTakeSettings(t *testing.T) {
 	require.NoError(t, r.err)
 	_, err := sqlite.Open(t.Context(), filepath.Join(dir, "b.db"))
 	require.NoError(t, err)
+}
+
+// TestImportRename imports an export made before a field was renamed: without --rename the old
+// field is refused, naming the contract's fields; with --rename Old=New its values land in New.
+func TestImportRename(t *testing.T) {
+	clearSettingsEnv(t)
+	spec := storeKinds[0].spec(t)
+	old := `{"Id":"r1","PhoneOffice":"+1 555 0199","RoleIds":["admin"]}` + "\n"
+	r := runData(t, old, "import", "--store", spec)
+	require.Error(t, r.err)
+	assert.Contains(t, r.stderr, `line 1: unknown field "PhoneOffice"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`)
+
+	r = runData(t, old, "import", "--store", spec, "--rename", "PhoneOffice=PhoneWork")
+	require.NoError(t, r.err, r.stderr)
+	assert.Equal(t, "read 1, inserted 1, updated 0, refused 0\n", r.stdout)
+	assert.Equal(t, `{"Id":"r1","AccountId":"","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"+1 555 0199","EmailAddress":"","RoleIds":["admin"]}`+"\n",
+		exportOf(t, spec, "jsonl"))
+
+	for _, c := range []struct{ rename, want string }{
+		{"PhoneOffice", `--rename "PhoneOffice": use Old=New`},
+		{"PhoneOffice=Phone", "--rename PhoneOffice=Phone: Phone is not an element of the record type"},
+		{"PhoneWork=PhoneMobile", "PhoneWork is still an element of the record type"},
+	} {
+		r := runData(t, old, "import", "--store", spec, "--rename", c.rename)
+		require.Error(t, r.err, c.rename)
+		assert.Contains(t, r.err.Error(), c.want)
+	}
 }

@@ -28,9 +28,11 @@ func newExportCommand() *cobra.Command {
 		Short: "Write every contact of a store as JSON Lines or CSV",
 		Long: "Write every contact the store keeps, in id order, from one consistent snapshot (one read\n" +
 			"transaction; REPEATABLE READ on PostgreSQL), streamed: memory stays flat whatever the size. JSON\n" +
-			"Lines: one object per line, the keys the Contact element names of the WSDL in schema order, the\n" +
-			"roles an array. CSV: a header row of the same names, the roles separated by semicolons. A file is\n" +
-			"written beside --out and renamed into place when complete. The count goes to stderr.",
+			"Lines: one object per line, the contact's canonical document: every element of the contract's\n" +
+			"record type in schema order, each XSD type in its lexical form (docs/data.md). CSV: a header row\n" +
+			"of the top-level element names, a simple value as its lexical form, a nested value or an array as\n" +
+			"its JSON text. A file is written beside --out and renamed into place when complete. The count goes\n" +
+			"to stderr.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := formatFor(cmd, opts.format, opts.out)
@@ -80,7 +82,7 @@ func runExport(ctx context.Context, opts exportOptions, format transfer.Format, 
 		}()
 		w = tmp
 	}
-	enc, err := transfer.NewEncoder(w, format, convert)
+	enc, err := transfer.NewEncoder(w, format, records)
 	if err != nil {
 		return err
 	}

@@ -300,9 +300,9 @@ func recordOf(id string, c *gen.Contact) int {
 	}
 	base := service.TestContact(id)
 	switch {
-	case reflect.DeepEqual(c, service.ToWire(base)):
+	case reflect.DeepEqual(c, base):
 		return created
-	case reflect.DeepEqual(c, service.ToWire(service.TestUpdate(base))):
+	case reflect.DeepEqual(c, service.TestUpdate(base)):
 		return updated
 	}
 	return absent

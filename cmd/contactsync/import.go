@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +27,7 @@ type importOptions struct {
 	maxErrors int
 	batchSize int
 	noCheck   bool
+	renames   []string // Old=New
 }
 
 // maxReportedRefusals bounds the refusals printed one by one: a file in the wrong format refuses every
@@ -35,11 +37,13 @@ const maxReportedRefusals = 20
 func newImportCommand() *cobra.Command {
 	var opts importOptions
 	cmd := &cobra.Command{
-		Use:   "import [--in FILE|-] [--mode upsert|insert-only] [--max-errors N] [--no-check]",
+		Use:   "import [--in FILE|-] [--mode upsert|insert-only] [--max-errors N] [--no-check] [--rename Old=New]...",
 		Short: "Load contacts from JSON Lines or CSV into a store",
-		Long: "Read contacts in the format export writes (JSON Lines, or CSV with a header row of the Contact\n" +
-			"element names, roles separated by semicolons, UTF-8 with or without a byte order mark) and write\n" +
-			"them to the store in batches. --mode upsert (the default) replaces a stored contact with the same\n" +
+		Long: "Read contacts in the format export writes (JSON Lines, or CSV with a header row of the contract's\n" +
+			"element names, UTF-8 with or without a byte order mark; an older export's ';'-separated lists are\n" +
+			"read too) and write them to the store in batches. A field the contract does not have is refused,\n" +
+			"naming the fields it has; --rename Old=New (repeatable) reads an older export's field Old as New.\n" +
+			" --mode upsert (the default) replaces a stored contact with the same\n" +
 			"id, so importing a file twice changes nothing; --mode insert-only leaves it as it is and reports the\n" +
 			"record as refused. A record the service would not accept is refused with its line number and the\n" +
 			"reason; the first 20 refusals are listed, the report counts all.\n\n" +
@@ -67,6 +71,7 @@ func newImportCommand() *cobra.Command {
 	cmd.Flags().StringVar(&opts.mode, "mode", store.Upsert.String(), "upsert (replace a stored contact with the same id) or insert-only (keep it, and report the record as refused)")
 	cmd.Flags().IntVar(&opts.maxErrors, "max-errors", 0, "0: write nothing if any record is bad; N: write the good records, stop at the Nth refusal")
 	cmd.Flags().IntVar(&opts.batchSize, "batch-size", transfer.DefaultBatchSize, "contacts per batch write")
+	cmd.Flags().StringArrayVar(&opts.renames, "rename", nil, "Old=New: read the field Old of an older export as the contract's field New (repeatable)")
 	cmd.Flags().BoolVar(&opts.noCheck, "no-check", false, "with --max-errors 0: skip the pass that checks every record before writing (for a file known good); a bad record then stops the import, the records before it written")
 	return bindSettings(cmd, "store", "db-max-conns", "db-connect-timeout", "db-timeout")
 }
@@ -93,6 +98,10 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 	}
 	if opts.batchSize < 1 {
 		return errors.New("--batch-size must be at least 1")
+	}
+	renames, err := parseRenames(opts.renames)
+	if err != nil {
+		return err
 	}
 	if opts.noCheck && opts.maxErrors > 0 {
 		return errors.New("--no-check is for --max-errors 0 (the check pass is what --max-errors 0 adds); with --max-errors N nothing is checked ahead anyway")
@@ -160,7 +169,7 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 			defer func() { _ = spool.Close(); _ = os.Remove(spool.Name()) }()
 			source = io.TeeReader(in, spool)
 		}
-		dec, err := transfer.NewDecoder(source, format, convert)
+		dec, err := transfer.NewDecoder(source, format, records, transfer.DecodeOptions{Renames: renames})
 		if err != nil {
 			return fmt.Errorf("--in %s: %w", opts.in, err)
 		}
@@ -190,7 +199,7 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 		stopAfter = 0
 	}
 
-	dec, err := transfer.NewDecoder(in, format, convert)
+	dec, err := transfer.NewDecoder(in, format, records, transfer.DecodeOptions{Renames: renames})
 	if err != nil {
 		return fmt.Errorf("--in %s: %w", opts.in, err)
 	}
@@ -257,4 +266,24 @@ func sniffFormat(r *bufio.Reader, format transfer.Format, formatGiven bool, name
 		return fmt.Errorf("--in %s: the first line is a JSON object, not a CSV header row (%s); pass --format jsonl to read JSON Lines", name, how)
 	}
 	return nil
+}
+
+// parseRenames reads the --rename values, Old=New each.
+func parseRenames(values []string) (map[string]string, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(values))
+	for _, v := range values {
+		old, to, ok := strings.Cut(v, "=")
+		old, to = strings.TrimSpace(old), strings.TrimSpace(to)
+		if !ok || old == "" || to == "" {
+			return nil, fmt.Errorf("--rename %q: use Old=New (the field's name in the file, then in the contract)", v)
+		}
+		if _, dup := out[old]; dup {
+			return nil, fmt.Errorf("--rename %s is given twice", old)
+		}
+		out[old] = to
+	}
+	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
 	"github.com/contactsync/contactsync/server/transfer"
@@ -215,7 +216,7 @@ func TestFailedDataCommandsLeaveNoFile(t *testing.T) {
 	require.NoError(t, r.err, r.stderr)
 	var out bytes.Buffer
 	err := runCopy(t.Context(), copyOptions{from: from, to: "sqlite:" + filepath.Join(dir, "to.db"),
-		beforeVerify: func(dst store.BulkStore) { require.NoError(t, dst.Put(t.Context(), store.Contact{ID: "intruder"})) }}, &out, &out)
+		beforeVerify: func(dst store.Store) { require.NoError(t, dst.Put(t.Context(), service.TestRecord("intruder"))) }}, &out, &out)
 	require.ErrorContains(t, err, "verification failed")
 	assert.Equal(t, []string{"from.db"}, dirEntries(t, dir))
 }

@@ -50,6 +50,9 @@ type serveOptions struct {
 	// wrapStore, when set, wraps the opened store. Tests use it to hold a request in flight and to
 	// see when the store is closed.
 	wrapStore func(store.Store) store.Store
+	// wired, when set, is called with the store as the service gets it, every decorator applied.
+	// Tests use it to check that the wired store offers the whole interface.
+	wired func(store.Store)
 	// writeProbeInterval, when set, replaces store.DefaultWriteProbeInterval. Tests use it to see an
 	// instance recover without waiting seconds.
 	writeProbeInterval time.Duration
@@ -271,14 +274,14 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 		}
 		defer func() { _ = lock.Release() }() // after the store is closed: defers run last first
 	}
-	st, files, err := openStoreFor(ctx, opts.store, opts.db, writeStore)
+	opened, files, err := openStoreFor(ctx, opts.store, opts.db, writeStore)
 	if err != nil {
 		return fmt.Errorf("--store %s: %w", redactStore(opts.store), err)
 	}
+	var st store.Store = opened
 	// The store's write health: failed writes that are not the caller's fault (a full disk) make
 	// /readyz fail until a probe of the store's own finds it writable again (server/store/writehealth.go).
-	prober, _ := st.(store.WriteProber)
-	writes := store.NewWriteHealth(prober, store.WriteHealthOptions{Logger: logger, ProbeInterval: opts.writeProbeInterval})
+	writes := store.NewWriteHealth(st, store.WriteHealthOptions{Logger: logger, ProbeInterval: opts.writeProbeInterval})
 	if opts.wrapStore != nil {
 		st = opts.wrapStore(st)
 	}
@@ -288,10 +291,18 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 			files.removeCreated() // a database serve created and never served is not left behind
 		}
 	}(st)
+	// The contract's fields against those the stored records may hold (record_fields), without
+	// reading a record: a field the contract lost stops serve here, before any write could drop it.
+	if err := checkFields(ctx, opened, opts.store); err != nil {
+		return fmt.Errorf("--store %s: %w", redactStore(opts.store), err)
+	}
 	st = writes.Wrap(st)
 	obs := setUpObservability(opts.obs, st, writes, logger)
 	st = obs.store
 
+	if opts.wired != nil {
+		opts.wired(st)
+	}
 	handler, err := server.NewHandler(service.New(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
 		Auth: authenticator, ProtectDocs: protectDocs, Protocols: opts.protocols, Addressing: addressing})
 	if err != nil {

@@ -43,7 +43,7 @@ func newHoldingStore() *holdingStore {
 	return &holdingStore{entered: make(chan struct{}, 8), release: make(chan struct{})}
 }
 
-func (s *holdingStore) Get(ctx context.Context, id string) (store.Contact, error) {
+func (s *holdingStore) Get(ctx context.Context, id string) (store.Record, error) {
 	if id == "hold" {
 		s.inFlight.Add(1)
 		defer s.inFlight.Add(-1)

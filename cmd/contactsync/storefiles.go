@@ -111,12 +111,24 @@ func isReadOnly(err error) bool {
 	return err != nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS))
 }
 
+// backend is a store as the commands open it: the Store, and the field metadata (store.Fields) that
+// serve checks at start and migrate maintains. Both backends are one.
+type backend interface {
+	store.Store
+	store.Fields
+}
+
+var (
+	_ backend = (*sqlite.Store)(nil)
+	_ backend = (*postgres.Store)(nil)
+)
+
 // openStoreFor opens the store a --store value names, for a command that uses it as use says. A
 // database migrated by a newer release is refused (*migrate.SchemaTooNewError). Its errors do not name
 // the store: the caller prefixes them with the setting and the store, redacted. For a SQLite store it
 // also returns the files that existed before, so a command that fails can remove what it created; when
 // opening itself fails, they are removed here.
-func openStoreFor(ctx context.Context, spec string, db postgres.Options, use storeUse) (store.Store, *sqliteFiles, error) {
+func openStoreFor(ctx context.Context, spec string, db postgres.Options, use storeUse) (backend, *sqliteFiles, error) {
 	if path, ok := strings.CutPrefix(spec, "sqlite:"); ok {
 		if path == "" {
 			return nil, nil, errors.New("a SQLite store needs a file path after sqlite:, e.g. sqlite:contactsync.db")

@@ -1,9 +1,11 @@
 // Package service is the Contact Synchronization Service itself: Service implements the generated
 // server interface (gen.SyncServiceSoapServer) over a store, and holds the semantics of every operation
 // (validation, the test data TestCreateContact and TestUpdateContact write, how store failures are
-// reported). It knows no binding: every binding calls it through the generated operation table. It
-// may import gen, server/fault, server/store and server/wire (whose value types, such as
-// wire.DateTime, generated fields of some XSD types have), and never a binding.
+// reported), and converts the contract's record (gen.Contact) to and from what the store keeps
+// (store.Record) with the generated record codec. It knows no binding: every binding calls it through
+// the generated operation table. It may import gen, server/fault, server/store and server/wire (the
+// record codec's runtime, and the value types, such as wire.DateTime, generated fields of some XSD
+// types have), and never a binding.
 package service
 
 import (
@@ -19,6 +21,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
 // The service version. The path and namespace segment v1 is VersionMajor (spec §9); Version is
@@ -57,10 +60,10 @@ func (s *Service) TestCreateContactContext(ctx context.Context, req *gen.TestCre
 		return nil, err
 	}
 	c := TestContact(req.Id)
-	if err := s.store.Put(ctx, c); err != nil {
-		return nil, storeError(err, req.Id)
+	if err := s.put(ctx, c); err != nil {
+		return nil, err
 	}
-	return &gen.TestCreateContactResponse{TestCreateContactResult: toWire(c)}, nil
+	return &gen.TestCreateContactResponse{TestCreateContactResult: c}, nil
 }
 
 // TestUpdateContactContext applies the deterministic test update to an existing contact.
@@ -68,13 +71,19 @@ func (s *Service) TestUpdateContactContext(ctx context.Context, req *gen.TestUpd
 	if err := validateID(req.Id); err != nil {
 		return nil, err
 	}
-	c, err := s.store.Update(ctx, req.Id, func(c store.Contact) (store.Contact, error) {
-		return TestUpdate(c), nil
+	var updated *gen.Contact
+	_, err := s.store.Update(ctx, req.Id, func(r store.Record) (store.Record, error) {
+		c, err := FromRecord(r)
+		if err != nil {
+			return store.Record{}, err
+		}
+		updated = TestUpdate(c)
+		return ToRecord(updated), nil
 	})
 	if err != nil {
 		return nil, storeError(err, req.Id)
 	}
-	return &gen.TestUpdateContactResponse{TestUpdateContactResult: toWire(c)}, nil
+	return &gen.TestUpdateContactResponse{TestUpdateContactResult: updated}, nil
 }
 
 // DeleteContactContext removes a contact and returns the record that was removed.
@@ -82,11 +91,15 @@ func (s *Service) DeleteContactContext(ctx context.Context, req *gen.DeleteConta
 	if err := validateID(req.Id); err != nil {
 		return nil, err
 	}
-	c, err := s.store.Delete(ctx, req.Id)
+	r, err := s.store.Delete(ctx, req.Id)
 	if err != nil {
 		return nil, storeError(err, req.Id)
 	}
-	return &gen.DeleteContactResponse{DeleteContactResult: toWire(c)}, nil
+	c, err := FromRecord(r)
+	if err != nil {
+		return nil, fault.InternalError(err)
+	}
+	return &gen.DeleteContactResponse{DeleteContactResult: c}, nil
 }
 
 // ReadContactContext returns a stored contact.
@@ -94,11 +107,33 @@ func (s *Service) ReadContactContext(ctx context.Context, req *gen.ReadContact) 
 	if err := validateID(req.Id); err != nil {
 		return nil, err
 	}
-	c, err := s.store.Get(ctx, req.Id)
+	c, err := s.get(ctx, req.Id)
 	if err != nil {
-		return nil, storeError(err, req.Id)
+		return nil, err
 	}
-	return &gen.ReadContactResponse{ReadContactResult: toWire(c)}, nil
+	return &gen.ReadContactResponse{ReadContactResult: c}, nil
+}
+
+// get reads contact id from the store, as an operation reads one: a missing contact is NotFound, a
+// store failure Unavailable (or OutcomeUnknown, Internal), as storeError says.
+func (s *Service) get(ctx context.Context, id string) (*gen.Contact, error) {
+	r, err := s.store.Get(ctx, id)
+	if err != nil {
+		return nil, storeError(err, id)
+	}
+	c, err := FromRecord(r)
+	if err != nil {
+		return nil, fault.InternalError(err)
+	}
+	return c, nil
+}
+
+// put creates or replaces contact c in the store, its failures mapped as storeError says.
+func (s *Service) put(ctx context.Context, c *gen.Contact) error {
+	if err := s.store.Put(ctx, ToRecord(c)); err != nil {
+		return storeError(err, c.Id)
+	}
+	return nil
 }
 
 // VersionContext returns the service version string.
@@ -156,40 +191,52 @@ func storeError(err error, id string) error {
 	return fault.InternalError(err)
 }
 
-// TestContact is the record TestCreateContact stores for id: every field non-empty and derived from a
-// hash of the id, so the same id always yields the same contact and different ids rarely collide.
-func TestContact(id string) store.Contact {
+// TestContact is the contact TestCreateContact stores for id: every field non-empty and derived from
+// a hash of the id, so the same id always yields the same contact and different ids rarely collide.
+func TestContact(id string) *gen.Contact {
 	sum := sha256.Sum256([]byte(id))
 	h := hex.EncodeToString(sum[:])
-	return store.Contact{
-		ID:           id,
-		AccountID:    "ACC-" + h[:8],
+	user, role := "role-user", "role-"+h[8:12]
+	return &gen.Contact{
+		Id:           id,
+		AccountId:    "ACC-" + h[:8],
 		FirstName:    "Test",
 		LastName:     "Contact " + h[:6],
 		PhoneMobile:  fmt.Sprintf("+1-555-%04d", digits(sum[0:2])),
 		PhoneWork:    fmt.Sprintf("+1-555-%04d", digits(sum[2:4])),
 		EmailAddress: "test." + h[:8] + "@example.com",
-		RoleIDs:      []string{"role-user", "role-" + h[8:12]},
+		RoleIds:      &gen.ArrayOfString{Astring: []*string{&user, &role}},
 	}
 }
 
-// TestUpdate is the change TestUpdateContact applies. It is deterministic and idempotent: it marks the
-// record as updated (first name, e-mail, work phone, an added role) without touching the id or account,
-// so updating twice yields the same record as updating once and a concurrent history is easy to check.
-func TestUpdate(c store.Contact) store.Contact {
-	sum := sha256.Sum256([]byte(c.ID))
+// TestRecord is TestContact(id) as the store keeps it: what TestCreateContact stores.
+func TestRecord(id string) store.Record {
+	return ToRecord(TestContact(id))
+}
+
+// TestUpdate is the change TestUpdateContact applies, returned as a new contact (c is not changed). It
+// is deterministic and idempotent: it marks the record as updated (first name, e-mail, work phone, an
+// added role) without touching the id or account, so updating twice yields the same record as
+// updating once and a concurrent history is easy to check. Every other field is kept as stored.
+func TestUpdate(c *gen.Contact) *gen.Contact {
+	sum := sha256.Sum256([]byte(c.Id))
 	h := hex.EncodeToString(sum[:])
-	c.FirstName = "Updated"
-	c.EmailAddress = "updated." + h[:8] + "@example.com"
-	c.PhoneWork = fmt.Sprintf("+1-555-%04d", digits(sum[4:6]))
-	roles := make([]string, 0, len(c.RoleIDs)+1)
-	for _, r := range c.RoleIDs {
-		if r != updatedRole {
-			roles = append(roles, r)
+	u := *c
+	u.FirstName = "Updated"
+	u.EmailAddress = "updated." + h[:8] + "@example.com"
+	u.PhoneWork = fmt.Sprintf("+1-555-%04d", digits(sum[4:6]))
+	var roles []*string
+	if c.RoleIds != nil {
+		roles = make([]*string, 0, len(c.RoleIds.Astring)+1)
+		for _, r := range c.RoleIds.Astring {
+			if r == nil || *r != updatedRole {
+				roles = append(roles, r)
+			}
 		}
 	}
-	c.RoleIDs = append(roles, updatedRole)
-	return c
+	updated := updatedRole
+	u.RoleIds = &gen.ArrayOfString{Astring: append(roles, &updated)}
+	return &u
 }
 
 const updatedRole = "role-updated"
@@ -199,77 +246,82 @@ func digits(b []byte) int {
 	return (int(b[0])<<8 | int(b[1])) % 10000
 }
 
-// toWire converts a stored contact to the generated wire type.
-func toWire(c store.Contact) *gen.Contact {
-	roles := make([]*string, len(c.RoleIDs))
-	for i := range c.RoleIDs {
-		roles[i] = &c.RoleIDs[i]
-	}
-	return &gen.Contact{
-		Id:           c.ID,
-		AccountId:    c.AccountID,
-		FirstName:    c.FirstName,
-		LastName:     c.LastName,
-		PhoneMobile:  c.PhoneMobile,
-		PhoneWork:    c.PhoneWork,
-		EmailAddress: c.EmailAddress,
-		RoleIds:      &gen.ArrayOfString{Astring: roles},
-	}
+// recordSize is the buffer ToRecord starts with: a contact's document is a few hundred bytes, so one
+// allocation usually holds it.
+const recordSize = 384
+
+// ToRecord converts a contact to what the store keeps: its key, its indexed field and its canonical
+// document, all from the generated record codec (gen: the -record flags), so a field added to the
+// contract is stored with no code here.
+func ToRecord(c *gen.Contact) store.Record {
+	return store.Record{Key: c.RecordKey(), Index: c.RecordIndex(), Doc: c.AppendRecord(make([]byte, 0, recordSize))}
 }
 
-// ToWire converts a stored contact to the generated wire type, as every operation returns it. It is
-// exported for the data commands (export, copy), which write contacts in the contract's shape.
-func ToWire(c store.Contact) *gen.Contact {
-	return toWire(c)
+// FromRecord converts a stored record back to the contact. It reads leniently: a key the contract
+// does not have (a field removed from the contract, in a row migrate has not rewritten) is skipped,
+// and a field the document lacks (one added to the contract since the row was written) reads as its
+// Go zero value, as the XML decoder gives a missing element. The contact's strings may share r.Doc's memory
+// (wire.RecordAlias: no copy per field on the read path), so the caller must not change r.Doc
+// afterwards; the store hands every record over for good.
+func FromRecord(r store.Record) (*gen.Contact, error) {
+	// The strings alias the document, which the store handed over and nothing writes again.
+	c := new(gen.Contact)
+	if err := c.UnmarshalRecord(r.Doc, wire.RecordLenient|wire.RecordAlias); err != nil {
+		return nil, fmt.Errorf("stored contact %q: %w", r.Key, err)
+	}
+	return c, nil
 }
 
-// FromWire converts a contact in the generated wire type to the stored form, refusing what the
-// service itself would never store or could not return: an id the operations would reject (see
-// validateID), and text that is not valid UTF-8 or holds a character XML 1.0 cannot carry (a
-// contact with one could not be read back over SOAP). It is the inverse of ToWire for every contact
-// it accepts, and is exported for the import command, which reads contacts from untrusted files.
-func FromWire(w *gen.Contact) (store.Contact, error) {
-	if w == nil {
-		return store.Contact{}, errors.New("no contact")
+// RecordSchema is what the data commands (export, import, copy: package transfer) and the store's
+// maintenance (serve's field check, migrate) need of the contract's record, so that they never name
+// the record type or a field of it.
+type RecordSchema struct {
+	// Type is the generated descriptor of the record type: its fields' paths, key and index, and a
+	// constructor for its codec.
+	Type *wire.RecordType
+	// Check refuses, naming the field, what the service itself would never store or could not
+	// return: import applies it to every record it reads from a file.
+	Check func(wire.Record) error
+}
+
+// Records is the contract's record as the data commands and the maintenance see it.
+var Records = RecordSchema{Type: gen.ContactRecord, Check: checkRecord}
+
+// checkRecord refuses a contact the service would never store or could not return: an id the
+// operations would reject (see validateID), and text that is not valid UTF-8 or holds a character
+// XML 1.0 cannot carry (a contact with one could not be read back over SOAP).
+func checkRecord(rec wire.Record) error {
+	w, ok := rec.(*gen.Contact)
+	if !ok || w == nil {
+		return fmt.Errorf("not a contact (%T)", rec)
 	}
 	if err := validateID(w.Id); err != nil {
 		var e *fault.Error
 		if errors.As(err, &e) {
 			//lint:ignore ST1005 the message starts with the field's name as import's users see it in their file
-			return store.Contact{}, fmt.Errorf("Id is not a valid contact id: %s", e.Message)
+			return fmt.Errorf("Id is not a valid contact id: %s", e.Message)
 		}
-		return store.Contact{}, err
-	}
-	c := store.Contact{
-		ID:           w.Id,
-		AccountID:    w.AccountId,
-		FirstName:    w.FirstName,
-		LastName:     w.LastName,
-		PhoneMobile:  w.PhoneMobile,
-		PhoneWork:    w.PhoneWork,
-		EmailAddress: w.EmailAddress,
+		return err
 	}
 	for _, f := range []struct{ name, value string }{
-		{"AccountId", c.AccountID}, {"FirstName", c.FirstName}, {"LastName", c.LastName},
-		{"PhoneMobile", c.PhoneMobile}, {"PhoneWork", c.PhoneWork}, {"EmailAddress", c.EmailAddress},
+		{"AccountId", w.AccountId}, {"FirstName", w.FirstName}, {"LastName", w.LastName},
+		{"PhoneMobile", w.PhoneMobile}, {"PhoneWork", w.PhoneWork}, {"EmailAddress", w.EmailAddress},
 	} {
 		if err := checkXMLText(f.value); err != nil {
-			return store.Contact{}, fmt.Errorf("%s %w", f.name, err)
+			return fmt.Errorf("%s %w", f.name, err)
 		}
 	}
-	if w.RoleIds != nil && len(w.RoleIds.Astring) > 0 {
-		c.RoleIDs = make([]string, len(w.RoleIds.Astring))
+	if w.RoleIds != nil {
 		for i, r := range w.RoleIds.Astring {
 			if r == nil {
-				return store.Contact{}, fmt.Errorf("RoleIds entry %d is missing", i+1)
+				return fmt.Errorf("RoleIds entry %d is missing", i+1)
 			}
 			if err := checkXMLText(*r); err != nil {
-				return store.Contact{}, fmt.Errorf("RoleIds entry %d %w", i+1, err)
+				return fmt.Errorf("RoleIds entry %d %w", i+1, err)
 			}
-			c.RoleIDs[i] = *r
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // checkXMLText reports text that is not valid UTF-8 or holds a character outside XML 1.0's Char

@@ -63,7 +63,7 @@ func TestContactLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	c := created.TestCreateContactResult
 	assert.Equal(t, "c-1", c.Id)
-	assert.Equal(t, service.ToWire(service.TestContact("c-1")), c, "the test data derived from the id")
+	assert.Equal(t, service.TestContact("c-1"), c, "the test data derived from the id")
 
 	read, err := svc.ReadContactContext(ctx, &gen.ReadContact{Id: "c-1"})
 	require.NoError(t, err)
@@ -136,7 +136,7 @@ type failingStore struct {
 	err error
 }
 
-func (s failingStore) Put(context.Context, store.Contact) error { return s.err }
+func (s failingStore) Put(context.Context, store.Record) error { return s.err }
 
 // TestStoreFailures: what a store failure becomes for the caller: a lost commit answer OutcomeUnknown,
 // an outage or a caller that gave up Unavailable, anything else Internal, the cause kept for the log.
@@ -164,14 +164,10 @@ func TestStoreFailures(t *testing.T) {
 	assert.Equal(t, fault.Unavailable, codeOf(t, err))
 }
 
-// TestFromWireRefusesWhatCannotBeServed: import's gate refuses ids the operations refuse and text XML
-// cannot carry, naming the field, and is the inverse of ToWire for what it accepts.
-func TestFromWireRefusesWhatCannotBeServed(t *testing.T) {
-	c := service.TestContact("w-1")
-	back, err := service.FromWire(service.ToWire(c))
-	require.NoError(t, err)
-	assert.Equal(t, c, back)
-
+// TestRecordCheckRefusesWhatCannotBeServed: import's gate (service.Records.Check) refuses ids the
+// operations refuse and text XML cannot carry, naming the field.
+func TestRecordCheckRefusesWhatCannotBeServed(t *testing.T) {
+	require.NoError(t, service.Records.Check(service.TestContact("w-1")))
 	for _, tc := range []struct {
 		edit    func(*gen.Contact)
 		refusal string
@@ -181,12 +177,49 @@ func TestFromWireRefusesWhatCannotBeServed(t *testing.T) {
 		{func(w *gen.Contact) { w.LastName = "a\xffb" }, "LastName is not valid UTF-8 (at byte 1)"},
 		{func(w *gen.Contact) { w.RoleIds.Astring[0] = nil }, "RoleIds entry 1 is missing"},
 	} {
-		w := service.ToWire(c)
+		w := service.TestContact("w-1")
 		tc.edit(w)
-		_, err := service.FromWire(w)
+		err := service.Records.Check(w)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), tc.refusal)
 	}
-	_, err = service.FromWire(nil)
-	assert.Error(t, err)
+	assert.Error(t, service.Records.Check(nil))
+	assert.Equal(t, "Contact", service.Records.Type.Name)
+}
+
+// TestRecordRoundTrip: what the service stores reads back as the same contact, the key and index
+// are the contact's, and a document written by an older or newer contract (a field missing, a field
+// unknown) still reads.
+func TestRecordRoundTrip(t *testing.T) {
+	c := service.TestContact("r-1")
+	r := service.ToRecord(c)
+	assert.Equal(t, c.Id, r.Key)
+	assert.Equal(t, c.AccountId, r.Index)
+	back, err := service.FromRecord(r)
+	require.NoError(t, err)
+	assert.Equal(t, c, back)
+
+	old, err := service.FromRecord(store.Record{Key: "k", Doc: []byte(`{"Id":"k","Gone":{"x":[1]},"FirstName":"F"}`)})
+	require.NoError(t, err)
+	assert.Equal(t, &gen.Contact{Id: "k", FirstName: "F"}, old)
+	_, err = service.FromRecord(store.Record{Key: "k", Doc: []byte(`{"Id":`)})
+	assert.ErrorContains(t, err, `stored contact "k"`)
+}
+
+// TestUpdateKeepsWhatItDoesNotChange: TestUpdateContact reads the stored record, changes its fields
+// and keeps every other one as stored.
+func TestUpdateKeepsWhatItDoesNotChange(t *testing.T) {
+	st := openStore(t)
+	c := service.TestContact("u-1")
+	c.LastName = "kept"
+	require.NoError(t, st.Put(context.Background(), service.ToRecord(c)))
+	res, err := service.New(st).TestUpdateContactContext(context.Background(), &gen.TestUpdateContact{Id: "u-1"})
+	require.NoError(t, err)
+	assert.Equal(t, "kept", res.TestUpdateContactResult.LastName)
+	assert.Equal(t, service.TestUpdate(c), res.TestUpdateContactResult)
+	stored, err := st.Get(context.Background(), "u-1")
+	require.NoError(t, err)
+	back, err := service.FromRecord(stored)
+	require.NoError(t, err)
+	assert.Equal(t, res.TestUpdateContactResult, back)
 }

@@ -10,15 +10,6 @@ import (
 	"github.com/contactsync/contactsync/server/internal/ratelog"
 )
 
-// WriteProber is implemented by stores that can check whether a write would succeed now without
-// storing a contact. Both backends implement it; see each one's ProbeWrite for what it checks.
-type WriteProber interface {
-	// ProbeWrite does the work a write needs (a committed write of its own, and whatever else the
-	// backend needs, such as free disk space) and returns nil, or an error wrapping ErrNotWritable when
-	// the store cannot write for a reason on the server's side (or another error when it cannot tell).
-	ProbeWrite(ctx context.Context) error
-}
-
 // DefaultWriteProbeInterval is the least time between two writability probes, and how long after a
 // failed write a probe waits: often enough that an instance taken out of rotation comes back within
 // seconds of the disk being freed, rarely enough that probing costs nothing worth measuring.
@@ -168,14 +159,20 @@ func rootCause(err error) string {
 	}
 }
 
-// Wrap returns s reporting the outcome of each write (Put, Update, Delete) to w. A contact not found,
-// or a change function's error, is an answer, not a failure of the store.
+// Wrap returns s reporting the outcome of each write (Put, Update, Delete, WriteBatch) to w. A record
+// not found, or a change function's error, is an answer, not a failure of the store. Every other method
+// is s's own: the result is the whole Store, so nothing s offers is hidden behind it.
 func (w *WriteHealth) Wrap(s Store) Store { return &watched{Store: s, health: w} }
 
+// watched embeds the Store it wraps, so it forwards every method of the interface; it overrides the
+// writes only.
 type watched struct {
 	Store
 	health *WriteHealth
 }
+
+// Compile-time check that the wrapper is the whole Store.
+var _ Store = (*watched)(nil)
 
 func (s *watched) observe(err error) {
 	if errors.Is(err, ErrNotFound) {
@@ -184,20 +181,26 @@ func (s *watched) observe(err error) {
 	s.health.Observe(err)
 }
 
-func (s *watched) Put(ctx context.Context, c Contact) error {
-	err := s.Store.Put(ctx, c)
+func (s *watched) Put(ctx context.Context, r Record) error {
+	err := s.Store.Put(ctx, r)
 	s.observe(err)
 	return err
 }
 
-func (s *watched) Update(ctx context.Context, id string, change func(Contact) (Contact, error)) (Contact, error) {
-	c, err := s.Store.Update(ctx, id, change)
+func (s *watched) Update(ctx context.Context, key string, change func(Record) (Record, error)) (Record, error) {
+	r, err := s.Store.Update(ctx, key, change)
 	s.observe(err)
-	return c, err
+	return r, err
 }
 
-func (s *watched) Delete(ctx context.Context, id string) (Contact, error) {
-	c, err := s.Store.Delete(ctx, id)
+func (s *watched) Delete(ctx context.Context, key string) (Record, error) {
+	r, err := s.Store.Delete(ctx, key)
 	s.observe(err)
-	return c, err
+	return r, err
+}
+
+func (s *watched) WriteBatch(ctx context.Context, rs []Record, mode WriteMode) (BatchResult, error) {
+	res, err := s.Store.WriteBatch(ctx, rs, mode)
+	s.observe(err)
+	return res, err
 }

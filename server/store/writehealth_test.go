@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -37,9 +38,9 @@ type fakeStore struct {
 	err error
 }
 
-func (s *fakeStore) Put(context.Context, store.Contact) error { return s.err }
-func (s *fakeStore) Delete(context.Context, string) (store.Contact, error) {
-	return store.Contact{}, s.err
+func (s *fakeStore) Put(context.Context, store.Record) error { return s.err }
+func (s *fakeStore) Delete(context.Context, string) (store.Record, error) {
+	return store.Record{}, s.err
 }
 
 func TestWriteHealth(t *testing.T) {
@@ -63,7 +64,7 @@ func TestWriteHealth(t *testing.T) {
 	fs.err = full
 	p.set(full)
 	for range 50 {
-		assert.ErrorIs(t, st.Put(ctx, store.Contact{ID: "42"}), store.ErrNotWritable)
+		assert.ErrorIs(t, st.Put(ctx, store.Record{Key: "42"}), store.ErrNotWritable)
 	}
 	assert.ErrorIs(t, w.Writable(ctx), store.ErrNotWritable)
 	assert.Equal(t, int64(1), p.probes.Load())
@@ -71,11 +72,11 @@ func TestWriteHealth(t *testing.T) {
 
 	// Other failures say nothing about writability; a not-found is an answer.
 	fs.err = store.ErrUnavailable
-	_ = st.Put(ctx, store.Contact{})
+	_ = st.Put(ctx, store.Record{})
 	fs.err = store.ErrNotFound
 	_, _ = st.Delete(ctx, "x")
 	fs.err = nil
-	require.NoError(t, st.Put(ctx, store.Contact{}))
+	require.NoError(t, st.Put(ctx, store.Record{}))
 	assert.ErrorIs(t, w.Writable(ctx), store.ErrNotWritable, "with a prober, only a probe clears the state")
 
 	// The interval passes: the probe still fails; later it succeeds and the store is writable again.
@@ -84,7 +85,7 @@ func TestWriteHealth(t *testing.T) {
 	assert.Equal(t, int64(2), p.probes.Load())
 	now = now.Add(store.DefaultWriteLogInterval)
 	fs.err = full
-	_ = st.Put(ctx, store.Contact{})
+	_ = st.Put(ctx, store.Record{})
 	assert.Contains(t, logs.String(), "repeated=49", "the lines left out are counted")
 	now = now.Add(store.DefaultWriteProbeInterval)
 	p.set(nil)
@@ -98,10 +99,10 @@ func TestWriteHealthWithoutProber(t *testing.T) {
 	fs := &fakeStore{err: fmt.Errorf("x: %w", store.ErrNotWritable)}
 	st := w.Wrap(fs)
 	require.NoError(t, w.Writable(context.Background()))
-	_ = st.Put(context.Background(), store.Contact{})
+	_ = st.Put(context.Background(), store.Record{})
 	assert.ErrorIs(t, w.Writable(context.Background()), store.ErrNotWritable)
 	fs.err = nil
-	require.NoError(t, st.Put(context.Background(), store.Contact{}))
+	require.NoError(t, st.Put(context.Background(), store.Record{}))
 	assert.NoError(t, w.Writable(context.Background()), "a successful write clears it")
 }
 
@@ -148,4 +149,25 @@ func TestWriteHealthProbesOneAtATime(t *testing.T) {
 		require.NoError(t, <-errs)
 	}
 	assert.Equal(t, int64(1), p.probes.Load())
+}
+
+// batchFailingStore fails its batch writes with err.
+type batchFailingStore struct {
+	store.Store
+	err error
+}
+
+func (s *batchFailingStore) WriteBatch(_ context.Context, rs []store.Record, _ store.WriteMode) (store.BatchResult, error) {
+	return store.NewBatchResult(len(rs)), s.err
+}
+
+// TestWriteHealthWatchesBatches: a batch write (import beside serve) that finds the disk full makes
+// the store not writable, as a single write does; the wrapper forwards every other method.
+func TestWriteHealthWatchesBatches(t *testing.T) {
+	w := store.NewWriteHealth(nil, store.WriteHealthOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	full := fmt.Errorf("sqlite: write batch: %w: %w", store.ErrNotWritable, errors.New("database or disk is full (13)"))
+	st := w.Wrap(&batchFailingStore{err: full})
+	_, err := st.WriteBatch(context.Background(), make([]store.Record, 2), store.Upsert)
+	require.ErrorIs(t, err, store.ErrNotWritable)
+	assert.ErrorIs(t, w.Writable(context.Background()), store.ErrNotWritable)
 }

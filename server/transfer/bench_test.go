@@ -8,20 +8,21 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
-// benchContacts returns n contacts shaped like the service's test data.
-func benchContacts(n int) []store.Contact {
-	cs := make([]store.Contact, n)
-	for i := range cs {
+// benchContacts returns n contacts shaped like the service's test data, as stored.
+func benchContacts(n int) []store.Record {
+	rs := make([]store.Record, n)
+	for i := range rs {
 		id := fmt.Sprintf("c%07d", i)
-		cs[i] = store.Contact{ID: id, AccountID: "ACC-75e93f25", FirstName: "Test", LastName: "Contact 75e93f",
+		rs[i] = record(&gen.Contact{Id: id, AccountId: "ACC-75e93f25", FirstName: "Test", LastName: "Contact 75e93f",
 			PhoneMobile: "+1-555-0185", PhoneWork: "+1-555-6165", EmailAddress: "test.75e93f25@example.com",
-			RoleIDs: []string{"role-user", "role-ce55"}}
+			RoleIds: roles("role-user", "role-ce55")})
 	}
-	return cs
+	return rs
 }
 
 // BenchmarkDecode measures reading records, the first cost of an import.
@@ -29,7 +30,7 @@ func BenchmarkDecode(b *testing.B) {
 	for _, format := range []transfer.Format{transfer.JSONL, transfer.CSV} {
 		b.Run(string(format), func(b *testing.B) {
 			var buf bytes.Buffer
-			enc, err := transfer.NewEncoder(&buf, format, conv)
+			enc, err := transfer.NewEncoder(&buf, format, schema)
 			require.NoError(b, err)
 			for _, c := range benchContacts(10000) {
 				require.NoError(b, enc.Encode(c))
@@ -37,7 +38,7 @@ func BenchmarkDecode(b *testing.B) {
 			require.NoError(b, enc.Flush())
 			b.ReportAllocs()
 			for b.Loop() {
-				dec, err := transfer.NewDecoder(bytes.NewReader(buf.Bytes()), format, conv)
+				dec, err := transfer.NewDecoder(bytes.NewReader(buf.Bytes()), format, schema, transfer.DecodeOptions{})
 				require.NoError(b, err)
 				for i := 0; ; i++ {
 					rec, err := dec.Next()
@@ -60,7 +61,7 @@ func BenchmarkEncode(b *testing.B) {
 		b.Run(string(format), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				enc, err := transfer.NewEncoder(io.Discard, format, conv)
+				enc, err := transfer.NewEncoder(io.Discard, format, schema)
 				require.NoError(b, err)
 				for _, c := range cs {
 					require.NoError(b, enc.Encode(c))

@@ -4,17 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
 // Format is a record file format.
@@ -22,19 +19,22 @@ type Format string
 
 // The formats.
 const (
-	// JSONL is JSON Lines (https://jsonlines.org): one JSON object per line, its keys the field names
-	// in schema order, a list as an array of strings.
+	// JSONL is JSON Lines (https://jsonlines.org): one record per line, its canonical JSON document
+	// (server/wire/record.go): every element of the record type, in schema order.
 	JSONL Format = "jsonl"
-	// CSV is RFC 4180 CSV with a header row of the field names; a list is one cell of values separated
-	// by ListSeparator. On input, the columns may come in any order and their names in any case, and a
-	// UTF-8 byte order mark before the header is ignored.
+	// CSV is RFC 4180 CSV with a header row of the record type's top-level element names in schema
+	// order: a simple value as its lexical form (the text JSON Lines carries), a nested value or an
+	// array as the JSON text of that value. On input, the columns may come in any order and their names
+	// in any case, a column may be missing (its values read as missing), and a UTF-8 byte order mark
+	// before the header is ignored.
 	CSV Format = "csv"
 )
 
-// ListSeparator separates the values of a list in a CSV cell.
+// ListSeparator separates the values of an array of simple values in a CSV cell of an older export,
+// which is still read when the cell does not start with '['.
 const ListSeparator = ";"
 
-// MaxLine is the longest record accepted, in bytes; a longer line is refused. A contact the service
+// MaxLine is the longest record accepted, in bytes; a longer line is refused. A record the service
 // stores is far smaller; the bound keeps a file without line breaks from filling memory.
 const MaxLine = 1 << 20
 
@@ -50,57 +50,32 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown format %q: use jsonl or csv", s)
 }
 
-var genContact = reflect.TypeFor[gen.Contact]()
-
-// jsonRecord is a struct type built from Fields at start: one field per element, tagged with its
-// name, so encoding/json writes and reads records with the contract's keys in schema order.
-var jsonRecord = func() reflect.Type {
-	fs, err := Fields()
-	if err != nil {
-		return nil // NewEncoder and NewDecoder report it
-	}
-	sfs := make([]reflect.StructField, len(fs))
-	for i, f := range fs {
-		t := reflect.TypeFor[string]()
-		if f.List {
-			t = reflect.TypeFor[[]string]()
-		}
-		sfs[i] = reflect.StructField{Name: fmt.Sprintf("F%d", i), Type: t, Tag: reflect.StructTag(`json:"` + f.Name + `"`)}
-	}
-	return reflect.StructOf(sfs)
-}()
-
-// Encoder writes contacts as records of one format.
+// Encoder writes stored records as records of one format.
 type Encoder struct {
-	conv   Convert
+	schema Schema
 	format Format
-	fields []Field
+	cols   []column
 	bw     *bufio.Writer
-
-	rec reflect.Value // JSONL: the reused record
-	enc *json.Encoder // JSONL
-	cw  *csv.Writer   // CSV
-	row []string      // CSV: the reused row
+	norm   normalizer
+	cw     *csv.Writer // CSV
+	row    []string    // CSV: the reused row
+	rd     wire.RecordReader
 }
 
 // NewEncoder returns an encoder writing records of format to w, buffered: call Flush at the end. A CSV
 // encoder writes the header row first, so an empty export is a header alone.
-func NewEncoder(w io.Writer, format Format, conv Convert) (*Encoder, error) {
-	fs, err := Fields()
+func NewEncoder(w io.Writer, format Format, s Schema) (*Encoder, error) {
+	cols, err := columnsOf(s.Type)
 	if err != nil {
 		return nil, err
 	}
-	e := &Encoder{conv: conv, format: format, fields: fs, bw: bufio.NewWriterSize(w, 64<<10)}
+	e := &Encoder{schema: s, format: format, cols: cols, bw: bufio.NewWriterSize(w, 64<<10), norm: newNormalizer(s.Type)}
 	switch format {
 	case JSONL:
-		e.rec = reflect.New(jsonRecord).Elem()
-		e.enc = json.NewEncoder(e.bw)
-		// Records are data, not HTML: <, > and & are written as themselves.
-		e.enc.SetEscapeHTML(false)
 	case CSV:
 		e.cw = csv.NewWriter(e.bw)
-		e.row = make([]string, len(fs))
-		if err := e.cw.Write(Names()); err != nil {
+		e.row = make([]string, len(cols))
+		if err := e.cw.Write(names(cols)); err != nil {
 			return nil, err
 		}
 	default:
@@ -109,46 +84,39 @@ func NewEncoder(w io.Writer, format Format, conv Convert) (*Encoder, error) {
 	return e, nil
 }
 
-// Encode writes c as one record. A CSV encoder refuses a contact whose list values cannot be told
-// apart in one cell: a value holding ListSeparator, or a list of exactly one empty value (which would
-// read back as no values). JSON Lines carries every contact.
-func (e *Encoder) Encode(c store.Contact) error {
-	w := reflect.ValueOf(e.conv.ToWire(c)).Elem()
-	switch e.format {
-	case JSONL:
-		for i := range e.fields {
-			f := &e.fields[i]
-			if f.List {
-				l := f.getList(w)
-				if l == nil {
-					l = []string{} // written as [], not null
-				}
-				e.rec.Field(i).Set(reflect.ValueOf(l))
-			} else {
-				e.rec.Field(i).SetString(f.getString(w))
-			}
-		}
-		return e.enc.Encode(e.rec.Addr().Interface())
-	default:
-		for i := range e.fields {
-			f := &e.fields[i]
-			if !f.List {
-				e.row[i] = f.getString(w)
-				continue
-			}
-			l := f.getList(w)
-			if len(l) == 1 && l[0] == "" {
-				return fmt.Errorf("contact %q: %s holds one empty value, which CSV cannot tell from none; export as jsonl", c.ID, f.Name)
-			}
-			for _, v := range l {
-				if strings.Contains(v, ListSeparator) {
-					return fmt.Errorf("contact %q: %s value %q holds %q, the CSV list separator; export as jsonl", c.ID, f.Name, v, ListSeparator)
-				}
-			}
-			e.row[i] = strings.Join(l, ListSeparator)
-		}
-		return e.cw.Write(e.row)
+// Encode writes r as one record: its document in the canonical form (a document a backend gave back
+// in another spelling, as jsonb does, is rewritten), so two stores holding the same records export
+// the same bytes.
+func (e *Encoder) Encode(r store.Record) error {
+	doc, err := e.norm.canonical(r)
+	if err != nil {
+		return err
 	}
+	if e.format == JSONL {
+		_, _ = e.bw.Write(doc)
+		return e.bw.WriteByte('\n')
+	}
+	e.rd.Reset(doc, wire.RecordStrict)
+	if err := e.rd.BeginObject(); err != nil {
+		return err
+	}
+	for i := range e.cols { // the canonical document holds every element, in schema order
+		key, ok, err := e.rd.Key()
+		if err != nil {
+			return err
+		}
+		if !ok || string(key) != e.cols[i].name {
+			return fmt.Errorf("record %q: the canonical document lacks %s", r.Key, e.cols[i].name)
+		}
+		raw, err := e.rd.RawValue()
+		if err != nil {
+			return err
+		}
+		if e.row[i], err = e.cols[i].cell(raw); err != nil {
+			return fmt.Errorf("record %q: %s: %w", r.Key, e.cols[i].name, err)
+		}
+	}
+	return e.cw.Write(e.row)
 }
 
 // Flush writes out what is buffered.
@@ -162,22 +130,56 @@ func (e *Encoder) Flush() error {
 	return e.bw.Flush()
 }
 
-// Record is one record read from a file: a contact, or the reason it was refused.
+// normalizer turns a stored record into its canonical document, checking the document against the
+// contract: strictly, so a stored field the contract no longer has stops an export or a copy instead
+// of being dropped from it.
+type normalizer struct {
+	rt  *wire.RecordType
+	rec wire.Record
+	rd  wire.RecordReader
+	buf []byte
+}
+
+func newNormalizer(rt *wire.RecordType) normalizer { return normalizer{rt: rt, rec: rt.New()} }
+
+// canonical returns r's canonical document, valid until the next call.
+func (n *normalizer) canonical(r store.Record) ([]byte, error) {
+	// The record's strings may alias r.Doc: the record is written out again at once and never kept.
+	n.rd.Reset(r.Doc, wire.RecordStrict|wire.RecordAlias)
+	err := n.rec.DecodeRecord(&n.rd)
+	if err == nil {
+		err = n.rd.End()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stored record %q does not match the contract's %s (contactsync migrate --check lists stored fields the contract lacks): %w",
+			r.Key, n.rt.Name, err)
+	}
+	if k := n.rec.RecordKey(); k != r.Key {
+		return nil, fmt.Errorf("stored record %q holds the key %q in its document", r.Key, k)
+	}
+	n.buf = n.rec.AppendRecord(n.buf[:0])
+	return n.buf, nil
+}
+
+// Record is one record read from a file: a record to store, or the reason it was refused.
 type Record struct {
 	// Line is the number of the line the record starts on, counting from 1.
 	Line int
-	// Contact is the record's contact when Err is nil.
-	Contact store.Contact
+	// Record is the record to store (its document canonical) when Err is nil.
+	Record store.Record
 	// Err says why the record was refused; the input goes on after it.
 	Err error
 }
 
 // Decoder reads records of one format.
 type Decoder struct {
-	conv   Convert
-	fields []Field
+	schema Schema
+	cols   []column
+	keys   *keyMap
 	count  *countingReader
 	next   func() (Record, error)
+	rd     wire.RecordReader
+	doc    []byte // the document being built or rewritten
 
 	// JSONL
 	br   *bufio.Reader
@@ -187,18 +189,29 @@ type Decoder struct {
 	// CSV
 	cr      *csv.Reader
 	limit   *recordLimit
-	columns []int // the field index of each column
+	columns []int // the column (top-level element) of each CSV column
+}
+
+// DecodeOptions control a Decoder.
+type DecodeOptions struct {
+	// Renames maps the names of an older export's fields to the record type's names (import --rename
+	// Old=New): top-level elements, matched ignoring case, as every name is.
+	Renames map[string]string
 }
 
 // NewDecoder returns a decoder of records of format read from r. For CSV it reads and checks the
-// header row now: it must name every field once (in any order and case); an error here concerns the
-// whole input.
-func NewDecoder(r io.Reader, format Format, conv Convert) (*Decoder, error) {
-	fs, err := Fields()
+// header row now: each column must name an element of the record type (or an old name of one), at most
+// once; an error here concerns the whole input.
+func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Decoder, error) {
+	cols, err := columnsOf(s.Type)
 	if err != nil {
 		return nil, err
 	}
-	d := &Decoder{conv: conv, fields: fs, count: &countingReader{r: r}}
+	keys, err := newKeyMap(cols, opts.Renames)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decoder{schema: s, cols: cols, keys: keys, count: &countingReader{r: r}}
 	br := bufio.NewReaderSize(d.count, 64<<10)
 	if err := skipBOM(br); err != nil {
 		return nil, err
@@ -256,12 +269,17 @@ func (d *Decoder) nextJSON() (Record, error) {
 			continue // a blank line, such as a final line break too many, holds no record
 		}
 		if !utf8.Valid(line) {
-			// encoding/json would replace the bad bytes with U+FFFD and store something else than
-			// the file holds; the file is in another encoding, and the record is refused instead.
 			return Record{Line: d.line, Err: errInvalidUTF8}, nil
 		}
-		c, err := d.decodeJSON(line)
-		return Record{Line: d.line, Contact: c, Err: err}, nil
+		if line[0] != '{' {
+			return Record{Line: d.line, Err: errors.New("not a JSON object")}, nil
+		}
+		doc, err := d.renameKeys(line)
+		if err != nil {
+			return Record{Line: d.line, Err: err}, nil
+		}
+		rec, err := d.store(doc)
+		return Record{Line: d.line, Record: rec, Err: err}, nil
 	}
 }
 
@@ -296,60 +314,100 @@ func (d *Decoder) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// decodeJSON decodes one JSON object into a contact.
-func (d *Decoder) decodeJSON(line []byte) (store.Contact, error) {
-	if line[0] != '{' {
-		return store.Contact{}, errors.New("not a JSON object")
+// renameKeys returns line with its top-level keys spelled as the record type's elements: an old
+// name (DecodeOptions.Renames) replaced, a name in another case corrected. It refuses a key that is
+// neither, listing the known ones. A line whose keys need nothing is returned as it is.
+func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
+	d.rd.Reset(line, wire.RecordStrict)
+	if err := d.rd.BeginObject(); err != nil {
+		return nil, recordError(err)
 	}
-	rec := reflect.New(jsonRecord)
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(rec.Interface()); err != nil {
-		return store.Contact{}, jsonError(err)
-	}
-	if dec.InputOffset() != int64(len(line)) {
-		return store.Contact{}, errors.New("more than one JSON value on the line")
-	}
-	w := reflect.New(genContact).Elem()
-	for i := range d.fields {
-		f := &d.fields[i]
-		v := rec.Elem().Field(i)
-		if f.List {
-			if l := v.Interface().([]string); len(l) > 0 {
-				f.setList(w, l)
-			}
-		} else {
-			f.setString(w, v.String())
+	rewrite := false
+	for {
+		key, ok, err := d.rd.Key()
+		if err != nil {
+			return nil, recordError(err)
+		}
+		if !ok {
+			break
+		}
+		col, exact, err := d.keys.lookup(key)
+		if err != nil {
+			return nil, err
+		}
+		if !exact {
+			rewrite = true
+		}
+		_ = col
+		if err := d.rd.Skip(); err != nil {
+			return nil, recordError(err)
 		}
 	}
-	return d.conv.FromWire(w.Addr().Interface().(*gen.Contact))
+	if !rewrite {
+		return line, nil
+	}
+	d.doc = append(d.doc[:0], '{')
+	d.rd.Reset(line, wire.RecordStrict)
+	_ = d.rd.BeginObject()
+	for n := 0; ; n++ {
+		key, ok, _ := d.rd.Key()
+		if !ok {
+			break
+		}
+		col, _, _ := d.keys.lookup(key)
+		raw, _ := d.rd.RawValue()
+		if n > 0 {
+			d.doc = append(d.doc, ',')
+		}
+		d.doc = wire.AppendRecordString(d.doc, d.cols[col].name)
+		d.doc = append(d.doc, ':')
+		d.doc = append(d.doc, raw...)
+	}
+	d.doc = append(d.doc, '}')
+	if err := d.rd.End(); err != nil {
+		return nil, recordError(err)
+	}
+	return d.doc, nil
 }
 
-// jsonError rewords encoding/json's errors for a person reading an import report.
-func jsonError(err error) error {
-	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &typeErr) {
-		want := "a string"
-		if typeErr.Type.Kind() == reflect.Slice {
-			want = "an array of strings"
+// store decodes doc strictly into the record type, checks the record as the service checks its
+// input, and returns it to store, its document canonical.
+func (d *Decoder) store(doc []byte) (store.Record, error) {
+	rec := d.schema.Type.New()
+	// The record's strings may alias doc (a buffer reused for the next line): it is checked and
+	// written out again at once, and only its key and index, copied, are kept.
+	d.rd.Reset(doc, wire.RecordStrict|wire.RecordAlias)
+	err := rec.DecodeRecord(&d.rd)
+	if err == nil {
+		err = d.rd.End()
+	}
+	if err != nil {
+		return store.Record{}, recordError(err)
+	}
+	if d.schema.Check != nil {
+		if err := d.schema.Check(rec); err != nil {
+			return store.Record{}, err
 		}
-		// Field is the key's path, which for this flat record is the key itself.
-		if field := strings.TrimPrefix(typeErr.Field, "."); slices.Contains(Names(), field) {
-			return fmt.Errorf("%s must be %s, not a JSON %s", field, want, typeErr.Value)
-		}
-		return fmt.Errorf("expected %s, not a JSON %s", want, typeErr.Value)
 	}
-	var syntaxErr *json.SyntaxError
-	if errors.As(err, &syntaxErr) {
-		return fmt.Errorf("invalid JSON at byte %d: %s", syntaxErr.Offset, strings.TrimPrefix(syntaxErr.Error(), "json: "))
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return errors.New("invalid JSON: the object is not closed")
-	}
-	return errors.New(strings.TrimPrefix(err.Error(), "json: "))
+	// The key and the index are copied out of doc, which the record's strings alias.
+	return store.Record{Key: strings.Clone(rec.RecordKey()), Index: strings.Clone(rec.RecordIndex()),
+		Doc: rec.AppendRecord(make([]byte, 0, len(doc)+64))}, nil
 }
 
-// readHeader reads the CSV header and maps its columns to fields.
+// recordError words a record decoding error for an import report: the path of the value, then what
+// is wrong ("Address.Lines[1]: want a string, found a number").
+func recordError(err error) error {
+	var re *wire.RecordError
+	if errors.As(err, &re) {
+		if re.Path == "" {
+			return errors.New(re.Msg)
+		}
+		return errors.New(re.Path + ": " + re.Msg)
+	}
+	return err
+}
+
+// readHeader reads the CSV header and maps its columns to the record type's elements.
 func (d *Decoder) readHeader() error {
 	d.limit.reset()
 	header, err := d.cr.Read()
@@ -359,35 +417,22 @@ func (d *Decoder) readHeader() error {
 	if err != nil {
 		return fmt.Errorf("header: %w", err)
 	}
-	byName := make(map[string]int, len(d.fields))
-	for i, f := range d.fields {
-		byName[strings.ToLower(f.Name)] = i
-	}
 	d.columns = make([]int, len(header))
-	seen := make([]bool, len(d.fields))
-	for col, name := range header {
-		i, ok := byName[strings.ToLower(strings.TrimSpace(name))]
-		switch {
-		case !ok:
-			return fmt.Errorf("line 1: unknown column %q; the columns are %s", name, strings.Join(Names(), ", "))
-		case seen[i]:
-			return fmt.Errorf("line 1: column %q appears twice", name)
+	seen := make([]bool, len(d.cols))
+	for i, name := range header {
+		col, _, err := d.keys.lookup([]byte(strings.TrimSpace(name)))
+		if err != nil {
+			return fmt.Errorf("line 1: column %q: %w", name, err)
 		}
-		seen[i], d.columns[col] = true, i
-	}
-	var missing []string
-	for i, ok := range seen {
-		if !ok {
-			missing = append(missing, d.fields[i].Name)
+		if seen[col] {
+			return fmt.Errorf("line 1: column %q appears twice (as %s)", name, d.cols[col].name)
 		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("line 1: the header lacks the column(s) %s; every field needs one (an empty one will do)", strings.Join(missing, ", "))
+		seen[col], d.columns[i] = true, col
 	}
 	return nil
 }
 
-// nextCSV reads and converts the next CSV row.
+// nextCSV reads the next CSV row and decodes it.
 func (d *Decoder) nextCSV() (Record, error) {
 	d.limit.reset()
 	row, err := d.cr.Read()
@@ -406,20 +451,24 @@ func (d *Decoder) nextCSV() (Record, error) {
 		return Record{}, err
 	}
 	line, _ := d.cr.FieldPos(0)
-	w := reflect.New(genContact).Elem()
-	for col, cell := range row {
+	d.doc = append(d.doc[:0], '{')
+	for i, cell := range row {
 		if !utf8.ValidString(cell) {
 			return Record{Line: line, Err: errInvalidUTF8}, nil
 		}
-		f := &d.fields[d.columns[col]]
-		if !f.List {
-			f.setString(w, cell)
-		} else if cell != "" {
-			f.setList(w, strings.Split(cell, ListSeparator))
+		c := &d.cols[d.columns[i]]
+		if i > 0 {
+			d.doc = append(d.doc, ',')
+		}
+		d.doc = wire.AppendRecordString(d.doc, c.name)
+		d.doc = append(d.doc, ':')
+		if d.doc, err = c.appendCell(d.doc, cell); err != nil {
+			return Record{Line: line, Err: fmt.Errorf("%s: %w", c.name, err)}, nil
 		}
 	}
-	c, err := d.conv.FromWire(w.Addr().Interface().(*gen.Contact))
-	return Record{Line: line, Contact: c, Err: err}, nil
+	d.doc = append(d.doc, '}')
+	rec, err := d.store(d.doc)
+	return Record{Line: line, Record: rec, Err: err}, nil
 }
 
 // errRecordTooLong ends a CSV input in which one record runs past MaxLine bytes.

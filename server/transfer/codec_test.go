@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,50 +16,37 @@ import (
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
-// TestFieldsFollowTheContract checks the fields are gen.Contact's elements in declaration order, and
-// that exactly the array of strings is a list.
-func TestFieldsFollowTheContract(t *testing.T) {
-	fs, err := transfer.Fields()
-	require.NoError(t, err)
-	typ := reflect.TypeFor[gen.Contact]()
-	require.Len(t, fs, typ.NumField())
-	for i, f := range fs {
-		sf := typ.Field(i)
-		name, _, _ := strings.Cut(sf.Tag.Get("xml"), ",")
-		assert.Equal(t, name, f.Name)
-		assert.Equal(t, sf.Type == reflect.TypeFor[*gen.ArrayOfString](), f.List, f.Name)
-	}
-	assert.Equal(t, []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"},
-		transfer.Names(), "the names as the WSDL spells them")
-}
+// The formats are tested here on the contract's Contact; tools/gowsdlgen/internal/zoo's
+// TestTransferEveryType carries a record of every XSD type of the subset through both.
 
-func sample() []store.Contact {
-	return []store.Contact{
-		{ID: "c1", AccountID: "A1", FirstName: "Ann", LastName: "Lee", PhoneMobile: "+1 555", PhoneWork: "+1 556",
-			EmailAddress: "ann@example.com", RoleIDs: []string{"r1", "r2"}},
-		{ID: "c2"},
-		{ID: "ü🙂<&>\"'", FirstName: "line\nbreak, \"quoted\"", LastName: "\ttab", RoleIDs: []string{"роль", ""}},
+func sample() []*gen.Contact {
+	return []*gen.Contact{
+		{Id: "c1", AccountId: "A1", FirstName: "Ann", LastName: "Lee", PhoneMobile: "+1 555", PhoneWork: "+1 556",
+			EmailAddress: "ann@example.com", RoleIds: roles("r1", "r2")},
+		{Id: "c2"},
+		{Id: "ü🙂<&>\"'", FirstName: "line\nbreak, \"quoted\"", LastName: "\ttab", RoleIds: roles("роль", "", "a;b", `["x"]`)},
+		{Id: "c4", RoleIds: &gen.ArrayOfString{Astring: []*string{nil}}},
 	}
 }
 
-func encode(t *testing.T, format transfer.Format, cs []store.Contact) string {
+func encode(t *testing.T, format transfer.Format, cs []*gen.Contact) string {
 	t.Helper()
 	var buf bytes.Buffer
-	enc, err := transfer.NewEncoder(&buf, format, conv)
+	enc, err := transfer.NewEncoder(&buf, format, schema)
 	require.NoError(t, err)
 	for _, c := range cs {
-		require.NoError(t, enc.Encode(c))
+		require.NoError(t, enc.Encode(record(c)))
 	}
 	require.NoError(t, enc.Flush())
 	return buf.String()
 }
 
-// decodeAll returns the contacts and the refusals (line: reason) of input.
-func decodeAll(t *testing.T, format transfer.Format, input string) ([]store.Contact, []string) {
+// decodeAll returns the records and the refusals (line: reason) of input.
+func decodeAll(t *testing.T, format transfer.Format, input string, opts transfer.DecodeOptions) ([]*gen.Contact, []string) {
 	t.Helper()
-	dec, err := transfer.NewDecoder(strings.NewReader(input), format, conv)
+	dec, err := transfer.NewDecoder(strings.NewReader(input), format, schema, opts)
 	require.NoError(t, err)
-	var cs []store.Contact
+	var cs []*gen.Contact
 	var refused []string
 	for {
 		rec, err := dec.Next()
@@ -72,51 +58,77 @@ func decodeAll(t *testing.T, format transfer.Format, input string) ([]store.Cont
 			refused = append(refused, strconv.Itoa(rec.Line)+": "+rec.Err.Error())
 			continue
 		}
-		cs = append(cs, rec.Contact)
+		c, err := schema.Type.Decode(rec.Record.Doc, 1)
+		require.NoError(t, err)
+		require.Equal(t, c.RecordKey(), rec.Record.Key)
+		require.Equal(t, c.RecordIndex(), rec.Record.Index)
+		cs = append(cs, c.(*gen.Contact))
 	}
 }
 
 func TestJSONLGolden(t *testing.T) {
 	got := encode(t, transfer.JSONL, sample()[:2])
 	assert.Equal(t, `{"Id":"c1","AccountId":"A1","FirstName":"Ann","LastName":"Lee","PhoneMobile":"+1 555","PhoneWork":"+1 556","EmailAddress":"ann@example.com","RoleIds":["r1","r2"]}
-{"Id":"c2","AccountId":"","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":[]}
+{"Id":"c2","AccountId":"","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null}
 `, got)
 }
 
 func TestCSVGolden(t *testing.T) {
 	got := encode(t, transfer.CSV, sample()[:2])
 	assert.Equal(t, "Id,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds\n"+
-		"c1,A1,Ann,Lee,+1 555,+1 556,ann@example.com,r1;r2\n"+
+		"c1,A1,Ann,Lee,+1 555,+1 556,ann@example.com,\"[\"\"r1\"\",\"\"r2\"\"]\"\n"+
 		"c2,,,,,,,\n", got)
 	assert.Equal(t, "Id,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds\n",
 		encode(t, transfer.CSV, nil), "an empty export is the header alone")
 }
 
 // TestRoundTrip decodes what the encoder wrote back to the same contacts, and re-encodes it to the
-// same bytes, in both formats.
+// same bytes, in both formats: every value, a role id holding ';' or looking like JSON, an empty
+// one, a missing (nil) one, no roles.
 func TestRoundTrip(t *testing.T) {
 	for _, format := range []transfer.Format{transfer.JSONL, transfer.CSV} {
 		t.Run(string(format), func(t *testing.T) {
-			cs := sample()
-			if format == transfer.CSV {
-				cs[2].RoleIDs = []string{"роль", "", "x"} // a lone empty value is not CSV-safe
-			}
-			text := encode(t, format, cs)
-			got, refused := decodeAll(t, format, text)
+			text := encode(t, format, sample())
+			got, refused := decodeAll(t, format, text, transfer.DecodeOptions{})
 			require.Empty(t, refused)
-			require.Equal(t, cs, got)
+			require.Equal(t, sample(), got)
 			assert.Equal(t, text, encode(t, format, got))
 		})
 	}
 }
 
-func TestCSVRefusesAmbiguousLists(t *testing.T) {
-	for _, roles := range [][]string{{"a;b"}, {""}} {
-		enc, err := transfer.NewEncoder(io.Discard, transfer.CSV, conv)
-		require.NoError(t, err)
-		err = enc.Encode(store.Contact{ID: "x", RoleIDs: roles})
-		require.Error(t, err, "%q", roles)
-		assert.Contains(t, err.Error(), "jsonl")
+// TestOlderExports reads the formats of earlier versions: RoleIds as a ';'-separated CSV cell, an
+// empty one for none, names in another case, and a field since renamed (--rename).
+func TestOlderExports(t *testing.T) {
+	csvInput := "\xEF\xBB\xBFID,AccountID,FirstName,LastName,PhoneMobile,PhoneOffice,EmailAddress,RoleIDs\r\n" +
+		"a,A,\"Lee, Ann\",x,,555,,r1;r2\r\n" +
+		"b,A,,,,,,\r\n"
+	_, err := transfer.NewDecoder(strings.NewReader(csvInput), transfer.CSV, schema, transfer.DecodeOptions{})
+	require.ErrorContains(t, err, `line 1: column "PhoneOffice": unknown field "PhoneOffice"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`)
+	renamed := transfer.DecodeOptions{Renames: map[string]string{"phoneoffice": "PhoneWork"}}
+	got, refused := decodeAll(t, transfer.CSV, csvInput, renamed)
+	require.Empty(t, refused)
+	assert.Equal(t, []*gen.Contact{{Id: "a", AccountId: "A", FirstName: "Lee, Ann", LastName: "x", PhoneWork: "555", RoleIds: roles("r1", "r2")},
+		{Id: "b", AccountId: "A"}}, got)
+
+	jsonInput := `{"Id":"a","PhoneOffice":"555","roleids":[]}` + "\n" + `{"Id":"b","PhoneWork":"1","PhoneOffice":"2"}`
+	got, refused = decodeAll(t, transfer.JSONL, jsonInput, renamed)
+	assert.Equal(t, []*gen.Contact{{Id: "a", PhoneWork: "555", RoleIds: &gen.ArrayOfString{}}}, got)
+	assert.Equal(t, []string{`2: field "PhoneWork" appears twice`}, refused)
+	_, refused = decodeAll(t, transfer.JSONL, jsonInput, transfer.DecodeOptions{})
+	assert.Equal(t, []string{
+		`1: unknown field "PhoneOffice"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`,
+		`2: unknown field "PhoneOffice"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`}, refused)
+
+	for _, c := range []struct {
+		renames map[string]string
+		want    string
+	}{
+		{map[string]string{"PhoneOffice": "Phone"}, "--rename PhoneOffice=Phone: Phone is not an element of the record type"},
+		{map[string]string{"PhoneWork": "PhoneMobile"}, "--rename PhoneWork=PhoneMobile: PhoneWork is still an element of the record type"},
+	} {
+		_, err := transfer.NewDecoder(strings.NewReader(""), transfer.JSONL, schema, transfer.DecodeOptions{Renames: c.renames})
+		require.ErrorContains(t, err, c.want)
 	}
 }
 
@@ -143,10 +155,11 @@ func TestDecodeRefusals(t *testing.T) {
 				"{\"Id\":\"g\",\"RoleIds\":null}\n" +
 				"{\"Id\":\"h\xe9\"}\n",
 			[]string{"a", "g"},
-			[]string{`2: unknown field "Nickname"`, "3: Id must be a string, not a JSON number",
-				"4: RoleIds must be an array of strings, not a JSON string", "6: not a JSON object",
-				"7: Id is required", "8: more than one JSON value on the line",
-				"9: invalid JSON: the object is not closed", "11: not valid UTF-8 (save the file as UTF-8)"}},
+			[]string{`2: unknown field "Nickname"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`,
+				"3: Id: want a string, found a number",
+				"4: RoleIds: want an array, found a string", "6: not a JSON object",
+				"7: Id is required", "8: malformed JSON at offset 11: data after the document",
+				"9: malformed JSON at offset 9: want ',' or '}'", "11: not valid UTF-8 (save the file as UTF-8)"}},
 		{"JSONLWithBOMAndCRLF", transfer.JSONL, "\xEF\xBB\xBF{\"Id\":\"a\"}\r\n{\"Id\":\"b\"}\r\n", []string{"a", "b"}, nil},
 		{"CSVFromSQLServer", transfer.CSV,
 			"\xEF\xBB\xBFID,AccountID,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIDs\r\n" +
@@ -155,18 +168,21 @@ func TestDecodeRefusals(t *testing.T) {
 				"b,A,\"multi\r\nline\",,,,,\r\n" +
 				"c,A,too,few\r\n" +
 				"d,A,,,,,,\r\n" +
-				"e,\xff,,,,,,\r\n",
+				"e,\xff,,,,,,\r\n" +
+				"f,A,,,,,,[1]\r\n" +
+				"g,A,,,,,,\"[\"\"x\"\",\"\n",
 			[]string{"a", "b", "d"},
-			[]string{"3: Id is required", "6: wrong number of fields", "8: not valid UTF-8 (save the file as UTF-8)"}},
-		{"CSVColumnsInAnyOrder", transfer.CSV,
-			"RoleIds,EmailAddress,PhoneWork,PhoneMobile,LastName,FirstName,AccountId,Id\n;x,,,,,,,a\n",
+			[]string{"3: Id is required", "6: wrong number of fields", "8: not valid UTF-8 (save the file as UTF-8)",
+				"9: RoleIds[0]: want a string, found a number", "10: RoleIds: not JSON text: want a value, found the end of the document"}},
+		{"CSVColumnsInAnyOrderAndMissing", transfer.CSV,
+			"RoleIds,EmailAddress,id\n;x,,a\n",
 			[]string{"a"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cs, refused := decodeAll(t, tc.format, tc.input)
+			cs, refused := decodeAll(t, tc.format, tc.input, transfer.DecodeOptions{})
 			var ids []string
 			for _, c := range cs {
-				ids = append(ids, c.ID)
+				ids = append(ids, c.Id)
 			}
 			assert.Equal(t, tc.ids, ids)
 			assert.Equal(t, tc.refused, refused)
@@ -177,11 +193,10 @@ func TestDecodeRefusals(t *testing.T) {
 func TestCSVHeaderErrors(t *testing.T) {
 	for _, tc := range []struct{ input, want string }{
 		{"", "the input is empty"},
-		{"Id,Nickname\n", `unknown column "Nickname"`},
-		{"Id,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds,id\n", `column "id" appears twice`},
-		{"Id,FirstName\n", "lacks the column(s) AccountId, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds"},
+		{"Id,Nickname\n", `column "Nickname": unknown field "Nickname"; the known fields are Id, AccountId,`},
+		{"Id,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds,id\n", `column "id" appears twice (as Id)`},
 	} {
-		_, err := transfer.NewDecoder(strings.NewReader(tc.input), transfer.CSV, conv)
+		_, err := transfer.NewDecoder(strings.NewReader(tc.input), transfer.CSV, schema, transfer.DecodeOptions{})
 		require.Error(t, err, "%q", tc.input)
 		assert.Contains(t, err.Error(), tc.want)
 	}
@@ -189,25 +204,35 @@ func TestCSVHeaderErrors(t *testing.T) {
 
 func TestJSONLLongLineRefused(t *testing.T) {
 	input := "{\"Id\":\"a\"}\n{\"Id\":\"" + strings.Repeat("x", transfer.MaxLine) + "\"}\n{\"Id\":\"b\"}"
-	cs, refused := decodeAll(t, transfer.JSONL, input)
+	cs, refused := decodeAll(t, transfer.JSONL, input, transfer.DecodeOptions{})
 	require.Len(t, cs, 2)
-	assert.Equal(t, "b", cs[1].ID)
+	assert.Equal(t, "b", cs[1].Id)
 	assert.Equal(t, []string{"2: line longer than 1048576 bytes"}, refused)
 }
 
 // TestCSVUnclosedQuote checks that a quote never closed ends the input with an error once the record
 // passes MaxLine, rather than reading the whole rest of the input into memory as one field.
 func TestCSVUnclosedQuote(t *testing.T) {
-	input := strings.Join(transfer.Names(), ",") + "\n" + "a,,,,,,,\n" + "b,\"never closed" + strings.Repeat("x\n", transfer.MaxLine)
-	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.CSV, conv)
+	input := "Id,FirstName\n" + "a,\n" + "b,\"never closed" + strings.Repeat("x\n", transfer.MaxLine)
+	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.CSV, schema, transfer.DecodeOptions{})
 	require.NoError(t, err)
 	rec, err := dec.Next()
 	require.NoError(t, err)
-	assert.Equal(t, "a", rec.Contact.ID)
+	assert.Equal(t, "a", rec.Record.Key)
 	_, err = dec.Next()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a quote that is never closed?")
 	assert.Less(t, dec.Offset(), int64(len(input)), "the decoder read the whole input")
+}
+
+// TestEncodeRefusesForeignRecords: a stored document the contract cannot read stops the export,
+// rather than exporting part of it.
+func TestEncodeRefusesForeignRecords(t *testing.T) {
+	enc, err := transfer.NewEncoder(io.Discard, transfer.CSV, schema)
+	require.NoError(t, err)
+	err = enc.Encode(store.Record{Key: "x", Doc: []byte(`{"Id":"x","Nickname":"y"}`)})
+	require.ErrorContains(t, err, `stored record "x" does not match the contract's Contact`)
+	require.ErrorContains(t, err, `unknown field "Nickname"`)
 }
 
 func TestParseFormat(t *testing.T) {

@@ -1,37 +1,135 @@
 package transfer_test
 
 import (
+	"context"
 	"errors"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
-// conv is a stand-in for the service's conversion (service.ToWire and service.FromWire), which this
-// package must not import; the command's tests run the real one. It refuses an empty id, as the
-// service does, so refusals can be tested.
-var conv = transfer.Convert{
-	ToWire: func(c store.Contact) *gen.Contact {
-		roles := make([]*string, len(c.RoleIDs))
-		for i := range c.RoleIDs {
-			roles[i] = &c.RoleIDs[i]
+// schema is the contract's record type with a stand-in for the service's check (service.Records),
+// which this package must not import; the command's tests run the real one. It refuses an empty key,
+// as the service does, so refusals can be tested.
+var schema = transfer.Schema{
+	Type: gen.ContactRecord,
+	Check: func(r wire.Record) error {
+		if r.RecordKey() == "" {
+			return errors.New("Id is required")
 		}
-		return &gen.Contact{Id: c.ID, AccountId: c.AccountID, FirstName: c.FirstName, LastName: c.LastName,
-			PhoneMobile: c.PhoneMobile, PhoneWork: c.PhoneWork, EmailAddress: c.EmailAddress,
-			RoleIds: &gen.ArrayOfString{Astring: roles}}
+		return nil
 	},
-	FromWire: func(w *gen.Contact) (store.Contact, error) {
-		if w.Id == "" {
-			return store.Contact{}, errors.New("Id is required")
+}
+
+// memStore is an in-memory store offering what transfer uses (Scan, WriteBatch, Count), with the
+// semantics of the real ones: Scan in key byte order from one snapshot, InsertOnly refusing a taken
+// key. The backends are tested with transfer by the command's tests.
+type memStore struct {
+	mu      sync.Mutex
+	recs    map[string]store.Record
+	scanErr error
+}
+
+var (
+	_ transfer.Scanner     = (*memStore)(nil)
+	_ transfer.BatchWriter = (*memStore)(nil)
+	_ transfer.Counter     = (*memStore)(nil)
+)
+
+func newMem() *memStore { return &memStore{recs: map[string]store.Record{}} }
+
+func (m *memStore) Scan(ctx context.Context, fn func(store.Record) error) error {
+	m.mu.Lock()
+	if m.scanErr != nil {
+		m.mu.Unlock()
+		return m.scanErr
+	}
+	snap := make([]store.Record, 0, len(m.recs))
+	for _, r := range m.recs {
+		snap = append(snap, r)
+	}
+	m.mu.Unlock()
+	slices.SortFunc(snap, func(a, b store.Record) int {
+		switch {
+		case a.Key < b.Key:
+			return -1
+		case a.Key > b.Key:
+			return 1
 		}
-		c := store.Contact{ID: w.Id, AccountID: w.AccountId, FirstName: w.FirstName, LastName: w.LastName,
-			PhoneMobile: w.PhoneMobile, PhoneWork: w.PhoneWork, EmailAddress: w.EmailAddress}
-		if w.RoleIds != nil {
-			for _, r := range w.RoleIds.Astring {
-				c.RoleIDs = append(c.RoleIDs, *r)
-			}
+		return 0
+	})
+	for _, r := range snap {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		return c, nil
-	},
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *memStore) WriteBatch(_ context.Context, rs []store.Record, mode store.WriteMode) (store.BatchResult, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	res := store.NewBatchResult(len(rs))
+	for i, r := range rs {
+		_, taken := m.recs[r.Key]
+		switch {
+		case taken && mode == store.InsertOnly:
+			res.Add(i, store.Refused)
+			continue
+		case taken:
+			res.Add(i, store.Updated)
+		default:
+			res.Add(i, store.Inserted)
+		}
+		m.recs[r.Key] = store.Record{Key: r.Key, Index: r.Index, Doc: slices.Clone(r.Doc)}
+	}
+	return res, nil
+}
+
+func (m *memStore) Count(context.Context) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return int64(len(m.recs)), nil
+}
+
+// put stores c as the service would.
+func (m *memStore) put(c *gen.Contact) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.recs[c.Id] = record(c)
+}
+
+// get reads the contact stored under key.
+func (m *memStore) get(t *testing.T, key string) *gen.Contact {
+	t.Helper()
+	m.mu.Lock()
+	r, ok := m.recs[key]
+	m.mu.Unlock()
+	require.True(t, ok, "no record %q", key)
+	c := new(gen.Contact)
+	require.NoError(t, wire.DecodeRecord(r.Doc, wire.RecordStrict, c))
+	return c
+}
+
+// record is c as the store keeps it.
+func record(c *gen.Contact) store.Record {
+	return store.Record{Key: c.RecordKey(), Index: c.RecordIndex(), Doc: c.AppendRecord(nil)}
+}
+
+func roles(ids ...string) *gen.ArrayOfString {
+	a := &gen.ArrayOfString{}
+	for _, id := range ids {
+		a.Astring = append(a.Astring, &id)
+	}
+	return a
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
@@ -17,13 +18,13 @@ import (
 // stops within checkEvery records of its context ending.
 func TestCheckAnswersItsContext(t *testing.T) {
 	input := lines(5000, func(i int) string { return fmt.Sprintf("c%d", i) })
-	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, conv)
+	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, schema, transfer.DecodeOptions{})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())
 	_, _, err = transfer.Check(ctx, dec, nil, nil)
 	require.NoError(t, err, "an uncancelled check reads everything")
 
-	dec, err = transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, conv)
+	dec, err = transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, schema, transfer.DecodeOptions{})
 	require.NoError(t, err)
 	cancel()
 	read, _, err := transfer.Check(ctx, dec, nil, nil)
@@ -35,9 +36,9 @@ func TestCheckAnswersItsContext(t *testing.T) {
 // it and the last line written, which is past it when the batch holding it was written whole (an id
 // taken under insert-only); an interrupt before anything was written says so.
 func TestImportStopErrorSays(t *testing.T) {
-	s := openSQLite(t)
-	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c2"}))
-	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c3"}))
+	s := newMem()
+	s.put(&gen.Contact{Id: "c2"})
+	s.put(&gen.Contact{Id: "c3"})
 	input := lines(6, func(i int) string { return fmt.Sprintf("c%d", i) })
 	rep, refused, err := importString(t, s, input, transfer.ImportOptions{Mode: store.InsertOnly, StopAfter: 1, BatchSize: 100})
 	var stop *transfer.StopError
@@ -45,15 +46,15 @@ func TestImportStopErrorSays(t *testing.T) {
 	require.ErrorIs(t, err, transfer.ErrStopped)
 	assert.Equal(t, 3, stop.Line, "the first taken id, c2, is line 3")
 	assert.Equal(t, 6, stop.Through, "its batch was written whole")
-	assert.Equal(t, []string{`3: contact "c2" already exists (--mode insert-only)`, `4: contact "c3" already exists (--mode insert-only)`}, refused,
+	assert.Equal(t, []string{`3: record "c2" already exists (--mode insert-only)`, `4: record "c3" already exists (--mode insert-only)`}, refused,
 		"every refusal is reported, not only the one that stopped it")
 	assert.Equal(t, transfer.Report{Read: 6, Inserted: 4, Refused: 2}, rep)
 
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, conv)
+	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, schema, transfer.DecodeOptions{})
 	require.NoError(t, err)
-	rep, err = transfer.Import(ctx, openSQLite(t), dec, transfer.ImportOptions{})
+	rep, err = transfer.Import(ctx, newMem(), dec, transfer.ImportOptions{})
 	require.ErrorAs(t, err, &stop)
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, 0, stop.Through)

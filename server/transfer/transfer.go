@@ -1,3 +1,22 @@
+// Package transfer moves records between a store and a file: the record formats (JSON Lines and
+// CSV), the streaming export, the batched import with its refusals, the store-to-store copy and the
+// content digest that verifies it. The contactsync commands export, import and copy are thin
+// wrappers around it.
+//
+// # What it may import
+//
+// server/store (for store.Record and the write modes) and server/wire (the record codec's runtime),
+// never gen or the root package server: the contract's record type arrives as a Schema, which the
+// service provides (service.Records) with its own check of input records, so the two stay one piece
+// of code. It declares the store methods it needs itself (Scanner, BatchWriter, Counter).
+//
+// # Field names
+//
+// No field name is written here, and no reflection is used. A record is its canonical JSON document
+// (server/wire/record.go), which the generated codec of the contract's record type reads and writes;
+// the JSON Lines keys and the CSV columns are that type's elements, in schema order, and a CSV cell's
+// form follows from the element's type descriptor. A change of the contract changes the formats with
+// it, for every type of the XSD subset the generator supports.
 package transfer
 
 import (
@@ -8,22 +27,53 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"strings"
 
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
-// DefaultBatchSize is how many contacts Import and Copy hand to one WriteBatch. PostgreSQL writes a
+// Schema is what transfer knows of the contract's record type: its generated descriptor (which the
+// formats are derived from) and the service's check of an input record. The service provides it
+// (service.Records), so no field of the record is named here.
+type Schema struct {
+	// Type is the record type's descriptor (gen.ContactRecord).
+	Type *wire.RecordType
+	// Check refuses a record the service would not accept as input, saying why; nil accepts every
+	// record the type can decode.
+	Check func(wire.Record) error
+}
+
+// The store methods transfer uses, declared here so any store offering them will do (every backend
+// and decorator of server/store does; tests use an in-memory one).
+
+// Scanner reads every stored record from one snapshot, in key byte order.
+type Scanner interface {
+	Scan(ctx context.Context, fn func(store.Record) error) error
+}
+
+// BatchWriter writes records in batches.
+type BatchWriter interface {
+	WriteBatch(ctx context.Context, rs []store.Record, mode store.WriteMode) (store.BatchResult, error)
+}
+
+// Counter counts the stored records.
+type Counter interface {
+	Count(ctx context.Context) (int64, error)
+}
+
+// DefaultBatchSize is how many records Import and Copy hand to one WriteBatch. PostgreSQL writes a
 // batch in one transaction (one COPY and one INSERT), so larger batches cost fewer round trips; SQLite
-// cuts a batch into transactions by time anyway. 4096 contacts are about 1 MiB in memory.
+// cuts a batch into transactions by time anyway. 4096 of today's contacts are about 1 MiB in memory.
 const DefaultBatchSize = 4096
 
-// Export writes every contact of src to enc, from one snapshot, in id order (see store.Bulk.Scan),
-// and returns how many it wrote. progress, when not nil, is called after each contact with the count
-// so far. It does not flush enc.
-func Export(ctx context.Context, src store.Bulk, enc *Encoder, progress func(n int64)) (int64, error) {
+// Export writes every record of src to enc, from one snapshot, in key order (see Scanner), and
+// returns how many it wrote. progress, when not nil, is called after each record with the count so
+// far. It does not flush enc.
+func Export(ctx context.Context, src Scanner, enc *Encoder, progress func(n int64)) (int64, error) {
 	var n int64
-	err := src.Scan(ctx, func(c store.Contact) error {
-		if err := enc.Encode(c); err != nil {
+	err := src.Scan(ctx, func(r store.Record) error {
+		if err := enc.Encode(r); err != nil {
 			return err
 		}
 		n++
@@ -133,7 +183,7 @@ func Check(ctx context.Context, dec *Decoder, onRefused func(Refusal), progress 
 // item is one record waiting in a batch.
 type item struct {
 	line int
-	c    store.Contact
+	r    store.Record
 }
 
 // chunk is what the reader hands the writer: a batch of records to write, and the records refused
@@ -151,7 +201,7 @@ type chunk struct {
 // later record wins under Upsert and is refused under InsertOnly, as if written one by one. It returns
 // what it did; the error is nil even when records were refused, unless StopAfter was reached
 // (ErrStopped) or the input or the store failed.
-func Import(ctx context.Context, dst store.Bulk, dec *Decoder, opts ImportOptions) (Report, error) {
+func Import(ctx context.Context, dst BatchWriter, dec *Decoder, opts ImportOptions) (Report, error) {
 	size := opts.BatchSize
 	if size <= 0 {
 		size = DefaultBatchSize
@@ -235,31 +285,31 @@ func Import(ctx context.Context, dst store.Bulk, dec *Decoder, opts ImportOption
 
 // writeItems writes one batch and accounts for it in rep. Every refusal is reported; when one of them
 // reaches StopAfter, writeItems returns its line (the batch was written whole all the same).
-func writeItems(ctx context.Context, dst store.Bulk, items []item, opts ImportOptions, rep *Report, refuse func(Refusal) bool) (stoppedAt int, err error) {
+func writeItems(ctx context.Context, dst BatchWriter, items []item, opts ImportOptions, rep *Report, refuse func(Refusal) bool) (stoppedAt int, err error) {
 	if len(items) == 0 {
 		return 0, nil
 	}
-	cs := make([]store.Contact, len(items))
+	rs := make([]store.Record, len(items))
 	for i, it := range items {
-		cs[i] = it.c
+		rs[i] = it.r
 	}
 	// The batch is written whole even when ctx ends meanwhile (an interrupt): Import stops between
 	// batches, so what it reports written is what the store holds. Cancelling a write in flight would
 	// leave its outcome unknown, on PostgreSQL above all, where a COMMIT whose answer is cut off may
 	// still have been applied. A batch takes well under a second; a store that hangs is still bounded
 	// by its own timeouts (--db-timeout).
-	res, err := dst.WriteBatch(context.WithoutCancel(ctx), cs, opts.Mode)
+	res, err := dst.WriteBatch(context.WithoutCancel(ctx), rs, opts.Mode)
 	rep.Inserted += int64(res.Inserted)
 	rep.Updated += int64(res.Updated)
 	for i, o := range res.Outcomes {
-		if o == store.Refused && refuse(Refusal{Line: items[i].line, Reason: fmt.Sprintf("contact %q already exists (--mode %s)", items[i].c.ID, opts.Mode)}) && stoppedAt == 0 {
+		if o == store.Refused && refuse(Refusal{Line: items[i].line, Reason: fmt.Sprintf("record %q already exists (--mode %s)", items[i].r.Key, opts.Mode)}) && stoppedAt == 0 {
 			stoppedAt = items[i].line
 		}
 	}
 	return stoppedAt, err
 }
 
-// readChunks decodes records into chunks of at most size contacts with distinct ids and sends them on
+// readChunks decodes records into chunks of at most size records with distinct keys and sends them on
 // out, which it closes at the end of the input, on an input error (sent as the last chunk's err) or
 // when ctx ends.
 func readChunks(ctx context.Context, dec *Decoder, size int, out chan<- chunk) {
@@ -295,13 +345,13 @@ func readChunks(ctx context.Context, dec *Decoder, size int, out chan<- chunk) {
 			ch.last = rec.Line
 			continue
 		}
-		if _, dup := ids[rec.Contact.ID]; dup || len(ch.items) == size {
+		if _, dup := ids[rec.Record.Key]; dup || len(ch.items) == size {
 			if !send() {
 				return
 			}
 		}
-		ids[rec.Contact.ID] = struct{}{}
-		ch.items = append(ch.items, item{line: rec.Line, c: rec.Contact})
+		ids[rec.Record.Key] = struct{}{}
+		ch.items = append(ch.items, item{line: rec.Line, r: rec.Record})
 		ch.last = rec.Line
 	}
 }
@@ -317,23 +367,30 @@ type CopyOptions struct {
 	Progress func(n int64)
 }
 
-// Copy streams every contact of src, from one snapshot, into dst in batches, scanning the next batch
-// while dst writes the last. A contact refused by dst (InsertOnly and its id taken) makes Copy fail
-// after the batch: the copy would not be faithful.
-func Copy(ctx context.Context, src, dst store.Bulk, opts CopyOptions) (Report, error) {
+// Copy streams every record of src, from one snapshot, into dst in batches, scanning the next batch
+// while dst writes the last. Each record is checked against the contract and written in the
+// canonical form (see Encoder.Encode), so a copy between backends that spell documents differently
+// verifies by digest. A record refused by dst (InsertOnly and its key taken) makes Copy fail after
+// the batch: the copy would not be faithful.
+func Copy(ctx context.Context, s Schema, src Scanner, dst BatchWriter, opts CopyOptions) (Report, error) {
 	size := opts.BatchSize
 	if size <= 0 {
 		size = DefaultBatchSize
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []store.Contact, 2)
+	batches := make(chan []store.Record, 2)
 	scanned := make(chan error, 1)
 	go func() {
 		defer close(batches)
-		batch := make([]store.Contact, 0, size)
-		err := src.Scan(ctx, func(c store.Contact) error {
-			batch = append(batch, c)
+		norm := newNormalizer(s.Type)
+		batch := make([]store.Record, 0, size)
+		err := src.Scan(ctx, func(r store.Record) error {
+			doc, err := norm.canonical(r)
+			if err != nil {
+				return err
+			}
+			batch = append(batch, store.Record{Key: r.Key, Index: strings.Clone(norm.rec.RecordIndex()), Doc: bytes.Clone(doc)})
 			if len(batch) < size {
 				return nil
 			}
@@ -342,7 +399,7 @@ func Copy(ctx context.Context, src, dst store.Bulk, opts CopyOptions) (Report, e
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-			batch = make([]store.Contact, 0, size)
+			batch = make([]store.Record, 0, size)
 			return nil
 		})
 		if err == nil && len(batch) > 0 {
@@ -372,7 +429,7 @@ func Copy(ctx context.Context, src, dst store.Bulk, opts CopyOptions) (Report, e
 		case res.Refused > 0:
 			for i, o := range res.Outcomes {
 				if o == store.Refused {
-					failed = fmt.Errorf("contact %q already exists in the target (and %d more in this batch); copy with --upsert to replace them", batch[i].ID, res.Refused-1)
+					failed = fmt.Errorf("record %q already exists in the target (and %d more in this batch); copy with --upsert to replace them", batch[i].Key, res.Refused-1)
 					break
 				}
 			}
@@ -390,20 +447,21 @@ func Copy(ctx context.Context, src, dst store.Bulk, opts CopyOptions) (Report, e
 	return rep, failed
 }
 
-// Digest is a summary of a store's content: how many contacts it holds and a SHA-256 over their
-// JSON Lines export. Two stores with equal digests hold the same contacts, field for field.
+// Digest is a summary of a store's content: how many records it holds and a SHA-256 over their
+// JSON Lines export (canonical documents). Two stores with equal digests hold the same records, field
+// for field.
 type Digest struct {
 	Count int64
 	Sum   [sha256.Size]byte
 }
 
 // String returns the count and the hash in hexadecimal.
-func (d Digest) String() string { return fmt.Sprintf("%d contacts, sha256 %x", d.Count, d.Sum) }
+func (d Digest) String() string { return fmt.Sprintf("%d records, sha256 %x", d.Count, d.Sum) }
 
-// DigestOf reads every contact of src from one snapshot and returns its Digest.
-func DigestOf(ctx context.Context, src store.Bulk, conv Convert) (Digest, error) {
+// DigestOf reads every record of src from one snapshot and returns its Digest.
+func DigestOf(ctx context.Context, s Schema, src Scanner) (Digest, error) {
 	h := sha256.New()
-	enc, err := NewEncoder(h, JSONL, conv)
+	enc, err := NewEncoder(h, JSONL, s)
 	if err != nil {
 		return Digest{}, err
 	}
@@ -422,28 +480,21 @@ func sum(h hash.Hash) (out [sha256.Size]byte) {
 	return out
 }
 
-// Contains checks that dst holds every contact of src, field for field (dst may hold more), by
-// reading both in id order side by side, each from one snapshot, and returns how many contacts it
-// compared. It is the verification of a copy merged into a target that held contacts before, where
-// comparing digests cannot work; it names the first contact missing or different.
-func Contains(ctx context.Context, dst, src store.Bulk, conv Convert) (int64, error) {
-	srcForm, err := canonical(conv)
-	if err != nil {
-		return 0, err
-	}
-	dstForm, err := canonical(conv)
-	if err != nil {
-		return 0, err
-	}
+// Contains checks that dst holds every record of src, field for field (dst may hold more), by
+// reading both in key order side by side, each from one snapshot, and returns how many records it
+// compared. It is the verification of a copy merged into a target that held records before, where
+// comparing digests cannot work; it names the first record missing or different.
+func Contains(ctx context.Context, s Schema, dst, src Scanner) (int64, error) {
+	srcForm, dstForm := newNormalizer(s.Type), newNormalizer(s.Type)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream := func(s store.Bulk) (<-chan store.Contact, <-chan error) {
-		out, errc := make(chan store.Contact, 256), make(chan error, 1)
+	stream := func(s Scanner) (<-chan store.Record, <-chan error) {
+		out, errc := make(chan store.Record, 256), make(chan error, 1)
 		go func() {
 			defer close(out)
-			errc <- s.Scan(ctx, func(c store.Contact) error {
+			errc <- s.Scan(ctx, func(r store.Record) error {
 				select {
-				case out <- c:
+				case out <- r:
 					return nil
 				case <-ctx.Done():
 					return ctx.Err()
@@ -474,46 +525,25 @@ func Contains(ctx context.Context, dst, src store.Bulk, conv Convert) (int64, er
 	}
 	d, dok := <-dstCh
 	for s := range srcCh {
-		for dok && d.ID < s.ID {
-			d, dok = <-dstCh // a contact only the target holds
+		for dok && d.Key < s.Key {
+			d, dok = <-dstCh // a record only the target holds
 		}
-		if !dok || d.ID != s.ID {
-			return result(fmt.Errorf("contact %q is missing from the target", s.ID))
+		if !dok || d.Key != s.Key {
+			return result(fmt.Errorf("record %q is missing from the target", s.Key))
 		}
-		a, err := srcForm(s)
+		a, err := srcForm.canonical(s)
 		if err != nil {
 			return result(err)
 		}
-		b, err := dstForm(d)
+		b, err := dstForm.canonical(d)
 		if err != nil {
 			return result(err)
 		}
 		if !bytes.Equal(a, b) {
-			return result(fmt.Errorf("contact %q differs between the source and the target", s.ID))
+			return result(fmt.Errorf("record %q differs between the source and the target", s.Key))
 		}
 		n++
 		d, dok = <-dstCh
 	}
 	return result(nil)
-}
-
-// canonical returns a function giving a contact's JSON Lines record, the form in which two contacts
-// are compared: through the service's conversion, field by field, with no roles written alike
-// whether the slice is nil or empty.
-func canonical(conv Convert) (func(store.Contact) ([]byte, error), error) {
-	var buf bytes.Buffer
-	enc, err := NewEncoder(&buf, JSONL, conv)
-	if err != nil {
-		return nil, err
-	}
-	return func(c store.Contact) ([]byte, error) {
-		buf.Reset()
-		if err := enc.Encode(c); err != nil {
-			return nil, err
-		}
-		if err := enc.Flush(); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}, nil
 }

@@ -9,11 +9,16 @@
 //   - wsdl.patch: the WSDL edit, a unified diff against the repository root (git apply -p1);
 //   - for a new operation, one Go file of package service holding the service method, copied into
 //     server/service/ as is;
-//   - for a new field, service.patch: the lines of server/service/service.go's toWire that set it.
+//   - for a new field, service.patch: the lines of server/service/service.go's toWire that set it;
+//   - for an edit of data already stored (07-rename-field), no code: its test builds a base patch
+//     first, writes and exports contacts with it, then applies the edit (data_test.go).
 //
 // evolution_test.go copies the module to a scratch directory, applies a patch, regenerates, checks
 // that `go build ./...` fails only in package server/service and names the missing method (or succeeds, for a
 // field), adds the service code, builds and starts the real binary and calls the new operation over
 // every binding the generated operation table offers it on with `contactsync call`, and with zeep, a
-// real client importing the served ?WSDL. The package has no non-test code but this comment.
+// real client importing the served ?WSDL. data_test.go holds the data patches' checks: stored fields
+// of every kind read back after a restart and carried by export, import and copy, and a renamed field
+// through serve's refusal, migrate and import --rename. The package has no non-test code but this
+// comment.
 package contractevo

@@ -46,6 +46,14 @@ type evolution struct {
 	bindings []string
 	// check exercises the running service.
 	check func(t *testing.T, s *scratch)
+	// base, when set, is a patch (a directory under testdata/patches/) applied with its service code
+	// before this one: the contract the data of before is written with. before runs on its build
+	// (bin/contactsync), the server not started; the scratch copy's store (evo.db) and files stay for
+	// check. A patch with a base may need no service code of its own.
+	base   string
+	before func(t *testing.T, s *scratch)
+	// serveInCheck leaves starting the server to check (which expects serve to refuse first).
+	serveInCheck bool
 }
 
 var evolutions = []evolution{
@@ -241,6 +249,20 @@ var evolutions = []evolution{
 		bindings: []string{"soap11", "soap12", "get", "post"},
 		check:    readContactList,
 	},
+	{
+		// The compiler names one of the two missing methods (SaveContact is the other); check tests both.
+		dir:      "06-contact-data",
+		op:       "FindContacts",
+		bindings: []string{"soap11", "soap12"},
+		check:    contactData,
+	},
+	{
+		dir:          "07-rename-field",
+		base:         "06-contact-data",
+		before:       beforeRename,
+		check:        renameField,
+		serveInCheck: true,
+	},
 }
 
 // readContactList is the 05-readcontactlist check: an array parameter (ids) on all four bindings and a
@@ -337,12 +359,25 @@ func TestContractEvolution(t *testing.T) {
 				t.Logf("%s: %s", what, time.Since(last).Round(100*time.Millisecond))
 				last = time.Now()
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), patchTimeout)
+			timeout := patchTimeout
+			if ev.base != "" {
+				timeout *= 2 // the base patch is built and run first
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
 			s := &scratch{ctx: ctx, dir: t.TempDir(), zeepOK: haveZeep}
 			copyFiles(t, root, s.dir, files)
 			lap("copy")
 			patchDir := filepath.Join(root, "tools", "contractevo", "testdata", "patches", ev.dir)
+			if ev.base != "" {
+				baseDir := filepath.Join(root, "tools", "contractevo", "testdata", "patches", ev.base)
+				s.run(t, "git", "apply", "-p1", filepath.Join(baseDir, "wsdl.patch"))
+				s.run(t, "go", "generate", "./...")
+				addServiceCode(t, s, baseDir)
+				s.run(t, "go", "build", "-o", filepath.Join(s.dir, "bin")+string(filepath.Separator), "./cmd/contactsync")
+				ev.before(t, s)
+				lap("the base patch " + ev.base + " and its data")
+			}
 
 			s.run(t, "git", "apply", "-p1", filepath.Join(patchDir, "wsdl.patch"))
 			s.run(t, "go", "generate", "./...")
@@ -364,7 +399,9 @@ func TestContractEvolution(t *testing.T) {
 			// the packages that import a failed one, so the second half of "only the service's package" is
 			// that, with nothing but this code added, the whole module builds.
 			lap("generate and the first build")
-			addServiceCode(t, s, patchDir)
+			if ev.base == "" || hasServiceCode(t, patchDir) {
+				addServiceCode(t, s, patchDir)
+			}
 			writeTableDumper(t, s)
 			s.run(t, "go", "build", "-o", filepath.Join(s.dir, "bin")+string(filepath.Separator), "./cmd/contactsync", "./evodump")
 			s.run(t, "go", "build", "./...")
@@ -377,7 +414,9 @@ func TestContractEvolution(t *testing.T) {
 				assert.Equal(t, ev.bindings, s.offered(t, ev.op), "bindings of %s", ev.op)
 			}
 
-			s.serve(t)
+			if !ev.serveInCheck {
+				s.serve(t)
+			}
 			if ev.op != "" {
 				// The help pages are driven by the table too: the new operation has its page.
 				status, body := s.get(t, s.endpoint+"?op="+ev.op)
@@ -408,6 +447,7 @@ type scratch struct {
 	table     map[string][]string // operation -> bindings, from the generated table
 	endpoint  string
 	namespace string
+	stop      func() // stops the server started by serve; nil when none runs
 }
 
 // env is the environment of the commands run in the scratch copy: the caller's, so the Go build and
@@ -554,8 +594,9 @@ func (s *scratch) serve(t *testing.T) {
 	cmd.Stdout = io.Discard
 	require.NoError(t, cmd.Start())
 	var (
-		mu  sync.Mutex
-		log bytes.Buffer
+		mu   sync.Mutex
+		log  bytes.Buffer
+		once sync.Once
 	)
 	addr := make(chan string, 1)
 	drained := make(chan struct{})
@@ -575,23 +616,26 @@ func (s *scratch) serve(t *testing.T) {
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		<-drained
-		if t.Failed() {
-			mu.Lock()
-			t.Logf("server log:\n%s", log.String())
-			mu.Unlock()
-		}
-	})
+	s.stop = func() {
+		once.Do(func() {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			done := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+			}
+			<-drained
+			if t.Failed() {
+				mu.Lock()
+				t.Logf("server log:\n%s", log.String())
+				mu.Unlock()
+			}
+		})
+	}
+	t.Cleanup(s.stop)
 	select {
 	case a := <-addr:
 		s.endpoint = "http://" + a + "/contactsync/v1/sync.asmx"
@@ -600,6 +644,13 @@ func (s *scratch) serve(t *testing.T) {
 	}
 	// The served contract's namespace comes from the default base URL.
 	s.namespace = "http://localhost:8080/contactsync/v1/"
+}
+
+// restart stops the server and starts it again on the same store (on another port).
+func (s *scratch) restart(t *testing.T) {
+	t.Helper()
+	s.stop()
+	s.serve(t)
 }
 
 // gitFiles lists the module's tracked files, as the scratch copy holds them.
@@ -669,6 +720,19 @@ func lineOf(t *testing.T, file, text string) int {
 	}
 	t.Fatalf("%s has no line %q", file, text)
 	return 0
+}
+
+// hasServiceCode reports whether a patch directory holds service code (service.patch or .go files).
+func hasServiceCode(t *testing.T, patchDir string) bool {
+	t.Helper()
+	entries, err := os.ReadDir(patchDir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		if e.Name() == "service.patch" || strings.HasSuffix(e.Name(), ".go") {
+			return true
+		}
+	}
+	return false
 }
 
 // addServiceCode writes the patch's service code into the scratch copy: service.patch is applied;

@@ -14,6 +14,11 @@
 //	            (the files are written only when generation succeeds)
 //	-pkg name   the Go package name of the output (default "gen")
 //	-view path  also write the SOAP-only view gowsdl was run on, for inspecting what it saw
+//	-record Type, -record-key Field, -record-index Field
+//	            also generate, in the -wire file, the record codec of the complex type Type (the
+//	            canonical JSON document the store keeps and the record formats carry), keyed by its
+//	            element Field and indexed by another: AppendRecord and DecodeRecord for Type and every
+//	            complex type reachable from it, RecordKey and RecordIndex, and the descriptor TypeRecord
 //
 // The header of the output names the contract by its path from the module root, so the bytes do not
 // depend on the directory the command runs in.
@@ -47,8 +52,11 @@ func run(args []string, stderr io.Writer) error {
 	pkg := fs.String("pkg", "gen", "the Go package name of the output")
 	viewPath := fs.String("view", "", "also write the SOAP-only view gowsdl was run on to this file")
 	wireOut := fs.String("wire", "", "also generate the wire codec and operation table into this Go file")
+	record := fs.String("record", "", "also generate the record codec of this complex type (needs -wire, -record-key and -record-index)")
+	recordKey := fs.String("record-key", "", "the record type's key element")
+	recordIndex := fs.String("record-index", "", "the record type's indexed element")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: gowsdlgen -wsdl contract.wsdl -o out.go [-wire wire.go] [-pkg name] [-view view.wsdl]")
+		fmt.Fprintln(fs.Output(), "usage: gowsdlgen -wsdl contract.wsdl -o out.go [-wire wire.go [-record Type -record-key Field -record-index Field]] [-pkg name] [-view view.wsdl]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -59,11 +67,21 @@ func run(args []string, stderr io.Writer) error {
 		return errors.New("-wsdl and -o are required, and there are no positional arguments")
 	}
 
+	var recordOpts *wsdlgen.RecordOptions
+	switch {
+	case *record == "" && *recordKey == "" && *recordIndex == "":
+	case *record == "" || *recordKey == "" || *recordIndex == "" || *wireOut == "":
+		fs.Usage()
+		return errors.New("-record, -record-key and -record-index go together, with -wire")
+	default:
+		recordOpts = &wsdlgen.RecordOptions{Type: *record, Key: *recordKey, Index: *recordIndex}
+	}
+
 	contract, err := os.ReadFile(*wsdlPath)
 	if err != nil {
 		return err
 	}
-	res, err := wsdlgen.Generate(contract, wsdlgen.Options{Package: *pkg, Source: sourceName(*wsdlPath), Wire: *wireOut != ""})
+	res, err := wsdlgen.Generate(contract, wsdlgen.Options{Package: *pkg, Source: sourceName(*wsdlPath), Wire: *wireOut != "", Record: recordOpts})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *wsdlPath, err)
 	}

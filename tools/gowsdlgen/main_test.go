@@ -256,3 +256,44 @@ func TestCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordFlags: the -record flags go together, with -wire, and name a complex type and two of its
+// simple elements; a mistake is refused with what there is to choose from.
+func TestRecordFlags(t *testing.T) {
+	contract, err := filepath.Abs("../../wsdl/contactsync.wsdl")
+	require.NoError(t, err)
+	base := []string{"-wsdl", contract, "-o", "out.go", "-wire", "wire.go", "-pkg", "gen"}
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"all three", []string{"-record", "Contact", "-record-key", "Id", "-record-index", "AccountId"}, ""},
+		{"no key", []string{"-record", "Contact", "-record-index", "AccountId"}, "-record, -record-key and -record-index go together, with -wire"},
+		{"no such type", []string{"-record", "Person", "-record-key", "Id", "-record-index", "AccountId"},
+			"-record Person: the contract has no complex type Person (its complex types: Contact)"},
+		{"no such key", []string{"-record", "Contact", "-record-key", "Key", "-record-index", "AccountId"},
+			"-record-key Key: Contact has no element Key (its elements: Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds)"},
+		{"complex index", []string{"-record", "Contact", "-record-key", "Id", "-record-index", "RoleIds"},
+			"-record-index RoleIds: Contact.RoleIds must be an element of a simple type other than base64Binary, occurring once and not nillable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			stderr, err := gowsdlgen(t, dir, append(slices.Clone(base), tt.args...)...)
+			if tt.wantErr == "" {
+				require.NoError(t, err, stderr)
+				code, err := os.ReadFile(filepath.Join(dir, "wire.go"))
+				require.NoError(t, err)
+				assert.Contains(t, string(code), "var ContactRecord = &wire.RecordType{")
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, stderr, tt.wantErr)
+			assert.NoFileExists(t, filepath.Join(dir, "wire.go"))
+		})
+	}
+	stderr, err := gowsdlgen(t, t.TempDir(), "-wsdl", contract, "-o", "out.go", "-record", "Contact", "-record-key", "Id", "-record-index", "AccountId")
+	require.Error(t, err)
+	assert.Contains(t, stderr, "with -wire")
+}

@@ -6,8 +6,8 @@
 //	contactsync_store_bulk_duration_seconds{method}  histogram of each bulk call's duration
 //	contactsync_store_bulk_rows_total{outcome}       contacts scanned, inserted, updated or refused
 //
-// method is put, get, update, delete or ping for the service's calls, and scan, write_batch or count
-// for the bulk methods (store.Bulk) that export, import and copy use. The bulk calls have a histogram
+// method is put, get, update, delete, list_by_index or ping for the service's calls and the health
+// checks, and scan, write_batch or count for the bulk methods that export, import and copy use. The bulk calls have a histogram
 // of their own because their durations are of another order (a scan lasts as long as the whole
 // export: seconds to minutes), which the service's buckets, made for milliseconds, would lump into
 // +Inf; their errors are counted with the others. outcome is scanned (a contact Scan passed on),
@@ -17,8 +17,9 @@
 // usually a client that hung up) or other. store.ErrNotFound is an answer, not a failure, and is not
 // counted.
 //
-// The decorated store implements store.BulkStore. When the store it wraps does not implement
-// store.Bulk, the bulk methods fail with store.ErrBulkUnsupported (counted as other).
+// The decorated store is the whole store.Store: every method is forwarded, and measured but Close and
+// ProbeWrite (serve's write health probes the store it wraps, beneath this decorator, and logs its
+// failures itself).
 package instrumented
 
 import (
@@ -37,13 +38,14 @@ const (
 	methodUpdate
 	methodDelete
 	methodPing
+	methodListByIndex
 	methodScan
 	methodWriteBatch
 	methodCount
 	numMethods
 )
 
-var methodNames = [numMethods]string{"put", "get", "update", "delete", "ping", "scan", "write_batch", "count"}
+var methodNames = [numMethods]string{"put", "get", "update", "delete", "ping", "list_by_index", "scan", "write_batch", "count"}
 
 // The error kinds.
 const (
@@ -76,7 +78,7 @@ const (
 
 var rowOutcomeNames = [numRowOutcomes]string{"scanned", "inserted", "updated", "refused"}
 
-// Metrics holds the store metrics. Every series is created up front (eight methods, four kinds, four
+// Metrics holds the store metrics. Every series is created up front (nine methods, four kinds, four
 // row outcomes), so an error rate is 0 rather than absent before the first error.
 type Metrics struct {
 	duration [numMethods]prometheus.Observer
@@ -89,7 +91,7 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	duration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "contactsync_store_duration_seconds",
-		Help:    "Latency of store calls, by method (put, get, update, delete, ping), failed or not.",
+		Help:    "Latency of store calls, by method (put, get, update, delete, ping, list_by_index), failed or not.",
 		Buckets: Buckets,
 	}, []string{"method"})
 	bulkDuration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -129,15 +131,13 @@ func NewObserved(st store.Store, m *Metrics, onCall func(ctx context.Context, d 
 	return &instrumented{next: st, m: m, onCall: onCall}
 }
 
-// New returns st measured into m. Close is passed through unmeasured. The result is a
-// store.BulkStore whatever st is (see the package documentation), typed store.Store so that callers
-// that need only Store keep their type.
+// New returns st measured into m. Close is passed through unmeasured.
 func New(st store.Store, m *Metrics) store.Store {
 	return &instrumented{next: st, m: m}
 }
 
-// Compile-time check that the decorator passes the bulk methods on.
-var _ store.BulkStore = (*instrumented)(nil)
+// Compile-time check that the decorator forwards the whole interface.
+var _ store.Store = (*instrumented)(nil)
 
 type instrumented struct {
 	next   store.Store
@@ -167,32 +167,39 @@ func (s *instrumented) done(ctx context.Context, method int, start time.Time, er
 	s.m.errors[method][kind].Inc()
 }
 
-func (s *instrumented) Put(ctx context.Context, c store.Contact) error {
+func (s *instrumented) Put(ctx context.Context, r store.Record) error {
 	start := time.Now()
-	err := s.next.Put(ctx, c)
+	err := s.next.Put(ctx, r)
 	s.done(ctx, methodPut, start, err)
 	return err
 }
 
-func (s *instrumented) Get(ctx context.Context, id string) (store.Contact, error) {
+func (s *instrumented) Get(ctx context.Context, key string) (store.Record, error) {
 	start := time.Now()
-	c, err := s.next.Get(ctx, id)
+	r, err := s.next.Get(ctx, key)
 	s.done(ctx, methodGet, start, err)
-	return c, err
+	return r, err
 }
 
-func (s *instrumented) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
+func (s *instrumented) Update(ctx context.Context, key string, change func(store.Record) (store.Record, error)) (store.Record, error) {
 	start := time.Now()
-	c, err := s.next.Update(ctx, id, change)
+	r, err := s.next.Update(ctx, key, change)
 	s.done(ctx, methodUpdate, start, err)
-	return c, err
+	return r, err
 }
 
-func (s *instrumented) Delete(ctx context.Context, id string) (store.Contact, error) {
+func (s *instrumented) Delete(ctx context.Context, key string) (store.Record, error) {
 	start := time.Now()
-	c, err := s.next.Delete(ctx, id)
+	r, err := s.next.Delete(ctx, key)
 	s.done(ctx, methodDelete, start, err)
-	return c, err
+	return r, err
+}
+
+func (s *instrumented) ListByIndex(ctx context.Context, index, afterKey string, limit int) ([]store.Record, error) {
+	start := time.Now()
+	rs, err := s.next.ListByIndex(ctx, index, afterKey, limit)
+	s.done(ctx, methodListByIndex, start, err)
+	return rs, err
 }
 
 func (s *instrumented) Ping(ctx context.Context) error {
@@ -202,39 +209,24 @@ func (s *instrumented) Ping(ctx context.Context) error {
 	return err
 }
 
+func (s *instrumented) ProbeWrite(ctx context.Context) error { return s.next.ProbeWrite(ctx) }
+
 func (s *instrumented) Close() error { return s.next.Close() }
 
-// bulk returns the wrapped store's bulk methods, or an error when it has none.
-func (s *instrumented) bulk() (store.Bulk, error) {
-	if b, ok := s.next.(store.Bulk); ok {
-		return b, nil
-	}
-	return nil, store.ErrBulkUnsupported
-}
-
-func (s *instrumented) Scan(ctx context.Context, fn func(store.Contact) error) error {
+func (s *instrumented) Scan(ctx context.Context, fn func(store.Record) error) error {
 	start := time.Now()
-	b, err := s.bulk()
-	if err == nil {
-		scanned := s.m.rows[rowsScanned]
-		err = b.Scan(ctx, func(c store.Contact) error {
-			scanned.Inc()
-			return fn(c)
-		})
-	}
+	scanned := s.m.rows[rowsScanned]
+	err := s.next.Scan(ctx, func(r store.Record) error {
+		scanned.Inc()
+		return fn(r)
+	})
 	s.done(ctx, methodScan, start, err)
 	return err
 }
 
-func (s *instrumented) WriteBatch(ctx context.Context, cs []store.Contact, mode store.WriteMode) (store.BatchResult, error) {
+func (s *instrumented) WriteBatch(ctx context.Context, rs []store.Record, mode store.WriteMode) (store.BatchResult, error) {
 	start := time.Now()
-	b, err := s.bulk()
-	var res store.BatchResult
-	if err == nil {
-		res, err = b.WriteBatch(ctx, cs, mode)
-	} else {
-		res = store.NewBatchResult(len(cs))
-	}
+	res, err := s.next.WriteBatch(ctx, rs, mode)
 	s.done(ctx, methodWriteBatch, start, err)
 	s.m.rows[rowsInserted].Add(float64(res.Inserted))
 	s.m.rows[rowsUpdated].Add(float64(res.Updated))
@@ -244,11 +236,7 @@ func (s *instrumented) WriteBatch(ctx context.Context, cs []store.Contact, mode 
 
 func (s *instrumented) Count(ctx context.Context) (int64, error) {
 	start := time.Now()
-	b, err := s.bulk()
-	var n int64
-	if err == nil {
-		n, err = b.Count(ctx)
-	}
+	n, err := s.next.Count(ctx)
 	s.done(ctx, methodCount, start, err)
 	return n, err
 }

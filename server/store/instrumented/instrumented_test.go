@@ -17,35 +17,32 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// failingStore answers every call with err (and Get with a contact when err is nil).
+// failingStore answers every call with err (and Get with a record when err is nil).
 type failingStore struct{ err error }
 
-func (f failingStore) Put(context.Context, store.Contact) error { return f.err }
-func (f failingStore) Get(context.Context, string) (store.Contact, error) {
-	return store.Contact{ID: "x"}, f.err
+func (f failingStore) Put(context.Context, store.Record) error { return f.err }
+func (f failingStore) Get(context.Context, string) (store.Record, error) {
+	return store.Record{Key: "x"}, f.err
 }
-func (f failingStore) Update(context.Context, string, func(store.Contact) (store.Contact, error)) (store.Contact, error) {
-	return store.Contact{}, f.err
+func (f failingStore) Update(context.Context, string, func(store.Record) (store.Record, error)) (store.Record, error) {
+	return store.Record{}, f.err
 }
-func (f failingStore) Delete(context.Context, string) (store.Contact, error) {
-	return store.Contact{}, f.err
+func (f failingStore) Delete(context.Context, string) (store.Record, error) {
+	return store.Record{}, f.err
 }
-func (f failingStore) Ping(context.Context) error { return f.err }
-func (f failingStore) Close() error               { return nil }
-func (f failingStore) Scan(context.Context, func(store.Contact) error) error {
+func (f failingStore) ListByIndex(context.Context, string, string, int) ([]store.Record, error) {
+	return nil, f.err
+}
+func (f failingStore) Ping(context.Context) error       { return f.err }
+func (f failingStore) ProbeWrite(context.Context) error { return f.err }
+func (f failingStore) Close() error                     { return nil }
+func (f failingStore) Scan(context.Context, func(store.Record) error) error {
 	return f.err
 }
-func (f failingStore) WriteBatch(_ context.Context, cs []store.Contact, _ store.WriteMode) (store.BatchResult, error) {
-	return store.NewBatchResult(len(cs)), f.err
+func (f failingStore) WriteBatch(_ context.Context, rs []store.Record, _ store.WriteMode) (store.BatchResult, error) {
+	return store.NewBatchResult(len(rs)), f.err
 }
 func (f failingStore) Count(context.Context) (int64, error) { return 0, f.err }
-
-// plainStore is a store.Store without the bulk methods.
-type plainStore struct{ failingStore }
-
-func (plainStore) Scan()       {}
-func (plainStore) WriteBatch() {}
-func (plainStore) Count()      {}
 
 // TestErrorKinds checks each outcome of a store call lands in the right series: not found is an
 // answer, not an error; unavailable, canceled and anything else are errors of their kind. Every call
@@ -64,25 +61,25 @@ func TestErrorKinds(t *testing.T) {
 		{"outcome unknown", fmt.Errorf("postgres: put: %w: %w", store.ErrOutcomeUnknown, context.Canceled), "outcome_unknown"},
 		{"other", errors.New("disk on fire"), "other"},
 	}
-	methods := []string{"put", "get", "update", "delete", "ping", "scan", "write_batch", "count"}
+	methods := []string{"put", "get", "update", "delete", "ping", "list_by_index", "scan", "write_batch", "count"}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := prometheus.NewRegistry()
 			st := instrumented.New(failingStore{tc.err}, instrumented.NewMetrics(reg))
 			ctx := context.Background()
-			errs := []error{st.Put(ctx, store.Contact{ID: "x"}), st.Ping(ctx)}
+			errs := []error{st.Put(ctx, store.Record{Key: "x"}), st.Ping(ctx), st.ProbeWrite(ctx)}
 			_, err := st.Get(ctx, "x")
 			errs = append(errs, err)
-			_, err = st.Update(ctx, "x", func(c store.Contact) (store.Contact, error) { return c, nil })
+			_, err = st.Update(ctx, "x", func(r store.Record) (store.Record, error) { return r, nil })
 			errs = append(errs, err)
 			_, err = st.Delete(ctx, "x")
 			errs = append(errs, err)
-			bulk, ok := st.(store.BulkStore)
-			require.True(t, ok, "the decorated store passes the bulk methods on")
-			errs = append(errs, bulk.Scan(ctx, func(store.Contact) error { return nil }))
-			_, err = bulk.WriteBatch(ctx, []store.Contact{{ID: "x"}}, store.Upsert)
+			_, err = st.ListByIndex(ctx, "i", "", 10)
 			errs = append(errs, err)
-			_, err = bulk.Count(ctx)
+			errs = append(errs, st.Scan(ctx, func(store.Record) error { return nil }))
+			_, err = st.WriteBatch(ctx, []store.Record{{Key: "x"}}, store.Upsert)
+			errs = append(errs, err)
+			_, err = st.Count(ctx)
 			errs = append(errs, err)
 			for _, err := range errs {
 				assert.Equal(t, tc.err, err, "errors pass through unchanged")
@@ -98,32 +95,11 @@ func TestErrorKinds(t *testing.T) {
 				}
 			}
 			assert.Equal(t, want, series(t, reg, "contactsync_store_errors_total"), "every method and kind is exported from the start")
-			assert.Equal(t, map[string]float64{"put": 1, "get": 1, "update": 1, "delete": 1, "ping": 1},
+			assert.Equal(t, map[string]float64{"put": 1, "get": 1, "update": 1, "delete": 1, "ping": 1, "list_by_index": 1},
 				series(t, reg, "contactsync_store_duration_seconds"), "every call is timed, failed or not")
 			assert.Equal(t, map[string]float64{"scan": 1, "write_batch": 1, "count": 1},
 				series(t, reg, "contactsync_store_bulk_duration_seconds"), "every bulk call is timed, failed or not")
 		})
-	}
-}
-
-// TestBulkUnsupported checks the bulk methods of a decorated store that has none: they fail with
-// store.ErrBulkUnsupported, counted as other errors.
-func TestBulkUnsupported(t *testing.T) {
-	var plain store.Store = plainStore{}
-	_, isBulk := plain.(store.Bulk)
-	require.False(t, isBulk, "the test's store must lack the bulk methods")
-	reg := prometheus.NewRegistry()
-	st := instrumented.New(plain, instrumented.NewMetrics(reg)).(store.BulkStore)
-	ctx := context.Background()
-	require.ErrorIs(t, st.Scan(ctx, func(store.Contact) error { return nil }), store.ErrBulkUnsupported)
-	res, err := st.WriteBatch(ctx, make([]store.Contact, 2), store.Upsert)
-	require.ErrorIs(t, err, store.ErrBulkUnsupported)
-	assert.Len(t, res.Outcomes, 2)
-	_, err = st.Count(ctx)
-	require.ErrorIs(t, err, store.ErrBulkUnsupported)
-	got := series(t, reg, "contactsync_store_errors_total")
-	for _, method := range []string{"scan", "write_batch", "count"} {
-		assert.Equal(t, float64(1), got[method+"/other"], method)
 	}
 }
 
@@ -133,24 +109,29 @@ func TestBulkPassesThrough(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = sq.Close() })
 	reg := prometheus.NewRegistry()
-	st := instrumented.New(sq, instrumented.NewMetrics(reg)).(store.BulkStore)
+	st := instrumented.New(sq, instrumented.NewMetrics(reg))
 	ctx := context.Background()
-	res, err := st.WriteBatch(ctx, []store.Contact{{ID: "a"}, {ID: "b"}}, store.Upsert)
+	res, err := st.WriteBatch(ctx, []store.Record{rec("a"), rec("b")}, store.Upsert)
 	require.NoError(t, err)
 	assert.Equal(t, 2, res.Inserted)
-	res, err = st.WriteBatch(ctx, []store.Contact{{ID: "a"}, {ID: "c"}}, store.InsertOnly)
+	res, err = st.WriteBatch(ctx, []store.Record{rec("a"), rec("c")}, store.InsertOnly)
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.Refused)
 	n, err := st.Count(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), n)
 	var ids []string
-	require.NoError(t, st.Scan(ctx, func(c store.Contact) error { ids = append(ids, c.ID); return nil }))
+	require.NoError(t, st.Scan(ctx, func(r store.Record) error { ids = append(ids, r.Key); return nil }))
 	assert.Equal(t, []string{"a", "b", "c"}, ids)
 	assert.Equal(t, map[string]float64{"scan": 1, "write_batch": 2, "count": 1},
 		series(t, reg, "contactsync_store_bulk_duration_seconds"))
 	assert.Equal(t, map[string]float64{"scanned": 3, "inserted": 3, "updated": 0, "refused": 1},
 		bySingleLabel(t, reg, "contactsync_store_bulk_rows_total", "outcome"))
+}
+
+// rec is a small record keyed key.
+func rec(key string) store.Record {
+	return store.Record{Key: key, Index: "i", Doc: []byte(`{"k":"` + key + `"}`)}
 }
 
 // TestClosedSQLiteStoreCountsErrors uses the real store, closed, as a backend that fails.
@@ -169,6 +150,7 @@ func TestClosedSQLiteStoreCountsErrors(t *testing.T) {
 contactsync_store_errors_total{kind="canceled",method="count"} 0
 contactsync_store_errors_total{kind="canceled",method="delete"} 0
 contactsync_store_errors_total{kind="canceled",method="get"} 0
+contactsync_store_errors_total{kind="canceled",method="list_by_index"} 0
 contactsync_store_errors_total{kind="canceled",method="ping"} 0
 contactsync_store_errors_total{kind="canceled",method="put"} 0
 contactsync_store_errors_total{kind="canceled",method="scan"} 0
@@ -177,6 +159,7 @@ contactsync_store_errors_total{kind="canceled",method="write_batch"} 0
 contactsync_store_errors_total{kind="other",method="count"} 0
 contactsync_store_errors_total{kind="other",method="delete"} 0
 contactsync_store_errors_total{kind="other",method="get"} 1
+contactsync_store_errors_total{kind="other",method="list_by_index"} 0
 contactsync_store_errors_total{kind="other",method="ping"} 1
 contactsync_store_errors_total{kind="other",method="put"} 0
 contactsync_store_errors_total{kind="other",method="scan"} 0
@@ -185,6 +168,7 @@ contactsync_store_errors_total{kind="other",method="write_batch"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="count"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="delete"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="get"} 0
+contactsync_store_errors_total{kind="outcome_unknown",method="list_by_index"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="ping"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="put"} 0
 contactsync_store_errors_total{kind="outcome_unknown",method="scan"} 0
@@ -193,6 +177,7 @@ contactsync_store_errors_total{kind="outcome_unknown",method="write_batch"} 0
 contactsync_store_errors_total{kind="unavailable",method="count"} 0
 contactsync_store_errors_total{kind="unavailable",method="delete"} 0
 contactsync_store_errors_total{kind="unavailable",method="get"} 0
+contactsync_store_errors_total{kind="unavailable",method="list_by_index"} 0
 contactsync_store_errors_total{kind="unavailable",method="ping"} 0
 contactsync_store_errors_total{kind="unavailable",method="put"} 0
 contactsync_store_errors_total{kind="unavailable",method="scan"} 0

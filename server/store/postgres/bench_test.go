@@ -18,9 +18,9 @@ func BenchmarkOperations(b *testing.B) {
 	s, err := postgres.Open(b.Context(), pgtest.Schema(b), postgres.Options{})
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = s.Close() })
-	c := store.Contact{ID: "bench", AccountID: "account-42", FirstName: "Zoë", LastName: "Łukasiewicz",
-		PhoneMobile: "+49 30 1234567", PhoneWork: "+49 30 7654321", EmailAddress: "zoe@example.com",
-		RoleIDs: []string{"admin", "sales", "support"}}
+	c := store.Record{Key: "bench", Index: "account-42", Doc: []byte(`{"Id":"bench","AccountId":"account-42",` +
+		`"FirstName":"Zoë","LastName":"Łukasiewicz","PhoneMobile":"+49 30 1234567","PhoneWork":"+49 30 7654321",` +
+		`"EmailAddress":"zoe@example.com","RoleIds":["admin","sales","support"]}`)}
 	require.NoError(b, s.Put(b.Context(), c))
 	for _, op := range []struct {
 		name string
@@ -29,16 +29,16 @@ func BenchmarkOperations(b *testing.B) {
 		{"Get", func(int) error { _, err := s.Get(b.Context(), "bench"); return err }},
 		{"Put", func(int) error { return s.Put(b.Context(), c) }},
 		{"Update", func(int) error {
-			_, err := s.Update(b.Context(), "bench", func(c store.Contact) (store.Contact, error) { return c, nil })
+			_, err := s.Update(b.Context(), "bench", func(r store.Record) (store.Record, error) { return r, nil })
 			return err
 		}},
 		{"PutDelete", func(i int) error {
 			d := c
-			d.ID = fmt.Sprintf("d%d", i)
+			d.Key = fmt.Sprintf("d%d", i)
 			if err := s.Put(b.Context(), d); err != nil {
 				return err
 			}
-			_, err := s.Delete(b.Context(), d.ID)
+			_, err := s.Delete(b.Context(), d.Key)
 			return err
 		}},
 	} {

@@ -9,57 +9,83 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 )
 
-// Bulk operations (store.Bulk): the snapshot scan behind export and copy, the batch write behind
-// import, and Count.
-
-// Compile-time check that Store also satisfies the bulk interface.
-var _ store.BulkStore = (*Store)(nil)
+// The store's queries beyond a single record: the account query (ListByIndex), the snapshot scan
+// behind export and copy, the batch write behind import, and Count.
 
 const (
-	// scanSQL reads every contact in byte order of id. COLLATE "C" makes the order that of the UTF-8
+	// scanSQL reads every record in byte order of id. COLLATE "C" makes the order that of the UTF-8
 	// bytes whatever the database's collation, so both stores export the same file for the same
-	// contacts; the index contacts_id_bytes (migration 0003) has that order, so no sort is needed.
-	scanSQL = `SELECT ` + columns + ` FROM contacts ORDER BY id COLLATE "C"`
+	// records; the index contacts_id_bytes (migration 0003) has that order, so no sort is needed.
+	scanSQL = `SELECT id, account_id, doc FROM contacts ORDER BY id COLLATE "C"`
+
+	// listSQL reads a page of one account's records through the index contacts_account (migration
+	// 0004), whose entries are in (account_id, id COLLATE "C") order, so the page needs no sort.
+	listSQL = `SELECT id, doc FROM contacts WHERE account_id = $1 AND id COLLATE "C" > $2 ORDER BY id COLLATE "C" LIMIT $3`
 
 	countSQL = `SELECT count(*) FROM contacts`
 
 	// batchTableSQL creates the session's staging table for WriteBatch, emptied at every commit.
 	// Temporary tables are private to the session (the pooled connection), so concurrent batches on
-	// other connections never see each other's rows.
-	batchTableSQL = `CREATE TEMPORARY TABLE IF NOT EXISTS contacts_batch (
-	id TEXT, account_id TEXT, first_name TEXT, last_name TEXT, phone_mobile TEXT, phone_work TEXT,
-	email_address TEXT, role_ids TEXT[]
+	// other connections never see each other's rows. (Version 3's staging table was contacts_batch,
+	// with a column per field; the name changed with the columns.)
+	batchTableSQL = `CREATE TEMPORARY TABLE IF NOT EXISTS records_batch (
+	id TEXT, account_id TEXT, doc jsonb
 ) ON COMMIT DELETE ROWS`
 
 	// upsertBatchSQL moves the staged rows into contacts. xmax is 0 in a freshly inserted row and the
 	// locking transaction's id in one that ON CONFLICT updated, the usual way to tell the two apart
 	// in one statement.
-	upsertBatchSQL = `INSERT INTO contacts (` + columns + `) SELECT ` + columns + ` FROM contacts_batch
-ON CONFLICT (id) DO UPDATE SET
-	account_id    = excluded.account_id,
-	first_name    = excluded.first_name,
-	last_name     = excluded.last_name,
-	phone_mobile  = excluded.phone_mobile,
-	phone_work    = excluded.phone_work,
-	email_address = excluded.email_address,
-	role_ids      = excluded.role_ids
+	upsertBatchSQL = `INSERT INTO contacts (id, account_id, doc) SELECT id, account_id, doc FROM records_batch
+ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, doc = excluded.doc
 RETURNING id, xmax = 0`
 
 	// insertBatchSQL inserts the staged rows whose id is free; it returns those it inserted.
-	insertBatchSQL = `INSERT INTO contacts (` + columns + `) SELECT ` + columns + ` FROM contacts_batch
+	insertBatchSQL = `INSERT INTO contacts (id, account_id, doc) SELECT id, account_id, doc FROM records_batch
 ON CONFLICT (id) DO NOTHING
 RETURNING id, true`
 )
 
 // batchColumns are the staging table's columns, in the order WriteBatch copies them.
-var batchColumns = []string{"id", "account_id", "first_name", "last_name", "phone_mobile", "phone_work", "email_address", "role_ids"}
+var batchColumns = []string{"id", "account_id", "doc"}
 
-// Scan calls fn with every contact in byte order of id, read by one query (an index scan of
+// ListByIndex returns up to limit records of account index with a key greater than afterKey, in byte
+// order of key, read by one statement (one snapshot) within the store's operation time limit.
+func (s *Store) ListByIndex(ctx context.Context, index, afterKey string, limit int) ([]store.Record, error) {
+	what := fmt.Sprintf("list by index %q", index)
+	if limit <= 0 {
+		return nil, fmt.Errorf("postgres: %s: limit %d is not positive", what, limit)
+	}
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	var rs []store.Record
+	err := s.retry(op, func() error {
+		rs = rs[:0]
+		rows, err := s.pool.Query(op, listSQL, index, afterKey, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r := store.Record{Index: index}
+			if err := rows.Scan(&r.Key, &r.Doc); err != nil {
+				return err
+			}
+			rs = append(rs, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, classify(ctx, what, err)
+	}
+	return rs, nil
+}
+
+// Scan calls fn with every record in byte order of id, read by one query (an index scan of
 // contacts_id_bytes) in one REPEATABLE READ, READ ONLY transaction, so every row comes from the same snapshot. pgx reads the rows from the
 // connection as fn consumes them, so memory stays flat. The store's operation time limit does not
 // apply: the transaction lifts statement_timeout and idle_in_transaction_session_timeout for itself
 // (SET LOCAL), since reading a large table takes as long as it takes; ctx still cancels it.
-func (s *Store) Scan(ctx context.Context, fn func(store.Contact) error) error {
+func (s *Store) Scan(ctx context.Context, fn func(store.Record) error) error {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return classify(ctx, "scan", err)
@@ -80,15 +106,11 @@ func (s *Store) Scan(ctx context.Context, fn func(store.Contact) error) error {
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var c store.Contact
-		if err := rows.Scan(&c.ID, &c.AccountID, &c.FirstName, &c.LastName, &c.PhoneMobile,
-			&c.PhoneWork, &c.EmailAddress, &c.RoleIDs); err != nil {
+		var r store.Record
+		if err := rows.Scan(&r.Key, &r.Index, &r.Doc); err != nil {
 			return classify(ctx, "scan", err)
 		}
-		if len(c.RoleIDs) == 0 {
-			c.RoleIDs = nil // the form store.Contact documents for no roles
-		}
-		if err := fn(c); err != nil {
+		if err := fn(r); err != nil {
 			return err
 		}
 	}
@@ -98,7 +120,7 @@ func (s *Store) Scan(ctx context.Context, fn func(store.Contact) error) error {
 	return nil
 }
 
-// Count returns how many contacts the store holds.
+// Count returns how many records the store holds.
 func (s *Store) Count(ctx context.Context) (int64, error) {
 	op, cancel := s.bound(ctx)
 	defer cancel()
@@ -109,20 +131,20 @@ func (s *Store) Count(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// WriteBatch writes cs in one transaction within the store's operation time limit: COPY into the
+// WriteBatch writes rs in one transaction within the store's operation time limit: COPY into the
 // session's staging table, then one INSERT … SELECT … ON CONFLICT into contacts. COPY streams the
-// rows in pgx's binary format, far cheaper per row than a statement each (BENCHMARKS.md). The ids of
-// cs must be distinct: one INSERT … ON CONFLICT DO UPDATE cannot touch a row twice, and PostgreSQL
+// rows in pgx's binary format, far cheaper per row than a statement each (BENCHMARKS.md). The keys of
+// rs must be distinct: one INSERT … ON CONFLICT DO UPDATE cannot touch a row twice, and PostgreSQL
 // refuses the whole batch if asked to.
-func (s *Store) WriteBatch(ctx context.Context, cs []store.Contact, mode store.WriteMode) (store.BatchResult, error) {
-	res := store.NewBatchResult(len(cs))
-	if len(cs) == 0 {
+func (s *Store) WriteBatch(ctx context.Context, rs []store.Record, mode store.WriteMode) (store.BatchResult, error) {
+	res := store.NewBatchResult(len(rs))
+	if len(rs) == 0 {
 		return res, nil
 	}
-	what := fmt.Sprintf("write batch of %d", len(cs))
-	index := make(map[string]int, len(cs))
-	for i, c := range cs {
-		index[c.ID] = i
+	what := fmt.Sprintf("write batch of %d", len(rs))
+	index := make(map[string]int, len(rs))
+	for i, r := range rs {
+		index[r.Key] = i
 	}
 	op, cancel := s.bound(ctx)
 	defer cancel()
@@ -137,11 +159,10 @@ func (s *Store) WriteBatch(ctx context.Context, cs []store.Contact, mode store.W
 	if _, err := tx.Exec(op, batchTableSQL); err != nil {
 		return res, classify(ctx, what, err)
 	}
-	if _, err := tx.CopyFrom(op, pgx.Identifier{"contacts_batch"}, batchColumns,
-		pgx.CopyFromSlice(len(cs), func(i int) ([]any, error) {
-			c := &cs[i]
-			return []any{c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile, c.PhoneWork,
-				c.EmailAddress, encodeRoles(c.RoleIDs)}, nil
+	if _, err := tx.CopyFrom(op, pgx.Identifier{"records_batch"}, batchColumns,
+		pgx.CopyFromSlice(len(rs), func(i int) ([]any, error) {
+			r := &rs[i]
+			return []any{r.Key, r.Index, r.Doc}, nil
 		})); err != nil {
 		return res, classify(ctx, what, err)
 	}
@@ -153,7 +174,7 @@ func (s *Store) WriteBatch(ctx context.Context, cs []store.Contact, mode store.W
 	if err != nil {
 		return res, classify(ctx, what, err)
 	}
-	outcomes := make([]store.Outcome, len(cs))
+	outcomes := make([]store.Outcome, len(rs))
 	for rows.Next() {
 		var (
 			id       string

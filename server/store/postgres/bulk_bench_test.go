@@ -22,20 +22,21 @@ func BenchmarkWriteBatch(b *testing.B) {
 	b.Cleanup(func() { _ = s.Close() })
 	for _, v := range []struct {
 		name  string
-		write func(cs []store.Contact) error
+		write func(cs []store.Record) error
 	}{
-		{"copy", func(cs []store.Contact) error { _, err := s.WriteBatch(b.Context(), cs, store.Upsert); return err }},
-		{"values", func(cs []store.Contact) error { return writeBatchValues(b, s, cs) }},
+		{"copy", func(cs []store.Record) error { _, err := s.WriteBatch(b.Context(), cs, store.Upsert); return err }},
+		{"values", func(cs []store.Record) error { return writeBatchValues(b, s, cs) }},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			n := 0
 			for b.Loop() {
-				cs := make([]store.Contact, 4096)
+				cs := make([]store.Record, 4096)
 				for i := range cs {
 					n++
-					cs[i] = store.Contact{ID: fmt.Sprintf("%s-%09d", v.name, n), AccountID: "ACC-75e93f25", FirstName: "Test",
-						LastName: "Contact 75e93f", PhoneMobile: "+1-555-0185", PhoneWork: "+1-555-6165",
-						EmailAddress: "test.75e93f25@example.com", RoleIDs: []string{"role-user", "role-ce55"}}
+					id := fmt.Sprintf("%s-%09d", v.name, n)
+					cs[i] = store.Record{Key: id, Index: "ACC-75e93f25", Doc: []byte(`{"Id":"` + id +
+						`","AccountId":"ACC-75e93f25","FirstName":"Test","LastName":"Contact 75e93f","PhoneMobile":"+1-555-0185",` +
+						`"PhoneWork":"+1-555-6165","EmailAddress":"test.75e93f25@example.com","RoleIds":["role-user","role-ce55"]}`)}
 				}
 				require.NoError(b, v.write(cs))
 			}
@@ -44,9 +45,9 @@ func BenchmarkWriteBatch(b *testing.B) {
 	}
 }
 
-// writeBatchValues upserts cs with INSERT … VALUES statements of 1000 rows (8000 parameters) each, in
+// writeBatchValues upserts cs with INSERT … VALUES statements of 1000 rows (3000 parameters) each, in
 // one transaction.
-func writeBatchValues(b *testing.B, s *Store, cs []store.Contact) error {
+func writeBatchValues(b *testing.B, s *Store, cs []store.Record) error {
 	tx, err := s.pool.Begin(b.Context())
 	if err != nil {
 		return err
@@ -55,23 +56,23 @@ func writeBatchValues(b *testing.B, s *Store, cs []store.Contact) error {
 	for start := 0; start < len(cs); start += 1000 {
 		part := cs[start:min(start+1000, len(cs))]
 		var q strings.Builder
-		q.WriteString(`INSERT INTO contacts (` + columns + `) VALUES `)
-		args := make([]any, 0, 8*len(part))
+		q.WriteString(`INSERT INTO contacts (id, account_id, doc) VALUES `)
+		args := make([]any, 0, 3*len(part))
 		for i, c := range part {
 			if i > 0 {
 				q.WriteString(",")
 			}
 			q.WriteString("(")
-			for j := range 8 {
+			for j := range 3 {
 				if j > 0 {
 					q.WriteString(",")
 				}
-				q.WriteString("$" + strconv.Itoa(8*i+j+1))
+				q.WriteString("$" + strconv.Itoa(3*i+j+1))
 			}
 			q.WriteString(")")
-			args = append(args, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile, c.PhoneWork, c.EmailAddress, encodeRoles(c.RoleIDs))
+			args = append(args, c.Key, c.Index, c.Doc)
 		}
-		q.WriteString(strings.TrimPrefix(upsertBatchSQL, `INSERT INTO contacts (`+columns+`) SELECT `+columns+` FROM contacts_batch`))
+		q.WriteString(strings.TrimPrefix(upsertBatchSQL, `INSERT INTO contacts (id, account_id, doc) SELECT id, account_id, doc FROM records_batch`))
 		rows, err := tx.Query(b.Context(), q.String(), args...)
 		if err != nil {
 			return err

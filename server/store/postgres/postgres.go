@@ -59,6 +59,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -130,28 +131,20 @@ func (o Options) withDefaults() Options {
 }
 
 const (
-	columns = `id, account_id, first_name, last_name, phone_mobile, phone_work, email_address, role_ids`
-
-	getSQL = `SELECT ` + columns + ` FROM contacts WHERE id = $1`
+	// getSQL reads a record's index and document by key; the key is the caller's.
+	getSQL = `SELECT account_id, doc FROM contacts WHERE id = $1`
 
 	lockSQL = getSQL + ` FOR UPDATE`
 
-	putSQL = `INSERT INTO contacts (` + columns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-ON CONFLICT (id) DO UPDATE SET
-	account_id    = excluded.account_id,
-	first_name    = excluded.first_name,
-	last_name     = excluded.last_name,
-	phone_mobile  = excluded.phone_mobile,
-	phone_work    = excluded.phone_work,
-	email_address = excluded.email_address,
-	role_ids      = excluded.role_ids`
+	// putSQL creates or replaces a record. Setting account_id to the value it has costs nothing
+	// here: PostgreSQL compares the indexed columns' values, and when none changed the new row
+	// version is a heap-only tuple (HOT) that no index is written for.
+	putSQL = `INSERT INTO contacts (id, account_id, doc) VALUES ($1, $2, $3)
+ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, doc = excluded.doc`
 
-	updateSQL = `UPDATE contacts SET
-	account_id = $2, first_name = $3, last_name = $4, phone_mobile = $5, phone_work = $6,
-	email_address = $7, role_ids = $8
-WHERE id = $1`
+	updateSQL = `UPDATE contacts SET account_id = $2, doc = $3 WHERE id = $1`
 
-	deleteSQL = `DELETE FROM contacts WHERE id = $1 RETURNING ` + columns
+	deleteSQL = `DELETE FROM contacts WHERE id = $1 RETURNING account_id, doc`
 
 	// beginSQL, commitSQL and rollbackSQL delimit every write's transaction. COMMIT and ROLLBACK go
 	// alone as simple queries; BEGIN is sent in one batch with the first statement (begin).
@@ -283,92 +276,90 @@ func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc)
 	return context.WithTimeout(ctx, s.timeout)
 }
 
-// Put creates the contact or replaces every field of the stored contact with the same ID, in one
-// statement in its own transaction; it returns once the change is committed.
-func (s *Store) Put(ctx context.Context, c store.Contact) error {
-	return s.write(ctx, fmt.Sprintf("put contact %q", c.ID), func(op context.Context, conn *pgx.Conn) error {
+// Put creates the record or replaces the stored record with the same key, in one statement in its
+// own transaction; it returns once the change is committed.
+func (s *Store) Put(ctx context.Context, r store.Record) error {
+	return s.write(ctx, fmt.Sprintf("put record %q", r.Key), func(op context.Context, conn *pgx.Conn) error {
 		return begin(op, conn, func(br pgx.BatchResults) error {
 			_, err := br.Exec()
 			return err
-		}, putSQL, c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile, c.PhoneWork, c.EmailAddress,
-			encodeRoles(c.RoleIDs))
+		}, putSQL, r.Key, r.Index, r.Doc)
 	})
 }
 
-// Get returns the contact with the given id, or an error wrapping store.ErrNotFound.
-func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
+// Get returns the record with the given key, or an error wrapping store.ErrNotFound.
+func (s *Store) Get(ctx context.Context, key string) (store.Record, error) {
 	op, cancel := s.bound(ctx)
 	defer cancel()
-	var c store.Contact
+	var r store.Record
 	err := s.retry(op, func() (err error) {
-		c, err = scan(s.pool.QueryRow(op, getSQL, id))
+		r, err = scanRow(key, s.pool.QueryRow(op, getSQL, key))
 		return err
 	})
 	if err != nil {
-		return store.Contact{}, classify(ctx, fmt.Sprintf("get contact %q", id), err)
+		return store.Record{}, classify(ctx, fmt.Sprintf("get record %q", key), err)
 	}
-	return c, nil
+	return r, nil
 }
 
 // errChangeRefused ends an Update's transaction when change failed or broke a rule; Update returns
 // change's own error.
 var errChangeRefused = errors.New("change refused")
 
-// Update reads the contact with the given id under a row lock (SELECT … FOR UPDATE), applies change
-// and writes the result in the same transaction, so concurrent updates of one id, from any instance,
+// Update reads the record with the given key under a row lock (SELECT … FOR UPDATE), applies change
+// and writes the result in the same transaction, so concurrent updates of one key, from any instance,
 // serialize and none is lost. It returns the stored result; an error wrapping store.ErrNotFound when
-// id is unknown (change is not called); or change's error exactly as change returned it (nothing is
+// key is unknown (change is not called); or change's error exactly as change returned it (nothing is
 // stored). change runs while the row lock is held, so it must be quick and must not call the Store. It
-// must keep the contact's ID: a result with another ID is rejected. change runs once, or again when a
+// must keep the record's key: a result with another key is rejected. change runs once, or again when a
 // broken pooled connection made the store retry the transaction on another.
-func (s *Store) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
-	what := fmt.Sprintf("update contact %q", id)
-	var next store.Contact
+func (s *Store) Update(ctx context.Context, key string, change func(store.Record) (store.Record, error)) (store.Record, error) {
+	what := fmt.Sprintf("update record %q", key)
+	var next store.Record
 	var changeErr error
 	err := s.write(ctx, what, func(op context.Context, conn *pgx.Conn) error {
-		var current store.Contact
+		var current store.Record
 		if err := begin(op, conn, func(br pgx.BatchResults) (err error) {
-			current, err = scan(br.QueryRow())
+			current, err = scanRow(key, br.QueryRow())
 			return err
-		}, lockSQL, id); err != nil {
+		}, lockSQL, key); err != nil {
 			return err
 		}
 		if next, changeErr = change(current); changeErr != nil {
 			return errChangeRefused
 		}
-		if next.ID != id {
-			changeErr = fmt.Errorf("postgres: %s: change must not alter the id (it returned %q)", what, next.ID)
+		if next.Key != key {
+			changeErr = fmt.Errorf("postgres: %s: change must not alter the key (it returned %q)", what, next.Key)
 			return errChangeRefused
 		}
-		_, err := conn.Exec(op, updateSQL, id, next.AccountID, next.FirstName, next.LastName,
-			next.PhoneMobile, next.PhoneWork, next.EmailAddress, encodeRoles(next.RoleIDs))
+		_, err := conn.Exec(op, updateSQL, key, next.Index, next.Doc)
 		return err
 	})
 	if changeErr != nil {
-		return store.Contact{}, changeErr
+		return store.Record{}, changeErr
 	}
 	if err != nil {
-		return store.Contact{}, err
+		return store.Record{}, err
 	}
 	// Return what a Get would now return, not change's slice (which the caller may still hold).
-	next.RoleIDs = cloneRoles(next.RoleIDs)
+	next.Doc = bytes.Clone(next.Doc)
 	return next, nil
 }
 
-// Delete removes the contact with the given id in one DELETE … RETURNING statement in its own
+// Delete removes the record with the given key in one DELETE … RETURNING statement in its own
 // transaction and returns what it removed, or an error wrapping store.ErrNotFound.
-func (s *Store) Delete(ctx context.Context, id string) (store.Contact, error) {
-	var c store.Contact
-	err := s.write(ctx, fmt.Sprintf("delete contact %q", id), func(op context.Context, conn *pgx.Conn) error {
+func (s *Store) Delete(ctx context.Context, key string) (store.Record, error) {
+	var r store.Record
+	err := s.write(ctx, fmt.Sprintf("delete record %q", key), func(op context.Context, conn *pgx.Conn) error {
 		return begin(op, conn, func(br pgx.BatchResults) (err error) {
-			c, err = scan(br.QueryRow())
+			r, err = scanRow(key, br.QueryRow())
 			return err
-		}, deleteSQL, id)
+		}, deleteSQL, key)
 	})
 	if err != nil {
-		return store.Contact{}, err
+		return store.Record{}, err
 	}
-	return c, nil
+	return r, nil
 }
 
 // begin opens a transaction on conn and runs its first statement, sending BEGIN and the statement
@@ -524,35 +515,18 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// scan reads one contact row; no row becomes store.ErrNotFound.
-func scan(row pgx.Row) (store.Contact, error) {
-	var c store.Contact
-	err := row.Scan(&c.ID, &c.AccountID, &c.FirstName, &c.LastName, &c.PhoneMobile, &c.PhoneWork,
-		&c.EmailAddress, &c.RoleIDs)
+// scanRow reads the index and document of the record with the given key; no row becomes
+// store.ErrNotFound. pgx hands a jsonb column to a *[]byte as its JSON text, in a buffer of its own.
+func scanRow(key string, row pgx.Row) (store.Record, error) {
+	r := store.Record{Key: key}
+	err := row.Scan(&r.Index, &r.Doc)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return store.Contact{}, store.ErrNotFound
+		return store.Record{}, store.ErrNotFound
 	}
 	if err != nil {
-		return store.Contact{}, err
+		return store.Record{}, err
 	}
-	c.RoleIDs = cloneRoles(c.RoleIDs) // empty becomes nil, the form store.Contact documents
-	return c, nil
-}
-
-// encodeRoles returns the role_ids parameter: pgx sends a nil slice as NULL, so no roles is {}.
-func encodeRoles(ids []string) []string {
-	if ids == nil {
-		return []string{}
-	}
-	return ids
-}
-
-// cloneRoles copies ids, normalizing empty to nil.
-func cloneRoles(ids []string) []string {
-	if len(ids) == 0 {
-		return nil
-	}
-	return append([]string(nil), ids...)
+	return r, nil
 }
 
 // classify wraps err from operation what, adding store.ErrUnavailable when err says the database
@@ -590,8 +564,6 @@ func notWritable(err error) bool {
 // probeSQL rewrites the single row of write_probe (migration 0002): a committed write that is never read.
 const probeSQL = `INSERT INTO write_probe (id, probed_at) VALUES (1, now())
 ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at`
-
-var _ store.WriteProber = (*Store)(nil)
 
 // ProbeWrite checks that the database takes a write now, by committing one to the write_probe table
 // (within the store's operation timeout). PostgreSQL reserves the space of a write when it makes it,

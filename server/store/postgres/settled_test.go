@@ -42,7 +42,7 @@ func TestAbandonedTransactionReleasesItsLock(t *testing.T) {
 	const timeoutA = 500 * time.Millisecond
 	a := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeoutA, ConnectTimeout: timeoutA})
 	b := open(t, dsn, postgres.Options{Timeout: 10 * time.Second})
-	require.NoError(t, b.Put(t.Context(), store.Contact{ID: "locked", FirstName: "before"}))
+	require.NoError(t, b.Put(t.Context(), postgres.Rec("locked", "before")))
 
 	locked := make(chan struct{})
 	bDone := make(chan error, 1)
@@ -50,23 +50,23 @@ func TestAbandonedTransactionReleasesItsLock(t *testing.T) {
 	go func() {
 		<-locked
 		start := time.Now()
-		_, err := b.Update(t.Context(), "locked", func(c store.Contact) (store.Contact, error) {
-			c.FirstName = "from B"
+		_, err := b.Update(t.Context(), "locked", func(c store.Record) (store.Record, error) {
+			c = postgres.WithText(c, "from B")
 			return c, nil
 		})
 		bWaited = time.Since(start)
 		bDone <- err
 	}()
-	_, err := a.Update(t.Context(), "locked", func(c store.Contact) (store.Contact, error) {
+	_, err := a.Update(t.Context(), "locked", func(c store.Record) (store.Record, error) {
 		proxy.Hold() // the lock is held; the UPDATE and everything after it wait in the partition
 		close(locked)
-		c.FirstName = "from A"
+		c = postgres.WithText(c, "from A")
 		return c, nil
 	})
 	require.ErrorIs(t, err, store.ErrUnavailable, "the partitioned Update is not applied")
 	require.NotErrorIs(t, err, store.ErrOutcomeUnknown, "its COMMIT was never sent")
 
-	require.NoError(t, b.Put(t.Context(), store.Contact{ID: "other", FirstName: "free"}), "other contacts are not locked")
+	require.NoError(t, b.Put(t.Context(), postgres.Rec("other", "free")), "other contacts are not locked")
 	require.NoError(t, <-bDone, "the abandoned transaction's lock must be released")
 	t.Logf("B waited %v for the lock A's abandoned transaction held (A's time limit: %v)", bWaited.Round(time.Millisecond), timeoutA)
 
@@ -74,7 +74,7 @@ func TestAbandonedTransactionReleasesItsLock(t *testing.T) {
 	require.True(t, proxy.Delivered(15*time.Second), "the partition's bytes were not delivered")
 	got, err := b.Get(t.Context(), "locked")
 	require.NoError(t, err)
-	assert.Equal(t, "from B", got.FirstName, "A's Update, answered as not applied, took effect after all")
+	assert.Equal(t, "from B", postgres.TextOf(got), "A's Update, answered as not applied, took effect after all")
 }
 
 // TestUnavailableIsNotApplied runs each write through an instance whose connection is partitioned
@@ -87,12 +87,12 @@ func TestUnavailableIsNotApplied(t *testing.T) {
 		write func(s *postgres.Store) error
 	}{
 		{"Put", func(s *postgres.Store) error {
-			return s.Put(t.Context(), store.Contact{ID: "c", FirstName: "late"})
+			return s.Put(t.Context(), postgres.Rec("c", "late"))
 		}},
 		{"Delete", func(s *postgres.Store) error { _, err := s.Delete(t.Context(), "c"); return err }},
 		{"Update", func(s *postgres.Store) error {
-			_, err := s.Update(t.Context(), "c", func(c store.Contact) (store.Contact, error) {
-				c.FirstName = "late"
+			_, err := s.Update(t.Context(), "c", func(c store.Record) (store.Record, error) {
+				c = postgres.WithText(c, "late")
 				return c, nil
 			})
 			return err
@@ -104,23 +104,23 @@ func TestUnavailableIsNotApplied(t *testing.T) {
 			const timeoutA = 400 * time.Millisecond
 			a := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeoutA, ConnectTimeout: timeoutA})
 			b := open(t, dsn, postgres.Options{})
-			require.NoError(t, b.Put(t.Context(), store.Contact{ID: "c", FirstName: "first"}))
+			require.NoError(t, b.Put(t.Context(), postgres.Rec("c", "first")))
 			// Once through A first, so A's connection has the statements prepared and is fresh: during
 			// the partition the write itself is what is held.
 			require.NoError(t, tc.write(a))
-			require.NoError(t, b.Put(t.Context(), store.Contact{ID: "c", FirstName: "first"}))
+			require.NoError(t, b.Put(t.Context(), postgres.Rec("c", "first")))
 
 			proxy.Hold()
 			err := tc.write(a)
 			require.ErrorIs(t, err, store.ErrUnavailable)
 			require.NotErrorIs(t, err, store.ErrOutcomeUnknown)
-			require.NoError(t, b.Put(t.Context(), store.Contact{ID: "c", FirstName: "second"}))
+			require.NoError(t, b.Put(t.Context(), postgres.Rec("c", "second")))
 			proxy.Up()
 			require.True(t, proxy.Delivered(15*time.Second), "the partition's bytes were not delivered")
 
 			got, err := b.Get(t.Context(), "c")
 			require.NoError(t, err, "the contact is gone: the Delete answered unavailable took effect")
-			assert.Equal(t, "second", got.FirstName, "the write answered unavailable took effect")
+			assert.Equal(t, "second", postgres.TextOf(got), "the write answered unavailable took effect")
 		})
 	}
 }
@@ -134,12 +134,12 @@ func TestCancelOnGiveUp(t *testing.T) {
 	app := "contactsync-cancel-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	s := open(t, pgtest.WithParam(t, dsn, "application_name", app), postgres.Options{Timeout: 30 * time.Second})
 	other := open(t, dsn, postgres.Options{})
-	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "busy"}))
+	require.NoError(t, s.Put(t.Context(), postgres.Rec("busy", "")))
 	held := make(chan struct{})
 	release := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := other.Update(t.Context(), "busy", func(c store.Contact) (store.Contact, error) {
+		_, err := other.Update(t.Context(), "busy", func(c store.Record) (store.Record, error) {
 			close(held)
 			<-release
 			return c, nil
@@ -191,19 +191,19 @@ func TestLostCommitIsOutcomeUnknown(t *testing.T) {
 		name  string
 		write func(s *postgres.Store) error
 		// applied tells from a Get's result whether the write took effect.
-		applied func(c store.Contact, err error) bool
+		applied func(c store.Record, err error) bool
 	}{
-		{"Put", func(s *postgres.Store) error { return s.Put(t.Context(), store.Contact{ID: "c", FirstName: "new"}) },
-			func(c store.Contact, err error) bool { return err == nil && c.FirstName == "new" }},
+		{"Put", func(s *postgres.Store) error { return s.Put(t.Context(), postgres.Rec("c", "new")) },
+			func(c store.Record, err error) bool { return err == nil && postgres.TextOf(c) == "new" }},
 		{"Delete", func(s *postgres.Store) error { _, err := s.Delete(t.Context(), "c"); return err },
-			func(_ store.Contact, err error) bool { return errors.Is(err, store.ErrNotFound) }},
+			func(_ store.Record, err error) bool { return errors.Is(err, store.ErrNotFound) }},
 		{"Update", func(s *postgres.Store) error {
-			_, err := s.Update(t.Context(), "c", func(c store.Contact) (store.Contact, error) {
-				c.FirstName = "new"
+			_, err := s.Update(t.Context(), "c", func(c store.Record) (store.Record, error) {
+				c = postgres.WithText(c, "new")
 				return c, nil
 			})
 			return err
-		}, func(c store.Contact, err error) bool { return err == nil && c.FirstName == "new" }},
+		}, func(c store.Record, err error) bool { return err == nil && postgres.TextOf(c) == "new" }},
 	} {
 		for _, cut := range cuts {
 			t.Run(tc.name+"/"+cut.name, func(t *testing.T) {
@@ -211,7 +211,7 @@ func TestLostCommitIsOutcomeUnknown(t *testing.T) {
 				proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
 				const timeout = 400 * time.Millisecond
 				s := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeout, ConnectTimeout: timeout})
-				require.NoError(t, s.Put(t.Context(), store.Contact{ID: "c", FirstName: "old"}))
+				require.NoError(t, s.Put(t.Context(), postgres.Rec("c", "old")))
 
 				cut.arm(proxy)
 				err := tc.write(s)
@@ -223,7 +223,7 @@ func TestLostCommitIsOutcomeUnknown(t *testing.T) {
 				c, err := s.Get(t.Context(), "c")
 				if !errors.Is(err, store.ErrNotFound) {
 					require.NoError(t, err)
-					require.Contains(t, []string{"old", "new"}, c.FirstName, "torn record")
+					require.Contains(t, []string{"old", "new"}, postgres.TextOf(c), "torn record")
 				}
 				if cut.applied {
 					assert.True(t, tc.applied(c, err), "the server carried the COMMIT out")
@@ -242,7 +242,7 @@ func TestTerminatedBackendsAreRetried(t *testing.T) {
 	app := "contactsync-terminate-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	const conns = 4
 	s := open(t, pgtest.WithParam(t, dsn, "application_name", app), postgres.Options{MaxConns: conns})
-	require.NoError(t, s.Put(t.Context(), store.Contact{ID: "kept", FirstName: "K"}))
+	require.NoError(t, s.Put(t.Context(), postgres.Rec("kept", "K")))
 	admin, err := pgx.Connect(t.Context(), dsn)
 	require.NoError(t, err)
 	defer admin.Close(context.Background())
@@ -256,9 +256,9 @@ func TestTerminatedBackendsAreRetried(t *testing.T) {
 		do   func(i int) error
 	}{
 		{"Get", func(int) error { _, err := s.Get(t.Context(), "kept"); return err }},
-		{"Put", func(i int) error { return s.Put(t.Context(), store.Contact{ID: "p" + strconv.Itoa(i)}) }},
+		{"Put", func(i int) error { return s.Put(t.Context(), postgres.Rec("p"+strconv.Itoa(i), "")) }},
 		{"Update", func(int) error {
-			_, err := s.Update(t.Context(), "kept", func(c store.Contact) (store.Contact, error) { return c, nil })
+			_, err := s.Update(t.Context(), "kept", func(r store.Record) (store.Record, error) { return r, nil })
 			return err
 		}},
 		{"Delete", func(i int) error { _, err := s.Delete(t.Context(), "p"+strconv.Itoa(i)); return err }},
@@ -274,8 +274,8 @@ func TestTerminatedBackendsAreRetried(t *testing.T) {
 				wg.Go(func() {
 					// Each on its own contact: one row lock cannot be held by several at once.
 					id := "fill" + strconv.Itoa(i)
-					assert.NoError(t, s.Put(t.Context(), store.Contact{ID: id}))
-					_, err := s.Update(t.Context(), id, func(c store.Contact) (store.Contact, error) {
+					assert.NoError(t, s.Put(t.Context(), postgres.Rec(id, "")))
+					_, err := s.Update(t.Context(), id, func(c store.Record) (store.Record, error) {
 						all.Done()
 						all.Wait()
 						return c, nil

@@ -24,9 +24,9 @@ func TestBackupUnderConcurrentWrites(t *testing.T) {
 	path := filepath.Join(dir, "contacts.db")
 	s := open(t, path)
 	ctx := t.Context()
-	seed := make([]store.Contact, 2000)
+	seed := make([]store.Record, 2000)
 	for i := range seed {
-		seed[i] = store.Contact{ID: fmt.Sprintf("seed-%05d", i), FirstName: "seed", RoleIDs: []string{"r"}}
+		seed[i] = sqlite.Rec(fmt.Sprintf("seed-%05d", i), "seed")
 	}
 	_, err := s.WriteBatch(ctx, seed, store.Upsert)
 	require.NoError(t, err)
@@ -46,7 +46,7 @@ func TestBackupUnderConcurrentWrites(t *testing.T) {
 				default:
 				}
 				id := fmt.Sprintf("w%d-%06d", w, i)
-				if err := s.Put(context.Background(), store.Contact{ID: id, FirstName: "written"}); err != nil {
+				if err := s.Put(context.Background(), sqlite.Rec(id, "written")); err != nil {
 					t.Errorf("Put %s: %v", id, err)
 					return
 				}
@@ -73,7 +73,7 @@ func TestBackupUnderConcurrentWrites(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, res.Contacts, n, "the backup holds what Backup reported")
 	assert.GreaterOrEqual(t, n, int64(len(seed)+len(before)))
-	for _, id := range append([]string{seed[0].ID, seed[len(seed)-1].ID}, before...) {
+	for _, id := range append([]string{seed[0].Key, seed[len(seed)-1].Key}, before...) {
 		_, err := restored.Get(ctx, id)
 		require.NoError(t, err, "acknowledged before the backup started, missing from it: %s", id)
 	}

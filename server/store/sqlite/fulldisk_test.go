@@ -28,13 +28,13 @@ func TestFullDisk(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { _ = s.Close() }()
 
-	contact := func(i int) store.Contact {
-		return store.Contact{ID: fmt.Sprint("c", i), AccountID: "acc", FirstName: strings.Repeat("f", 200), RoleIDs: []string{"r"}}
+	contact := func(i int) store.Record {
+		return sqlite.RecIn(fmt.Sprint("c", i), "acc", strings.Repeat("f", 200))
 	}
-	acked := map[string]store.Contact{}
+	acked := map[string]store.Record{}
 	for i := range 20 {
 		require.NoError(t, s.Put(ctx, contact(i)))
-		acked[contact(i).ID] = contact(i)
+		acked[contact(i).Key] = contact(i)
 	}
 	require.NoError(t, s.ProbeWrite(ctx))
 
@@ -43,7 +43,7 @@ func TestFullDisk(t *testing.T) {
 	for i := 100; i < 400; i++ {
 		err := s.Put(ctx, contact(i))
 		if err == nil { // a write may still fit in space SQLite already holds
-			acked[contact(i).ID] = contact(i)
+			acked[contact(i).Key] = contact(i)
 			continue
 		}
 		require.ErrorIs(t, err, store.ErrNotWritable)
@@ -51,7 +51,7 @@ func TestFullDisk(t *testing.T) {
 		failed++
 	}
 	require.Positive(t, failed, "no write failed on a full disk")
-	_, err = s.Update(ctx, "c1", func(c store.Contact) (store.Contact, error) { c.LastName = "changed"; return c, nil })
+	_, err = s.Update(ctx, "c1", func(r store.Record) (store.Record, error) { return sqlite.WithText(r, "changed"), nil })
 	assert.ErrorIs(t, err, store.ErrNotWritable)
 	assert.ErrorIs(t, s.ProbeWrite(ctx), store.ErrNotWritable, "the probe sees the full disk")
 	_, err = os.Stat(path + "-probe")
@@ -67,7 +67,7 @@ func TestFullDisk(t *testing.T) {
 	require.NoError(t, s.ProbeWrite(ctx), "the probe sees the space")
 	for i := 400; i < 420; i++ {
 		require.NoError(t, s.Put(ctx, contact(i)), "writes resume by themselves")
-		acked[contact(i).ID] = contact(i)
+		acked[contact(i).Key] = contact(i)
 	}
 	require.NoError(t, s.Close())
 

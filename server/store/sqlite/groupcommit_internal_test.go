@@ -48,9 +48,7 @@ func waitQueued(t *testing.T, s *Store, n int) {
 	require.Eventually(t, func() bool { return len(s.gc.writes) == n }, 10*time.Second, time.Millisecond)
 }
 
-func contact(id string) store.Contact {
-	return store.Contact{ID: id, FirstName: "F", RoleIDs: []string{"r"}}
-}
+func contact(id string) store.Record { return Rec(id, "F") }
 
 // TestConcurrentPutsShareOneCommit shows group commit at work: 64 Puts sent while the committer is
 // busy are committed by one transaction, and each returns only after it.

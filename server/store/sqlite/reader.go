@@ -67,7 +67,7 @@ var readPragmas = "PRAGMA busy_timeout = 10000; PRAGMA synchronous = FULL; PRAGM
 	fmt.Sprintf("PRAGMA mmap_size = %d; ", readMmapSize) + "PRAGMA query_only = 1;"
 
 // getColumns is the number of columns getSQL returns.
-const getColumns = 8
+const getColumns = 2
 
 // readConn is one dedicated read connection, its prepared Get statement, and the C memory they use.
 // It is heap-allocated and never copied: out receives pointers from the C API by its address, which
@@ -225,30 +225,30 @@ func (rc *readConn) errorf(code int32, format string, args ...any) error {
 
 var errClosed = errors.New("store is closed")
 
-// read reads the contact with the given id on a dedicated read connection. If SQLite reports an
+// read reads the record with the given key on a dedicated read connection. If SQLite reports an
 // error there (a disk or I/O failure, a busy timeout), the read is made again through the database/sql
 // read pool: its errors are the driver's *sqlite.Error, the type callers classify failures by (a store
 // that cannot read or write is Unavailable, not an internal error), and which cannot be built outside
 // the driver. Such errors are rare, so the second path costs nothing in normal operation.
-func (s *Store) read(id string) (store.Contact, error) {
-	c, err := s.reads.get(id)
+func (s *Store) read(key string) (store.Record, error) {
+	r, err := s.reads.get(key)
 	var ce *cError
 	if errors.As(err, &ce) {
-		return scan(s.get.QueryRowContext(context.Background(), id))
+		return scanRow(key, s.get.QueryRowContext(context.Background(), key))
 	}
-	return c, err
+	return r, err
 }
 
-// get reads the contact with the given id. It runs without the caller's cancellation, as Get
+// get reads the record with the given key. It runs without the caller's cancellation, as Get
 // documents: a read takes microseconds.
-func (r *readers) get(id string) (store.Contact, error) {
+func (r *readers) get(key string) (store.Record, error) {
 	var rc *readConn
 	select {
 	case rc = <-r.free:
 	case <-r.done:
-		return store.Contact{}, errClosed
+		return store.Record{}, errClosed
 	}
-	c, err := rc.get(id, r.commits.Load())
+	c, err := rc.get(key, r.commits.Load())
 	open := rc.inTx
 	r.free <- rc
 	if open {
@@ -298,54 +298,54 @@ func (r *readers) sweep() {
 	}
 }
 
-// get reads the contact with the given id in the connection's read transaction, first ending it when
+// get reads the record with the given key in the connection's read transaction, first ending it when
 // its snapshot may be out of date (the store committed since it began, or it is readTxMaxAge old) and
 // beginning one if there is none. commits is the store's count of commits, read before the snapshot
 // is taken (by the step), so the snapshot holds at least those commits.
-func (rc *readConn) get(id string, commits uint64) (store.Contact, error) {
+func (rc *readConn) get(key string, commits uint64) (store.Record, error) {
 	now := time.Now()
 	if rc.inTx && (rc.txCommits != commits || now.Sub(rc.txSince) >= readTxMaxAge) {
 		rc.endTx()
 	}
 	if !rc.inTx {
 		if err := rc.run(rc.begin, "begin a read transaction"); err != nil {
-			return store.Contact{}, err
+			return store.Record{}, err
 		}
 		rc.inTx, rc.txCommits, rc.txSince = true, commits, now
 	}
-	if err := rc.bindID(id); err != nil {
-		return store.Contact{}, err
+	if err := rc.bindID(key); err != nil {
+		return store.Record{}, err
 	}
 	// Resetting the statement frees its cursor; the read transaction stays until endTx.
 	defer sqlite3.Xsqlite3_reset(rc.tls, rc.stmt)
 	switch rv := sqlite3.Xsqlite3_step(rc.tls, rc.stmt); rv {
 	case sqlite3.SQLITE_ROW:
 	case sqlite3.SQLITE_DONE:
-		return store.Contact{}, store.ErrNotFound
+		return store.Record{}, store.ErrNotFound
 	default:
 		err := rc.errorf(rv, "get")
 		sqlite3.Xsqlite3_reset(rc.tls, rc.stmt)
 		rc.endTx() // the next Get starts afresh
-		return store.Contact{}, err
+		return store.Record{}, err
 	}
 	// The columns are copied out of SQLite (their bytes are SQLite's only until the reset) into one
-	// allocation that the eight strings share: one allocation per read instead of one per column.
+	// allocation that the index and the document share: one allocation per read.
 	var (
 		ptr  [getColumns]uintptr
 		size [getColumns]int
 	)
 	total := 0
 	for i := range ptr {
-		// Every column is TEXT NOT NULL in a STRICT table (migrations/0001); anything else means the
+		// Both columns are TEXT NOT NULL in a STRICT table (migrations/0004); anything else means the
 		// file is not the schema this store wrote.
 		if t := sqlite3.Xsqlite3_column_type(rc.tls, rc.stmt, int32(i)); t != sqlite3.SQLITE_TEXT {
-			return store.Contact{}, fmt.Errorf("get: column %d has type %d, not text", i, t)
+			return store.Record{}, fmt.Errorf("get: column %d has type %d, not text", i, t)
 		}
 		ptr[i] = sqlite3.Xsqlite3_column_text(rc.tls, rc.stmt, int32(i))
 		size[i] = int(sqlite3.Xsqlite3_column_bytes(rc.tls, rc.stmt, int32(i)))
 		total += size[i]
 	}
-	var text [getColumns]string
+	r := store.Record{Key: key}
 	if total > 0 {
 		buf := make([]byte, 0, total)
 		for i := range ptr {
@@ -353,19 +353,12 @@ func (rc *readConn) get(id string, commits uint64) (store.Contact, error) {
 				buf = append(buf, libc.GoBytes(ptr[i], size[i])...)
 			}
 		}
-		all := unsafe.String(unsafe.SliceData(buf), total) // buf is never written again
-		at := 0
-		for i, n := range size {
-			text[i], at = all[at:at+n], at+n
-		}
+		// The index is a string over the buffer's head, never written again; the document is its
+		// tail, capped so that appending to it cannot reach into the index.
+		r.Index = unsafe.String(unsafe.SliceData(buf), size[0])
+		r.Doc = buf[size[0]:total:total]
 	}
-	c := store.Contact{ID: text[0], AccountID: text[1], FirstName: text[2], LastName: text[3],
-		PhoneMobile: text[4], PhoneWork: text[5], EmailAddress: text[6]}
-	var err error
-	if c.RoleIDs, err = decodeRoles(text[7]); err != nil {
-		return store.Contact{}, err
-	}
-	return c, nil
+	return r, nil
 }
 
 // bindID copies id into the connection's C buffer, growing it if needed, and binds it.

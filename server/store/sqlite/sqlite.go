@@ -24,16 +24,17 @@
 //
 // # Stored form
 //
-// Each contact is one row of the contacts table; RoleIDs is kept as a JSON array of strings so its
-// order is preserved. A contact without roles is stored as [] and read back with a nil RoleIDs:
-// store.Contact declares nil and empty equivalent, and nil is what a zero Contact holds, so a record
-// round-trips to a value equal (by reflect.DeepEqual) to the one written when that one used nil.
+// Each record is one row of the contacts table: its key (id), its indexed value (account_id, with the
+// index contacts_account on (account_id, id) behind ListByIndex) and its document (doc, the record's
+// canonical JSON as TEXT, kept as given: the store never parses it on its hot paths). The field paths
+// the records may hold are in record_fields (fields.go). See docs/data.md for why.
 //
 // The schema is created and upgraded by the embedded migrations/NNNN_name.sql files, applied by
 // package migrate when Open runs.
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"embed"
@@ -46,6 +47,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/migrate"
@@ -80,24 +82,22 @@ const busyTimeout = "_pragma=busy_timeout(10000)"
 // execution parsed and planned the SQL again, which was a fifth of a ReadContact's CPU time
 // (BENCHMARKS.md).
 const (
-	columns = `id, account_id, first_name, last_name, phone_mobile, phone_work, email_address, role_ids`
+	// getSQL reads a record's index and document by key; the key is the caller's.
+	getSQL = `SELECT account_id, doc FROM contacts WHERE id = ?`
 
-	getSQL = `SELECT ` + columns + ` FROM contacts WHERE id = ?`
+	// putSQL creates or replaces a record. On a conflict it rewrites the document only, and only when
+	// the account is unchanged: SQLite maintains an index whose column a SET names even when the value
+	// stays the same (a delete and an insert in contacts_account), so setting account_id on every
+	// replacement would cost every TestCreateContact of a stored contact two index writes for nothing.
+	// When the account did change, the statement changes no row and Put runs moveSQL.
+	putSQL = `INSERT INTO contacts (id, account_id, doc) VALUES (?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET doc = excluded.doc WHERE account_id = excluded.account_id`
 
-	putSQL = `INSERT INTO contacts (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (id) DO UPDATE SET
-	account_id    = excluded.account_id,
-	first_name    = excluded.first_name,
-	last_name     = excluded.last_name,
-	phone_mobile  = excluded.phone_mobile,
-	phone_work    = excluded.phone_work,
-	email_address = excluded.email_address,
-	role_ids      = excluded.role_ids`
+	// moveSQL replaces a record whose account changes: the index entry moves.
+	moveSQL = `UPDATE contacts SET account_id = ?, doc = ? WHERE id = ?`
 
-	updateSQL = `UPDATE contacts SET
-	account_id = ?, first_name = ?, last_name = ?, phone_mobile = ?, phone_work = ?, email_address = ?,
-	role_ids = ?
-WHERE id = ?`
+	// updateDocSQL replaces a record's document, leaving its account (and the index) alone.
+	updateDocSQL = `UPDATE contacts SET doc = ? WHERE id = ?`
 
 	deleteSQL = `DELETE FROM contacts WHERE id = ?`
 
@@ -113,7 +113,8 @@ type Store struct {
 	get       *sql.Stmt // on r; Get's second path when a dedicated read connection fails (reader.go)
 	getForTx  *sql.Stmt // on w, used inside Update and Delete transactions
 	put       *sql.Stmt // on w
-	update    *sql.Stmt // on w
+	move      *sql.Stmt // on w
+	updateDoc *sql.Stmt // on w
 	deleteRow *sql.Stmt // on w
 
 	gc *committer // runs every write; see groupcommit.go
@@ -126,6 +127,9 @@ type Store struct {
 	commits atomic.Uint64
 
 	bulkResume atomic.Int64 // when the next WriteBatch transaction may start, in Unix nanoseconds; see bulk.go
+	// indexDeferred is set when a bulk load into the empty table dropped the account index, which
+	// Close (or the next Open) builds again; see bulk.go.
+	indexDeferred atomic.Bool
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
@@ -173,6 +177,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if _, err := migrate.Up(ctx, s.w, Migrations(), migrate.QuestionMark); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
+	// A bulk load that ended without closing its store left the account index to build (bulk.go).
+	if _, err := s.w.ExecContext(ctx, accountIndexSQL); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: build the account index: %w", abs, classify(err))
+	}
 
 	readers := max(4, runtime.GOMAXPROCS(0))
 	s.r, err = sql.Open("sqlite", dsn(abs,
@@ -194,7 +202,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		{s.r, &s.get, getSQL},
 		{s.w, &s.getForTx, getSQL},
 		{s.w, &s.put, putSQL},
-		{s.w, &s.update, updateSQL},
+		{s.w, &s.move, moveSQL},
+		{s.w, &s.updateDoc, updateDocSQL},
 		{s.w, &s.deleteRow, deleteSQL},
 	} {
 		if *p.stmt, err = p.db.PrepareContext(ctx, p.sql); err != nil {
@@ -225,26 +234,29 @@ func dsn(path string, params ...string) string {
 	return "file:" + p + "?" + strings.Join(q, "&")
 }
 
-// Put creates the contact or replaces every field of the stored contact with the same ID, in one
-// statement; it returns once the change is durable (committed, possibly together with concurrent
-// writes: see groupcommit.go).
-func (s *Store) Put(ctx context.Context, c store.Contact) error {
-	roles, err := encodeRoles(c.RoleIDs)
-	if err != nil {
-		return fmt.Errorf("sqlite: put contact %q: %w", c.ID, err)
-	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Stmt(s.put).Exec(c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile,
-			c.PhoneWork, c.EmailAddress, roles)
+// Put creates the record or replaces the stored record with the same key, in one statement (two
+// when the record moves to another account: see putSQL); it returns once the change is durable
+// (committed, possibly together with concurrent writes: see groupcommit.go).
+func (s *Store) Put(ctx context.Context, r store.Record) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Stmt(s.put).Exec(r.Key, r.Index, text(r.Doc))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		// A conflict whose account differs: putSQL's WHERE left the row alone.
+		_, err = tx.Stmt(s.move).Exec(r.Index, text(r.Doc), r.Key)
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("sqlite: put contact %q: %w", c.ID, err)
+		return fmt.Errorf("sqlite: put record %q: %w", r.Key, err)
 	}
 	return nil
 }
 
-// Get returns the contact with the given id, or an error wrapping store.ErrNotFound. It reads on
+// Get returns the record with the given key, or an error wrapping store.ErrNotFound. It reads on
 // dedicated read connections (reader.go), so it never waits for a write in progress; it always sees
 // every completed write of this store, and a write of another process on the same file once it is
 // readTxMaxAge (10 ms) old.
@@ -252,61 +264,62 @@ func (s *Store) Put(ctx context.Context, c store.Contact) error {
 // The query runs without the caller's cancellation (it is checked once before): a read takes
 // microseconds, and with a cancellable context the driver arms an interrupt with a goroutine per
 // query, which was a tenth of a ReadContact's allocations under load (BENCHMARKS.md).
-func (s *Store) Get(ctx context.Context, id string) (store.Contact, error) {
+func (s *Store) Get(ctx context.Context, key string) (store.Record, error) {
 	if err := ctx.Err(); err != nil {
-		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, err)
+		return store.Record{}, fmt.Errorf("sqlite: get record %q: %w", key, err)
 	}
-	c, err := s.read(id)
+	r, err := s.read(key)
 	if err != nil {
-		return store.Contact{}, fmt.Errorf("sqlite: get contact %q: %w", id, classify(err))
+		return store.Record{}, fmt.Errorf("sqlite: get record %q: %w", key, classify(err))
 	}
-	return c, nil
+	return r, nil
 }
 
-// Update reads the contact with the given id, applies change and writes the result, all in one
+// Update reads the record with the given key, applies change and writes the result, all in one
 // write transaction (shared with concurrent writes, each in its own savepoint: see groupcommit.go),
-// so concurrent updates of one id serialize and none is lost. It returns
-// the stored result; an error wrapping store.ErrNotFound when id is unknown (change is not called); or
-// change's error exactly as change returned it, when change fails (nothing is stored).
+// so concurrent updates of one key serialize and none is lost. It returns the stored result; an error
+// wrapping store.ErrNotFound when key is unknown (change is not called); or change's error exactly as
+// change returned it, when change fails (nothing is stored). The index entry is rewritten only when
+// the record's Index changes.
 //
 // change runs while the store's single write connection is held, so it must be quick and must not
-// call the Store itself (that would deadlock). It must keep the contact's ID: a result with another ID
-// is rejected, because Update changes a record in place and never moves or creates one. change runs
-// once, or a second time if the shared transaction failed for another reason and the update is
+// call the Store itself (that would deadlock). It must keep the record's key: a result with another
+// key is rejected, because Update changes a record in place and never moves or creates one. change
+// runs once, or a second time if the shared transaction failed for another reason and the update is
 // retried alone.
-func (s *Store) Update(ctx context.Context, id string, change func(store.Contact) (store.Contact, error)) (store.Contact, error) {
-	var stored store.Contact
+func (s *Store) Update(ctx context.Context, key string, change func(store.Record) (store.Record, error)) (store.Record, error) {
+	var stored store.Record
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		current, err := scan(tx.Stmt(s.getForTx).QueryRow(id))
+		current, err := scanRow(key, tx.Stmt(s.getForTx).QueryRow(key))
 		if err != nil {
-			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
+			return fmt.Errorf("sqlite: update record %q: %w", key, err)
 		}
 		next, err := change(current)
 		if err != nil {
 			return changeError{err}
 		}
-		if next.ID != id {
-			return fmt.Errorf("sqlite: update contact %q: change must not alter the id (it returned %q)", id, next.ID)
+		if next.Key != key {
+			return fmt.Errorf("sqlite: update record %q: change must not alter the key (it returned %q)", key, next.Key)
 		}
-		roles, err := encodeRoles(next.RoleIDs)
+		if next.Index == current.Index {
+			_, err = tx.Stmt(s.updateDoc).Exec(text(next.Doc), key)
+		} else {
+			_, err = tx.Stmt(s.move).Exec(next.Index, text(next.Doc), key)
+		}
 		if err != nil {
-			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
-		}
-		if _, err := tx.Stmt(s.update).Exec(next.AccountID, next.FirstName,
-			next.LastName, next.PhoneMobile, next.PhoneWork, next.EmailAddress, roles, id); err != nil {
-			return fmt.Errorf("sqlite: update contact %q: %w", id, err)
+			return fmt.Errorf("sqlite: update record %q: %w", key, err)
 		}
 		// Return what a Get would now return, not change's slice (which the caller may still hold).
 		stored = next
-		stored.RoleIDs = cloneRoles(next.RoleIDs)
+		stored.Doc = bytes.Clone(next.Doc)
 		return nil
 	})
 	var ce changeError
 	if errors.As(err, &ce) {
-		return store.Contact{}, ce.err
+		return store.Record{}, ce.err
 	}
 	if err != nil {
-		return store.Contact{}, err
+		return store.Record{}, err
 	}
 	return stored, nil
 }
@@ -318,24 +331,24 @@ type changeError struct{ err error }
 // Error returns the wrapped error's message.
 func (e changeError) Error() string { return e.err.Error() }
 
-// Delete removes the contact with the given id and returns what was removed, or an error wrapping
+// Delete removes the record with the given key and returns what was removed, or an error wrapping
 // store.ErrNotFound. The read and the delete are one transaction, so the returned record is exactly
 // the one deleted.
-func (s *Store) Delete(ctx context.Context, id string) (store.Contact, error) {
-	var removed store.Contact
+func (s *Store) Delete(ctx context.Context, key string) (store.Record, error) {
+	var removed store.Record
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
-		removed, err = scan(tx.Stmt(s.getForTx).QueryRow(id))
+		removed, err = scanRow(key, tx.Stmt(s.getForTx).QueryRow(key))
 		if err != nil {
-			return fmt.Errorf("sqlite: delete contact %q: %w", id, err)
+			return fmt.Errorf("sqlite: delete record %q: %w", key, err)
 		}
-		if _, err := tx.Stmt(s.deleteRow).Exec(id); err != nil {
-			return fmt.Errorf("sqlite: delete contact %q: %w", id, err)
+		if _, err := tx.Stmt(s.deleteRow).Exec(key); err != nil {
+			return fmt.Errorf("sqlite: delete record %q: %w", key, err)
 		}
 		return nil
 	})
 	if err != nil {
-		return store.Contact{}, err
+		return store.Record{}, err
 	}
 	return removed, nil
 }
@@ -358,10 +371,16 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	s.stopCommitter() // every write accepted before Close completes first
 	var errs []error
+	if s.indexDeferred.CompareAndSwap(true, false) {
+		// The committer has stopped: the write connection is this goroutine's.
+		if _, err := s.w.Exec(accountIndexSQL); err != nil {
+			errs = append(errs, fmt.Errorf("build the account index (the next Open builds it): %w", err))
+		}
+	}
 	if s.reads != nil {
 		errs = append(errs, s.reads.close())
 	}
-	for _, st := range []*sql.Stmt{s.get, s.getForTx, s.put, s.update, s.deleteRow} {
+	for _, st := range []*sql.Stmt{s.get, s.getForTx, s.put, s.move, s.updateDoc, s.deleteRow} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -377,28 +396,23 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// scan reads one contacts row, translating "no row" into store.ErrNotFound.
-func scan(row *sql.Row) (store.Contact, error) {
-	var c store.Contact
-	var roles string
-	err := row.Scan(&c.ID, &c.AccountID, &c.FirstName, &c.LastName, &c.PhoneMobile, &c.PhoneWork,
-		&c.EmailAddress, &roles)
+// scanRow reads the index and document of the record with the given key from row, translating "no
+// row" into store.ErrNotFound.
+func scanRow(key string, row *sql.Row) (store.Record, error) {
+	r := store.Record{Key: key}
+	err := row.Scan(&r.Index, &r.Doc)
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.Contact{}, store.ErrNotFound
+		return store.Record{}, store.ErrNotFound
 	}
 	if err != nil {
-		return store.Contact{}, err
+		return store.Record{}, err
 	}
-	if c.RoleIDs, err = decodeRoles(roles); err != nil {
-		return store.Contact{}, err
-	}
-	return c, nil
+	return r, nil
 }
 
-// cloneRoles copies ids, normalizing empty to nil as decodeRoles does.
-func cloneRoles(ids []string) []string {
-	if len(ids) == 0 {
-		return nil
-	}
-	return append([]string(nil), ids...)
+// text returns doc as the string bound to the doc column, without copying it: the column is TEXT in a
+// STRICT table, which refuses the BLOB a []byte would bind as, and the driver copies the value into
+// SQLite before Exec returns, while the caller's doc is not written (Store's documentation).
+func text(doc []byte) string {
+	return unsafe.String(unsafe.SliceData(doc), len(doc))
 }

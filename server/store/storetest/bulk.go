@@ -12,38 +12,11 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 )
 
-// RunBulk runs the conformance suite of store.Bulk against the backend that open creates, as subtests
-// of t, with the same contract for open as Run.
-func RunBulk(t *testing.T, open func(t *testing.T) store.BulkStore) {
-	t.Helper()
-	for _, tc := range []struct {
-		name string
-		test func(t *testing.T, s store.BulkStore)
-	}{
-		{"ScanEmpty", testScanEmpty},
-		{"ScanOrderAndContent", testScanOrderAndContent},
-		{"ScanStopsAtError", testScanStopsAtError},
-		{"ScanIsOneSnapshot", testScanSnapshot},
-		{"WriteBatchUpsert", testWriteBatchUpsert},
-		{"WriteBatchInsertOnly", testWriteBatchInsertOnly},
-		{"WriteBatchEmpty", testWriteBatchEmpty},
-		{"WriteBatchLarge", testWriteBatchLarge},
-		{"Count", testCount},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := open(t)
-			require.NotNil(t, s, "open returned a nil store")
-			t.Cleanup(func() { assert.NoError(t, s.Close(), "Close") })
-			tc.test(t, s)
-		})
-	}
-}
-
 // scanAll returns every contact Scan yields, in its order.
-func scanAll(t *testing.T, s store.BulkStore) []store.Contact {
+func scanAll(t *testing.T, s cstore) []contact {
 	t.Helper()
-	var got []store.Contact
-	require.NoError(t, s.Scan(t.Context(), func(c store.Contact) error {
+	var got []contact
+	require.NoError(t, s.scan(t.Context(), func(c contact) error {
 		got = append(got, normalized(c))
 		return nil
 	}))
@@ -51,12 +24,12 @@ func scanAll(t *testing.T, s store.BulkStore) []store.Contact {
 }
 
 // sortedByID returns cs normalized and sorted by the byte order of their ids.
-func sortedByID(cs []store.Contact) []store.Contact {
-	out := make([]store.Contact, len(cs))
+func sortedByID(cs []contact) []contact {
+	out := make([]contact, len(cs))
 	for i, c := range cs {
 		out[i] = normalized(c)
 	}
-	slices.SortFunc(out, func(a, b store.Contact) int {
+	slices.SortFunc(out, func(a, b contact) int {
 		switch {
 		case a.ID < b.ID: // Go compares strings byte by byte, the order Scan documents
 			return -1
@@ -68,9 +41,9 @@ func sortedByID(cs []store.Contact) []store.Contact {
 	return out
 }
 
-func testScanEmpty(t *testing.T, s store.BulkStore) {
+func testScanEmpty(t *testing.T, s cstore) {
 	calls := 0
-	require.NoError(t, s.Scan(t.Context(), func(store.Contact) error { calls++; return nil }))
+	require.NoError(t, s.scan(t.Context(), func(contact) error { calls++; return nil }))
 	assert.Zero(t, calls)
 }
 
@@ -79,26 +52,26 @@ func testScanEmpty(t *testing.T, s store.BulkStore) {
 var bulkIDs = []string{"b", "B", "a", "A", "é", "e", "z", "Z", "ä", "10", "9", "-x", "_x", " x", "x y",
 	"🙂", "ид", "役割", "a-b", "ab", "a b", "Ω"}
 
-func testScanOrderAndContent(t *testing.T, s store.BulkStore) {
-	var want []store.Contact
+func testScanOrderAndContent(t *testing.T, s cstore) {
+	var want []contact
 	for i, id := range bulkIDs {
 		c := full(id)
 		if i%3 == 0 {
 			c.RoleIDs = nil
 		}
 		want = append(want, c)
-		require.NoError(t, s.Put(t.Context(), c))
+		require.NoError(t, s.put(t.Context(), c))
 	}
 	assert.Equal(t, sortedByID(want), scanAll(t, s))
 }
 
-func testScanStopsAtError(t *testing.T, s store.BulkStore) {
+func testScanStopsAtError(t *testing.T, s cstore) {
 	for i := range 10 {
-		require.NoError(t, s.Put(t.Context(), full(fmt.Sprintf("c%02d", i))))
+		require.NoError(t, s.put(t.Context(), full(fmt.Sprintf("c%02d", i))))
 	}
 	errStop := errors.New("stop here")
 	calls := 0
-	err := s.Scan(t.Context(), func(store.Contact) error {
+	err := s.scan(t.Context(), func(contact) error {
 		calls++
 		if calls == 3 {
 			return errStop
@@ -108,36 +81,36 @@ func testScanStopsAtError(t *testing.T, s store.BulkStore) {
 	require.ErrorIs(t, err, errStop)
 	assert.Equal(t, 3, calls, "fn was called after it failed")
 	// The store is still usable: the scan's transaction ended.
-	require.NoError(t, s.Put(t.Context(), full("after")))
+	require.NoError(t, s.put(t.Context(), full("after")))
 	assert.Len(t, scanAll(t, s), 11)
 }
 
 // testScanSnapshot writes, deletes and changes contacts while a Scan is paused inside fn: the scan
 // must return exactly the contacts as they were when it started.
-func testScanSnapshot(t *testing.T, s store.BulkStore) {
+func testScanSnapshot(t *testing.T, s cstore) {
 	ctx := t.Context()
-	var before []store.Contact
+	var before []contact
 	for i := range 50 {
 		c := full(fmt.Sprintf("c%02d", i))
 		before = append(before, c)
-		require.NoError(t, s.Put(ctx, c))
+		require.NoError(t, s.put(ctx, c))
 	}
-	var got []store.Contact
+	var got []contact
 	first := true
-	require.NoError(t, s.Scan(ctx, func(c store.Contact) error {
+	require.NoError(t, s.scan(ctx, func(c contact) error {
 		if first {
 			first = false
 			// Another goroutine writes while the scan is paused here; fn waits for it to finish.
 			done := make(chan error, 1)
 			go func() {
-				errs := []error{s.Put(ctx, full("c99 new")), s.Put(ctx, full("a-first new"))}
-				_, err := s.Delete(ctx, "c49")
+				errs := []error{s.put(ctx, full("c99 new")), s.put(ctx, full("a-first new"))}
+				_, err := s.delete(ctx, "c49")
 				errs = append(errs, err)
-				_, err = s.Delete(ctx, "c01")
+				_, err = s.delete(ctx, "c01")
 				errs = append(errs, err)
 				changed := full("c30")
 				changed.FirstName = "changed during the scan"
-				errs = append(errs, s.Put(ctx, changed))
+				errs = append(errs, s.put(ctx, changed))
 				done <- errors.Join(errs...)
 			}()
 			if err := <-done; err != nil {
@@ -153,13 +126,13 @@ func testScanSnapshot(t *testing.T, s store.BulkStore) {
 	assert.Equal(t, int64(50), n, "the writes made during the scan were applied")
 }
 
-func testWriteBatchUpsert(t *testing.T, s store.BulkStore) {
+func testWriteBatchUpsert(t *testing.T, s cstore) {
 	ctx := t.Context()
 	old := full("exists")
 	old.FirstName = "old"
-	require.NoError(t, s.Put(ctx, old))
-	batch := []store.Contact{full("new-1"), full("exists"), {ID: "new-2"}, full("new-3")}
-	res, err := s.WriteBatch(ctx, batch, store.Upsert)
+	require.NoError(t, s.put(ctx, old))
+	batch := []contact{full("new-1"), full("exists"), {ID: "new-2"}, full("new-3")}
+	res, err := s.writeBatch(ctx, batch, store.Upsert)
 	require.NoError(t, err)
 	assert.Equal(t, []store.Outcome{store.Inserted, store.Updated, store.Inserted, store.Inserted}, res.Outcomes)
 	assert.Equal(t, [3]int{3, 1, 0}, [3]int{res.Inserted, res.Updated, res.Refused})
@@ -168,19 +141,19 @@ func testWriteBatchUpsert(t *testing.T, s store.BulkStore) {
 	}
 
 	// The same batch again changes nothing and reports every contact updated: upsert is idempotent.
-	res, err = s.WriteBatch(ctx, batch, store.Upsert)
+	res, err = s.writeBatch(ctx, batch, store.Upsert)
 	require.NoError(t, err)
 	assert.Equal(t, [3]int{0, 4, 0}, [3]int{res.Inserted, res.Updated, res.Refused})
 	assert.Equal(t, sortedByID(batch), scanAll(t, s))
 }
 
-func testWriteBatchInsertOnly(t *testing.T, s store.BulkStore) {
+func testWriteBatchInsertOnly(t *testing.T, s cstore) {
 	ctx := t.Context()
 	old := full("exists")
 	old.FirstName = "old"
-	require.NoError(t, s.Put(ctx, old))
-	batch := []store.Contact{full("new-1"), full("exists"), full("new-2")}
-	res, err := s.WriteBatch(ctx, batch, store.InsertOnly)
+	require.NoError(t, s.put(ctx, old))
+	batch := []contact{full("new-1"), full("exists"), full("new-2")}
+	res, err := s.writeBatch(ctx, batch, store.InsertOnly)
 	require.NoError(t, err)
 	assert.Equal(t, []store.Outcome{store.Inserted, store.Refused, store.Inserted}, res.Outcomes)
 	assert.Equal(t, [3]int{2, 0, 1}, [3]int{res.Inserted, res.Updated, res.Refused})
@@ -189,8 +162,8 @@ func testWriteBatchInsertOnly(t *testing.T, s store.BulkStore) {
 	requireStored(t, s, full("new-2"))
 }
 
-func testWriteBatchEmpty(t *testing.T, s store.BulkStore) {
-	res, err := s.WriteBatch(t.Context(), nil, store.Upsert)
+func testWriteBatchEmpty(t *testing.T, s cstore) {
+	res, err := s.writeBatch(t.Context(), nil, store.Upsert)
 	require.NoError(t, err)
 	assert.Empty(t, res.Outcomes)
 	assert.Zero(t, res.Inserted+res.Updated+res.Refused)
@@ -198,20 +171,20 @@ func testWriteBatchEmpty(t *testing.T, s store.BulkStore) {
 
 // testWriteBatchLarge writes batches big enough that a backend may split them into several
 // transactions, with every kind of value the round trip test uses, and reads them back by Scan.
-func testWriteBatchLarge(t *testing.T, s store.BulkStore) {
+func testWriteBatchLarge(t *testing.T, s cstore) {
 	ctx := t.Context()
 	const n = 3000
-	batch := make([]store.Contact, n)
+	batch := make([]contact, n)
 	for i := range batch {
 		batch[i] = full(fmt.Sprintf("id-%05d-ü🙂<&>\"", i))
 		if i%4 == 0 {
 			batch[i].RoleIDs = nil
 		}
 	}
-	res, err := s.WriteBatch(ctx, batch[:n/2], store.InsertOnly)
+	res, err := s.writeBatch(ctx, batch[:n/2], store.InsertOnly)
 	require.NoError(t, err)
 	assert.Equal(t, n/2, res.Inserted)
-	res, err = s.WriteBatch(ctx, batch, store.Upsert)
+	res, err = s.writeBatch(ctx, batch, store.Upsert)
 	require.NoError(t, err)
 	assert.Equal(t, [3]int{n / 2, n / 2, 0}, [3]int{res.Inserted, res.Updated, res.Refused})
 	for i, o := range res.Outcomes {
@@ -224,7 +197,7 @@ func testWriteBatchLarge(t *testing.T, s store.BulkStore) {
 	assert.Equal(t, sortedByID(batch), scanAll(t, s))
 }
 
-func testCount(t *testing.T, s store.BulkStore) {
+func testCount(t *testing.T, s cstore) {
 	ctx := t.Context()
 	count := func() int64 {
 		n, err := s.Count(ctx)
@@ -233,10 +206,10 @@ func testCount(t *testing.T, s store.BulkStore) {
 	}
 	assert.Equal(t, int64(0), count())
 	for i := range 7 {
-		require.NoError(t, s.Put(ctx, full(fmt.Sprintf("c%d", i))))
+		require.NoError(t, s.put(ctx, full(fmt.Sprintf("c%d", i))))
 	}
 	assert.Equal(t, int64(7), count())
-	_, err := s.Delete(ctx, "c3")
+	_, err := s.delete(ctx, "c3")
 	require.NoError(t, err)
 	assert.Equal(t, int64(6), count())
 }

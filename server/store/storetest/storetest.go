@@ -25,14 +25,27 @@ import (
 // Close fails, so open need not arrange that itself.
 //
 // A contact without roles may come back with a nil or an empty RoleIDs; the suite treats both alike,
-// as store.Contact documents. Only valid UTF-8 without NUL bytes is stored, because that is what the
+// as contact documents. Only valid UTF-8 without NUL bytes is stored, because that is what the
 // SOAP layer can carry and what every SQL backend accepts.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Helper()
 	for _, tc := range []struct {
 		name string
-		test func(t *testing.T, s store.Store)
+		test func(t *testing.T, s cstore)
 	}{
+		{"ScanEmpty", testScanEmpty},
+		{"ScanOrderAndContent", testScanOrderAndContent},
+		{"ScanStopsAtError", testScanStopsAtError},
+		{"ScanIsOneSnapshot", testScanSnapshot},
+		{"WriteBatchUpsert", testWriteBatchUpsert},
+		{"WriteBatchInsertOnly", testWriteBatchInsertOnly},
+		{"WriteBatchEmpty", testWriteBatchEmpty},
+		{"WriteBatchLarge", testWriteBatchLarge},
+		{"Count", testCount},
+		{"ArbitraryDocuments", testArbitraryDocuments},
+		{"IndexFollowsWrites", testIndexFollowsWrites},
+		{"ListByIndexPages", testListByIndexPages},
+		{"ListByIndexStableUnderWrites", testListByIndexStable},
 		{"PutGetRoundTrip", testPutGetRoundTrip},
 		{"PutReplaces", testPutReplaces},
 		{"GetUnknown", testGetUnknown},
@@ -51,14 +64,14 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 			s := open(t)
 			require.NotNil(t, s, "open returned a nil store")
 			t.Cleanup(func() { assert.NoError(t, s.Close(), "Close") })
-			tc.test(t, s)
+			tc.test(t, cstore{t: t, Store: s})
 		})
 	}
 }
 
 // full returns a contact with every field set, distinct per id.
-func full(id string) store.Contact {
-	return store.Contact{
+func full(id string) contact {
+	return contact{
 		ID:           id,
 		AccountID:    "account-" + id,
 		FirstName:    "First " + id,
@@ -71,7 +84,7 @@ func full(id string) store.Contact {
 }
 
 // normalized returns c with an empty RoleIDs turned into nil, since the two are equivalent.
-func normalized(c store.Contact) store.Contact {
+func normalized(c contact) contact {
 	if len(c.RoleIDs) == 0 {
 		c.RoleIDs = nil
 	}
@@ -79,15 +92,15 @@ func normalized(c store.Contact) store.Contact {
 }
 
 // requireContact fails t unless got equals want, treating nil and empty RoleIDs alike.
-func requireContact(t *testing.T, want, got store.Contact, msgAndArgs ...any) {
+func requireContact(t *testing.T, want, got contact, msgAndArgs ...any) {
 	t.Helper()
 	require.Equal(t, normalized(want), normalized(got), msgAndArgs...)
 }
 
 // requireStored fails t unless the store holds want under want.ID.
-func requireStored(t *testing.T, s store.Store, want store.Contact) {
+func requireStored(t *testing.T, s cstore, want contact) {
 	t.Helper()
-	got, err := s.Get(t.Context(), want.ID)
+	got, err := s.get(t.Context(), want.ID)
 	require.NoError(t, err, "Get(%q)", want.ID)
 	requireContact(t, want, got, "Get(%q)", want.ID)
 }
@@ -99,7 +112,7 @@ func requireNotFound(t *testing.T, err error, op string) {
 	require.ErrorIs(t, err, store.ErrNotFound, "%s of an unknown id", op)
 }
 
-func testPutGetRoundTrip(t *testing.T, s store.Store) {
+func testPutGetRoundTrip(t *testing.T, s cstore) {
 	manyRoles := make([]string, 200)
 	for i := range manyRoles {
 		// Descending and not zero-padded, so a backend that sorts in any way is caught.
@@ -108,15 +121,15 @@ func testPutGetRoundTrip(t *testing.T, s store.Store) {
 	tricky := `<tag attr="v">&amp; 'quoted' "double"</tag> ]]> <![CDATA[x]]>`
 	for _, tc := range []struct {
 		name string
-		c    store.Contact
+		c    contact
 	}{
 		{"AllFields", full("c1")},
-		{"EmptyStrings", store.Contact{ID: "c2"}},
-		{"NilRoles", store.Contact{ID: "c3", FirstName: "Ann", RoleIDs: nil}},
-		{"EmptyRoles", store.Contact{ID: "c4", FirstName: "Ann", RoleIDs: []string{}}},
-		{"OneRole", store.Contact{ID: "c5", RoleIDs: []string{"only"}}},
-		{"ManyRolesOrderKept", store.Contact{ID: "c6", RoleIDs: manyRoles}},
-		{"Unicode", store.Contact{
+		{"EmptyStrings", contact{ID: "c2"}},
+		{"NilRoles", contact{ID: "c3", FirstName: "Ann", RoleIDs: nil}},
+		{"EmptyRoles", contact{ID: "c4", FirstName: "Ann", RoleIDs: []string{}}},
+		{"OneRole", contact{ID: "c5", RoleIDs: []string{"only"}}},
+		{"ManyRolesOrderKept", contact{ID: "c6", RoleIDs: manyRoles}},
+		{"Unicode", contact{
 			ID:           "ünïcødé-🙂-ид",
 			AccountID:    "账户-١٢٣",
 			FirstName:    "Zoë 👩‍👩‍👧‍👦",
@@ -126,7 +139,7 @@ func testPutGetRoundTrip(t *testing.T, s store.Store) {
 			EmailAddress: "δοκιμή@παράδειγμα.δοκιμή",
 			RoleIDs:      []string{"rôle-🚀", "роль", "役割", `"quoted", [bracketed]`},
 		}},
-		{"MarkupCharacters", store.Contact{
+		{"MarkupCharacters", contact{
 			ID:           `id<>&"'`,
 			AccountID:    tricky,
 			FirstName:    "<",
@@ -136,7 +149,7 @@ func testPutGetRoundTrip(t *testing.T, s store.Store) {
 			EmailAddress: "'",
 			RoleIDs:      []string{"<", ">", "&", `"`, "'", tricky, `\`, `\u003c`},
 		}},
-		{"WhitespaceKept", store.Contact{
+		{"WhitespaceKept", contact{
 			ID:           " spaced id ",
 			FirstName:    "  leading and trailing  ",
 			LastName:     "tab\there",
@@ -144,15 +157,15 @@ func testPutGetRoundTrip(t *testing.T, s store.Store) {
 			EmailAddress: " ",
 			RoleIDs:      []string{" ", "", "  x  "},
 		}},
-		{"LongValues", store.Contact{
+		{"LongValues", contact{
 			ID:        strings.Repeat("i", 1000),
 			FirstName: strings.Repeat("名", 10000),
 			RoleIDs:   []string{strings.Repeat("r", 5000)},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.NoError(t, s.Put(t.Context(), tc.c))
-			got, err := s.Get(t.Context(), tc.c.ID)
+			require.NoError(t, s.put(t.Context(), tc.c))
+			got, err := s.get(t.Context(), tc.c.ID)
 			require.NoError(t, err)
 			requireContact(t, tc.c, got)
 			// Byte-exactness, spelled out, so a failure names the field.
@@ -162,40 +175,40 @@ func testPutGetRoundTrip(t *testing.T, s store.Store) {
 	}
 }
 
-func testPutReplaces(t *testing.T, s store.Store) {
+func testPutReplaces(t *testing.T, s cstore) {
 	ctx := t.Context()
 	first := full("c1")
 	first.RoleIDs = []string{"r1", "r2", "r3"}
 	other := full("c2")
-	require.NoError(t, s.Put(ctx, first))
-	require.NoError(t, s.Put(ctx, other))
+	require.NoError(t, s.put(ctx, first))
+	require.NoError(t, s.put(ctx, other))
 
-	second := store.Contact{ID: "c1", FirstName: "Replaced", RoleIDs: []string{"r9"}}
-	require.NoError(t, s.Put(ctx, second))
+	second := contact{ID: "c1", FirstName: "Replaced", RoleIDs: []string{"r9"}}
+	require.NoError(t, s.put(ctx, second))
 	requireStored(t, s, second) // Every field replaced, not merged.
 	requireStored(t, s, other)
 
-	third := store.Contact{ID: "c1", FirstName: "No roles"}
-	require.NoError(t, s.Put(ctx, third))
+	third := contact{ID: "c1", FirstName: "No roles"}
+	require.NoError(t, s.put(ctx, third))
 	requireStored(t, s, third)
 }
 
-func testGetUnknown(t *testing.T, s store.Store) {
-	require.NoError(t, s.Put(t.Context(), full("known")))
+func testGetUnknown(t *testing.T, s cstore) {
+	require.NoError(t, s.put(t.Context(), full("known")))
 	for _, id := range []string{"unknown", "", "KNOWN", "known ", "know"} {
-		_, err := s.Get(t.Context(), id)
+		_, err := s.get(t.Context(), id)
 		requireNotFound(t, err, fmt.Sprintf("Get(%q)", id))
 	}
 }
 
-func testUpdate(t *testing.T, s store.Store) {
+func testUpdate(t *testing.T, s cstore) {
 	ctx := t.Context()
 	before := full("c1")
-	require.NoError(t, s.Put(ctx, before))
-	require.NoError(t, s.Put(ctx, full("c2")))
+	require.NoError(t, s.put(ctx, before))
+	require.NoError(t, s.put(ctx, full("c2")))
 
 	calls := 0
-	got, err := s.Update(ctx, "c1", func(c store.Contact) (store.Contact, error) {
+	got, err := s.update(ctx, "c1", func(c contact) (contact, error) {
 		calls++
 		requireContact(t, before, c, "change received")
 		c.FirstName = "Changed 🙂"
@@ -213,7 +226,7 @@ func testUpdate(t *testing.T, s store.Store) {
 	requireStored(t, s, full("c2"))
 
 	// Clearing the roles is an update like any other.
-	got, err = s.Update(ctx, "c1", func(c store.Contact) (store.Contact, error) {
+	got, err = s.update(ctx, "c1", func(c contact) (contact, error) {
 		c.RoleIDs = nil
 		return c, nil
 	})
@@ -223,24 +236,24 @@ func testUpdate(t *testing.T, s store.Store) {
 	requireStored(t, s, want)
 }
 
-func testUpdateUnknown(t *testing.T, s store.Store) {
-	require.NoError(t, s.Put(t.Context(), full("known")))
+func testUpdateUnknown(t *testing.T, s cstore) {
+	require.NoError(t, s.put(t.Context(), full("known")))
 	called := false
-	_, err := s.Update(t.Context(), "unknown", func(c store.Contact) (store.Contact, error) {
+	_, err := s.update(t.Context(), "unknown", func(c contact) (contact, error) {
 		called = true
 		return c, nil
 	})
 	requireNotFound(t, err, "Update")
 	assert.False(t, called, "change was called for an unknown id")
-	_, err = s.Get(t.Context(), "unknown")
+	_, err = s.get(t.Context(), "unknown")
 	requireNotFound(t, err, "Get after Update")
 }
 
-func testUpdateChangeError(t *testing.T, s store.Store) {
+func testUpdateChangeError(t *testing.T, s cstore) {
 	before := full("c1")
-	require.NoError(t, s.Put(t.Context(), before))
+	require.NoError(t, s.put(t.Context(), before))
 	errRefused := errors.New("change refused")
-	_, err := s.Update(t.Context(), "c1", func(c store.Contact) (store.Contact, error) {
+	_, err := s.update(t.Context(), "c1", func(c contact) (contact, error) {
 		// Return a modified record as well: it must still not be stored.
 		c.FirstName = "must not be stored"
 		c.RoleIDs = append(c.RoleIDs, "must not be stored")
@@ -250,110 +263,119 @@ func testUpdateChangeError(t *testing.T, s store.Store) {
 	requireStored(t, s, before)
 }
 
-func testDelete(t *testing.T, s store.Store) {
+func testDelete(t *testing.T, s cstore) {
 	ctx := t.Context()
 	c := full("c1")
-	require.NoError(t, s.Put(ctx, c))
-	require.NoError(t, s.Put(ctx, full("c2")))
+	require.NoError(t, s.put(ctx, c))
+	require.NoError(t, s.put(ctx, full("c2")))
 
-	removed, err := s.Delete(ctx, "c1")
+	removed, err := s.delete(ctx, "c1")
 	require.NoError(t, err)
 	requireContact(t, c, removed, "Delete's result")
-	_, err = s.Get(ctx, "c1")
+	_, err = s.get(ctx, "c1")
 	requireNotFound(t, err, "Get after Delete")
-	_, err = s.Delete(ctx, "c1")
+	_, err = s.delete(ctx, "c1")
 	requireNotFound(t, err, "second Delete")
 	requireStored(t, s, full("c2"))
 
 	// The id can be used again.
-	require.NoError(t, s.Put(ctx, c))
+	require.NoError(t, s.put(ctx, c))
 	requireStored(t, s, c)
 }
 
-func testDeleteUnknown(t *testing.T, s store.Store) {
-	require.NoError(t, s.Put(t.Context(), full("known")))
-	_, err := s.Delete(t.Context(), "unknown")
+func testDeleteUnknown(t *testing.T, s cstore) {
+	require.NoError(t, s.put(t.Context(), full("known")))
+	_, err := s.delete(t.Context(), "unknown")
 	requireNotFound(t, err, "Delete")
 	requireStored(t, s, full("known"))
 }
 
-// testNoAliasing checks that the store shares no RoleIDs backing array with its callers: changing a
-// slice after Put, one returned by Get, Update or Delete, or the one change received (even in place,
-// as an append with spare capacity would) changes nothing stored.
-func testNoAliasing(t *testing.T, s store.Store) {
+// testNoAliasing checks that the store shares no Doc backing array with its callers: changing a
+// document's bytes after Put, one returned by Get, Update, Delete, ListByIndex or Scan, or the one
+// change received (even in place) changes nothing stored.
+func testNoAliasing(t *testing.T, s cstore) {
 	ctx := t.Context()
 	want := full("c1")
-	want.RoleIDs = []string{"r1", "r2"}
+	mutate := func(r store.Record) {
+		for i := range r.Doc {
+			r.Doc[i] = ' '
+		}
+	}
 
-	c := want
-	c.RoleIDs = slices.Clone(want.RoleIDs)
-	require.NoError(t, s.Put(ctx, c))
-	c.RoleIDs[0] = "mutated after Put"
+	r := record(want)
+	require.NoError(t, s.Put(ctx, r))
+	mutate(r)
 	requireStored(t, s, want)
 
 	got, err := s.Get(ctx, "c1")
 	require.NoError(t, err)
-	got.RoleIDs[0] = "mutated after Get"
+	mutate(got)
 	requireStored(t, s, want)
 
 	errRefused := errors.New("refused")
-	_, err = s.Update(ctx, "c1", func(c store.Contact) (store.Contact, error) {
-		c.RoleIDs[0] = "mutated in place by a failing change"
-		return c, errRefused
+	_, err = s.Update(ctx, "c1", func(r store.Record) (store.Record, error) {
+		mutate(r)
+		return r, errRefused
 	})
 	require.ErrorIs(t, err, errRefused)
 	requireStored(t, s, want)
 
-	var changed []string
-	got, err = s.Update(ctx, "c1", func(c store.Contact) (store.Contact, error) {
-		changed = c.RoleIDs
-		return c, nil
+	var changed store.Record
+	got, err = s.Update(ctx, "c1", func(r store.Record) (store.Record, error) {
+		changed = r
+		return record(want), nil
 	})
 	require.NoError(t, err)
-	got.RoleIDs[1] = "mutated Update result"
-	changed[0] = "mutated change's slice after Update"
+	mutate(got)
+	mutate(changed)
+	requireStored(t, s, want)
+
+	list, err := s.ListByIndex(ctx, want.AccountID, "", 10)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	mutate(list[0])
+	require.NoError(t, s.Scan(ctx, func(r store.Record) error { mutate(r); return nil }))
 	requireStored(t, s, want)
 
 	got, err = s.Delete(ctx, "c1")
 	require.NoError(t, err)
-	got.RoleIDs[0] = "mutated Delete result"
-	require.NoError(t, s.Put(ctx, want))
+	mutate(got)
+	require.NoError(t, s.put(ctx, want))
 	requireStored(t, s, want)
 }
 
-func testPing(t *testing.T, s store.Store) {
+func testPing(t *testing.T, s cstore) {
 	require.NoError(t, s.Ping(t.Context()))
-	require.NoError(t, s.Put(t.Context(), full("c1")))
+	require.NoError(t, s.put(t.Context(), full("c1")))
 	require.NoError(t, s.Ping(t.Context()))
 }
 
-// testProbeWrite: every backend probes its own writability (store.WriteProber, which /readyz uses to
+// testProbeWrite: every backend probes its own writability (Store.ProbeWrite, which /readyz uses to
 // bring an instance back once its disk has room again); a healthy store passes the probe, again and
 // again and alongside writes, and the probe changes no contact.
-func testProbeWrite(t *testing.T, s store.Store) {
-	p, ok := s.(store.WriteProber)
-	require.True(t, ok, "%T does not implement store.WriteProber", s)
+func testProbeWrite(t *testing.T, s cstore) {
+	p := s.Store
 	require.NoError(t, p.ProbeWrite(t.Context()))
-	require.NoError(t, s.Put(t.Context(), full("c1")))
+	require.NoError(t, s.put(t.Context(), full("c1")))
 	var wg sync.WaitGroup
 	for i := range 4 {
 		wg.Go(func() { assert.NoError(t, p.ProbeWrite(t.Context())) })
-		wg.Go(func() { assert.NoError(t, s.Put(t.Context(), full(fmt.Sprint("p", i)))) })
+		wg.Go(func() { assert.NoError(t, s.put(t.Context(), full(fmt.Sprint("p", i)))) })
 	}
 	wg.Wait()
 	requireStored(t, s, full("c1"))
-	_, err := s.Get(t.Context(), "1")
+	_, err := s.get(t.Context(), "1")
 	requireNotFound(t, err, "Get after probes")
 }
 
 // testConcurrentUpdates has many goroutines each append distinct role ids to one contact through
 // Update; a lost update would drop some of them, a retried-and-doubled one would repeat some.
-func testConcurrentUpdates(t *testing.T, s store.Store) {
+func testConcurrentUpdates(t *testing.T, s cstore) {
 	const workers, perWorker = 8, 50
 	ctx := t.Context()
 	base := full("shared")
 	base.RoleIDs = []string{"initial"}
-	require.NoError(t, s.Put(ctx, base))
+	require.NoError(t, s.put(ctx, base))
 
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*perWorker)
@@ -361,7 +383,7 @@ func testConcurrentUpdates(t *testing.T, s store.Store) {
 		wg.Go(func() {
 			for i := range perWorker {
 				role := fmt.Sprintf("w%d-%d", w, i)
-				got, err := s.Update(ctx, "shared", func(c store.Contact) (store.Contact, error) {
+				got, err := s.update(ctx, "shared", func(c contact) (contact, error) {
 					c.RoleIDs = append(slices.Clone(c.RoleIDs), role)
 					return c, nil
 				})
@@ -381,7 +403,7 @@ func testConcurrentUpdates(t *testing.T, s store.Store) {
 		assert.NoError(t, err)
 	}
 
-	got, err := s.Get(ctx, "shared")
+	got, err := s.get(ctx, "shared")
 	require.NoError(t, err)
 	require.Len(t, got.RoleIDs, 1+workers*perWorker, "roles after all updates")
 	assert.Equal(t, "initial", got.RoleIDs[0])
@@ -406,13 +428,13 @@ func testConcurrentUpdates(t *testing.T, s store.Store) {
 
 // version is the complete record the concurrent mix writes as version v of id: every field, and the
 // number and content of the roles, depend on v, so a record mixing two writes is recognizable.
-func version(id string, v int) store.Contact {
+func version(id string, v int) contact {
 	tag := fmt.Sprintf("%s/v%d", id, v)
 	roles := make([]string, v%7)
 	for i := range roles {
 		roles[i] = fmt.Sprintf("%s/role%d", tag, i)
 	}
-	return store.Contact{
+	return contact{
 		ID:           id,
 		AccountID:    "acct " + tag,
 		FirstName:    "first " + tag,
@@ -425,7 +447,7 @@ func version(id string, v int) store.Contact {
 }
 
 // whole reports whether c is exactly one of the versions version(c.ID, v) for 0 <= v < limit.
-func whole(c store.Contact, limit int) bool {
+func whole(c contact, limit int) bool {
 	digits, ok := strings.CutPrefix(c.FirstName, "first "+c.ID+"/v")
 	if !ok {
 		return false
@@ -442,7 +464,7 @@ func whole(c store.Contact, limit int) bool {
 
 // testConcurrentMix runs writers, readers and deleters on a few ids at once and checks that every
 // record any of them sees is one complete version, never a mix of two writes.
-func testConcurrentMix(t *testing.T, s store.Store) {
+func testConcurrentMix(t *testing.T, s cstore) {
 	const (
 		ids      = 3
 		writers  = 4
@@ -462,7 +484,7 @@ func testConcurrentMix(t *testing.T, s store.Store) {
 		default: // Enough problems recorded already.
 		}
 	}
-	check := func(op string, c store.Contact, err error) {
+	check := func(op string, c contact, err error) {
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 		case err != nil:
@@ -475,7 +497,7 @@ func testConcurrentMix(t *testing.T, s store.Store) {
 		wg.Go(func() {
 			for r := range rounds {
 				v := w*rounds + r
-				if err := s.Put(ctx, version(idOf(v), v)); err != nil {
+				if err := s.put(ctx, version(idOf(v), v)); err != nil {
 					report("Put: %v", err)
 				}
 			}
@@ -494,7 +516,7 @@ func testConcurrentMix(t *testing.T, s store.Store) {
 				default:
 				}
 				id := idOf(r + i)
-				c, err := s.Get(ctx, id)
+				c, err := s.get(ctx, id)
 				check("Get("+id+")", c, err)
 			}
 		})
@@ -508,7 +530,7 @@ func testConcurrentMix(t *testing.T, s store.Store) {
 				default:
 				}
 				id := idOf(d + i)
-				c, err := s.Delete(ctx, id)
+				c, err := s.delete(ctx, id)
 				check("Delete("+id+")", c, err)
 			}
 		})
@@ -521,7 +543,7 @@ func testConcurrentMix(t *testing.T, s store.Store) {
 
 	// Whatever survived is whole too.
 	for i := range ids {
-		c, err := s.Get(ctx, idOf(i))
+		c, err := s.get(ctx, idOf(i))
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}

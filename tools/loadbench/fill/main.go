@@ -13,7 +13,6 @@ package main
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -69,17 +68,13 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ins, err := tx.Prepare(`INSERT INTO contacts (id, account_id, first_name, last_name, phone_mobile, phone_work, email_address, role_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.Prepare(`INSERT INTO contacts (id, account_id, doc) VALUES (?, ?, ?)`)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for i := range *n {
-		c := service.TestContact(fmt.Sprintf("%s%07d", *prefix, i))
-		roles, err := json.Marshal(c.RoleIDs)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if _, err := ins.Exec(c.ID, c.AccountID, c.FirstName, c.LastName, c.PhoneMobile, c.PhoneWork, c.EmailAddress, string(roles)); err != nil {
+		r := service.TestRecord(fmt.Sprintf("%s%07d", *prefix, i))
+		if _, err := ins.Exec(r.Key, r.Index, string(r.Doc)); err != nil {
 			log.Fatal(err)
 		}
 	}

@@ -81,7 +81,7 @@ func (e *emitter) p(format string, args ...any) {
 
 // EmitWire generates the wire code for a contract: the operation table, the XML codec of every wrapper
 // and complex type, the HTTP form binding, the server interface and the client stub.
-func emitWire(c *contractModel, typesSrc []byte, pkg, source string) ([]byte, error) {
+func emitWire(c *contractModel, typesSrc []byte, pkg, source string, record *RecordOptions) ([]byte, error) {
 	structs, err := indexStructs(typesSrc)
 	if err != nil {
 		return nil, fmt.Errorf("reading gowsdl's types: %w", err)
@@ -89,6 +89,11 @@ func emitWire(c *contractModel, typesSrc []byte, pkg, source string) ([]byte, er
 	e := &emitter{c: c, structs: structs, pkg: pkg}
 	if err := e.file(source); err != nil {
 		return nil, err
+	}
+	if record != nil {
+		if err := e.record(record); err != nil {
+			return nil, err
+		}
 	}
 	out, err := format.Source(e.buf.Bytes())
 	if err != nil {

@@ -18,6 +18,9 @@ type Options struct {
 	Source string
 	// Wire asks for the wire code too (Result.Wire): the operation table and codec of the contract.
 	Wire bool
+	// Record asks for the record codec of a complex type too (in Result.Wire; needs Wire): see
+	// RecordOptions. Nil means none.
+	Record *RecordOptions
 	// Gowsdl turns a WSDL document into gowsdl's code sections. Nil means RunGowsdl, the real library;
 	// tests substitute a fake to see what Generate does with the sections.
 	Gowsdl func(wsdl []byte, pkg string) (map[string][]byte, error)
@@ -50,6 +53,9 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	// The contract model refuses anything outside the XSD subset with the construct and its line, so
 	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
 	var model *contractModel
+	if opts.Record != nil && !opts.Wire {
+		return nil, errors.New("the record codec is part of the wire code: it needs the wire code too")
+	}
 	if opts.Wire {
 		var err error
 		if model, err = readContract(contract); err != nil {
@@ -101,7 +107,7 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	res := &Result{Code: code, View: view}
 	if opts.Wire {
-		if res.Wire, err = emitWire(model, code, opts.Package, opts.Source); err != nil {
+		if res.Wire, err = emitWire(model, code, opts.Package, opts.Source, opts.Record); err != nil {
 			return nil, fmt.Errorf("generating the wire code: %w", err)
 		}
 	}

@@ -14,4 +14,4 @@
 // like gen/, and `make check-generate` keeps them in step.
 package zoo
 
-//go:generate go run ../.. -wsdl testdata/zoo.wsdl -o zoo.go -wire zoo_wire.go -pkg zoo
+//go:generate go run ../.. -wsdl testdata/zoo.wsdl -o zoo.go -wire zoo_wire.go -pkg zoo -record Sample -record-key Key -record-index Level

@@ -3770,3 +3770,566 @@ func (c *SyncSoapClient) MakeSampleNoKeyContext(ctx context.Context, request *Ma
 func (c *SyncSoapClient) MakeSampleNoKey(request *MakeSampleNoKey) (*MakeSampleNoKeyResponse, error) {
 	return c.MakeSampleNoKeyContext(context.Background(), request)
 }
+
+// ---- The record codec of Sample (the -record flags on the go:generate line; server/wire/record.go
+// defines the canonical form) ----
+
+// SampleRecord describes Sample, the contract's record type: the store keeps one canonical JSON document
+// per Sample, keyed by Key and indexed by Level, and the record formats carry the same document.
+var SampleRecord = &wire.RecordType{
+	Name: "Sample", Type: typeSample, Key: "Key", Index: "Level",
+	Fields: []string{"Text", "Count", "Big", "Small", "Flag", "Amount", "Ratio", "Approx", "When", "Data", "Key", "Level", "Home", "Home.Street", "Home.City", "Home.Lines", "Others", "Others[].Street", "Others[].City", "Others[].Lines", "MaybeInt", "MaybeWhen", "Tags", "Numbers"},
+	New:    func() wire.Record { return new(Sample) },
+}
+
+var _ wire.Record = (*Sample)(nil)
+
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Sample) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
+	var r wire.RecordReader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+// RecordKey is Key, the record's key.
+func (v *Sample) RecordKey() string {
+	var b []byte
+	return string(v.Key.AppendText(b))
+}
+
+// RecordIndex is Level, the record's indexed field.
+func (v *Sample) RecordIndex() string {
+	return v.Level.wireText()
+}
+
+// AppendRecord appends ArrayOfString as a JSON array of its items.
+func (v *ArrayOfString) AppendRecord(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Astring {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if item == nil {
+			b = append(b, "null"...)
+		} else {
+			b = wire.AppendRecordString(b, *item)
+		}
+	}
+	return append(b, ']')
+}
+
+// DecodeRecord reads ArrayOfString from a JSON array of its items ([] reads as no items, as in XML).
+func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
+	if err := r.BeginArray(); err != nil {
+		return err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
+	v.Astring = nil
+	if n > 0 {
+		v.Astring = make([]*string, 0, n)
+	}
+	vals := make([]string, n)
+	for i := 0; ; i++ {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		var item *string
+		if !r.Null() {
+			vals[i], err = r.String()
+			item = &vals[i]
+		}
+		if err != nil {
+			return wire.RecordItem(i, err)
+		}
+		v.Astring = append(v.Astring, item)
+	}
+}
+
+// AppendRecord appends Address as a JSON object, every element in schema order.
+func (v *Address) AppendRecord(b []byte) []byte {
+	b = append(b, `{"Street":`...)
+	b = wire.AppendRecordString(b, v.Street)
+	b = append(b, `,"City":`...)
+	b = wire.AppendRecordString(b, v.City)
+	b = append(b, `,"Lines":`...)
+	if v.Lines == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Lines.AppendRecord(b)
+	}
+	return append(b, '}')
+}
+
+// recordKeysAddress are the keys of Address's record object.
+var recordKeysAddress = []string{"Street", "City", "Lines"}
+
+// DecodeRecord reads Address from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *Address) DecodeRecord(r *wire.RecordReader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = Address{}
+	var seen [3]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		case "Street":
+			if seen[0] {
+				return r.Duplicate(key)
+			}
+			seen[0] = true
+			v.Street, err = r.String()
+			if err != nil {
+				return wire.RecordPath("Street", err)
+			}
+		case "City":
+			if seen[1] {
+				return r.Duplicate(key)
+			}
+			seen[1] = true
+			v.City, err = r.String()
+			if err != nil {
+				return wire.RecordPath("City", err)
+			}
+		case "Lines":
+			if seen[2] {
+				return r.Duplicate(key)
+			}
+			seen[2] = true
+			if r.Null() {
+				v.Lines = nil
+			} else {
+				x := new(ArrayOfString)
+				err = x.DecodeRecord(r)
+				v.Lines = x
+			}
+			if err != nil {
+				return wire.RecordPath("Lines", err)
+			}
+		default:
+			if err := r.Unknown(key, recordKeysAddress); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// AppendRecord appends ArrayOfAddress as a JSON array of its items.
+func (v *ArrayOfAddress) AppendRecord(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Address {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if item == nil {
+			b = append(b, "null"...)
+		} else {
+			b = item.AppendRecord(b)
+		}
+	}
+	return append(b, ']')
+}
+
+// DecodeRecord reads ArrayOfAddress from a JSON array of its items ([] reads as no items, as in XML).
+func (v *ArrayOfAddress) DecodeRecord(r *wire.RecordReader) error {
+	if err := r.BeginArray(); err != nil {
+		return err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
+	v.Address = nil
+	if n > 0 {
+		v.Address = make([]*Address, 0, n)
+	}
+	for i := 0; ; i++ {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		var item *Address
+		if r.Null() {
+			item = nil
+		} else {
+			x := new(Address)
+			err = x.DecodeRecord(r)
+			item = x
+		}
+		if err != nil {
+			return wire.RecordItem(i, err)
+		}
+		v.Address = append(v.Address, item)
+	}
+}
+
+// AppendRecord appends ArrayOfInt as a JSON array of its items.
+func (v *ArrayOfInt) AppendRecord(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Int {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendRecordInt(b, int64(item))
+	}
+	return append(b, ']')
+}
+
+// DecodeRecord reads ArrayOfInt from a JSON array of its items ([] reads as no items, as in XML).
+func (v *ArrayOfInt) DecodeRecord(r *wire.RecordReader) error {
+	if err := r.BeginArray(); err != nil {
+		return err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
+	v.Int = nil
+	if n > 0 {
+		v.Int = make([]int32, 0, n)
+	}
+	for i := 0; ; i++ {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		var item int32
+		{
+			var n int64
+			n, err = r.Int("int", 32)
+			item = int32(n)
+		}
+		if err != nil {
+			return wire.RecordItem(i, err)
+		}
+		v.Int = append(v.Int, item)
+	}
+}
+
+// AppendRecord appends Sample as a JSON object, every element in schema order.
+func (v *Sample) AppendRecord(b []byte) []byte {
+	b = append(b, `{"Text":`...)
+	b = wire.AppendRecordString(b, v.Text)
+	b = append(b, `,"Count":`...)
+	b = wire.AppendRecordInt(b, int64(v.Count))
+	b = append(b, `,"Big":`...)
+	b = wire.AppendRecordInt(b, int64(v.Big))
+	b = append(b, `,"Small":`...)
+	b = wire.AppendRecordInt(b, int64(v.Small))
+	b = append(b, `,"Flag":`...)
+	b = wire.AppendRecordBool(b, v.Flag)
+	b = append(b, `,"Amount":`...)
+	b = wire.AppendRecordDecimal(b, v.Amount)
+	b = append(b, `,"Ratio":`...)
+	b = wire.AppendRecordDouble(b, v.Ratio)
+	b = append(b, `,"Approx":`...)
+	b = wire.AppendRecordFloat(b, v.Approx)
+	b = append(b, `,"When":`...)
+	b = wire.AppendRecordDateTime(b, v.When)
+	b = append(b, `,"Data":`...)
+	b = wire.AppendRecordBase64(b, v.Data)
+	b = append(b, `,"Key":`...)
+	b = wire.AppendRecordGUID(b, v.Key)
+	b = append(b, `,"Level":`...)
+	b = wire.AppendRecordString(b, v.Level.wireText())
+	b = append(b, `,"Home":`...)
+	if v.Home == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Home.AppendRecord(b)
+	}
+	b = append(b, `,"Others":`...)
+	if v.Others == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Others.AppendRecord(b)
+	}
+	b = append(b, `,"MaybeInt":`...)
+	if v.MaybeInt == nil {
+		b = append(b, "null"...)
+	} else {
+		b = wire.AppendRecordInt(b, int64(*v.MaybeInt))
+	}
+	b = append(b, `,"MaybeWhen":`...)
+	if v.MaybeWhen == nil {
+		b = append(b, "null"...)
+	} else {
+		b = wire.AppendRecordDateTime(b, *v.MaybeWhen)
+	}
+	b = append(b, `,"Tags":`...)
+	if v.Tags == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Tags.AppendRecord(b)
+	}
+	b = append(b, `,"Numbers":`...)
+	if v.Numbers == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Numbers.AppendRecord(b)
+	}
+	return append(b, '}')
+}
+
+// recordKeysSample are the keys of Sample's record object.
+var recordKeysSample = []string{"Text", "Count", "Big", "Small", "Flag", "Amount", "Ratio", "Approx", "When", "Data", "Key", "Level", "Home", "Others", "MaybeInt", "MaybeWhen", "Tags", "Numbers"}
+
+// DecodeRecord reads Sample from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = Sample{}
+	var seen [18]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		case "Text":
+			if seen[0] {
+				return r.Duplicate(key)
+			}
+			seen[0] = true
+			v.Text, err = r.String()
+			if err != nil {
+				return wire.RecordPath("Text", err)
+			}
+		case "Count":
+			if seen[1] {
+				return r.Duplicate(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = r.Int("int", 32)
+				v.Count = int32(n)
+			}
+			if err != nil {
+				return wire.RecordPath("Count", err)
+			}
+		case "Big":
+			if seen[2] {
+				return r.Duplicate(key)
+			}
+			seen[2] = true
+			{
+				var n int64
+				n, err = r.Int("long", 64)
+				v.Big = int64(n)
+			}
+			if err != nil {
+				return wire.RecordPath("Big", err)
+			}
+		case "Small":
+			if seen[3] {
+				return r.Duplicate(key)
+			}
+			seen[3] = true
+			{
+				var n int64
+				n, err = r.Int("short", 16)
+				v.Small = int16(n)
+			}
+			if err != nil {
+				return wire.RecordPath("Small", err)
+			}
+		case "Flag":
+			if seen[4] {
+				return r.Duplicate(key)
+			}
+			seen[4] = true
+			v.Flag, err = r.Bool()
+			if err != nil {
+				return wire.RecordPath("Flag", err)
+			}
+		case "Amount":
+			if seen[5] {
+				return r.Duplicate(key)
+			}
+			seen[5] = true
+			v.Amount, err = r.Decimal()
+			if err != nil {
+				return wire.RecordPath("Amount", err)
+			}
+		case "Ratio":
+			if seen[6] {
+				return r.Duplicate(key)
+			}
+			seen[6] = true
+			v.Ratio, err = r.Double("double", 64)
+			if err != nil {
+				return wire.RecordPath("Ratio", err)
+			}
+		case "Approx":
+			if seen[7] {
+				return r.Duplicate(key)
+			}
+			seen[7] = true
+			{
+				var f float64
+				f, err = r.Double("float", 32)
+				v.Approx = float32(f)
+			}
+			if err != nil {
+				return wire.RecordPath("Approx", err)
+			}
+		case "When":
+			if seen[8] {
+				return r.Duplicate(key)
+			}
+			seen[8] = true
+			v.When, err = r.DateTime()
+			if err != nil {
+				return wire.RecordPath("When", err)
+			}
+		case "Data":
+			if seen[9] {
+				return r.Duplicate(key)
+			}
+			seen[9] = true
+			v.Data, err = r.Base64()
+			if err != nil {
+				return wire.RecordPath("Data", err)
+			}
+		case "Key":
+			if seen[10] {
+				return r.Duplicate(key)
+			}
+			seen[10] = true
+			v.Key, err = r.GUID()
+			if err != nil {
+				return wire.RecordPath("Key", err)
+			}
+		case "Level":
+			if seen[11] {
+				return r.Duplicate(key)
+			}
+			seen[11] = true
+			{
+				var text string
+				if text, err = r.String(); err == nil {
+					switch text {
+					case "", "Bronze", "Silver", "Gold":
+						v.Level = Tier(text)
+					default:
+						err = r.BadEnum("Tier", text)
+					}
+				}
+			}
+			if err != nil {
+				return wire.RecordPath("Level", err)
+			}
+		case "Home":
+			if seen[12] {
+				return r.Duplicate(key)
+			}
+			seen[12] = true
+			if r.Null() {
+				v.Home = nil
+			} else {
+				x := new(Address)
+				err = x.DecodeRecord(r)
+				v.Home = x
+			}
+			if err != nil {
+				return wire.RecordPath("Home", err)
+			}
+		case "Others":
+			if seen[13] {
+				return r.Duplicate(key)
+			}
+			seen[13] = true
+			if r.Null() {
+				v.Others = nil
+			} else {
+				x := new(ArrayOfAddress)
+				err = x.DecodeRecord(r)
+				v.Others = x
+			}
+			if err != nil {
+				return wire.RecordPath("Others", err)
+			}
+		case "MaybeInt":
+			if seen[14] {
+				return r.Duplicate(key)
+			}
+			seen[14] = true
+			if r.Null() {
+				v.MaybeInt = nil
+			} else {
+				var x int32
+				{
+					var n int64
+					n, err = r.Int("int", 32)
+					x = int32(n)
+				}
+				v.MaybeInt = &x
+			}
+			if err != nil {
+				return wire.RecordPath("MaybeInt", err)
+			}
+		case "MaybeWhen":
+			if seen[15] {
+				return r.Duplicate(key)
+			}
+			seen[15] = true
+			if r.Null() {
+				v.MaybeWhen = nil
+			} else {
+				var x wire.DateTime
+				x, err = r.DateTime()
+				v.MaybeWhen = &x
+			}
+			if err != nil {
+				return wire.RecordPath("MaybeWhen", err)
+			}
+		case "Tags":
+			if seen[16] {
+				return r.Duplicate(key)
+			}
+			seen[16] = true
+			if r.Null() {
+				v.Tags = nil
+			} else {
+				x := new(ArrayOfString)
+				err = x.DecodeRecord(r)
+				v.Tags = x
+			}
+			if err != nil {
+				return wire.RecordPath("Tags", err)
+			}
+		case "Numbers":
+			if seen[17] {
+				return r.Duplicate(key)
+			}
+			seen[17] = true
+			if r.Null() {
+				v.Numbers = nil
+			} else {
+				x := new(ArrayOfInt)
+				err = x.DecodeRecord(r)
+				v.Numbers = x
+			}
+			if err != nil {
+				return wire.RecordPath("Numbers", err)
+			}
+		default:
+			if err := r.Unknown(key, recordKeysSample); err != nil {
+				return err
+			}
+		}
+	}
+}

@@ -16,9 +16,13 @@ func (s *Service) CountRolesContext(ctx context.Context, req *gen.CountRoles) (*
 	if req.Max < 0 {
 		return nil, fault.Errorf(fault.InvalidArgument, "The parameter max must not be negative (got %d).", req.Max)
 	}
-	c, err := s.store.Get(ctx, req.Id)
+	c, err := s.get(ctx, req.Id)
 	if err != nil {
-		return nil, storeError(err, req.Id)
+		return nil, err
 	}
-	return &gen.CountRolesResponse{CountRolesResult: int32(min(len(c.RoleIDs), int(req.Max)))}, nil
+	roles := 0
+	if c.RoleIds != nil {
+		roles = len(c.RoleIds.Astring)
+	}
+	return &gen.CountRolesResponse{CountRolesResult: int32(min(roles, int(req.Max)))}, nil
 }

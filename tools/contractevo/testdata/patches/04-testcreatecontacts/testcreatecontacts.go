@@ -24,10 +24,10 @@ func (s *Service) TestCreateContactsContext(ctx context.Context, req *gen.TestCr
 			return nil, err
 		}
 		c := TestContact(id)
-		if err := s.store.Put(ctx, c); err != nil {
-			return nil, storeError(err, id)
+		if err := s.put(ctx, c); err != nil {
+			return nil, err
 		}
-		list.Contact = append(list.Contact, toWire(c))
+		list.Contact = append(list.Contact, c)
 	}
 	return &gen.TestCreateContactsResponse{TestCreateContactsResult: list}, nil
 }

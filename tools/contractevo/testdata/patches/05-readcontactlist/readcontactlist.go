@@ -36,14 +36,18 @@ func (s *Service) ReadContactListContext(ctx context.Context, req *gen.ReadConta
 			}
 			return nil, err
 		}
-		c, err := s.store.Get(ctx, *id)
+		r, err := s.store.Get(ctx, *id)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			list.Missing.Astring = append(list.Missing.Astring, id)
 		case err != nil:
 			return nil, storeError(err, *id)
 		default:
-			list.Contacts.Contact = append(list.Contacts.Contact, toWire(c))
+			c, err := FromRecord(r)
+			if err != nil {
+				return nil, fault.InternalError(err)
+			}
+			list.Contacts.Contact = append(list.Contacts.Contact, c)
 		}
 	}
 	return &gen.ReadContactListResponse{ReadContactListResult: list}, nil

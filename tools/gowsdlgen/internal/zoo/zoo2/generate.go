@@ -14,4 +14,4 @@
 // `make check-generate` keeps them in step.
 package zoo2
 
-//go:generate go run ../../.. -wsdl ../testdata/more/zoo2.wsdl -o zoo2.go -wire zoo2_wire.go -pkg zoo2
+//go:generate go run ../../.. -wsdl ../testdata/more/zoo2.wsdl -o zoo2.go -wire zoo2_wire.go -pkg zoo2 -record Stamp -record-key Kind -record-index When

@@ -3402,3 +3402,125 @@ func (c *SyncSoapClient) EchoTierContext(ctx context.Context, request *EchoTier)
 func (c *SyncSoapClient) EchoTier(request *EchoTier) (*EchoTierResponse, error) {
 	return c.EchoTierContext(context.Background(), request)
 }
+
+// ---- The record codec of Stamp (the -record flags on the go:generate line; server/wire/record.go
+// defines the canonical form) ----
+
+// StampRecord describes Stamp, the contract's record type: the store keeps one canonical JSON document
+// per Stamp, keyed by Kind and indexed by When, and the record formats carry the same document.
+var StampRecord = &wire.RecordType{
+	Name: "Stamp", Type: typeStamp, Key: "Kind", Index: "When",
+	Fields: []string{"When", "MaybeWhen", "Kind", "Ticks"},
+	New:    func() wire.Record { return new(Stamp) },
+}
+
+var _ wire.Record = (*Stamp)(nil)
+
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Stamp) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
+	var r wire.RecordReader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+// RecordKey is Kind, the record's key.
+func (v *Stamp) RecordKey() string {
+	return v.Kind
+}
+
+// RecordIndex is When, the record's indexed field.
+func (v *Stamp) RecordIndex() string {
+	var b []byte
+	return string(v.When.AppendText(b))
+}
+
+// AppendRecord appends Stamp as a JSON object, every element in schema order.
+func (v *Stamp) AppendRecord(b []byte) []byte {
+	b = append(b, `{"When":`...)
+	b = wire.AppendRecordDateTime(b, v.When)
+	b = append(b, `,"MaybeWhen":`...)
+	if v.MaybeWhen == nil {
+		b = append(b, "null"...)
+	} else {
+		b = wire.AppendRecordDateTime(b, *v.MaybeWhen)
+	}
+	b = append(b, `,"Kind":`...)
+	b = wire.AppendRecordString(b, v.Kind)
+	b = append(b, `,"Ticks":`...)
+	b = wire.AppendRecordInt(b, int64(v.Ticks))
+	return append(b, '}')
+}
+
+// recordKeysStamp are the keys of Stamp's record object.
+var recordKeysStamp = []string{"When", "MaybeWhen", "Kind", "Ticks"}
+
+// DecodeRecord reads Stamp from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *Stamp) DecodeRecord(r *wire.RecordReader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = Stamp{}
+	var seen [4]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		case "When":
+			if seen[0] {
+				return r.Duplicate(key)
+			}
+			seen[0] = true
+			v.When, err = r.DateTime()
+			if err != nil {
+				return wire.RecordPath("When", err)
+			}
+		case "MaybeWhen":
+			if seen[1] {
+				return r.Duplicate(key)
+			}
+			seen[1] = true
+			if r.Null() {
+				v.MaybeWhen = nil
+			} else {
+				var x wire.DateTime
+				x, err = r.DateTime()
+				v.MaybeWhen = &x
+			}
+			if err != nil {
+				return wire.RecordPath("MaybeWhen", err)
+			}
+		case "Kind":
+			if seen[2] {
+				return r.Duplicate(key)
+			}
+			seen[2] = true
+			v.Kind, err = r.String()
+			if err != nil {
+				return wire.RecordPath("Kind", err)
+			}
+		case "Ticks":
+			if seen[3] {
+				return r.Duplicate(key)
+			}
+			seen[3] = true
+			{
+				var n int64
+				n, err = r.Int("long", 64)
+				v.Ticks = int64(n)
+			}
+			if err != nil {
+				return wire.RecordPath("Ticks", err)
+			}
+		default:
+			if err := r.Unknown(key, recordKeysStamp); err != nil {
+				return err
+			}
+		}
+	}
+}

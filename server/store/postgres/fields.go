@@ -1,0 +1,211 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/contactsync/contactsync/server/store"
+)
+
+// Field metadata and maintenance (store.Fields): the record_fields table (migration 0004), and the
+// rewrites of the documents that rename or drop a field, with PostgreSQL's jsonb operators (#> reads
+// a path given as a text array, #- removes it, jsonb_set writes it). Each runs in one transaction.
+
+// Compile-time check that Store keeps the field metadata.
+var _ store.Fields = (*Store)(nil)
+
+// lockFieldsSQL serializes SyncFields across instances starting at once, so that one adding a field
+// and one whose contract lacks it cannot both pass (the second waits and then sees the field).
+const lockFieldsSQL = `LOCK TABLE record_fields IN SHARE ROW EXCLUSIVE MODE`
+
+// maintain runs fn in a transaction with no statement time limit (a rewrite of every record takes as
+// long as it takes; ctx still cancels it), and commits.
+func (s *Store) maintain(ctx context.Context, what string, fn func(tx pgx.Tx) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return classify(ctx, what, err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }() // a no-op after Commit
+	if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0`); err != nil {
+		return classify(ctx, what, err)
+	}
+	if err := fn(tx); err != nil {
+		return classify(ctx, what, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return classify(ctx, what, err)
+	}
+	return nil
+}
+
+// storedFields reads record_fields, sorted.
+func storedFields(ctx context.Context, q interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}) ([]string, error) {
+	rows, err := q.Query(ctx, `SELECT path FROM record_fields ORDER BY path COLLATE "C"`)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	return paths, nil
+}
+
+// SyncFields compares paths with record_fields and records the missing ones, as store.Fields says.
+func (s *Store) SyncFields(ctx context.Context, paths []string) (gone []string, err error) {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	err = s.maintain(op, "record fields", func(tx pgx.Tx) error {
+		if _, err := tx.Exec(op, lockFieldsSQL); err != nil {
+			return err
+		}
+		recorded, err := storedFields(op, tx)
+		if err != nil {
+			return err
+		}
+		if gone = store.Gone(recorded, paths); len(gone) > 0 {
+			return nil
+		}
+		if missing := store.Missing(recorded, paths); len(missing) > 0 {
+			_, err = tx.Exec(op, `INSERT INTO record_fields (path) SELECT unnest($1::text[]) ON CONFLICT (path) DO NOTHING`, missing)
+		}
+		return err
+	})
+	return gone, err
+}
+
+// StoredFields returns the paths record_fields holds, sorted.
+func (s *Store) StoredFields(ctx context.Context) ([]string, error) {
+	op, cancel := s.bound(ctx)
+	defer cancel()
+	paths, err := storedFields(op, s.pool)
+	if err != nil {
+		return nil, classify(ctx, "stored fields", err)
+	}
+	return paths, nil
+}
+
+// queryRower is what checkNotInArray needs of a pool or a transaction.
+type queryRower interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// checkNotInArray fails with store.ErrPathInArray when some record holds an array where a segment of
+// the path is to be looked up (#> would find nothing there, not the values inside).
+func checkNotInArray(ctx context.Context, q queryRower, path string, segs []string) error {
+	for i := 1; i < len(segs); i++ {
+		var n int64
+		if err := q.QueryRow(ctx, `SELECT count(*) FROM contacts WHERE jsonb_typeof(doc #> $1) = 'array'`, segs[:i]).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("%s: %w (%d records hold an array at %s)", path, store.ErrPathInArray, n, strings.Join(segs[:i], "."))
+		}
+	}
+	return nil
+}
+
+// CountField returns how many records hold a value other than null at path.
+func (s *Store) CountField(ctx context.Context, path string) (int64, error) {
+	segs, err := store.FieldPath(path)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: count field: %w", err)
+	}
+	var n int64
+	err = s.maintain(ctx, "count field "+path, func(tx pgx.Tx) error {
+		if err := checkNotInArray(ctx, tx, path, segs); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT count(*) FROM contacts WHERE jsonb_typeof(doc #> $1) <> 'null'`, segs).Scan(&n)
+	})
+	return n, err
+}
+
+// RenameField moves the value at from to to in every record holding from, and renames the recorded
+// paths, in one transaction. A record whose from is null loses the key only (null and missing read
+// back alike).
+func (s *Store) RenameField(ctx context.Context, from, to string) (int64, error) {
+	fromSegs, toSegs, err := store.RenamedPath(from, to)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: rename field: %w", err)
+	}
+	var rewritten int64
+	err = s.maintain(ctx, fmt.Sprintf("rename field %s to %s", from, to), func(tx pgx.Tx) error {
+		if err := checkNotInArray(ctx, tx, from, fromSegs); err != nil {
+			return err
+		}
+		var both int64
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM contacts WHERE jsonb_typeof(doc #> $1) <> 'null' AND jsonb_typeof(doc #> $2) <> 'null'`,
+			fromSegs, toSegs).Scan(&both); err != nil {
+			return err
+		}
+		if both > 0 {
+			return fmt.Errorf("%d records hold values at both %s and %s; drop one of them first", both, from, to)
+		}
+		tag, err := tx.Exec(ctx, `UPDATE contacts SET doc = jsonb_set(doc #- $1, $2, doc #> $1) WHERE jsonb_typeof(doc #> $1) <> 'null'`, fromSegs, toSegs)
+		if err != nil {
+			return err
+		}
+		rewritten = tag.RowsAffected()
+		if tag, err = tx.Exec(ctx, `UPDATE contacts SET doc = doc #- $1 WHERE jsonb_typeof(doc #> $1) = 'null'`, fromSegs); err != nil {
+			return err
+		}
+		rewritten += tag.RowsAffected()
+		recorded, err := storedFields(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, p := range recorded {
+			if !store.Under(p, from) {
+				continue
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM record_fields WHERE path = $1`, p); err != nil {
+				return err
+			}
+			np := to + strings.TrimPrefix(p, from)
+			if slices.Contains(recorded, np) {
+				continue
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO record_fields (path) VALUES ($1) ON CONFLICT (path) DO NOTHING`, np); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return rewritten, nil
+}
+
+// DropField removes the value at path from every record holding it, and path (with the paths under
+// it) from record_fields, in one transaction.
+func (s *Store) DropField(ctx context.Context, path string) (int64, error) {
+	segs, err := store.FieldPath(path)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: drop field: %w", err)
+	}
+	var rewritten int64
+	err = s.maintain(ctx, "drop field "+path, func(tx pgx.Tx) error {
+		if err := checkNotInArray(ctx, tx, path, segs); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `UPDATE contacts SET doc = doc #- $1 WHERE doc #> $1 IS NOT NULL`, segs)
+		if err != nil {
+			return err
+		}
+		rewritten = tag.RowsAffected()
+		_, err = tx.Exec(ctx, `DELETE FROM record_fields WHERE path = $1 OR starts_with(path, $2)`, path, path+".")
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return rewritten, nil
+}

@@ -1,0 +1,231 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/contactsync/contactsync/server/store"
+)
+
+// Field metadata and maintenance (store.Fields): the record_fields table (migration 0004), and the
+// rewrites of the documents that rename or drop a field, with SQLite's JSON functions. Every one of
+// them runs through the group committer like any other write, in one transaction.
+
+// Compile-time check that Store keeps the field metadata.
+var _ store.Fields = (*Store)(nil)
+
+// jsonPath returns SQLite's JSON path for a field path's segments: $."A"."B" (quoted, so any name an
+// element may have is taken literally).
+func jsonPath(segs []string) string {
+	var b strings.Builder
+	b.WriteString("$")
+	for _, s := range segs {
+		b.WriteString(`."`)
+		b.WriteString(s)
+		b.WriteString(`"`)
+	}
+	return b.String()
+}
+
+// SyncFields compares paths with record_fields and records the missing ones, as store.Fields says.
+func (s *Store) SyncFields(ctx context.Context, paths []string) (gone []string, err error) {
+	// Usually there is nothing to record: answer from a read, with no write transaction (and fsync).
+	recorded, err := s.StoredFields(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if gone = store.Gone(recorded, paths); len(gone) > 0 || len(store.Missing(recorded, paths)) == 0 {
+		return gone, nil
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		recorded, err := storedFields(tx)
+		if err != nil {
+			return err
+		}
+		if gone = store.Gone(recorded, paths); len(gone) > 0 {
+			return nil
+		}
+		for _, p := range store.Missing(recorded, paths) {
+			if _, err := tx.Exec(`INSERT INTO record_fields (path) VALUES (?)`, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: record fields: %w", err)
+	}
+	return gone, nil
+}
+
+// querier is what storedFields needs of a *sql.DB or *sql.Tx.
+type querier interface {
+	Query(query string, args ...any) (*sql.Rows, error)
+}
+
+// storedFields reads record_fields, sorted.
+func storedFields(q querier) ([]string, error) {
+	rows, err := q.Query(`SELECT path FROM record_fields ORDER BY path`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var paths []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, rows.Err()
+}
+
+// StoredFields returns the paths record_fields holds, sorted.
+func (s *Store) StoredFields(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	paths, err := storedFields(s.r)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: stored fields: %w", err)
+	}
+	return paths, nil
+}
+
+// checkNotInArray fails with store.ErrPathInArray when some record holds an array where a segment of
+// the path is to be looked up.
+func checkNotInArray(q interface {
+	QueryRow(query string, args ...any) *sql.Row
+}, path string, segs []string) error {
+	for i := 1; i < len(segs); i++ {
+		var n int64
+		if err := q.QueryRow(`SELECT count(*) FROM contacts WHERE json_type(doc, ?) = 'array'`, jsonPath(segs[:i])).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("%s: %w (%d records hold an array at %s)", path, store.ErrPathInArray, n, strings.Join(segs[:i], "."))
+		}
+	}
+	return nil
+}
+
+// CountField returns how many records hold a value other than null at path.
+func (s *Store) CountField(ctx context.Context, path string) (int64, error) {
+	segs, err := store.FieldPath(path)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: count field: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	tx, err := s.r.BeginTx(ctx, nil) // one snapshot for both queries
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: count field %s: %w", path, err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if err := checkNotInArray(tx, path, segs); err != nil {
+		return 0, fmt.Errorf("sqlite: count field: %w", err)
+	}
+	var n int64
+	if err := tx.QueryRow(`SELECT count(*) FROM contacts WHERE json_type(doc, ?) <> 'null'`, jsonPath(segs)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("sqlite: count field %s: %w", path, err)
+	}
+	return n, nil
+}
+
+// RenameField moves the value at from to to in every record holding from, and renames the recorded
+// paths, in one transaction. A record whose from is null loses the key only (null and missing read
+// back alike). The new key comes last in the object (json_set appends); readers accept any order.
+func (s *Store) RenameField(ctx context.Context, from, to string) (int64, error) {
+	fromSegs, toSegs, err := store.RenamedPath(from, to)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: rename field: %w", err)
+	}
+	fp, tp := jsonPath(fromSegs), jsonPath(toSegs)
+	var rewritten int64
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		rewritten = 0
+		if err := checkNotInArray(tx, from, fromSegs); err != nil {
+			return err
+		}
+		var both int64
+		if err := tx.QueryRow(`SELECT count(*) FROM contacts WHERE json_type(doc, ?) <> 'null' AND json_type(doc, ?) <> 'null'`, fp, tp).Scan(&both); err != nil {
+			return err
+		}
+		if both > 0 {
+			return fmt.Errorf("%d records hold values at both %s and %s; drop one of them first", both, from, to)
+		}
+		// The -> operator returns the value as JSON, which json_set inserts as such (not as a string).
+		res, err := tx.Exec(`UPDATE contacts SET doc = json_set(json_remove(doc, ?1), ?2, doc -> ?1) WHERE json_type(doc, ?1) <> 'null'`, fp, tp)
+		if err != nil {
+			return err
+		}
+		moved, _ := res.RowsAffected()
+		res, err = tx.Exec(`UPDATE contacts SET doc = json_remove(doc, ?1) WHERE json_type(doc, ?1) = 'null'`, fp)
+		if err != nil {
+			return err
+		}
+		nulls, _ := res.RowsAffected()
+		rewritten = moved + nulls
+		return renameRecorded(tx, from, to)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: rename field %s to %s: %w", from, to, err)
+	}
+	return rewritten, nil
+}
+
+// renameRecorded replaces from, and every path under it, by the same path under to in record_fields.
+func renameRecorded(tx *sql.Tx, from, to string) error {
+	recorded, err := storedFields(tx)
+	if err != nil {
+		return err
+	}
+	for _, p := range recorded {
+		if !store.Under(p, from) {
+			continue
+		}
+		if _, err := tx.Exec(`DELETE FROM record_fields WHERE path = ?`, p); err != nil {
+			return err
+		}
+		np := to + strings.TrimPrefix(p, from)
+		if slices.Contains(recorded, np) {
+			continue
+		}
+		if _, err := tx.Exec(`INSERT INTO record_fields (path) VALUES (?) ON CONFLICT (path) DO NOTHING`, np); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DropField removes the value at path from every record holding it, and path (with the paths under
+// it) from record_fields, in one transaction.
+func (s *Store) DropField(ctx context.Context, path string) (int64, error) {
+	segs, err := store.FieldPath(path)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: drop field: %w", err)
+	}
+	var rewritten int64
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		rewritten = 0
+		if err := checkNotInArray(tx, path, segs); err != nil {
+			return err
+		}
+		res, err := tx.Exec(`UPDATE contacts SET doc = json_remove(doc, ?1) WHERE json_type(doc, ?1) IS NOT NULL`, jsonPath(segs))
+		if err != nil {
+			return err
+		}
+		rewritten, _ = res.RowsAffected()
+		_, err = tx.Exec(`DELETE FROM record_fields WHERE path = ? OR substr(path, 1, ?) = ?`, path, len(path)+1, path+".")
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: drop field %s: %w", path, err)
+	}
+	return rewritten, nil
+}

@@ -1,0 +1,62 @@
+package sqlite_test
+
+import (
+	"io/fs"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server/store/migrate"
+	"github.com/contactsync/contactsync/server/store/sqlite"
+)
+
+// migrationsUpTo returns the embedded migrations of versions up to v.
+func migrationsUpTo(t *testing.T, all fs.FS, v int) fs.FS {
+	t.Helper()
+	ms, err := migrate.Load(all)
+	require.NoError(t, err)
+	out := fstest.MapFS{}
+	for _, m := range ms {
+		if m.Version <= v {
+			out[m.File] = &fstest.MapFile{Data: []byte(m.SQL)}
+		}
+	}
+	return out
+}
+
+// TestMigrationToDocuments writes contacts in version 3's columns, then opens the store, which
+// converts them to documents (migration 0004): every field is kept, in the canonical form (keys in
+// schema order, the role ids as an array), and record_fields names the eight fields.
+func TestMigrationToDocuments(t *testing.T) {
+	path := tempPath(t)
+	db := rawDB(t, path)
+	_, err := migrate.Up(t.Context(), db, migrationsUpTo(t, sqlite.Migrations(), 3), migrate.QuestionMark)
+	require.NoError(t, err)
+	_, err = db.ExecContext(t.Context(), `INSERT INTO contacts VALUES
+		('c1', 'acc-1', 'Zoë', 'O''Brien "x"', '+1', '+2', 'z@example.com', '["r1","r\"2","<&>"]'),
+		('c2', 'acc-1', '', '', '', '', '', '[]'),
+		('ид', 'acc-2', 'line
+break', '', '', '', '', '[]')`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	s := open(t, path)
+	for key, want := range map[string]string{
+		"c1": `{"Id":"c1","AccountId":"acc-1","FirstName":"Zoë","LastName":"O'Brien \"x\"","PhoneMobile":"+1","PhoneWork":"+2","EmailAddress":"z@example.com","RoleIds":["r1","r\"2","<&>"]}`,
+		"c2": `{"Id":"c2","AccountId":"acc-1","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":[]}`,
+		"ид": `{"Id":"ид","AccountId":"acc-2","FirstName":"line\nbreak","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":[]}`,
+	} {
+		got, err := s.Get(t.Context(), key)
+		require.NoError(t, err)
+		assert.Equal(t, want, string(got.Doc), "%s: keys in schema order, compact", key)
+	}
+	list, err := s.ListByIndex(t.Context(), "acc-1", "", 10)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	assert.Equal(t, "c1", list[0].Key)
+	fields, err := s.StoredFields(t.Context())
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}, fields)
+}

@@ -1,0 +1,1060 @@
+package wire
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The record codec: the contract's record type (gen.Contact, named by the -record flags of the
+// generate directive in gen/generate.go) as the store keeps it and the record formats carry it, one canonical JSON
+// document per record. tools/gowsdlgen generates AppendRecord and DecodeRecord for the record type
+// and every complex type reachable from it; this file is their runtime.
+//
+// The canonical form (docs/data.md):
+//
+//   - a complex type is an object whose keys are its elements in schema order, every element always
+//     written; an ASMX array wrapper type (ArrayOfX) is a JSON array of its items;
+//   - a nil pointer, a nil slice and a nil base64Binary are null (a null item for a nil item pointer);
+//   - string and enumeration values are JSON strings (an enumeration's Go zero value is written as its
+//     first member, as the XML codec writes it);
+//   - int, long and short are JSON numbers; boolean is true or false;
+//   - dateTime, decimal, guid and base64Binary are JSON strings holding the XSD lexical form the XML
+//     codec writes (a dateTime keeps its offset and its fraction to .NET's 100 ns ticks);
+//   - double and float are JSON numbers in Go's shortest round-trip form, except INF, -INF, NaN and
+//     negative zero, written as the strings "INF", "-INF", "NaN" and "-0" (JSON has no number for the
+//     first three, and PostgreSQL's jsonb keeps no negative zero).
+//
+// On read, keys may come in any order (jsonb reorders them) and numbers in any JSON spelling (1e2 for
+// an int of 100); a missing key or a null for a value that cannot be nil gives the Go zero value, as
+// the XML decoder gives it for a missing element. A nil and an empty slice inside an array wrapper
+// are one value, written [] and read back as nil, as in XML, where both are an empty element.
+
+// Record is implemented by the generated record type: its canonical document, and its key and
+// indexed field as the store keeps them.
+type Record interface {
+	// AppendRecord appends the record's canonical JSON document.
+	AppendRecord(b []byte) []byte
+	// DecodeRecord reads a document (the whole value, from its '{') into the record, replacing
+	// what it held.
+	DecodeRecord(r *RecordReader) error
+	// RecordKey is the lexical form of the record's key field.
+	RecordKey() string
+	// RecordIndex is the lexical form of the record's indexed field.
+	RecordIndex() string
+}
+
+// RecordType describes the contract's record type: what transfer, the store's maintenance commands
+// and the service need to know about it without naming its fields.
+type RecordType struct {
+	// Name is the XSD name of the record type ("Contact").
+	Name string
+	// Type is its type descriptor; Type.Fields are the top-level elements in schema order.
+	Type *Type
+	// Key and Index name the key field and the indexed field (the -record-key and -record-index
+	// flags).
+	Key, Index string
+	// Fields is the dotted path of every element, in schema order, nested ones included after their
+	// parent ("Address", "Address.Street", "Address.Lines"); an element of the items of an array of
+	// complex values is named through the array with "[]" ("Others[].Street").
+	Fields []string
+	// New returns an empty record.
+	New func() Record
+}
+
+// Decode reads a document into a new record of the type, in the given mode.
+func (t *RecordType) Decode(doc []byte, mode RecordMode) (Record, error) {
+	v := t.New()
+	if err := DecodeRecord(doc, mode, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// RecordMode says how a RecordReader reads: how it treats keys the record type does not have
+// (RecordLenient or RecordStrict), and whether the strings it reads may share the document's memory
+// (RecordAlias, or'ed in).
+type RecordMode uint8
+
+const (
+	// RecordLenient skips unknown keys: the store's read path, where a row written before a field
+	// was removed from the contract still reads (serve refuses to start while such rows may exist;
+	// docs/contract.md).
+	RecordLenient RecordMode = 0
+	// RecordStrict refuses an unknown key with an error naming it and the known ones: import.
+	RecordStrict RecordMode = 1
+	// RecordAlias makes a string value without escapes share the document's memory instead of a
+	// copy: no allocation at all. Use it only for a document nothing writes afterwards (one the
+	// store has just handed over, as the service's read path does): the strings change with it.
+	RecordAlias RecordMode = 2
+)
+
+// recordMaxDepth bounds the nesting a RecordReader follows, so a hostile document cannot exhaust the
+// stack through a recursive type or a skipped value.
+const recordMaxDepth = 64
+
+// DecodeRecord reads doc, one JSON document and nothing after it but white space, into v.
+func DecodeRecord(doc []byte, mode RecordMode, v Record) error {
+	var r RecordReader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+// RecordError is an error reading a record document: what was wrong, and where in the record, as a
+// path of element names and array indexes ("Address.Lines[2]").
+type RecordError struct {
+	// Path is where in the record the error is; "" for the document itself.
+	Path string
+	// Msg says what is wrong.
+	Msg string
+}
+
+func (e *RecordError) Error() string {
+	if e.Path == "" {
+		return "record: " + e.Msg
+	}
+	return "record: " + e.Path + ": " + e.Msg
+}
+
+// RecordPath puts the element name in front of the path of a RecordError (the generated decoders
+// call it on the way out of an element); other errors are returned as they are.
+func RecordPath(name string, err error) error {
+	if e, ok := err.(*RecordError); ok {
+		switch {
+		case e.Path == "":
+			e.Path = name
+		case e.Path[0] == '[':
+			e.Path = name + e.Path
+		default:
+			e.Path = name + "." + e.Path
+		}
+	}
+	return err
+}
+
+// RecordItem puts an array index in front of the path of a RecordError.
+func RecordItem(i int, err error) error {
+	if e, ok := err.(*RecordError); ok {
+		idx := "[" + strconv.Itoa(i) + "]"
+		if e.Path == "" || e.Path[0] == '[' {
+			e.Path = idx + e.Path
+		} else {
+			e.Path = idx + "." + e.Path
+		}
+	}
+	return err
+}
+
+// RecordReader reads a record document for the generated DecodeRecord methods. It is a small
+// hand-written scanner over the bytes (no tokens, no reflection, keys as slices of the input), since
+// the store's read path decodes one document per request.
+type RecordReader struct {
+	data    []byte
+	pos     int
+	mode    RecordMode
+	depth   int
+	first   bool // just after '{' or '[': no comma before the next key or item
+	scratch []byte
+	// str is data as a string, made on the first string value read: the strings read without
+	// escapes are slices of it, so a document costs one string allocation, not one per value.
+	str string
+}
+
+// NewRecordReader returns a reader of doc in the given mode.
+func NewRecordReader(doc []byte, mode RecordMode) *RecordReader {
+	r := new(RecordReader)
+	r.Reset(doc, mode)
+	return r
+}
+
+// Reset makes r read doc from its start in the given mode, keeping its scratch space.
+func (r *RecordReader) Reset(doc []byte, mode RecordMode) {
+	*r = RecordReader{data: doc, mode: mode, scratch: r.scratch[:0]}
+}
+
+// Mode returns the reader's mode.
+func (r *RecordReader) Mode() RecordMode { return r.mode }
+
+func (r *RecordReader) errorf(msg string) error {
+	return &RecordError{Msg: msg}
+}
+
+func (r *RecordReader) syntax(msg string) error {
+	return &RecordError{Msg: "malformed JSON at offset " + strconv.Itoa(r.pos) + ": " + msg}
+}
+
+func (r *RecordReader) skipSpace() {
+	for r.pos < len(r.data) {
+		switch r.data[r.pos] {
+		case ' ', '\t', '\n', '\r':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte after white space, 0 at the end.
+func (r *RecordReader) peek() byte {
+	r.skipSpace()
+	if r.pos < len(r.data) {
+		return r.data[r.pos]
+	}
+	return 0
+}
+
+// End checks that nothing but white space follows the document.
+func (r *RecordReader) End() error {
+	if r.skipSpace(); r.pos < len(r.data) {
+		return r.syntax("data after the document")
+	}
+	return nil
+}
+
+// Null reads a null if one comes next and reports whether it did.
+func (r *RecordReader) Null() bool {
+	if r.peek() == 'n' && r.pos+4 <= len(r.data) && string(r.data[r.pos:r.pos+4]) == "null" {
+		r.pos += 4
+		return true
+	}
+	return false
+}
+
+// BeginObject reads the '{' of an object.
+func (r *RecordReader) BeginObject() error {
+	return r.begin('{', "an object")
+}
+
+// BeginArray reads the '[' of an array.
+func (r *RecordReader) BeginArray() error {
+	return r.begin('[', "an array")
+}
+
+func (r *RecordReader) begin(open byte, what string) error {
+	if c := r.peek(); c != open {
+		return r.wrongType(what)
+	}
+	if r.depth >= recordMaxDepth {
+		return r.syntax("nested deeper than " + strconv.Itoa(recordMaxDepth) + " levels")
+	}
+	r.depth++
+	r.pos++
+	r.first = true
+	return nil
+}
+
+// wrongType is the error for a value of the wrong JSON type where want was expected.
+func (r *RecordReader) wrongType(want string) error {
+	got := "the end of the document"
+	switch c := r.peek(); {
+	case r.pos >= len(r.data):
+	case c == '{':
+		got = "an object"
+	case c == '[':
+		got = "an array"
+	case c == '"':
+		got = "a string"
+	case c == 't' || c == 'f':
+		got = "a boolean"
+	case c == 'n':
+		got = "null"
+	case c == '-' || c >= '0' && c <= '9':
+		got = "a number"
+	default:
+		return r.syntax("unexpected character " + strconv.QuoteRune(rune(c)))
+	}
+	return r.errorf("want " + want + ", found " + got)
+}
+
+// next reads the separator before an object's key or an array's item, or the closing bracket; more
+// is false after the closing bracket.
+func (r *RecordReader) next(closing byte) (more bool, err error) {
+	c := r.peek()
+	if c == closing {
+		r.pos++
+		r.depth--
+		r.first = false
+		return false, nil
+	}
+	if r.first {
+		r.first = false
+		return true, nil
+	}
+	if c != ',' {
+		return false, r.syntax("want ',' or '" + string(closing) + "'")
+	}
+	r.pos++
+	return true, nil
+}
+
+// Key reads the next key of an object and its ':'; ok is false at the object's end, whose '}' it
+// reads. The key is valid until the next call on r.
+func (r *RecordReader) Key() (key []byte, ok bool, err error) {
+	more, err := r.next('}')
+	if err != nil || !more {
+		return nil, false, err
+	}
+	if r.peek() != '"' {
+		return nil, false, r.syntax("want a key")
+	}
+	key, err = r.stringBytes()
+	if err != nil {
+		return nil, false, err
+	}
+	if r.peek() != ':' {
+		return nil, false, r.syntax("want ':' after a key")
+	}
+	r.pos++
+	return key, true, nil
+}
+
+// ArrayLen returns how many items the array whose '[' was just read holds, without reading them, so
+// that a decoder can allocate its slice once.
+func (r *RecordReader) ArrayLen() (int, error) {
+	pos, depth, first := r.pos, r.depth, r.first
+	n := 0
+	for {
+		more, err := r.More()
+		if err != nil {
+			return 0, err
+		}
+		if !more {
+			break
+		}
+		n++
+		if err := r.skipValue(); err != nil {
+			return 0, err
+		}
+	}
+	r.pos, r.depth, r.first = pos, depth, first
+	return n, nil
+}
+
+// More reports whether an array has another item, reading the ',' before it or the closing ']'.
+func (r *RecordReader) More() (bool, error) {
+	return r.next(']')
+}
+
+// Unknown handles a key the type does not have: in RecordStrict mode it is an error naming the key
+// and the known ones; in RecordLenient mode its value is skipped.
+func (r *RecordReader) Unknown(key []byte, known []string) error {
+	if r.mode&RecordStrict != 0 {
+		return UnknownRecordField(string(key), known)
+	}
+	return r.Skip()
+}
+
+// UnknownRecordField is the error for a field the record type does not have.
+func UnknownRecordField(name string, known []string) error {
+	msg := "unknown field " + strconv.Quote(name) + "; the known fields are "
+	for i, k := range known {
+		if i > 0 {
+			msg += ", "
+		}
+		msg += k
+	}
+	if len(known) == 0 {
+		msg = "unknown field " + strconv.Quote(name) + "; the type has no fields"
+	}
+	return &RecordError{Msg: msg}
+}
+
+// Duplicate is the error for a key an object holds twice.
+func (r *RecordReader) Duplicate(key []byte) error {
+	return r.errorf("field " + strconv.Quote(string(key)) + " appears twice")
+}
+
+// Skip reads one value of any type.
+func (r *RecordReader) Skip() error {
+	_, err := r.RawValue()
+	return err
+}
+
+// RawValue reads one value of any type and returns its text, valid while the document is.
+func (r *RecordReader) RawValue() ([]byte, error) {
+	r.skipSpace()
+	start := r.pos
+	if err := r.skipValue(); err != nil {
+		return nil, err
+	}
+	return r.data[start:r.pos], nil
+}
+
+// skipValue reads one value, checking the JSON grammar; its recursion is bounded by recordMaxDepth.
+func (r *RecordReader) skipValue() error {
+	switch c := r.peek(); {
+	case c == '{':
+		if err := r.BeginObject(); err != nil {
+			return err
+		}
+		for {
+			_, ok, err := r.Key()
+			if err != nil || !ok {
+				return err
+			}
+			if err := r.skipValue(); err != nil {
+				return err
+			}
+		}
+	case c == '[':
+		if err := r.BeginArray(); err != nil {
+			return err
+		}
+		for {
+			more, err := r.More()
+			if err != nil || !more {
+				return err
+			}
+			if err := r.skipValue(); err != nil {
+				return err
+			}
+		}
+	case c == '"':
+		_, err := r.stringBytes()
+		return err
+	case c == 't':
+		return r.literal("true")
+	case c == 'f':
+		return r.literal("false")
+	case c == 'n':
+		return r.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		_, _, err := r.number()
+		return err
+	}
+	return r.wrongType("a value")
+}
+
+func (r *RecordReader) literal(word string) error {
+	if r.pos+len(word) > len(r.data) || string(r.data[r.pos:r.pos+len(word)]) != word {
+		return r.syntax("want " + word)
+	}
+	r.pos += len(word)
+	return nil
+}
+
+// number reads a JSON number (RFC 8259 §6) and returns its text; integer reports whether it has
+// neither a fraction nor an exponent.
+func (r *RecordReader) number() (text []byte, integer bool, err error) {
+	start := r.pos
+	d := r.data
+	i := r.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		r.pos = i
+		return nil, false, r.syntax("malformed number")
+	}
+	integer = true
+	if i < len(d) && d[i] == '.' {
+		integer = false
+		i++
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			r.pos = i
+			return nil, false, r.syntax("malformed number")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		integer = false
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			r.pos = i
+			return nil, false, r.syntax("malformed number")
+		}
+	}
+	r.pos = i
+	return d[start:i], integer, nil
+}
+
+// stringBytes reads a JSON string and returns its decoded bytes: a slice of the document when it
+// has no escapes, else of the reader's scratch space, valid until the next call. Control characters,
+// bad escapes and invalid UTF-8 are refused; a lone surrogate escape reads as U+FFFD, as
+// encoding/json reads it.
+func (r *RecordReader) stringBytes() ([]byte, error) {
+	d := r.data
+	r.pos++ // the opening quote
+	start := r.pos
+	i := start
+	for i < len(d) {
+		for i < len(d) && recordPlain[d[i]] { // the common case: one table look-up per byte
+			i++
+		}
+		if i == len(d) {
+			break
+		}
+		c := d[i]
+		switch {
+		case c == '"':
+			r.pos = i + 1
+			return d[start:i], nil
+		case c == '\\':
+			return r.escapedString(start, i)
+		case c < 0x20:
+			r.pos = i
+			return nil, r.syntax("control character in a string")
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			ru, size := utf8.DecodeRune(d[i:])
+			if ru == utf8.RuneError && size == 1 {
+				r.pos = i
+				return nil, r.syntax("invalid UTF-8 in a string")
+			}
+			i += size
+		}
+	}
+	r.pos = i
+	return nil, r.syntax("unterminated string")
+}
+
+// recordPlain marks the bytes that stand for themselves in a JSON string: printable ASCII but the
+// quote and the backslash. Any other byte (those two, a control character, the start of a multi-byte
+// UTF-8 sequence) takes stringBytes' slower path.
+var recordPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// escapedString continues stringBytes from the first backslash at i, decoding into scratch.
+func (r *RecordReader) escapedString(start, i int) ([]byte, error) {
+	d := r.data
+	out := append(r.scratch[:0], d[start:i]...)
+	for i < len(d) {
+		c := d[i]
+		switch {
+		case c == '"':
+			r.pos = i + 1
+			r.scratch = out
+			return out, nil
+		case c == '\\':
+			if i+1 >= len(d) {
+				r.pos = i
+				return nil, r.syntax("unterminated string")
+			}
+			switch e := d[i+1]; e {
+			case '"', '\\', '/':
+				out = append(out, e)
+				i += 2
+			case 'b':
+				out = append(out, '\b')
+				i += 2
+			case 'f':
+				out = append(out, '\f')
+				i += 2
+			case 'n':
+				out = append(out, '\n')
+				i += 2
+			case 'r':
+				out = append(out, '\r')
+				i += 2
+			case 't':
+				out = append(out, '\t')
+				i += 2
+			case 'u':
+				ru, ok := hex4(d, i+2)
+				if !ok {
+					r.pos = i
+					return nil, r.syntax("malformed \\u escape")
+				}
+				i += 6
+				if utf16IsSurrogate(ru) {
+					lo, ok := rune(-1), false
+					if i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+						lo, ok = hex4(d, i+2)
+					}
+					if ok && ru < 0xDC00 && lo >= 0xDC00 && lo <= 0xDFFF {
+						ru = 0x10000 + (ru-0xD800)<<10 + (lo - 0xDC00)
+						i += 6
+					} else {
+						ru = utf8.RuneError
+					}
+				}
+				out = utf8.AppendRune(out, ru)
+			default:
+				r.pos = i
+				return nil, r.syntax("bad escape in a string")
+			}
+		case c < 0x20:
+			r.pos = i
+			return nil, r.syntax("control character in a string")
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			ru, size := utf8.DecodeRune(d[i:])
+			if ru == utf8.RuneError && size == 1 {
+				r.pos = i
+				return nil, r.syntax("invalid UTF-8 in a string")
+			}
+			out = append(out, d[i:i+size]...)
+			i += size
+		}
+	}
+	r.pos = i
+	r.scratch = out
+	return nil, r.syntax("unterminated string")
+}
+
+func utf16IsSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDFFF }
+
+// hex4 reads four hex digits at d[i:].
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var v rune
+	for _, c := range d[i : i+4] {
+		n, ok := unhex(c)
+		if !ok {
+			return 0, false
+		}
+		v = v<<4 | rune(n)
+	}
+	return v, true
+}
+
+// text reads a string value (or null, as "") for the lexical-form readers.
+func (r *RecordReader) text(want string) ([]byte, bool, error) {
+	switch r.peek() {
+	case '"':
+		b, err := r.stringBytes()
+		return b, true, err
+	case 'n':
+		if r.Null() {
+			return nil, false, nil
+		}
+	}
+	return nil, false, r.wrongType(want)
+}
+
+func (r *RecordReader) badValue(xsdType string, text []byte) error {
+	return r.errorf("invalid " + xsdType + " value " + strconv.Quote(string(text)))
+}
+
+// String reads a string value; null reads as "". A string without escapes shares the memory of
+// one copy of the document made for the reader's strings.
+func (r *RecordReader) String() (string, error) {
+	b, _, err := r.text("a string")
+	if err != nil || len(b) == 0 {
+		return "", err
+	}
+	if end := r.pos - 1; end-len(b) >= 0 && end <= len(r.data) && &r.data[end-len(b)] == &b[0] {
+		if r.mode&RecordAlias != 0 {
+			return unsafe.String(&b[0], len(b)), nil
+		}
+		if r.str == "" {
+			r.str = string(r.data)
+		}
+		return r.str[end-len(b) : end], nil
+	}
+	return string(b), nil
+}
+
+// Int reads an int (bits 32), long (64) or short (16): a JSON number of any spelling whose value is
+// an integer in range (1e2 and 100.0 read as 100); null reads as 0.
+func (r *RecordReader) Int(xsdType string, bits int) (int64, error) {
+	switch c := r.peek(); {
+	case c == 'n' && r.Null():
+		return 0, nil
+	case c != '-' && (c < '0' || c > '9'):
+		return 0, r.wrongType("a number")
+	}
+	text, integer, err := r.number()
+	if err != nil {
+		return 0, err
+	}
+	if integer && len(text) <= 18 {
+		// At most 18 characters: at most 18 digits, which cannot overflow an int64.
+		neg := text[0] == '-'
+		digits := text
+		if neg {
+			digits = text[1:]
+		}
+		var n int64
+		for _, c := range digits {
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		if bits < 64 && (n < -1<<(bits-1) || n > 1<<(bits-1)-1) {
+			return 0, r.badValue(xsdType, text)
+		}
+		return n, nil
+	}
+	n, ok := parseIntegralNumber(string(text), bits)
+	if !ok {
+		return 0, r.badValue(xsdType, text)
+	}
+	return n, nil
+}
+
+// Bool reads true or false; null reads as false.
+func (r *RecordReader) Bool() (bool, error) {
+	switch r.peek() {
+	case 't':
+		return true, r.literal("true")
+	case 'f':
+		return false, r.literal("false")
+	case 'n':
+		if r.Null() {
+			return false, nil
+		}
+	}
+	return false, r.wrongType("a boolean")
+}
+
+// Double reads a double (bits 64) or float (32): a JSON number, or one of the strings "INF", "-INF",
+// "NaN" and "-0"; null reads as 0. A number beyond the type's range is refused.
+func (r *RecordReader) Double(xsdType string, bits int) (float64, error) {
+	switch c := r.peek(); {
+	case c == 'n' && r.Null():
+		return 0, nil
+	case c == '"':
+		b, err := r.stringBytes()
+		if err != nil {
+			return 0, err
+		}
+		switch string(b) {
+		case "INF":
+			return math.Inf(1), nil
+		case "-INF":
+			return math.Inf(-1), nil
+		case "NaN":
+			return math.NaN(), nil
+		case "-0":
+			return math.Copysign(0, -1), nil
+		}
+		return 0, r.badValue(xsdType, b)
+	case c != '-' && (c < '0' || c > '9'):
+		return 0, r.wrongType("a number")
+	}
+	text, _, err := r.number()
+	if err != nil {
+		return 0, err
+	}
+	f, perr := strconv.ParseFloat(string(text), bits)
+	if perr != nil {
+		return 0, r.badValue(xsdType, text)
+	}
+	return f, nil
+}
+
+// DateTime reads a dateTime's lexical form (ParseDateTime); null reads as the zero value.
+func (r *RecordReader) DateTime() (DateTime, error) {
+	b, ok, err := r.text("a string")
+	if err != nil || !ok {
+		return DateTime{}, err
+	}
+	v, ok := ParseDateTime(string(b))
+	if !ok {
+		return DateTime{}, r.badValue("dateTime", b)
+	}
+	return v, nil
+}
+
+// Decimal reads a decimal's lexical form (ParseDecimal) from a string, or from a number written
+// without an exponent; null reads as 0.
+func (r *RecordReader) Decimal() (Decimal, error) {
+	var b []byte
+	if c := r.peek(); c == '-' || c >= '0' && c <= '9' {
+		text, _, err := r.number()
+		if err != nil {
+			return Decimal{}, err
+		}
+		b = text
+	} else {
+		text, ok, err := r.text("a string")
+		if err != nil || !ok {
+			return Decimal{}, err
+		}
+		b = text
+	}
+	v, ok := ParseDecimal(string(b))
+	if !ok {
+		return Decimal{}, r.badValue("decimal", b)
+	}
+	return v, nil
+}
+
+// GUID reads a guid's lexical form (ParseGUID); null reads as the zero GUID.
+func (r *RecordReader) GUID() (GUID, error) {
+	b, ok, err := r.text("a string")
+	if err != nil || !ok {
+		return GUID{}, err
+	}
+	v, ok := ParseGUID(string(b))
+	if !ok {
+		return GUID{}, r.badValue("guid", b)
+	}
+	return v, nil
+}
+
+// Base64 reads a base64Binary's lexical form (ParseBase64); null reads as nil, "" as an empty
+// slice.
+func (r *RecordReader) Base64() ([]byte, error) {
+	b, ok, err := r.text("a string")
+	if err != nil || !ok {
+		return nil, err
+	}
+	v, ok := ParseBase64(string(b))
+	if !ok {
+		return nil, r.badValue("base64Binary", b)
+	}
+	return v, nil
+}
+
+// BadEnum is the error for a string that is not a member of the enumeration xsdType.
+func (r *RecordReader) BadEnum(xsdType, text string) error {
+	return r.errorf("invalid " + xsdType + " value " + strconv.Quote(text))
+}
+
+// parseIntegralNumber reads a JSON number in fraction or exponent form whose value is an integer
+// that fits in bits (100.0, 1e2, 1.5e1).
+func parseIntegralNumber(text string, bits int) (int64, bool) {
+	mant, exp := text, 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == 'e' || text[i] == 'E' {
+			mant = text[:i]
+			e, err := strconv.Atoi(text[i+1:])
+			if err != nil || e > 1000 || e < -1000 {
+				return 0, false
+			}
+			exp = e
+			break
+		}
+	}
+	neg := mant[0] == '-'
+	if neg {
+		mant = mant[1:]
+	}
+	intPart, frac := mant, ""
+	for i := 0; i < len(mant); i++ {
+		if mant[i] == '.' {
+			intPart, frac = mant[:i], mant[i+1:]
+			break
+		}
+	}
+	digits := intPart + frac
+	exp -= len(frac)
+	// digits × 10^exp: drop trailing zeros into the exponent, then require exp >= 0.
+	for len(digits) > 1 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		exp++
+	}
+	for len(digits) > 1 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	if digits == "0" {
+		return 0, true
+	}
+	if exp < 0 || len(digits)+exp > 19 {
+		return 0, false
+	}
+	var u uint64
+	for i := 0; i < len(digits)+exp; i++ {
+		d := uint64(0)
+		if i < len(digits) {
+			d = uint64(digits[i] - '0')
+		}
+		if u > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		u = u*10 + d
+	}
+	limit := uint64(1) << (bits - 1)
+	switch {
+	case neg && u <= limit:
+		return -int64(u-1) - 1, true
+	case !neg && u < limit:
+		return int64(u), true
+	}
+	return 0, false
+}
+
+// The writers of the canonical form, for the generated AppendRecord methods.
+
+// AppendRecordString appends s as a JSON string, escaping only what JSON requires (the quote, the
+// backslash and control characters, as PostgreSQL's jsonb writes them back); invalid UTF-8 becomes
+// U+FFFD (which no value read from XML holds).
+func AppendRecordString(b []byte, s string) []byte {
+	b = append(b, '"')
+	last := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ru, size := utf8.DecodeRuneInString(s[i:])
+			if ru == utf8.RuneError && size == 1 {
+				b = append(b, s[last:i]...)
+				b = append(b, "\uFFFD"...)
+				i++
+				last = i
+				continue
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		b = append(b, s[last:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigit(c>>4), hexDigit(c&0xF))
+		}
+		i++
+		last = i
+	}
+	b = append(b, s[last:]...)
+	return append(b, '"')
+}
+
+// AppendRecordInt appends an int, long or short.
+func AppendRecordInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
+
+// AppendRecordBool appends true or false.
+func AppendRecordBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+
+// AppendRecordDouble appends a double in Go's shortest round-trip form, or the string "INF",
+// "-INF", "NaN" or "-0".
+func AppendRecordDouble(b []byte, f float64) []byte { return appendRecordFloat(b, f, 64) }
+
+// AppendRecordFloat appends a float as AppendRecordDouble does.
+func AppendRecordFloat(b []byte, f float32) []byte { return appendRecordFloat(b, float64(f), 32) }
+
+func appendRecordFloat(b []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, `"NaN"`...)
+	case math.IsInf(f, 1):
+		return append(b, `"INF"`...)
+	case math.IsInf(f, -1):
+		return append(b, `"-INF"`...)
+	case f == 0 && math.Signbit(f):
+		return append(b, `"-0"`...)
+	}
+	return strconv.AppendFloat(b, f, 'g', -1, bits)
+}
+
+// AppendRecordDateTime appends a dateTime's lexical form as a JSON string.
+func AppendRecordDateTime(b []byte, v DateTime) []byte {
+	b = append(b, '"')
+	b = v.AppendText(b)
+	return append(b, '"')
+}
+
+// AppendRecordDecimal appends a decimal's lexical form (its scale kept) as a JSON string.
+func AppendRecordDecimal(b []byte, d Decimal) []byte {
+	b = append(b, '"')
+	b = d.AppendText(b)
+	return append(b, '"')
+}
+
+// AppendRecordGUID appends a guid's lexical form as a JSON string.
+func AppendRecordGUID(b []byte, g GUID) []byte {
+	b = append(b, '"')
+	b = g.AppendText(b)
+	return append(b, '"')
+}
+
+// AppendRecordBase64 appends a base64Binary's lexical form as a JSON string, null for nil.
+func AppendRecordBase64(b []byte, v []byte) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '"')
+	b = AppendBase64Value(b, v)
+	return append(b, '"')
+}
+
+// EachRecordString calls fn with the path ("Address.Lines[2]") and the value of every JSON string of
+// doc, keys excluded, in document order, and checks that doc is one JSON value. It lets code that
+// knows no field of the record check all its text (the service checks an imported record's text is
+// what XML can carry).
+func EachRecordString(doc []byte, fn func(path, s string) error) error {
+	r := NewRecordReader(doc, RecordLenient)
+	if err := r.eachString("", fn); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+func (r *RecordReader) eachString(path string, fn func(path, s string) error) error {
+	switch r.peek() {
+	case '{':
+		if err := r.BeginObject(); err != nil {
+			return err
+		}
+		for {
+			key, ok, err := r.Key()
+			if err != nil || !ok {
+				return err
+			}
+			p := string(key)
+			if path != "" {
+				p = path + "." + p
+			}
+			if err := r.eachString(p, fn); err != nil {
+				return err
+			}
+		}
+	case '[':
+		if err := r.BeginArray(); err != nil {
+			return err
+		}
+		for i := 0; ; i++ {
+			more, err := r.More()
+			if err != nil || !more {
+				return err
+			}
+			if err := r.eachString(path+"["+strconv.Itoa(i)+"]", fn); err != nil {
+				return err
+			}
+		}
+	case '"':
+		b, err := r.stringBytes()
+		if err != nil {
+			return err
+		}
+		return fn(path, string(b))
+	}
+	return r.skipValue()
+}
