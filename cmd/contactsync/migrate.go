@@ -52,7 +52,9 @@ func newMigrateCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&opts.check, "check", false, "count the records holding fields the contract no longer has (exit status 1 if any may)")
 	cmd.Flags().StringArrayVar(&opts.renames, "rename", nil, "Old=New: move the values of Old, a field the contract no longer has, to New, one it has (repeatable)")
 	cmd.Flags().StringArrayVar(&opts.drops, "drop", nil, "remove the values of a field the contract no longer has from every record (repeatable)")
-	return bindSettings(cmd)
+	// The store settings only: --check, --rename and --drop say what to do this time, as import's
+	// --mode does, and are never read from the environment or a config file.
+	return bindSettings(cmd, "store", "db-connect-timeout")
 }
 
 // runMigrate migrates the store opts names and writes what it applied to out.

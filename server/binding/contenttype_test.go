@@ -2,9 +2,11 @@ package binding
 
 import (
 	"mime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // checkReadContentType fails t when ReadContentType reads header otherwise than mime.ParseMediaType:
@@ -102,10 +104,42 @@ func TestMayHaveMediaType(t *testing.T) {
 		{"application/x-www-form-urlencoded", false},
 		{"text/json", false},
 		{"", false},
-		{"appl\u0130cation/json", true}, // U+0130 lower-cases to i: mime reads application/json
-		{"text/plain; x=\u212A", true},  // the Kelvin sign: beyond ASCII, a maybe
+		{"appl\u0130cation/json", true},                                    // U+0130 lower-cases to i: mime reads application/json
+		{"text/plain; x=\u212A", true},                                     // the Kelvin sign: beyond ASCII, a maybe
+		{"text/plain; charset=utf-8; x=J", false},                          // a J, but no json in any case
+		{"multipart/form-data; boundary=0123456789APPLICATION/JSON", true}, // past the first words
+		{"text/plain; charset=utf-8; x=\u00e9", true},                      // beyond ASCII in a later word
 	} {
 		assert.Equal(t, tc.want, MayHaveMediaType(tc.header, "application/json"), "%q", tc.header)
 	}
 	assert.Equal(t, "application/json", ReadContentType("appl\u0130cation/json").MediaType, "why a non-ASCII header is a maybe")
+}
+
+// TestMayHoldByte holds the eight-bytes-at-a-time search to the obvious loop, for every length up to
+// three words, every position of the byte looked for and of a byte beyond ASCII.
+func TestMayHoldByte(t *testing.T) {
+	naive := func(s string, key byte) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 || s[i]|0x20 == key {
+				return true
+			}
+		}
+		return false
+	}
+	for n := 0; n <= 24; n++ {
+		base := []byte(strings.Repeat("a", n))
+		check := func(s string) {
+			for _, key := range []byte("jsxz") {
+				require.Equal(t, naive(s, key), mayHoldByte(s, key), "%q %q", s, key)
+			}
+		}
+		check(string(base))
+		for i := range n {
+			for _, c := range []byte{'j', 'J', 'S', '+', 0x0b, 0x80, 0xff, 'i', 'k'} {
+				b := append([]byte(nil), base...)
+				b[i] = c
+				check(string(b))
+			}
+		}
+	}
 }

@@ -260,10 +260,13 @@ func ToRecord(c *gen.Contact) store.Record {
 // FromRecord converts a stored record back to the contact. It reads leniently: a key the contract
 // does not have (a field removed from the contract, in a row migrate has not rewritten) is skipped,
 // and a field the document lacks (one added to the contract since the row was written) reads as its
-// Go zero value, as the XML decoder gives a missing element.
+// Go zero value, as the XML decoder gives a missing element. The contact's strings may share r.Doc's memory
+// (wire.RecordAlias: no copy per field on the read path), so the caller must not change r.Doc
+// afterwards; the store hands every record over for good.
 func FromRecord(r store.Record) (*gen.Contact, error) {
+	// The strings alias the document, which the store handed over and nothing writes again.
 	c := new(gen.Contact)
-	if err := wire.DecodeRecord(r.Doc, wire.RecordLenient, c); err != nil {
+	if err := c.UnmarshalRecord(r.Doc, wire.RecordLenient|wire.RecordAlias); err != nil {
 		return nil, fmt.Errorf("stored contact %q: %w", r.Key, err)
 	}
 	return c, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -148,4 +149,25 @@ func TestWriteHealthProbesOneAtATime(t *testing.T) {
 		require.NoError(t, <-errs)
 	}
 	assert.Equal(t, int64(1), p.probes.Load())
+}
+
+// batchFailingStore fails its batch writes with err.
+type batchFailingStore struct {
+	store.Store
+	err error
+}
+
+func (s *batchFailingStore) WriteBatch(_ context.Context, rs []store.Record, _ store.WriteMode) (store.BatchResult, error) {
+	return store.NewBatchResult(len(rs)), s.err
+}
+
+// TestWriteHealthWatchesBatches: a batch write (import beside serve) that finds the disk full makes
+// the store not writable, as a single write does; the wrapper forwards every other method.
+func TestWriteHealthWatchesBatches(t *testing.T) {
+	w := store.NewWriteHealth(nil, store.WriteHealthOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	full := fmt.Errorf("sqlite: write batch: %w: %w", store.ErrNotWritable, errors.New("database or disk is full (13)"))
+	st := w.Wrap(&batchFailingStore{err: full})
+	_, err := st.WriteBatch(context.Background(), make([]store.Record, 2), store.Upsert)
+	require.ErrorIs(t, err, store.ErrNotWritable)
+	assert.ErrorIs(t, w.Writable(context.Background()), store.ErrNotWritable)
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -128,4 +129,66 @@ func noPause(t *testing.T) {
 	savedMin, savedMax := minWritePause, maxWritePause
 	minWritePause, maxWritePause = 0, 0
 	t.Cleanup(func() { minWritePause, maxWritePause = savedMin, savedMax })
+}
+
+// hasAccountIndex reports whether the database file at path holds the account index.
+func hasAccountIndex(t *testing.T, path string) bool {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	var n int
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'contacts_account'`).Scan(&n))
+	return n == 1
+}
+
+// TestBulkLoadDefersTheAccountIndex: a large batch into an empty table drops the account index (its
+// random inserts cost most of a load), the account query stays right meanwhile, and Close builds the
+// index again; a load into a table that holds records, or a small batch, keeps the index; a store
+// left without its index (a load killed before Close) gets it back at the next Open.
+func TestBulkLoadDefersTheAccountIndex(t *testing.T) {
+	noPause(t)
+	path := filepath.Join(t.TempDir(), "contacts.db")
+	s, err := Open(t.Context(), path)
+	require.NoError(t, err)
+	batch := make([]store.Record, bulkLoadMin)
+	for i := range batch {
+		batch[i] = RecIn(fmt.Sprintf("c%05d", i), fmt.Sprintf("acct-%d", i%7), "x")
+	}
+	_, err = s.WriteBatch(t.Context(), batch[:10], store.Upsert) // small: kept
+	require.NoError(t, err)
+	assert.True(t, hasAccountIndex(t, path))
+	_, err = s.WriteBatch(t.Context(), batch, store.Upsert) // large, but the table is not empty: kept
+	require.NoError(t, err)
+	assert.True(t, hasAccountIndex(t, path))
+	assert.False(t, s.indexDeferred.Load())
+	require.NoError(t, s.Close())
+
+	path = filepath.Join(t.TempDir(), "fresh.db")
+	s, err = Open(t.Context(), path)
+	require.NoError(t, err)
+	_, err = s.WriteBatch(t.Context(), batch, store.Upsert)
+	require.NoError(t, err)
+	assert.False(t, hasAccountIndex(t, path), "a bulk load into the empty table drops the index")
+	list, err := s.ListByIndex(t.Context(), "acct-3", "c00100", 5)
+	require.NoError(t, err)
+	require.Len(t, list, 5)
+	assert.Equal(t, "c00101", list[0].Key, "the account query reads the table meanwhile")
+	_, err = s.WriteBatch(t.Context(), batch, store.Upsert) // the rest of the load
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	assert.True(t, hasAccountIndex(t, path), "Close builds the index")
+
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	_, err = db.Exec(`DROP INDEX contacts_account`) // as a load killed before Close leaves it
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	s, err = Open(t.Context(), path)
+	require.NoError(t, err)
+	assert.True(t, hasAccountIndex(t, path), "Open builds a missing index")
+	list, err = s.ListByIndex(t.Context(), "acct-3", "", 1000)
+	require.NoError(t, err)
+	assert.Len(t, list, (bulkLoadMin+3)/7)
+	require.NoError(t, s.Close())
 }

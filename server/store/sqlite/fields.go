@@ -32,6 +32,14 @@ func jsonPath(segs []string) string {
 
 // SyncFields compares paths with record_fields and records the missing ones, as store.Fields says.
 func (s *Store) SyncFields(ctx context.Context, paths []string) (gone []string, err error) {
+	// Usually there is nothing to record: answer from a read, with no write transaction (and fsync).
+	recorded, err := s.StoredFields(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if gone = store.Gone(recorded, paths); len(gone) > 0 || len(store.Missing(recorded, paths)) == 0 {
+		return gone, nil
+	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		recorded, err := storedFields(tx)
 		if err != nil {

@@ -127,6 +127,9 @@ type Store struct {
 	commits atomic.Uint64
 
 	bulkResume atomic.Int64 // when the next WriteBatch transaction may start, in Unix nanoseconds; see bulk.go
+	// indexDeferred is set when a bulk load into the empty table dropped the account index, which
+	// Close (or the next Open) builds again; see bulk.go.
+	indexDeferred atomic.Bool
 }
 
 // Compile-time check that Store satisfies the interface the server uses.
@@ -173,6 +176,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	if _, err := migrate.Up(ctx, s.w, Migrations(), migrate.QuestionMark); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	// A bulk load that ended without closing its store left the account index to build (bulk.go).
+	if _, err := s.w.ExecContext(ctx, accountIndexSQL); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: build the account index: %w", abs, classify(err))
 	}
 
 	readers := max(4, runtime.GOMAXPROCS(0))
@@ -364,6 +371,12 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	s.stopCommitter() // every write accepted before Close completes first
 	var errs []error
+	if s.indexDeferred.CompareAndSwap(true, false) {
+		// The committer has stopped: the write connection is this goroutine's.
+		if _, err := s.w.Exec(accountIndexSQL); err != nil {
+			errs = append(errs, fmt.Errorf("build the account index (the next Open builds it): %w", err))
+		}
+	}
 	if s.reads != nil {
 		errs = append(errs, s.reads.close())
 	}

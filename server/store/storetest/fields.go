@@ -197,6 +197,11 @@ func testFieldsInArray(t *testing.T, s FieldStore) {
 	require.ErrorIs(t, err, store.ErrPathInArray)
 	_, err = s.DropField(ctx, "Items.Name")
 	require.ErrorIs(t, err, store.ErrPathInArray)
+	// The generated descriptor names an element of an array's items through "[]".
+	_, err = s.CountField(ctx, "Items[].Name")
+	require.ErrorIs(t, err, store.ErrPathInArray)
+	_, err = s.DropField(ctx, "Items[].Name")
+	require.ErrorIs(t, err, store.ErrPathInArray)
 	got, err := s.Get(ctx, "a")
 	require.NoError(t, err)
 	sameJSON(t, []byte(`{"Id":"a","Items":[{"Name":"x"}]}`), got.Doc)
