@@ -98,6 +98,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzFormValues$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordReader$$' -fuzztime $(FUZZTIME) ./server/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzParseDateTimeCommon$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzZoo2Forms$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo

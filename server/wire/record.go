@@ -273,7 +273,13 @@ func (r *RecordReader) wrongType(want string) error {
 // next reads the separator before an object's key or an array's item, or the closing bracket; more
 // is false after the closing bracket.
 func (r *RecordReader) next(closing byte) (more bool, err error) {
-	c := r.peek()
+	var c byte
+	if r.pos < len(r.data) {
+		c = r.data[r.pos]
+	}
+	if c <= ' ' { // white space, or the end: the canonical form has neither here
+		c = r.peek()
+	}
 	if c == closing {
 		r.pos++
 		r.depth--
@@ -294,16 +300,29 @@ func (r *RecordReader) next(closing byte) (more bool, err error) {
 // Key reads the next key of an object and its ':'; ok is false at the object's end, whose '}' it
 // reads. The key is valid until the next call on r.
 func (r *RecordReader) Key() (key []byte, ok bool, err error) {
-	more, err := r.next('}')
-	if err != nil || !more {
-		return nil, false, err
-	}
-	if r.peek() != '"' {
-		return nil, false, r.syntax("want a key")
+	// The canonical form has no white space: a key follows '{' or ',' at once, its ':' follows it.
+	d, p := r.data, r.pos
+	switch {
+	case p+1 < len(d) && d[p] == ',' && d[p+1] == '"' && !r.first:
+		r.pos = p + 1
+	case p < len(d) && d[p] == '"' && r.first:
+		r.first = false
+	default:
+		more, err := r.next('}')
+		if err != nil || !more {
+			return nil, false, err
+		}
+		if r.peek() != '"' {
+			return nil, false, r.syntax("want a key")
+		}
 	}
 	key, err = r.stringBytes()
 	if err != nil {
 		return nil, false, err
+	}
+	if r.pos < len(d) && d[r.pos] == ':' {
+		r.pos++
+		return key, true, nil
 	}
 	if r.peek() != ':' {
 		return nil, false, r.syntax("want ':' after a key")
@@ -640,6 +659,10 @@ func hex4(d []byte, i int) (rune, bool) {
 
 // text reads a string value (or null, as "") for the lexical-form readers.
 func (r *RecordReader) text(want string) ([]byte, bool, error) {
+	if r.pos < len(r.data) && r.data[r.pos] == '"' { // the canonical form: no white space
+		b, err := r.stringBytes()
+		return b, true, err
+	}
 	switch r.peek() {
 	case '"':
 		b, err := r.stringBytes()

@@ -233,6 +233,14 @@ func (v DateTime) String() string { return string(v.AppendText(nil)) }
 // rounds it: .123456789 is read as .1234568, and .99999999 as the next second (asmx-typezoo/more:
 // soap11-EchoWhen-frac9, -frac8-rounds-up, -date-only).
 func ParseDateTime(s string) (DateTime, bool) {
+	if v, ok := parseDateTimeCommon(s); ok {
+		return v, true
+	}
+	return parseDateTimeSlow(s)
+}
+
+// parseDateTimeSlow is ParseDateTime's general reader, on time.Parse.
+func parseDateTimeSlow(s string) (DateTime, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) < 10 {
 		return DateTime{}, false
@@ -350,4 +358,80 @@ func roundTicks(v DateTime) (DateTime, bool) {
 		}
 	}
 	return v, v.Time.Year() <= 9999
+}
+
+// parseDateTimeCommon reads, without time.Parse, the form nearly every dateTime has (the one the
+// service and ASMX write): yyyy-mm-ddThh:mm:ss, a fraction of one to seven digits, and no zone, Z or
+// ±hh:mm, in range. ok is false for anything else, which ParseDateTime then reads the general way;
+// for what it reads, it gives exactly ParseDateTime's value (FuzzParseDateTimeCommon holds it to that).
+func parseDateTimeCommon(s string) (DateTime, bool) {
+	n := len(s)
+	if n < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return DateTime{}, false
+	}
+	num := func(i, w int) (int, bool) {
+		v := 0
+		for _, c := range []byte(s[i : i+w]) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+	year, ok1 := num(0, 4)
+	month, ok2 := num(5, 2)
+	day, ok3 := num(8, 2)
+	hour, ok4 := num(11, 2)
+	minute, ok5 := num(14, 2)
+	sec, ok6 := num(17, 2)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || year < 1 || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
+		return DateTime{}, false
+	}
+	i, nsec := 19, 0
+	if i < n && s[i] == '.' {
+		j := i + 1
+		for j < n && j-i-1 < 7 && s[j] >= '0' && s[j] <= '9' {
+			nsec = nsec*10 + int(s[j]-'0')
+			j++
+		}
+		digits := j - i - 1
+		if digits == 0 || j < n && s[j] >= '0' && s[j] <= '9' {
+			return DateTime{}, false // no digit, or more than seven: rounded by the general reader
+		}
+		for range 9 - digits {
+			nsec *= 10
+		}
+		i = j
+	}
+	switch {
+	case i == n:
+		return DateTime{Time: time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), NoZone: true}, true
+	case i+1 == n && s[i] == 'Z':
+		return DateTime{Time: time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)}, true
+	case i+6 == n && (s[i] == '+' || s[i] == '-') && s[i+3] == ':':
+		oh, ok1 := num(i+1, 2)
+		om, ok2 := num(i+4, 2)
+		if !ok1 || !ok2 || oh > 14 || om > 59 {
+			return DateTime{}, false
+		}
+		offset := oh*3600 + om*60
+		if s[i] == '-' {
+			offset = -offset
+		}
+		return DateTime{Time: time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.FixedZone("", offset))}, true
+	}
+	return DateTime{}, false
+}
+
+// daysIn is the number of days of month in year (proleptic Gregorian, as time counts them).
+func daysIn(month time.Month, year int) int {
+	if month == time.February {
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 30 + int((month+month/8)%2)
 }
