@@ -280,8 +280,9 @@ type RecordSchema struct {
 	// constructor for its codec.
 	Type *wire.RecordType
 	// Check refuses, naming the field, what the service itself would never store or could not
-	// return: import applies it to every record it reads from a file.
-	Check func(wire.Record) error
+	// return: import applies it to every record it reads from a file, given the record and its
+	// canonical document.
+	Check func(rec wire.Record, doc []byte) error
 }
 
 // Records is the contract's record as the data commands and the maintenance see it.
@@ -289,8 +290,10 @@ var Records = RecordSchema{Type: gen.ContactRecord, Check: checkRecord}
 
 // checkRecord refuses a contact the service would never store or could not return: an id the
 // operations would reject (see validateID), and text that is not valid UTF-8 or holds a character
-// XML 1.0 cannot carry (a contact with one could not be read back over SOAP).
-func checkRecord(rec wire.Record) error {
+// XML 1.0 cannot carry (a contact with one could not be read back over SOAP). The text is found by
+// walking doc, the record's canonical document, so a string field a contract edit adds, nested or in
+// an array, is checked with no line here.
+func checkRecord(rec wire.Record, doc []byte) error {
 	w, ok := rec.(*gen.Contact)
 	if !ok || w == nil {
 		return fmt.Errorf("not a contact (%T)", rec)
@@ -303,38 +306,23 @@ func checkRecord(rec wire.Record) error {
 		}
 		return err
 	}
-	for _, f := range []struct{ name, value string }{
-		{"AccountId", w.AccountId}, {"FirstName", w.FirstName}, {"LastName", w.LastName},
-		{"PhoneMobile", w.PhoneMobile}, {"PhoneWork", w.PhoneWork}, {"EmailAddress", w.EmailAddress},
-	} {
-		if err := checkXMLText(f.value); err != nil {
-			return fmt.Errorf("%s %w", f.name, err)
+	return wire.EachRecordString(doc, func(path, s string) error {
+		if err := checkXMLText(s); err != nil {
+			return fmt.Errorf("%s %w", path, err)
 		}
-	}
-	if w.RoleIds != nil {
-		for i, r := range w.RoleIds.Astring {
-			if r == nil {
-				return fmt.Errorf("RoleIds entry %d is missing", i+1)
-			}
-			if err := checkXMLText(*r); err != nil {
-				return fmt.Errorf("RoleIds entry %d %w", i+1, err)
-			}
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // checkXMLText reports text that is not valid UTF-8 or holds a character outside XML 1.0's Char
-// production (https://www.w3.org/TR/xml/#charsets): controls other than tab, line feed and carriage
-// return, surrogates, U+FFFE and U+FFFF. The error reads as the end of a sentence naming the field.
+// production (wire.IsXMLChar). The error reads as the end of a sentence naming the field.
 func checkXMLText(s string) error {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			return fmt.Errorf("is not valid UTF-8 (at byte %d)", i)
-		case r == '\t' || r == '\n' || r == '\r':
-		case r < 0x20 || (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF:
+		case !wire.IsXMLChar(r):
 			return fmt.Errorf("holds a character XML cannot carry (U+%04X)", r)
 		}
 		i += size

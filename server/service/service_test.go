@@ -167,23 +167,37 @@ func TestStoreFailures(t *testing.T) {
 // TestRecordCheckRefusesWhatCannotBeServed: import's gate (service.Records.Check) refuses ids the
 // operations refuse and text XML cannot carry, naming the field.
 func TestRecordCheckRefusesWhatCannotBeServed(t *testing.T) {
-	require.NoError(t, service.Records.Check(service.TestContact("w-1")))
+	check := func(w *gen.Contact) error {
+		if w == nil {
+			return service.Records.Check(nil, nil)
+		}
+		return service.Records.Check(w, w.AppendRecord(nil))
+	}
+	require.NoError(t, check(service.TestContact("w-1")))
 	for _, tc := range []struct {
 		edit    func(*gen.Contact)
 		refusal string
 	}{
 		{func(w *gen.Contact) { w.Id = "" }, "Id is not a valid contact id"},
 		{func(w *gen.Contact) { w.FirstName = "a\x00b" }, "FirstName holds a character XML cannot carry (U+0000)"},
-		{func(w *gen.Contact) { w.LastName = "a\xffb" }, "LastName is not valid UTF-8 (at byte 1)"},
-		{func(w *gen.Contact) { w.RoleIds.Astring[0] = nil }, "RoleIds entry 1 is missing"},
+		{func(w *gen.Contact) { bad := "r\x0b"; w.RoleIds.Astring[1] = &bad }, "RoleIds[1] holds a character XML cannot carry (U+000B)"},
 	} {
 		w := service.TestContact("w-1")
 		tc.edit(w)
-		err := service.Records.Check(w)
+		err := check(w)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), tc.refusal)
 	}
-	assert.Error(t, service.Records.Check(nil))
+	// Text that is not UTF-8 never reaches a canonical document (the encoder writes U+FFFD), so it is
+	// refused by the walk of the document the file gave.
+	err := service.Records.Check(service.TestContact("w-1"), []byte("{\"Id\":\"w-1\",\"LastName\":\"a\xffb\"}"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "invalid UTF-8")
+	// A role stored as null (an xsi:nil item) is something the service can return.
+	w := service.TestContact("w-1")
+	w.RoleIds.Astring[0] = nil
+	require.NoError(t, check(w))
+	assert.Error(t, check(nil))
 	assert.Equal(t, "Contact", service.Records.Type.Name)
 }
 

@@ -384,14 +384,14 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 	if err != nil {
 		return store.Record{}, recordError(err)
 	}
+	canonical := rec.AppendRecord(make([]byte, 0, len(doc)+64))
 	if d.schema.Check != nil {
-		if err := d.schema.Check(rec); err != nil {
+		if err := d.schema.Check(rec, canonical); err != nil {
 			return store.Record{}, err
 		}
 	}
 	// The key and the index are copied out of doc, which the record's strings alias.
-	return store.Record{Key: strings.Clone(rec.RecordKey()), Index: strings.Clone(rec.RecordIndex()),
-		Doc: rec.AppendRecord(make([]byte, 0, len(doc)+64))}, nil
+	return store.Record{Key: strings.Clone(rec.RecordKey()), Index: strings.Clone(rec.RecordIndex()), Doc: canonical}, nil
 }
 
 // recordError words a record decoding error for an import report: the path of the value, then what

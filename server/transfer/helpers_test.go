@@ -20,7 +20,7 @@ import (
 // as the service does, so refusals can be tested.
 var schema = transfer.Schema{
 	Type: gen.ContactRecord,
-	Check: func(r wire.Record) error {
+	Check: func(r wire.Record, _ []byte) error {
 		if r.RecordKey() == "" {
 			return errors.New("Id is required")
 		}

@@ -39,9 +39,9 @@ import (
 type Schema struct {
 	// Type is the record type's descriptor (gen.ContactRecord).
 	Type *wire.RecordType
-	// Check refuses a record the service would not accept as input, saying why; nil accepts every
-	// record the type can decode.
-	Check func(wire.Record) error
+	// Check refuses a record the service would not accept as input, saying why; it is given the
+	// decoded record and its canonical document. nil accepts every record the type can decode.
+	Check func(rec wire.Record, doc []byte) error
 }
 
 // The store methods transfer uses, declared here so any store offering them will do (every backend
