@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/observe"
@@ -46,7 +47,7 @@ func newObservedServer(t *testing.T, st store.Store, limits server.Limits) *obse
 	measured := instrumented.New(st, instrumented.NewMetrics(reg))
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(service.New(measured), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
+	h, err := server.NewHandler(gen.Bind(service.New(measured)), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
 	require.NoError(t, err)
 	observed := observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg), Logger: logger, AccessLog: true})
 	ops := observe.NewOps(observe.OpsConfig{Store: measured, ReadyTimeout: 200 * time.Millisecond, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})})
@@ -448,7 +449,7 @@ func TestAccessLogLine(t *testing.T) {
 func TestRequestID(t *testing.T) {
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(service.New(openSQLite(t)), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger})
+	h, err := server.NewHandler(gen.Bind(service.New(openSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger})
 	require.NoError(t, err)
 	observed := observe.Middleware(h, observe.Config{Logger: logger, AccessLog: true})
 

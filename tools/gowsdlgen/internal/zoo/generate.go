@@ -5,7 +5,7 @@
 // whose operations return each of them, null and void included.
 //
 // It exists for tests: its golden tests serve it through the real bindings
-// (server.NewContractHandler) with a Go twin of the reference service, testdata/Zoo.cs, and compare
+// (server.NewHandler(zoo.Bind(svc), ...), the entry point the service uses) with a Go twin of the reference service, testdata/Zoo.cs, and compare
 // every exchange with the one captured from ASMX (testdata/captures). testdata/ holds the reference
 // data unchanged (testdata/README.md describes it); the contract is testdata/zoo.wsdl, exactly as
 // ASMX served it.
