@@ -2,13 +2,13 @@
 // routes each request to them. A request to /contactsync/v1/sync.asmx goes by method, path and content
 // type to a binding or to the documents (docs), by the routes the bindings declare (routes.go); the
 // handler admits it (admission), authenticates it (auth), decodes it with the binding, calls the
-// operation through the generated table (gen) on the service (service), and has the binding write
-// the result or the error. What it decided is reported to observe's Exchange for metrics and the
+// operation on the service (service) through the contract the generated Bind bound to it (gen), and
+// has the binding write the result or the error. What it decided is reported to observe's Exchange for metrics and the
 // access log.
 //
 // Only cmd/, tools/ and tests import this package; no package under server/ does. It is the one package
-// that imports the binding families (binding/soap, binding/httpform, binding/json), in one place: the
-// list of bindings (allBindings).
+// that imports the concrete binding packages (binding/soap, binding/httpform, binding/json), in one
+// place: the list of bindings (allBindings).
 package server
 
 import (
