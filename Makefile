@@ -91,7 +91,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzHTTPBindings$$' -fuzztime $(FUZZTIME) ./server/binding/httpform
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONBinding$$' -fuzztime $(FUZZTIME) ./server/binding/json
 	$(GO) test -run '^$$' -fuzz '^FuzzAuthCredentials$$' -fuzztime $(FUZZTIME) ./server
-	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server
+	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server/observe
 	$(GO) test -run '^$$' -fuzz '^FuzzGeneratedDecoders$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDecimal$$' -fuzztime $(FUZZTIME) ./server/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire
@@ -129,7 +129,7 @@ interop: ## Run real .NET (Mono), Java (JAX-WS), Python (zeep) and Node (soap) c
 
 .PHONY: bench
 bench: ## Run the Go benchmarks of the hot path (handler per binding, decoders, encoders, store).
-	$(GO) test -run '^$$' -bench . -benchmem ./server/ ./server/store/sqlite/
+	$(GO) test -run '^$$' -bench . -benchmem ./server/ ./server/binding/ ./server/store/sqlite/
 
 .PHONY: bench-attack
 bench-attack: ## Attack and overload scenarios of issue 14 against the binary on loopback (DURATION=15s; see tools/attackbench/run.sh).

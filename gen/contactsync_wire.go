@@ -17,7 +17,7 @@ var (
 )
 
 // SyncServiceSoapServer is the interface the service implements: one method per operation of the contract, each
-// taking a context. The operation table (Operations) calls it for every binding.
+// taking a context. Bind binds an implementation to the operation table (Operations), for every binding.
 type SyncServiceSoapServer interface {
 	// TestCreateContactContext: Test operation: create a contact in the system
 	TestCreateContactContext(ctx context.Context, request *TestCreateContact) (*TestCreateContactResponse, error)
@@ -46,6 +46,78 @@ var Operations = []*wire.Operation{
 	opVersionMinor,
 }
 
+// Bind binds svc to the operation table: the handler serves what it returns (server.NewHandler).
+func Bind(svc SyncServiceSoapServer) wire.Bound {
+	return wire.Bound{Namespace: "http://localhost:8080/contactsync/v1/", Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
+		switch req := req.(type) {
+		case *TestCreateContact:
+			resp, err := svc.TestCreateContactContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(TestCreateContactResponse)
+			}
+			return resp, nil
+		case *TestUpdateContact:
+			resp, err := svc.TestUpdateContactContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(TestUpdateContactResponse)
+			}
+			return resp, nil
+		case *DeleteContact:
+			resp, err := svc.DeleteContactContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(DeleteContactResponse)
+			}
+			return resp, nil
+		case *ReadContact:
+			resp, err := svc.ReadContactContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(ReadContactResponse)
+			}
+			return resp, nil
+		case *Version:
+			resp, err := svc.VersionContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(VersionResponse)
+			}
+			return resp, nil
+		case *VersionMajor:
+			resp, err := svc.VersionMajorContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(VersionMajorResponse)
+			}
+			return resp, nil
+		case *VersionMinor:
+			resp, err := svc.VersionMinorContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(VersionMinorResponse)
+			}
+			return resp, nil
+		}
+		return nil, wire.ForeignRequest(req)
+	}}
+}
+
 var opTestCreateContact = &wire.Operation{
 	Name:           "TestCreateContact",
 	Doc:            "Test operation: create a contact in the system",
@@ -58,16 +130,6 @@ var opTestCreateContact = &wire.Operation{
 	HTTPRoot:    "Contact",
 	NewRequest:  func() wire.Message { return new(TestCreateContact) },
 	NewResponse: func() wire.Message { return new(TestCreateContactResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncServiceSoapServer).TestCreateContactContext(ctx, req.(*TestCreateContact))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(TestCreateContactResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(TestCreateContact)
 		{
@@ -146,16 +208,6 @@ var opTestUpdateContact = &wire.Operation{
 	HTTPRoot:    "Contact",
 	NewRequest:  func() wire.Message { return new(TestUpdateContact) },
 	NewResponse: func() wire.Message { return new(TestUpdateContactResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncServiceSoapServer).TestUpdateContactContext(ctx, req.(*TestUpdateContact))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(TestUpdateContactResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(TestUpdateContact)
 		{
@@ -234,16 +286,6 @@ var opDeleteContact = &wire.Operation{
 	HTTPRoot:    "Contact",
 	NewRequest:  func() wire.Message { return new(DeleteContact) },
 	NewResponse: func() wire.Message { return new(DeleteContactResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncServiceSoapServer).DeleteContactContext(ctx, req.(*DeleteContact))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(DeleteContactResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(DeleteContact)
 		{
@@ -322,16 +364,6 @@ var opReadContact = &wire.Operation{
 	HTTPRoot:    "Contact",
 	NewRequest:  func() wire.Message { return new(ReadContact) },
 	NewResponse: func() wire.Message { return new(ReadContactResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncServiceSoapServer).ReadContactContext(ctx, req.(*ReadContact))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(ReadContactResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(ReadContact)
 		{
@@ -407,16 +439,6 @@ var opVersion = &wire.Operation{
 	HTTPRoot:    "string",
 	NewRequest:  func() wire.Message { return new(Version) },
 	NewResponse: func() wire.Message { return new(VersionResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncServiceSoapServer).VersionContext(ctx, req.(*Version))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(VersionResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(Version)
 		return req, nil
@@ -462,16 +484,6 @@ var opVersionMajor = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(VersionMajor) },
 	NewResponse: func() wire.Message { return new(VersionMajorResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncServiceSoapServer).VersionMajorContext(ctx, req.(*VersionMajor))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(VersionMajorResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(VersionMajor)
 		return req, nil
@@ -523,16 +535,6 @@ var opVersionMinor = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(VersionMinor) },
 	NewResponse: func() wire.Message { return new(VersionMinorResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncServiceSoapServer).VersionMinorContext(ctx, req.(*VersionMinor))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(VersionMinorResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(VersionMinor)
 		return req, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/docs"
 	"github.com/contactsync/contactsync/server/service"
@@ -32,7 +33,7 @@ func newConfiguredServer(t *testing.T, cfg server.Config) *testServer {
 		cfg.BaseURL = wsdl.DefaultBaseURL
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := server.NewHandler(service.New(st), cfg)
+	h, err := server.NewHandler(gen.Bind(service.New(st)), cfg)
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -143,7 +144,7 @@ func TestAddresses(t *testing.T) {
 
 func TestAddressingConfigErrors(t *testing.T) {
 	for _, bad := range []string{"example.com", "ftp://example.com", "https://user@example.com", "https://example.com/?q", "https://exa\"mple.com"} {
-		_, err := server.NewHandler(service.New(nil), server.Config{BaseURL: wsdl.DefaultBaseURL, Addressing: docs.Addressing{PublicURL: bad}})
+		_, err := server.NewHandler(gen.Bind(service.New(nil)), server.Config{BaseURL: wsdl.DefaultBaseURL, Addressing: docs.Addressing{PublicURL: bad}})
 		assert.Error(t, err, bad)
 	}
 	got, err := docs.ParseTrustedProxies([]string{"10.0.0.0/8", " 192.168.1.7 ", "::ffff:10.1.2.3", "fd00::/8", ""})

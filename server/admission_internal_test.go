@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/internal/hostile"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
@@ -39,7 +40,7 @@ type hostileRequest struct {
 }
 
 func newHostileRequest(tb testing.TB, body []byte) *hostileRequest {
-	h, err := NewHandler(service.New(nil), Config{BaseURL: wsdl.DefaultBaseURL})
+	h, err := NewHandler(gen.Bind(service.New(nil)), Config{BaseURL: wsdl.DefaultBaseURL})
 	require.NoError(tb, err)
 	req, err := http.NewRequest(http.MethodPost, "http://localhost"+endpointPath, nil)
 	require.NoError(tb, err)

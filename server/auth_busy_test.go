@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/auth"
@@ -118,7 +119,7 @@ func TestWrongPasswordsHoldNoOperationSlot(t *testing.T) {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	h, err := server.NewHandler(service.New(st), server.Config{
+	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: a,
 		Limits: server.Limits{Admission: admission.Limits{MaxConcurrent: 1, QueueTimeout: time.Millisecond}},
 	})

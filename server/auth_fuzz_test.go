@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/binding/soap"
 	"github.com/contactsync/contactsync/server/service"
@@ -31,7 +32,7 @@ func FuzzAuthCredentials(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	h, err := NewHandler(service.New(nil), Config{BaseURL: "http://localhost:8080", Auth: a})
+	h, err := NewHandler(gen.Bind(service.New(nil)), Config{BaseURL: "http://localhost:8080", Auth: a})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/service"
@@ -55,7 +56,7 @@ func newAuthServer(t *testing.T, a *auth.Authenticator, protectDocs bool) *testS
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	h, err := server.NewHandler(service.New(st), server.Config{
+	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth: a, ProtectDocs: protectDocs,
 	})
@@ -355,7 +356,7 @@ func BenchmarkAuthenticatedRequest(b *testing.B) {
 			if on {
 				cfg.Auth = newAuthenticator(b)
 			}
-			h, err := server.NewHandler(service.New(nil), cfg)
+			h, err := server.NewHandler(gen.Bind(service.New(nil)), cfg)
 			require.NoError(b, err)
 			b.ReportAllocs()
 			for b.Loop() {

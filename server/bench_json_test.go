@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store/sqlite"
@@ -26,7 +27,7 @@ func BenchmarkHandlerJSON(b *testing.B) {
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = st.Close() })
 	require.NoError(b, st.Put(context.Background(), service.TestRecord(benchID)))
-	h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: allProtocols,
+	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: allProtocols,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(b, err)
 	for _, op := range benchOperations {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store/sqlite"
@@ -110,7 +111,7 @@ func newBenchHandler(tb testing.TB) http.Handler {
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = st.Close() })
 	require.NoError(tb, st.Put(context.Background(), service.TestRecord(benchID)))
-	h, err := server.NewHandler(service.New(st), server.Config{
+	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: wsdl.DefaultBaseURL,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

@@ -67,28 +67,24 @@ const roundTripRounds = 40
 // for byte. JSON carries every character but invalid UTF-8, and a dateTime as ASP.NET AJAX does, an
 // instant in whole milliseconds, UTC.
 func TestCodecRoundTrip(t *testing.T) {
-	codecRoundTrip(t, gen.Operations)
+	codecRoundTrip(t, wsdl.DefaultNamespace, gen.Operations)
 }
 
-// codecRoundTrip checks the round-trip property for the operations of a generated table.
-func codecRoundTrip(t *testing.T, table []*wire.Operation) {
+// codecRoundTrip checks the round-trip property for the operations of a generated table, ops, of a
+// contract whose namespace (as its WSDL writes it) is contractNS.
+func codecRoundTrip(t *testing.T, contractNS string, ops []*wire.Operation) {
 	rnd := rand.New(rand.NewPCG(testSeed(t), 0))
 	ns, err := server.Namespace(contractBaseURL)
 	require.NoError(t, err)
 
-	// The handler serves a copy of the table whose operations record the request they get and answer
-	// the response the test chose; everything else (bindings, codec) is the real code.
+	// The handler serves the table bound to a call that records the request it gets and answers the
+	// response the test chose; everything else (bindings, codec) is the real code.
 	var received, answer wire.Message
-	ops := make([]*wire.Operation, len(table))
-	for i, op := range table {
-		o := *op
-		o.Call = func(_ context.Context, _ any, req wire.Message) (wire.Message, error) {
-			received = req
-			return answer, nil
-		}
-		ops[i] = &o
-	}
-	h, err := server.NewContractHandler(ops, nil, server.Config{BaseURL: contractBaseURL, Protocols: binding.ProtocolNames,
+	bound := wire.Bound{Namespace: contractNS, Ops: ops, Call: func(_ context.Context, req wire.Message) (wire.Message, error) {
+		received = req
+		return answer, nil
+	}}
+	h, err := server.NewHandler(bound, server.Config{BaseURL: contractBaseURL, Protocols: binding.ProtocolNames,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	transport := roundTripper(func(r *http.Request) (*http.Response, error) {
@@ -139,7 +135,7 @@ func codecRoundTrip(t *testing.T, table []*wire.Operation) {
 	}
 
 	// Every type reachable from the table was filled, so none escaped the property.
-	for name := range reachableTypes(table) {
+	for name := range reachableTypes(ops) {
 		require.Positive(t, fill.reached[name], "the type %s was never filled", name)
 	}
 }

@@ -40,6 +40,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -250,7 +251,7 @@ type contractServer struct {
 	store   store.Store
 }
 
-func newContractServer(t *testing.T, ops []*wire.Operation, svc func(store.Store) any, configure func(*server.Config)) *contractServer {
+func newContractServer(t *testing.T, bind func(store.Store) wire.Bound, configure func(*server.Config)) *contractServer {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
@@ -259,12 +260,22 @@ func newContractServer(t *testing.T, ops []*wire.Operation, svc func(store.Store
 	if configure != nil {
 		configure(&cfg)
 	}
-	h, err := server.NewContractHandler(ops, svc(st), cfg)
+	h, err := server.NewHandler(bind(st), cfg)
 	require.NoError(t, err)
 	return &contractServer{handler: h, store: st}
 }
 
-func serviceOf(st store.Store) any { return service.New(st) }
+func serviceOf(st store.Store) wire.Bound { return gen.Bind(service.New(st)) }
+
+// operationsByRequest maps the type of each operation's request wrapper to the operation, for test
+// doubles of a bound contract's Call, which gets the request alone.
+func operationsByRequest(ops []*wire.Operation) map[reflect.Type]*wire.Operation {
+	m := make(map[reflect.Type]*wire.Operation, len(ops))
+	for _, op := range ops {
+		m[reflect.TypeOf(op.NewRequest())] = op
+	}
+	return m
+}
 
 // exchange is one request and its response as they went over the wire.
 type exchange struct {
@@ -322,31 +333,29 @@ func TestWireMatchesServedSchema(t *testing.T) {
 	ns, err := server.Namespace(contractBaseURL)
 	require.NoError(t, err)
 
-	main := newContractServer(t, ops, serviceOf, nil)
-	authed := newContractServer(t, ops, serviceOf, func(c *server.Config) { c.Auth = newAuthenticator(t) })
-	small := newContractServer(t, ops, serviceOf, func(c *server.Config) { c.Limits.Admission.MaxBodyBytes = 2048 })
-	down := newContractServer(t, ops, serviceOf, nil)
+	main := newContractServer(t, serviceOf, nil)
+	authed := newContractServer(t, serviceOf, func(c *server.Config) { c.Auth = newAuthenticator(t) })
+	small := newContractServer(t, serviceOf, func(c *server.Config) { c.Limits.Admission.MaxBodyBytes = 2048 })
+	down := newContractServer(t, serviceOf, nil)
 	require.NoError(t, down.store.Close())
 	// echo answers every operation with random values, to validate what the server's encoders write
 	// for shapes the real service never produces (nil results, empty and nil array items, every kind).
 	rnd := rand.New(rand.NewPCG(testSeed(t), 1))
-	echoOps := make([]*wire.Operation, len(ops))
-	for i, op := range ops {
-		o := *op
-		o.Call = func(context.Context, any, wire.Message) (wire.Message, error) {
-			resp := o.NewResponse()
-			var fields []wire.Field
-			if o.Result != nil {
-				fields = []wire.Field{*o.Result}
-			}
-			if err := newFiller(randomValues{rnd}).message(resp, fields); err != nil {
-				return nil, err
-			}
-			return resp, nil
+	opOf := operationsByRequest(ops)
+	echoed := wire.Bound{Namespace: wsdl.DefaultNamespace, Ops: ops}
+	echoed.Call = func(_ context.Context, req wire.Message) (wire.Message, error) {
+		o := opOf[reflect.TypeOf(req)]
+		resp := o.NewResponse()
+		var fields []wire.Field
+		if o.Result != nil {
+			fields = []wire.Field{*o.Result}
 		}
-		echoOps[i] = &o
+		if err := newFiller(randomValues{rnd}).message(resp, fields); err != nil {
+			return nil, err
+		}
+		return resp, nil
 	}
-	echo := newContractServer(t, echoOps, func(store.Store) any { return nil }, nil)
+	echo := newContractServer(t, func(store.Store) wire.Bound { return echoed }, nil)
 
 	// The schema is the one the handler serves, for this deployment's namespace.
 	r := httptest.NewRequest(http.MethodGet, wsdl.Path+"?WSDL", nil)

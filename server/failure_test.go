@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/service"
@@ -57,7 +58,7 @@ func (f *fakeStore) Close() error                     { return nil }
 func newFakeServer(t *testing.T, st store.Store, limits server.Limits, protocols ...string) (*testServer, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
-	h, err := server.NewHandler(service.New(st), server.Config{
+	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
 		Protocols: protocols,
 	})

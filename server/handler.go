@@ -2,13 +2,13 @@
 // routes each request to them. A request to /contactsync/v1/sync.asmx goes by method, path and content
 // type to a binding or to the documents (docs), by the routes the bindings declare (routes.go); the
 // handler admits it (admission), authenticates it (auth), decodes it with the binding, calls the
-// operation through the generated table (gen) on the service (service), and has the binding write
-// the result or the error. What it decided is reported to observe's Exchange for metrics and the
+// operation on the service (service) through the contract the generated Bind bound to it (gen), and
+// has the binding write the result or the error. What it decided is reported to observe's Exchange for metrics and the
 // access log.
 //
 // Only cmd/, tools/ and tests import this package; no package under server/ does. It is the one package
-// that imports the binding families (binding/soap, binding/httpform, binding/json), in one place: the
-// list of bindings (allBindings).
+// that imports the concrete binding packages (binding/soap, binding/httpform, binding/json), in one
+// place: the list of bindings (allBindings).
 package server
 
 import (
@@ -20,7 +20,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/binding"
@@ -53,11 +52,6 @@ type Config struct {
 	ProtectDocs bool
 	// Protocols lists the protocols served (binding.ProtocolNames); nil means binding.DefaultProtocols.
 	Protocols []string
-	// Namespace, when set, is the namespace of the operations' elements as given, instead of the one
-	// BaseURL fixes. It is for NewContractHandler serving another generated contract, whose namespace
-	// is not this service's (the type zoo's golden tests); the documents still describe contactsync's
-	// own contract under BaseURL.
-	Namespace string
 	// Addressing decides the addresses in the documents: --public-url, --trusted-proxies.
 	Addressing docs.Addressing
 }
@@ -72,10 +66,26 @@ func Namespace(baseURL string) (string, error) {
 	return strings.TrimRight(baseURL, "/") + "/contactsync/v1/", nil
 }
 
+// contractNamespace is the namespace a bound contract's operations are served in: the contract's own
+// (Bound.Namespace, as its WSDL writes it, for the base URL http://localhost:8080) moved to baseURL,
+// which keeps the path. For this service's contract it is Namespace(baseURL); a contract written for
+// another base keeps its path too (the type zoo's http://localhost:8080/zoo/v1/).
+func contractNamespace(baseURL, contract string) (string, error) {
+	if _, err := Namespace(baseURL); err != nil {
+		return "", err
+	}
+	u, err := url.Parse(contract)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path == "" {
+		return "", fmt.Errorf("the contract's namespace %q is not an absolute http or https URL with a path", contract)
+	}
+	return strings.TrimRight(baseURL, "/") + u.Path, nil
+}
+
 // Handler serves the endpoint. It is safe for concurrent use.
 type Handler struct {
-	svc any // implements the server interface the operation table calls
-	log *slog.Logger
+	// call calls an operation on the implementation the contract was bound to (wire.Bound).
+	call func(ctx context.Context, req wire.Message) (wire.Message, error)
+	log  *slog.Logger
 	// endpoint and operations are the routes of the endpoint and of its operation paths (routes.go).
 	endpoint, operations place
 	protocols            binding.Protocols
@@ -103,25 +113,24 @@ func allBindings(ns string, l Limits, ops []*wire.Operation) []binding.Binding {
 	}
 }
 
-// NewHandler returns the handler serving svc, the implementation of the generated server interface,
-// under cfg.
-func NewHandler(svc gen.SyncServiceSoapServer, cfg Config) (*Handler, error) {
-	return NewContractHandler(gen.Operations, svc, cfg)
-}
-
-// NewContractHandler returns a handler serving the operations of a generated table, ops, with svc, which
-// must implement the server interface generated with that table. NewHandler serves this service's own
-// contract; this form lets tests and tools serve another generated contract through the same bindings.
-// The documents (?WSDL, ?disco, help pages) always describe this service's contract.
-func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, error) {
+// NewHandler returns the handler serving svc, a contract bound to its implementation by the contract's
+// generated Bind (gen.Bind(service.New(st)) for this service), under cfg. The operations are served in
+// the contract's namespace moved to cfg.BaseURL (contractNamespace). Another generated contract (the
+// type zoos' tests) is served the same way; the documents (?WSDL, ?disco, help pages) always describe
+// this service's contract.
+func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
 	ns, err := Namespace(cfg.BaseURL)
 	if err != nil {
 		return nil, err
 	}
-	opsNS := ns
-	if cfg.Namespace != "" {
-		opsNS = cfg.Namespace
+	opsNS, err := contractNamespace(cfg.BaseURL, svc.Namespace)
+	if err != nil {
+		return nil, err
 	}
+	if svc.Call == nil || len(svc.Ops) == 0 {
+		return nil, fmt.Errorf("the contract is not bound: serve what its generated Bind returns")
+	}
+	ops := svc.Ops
 	names := cfg.Protocols
 	if names == nil {
 		names = binding.DefaultProtocols
@@ -136,7 +145,7 @@ func NewContractHandler(ops []*wire.Operation, svc any, cfg Config) (*Handler, e
 		logger = slog.Default()
 	}
 	h := &Handler{
-		svc:         svc,
+		call:        svc.Call,
 		log:         logger,
 		protocols:   protocols,
 		gates:       admission.New(limits.Admission),
@@ -248,7 +257,7 @@ func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request, b binding.
 		return
 	}
 	tr.admission(&ticket, nil)
-	resp, cerr := req.Op.Call(r.Context(), h.svc, req.Msg)
+	resp, cerr := h.call(r.Context(), req.Msg)
 	if cerr != nil {
 		e := fault.As(cerr)
 		tr.failed("operation", e)

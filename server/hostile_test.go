@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
@@ -32,7 +33,7 @@ func newRealServer(t *testing.T, limits server.Limits) *testServer {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
+	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
 	require.NoError(t, err)
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config = server.NewHTTPServer(h, limits, logger)

@@ -2,8 +2,8 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
 
@@ -21,12 +21,17 @@ type goPackage struct {
 	Imports    []string
 }
 
-// The binding families: one package per wire family, which never import each other.
-var bindingFamilies = []string{module + "/server/binding/soap", module + "/server/binding/httpform", module + "/server/binding/json"}
+// bindingPrefix is the path under which every concrete binding package lives (binding/soap,
+// binding/httpform, binding/json, and any added later): one package per wire family.
+const bindingPrefix = module + "/server/binding/"
+
+// concreteBinding reports whether path is a concrete binding package: any package under
+// server/binding/, so a binding added later falls under the rules without editing them.
+func concreteBinding(path string) bool { return strings.HasPrefix(path, bindingPrefix) }
 
 // TestImportRules keeps the picture of which package may use which from rotting: it reads the direct
 // imports of every package of the module (non-test files) with `go list` and checks the rules each
-// package's doc comment states, and that every package has one.
+// package's doc comment states (importViolations), and that every package has one.
 func TestImportRules(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
 	require.NoError(t, err, "go list")
@@ -38,43 +43,95 @@ func TestImportRules(t *testing.T) {
 		pkgs = append(pkgs, p)
 	}
 	require.NotEmpty(t, pkgs)
-	std := func(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") }
-	family := func(path string) bool { return slices.Contains(bindingFamilies, path) }
 	for _, p := range pkgs {
 		// A package of tests only (docs/, deploy/) has its doc comment in a test file, which go list
 		// does not read for Doc.
 		if p.Doc == "" && len(p.GoFiles) > 0 {
 			t.Errorf("%s has no package doc comment saying what it owns and what it may import", p.ImportPath)
 		}
-		for _, imp := range p.Imports {
-			switch {
-			case family(imp) && p.ImportPath != module+"/server":
-				// Only the root wires the bindings (handler.go's allBindings); everything else reaches
-				// them through binding.Binding, so adding a binding touches no other package.
-				t.Errorf("%s imports the binding family %s; only the server root may", p.ImportPath, imp)
-			case strings.HasPrefix(p.ImportPath, module+"/server/") && imp == module+"/server":
-				t.Errorf("%s imports the root package server; only cmd/, tools/ and tests may", p.ImportPath)
-			case p.ImportPath == module+"/server/fault" && !std(imp):
-				t.Errorf("server/fault imports %s; it may import only the standard library", imp)
-			case p.ImportPath == module+"/server/wire" && !std(imp) && imp != module+"/server/fault":
-				t.Errorf("server/wire imports %s; it may import only the standard library and server/fault", imp)
-			case p.ImportPath == module+"/gen" && !std(imp) && imp != module+"/server/wire" && imp != "github.com/hooklift/gowsdl/soap":
-				t.Errorf("gen imports %s; generated code may import only the standard library, gowsdl's soap package and server/wire", imp)
-			case strings.HasPrefix(p.ImportPath, module+"/server/store") && (imp == module+"/gen" || strings.HasPrefix(imp, module+"/server/wire")):
-				t.Errorf("%s imports %s; the stores know nothing of the wire", p.ImportPath, imp)
-			case p.ImportPath == module+"/server/service" && (imp == module+"/server/binding" || imp == module+"/server/admission"):
-				t.Errorf("server/service imports %s; the service knows no binding: every binding calls it through the generated table", imp)
-			case p.ImportPath == module+"/server/auth" && !std(imp) && !strings.HasPrefix(imp, "golang.org/x/crypto/"):
-				t.Errorf("server/auth imports %s; it may import only the standard library and golang.org/x/crypto", imp)
-			}
-		}
+	}
+	for _, v := range importViolations(pkgs) {
+		t.Error(v)
 	}
 	// The rules are read from real data: these edges exist, so a broken `go list` reading cannot pass.
 	assert.Contains(t, importsOf(pkgs, module+"/gen"), module+"/server/wire")
 	assert.Contains(t, importsOf(pkgs, module+"/server/binding/soap"), module+"/server/binding")
 	assert.Contains(t, importsOf(pkgs, module+"/server"), module+"/server/docs")
-	for _, f := range bindingFamilies {
-		assert.Contains(t, importsOf(pkgs, module+"/server"), f, "the root wires every binding")
+	var concrete []string
+	for _, p := range pkgs {
+		if concreteBinding(p.ImportPath) {
+			concrete = append(concrete, p.ImportPath)
+			assert.Contains(t, importsOf(pkgs, module+"/server"), p.ImportPath, "the root wires every binding")
+		}
+	}
+	for _, f := range []string{"soap", "httpform", "json"} {
+		assert.Contains(t, concrete, bindingPrefix+f, "a concrete binding package go list did not name")
+	}
+}
+
+// importViolations checks the import rules on the direct imports of pkgs and returns one message per
+// import that breaks one.
+func importViolations(pkgs []goPackage) []string {
+	var out []string
+	std := func(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") }
+	for _, p := range pkgs {
+		for _, imp := range p.Imports {
+			switch {
+			case concreteBinding(imp) && p.ImportPath != module+"/server":
+				// Only the root wires the bindings (handler.go's allBindings); everything else, the other
+				// bindings included, reaches them through binding.Binding, so adding a binding touches no
+				// other package. Tests may import them (go list's Imports leaves test files out).
+				out = append(out, fmt.Sprintf("%s imports the concrete binding package %s; only the server root may", p.ImportPath, imp))
+			case strings.HasPrefix(p.ImportPath, module+"/server/") && imp == module+"/server":
+				out = append(out, fmt.Sprintf("%s imports the root package server; only cmd/, tools/ and tests may", p.ImportPath))
+			case p.ImportPath == module+"/server/fault" && !std(imp):
+				out = append(out, fmt.Sprintf("server/fault imports %s; it may import only the standard library", imp))
+			case p.ImportPath == module+"/server/wire" && !std(imp) && imp != module+"/server/fault":
+				out = append(out, fmt.Sprintf("server/wire imports %s; it may import only the standard library and server/fault", imp))
+			case p.ImportPath == module+"/gen" && !std(imp) && imp != module+"/server/wire" && imp != "github.com/hooklift/gowsdl/soap":
+				out = append(out, fmt.Sprintf("gen imports %s; generated code may import only the standard library, gowsdl's soap package and server/wire", imp))
+			case strings.HasPrefix(p.ImportPath, module+"/server/store") && (imp == module+"/gen" || strings.HasPrefix(imp, module+"/server/wire")):
+				out = append(out, fmt.Sprintf("%s imports %s; the stores know nothing of the wire", p.ImportPath, imp))
+			case p.ImportPath == module+"/server/service" && (imp == module+"/server/binding" || imp == module+"/server/admission"):
+				out = append(out, fmt.Sprintf("server/service imports %s; the service knows no binding: every binding calls it through the generated table", imp))
+			case p.ImportPath == module+"/server/auth" && !std(imp) && !strings.HasPrefix(imp, "golang.org/x/crypto/"):
+				out = append(out, fmt.Sprintf("server/auth imports %s; it may import only the standard library and golang.org/x/crypto", imp))
+			}
+		}
+	}
+	return out
+}
+
+// TestImportViolations holds importViolations to the binding rule on made-up graphs, so a rule that
+// stopped firing would be noticed: only the root may import a concrete binding package, whichever it is.
+func TestImportViolations(t *testing.T) {
+	root, srv := module+"/server", module+"/server/"
+	for _, tc := range []struct {
+		name     string
+		pkg, imp string
+		broken   bool
+	}{
+		{"the root wires a binding", root, srv + "binding/soap", false},
+		{"the root wires a binding added later", root, srv + "binding/grpc", false},
+		{"anyone may import the interface", srv + "docs", srv + "binding", false},
+		{"docs imports a binding", srv + "docs", srv + "binding/soap", true},
+		{"a binding imports another", srv + "binding/json", srv + "binding/httpform", true},
+		{"the interface imports a binding", srv + "binding", srv + "binding/soap", true},
+		{"a binding added later, imported by observe", srv + "observe", srv + "binding/grpc", true},
+		{"a nested binding package", srv + "admission", srv + "binding/soap/internal/x", true},
+		{"cmd imports a binding", module + "/cmd/contactsync", srv + "binding/json", true},
+		{"tools import a binding", module + "/tools/loadbench", srv + "binding/soap", true},
+		{"a name that only starts alike", srv + "docs", srv + "bindings", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := importViolations([]goPackage{{ImportPath: tc.pkg, Imports: []string{tc.imp}}})
+			if tc.broken {
+				require.Len(t, v, 1)
+				assert.Contains(t, v[0], "only the server root may")
+			} else {
+				assert.Empty(t, v)
+			}
+		})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/service"
@@ -26,7 +27,7 @@ func newTestServerWith(t *testing.T, protocols ...string) *testServer {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	h, err := server.NewHandler(service.New(st), server.Config{
+	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL:   wsdl.DefaultBaseURL,
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Protocols: protocols,
@@ -193,7 +194,7 @@ func TestProtocolSwitches(t *testing.T) {
 
 func TestProtocolsConfigRefused(t *testing.T) {
 	for _, p := range [][]string{{}, {"soap11", ""}, {"soap13"}, {"SOAP11"}} {
-		_, err := server.NewHandler(service.New(nil), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: p})
+		_, err := server.NewHandler(gen.Bind(service.New(nil)), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: p})
 		assert.Error(t, err, "%q", p)
 	}
 }
@@ -221,7 +222,7 @@ func TestJSONObserved(t *testing.T) {
 	reg := observe.NewRegistry()
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(service.New(openSQLite(t)), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
+	h, err := server.NewHandler(gen.Bind(service.New(openSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
 	require.NoError(t, err)
 	srv := httptest.NewServer(observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg), Logger: logger, AccessLog: true}))
 	t.Cleanup(srv.Close)

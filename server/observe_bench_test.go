@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/service"
@@ -67,7 +68,7 @@ func (w *nullResponseWriter) WriteHeader(int)             {}
 func BenchmarkObservedReadContact(b *testing.B) {
 	st := &memoryStore{contacts: map[string]store.Record{"bench-1": service.TestRecord("bench-1")}}
 	newHandler := func(st store.Store) http.Handler {
-		h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL,
+		h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: wsdl.DefaultBaseURL,
 			Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
 		if err != nil {
 			b.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/wsdl"
@@ -69,7 +70,7 @@ func TestRoutingMatrix(t *testing.T) {
 				protocols = append(protocols, n)
 			}
 		}
-		h, err := server.NewHandler(service.New(nil), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: protocols,
+		h, err := server.NewHandler(gen.Bind(service.New(nil)), server.Config{BaseURL: wsdl.DefaultBaseURL, Protocols: protocols,
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		require.NoError(t, err)
 		fmt.Fprintf(&out, "--protocols %s\n", strings.Join(protocols, ","))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
@@ -35,7 +36,7 @@ func newTestServer(t *testing.T, baseURL string) *testServer {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	h, err := server.NewHandler(service.New(st), server.Config{
+	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: baseURL,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
@@ -189,7 +190,7 @@ func TestResponsesDeclareTheirLength(t *testing.T) {
 			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = st.Close() })
-			h, err := server.NewHandler(service.New(st), server.Config{BaseURL: wsdl.DefaultBaseURL,
+			h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: wsdl.DefaultBaseURL,
 				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 			require.NoError(t, err)
 			srv := httptest.NewUnstartedServer(h)

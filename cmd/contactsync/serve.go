@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/binding"
@@ -303,7 +304,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if opts.wired != nil {
 		opts.wired(st)
 	}
-	handler, err := server.NewHandler(service.New(st), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
+	handler, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
 		Auth: authenticator, ProtectDocs: protectDocs, Protocols: opts.protocols, Addressing: addressing})
 	if err != nil {
 		return err

@@ -568,10 +568,10 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 	return out, nil
 }
 
-// Invoke calls the operation named opName on svc, which implements the generated server interface
+// Invoke calls the operation named opName on svc, an implementation of the generated server interface
 // (the in-process service, or Service of a Client), with parameters given by name in their XSD lexical
 // form. It lets a caller that has an operation as data (a test matrix, a script) call any of them.
-func Invoke(ctx context.Context, svc any, opName string, params map[string]string) (wire.Message, error) {
+func Invoke(ctx context.Context, svc gen.SyncServiceSoapServer, opName string, params map[string]string) (wire.Message, error) {
 	op := wire.Lookup(gen.Operations, opName)
 	if op == nil {
 		return nil, fmt.Errorf("unknown operation %q", opName)
@@ -591,7 +591,7 @@ func Invoke(ctx context.Context, svc any, opName string, params map[string]strin
 	if err := req.DecodeXML(rd); err != nil {
 		return nil, err
 	}
-	return op.Call(ctx, svc, req)
+	return gen.Bind(svc).Call(ctx, req)
 }
 
 // MessageJSON renders a response as the JSON endpoint's {"d": result}, indented, for printing.

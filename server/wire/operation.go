@@ -3,8 +3,11 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strconv"
+
+	"github.com/contactsync/contactsync/server/fault"
 )
 
 // Bindings is a set of the bindings an operation is offered on.
@@ -100,8 +103,6 @@ type Operation struct {
 
 	// NewRequest and NewResponse return empty wrappers.
 	NewRequest, NewResponse func() Message
-	// Call invokes the operation's method of the generated server interface on svc.
-	Call func(ctx context.Context, svc any, req Message) (Message, error)
 	// DecodeForm reads an HTTP GET query or POST form into a request; nil when the operation is not
 	// offered on HTTP GET/POST.
 	DecodeForm func(form *Form) (Message, error)
@@ -120,6 +121,26 @@ type Operation struct {
 	AppendResultJSON func(b []byte, resp Message) []byte
 	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
 	DecodeResultJSON func(r *JSONReader, tok json.Token, resp Message) error
+}
+
+// Bound is a contract's operation table bound to an implementation of the server interface generated
+// with it: what a handler serves. The contract's generated Bind makes one from a value of that
+// interface, so an implementation that does not fit the contract is a compile error, not a failed
+// request; the table itself (Ops) knows no implementation.
+type Bound struct {
+	// Namespace is the contract's target namespace, as its WSDL writes it.
+	Namespace string
+	// Ops is the contract's operation table.
+	Ops []*Operation
+	// Call calls the method of the operation whose request wrapper req is (one made by the NewRequest
+	// of an entry of Ops) on the implementation, and returns its response wrapper; a nil response
+	// from the method is returned as an empty one.
+	Call func(ctx context.Context, req Message) (Message, error)
+}
+
+// ForeignRequest is the error of a Bound's Call given a request wrapper of another contract.
+func ForeignRequest(req Message) error {
+	return fault.InternalError(fmt.Errorf("the request %T is not one of the bound contract's", req))
 }
 
 // Invoker sends one operation to a service and decodes its response; the generated client stub calls

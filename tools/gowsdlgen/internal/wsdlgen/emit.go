@@ -123,7 +123,7 @@ func (e *emitter) file(source string) error {
 	e.p("")
 	server := e.c.portType + "Server"
 	e.p("// %s is the interface the service implements: one method per operation of the contract, each", server)
-	e.p("// taking a context. The operation table (Operations) calls it for every binding.")
+	e.p("// taking a context. Bind binds an implementation to the operation table (Operations), for every binding.")
 	e.p("type %s interface {", server)
 	for _, op := range e.c.operations {
 		if op.doc != "" {
@@ -139,8 +139,9 @@ func (e *emitter) file(source string) error {
 		e.p("op%s,", goTypeName(op.name))
 	}
 	e.p("}")
+	e.bind(server)
 	for _, op := range e.c.operations {
-		if err := e.operation(op, server); err != nil {
+		if err := e.operation(op); err != nil {
 			return err
 		}
 	}
@@ -169,6 +170,34 @@ func (e *emitter) file(source string) error {
 	}
 	e.client()
 	return nil
+}
+
+// bind writes Bind, which binds an implementation of the server interface to the operation table: the
+// typed call of every operation, chosen by the request wrapper's type (each operation has its own), as
+// twirp's generated code calls its interface, so no untyped service reaches the serving path.
+func (e *emitter) bind(server string) {
+	e.p("")
+	e.p("// Bind binds svc to the operation table: the handler serves what it returns (server.NewHandler).")
+	e.p("func Bind(svc %s) wire.Bound {", server)
+	e.p("return wire.Bound{Namespace: %q, Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {", e.c.tns)
+	if len(e.c.operations) == 0 {
+		e.p("return nil, wire.ForeignRequest(req)")
+		e.p("}}")
+		e.p("}")
+		return
+	}
+	e.p("switch req := req.(type) {")
+	for _, op := range e.c.operations {
+		e.p("case *%s:", goTypeName(op.requestElement))
+		e.p("resp, err := svc.%sContext(ctx, req)", op.name)
+		e.p("if err != nil { return nil, err }")
+		e.p("if resp == nil { resp = new(%s) }", goTypeName(op.responseElement))
+		e.p("return resp, nil")
+	}
+	e.p("}")
+	e.p("return nil, wire.ForeignRequest(req)")
+	e.p("}}")
+	e.p("}")
 }
 
 // typeRef is the Go expression of a type descriptor.
@@ -222,7 +251,7 @@ func bindingsExpr(bs []string) string {
 	return strings.Join(parts, " | ")
 }
 
-func (e *emitter) operation(op *contractOperation, server string) error {
+func (e *emitter) operation(op *contractOperation) error {
 	req, resp := goTypeName(op.requestElement), goTypeName(op.responseElement)
 	e.p("")
 	e.p("var op%s = &wire.Operation{", goTypeName(op.name))
@@ -245,12 +274,6 @@ func (e *emitter) operation(op *contractOperation, server string) error {
 	e.p("HTTPRoot: %q,", op.httpRoot)
 	e.p("NewRequest: func() wire.Message { return new(%s) },", req)
 	e.p("NewResponse: func() wire.Message { return new(%s) },", resp)
-	e.p("Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {")
-	e.p("resp, err := svc.(%s).%sContext(ctx, req.(*%s))", server, op.name, req)
-	e.p("if err != nil { return nil, err }")
-	e.p("if resp == nil { resp = new(%s) }", resp)
-	e.p("return resp, nil")
-	e.p("},")
 	offeredHTTP := false
 	for _, b := range op.bindings {
 		offeredHTTP = offeredHTTP || strings.HasPrefix(b, "HTTP")

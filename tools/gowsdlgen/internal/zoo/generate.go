@@ -4,11 +4,11 @@
 // enumeration, nested complex types, arrays of simple and complex types, nillable value types), and
 // whose operations return each of them, null and void included.
 //
-// It exists for tests: its golden tests serve it through the real bindings
-// (server.NewContractHandler) with a Go twin of the reference service, testdata/Zoo.cs, and compare
-// every exchange with the one captured from ASMX (testdata/captures). testdata/ holds the reference
-// data unchanged (testdata/README.md describes it); the contract is testdata/zoo.wsdl, exactly as
-// ASMX served it.
+// It exists for tests: its golden tests serve it through the real bindings, with
+// server.NewHandler(zoo.Bind(svc), ...) as the service itself is served, with a Go twin of the
+// reference service, testdata/Zoo.cs, and compare every exchange with the one captured from ASMX
+// (testdata/captures). testdata/ holds the reference data unchanged (testdata/README.md describes
+// it); the contract is testdata/zoo.wsdl, exactly as ASMX served it.
 //
 // This file is the only one written by hand (besides tests); zoo.go and zoo_wire.go are generated
 // like gen/, and `make check-generate` keeps them in step.

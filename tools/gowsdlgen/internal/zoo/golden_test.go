@@ -20,9 +20,14 @@ import (
 // zooNamespace is the type zoo's service namespace.
 const zooNamespace = "http://localhost:8080/zoo/v1/"
 
+// zooBaseURL is the base URL the type zoos' contracts are written for, as contactsync's is: the
+// handler serves a bound contract in its namespace moved to the base URL, so the zoos' handlers serve
+// zooNamespace and zoo2Namespace as the reference servers did.
+const zooBaseURL = "http://localhost:8080"
+
 func newZooHandler(t *testing.T, svc *zooService) http.Handler {
 	t.Helper()
-	h, err := server.NewContractHandler(zoo.Operations, svc, server.Config{BaseURL: "http://127.0.0.1:18640", Namespace: zooNamespace})
+	h, err := server.NewHandler(zoo.Bind(svc), server.Config{BaseURL: zooBaseURL})
 	require.NoError(t, err)
 	return h
 }

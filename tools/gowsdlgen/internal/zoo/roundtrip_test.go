@@ -21,7 +21,7 @@ import (
 // decoded: every XSD type of the subset as a parameter, a result, an HTTP root, null and void.
 func TestClientRoundTrip(t *testing.T) {
 	svc := &zooService{}
-	h, err := server.NewContractHandler(zoo.Operations, svc, server.Config{BaseURL: "http://127.0.0.1:18640", Namespace: zooNamespace,
+	h, err := server.NewHandler(zoo.Bind(svc), server.Config{BaseURL: zooBaseURL,
 		Protocols: []string{"soap11", "soap12", "get", "post", "json"}})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

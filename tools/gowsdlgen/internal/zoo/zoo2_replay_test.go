@@ -20,7 +20,7 @@ const zoo2Namespace = "http://localhost:8080/zoo2/v1/"
 
 func newZoo2Handler(t *testing.T) http.Handler {
 	t.Helper()
-	h, err := server.NewContractHandler(zoo2.Operations, zoo2Service{}, server.Config{BaseURL: "http://127.0.0.1:18641", Namespace: zoo2Namespace})
+	h, err := server.NewHandler(zoo2.Bind(zoo2Service{}), server.Config{BaseURL: zooBaseURL})
 	require.NoError(t, err)
 	return h
 }

@@ -24,7 +24,7 @@ import (
 // per item over HTTP GET and POST, and come back as sent; an empty or null array is an empty one
 // there (a form cannot tell them apart), and a null item the empty string.
 func TestZoo2ClientRoundTrip(t *testing.T) {
-	h, err := server.NewContractHandler(zoo2.Operations, zoo2Service{}, server.Config{BaseURL: "http://127.0.0.1:18641", Namespace: zoo2Namespace,
+	h, err := server.NewHandler(zoo2.Bind(zoo2Service{}), server.Config{BaseURL: zooBaseURL,
 		Protocols: []string{"soap11", "soap12", "get", "post", "json"}})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)

@@ -17,7 +17,7 @@ var (
 )
 
 // SyncSoapServer is the interface the service implements: one method per operation of the contract, each
-// taking a context. The operation table (Operations) calls it for every binding.
+// taking a context. Bind binds an implementation to the operation table (Operations), for every binding.
 type SyncSoapServer interface {
 	// MakeSampleContext: Builds a Sample from simple parameters. MaybeInt is null when count is 0, MaybeWhen is null when flag is false, Tags[1] is always null.
 	MakeSampleContext(ctx context.Context, request *MakeSample) (*MakeSampleResponse, error)
@@ -52,6 +52,96 @@ var Operations = []*wire.Operation{
 	opMakeSampleNoKey,
 }
 
+// Bind binds svc to the operation table: the handler serves what it returns (server.NewHandler).
+func Bind(svc SyncSoapServer) wire.Bound {
+	return wire.Bound{Namespace: "http://localhost:8080/zoo/v1/", Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
+		switch req := req.(type) {
+		case *MakeSample:
+			resp, err := svc.MakeSampleContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(MakeSampleResponse)
+			}
+			return resp, nil
+		case *EchoSample:
+			resp, err := svc.EchoSampleContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoSampleResponse)
+			}
+			return resp, nil
+		case *ListSamples:
+			resp, err := svc.ListSamplesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(ListSamplesResponse)
+			}
+			return resp, nil
+		case *NextTier:
+			resp, err := svc.NextTierContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(NextTierResponse)
+			}
+			return resp, nil
+		case *Bytes:
+			resp, err := svc.BytesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(BytesResponse)
+			}
+			return resp, nil
+		case *Nothing:
+			resp, err := svc.NothingContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(NothingResponse)
+			}
+			return resp, nil
+		case *Now:
+			resp, err := svc.NowContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(NowResponse)
+			}
+			return resp, nil
+		case *MaybeCount:
+			resp, err := svc.MaybeCountContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(MaybeCountResponse)
+			}
+			return resp, nil
+		case *MakeSampleNoKey:
+			resp, err := svc.MakeSampleNoKeyContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(MakeSampleNoKeyResponse)
+			}
+			return resp, nil
+		}
+		return nil, wire.ForeignRequest(req)
+	}}
+}
+
 var opMakeSample = &wire.Operation{
 	Name:           "MakeSample",
 	Doc:            "Builds a Sample from simple parameters. MaybeInt is null when count is 0, MaybeWhen is null when flag is false, Tags[1] is always null.",
@@ -74,16 +164,6 @@ var opMakeSample = &wire.Operation{
 	HTTPRoot:    "Sample",
 	NewRequest:  func() wire.Message { return new(MakeSample) },
 	NewResponse: func() wire.Message { return new(MakeSampleResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).MakeSampleContext(ctx, req.(*MakeSample))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(MakeSampleResponse)
-		}
-		return resp, nil
-	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*MakeSampleResponse)
 		if v.MakeSampleResult == nil {
@@ -147,16 +227,6 @@ var opEchoSample = &wire.Operation{
 	HTTPRoot:    "Sample",
 	NewRequest:  func() wire.Message { return new(EchoSample) },
 	NewResponse: func() wire.Message { return new(EchoSampleResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoSampleContext(ctx, req.(*EchoSample))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoSampleResponse)
-		}
-		return resp, nil
-	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoSampleResponse)
 		if v.EchoSampleResult == nil {
@@ -220,16 +290,6 @@ var opListSamples = &wire.Operation{
 	HTTPRoot:    "ArrayOfSample",
 	NewRequest:  func() wire.Message { return new(ListSamples) },
 	NewResponse: func() wire.Message { return new(ListSamplesResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).ListSamplesContext(ctx, req.(*ListSamples))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(ListSamplesResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(ListSamples)
 		{
@@ -313,16 +373,6 @@ var opNextTier = &wire.Operation{
 	HTTPRoot:    "Tier",
 	NewRequest:  func() wire.Message { return new(NextTier) },
 	NewResponse: func() wire.Message { return new(NextTierResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).NextTierContext(ctx, req.(*NextTier))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(NextTierResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(NextTier)
 		{
@@ -403,16 +453,6 @@ var opBytes = &wire.Operation{
 	HTTPRoot:    "base64Binary",
 	NewRequest:  func() wire.Message { return new(Bytes) },
 	NewResponse: func() wire.Message { return new(BytesResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).BytesContext(ctx, req.(*Bytes))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(BytesResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(Bytes)
 		{
@@ -484,16 +524,6 @@ var opNothing = &wire.Operation{
 	HTTPRoot:    "",
 	NewRequest:  func() wire.Message { return new(Nothing) },
 	NewResponse: func() wire.Message { return new(NothingResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).NothingContext(ctx, req.(*Nothing))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(NothingResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(Nothing)
 		{
@@ -536,16 +566,6 @@ var opNow = &wire.Operation{
 	HTTPRoot:    "dateTime",
 	NewRequest:  func() wire.Message { return new(Now) },
 	NewResponse: func() wire.Message { return new(NowResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).NowContext(ctx, req.(*Now))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(NowResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(Now)
 		{
@@ -607,16 +627,6 @@ var opMaybeCount = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(MaybeCount) },
 	NewResponse: func() wire.Message { return new(MaybeCountResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).MaybeCountContext(ctx, req.(*MaybeCount))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(MaybeCountResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(MaybeCount)
 		{
@@ -713,16 +723,6 @@ var opMakeSampleNoKey = &wire.Operation{
 	HTTPRoot:    "Sample",
 	NewRequest:  func() wire.Message { return new(MakeSampleNoKey) },
 	NewResponse: func() wire.Message { return new(MakeSampleNoKeyResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).MakeSampleNoKeyContext(ctx, req.(*MakeSampleNoKey))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(MakeSampleNoKeyResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(MakeSampleNoKey)
 		{

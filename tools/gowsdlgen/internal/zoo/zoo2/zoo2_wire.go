@@ -17,7 +17,7 @@ var (
 )
 
 // SyncSoapServer is the interface the service implements: one method per operation of the contract, each
-// taking a context. The operation table (Operations) calls it for every binding.
+// taking a context. Bind binds an implementation to the operation table (Operations), for every binding.
 type SyncSoapServer interface {
 	// EchoIdsContext: Returns the string array it was given (null gives null).
 	EchoIdsContext(ctx context.Context, request *EchoIds) (*EchoIdsResponse, error)
@@ -64,6 +64,132 @@ var Operations = []*wire.Operation{
 	opEchoTier,
 }
 
+// Bind binds svc to the operation table: the handler serves what it returns (server.NewHandler).
+func Bind(svc SyncSoapServer) wire.Bound {
+	return wire.Bound{Namespace: "http://localhost:8080/zoo2/v1/", Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
+		switch req := req.(type) {
+		case *EchoIds:
+			resp, err := svc.EchoIdsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoIdsResponse)
+			}
+			return resp, nil
+		case *EchoCounts:
+			resp, err := svc.EchoCountsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoCountsResponse)
+			}
+			return resp, nil
+		case *EchoWhens:
+			resp, err := svc.EchoWhensContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoWhensResponse)
+			}
+			return resp, nil
+		case *EchoWhen:
+			resp, err := svc.EchoWhenContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoWhenResponse)
+			}
+			return resp, nil
+		case *EchoStamp:
+			resp, err := svc.EchoStampContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoStampResponse)
+			}
+			return resp, nil
+		case *EchoKey:
+			resp, err := svc.EchoKeyContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoKeyResponse)
+			}
+			return resp, nil
+		case *EchoAmount:
+			resp, err := svc.EchoAmountContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoAmountResponse)
+			}
+			return resp, nil
+		case *EchoRatio:
+			resp, err := svc.EchoRatioContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoRatioResponse)
+			}
+			return resp, nil
+		case *EchoApprox:
+			resp, err := svc.EchoApproxContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoApproxResponse)
+			}
+			return resp, nil
+		case *EchoText:
+			resp, err := svc.EchoTextContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoTextResponse)
+			}
+			return resp, nil
+		case *EchoInt:
+			resp, err := svc.EchoIntContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoIntResponse)
+			}
+			return resp, nil
+		case *EchoFlag:
+			resp, err := svc.EchoFlagContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoFlagResponse)
+			}
+			return resp, nil
+		case *EchoTier:
+			resp, err := svc.EchoTierContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoTierResponse)
+			}
+			return resp, nil
+		}
+		return nil, wire.ForeignRequest(req)
+	}}
+}
+
 var opEchoIds = &wire.Operation{
 	Name:           "EchoIds",
 	Doc:            "Returns the string array it was given (null gives null).",
@@ -76,16 +202,6 @@ var opEchoIds = &wire.Operation{
 	HTTPRoot:    "ArrayOfString",
 	NewRequest:  func() wire.Message { return new(EchoIds) },
 	NewResponse: func() wire.Message { return new(EchoIdsResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoIdsContext(ctx, req.(*EchoIds))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoIdsResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoIds)
 		{
@@ -173,16 +289,6 @@ var opEchoCounts = &wire.Operation{
 	HTTPRoot:    "ArrayOfInt",
 	NewRequest:  func() wire.Message { return new(EchoCounts) },
 	NewResponse: func() wire.Message { return new(EchoCountsResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoCountsContext(ctx, req.(*EchoCounts))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoCountsResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoCounts)
 		{
@@ -271,16 +377,6 @@ var opEchoWhens = &wire.Operation{
 	HTTPRoot:    "ArrayOfDateTime",
 	NewRequest:  func() wire.Message { return new(EchoWhens) },
 	NewResponse: func() wire.Message { return new(EchoWhensResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoWhensContext(ctx, req.(*EchoWhens))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoWhensResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoWhens)
 		{
@@ -368,16 +464,6 @@ var opEchoWhen = &wire.Operation{
 	HTTPRoot:    "Stamp",
 	NewRequest:  func() wire.Message { return new(EchoWhen) },
 	NewResponse: func() wire.Message { return new(EchoWhenResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoWhenContext(ctx, req.(*EchoWhen))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoWhenResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoWhen)
 		{
@@ -460,16 +546,6 @@ var opEchoStamp = &wire.Operation{
 	HTTPRoot:    "Stamp",
 	NewRequest:  func() wire.Message { return new(EchoStamp) },
 	NewResponse: func() wire.Message { return new(EchoStampResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoStampContext(ctx, req.(*EchoStamp))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoStampResponse)
-		}
-		return resp, nil
-	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoStampResponse)
 		if v.EchoStampResult == nil {
@@ -533,16 +609,6 @@ var opEchoKey = &wire.Operation{
 	HTTPRoot:    "guid",
 	NewRequest:  func() wire.Message { return new(EchoKey) },
 	NewResponse: func() wire.Message { return new(EchoKeyResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoKeyContext(ctx, req.(*EchoKey))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoKeyResponse)
-		}
-		return resp, nil
-	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoKeyResponse)
 		return v.EchoKeyResult.AppendText(b), true
@@ -585,16 +651,6 @@ var opEchoAmount = &wire.Operation{
 	HTTPRoot:    "decimal",
 	NewRequest:  func() wire.Message { return new(EchoAmount) },
 	NewResponse: func() wire.Message { return new(EchoAmountResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoAmountContext(ctx, req.(*EchoAmount))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoAmountResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoAmount)
 		{
@@ -656,16 +712,6 @@ var opEchoRatio = &wire.Operation{
 	HTTPRoot:    "double",
 	NewRequest:  func() wire.Message { return new(EchoRatio) },
 	NewResponse: func() wire.Message { return new(EchoRatioResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoRatioContext(ctx, req.(*EchoRatio))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoRatioResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoRatio)
 		{
@@ -727,16 +773,6 @@ var opEchoApprox = &wire.Operation{
 	HTTPRoot:    "float",
 	NewRequest:  func() wire.Message { return new(EchoApprox) },
 	NewResponse: func() wire.Message { return new(EchoApproxResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoApproxContext(ctx, req.(*EchoApprox))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoApproxResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoApprox)
 		{
@@ -805,16 +841,6 @@ var opEchoText = &wire.Operation{
 	HTTPRoot:    "string",
 	NewRequest:  func() wire.Message { return new(EchoText) },
 	NewResponse: func() wire.Message { return new(EchoTextResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoTextContext(ctx, req.(*EchoText))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoTextResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoText)
 		{
@@ -872,16 +898,6 @@ var opEchoInt = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(EchoInt) },
 	NewResponse: func() wire.Message { return new(EchoIntResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoIntContext(ctx, req.(*EchoInt))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoIntResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoInt)
 		{
@@ -950,16 +966,6 @@ var opEchoFlag = &wire.Operation{
 	HTTPRoot:    "boolean",
 	NewRequest:  func() wire.Message { return new(EchoFlag) },
 	NewResponse: func() wire.Message { return new(EchoFlagResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoFlagContext(ctx, req.(*EchoFlag))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoFlagResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoFlag)
 		{
@@ -1021,16 +1027,6 @@ var opEchoTier = &wire.Operation{
 	HTTPRoot:    "Tier",
 	NewRequest:  func() wire.Message { return new(EchoTier) },
 	NewResponse: func() wire.Message { return new(EchoTierResponse) },
-	Call: func(ctx context.Context, svc any, req wire.Message) (wire.Message, error) {
-		resp, err := svc.(SyncSoapServer).EchoTierContext(ctx, req.(*EchoTier))
-		if err != nil {
-			return nil, err
-		}
-		if resp == nil {
-			resp = new(EchoTierResponse)
-		}
-		return resp, nil
-	},
 	DecodeForm: func(form *wire.Form) (wire.Message, error) {
 		req := new(EchoTier)
 		{

@@ -1,4 +1,4 @@
-package server_test
+package binding_test
 
 import (
 	"net/http"
@@ -18,8 +18,10 @@ import (
 )
 
 // These benchmarks time each binding's decoder and encoder on their own, without the handler, the
-// store or net/http, to show which layer of the hot path costs what. The fixtures are the golden
-// request and response files; each benchmark checks its result once before timing.
+// store or net/http, to show which layer of the hot path costs what; they sit here, beside the
+// interface every binding implements, to show the bindings side by side. The fixtures are the server
+// root's golden request and response files (server/testdata/<binding>/ReadContact.*, which its
+// TestGoldenWire keeps); each benchmark checks its result once before timing.
 
 // codecFixture is one binding with its ReadContact request and expected response.
 type codecFixture struct {
@@ -36,7 +38,7 @@ func codecFixtures(tb testing.TB) []codecFixture {
 	limits := soap.DefaultLimits()
 	ns := wsdl.DefaultNamespace
 	read := func(binding, file string) []byte {
-		b, err := os.ReadFile(filepath.Join("testdata", binding, file))
+		b, err := os.ReadFile(filepath.Join("..", "testdata", binding, file))
 		if err != nil {
 			tb.Fatal(err)
 		}
