@@ -243,7 +243,7 @@ func TestImportChecksAsTheService(t *testing.T) {
 		"line 2: Id is not a valid contact id: The parameter id is longer than 256 characters.\n"+
 		"line 3: Id is not a valid contact id: The parameter id contains a control character (U+0007).\n"+
 		"line 4: FirstName holds a character XML cannot carry (U+0007)\n"+
-		"line 5: RoleIds entry 2 holds a character XML cannot carry (U+FFFE)\n", r.stderr)
+		"line 5: RoleIds[1] holds a character XML cannot carry (U+FFFE)\n", r.stderr)
 	assert.Equal(t, "read 6, inserted 1, updated 0, refused 5\n", r.stdout)
 }
 
