@@ -184,3 +184,16 @@ func TestNosniff(t *testing.T) {
 	srv.Handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	assert.Equal(t, "nosniff", rec.Header().Get("X-Content-Type-Options"))
 }
+
+// discoDoc is the DISCO document as ?disco serves it.
+type discoDoc struct {
+	XMLName     xml.Name `xml:"http://schemas.xmlsoap.org/disco/ discovery"`
+	ContractRef struct {
+		Ref    string `xml:"ref,attr"`
+		DocRef string `xml:"docRef,attr"`
+	} `xml:"http://schemas.xmlsoap.org/disco/scl/ contractRef"`
+	SOAP []struct {
+		Address string `xml:"address,attr"`
+		Binding string `xml:"binding,attr"`
+	} `xml:"http://schemas.xmlsoap.org/disco/soap/ soap"`
+}
