@@ -9,7 +9,7 @@ import (
 
 // Fields is the field metadata every backend keeps beside its records, in a small table
 // (record_fields): the field paths that stored records may hold, each the dotted path of an element
-// of the contract's record ("PhoneWork", "Address.Lines" for an element of a nested type). The paths
+// of the contract's record ("Nickname", "Address.Lines" for an element of a nested type). The paths
 // are handed in by the caller (serve and migrate pass the contract's, from the generated record
 // descriptor); the store knows none of them. It lets serve find, at start and without reading a
 // record, that the contract no longer has a field stored records may hold (FieldsGone), and lets

@@ -134,6 +134,13 @@ func (e *emitter) jsonCodec(t *xsdType, goName string, request bool) error {
 }
 
 func (e *emitter) jsonAppendField(f *xsdField, gf goField, expr string) error {
+	return e.appendRepeatable(f, gf, expr, e.jsonAppendValue)
+}
+
+// appendRepeatable writes statements appending the element f held in expr as JSON: a repeated
+// element as an array (null for a nil slice) of the values appendValue writes, any other as the one
+// value. The endpoint's JSON and the record codec share it; they differ only in how a value is spelled.
+func (e *emitter) appendRepeatable(f *xsdField, gf goField, expr string, appendValue func(f *xsdField, goType, expr string) error) error {
 	if f.maxOccurs != 1 {
 		item, ok := strings.CutPrefix(gf.typ, "[]")
 		if !ok {
@@ -143,7 +150,7 @@ func (e *emitter) jsonAppendField(f *xsdField, gf goField, expr string) error {
 		e.p("b = append(b, '[')")
 		e.p("for i, item := range %s {", expr)
 		e.p("if i > 0 { b = append(b, ',') }")
-		if err := e.jsonAppendValue(f, item, "item"); err != nil {
+		if err := appendValue(f, item, "item"); err != nil {
 			return err
 		}
 		e.p("}")
@@ -151,7 +158,7 @@ func (e *emitter) jsonAppendField(f *xsdField, gf goField, expr string) error {
 		e.p("}")
 		return nil
 	}
-	return e.jsonAppendValue(f, gf.typ, expr)
+	return appendValue(f, gf.typ, expr)
 }
 
 // jsonAppendValue writes statements appending one value of goType held in expr.

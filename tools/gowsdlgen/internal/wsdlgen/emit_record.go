@@ -271,24 +271,7 @@ func (e *emitter) recordCodec(t *xsdType) error {
 }
 
 func (e *emitter) recordAppendField(f *xsdField, gf goField, expr string) error {
-	if f.maxOccurs != 1 {
-		item, ok := strings.CutPrefix(gf.typ, "[]")
-		if !ok {
-			return fmt.Errorf("a repeated element needs a slice, gowsdl wrote %s", gf.typ)
-		}
-		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
-		e.p("b = append(b, '[')")
-		e.p("for i, item := range %s {", expr)
-		e.p("if i > 0 { b = append(b, ',') }")
-		if err := e.recordAppendValue(f, item, "item"); err != nil {
-			return err
-		}
-		e.p("}")
-		e.p("b = append(b, ']')")
-		e.p("}")
-		return nil
-	}
-	return e.recordAppendValue(f, gf.typ, expr)
+	return e.appendRepeatable(f, gf, expr, e.recordAppendValue)
 }
 
 // recordAppendValue writes statements appending one value of goType held in expr.
