@@ -36,6 +36,8 @@
 #                        contactsync process's), and it runs on whatever CPU it likes; SCALE is 0.
 #   PGDSN=$CONTACTSYNC_TEST_POSTGRES  with STORE=postgres: a postgres:// URL of a database the run may
 #                        create schemas in
+#   ONLY=                a regular expression: run only the scenarios whose name matches it, e.g.
+#                        ONLY=TestCreateContact or ONLY='^(get|post)-' (the baselines follow)
 #   SCALE=1              0 skips the 1,000,000-vs-1,000 scenario (and its fill, ~15 s)
 #   SCALE_SMALL=1000 SCALE_LARGE=1000000
 #   SERVER_CPU=0 CLIENT_CPU=1   CPUs for the servers and for wrk (taskset -c)
@@ -78,6 +80,7 @@ PROFILE=${PROFILE:-0}
 BASE_REF=${BASE_REF:-}
 BUILD_FLAGS=${BUILD_FLAGS:--trimpath}
 STORE=${STORE:-sqlite}
+ONLY=${ONLY:-}
 PGDSN=${PGDSN:-${CONTACTSYNC_TEST_POSTGRES:-}}
 read -r -a SERVE_FLAGS <<<"${SERVE_FLAGS:-}"
 if [ -n "${BASE_SERVE_FLAGS+set}" ]; then
@@ -267,6 +270,12 @@ start_ref() { # start_ref NAME PORT STORE: BASE_REF's binary, with BASE_SERVE_FL
 SCENARIOS=("soap11-ReadContact soap11 ReadContact" "soap12-ReadContact soap12 ReadContact"
 	"get-ReadContact get ReadContact" "post-ReadContact post ReadContact"
 	"soap11-TestCreateContact soap11 TestCreateContact")
+if [ -n "$ONLY" ]; then
+	kept=()
+	for s in "${SCENARIOS[@]}"; do [[ ${s%% *} =~ $ONLY ]] && kept+=("$s"); done
+	[ ${#kept[@]} -gt 0 ] || die "ONLY=$ONLY matches no scenario"
+	SCENARIOS=("${kept[@]}")
+fi
 
 # capture BINDING OP ID PORT OUT: one request as the wrk script sends it; writes OUT.body and
 # OUT.ctype and fails unless the answer is 200.
