@@ -16,11 +16,11 @@ const (
 	// scanSQL reads every record in byte order of id. COLLATE "C" makes the order that of the UTF-8
 	// bytes whatever the database's collation, so both stores export the same file for the same
 	// records; the index contacts_id_bytes (migration 0003) has that order, so no sort is needed.
-	scanSQL = `SELECT id, account_id, doc FROM contacts ORDER BY id COLLATE "C"`
+	scanSQL = `SELECT id, index_value, doc FROM contacts ORDER BY id COLLATE "C"`
 
-	// listSQL reads a page of one account's records through the index contacts_account (migration
-	// 0004), whose entries are in (account_id, id COLLATE "C") order, so the page needs no sort.
-	listSQL = `SELECT id, doc FROM contacts WHERE account_id = $1 AND id COLLATE "C" > $2 ORDER BY id COLLATE "C" LIMIT $3`
+	// listSQL reads a page of one index value's records through the index contacts_by_index (migration
+	// 0005), whose entries are in (index_value, id COLLATE "C") order, so the page needs no sort.
+	listSQL = `SELECT id, doc FROM contacts WHERE index_value = $1 AND id COLLATE "C" > $2 ORDER BY id COLLATE "C" LIMIT $3`
 
 	countSQL = `SELECT count(*) FROM contacts`
 
@@ -29,24 +29,24 @@ const (
 	// other connections never see each other's rows. (Version 3's staging table was contacts_batch,
 	// with a column per field; the name changed with the columns.)
 	batchTableSQL = `CREATE TEMPORARY TABLE IF NOT EXISTS records_batch (
-	id TEXT, account_id TEXT, doc jsonb
+	id TEXT, index_value TEXT, doc jsonb
 ) ON COMMIT DELETE ROWS`
 
 	// upsertBatchSQL moves the staged rows into contacts. xmax is 0 in a freshly inserted row and the
 	// locking transaction's id in one that ON CONFLICT updated, the usual way to tell the two apart
 	// in one statement.
-	upsertBatchSQL = `INSERT INTO contacts (id, account_id, doc) SELECT id, account_id, doc FROM records_batch
-ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, doc = excluded.doc
+	upsertBatchSQL = `INSERT INTO contacts (id, index_value, doc) SELECT id, index_value, doc FROM records_batch
+ON CONFLICT (id) DO UPDATE SET index_value = excluded.index_value, doc = excluded.doc
 RETURNING id, xmax = 0`
 
 	// insertBatchSQL inserts the staged rows whose id is free; it returns those it inserted.
-	insertBatchSQL = `INSERT INTO contacts (id, account_id, doc) SELECT id, account_id, doc FROM records_batch
+	insertBatchSQL = `INSERT INTO contacts (id, index_value, doc) SELECT id, index_value, doc FROM records_batch
 ON CONFLICT (id) DO NOTHING
 RETURNING id, true`
 )
 
 // batchColumns are the staging table's columns, in the order WriteBatch copies them.
-var batchColumns = []string{"id", "account_id", "doc"}
+var batchColumns = []string{"id", "index_value", "doc"}
 
 // ListByIndex returns up to limit records of account index with a key greater than afterKey, in byte
 // order of key, read by one statement (one snapshot) within the store's operation time limit.

@@ -56,7 +56,7 @@ func writeBatchValues(b *testing.B, s *Store, cs []store.Record) error {
 	for start := 0; start < len(cs); start += 1000 {
 		part := cs[start:min(start+1000, len(cs))]
 		var q strings.Builder
-		q.WriteString(`INSERT INTO contacts (id, account_id, doc) VALUES `)
+		q.WriteString(`INSERT INTO contacts (id, index_value, doc) VALUES `)
 		args := make([]any, 0, 3*len(part))
 		for i, c := range part {
 			if i > 0 {
@@ -72,7 +72,7 @@ func writeBatchValues(b *testing.B, s *Store, cs []store.Record) error {
 			q.WriteString(")")
 			args = append(args, c.Key, c.Index, c.Doc)
 		}
-		q.WriteString(strings.TrimPrefix(upsertBatchSQL, `INSERT INTO contacts (id, account_id, doc) SELECT id, account_id, doc FROM records_batch`))
+		q.WriteString(strings.TrimPrefix(upsertBatchSQL, `INSERT INTO contacts (id, index_value, doc) SELECT id, index_value, doc FROM records_batch`))
 		rows, err := tx.Query(b.Context(), q.String(), args...)
 		if err != nil {
 			return err

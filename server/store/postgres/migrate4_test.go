@@ -62,3 +62,50 @@ func TestMigrationToDocuments(t *testing.T) {
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}, fields)
 }
+
+// TestMigrationIndexValue writes records in version 4's layout, then opens the store, which renames
+// the indexed column and its index (migration 0005): every record reads back unchanged, the list
+// query finds them, and the index carries its new name only.
+func TestMigrationIndexValue(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	cfg, err := pgx.ParseConfig(dsn)
+	require.NoError(t, err)
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	ms, err := migrate.Load(postgres.Migrations())
+	require.NoError(t, err)
+	upTo4 := fstest.MapFS{}
+	for _, m := range ms {
+		if m.Version <= 4 {
+			upTo4[m.File] = &fstest.MapFile{Data: []byte(m.SQL)}
+		}
+	}
+	_, err = migrate.Up(t.Context(), db, upTo4, migrate.Dollar)
+	require.NoError(t, err)
+	_, err = db.ExecContext(t.Context(), `INSERT INTO contacts (id, account_id, doc) VALUES
+		('c1', 'acc-1', '{"Id":"c1","AccountId":"acc-1"}'), ('c2', 'acc-1', '{"Id":"c2","AccountId":"acc-1"}'),
+		('c3', 'acc-2', '{"Id":"c3","AccountId":"acc-2"}')`)
+	require.NoError(t, err)
+
+	s := open(t, dsn, postgres.Options{})
+	got, err := s.Get(t.Context(), "c3")
+	require.NoError(t, err)
+	assert.Equal(t, "acc-2", got.Index)
+	assert.JSONEq(t, `{"Id":"c3","AccountId":"acc-2"}`, string(got.Doc))
+	list, err := s.ListByIndex(t.Context(), "acc-1", "", 10)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	assert.Equal(t, []string{"c1", "c2"}, []string{list[0].Key, list[1].Key})
+
+	var indexes []string
+	rows, err := db.QueryContext(t.Context(), `SELECT indexname FROM pg_indexes
+		WHERE schemaname = current_schema() AND tablename = 'contacts' ORDER BY indexname`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var name string
+		require.NoError(t, rows.Scan(&name))
+		indexes = append(indexes, name)
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, []string{"contacts_by_index", "contacts_id_bytes", "contacts_pkey"}, indexes)
+}

@@ -132,19 +132,19 @@ func (o Options) withDefaults() Options {
 
 const (
 	// getSQL reads a record's index and document by key; the key is the caller's.
-	getSQL = `SELECT account_id, doc FROM contacts WHERE id = $1`
+	getSQL = `SELECT index_value, doc FROM contacts WHERE id = $1`
 
 	lockSQL = getSQL + ` FOR UPDATE`
 
-	// putSQL creates or replaces a record. Setting account_id to the value it has costs nothing
+	// putSQL creates or replaces a record. Setting index_value to the value it has costs nothing
 	// here: PostgreSQL compares the indexed columns' values, and when none changed the new row
 	// version is a heap-only tuple (HOT) that no index is written for.
-	putSQL = `INSERT INTO contacts (id, account_id, doc) VALUES ($1, $2, $3)
-ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, doc = excluded.doc`
+	putSQL = `INSERT INTO contacts (id, index_value, doc) VALUES ($1, $2, $3)
+ON CONFLICT (id) DO UPDATE SET index_value = excluded.index_value, doc = excluded.doc`
 
-	updateSQL = `UPDATE contacts SET account_id = $2, doc = $3 WHERE id = $1`
+	updateSQL = `UPDATE contacts SET index_value = $2, doc = $3 WHERE id = $1`
 
-	deleteSQL = `DELETE FROM contacts WHERE id = $1 RETURNING account_id, doc`
+	deleteSQL = `DELETE FROM contacts WHERE id = $1 RETURNING index_value, doc`
 
 	// beginSQL, commitSQL and rollbackSQL delimit every write's transaction. COMMIT and ROLLBACK go
 	// alone as simple queries; BEGIN is sent in one batch with the first statement (begin).

@@ -16,23 +16,23 @@ const (
 	// scanSQL reads every contact in primary-key order. The table is WITHOUT ROWID, so its b-tree is
 	// the primary key and the rows come out in order without a sort; the id column has SQLite's
 	// default BINARY collation, which compares the UTF-8 bytes, the order store.Store.Scan documents.
-	scanSQL = `SELECT id, account_id, doc FROM contacts ORDER BY id`
+	scanSQL = `SELECT id, index_value, doc FROM contacts ORDER BY id`
 
-	// listSQL reads a page of one account's records from the index contacts_account (migration 0004),
-	// whose entries are in (account_id, id) order, so the page needs no sort.
-	listSQL = `SELECT id, doc FROM contacts WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?`
+	// listSQL reads a page of one index value's records from the index contacts_by_index (migration 0005),
+	// whose entries are in (index_value, id) order, so the page needs no sort.
+	listSQL = `SELECT id, doc FROM contacts WHERE index_value = ? AND id > ? ORDER BY id LIMIT ?`
 
 	countSQL = `SELECT count(*) FROM contacts`
 
-	// accountIndexSQL creates the account index as migration 0004 does, unless it exists.
-	accountIndexSQL = `CREATE INDEX IF NOT EXISTS contacts_account ON contacts (account_id, id)`
+	// indexSQL creates the index behind ListByIndex as migration 0005 does, unless it exists.
+	indexSQL = `CREATE INDEX IF NOT EXISTS contacts_by_index ON contacts (index_value, id)`
 
 	// deferIndexSQL tells whether a bulk load may drop the account index: the table is empty and the
 	// index exists.
-	deferIndexSQL = `SELECT NOT EXISTS (SELECT 1 FROM contacts) AND EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'contacts_account')`
+	deferIndexSQL = `SELECT NOT EXISTS (SELECT 1 FROM contacts) AND EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'contacts_by_index')`
 
 	// insertNewSQL inserts a contact unless its id is taken; the affected-row count tells which.
-	insertNewSQL = `INSERT INTO contacts (id, account_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`
+	insertNewSQL = `INSERT INTO contacts (id, index_value, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`
 )
 
 // writeBudget and maxWritePause keep a bulk write from stalling other writers of the same file.
@@ -54,7 +54,7 @@ var (
 
 // bulkLoadMin is the smallest batch that drops the account index when it finds the table empty.
 //
-// The account index (account_id, id) is written at random places: account ids do not follow the
+// The account index (index_value, id) is written at random places: account ids do not follow the
 // order records arrive in. A WriteBatch transaction is kept short (writeBudget), so each one dirties
 // a few hundred index pages for a few hundred records, and every commit writes each dirty page whole
 // to the write-ahead log: loading 300,000 contacts wrote 1.85 GB with the index and 0.19 GB without,
@@ -158,7 +158,7 @@ func (s *Store) WriteBatch(ctx context.Context, rs []store.Record, mode store.Wr
 					return err
 				}
 				if deferIndex {
-					if _, err := tx.Exec(`DROP INDEX contacts_account`); err != nil {
+					if _, err := tx.Exec(`DROP INDEX contacts_by_index`); err != nil {
 						return err
 					}
 				}

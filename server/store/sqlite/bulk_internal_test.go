@@ -138,7 +138,7 @@ func hasAccountIndex(t *testing.T, path string) bool {
 	require.NoError(t, err)
 	defer db.Close()
 	var n int
-	require.NoError(t, db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'contacts_account'`).Scan(&n))
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'contacts_by_index'`).Scan(&n))
 	return n == 1
 }
 
@@ -181,7 +181,7 @@ func TestBulkLoadDefersTheAccountIndex(t *testing.T) {
 
 	db, err := sql.Open("sqlite", path)
 	require.NoError(t, err)
-	_, err = db.Exec(`DROP INDEX contacts_account`) // as a load killed before Close leaves it
+	_, err = db.Exec(`DROP INDEX contacts_by_index`) // as a load killed before Close leaves it
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
 	s, err = Open(t.Context(), path)

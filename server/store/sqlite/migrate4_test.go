@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/migrate"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 )
@@ -59,4 +60,41 @@ break', '', '', '', '', '[]')`)
 	fields, err := s.StoredFields(t.Context())
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}, fields)
+}
+
+// TestMigrationIndexValue writes records in version 4's layout, then opens the store, which renames
+// the indexed column and rebuilds its index under the new name (migration 0005): every record reads
+// back unchanged, the list query finds them, and no index of the old name is left.
+func TestMigrationIndexValue(t *testing.T) {
+	path := tempPath(t)
+	db := rawDB(t, path)
+	_, err := migrate.Up(t.Context(), db, migrationsUpTo(t, sqlite.Migrations(), 4), migrate.QuestionMark)
+	require.NoError(t, err)
+	_, err = db.ExecContext(t.Context(), `INSERT INTO contacts (id, account_id, doc) VALUES
+		('c1', 'acc-1', '{"Id":"c1","AccountId":"acc-1"}'), ('c2', 'acc-1', '{"Id":"c2","AccountId":"acc-1"}'),
+		('c3', 'acc-2', '{"Id":"c3","AccountId":"acc-2"}')`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	s := open(t, path)
+	got, err := s.Get(t.Context(), "c3")
+	require.NoError(t, err)
+	assert.Equal(t, store.Record{Key: "c3", Index: "acc-2", Doc: []byte(`{"Id":"c3","AccountId":"acc-2"}`)}, got)
+	list, err := s.ListByIndex(t.Context(), "acc-1", "", 10)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	assert.Equal(t, []string{"c1", "c2"}, []string{list[0].Key, list[1].Key})
+	require.NoError(t, s.Close())
+
+	db = rawDB(t, path)
+	var indexes []string
+	rows, err := db.QueryContext(t.Context(), `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'contacts' AND sql IS NOT NULL ORDER BY name`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var name string
+		require.NoError(t, rows.Scan(&name))
+		indexes = append(indexes, name)
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, []string{"contacts_by_index"}, indexes)
 }

@@ -24,8 +24,8 @@
 //
 // # Stored form
 //
-// Each record is one row of the contacts table: its key (id), its indexed value (account_id, with the
-// index contacts_account on (account_id, id) behind ListByIndex) and its document (doc, the record's
+// Each record is one row of the contacts table: its key (id), its indexed value (index_value, with the
+// index contacts_by_index on (index_value, id) behind ListByIndex) and its document (doc, the record's
 // canonical JSON as TEXT, kept as given: the store never parses it on its hot paths). The field paths
 // the records may hold are in record_fields (fields.go). See docs/data.md for why.
 //
@@ -83,18 +83,18 @@ const busyTimeout = "_pragma=busy_timeout(10000)"
 // (BENCHMARKS.md).
 const (
 	// getSQL reads a record's index and document by key; the key is the caller's.
-	getSQL = `SELECT account_id, doc FROM contacts WHERE id = ?`
+	getSQL = `SELECT index_value, doc FROM contacts WHERE id = ?`
 
 	// putSQL creates or replaces a record. On a conflict it rewrites the document only, and only when
 	// the account is unchanged: SQLite maintains an index whose column a SET names even when the value
-	// stays the same (a delete and an insert in contacts_account), so setting account_id on every
+	// stays the same (a delete and an insert in contacts_by_index), so setting index_value on every
 	// replacement would cost every TestCreateContact of a stored contact two index writes for nothing.
 	// When the account did change, the statement changes no row and Put runs moveSQL.
-	putSQL = `INSERT INTO contacts (id, account_id, doc) VALUES (?, ?, ?)
-ON CONFLICT (id) DO UPDATE SET doc = excluded.doc WHERE account_id = excluded.account_id`
+	putSQL = `INSERT INTO contacts (id, index_value, doc) VALUES (?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET doc = excluded.doc WHERE index_value = excluded.index_value`
 
 	// moveSQL replaces a record whose account changes: the index entry moves.
-	moveSQL = `UPDATE contacts SET account_id = ?, doc = ? WHERE id = ?`
+	moveSQL = `UPDATE contacts SET index_value = ?, doc = ? WHERE id = ?`
 
 	// updateDocSQL replaces a record's document, leaving its account (and the index) alone.
 	updateDocSQL = `UPDATE contacts SET doc = ? WHERE id = ?`
@@ -178,7 +178,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
 	// A bulk load that ended without closing its store left the account index to build (bulk.go).
-	if _, err := s.w.ExecContext(ctx, accountIndexSQL); err != nil {
+	if _, err := s.w.ExecContext(ctx, indexSQL); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: build the account index: %w", abs, classify(err))
 	}
 
@@ -373,7 +373,7 @@ func (s *Store) Close() error {
 	var errs []error
 	if s.indexDeferred.CompareAndSwap(true, false) {
 		// The committer has stopped: the write connection is this goroutine's.
-		if _, err := s.w.Exec(accountIndexSQL); err != nil {
+		if _, err := s.w.Exec(indexSQL); err != nil {
 			errs = append(errs, fmt.Errorf("build the account index (the next Open builds it): %w", err))
 		}
 	}

@@ -68,7 +68,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ins, err := tx.Prepare(`INSERT INTO contacts (id, account_id, doc) VALUES (?, ?, ?)`)
+	ins, err := tx.Prepare(`INSERT INTO contacts (id, index_value, doc) VALUES (?, ?, ?)`)
 	if err != nil {
 		log.Fatal(err)
 	}
