@@ -44,8 +44,7 @@ func newCallCommand() *cobra.Command {
 			"PasswordDigest (the user needs `contactsync user add --digest`); the password comes from\n" +
 			"--password-file, else " + passwordEnv + ", else a prompt on the terminal, never from the command line.\n\n" +
 			"Operations: " + strings.Join(operationNames(), ", "),
-		Example: "  contactsync call TestCreateContact --id 42\n  contactsync call ReadContact --param id=42 --binding soap12\n" +
-			"  contactsync call VersionMinor --binding get\n  contactsync call ReadContact --id 42 --url https://contacts.example.com/contactsync/v1/sync.asmx --user alice --ca-cert ca.pem",
+		Example: callExamples(gen.Operations),
 		Args: oneArg("OPERATION", "the name of the operation to call ("+strings.Join(operationNames(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			op := wire.Lookup(gen.Operations, args[0])
