@@ -45,7 +45,7 @@ func newCallCommand() *cobra.Command {
 			"--password-file, else " + passwordEnv + ", else a prompt on the terminal, never from the command line.\n\n" +
 			"Operations: " + strings.Join(operationNames(), ", "),
 		Example: callExamples(gen.Operations),
-		Args: oneArg("OPERATION", "the name of the operation to call ("+strings.Join(operationNames(), ", ")+")"),
+		Args:    oneArg("OPERATION", "the name of the operation to call ("+strings.Join(operationNames(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			op := wire.Lookup(gen.Operations, args[0])
 			if op == nil {
