@@ -119,7 +119,8 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component:
+// goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component (gowsdl
+// exports no naming function, so its rules are restated here):
 // replaceReservedWords (a keyword gets a "_" suffix, otherwise "." becomes "_" and anything but
 // letters, digits and "_" goes), then makePublic (first letter upper-case). makePublic leaves Go basic
 // type names such as "string" alone; such a struct is refused by the predeclared-identifier check
