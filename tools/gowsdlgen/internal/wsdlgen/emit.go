@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,24 +16,57 @@ import (
 // RuntimeImport is the package of the hand-written runtime the generated codec imports.
 const RuntimeImport = "github.com/contactsync/contactsync/server/wire"
 
-// goStruct is what gowsdl generated for one struct: its fields by XML element name.
-type goStruct struct {
-	fields map[string]goField
-}
-
+// goField is the Go field of an element in gowsdl's struct, as PostProcess leaves it.
 type goField struct {
 	name string // Go field name
-	typ  string // Go type expression as written, e.g. "*ArrayOfString", "[]*string", "wire.DateTime"
+	typ  string // Go type expression, e.g. "*ArrayOfString", "[]*string", "wire.DateTime"
 }
 
-// indexStructs reads the struct types of gowsdl's (post-processed) output.
-func indexStructs(src []byte) (map[string]*goStruct, error) {
+// simpleGoTypes are the Go types of the simple kinds once PostProcess has made its replacements.
+var simpleGoTypes = map[xsdKind]string{
+	kindString: "string", kindInt: "int32", kindLong: "int64", kindShort: "int16", kindBoolean: "bool",
+	kindDouble: "float64", kindFloat: "float32", kindDateTime: "wire.DateTime", kindBase64: "[]byte",
+	kindDecimal: "wire.Decimal", kindGUID: "wire.GUID",
+}
+
+// goFieldOf is the Go field of element f that the wire code reads and writes, derived from the model:
+// gowsdl v0.5.0's types template names it replaceAttrReservedWords (goTypeName's rules, except that
+// "string" becomes "astring") made public, and types it toGoType: a pointer when the element is
+// nillable or of a named type, a slice when it repeats; PostProcess then exports every field name and
+// gives the runtime's DateTime, Decimal and GUID and a required, non-nillable enumeration its value
+// rather than a pointer (TypedFields). checkStructs confirms gowsdl's output agrees.
+func goFieldOf(f *xsdField) goField {
+	name := f.name
+	if name == "string" {
+		name = "astring"
+	}
+	typ := simpleGoTypes[f.typ.kind]
+	switch {
+	case typ == "":
+		typ = goTypeName(f.typ.name)
+		if f.typ.kind != kindEnum || f.minOccurs == 0 || f.nillable {
+			typ = "*" + typ
+		}
+	case f.nillable:
+		typ = "*" + typ
+	}
+	if f.maxOccurs != 1 {
+		typ = "[]" + typ
+	}
+	return goField{name: goTypeName(name), typ: typ}
+}
+
+// checkStructs confirms that gowsdl's (post-processed) types have the struct of every wrapper and
+// complex type of the model, with the field goFieldOf names for each element: the wire code is
+// written against those fields, so a difference is a generation error here rather than a compile
+// error in the generated package.
+func checkStructs(c *contractModel, src []byte) error {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "types.go", src, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := map[string]*goStruct{}
+	structs := map[string]map[string]goField{} // Go type name -> XML element name -> field
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {
@@ -44,7 +78,7 @@ func indexStructs(src []byte) (map[string]*goStruct, error) {
 			if !ok {
 				continue
 			}
-			gs := &goStruct{fields: map[string]goField{}}
+			fields := map[string]goField{}
 			for _, fl := range st.Fields.List {
 				if len(fl.Names) != 1 || fl.Tag == nil {
 					continue
@@ -56,22 +90,49 @@ func indexStructs(src []byte) (map[string]*goStruct, error) {
 				}
 				var buf bytes.Buffer
 				if err := format.Node(&buf, fset, fl.Type); err != nil {
-					return nil, err
+					return err
 				}
-				gs.fields[xmlName] = goField{name: fl.Names[0].Name, typ: buf.String()}
+				fields[xmlName] = goField{name: fl.Names[0].Name, typ: buf.String()}
 			}
-			out[ts.Name.Name] = gs
+			structs[ts.Name.Name] = fields
 		}
 	}
-	return out, nil
+	types := slices.Clone(c.types)
+	for _, op := range c.operations {
+		types = append(types, op.request, op.response)
+	}
+	for _, t := range types {
+		if t.simple() {
+			continue
+		}
+		name := goTypeName(t.name)
+		fields, ok := structs[name]
+		if !ok {
+			return fmt.Errorf("gowsdl generated no struct %s for %s", name, t.name)
+		}
+		for _, f := range t.fields {
+			got, ok := fields[f.name]
+			if want := goFieldOf(f); !ok || got != want {
+				return fmt.Errorf("gowsdl's struct %s has %s for element %s, not the field %s %s the wire code is written against",
+					name, describeField(got, ok), f.name, want.name, want.typ)
+			}
+		}
+	}
+	return nil
+}
+
+func describeField(f goField, ok bool) string {
+	if !ok {
+		return "no field"
+	}
+	return "the field " + f.name + " " + f.typ
 }
 
 // emitter writes the generated wire code.
 type emitter struct {
-	c       *contractModel
-	structs map[string]*goStruct
-	pkg     string
-	buf     bytes.Buffer
+	c   *contractModel
+	pkg string
+	buf bytes.Buffer
 }
 
 func (e *emitter) p(format string, args ...any) {
@@ -79,14 +140,15 @@ func (e *emitter) p(format string, args ...any) {
 	e.buf.WriteByte('\n')
 }
 
-// EmitWire generates the wire code for a contract: the operation table, the XML codec of every wrapper
-// and complex type, the HTTP form binding, the server interface and the client stub.
+// emitWire generates the wire code for a contract: the operation table, the XML codec of every wrapper
+// and complex type, the HTTP form binding, the server interface and the client stub. It is written
+// from the model alone (goFieldOf); typesSrc, gowsdl's post-processed types, is only checked against
+// it (checkStructs).
 func emitWire(c *contractModel, typesSrc []byte, pkg, source string, record *RecordOptions) ([]byte, error) {
-	structs, err := indexStructs(typesSrc)
-	if err != nil {
+	if err := checkStructs(c, typesSrc); err != nil {
 		return nil, fmt.Errorf("reading gowsdl's types: %w", err)
 	}
-	e := &emitter{c: c, structs: structs, pkg: pkg}
+	e := &emitter{c: c, pkg: pkg}
 	if err := e.file(source); err != nil {
 		return nil, err
 	}
@@ -283,17 +345,8 @@ func (e *emitter) operation(op *contractOperation) error {
 			return err
 		}
 	}
-	var resultField goField
 	if result != nil {
-		gs := e.structs[resp]
-		if gs == nil {
-			return fmt.Errorf("gowsdl generated no struct %s for element %s", resp, op.responseElement)
-		}
-		gf, ok := gs.fields[result.name]
-		if !ok {
-			return fmt.Errorf("gowsdl's struct %s has no field for element %s", resp, result.name)
-		}
-		resultField = gf
+		gf := goFieldOf(result)
 		e.p("AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {")
 		e.p("v := m.(*%s)", resp)
 		if err := e.appendContent(result, gf, "v."+gf.name); err != nil {
@@ -309,7 +362,7 @@ func (e *emitter) operation(op *contractOperation) error {
 		e.p("return err")
 		e.p("},")
 	}
-	if err := e.jsonOperation(op, result, resultField); err != nil {
+	if err := e.jsonOperation(op, result); err != nil {
 		return err
 	}
 	e.p("}")

@@ -9,17 +9,9 @@ import (
 // codec writes AppendXML and DecodeXML for a wrapper or complex type whose Go struct is goName.
 // what is "parameter" for request wrappers, "element" otherwise; it names elements in errors.
 func (e *emitter) codec(t *xsdType, goName, what string) error {
-	gs := e.structs[goName]
-	if gs == nil {
-		return fmt.Errorf("gowsdl generated no struct %s for %s", goName, t.name)
-	}
 	var fields []goField
 	for _, f := range t.fields {
-		gf, ok := gs.fields[f.name]
-		if !ok {
-			return fmt.Errorf("gowsdl's struct %s has no field for element %s", goName, f.name)
-		}
-		fields = append(fields, gf)
+		fields = append(fields, goFieldOf(f))
 	}
 
 	e.p("")
@@ -80,12 +72,8 @@ func (e *emitter) appendField(f *xsdField, gf goField) error {
 	expr := "v." + gf.name
 	goType := gf.typ
 	if f.maxOccurs != 1 {
-		item, ok := strings.CutPrefix(goType, "[]")
-		if !ok {
-			return fmt.Errorf("a repeated element needs a slice, gowsdl wrote %s", goType)
-		}
 		e.p("for _, item := range %s {", expr)
-		if err := e.appendOne(f, item, "item"); err != nil {
+		if err := e.appendOne(f, strings.TrimPrefix(goType, "[]"), "item"); err != nil {
 			return err
 		}
 		e.p("}")
@@ -98,9 +86,6 @@ func (e *emitter) appendOne(f *xsdField, goType, expr string) error {
 	name := strconv.Quote(f.name)
 	base, ptr := strings.CutPrefix(goType, "*")
 	complexType := f.typ.kind == kindComplex || f.typ.kind == kindArray
-	if complexType && !ptr {
-		return fmt.Errorf("a complex element needs a pointer, gowsdl wrote %s", goType)
-	}
 	val := expr
 	if ptr {
 		if complexType {
@@ -136,9 +121,6 @@ func (e *emitter) appendOne(f *xsdField, goType, expr string) error {
 }
 
 func (e *emitter) appendSimple(f *xsdField, goType, val, name string) error {
-	if err := checkGoType(f.typ, goType); err != nil {
-		return err
-	}
 	switch f.typ.kind {
 	case kindString:
 		e.p("b = wire.AppendString(b, %s, %s)", name, val)
@@ -166,31 +148,11 @@ func (e *emitter) appendSimple(f *xsdField, goType, val, name string) error {
 	return nil
 }
 
-// checkGoType refuses a Go type gowsdl chose that the codec does not expect for the XSD type, so a
-// mismatch fails generation instead of miscompiling or losing data.
-func checkGoType(t *xsdType, goType string) error {
-	want := map[xsdKind]string{
-		kindString: "string", kindInt: "int32", kindLong: "int64", kindShort: "int16", kindBoolean: "bool",
-		kindDouble: "float64", kindFloat: "float32", kindDateTime: "wire.DateTime", kindBase64: "[]byte",
-		kindDecimal: "wire.Decimal", kindGUID: "wire.GUID",
-	}[t.kind]
-	if t.kind == kindEnum {
-		want = goTypeName(t.name)
-	}
-	if want != "" && goType != want {
-		return fmt.Errorf("xsd:%s is %s in gowsdl's types; the codec expects %s", t.name, goType, want)
-	}
-	return nil
-}
-
 // decodeValue writes statements decoding the element el into expr (appending when repeated).
 // err is declared by the caller.
 func (e *emitter) decodeValue(f *xsdField, goType, expr, label string, repeated bool) error {
 	if repeated {
-		item, ok := strings.CutPrefix(goType, "[]")
-		if !ok {
-			return fmt.Errorf("a repeated element needs a slice, gowsdl wrote %s", goType)
-		}
+		item := strings.TrimPrefix(goType, "[]")
 		e.p("{")
 		e.p("var item %s", item)
 		if err := e.decodeOne(f, item, "item", label); err != nil {
@@ -228,16 +190,10 @@ func (e *emitter) decodeOne(f *xsdField, goType, expr, label string) error {
 		e.p("}")
 		return nil
 	}
-	if complexType {
-		return fmt.Errorf("a complex element needs a pointer, gowsdl wrote %s", goType)
-	}
 	return e.decodeSimple(f, base, expr, label)
 }
 
 func (e *emitter) decodeSimple(f *xsdField, goType, target, label string) error {
-	if err := checkGoType(f.typ, goType); err != nil {
-		return err
-	}
 	switch f.typ.kind {
 	case kindString:
 		e.p("%s, err = r.Text(el, %s)", target, label)
@@ -290,10 +246,6 @@ func quoteList(vs []string) string {
 // httpParams: a simple parameter is one value (wire.FormParam), an array parameter one value per
 // item (Form.Values), each converted by the wire.Form reader of its XSD type.
 func (e *emitter) form(op *contractOperation, req string) error {
-	gs := e.structs[req]
-	if gs == nil {
-		return fmt.Errorf("gowsdl generated no struct %s", req)
-	}
 	type param struct {
 		*httpParam
 		gf           goField // the request struct's field
@@ -304,30 +256,12 @@ func (e *emitter) form(op *contractOperation, req string) error {
 	}
 	var params []param
 	for _, hp := range op.httpParams {
-		f := hp.field
-		gf, ok := gs.fields[f.name]
-		if !ok {
-			return fmt.Errorf("gowsdl's struct %s has no field for element %s", req, f.name)
-		}
-		p := param{httpParam: hp, gf: gf}
-		p.base, p.ptr = strings.CutPrefix(gf.typ, "*")
+		p := param{httpParam: hp, gf: goFieldOf(hp.field)}
+		p.base, p.ptr = strings.CutPrefix(p.gf.typ, "*")
 		if hp.item != nil {
 			p.list = p.base
-			ls := e.structs[p.list]
-			if ls == nil || !p.ptr {
-				return fmt.Errorf("parameter %s: gowsdl generated no struct %s for its array type", f.name, p.list)
-			}
-			if p.itemField, ok = ls.fields[f.typ.fields[0].name]; !ok {
-				return fmt.Errorf("gowsdl's struct %s has no field for element %s", p.list, f.typ.fields[0].name)
-			}
-			itemType, ok := strings.CutPrefix(p.itemField.typ, "[]")
-			if !ok {
-				return fmt.Errorf("gowsdl's struct %s holds its items in %s, not a slice", p.list, p.itemField.typ)
-			}
-			p.base, p.itemPtr = strings.CutPrefix(itemType, "*")
-		}
-		if err := checkGoType(formType(hp), p.base); err != nil {
-			return fmt.Errorf("parameter %s: %w", f.name, err)
+			p.itemField = goFieldOf(hp.field.typ.fields[0])
+			p.base, p.itemPtr = strings.CutPrefix(strings.TrimPrefix(p.itemField.typ, "[]"), "*")
 		}
 		params = append(params, p)
 	}
@@ -410,14 +344,6 @@ func (e *emitter) form(op *contractOperation, req string) error {
 	}
 	e.p("},")
 	return nil
-}
-
-// formType is the XSD type of one form value of a parameter: the parameter's, or its item's.
-func formType(hp *httpParam) *xsdType {
-	if hp.item != nil {
-		return hp.item
-	}
-	return hp.field.typ
 }
 
 // formConvert writes statements converting the form value v to goType (the Go type of one value of

@@ -16,17 +16,9 @@ import (
 // is refused, as ASP.NET does; in other objects unknown keys are skipped and missing ones keep their
 // zero value.
 func (e *emitter) jsonCodec(t *xsdType, goName string, request bool) error {
-	gs := e.structs[goName]
-	if gs == nil {
-		return fmt.Errorf("gowsdl generated no struct %s for %s", goName, t.name)
-	}
 	fields := make([]goField, len(t.fields))
 	for i, f := range t.fields {
-		gf, ok := gs.fields[f.name]
-		if !ok {
-			return fmt.Errorf("gowsdl's struct %s has no field for element %s", goName, f.name)
-		}
-		fields[i] = gf
+		fields[i] = goFieldOf(f)
 	}
 	what := "element"
 	if request {
@@ -35,10 +27,7 @@ func (e *emitter) jsonCodec(t *xsdType, goName string, request bool) error {
 	e.p("")
 	if t.kind == kindArray {
 		f, gf := t.fields[0], fields[0]
-		item, ok := strings.CutPrefix(gf.typ, "[]")
-		if !ok {
-			return fmt.Errorf("%s: an array needs a slice, gowsdl wrote %s", t.name, gf.typ)
-		}
+		item := strings.TrimPrefix(gf.typ, "[]")
 		e.p("// AppendJSON appends %s as a JSON array.", t.name)
 		e.p("func (v *%s) AppendJSON(b []byte) []byte {", goName)
 		e.p("b = append(b, '[')")
@@ -142,10 +131,7 @@ func (e *emitter) jsonAppendField(f *xsdField, gf goField, expr string) error {
 // value. The endpoint's JSON and the record codec share it; they differ only in how a value is spelled.
 func (e *emitter) appendRepeatable(f *xsdField, gf goField, expr string, appendValue func(f *xsdField, goType, expr string) error) error {
 	if f.maxOccurs != 1 {
-		item, ok := strings.CutPrefix(gf.typ, "[]")
-		if !ok {
-			return fmt.Errorf("a repeated element needs a slice, gowsdl wrote %s", gf.typ)
-		}
+		item := strings.TrimPrefix(gf.typ, "[]")
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		e.p("b = append(b, '[')")
 		e.p("for i, item := range %s {", expr)
@@ -175,16 +161,10 @@ func (e *emitter) jsonAppendValue(f *xsdField, goType, expr string) error {
 		e.p("}")
 		return nil
 	}
-	if complexType {
-		return fmt.Errorf("a complex element needs a pointer, gowsdl wrote %s", goType)
-	}
 	return e.jsonAppendSimple(f, base, expr)
 }
 
 func (e *emitter) jsonAppendSimple(f *xsdField, goType, val string) error {
-	if err := checkGoType(f.typ, goType); err != nil {
-		return err
-	}
 	switch f.typ.kind {
 	case kindString:
 		e.p("b = wire.AppendJSONString(b, %s)", val)
@@ -214,10 +194,7 @@ func (e *emitter) jsonAppendSimple(f *xsdField, goType, val string) error {
 
 func (e *emitter) jsonDecodeField(f *xsdField, gf goField, expr, label string) error {
 	if f.maxOccurs != 1 {
-		item, ok := strings.CutPrefix(gf.typ, "[]")
-		if !ok {
-			return fmt.Errorf("a repeated element needs a slice, gowsdl wrote %s", gf.typ)
-		}
+		item := strings.TrimPrefix(gf.typ, "[]")
 		e.p("switch tok {")
 		e.p("case nil:")
 		e.p("%s = nil", expr)
@@ -250,9 +227,6 @@ func (e *emitter) jsonDecodeValue(f *xsdField, goType, expr, label string) error
 	base, ptr := strings.CutPrefix(goType, "*")
 	switch f.typ.kind {
 	case kindComplex, kindArray:
-		if !ptr {
-			return fmt.Errorf("a complex element needs a pointer, gowsdl wrote %s", goType)
-		}
 		open, want := "'{'", "an object"
 		if f.typ.kind == kindArray {
 			open, want = "'['", "an array"
@@ -284,9 +258,6 @@ func (e *emitter) jsonDecodeValue(f *xsdField, goType, expr, label string) error
 }
 
 func (e *emitter) jsonDecodeSimple(f *xsdField, goType, target, label string) error {
-	if err := checkGoType(f.typ, goType); err != nil {
-		return err
-	}
 	switch f.typ.kind {
 	case kindString:
 		e.p("%s, err = wire.JSONString(tok, %s)", target, label)
@@ -334,7 +305,7 @@ func (e *emitter) jsonDecodeSimple(f *xsdField, goType, target, label string) er
 }
 
 // jsonOperation writes the JSON entries of an operation's table entry.
-func (e *emitter) jsonOperation(op *contractOperation, result *xsdField, resultField goField) error {
+func (e *emitter) jsonOperation(op *contractOperation, result *xsdField) error {
 	req, resp := goTypeName(op.requestElement), goTypeName(op.responseElement)
 	e.p("DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {")
 	e.p("req := new(%s)", req)
@@ -345,8 +316,9 @@ func (e *emitter) jsonOperation(op *contractOperation, result *xsdField, resultF
 	if result == nil {
 		e.p("return append(b, \"null\"...)")
 	} else {
+		gf := goFieldOf(result)
 		e.p("v := m.(*%s)", resp)
-		if err := e.jsonAppendField(result, resultField, "v."+resultField.name); err != nil {
+		if err := e.jsonAppendField(result, gf, "v."+gf.name); err != nil {
 			return err
 		}
 		e.p("return b")
@@ -358,7 +330,8 @@ func (e *emitter) jsonOperation(op *contractOperation, result *xsdField, resultF
 	} else {
 		e.p("v := m.(*%s)", resp)
 		e.p("var err error")
-		if err := e.jsonDecodeField(result, resultField, "v."+resultField.name, strconv.Quote("result")); err != nil {
+		gf := goFieldOf(result)
+		if err := e.jsonDecodeField(result, gf, "v."+gf.name, strconv.Quote("result")); err != nil {
 			return err
 		}
 		e.p("return err")

@@ -141,16 +141,10 @@ func (e *emitter) recordField(t *xsdType, goName, flag, name string) (string, er
 		if f.name != name {
 			continue
 		}
-		gf, ok := e.structs[goName].fields[f.name]
-		if !ok {
-			return "", fmt.Errorf("gowsdl's struct %s has no field for element %s", goName, f.name)
-		}
+		gf := goFieldOf(f)
 		if !f.typ.simple() || f.maxOccurs != 1 || f.typ.kind == kindBase64 || strings.HasPrefix(gf.typ, "*") {
 			return "", fmt.Errorf("%s %s: %s.%s must be an element of a simple type other than base64Binary, occurring once and not nillable",
 				flag, name, t.name, name)
-		}
-		if err := checkGoType(f.typ, gf.typ); err != nil {
-			return "", err
 		}
 		switch f.typ.kind {
 		case kindString:
@@ -170,25 +164,14 @@ func (e *emitter) recordField(t *xsdType, goName, flag, name string) (string, er
 // recordCodec writes AppendRecord and DecodeRecord for one complex or array type.
 func (e *emitter) recordCodec(t *xsdType) error {
 	goName := goTypeName(t.name)
-	gs := e.structs[goName]
-	if gs == nil {
-		return fmt.Errorf("gowsdl generated no struct %s for %s", goName, t.name)
-	}
 	fields := make([]goField, len(t.fields))
 	for i, f := range t.fields {
-		gf, ok := gs.fields[f.name]
-		if !ok {
-			return fmt.Errorf("gowsdl's struct %s has no field for element %s", goName, f.name)
-		}
-		fields[i] = gf
+		fields[i] = goFieldOf(f)
 	}
 	e.p("")
 	if t.kind == kindArray {
 		f, gf := t.fields[0], fields[0]
-		item, ok := strings.CutPrefix(gf.typ, "[]")
-		if !ok {
-			return fmt.Errorf("%s: an array needs a slice, gowsdl wrote %s", t.name, gf.typ)
-		}
+		item := strings.TrimPrefix(gf.typ, "[]")
 		e.p("// AppendRecord appends %s as a JSON array of its items.", t.name)
 		e.p("func (v *%s) AppendRecord(b []byte) []byte {", goName)
 		e.p("b = append(b, '[')")
@@ -278,9 +261,6 @@ func (e *emitter) recordAppendField(f *xsdField, gf goField, expr string) error 
 func (e *emitter) recordAppendValue(f *xsdField, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
 	complexType := !f.typ.simple()
-	if complexType && !ptr {
-		return fmt.Errorf("a complex element needs a pointer, gowsdl wrote %s", goType)
-	}
 	if ptr {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		if complexType {
@@ -295,9 +275,6 @@ func (e *emitter) recordAppendValue(f *xsdField, goType, expr string) error {
 }
 
 func (e *emitter) recordAppendSimple(f *xsdField, goType, val string) error {
-	if err := checkGoType(f.typ, goType); err != nil {
-		return err
-	}
 	switch f.typ.kind {
 	case kindString:
 		e.p("b = wire.AppendRecordString(b, %s)", val)
@@ -329,10 +306,7 @@ func (e *emitter) recordAppendSimple(f *xsdField, goType, val string) error {
 // by the caller).
 func (e *emitter) recordDecodeField(f *xsdField, gf goField, expr string) error {
 	if f.maxOccurs != 1 {
-		item, ok := strings.CutPrefix(gf.typ, "[]")
-		if !ok {
-			return fmt.Errorf("a repeated element needs a slice, gowsdl wrote %s", gf.typ)
-		}
+		item := strings.TrimPrefix(gf.typ, "[]")
 		e.p("if r.Null() {")
 		e.p("%s = nil", expr)
 		e.p("} else if err = r.BeginArray(); err == nil {")
@@ -383,9 +357,6 @@ func (e *emitter) recordDecodeItems(f *xsdField, item, expr, onEnd, onErr string
 func (e *emitter) recordDecodeValue(f *xsdField, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
 	if !f.typ.simple() {
-		if !ptr {
-			return fmt.Errorf("a complex element needs a pointer, gowsdl wrote %s", goType)
-		}
 		e.p("if r.Null() {")
 		e.p("%s = nil", expr)
 		e.p("} else {")
@@ -411,9 +382,6 @@ func (e *emitter) recordDecodeValue(f *xsdField, goType, expr string) error {
 }
 
 func (e *emitter) recordDecodeSimple(f *xsdField, goType, target string) error {
-	if err := checkGoType(f.typ, goType); err != nil {
-		return err
-	}
 	switch f.typ.kind {
 	case kindString:
 		e.p("%s, err = r.String()", target)

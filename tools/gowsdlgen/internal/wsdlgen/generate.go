@@ -42,35 +42,40 @@ type Result struct {
 // dropped; later gowsdl versions add a "server" stub, which cannot serve this contract's four bindings.
 var keptSections = []string{"header", "types", "operations"}
 
-// Generate turns a WSDL contract into Go code: it derives the SOAP-only view (SOAPView), runs gowsdl on
-// it, keeps the header, types and operations sections, and post-processes the result (PostProcess)
-// with the required fields the view's schema declares (RequiredFields). The same contract always
+// Generate turns a WSDL contract into Go code: it parses the contract once, derives from it the
+// contract model (with Wire), the SOAP-only view (SOAPView) and the required and retyped fields of
+// what the view keeps (RequiredFields, TypedFields), runs gowsdl on the view, keeps the header, types
+// and operations sections, and post-processes the result (PostProcess). The same contract always
 // yields the same bytes.
 func Generate(contract []byte, opts Options) (*Result, error) {
 	if !token.IsIdentifier(opts.Package) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
 	}
-	// The contract model refuses anything outside the XSD subset with the construct and its line, so
-	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
-	var model *contractModel
 	if opts.Record != nil && !opts.Wire {
 		return nil, errors.New("the record codec is part of the wire code: it needs the wire code too")
 	}
+	defs, err := readDefinitions(contract)
+	if err != nil {
+		return nil, err
+	}
+	// The contract model refuses anything outside the XSD subset with the construct and its line, so
+	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
+	var model *contractModel
 	if opts.Wire {
-		var err error
-		if model, err = readContract(contract); err != nil {
+		if model, err = readContract(defs); err != nil {
 			return nil, err
 		}
 	}
-	typed, err := TypedFields(contract)
-	if err != nil {
-		return nil, fmt.Errorf("reading the schema: %w", err)
-	}
-	view, err := SOAPView(contract)
+	view, cut, err := defs.soapView()
 	if err != nil {
 		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
 	}
-	fields, err := RequiredFields(view.WSDL)
+	// gowsdl sees the view, so the fields to fix are those of the schema components the view keeps.
+	fields, err := defs.requiredFields(cut)
+	if err != nil {
+		return nil, fmt.Errorf("reading the schema: %w", err)
+	}
+	typed, err := defs.typedFields(cut)
 	if err != nil {
 		return nil, fmt.Errorf("reading the schema: %w", err)
 	}
@@ -114,7 +119,8 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component:
+// goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component (gowsdl
+// exports no naming function, so its rules are restated here):
 // replaceReservedWords (a keyword gets a "_" suffix, otherwise "." becomes "_" and anything but
 // letters, digits and "_" goes), then makePublic (first letter upper-case). makePublic leaves Go basic
 // type names such as "string" alone; such a struct is refused by the predeclared-identifier check

@@ -71,6 +71,24 @@ func TestGenerate(t *testing.T) {
 	}, fieldTags(t, res.Code), "required fields are found under gowsdl's Go names for the schema names")
 }
 
+// TestGenerateFixesOnlyWhatGowsdlSees: the required and retyped fields come from the contract parsed
+// once, but only from the schema components the SOAP-only view keeps; an element only an HTTP message
+// uses has no struct in gowsdl's output, so a required or decimal field of it is not looked for there.
+func TestGenerateFixesOnlyWhatGowsdlSees(t *testing.T) {
+	wsdl := strings.Replace(echoWSDL, `<message name="HttpIn" />`, `<message name="HttpIn"><part name="Body" element="t:HttpOnly" /></message>`, 1)
+	wsdl = strings.Replace(wsdl, "</xs:schema>",
+		`<xs:element name="HttpOnly"><xs:complexType><xs:sequence><xs:element name="d" type="xs:decimal" /></xs:sequence></xs:complexType></xs:element></xs:schema>`, 1)
+	fake := &fakeGowsdl{sections: echoSections()}
+	res, err := wsdlgen.Generate([]byte(wsdl), wsdlgen.Options{Package: "svc", Source: "echo.wsdl", Gowsdl: fake.run})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"element HttpOnly", "message HttpIn", "portType H", "binding HB"}, componentStrings(res.View.Dropped))
+	assert.NotContains(t, fake.gotWSDL, "HttpOnly")
+	assert.Equal(t, map[string]string{
+		"Echo_request.N": `xml:"n" json:"n"`,
+		"Type_.V":        `xml:"v"`,
+	}, fieldTags(t, res.Code))
+}
+
 func TestGenerateFails(t *testing.T) {
 	withoutTypes := echoSections()
 	delete(withoutTypes, "types")

@@ -21,7 +21,7 @@ type replacement struct {
 // Schema at that element. PostProcess then gives those fields the runtime's wire.GUID (TypedFields
 // lists them from the contract itself). The rest of the Microsoft schema is not inspected here:
 // anything in it other than guid is refused by the contract model, which names its line.
-func plainGUIDs(data []byte, defs *definitions) ([]dropped, []replacement, error) {
+func plainGUIDs(defs *definitions) ([]dropped, []replacement, error) {
 	var drop []dropped
 	var repl []replacement
 	for _, s := range defs.schemas {
@@ -48,7 +48,7 @@ func plainGUIDs(data []byte, defs *definitions) ([]dropped, []replacement, error
 				return
 			}
 			var r replacement
-			if r, err = retypeAsString(data, n); err == nil {
+			if r, err = retypeAsString(defs.data, n); err == nil {
 				repl = append(repl, r)
 			}
 		})

@@ -114,16 +114,8 @@ func modelError(data []byte, n *node, format string, args ...any) error {
 
 // readContract builds the model of a WSDL document, refusing anything outside the XSD subset an ASMX
 // contract uses.
-func readContract(data []byte) (*contractModel, error) {
-	root, err := parseTree(data)
-	if err != nil {
-		return nil, err
-	}
-	defs, err := indexDefinitions(root)
-	if err != nil {
-		return nil, err
-	}
-	m := &modeler{data: data, defs: defs, c: &contractModel{tns: defs.tns, abstractArrays: map[string]bool{}},
+func readContract(defs *definitions) (*contractModel, error) {
+	m := &modeler{data: defs.data, defs: defs, c: &contractModel{tns: defs.tns, abstractArrays: map[string]bool{}},
 		elements: map[string]*node{}, complexTypes: map[string]*node{}, simpleTypes: map[string]*node{}, done: map[string]*xsdType{}}
 	for _, s := range defs.schemas {
 		target, _ := s.attr("targetNamespace")
@@ -145,7 +137,7 @@ func readContract(data []byte) (*contractModel, error) {
 			case c.is(NamespaceXSD, "import"), c.is(NamespaceXSD, "annotation"):
 			case target == NamespaceMSTypes && c.is(NamespaceXSD, "simpleType") && name == "guid":
 			case c.name.Space == NamespaceXSD:
-				return nil, modelError(data, c, "schema component %s is outside the XSD subset an ASMX contract uses", c.name.Local)
+				return nil, modelError(defs.data, c, "schema component %s is outside the XSD subset an ASMX contract uses", c.name.Local)
 			}
 		}
 	}

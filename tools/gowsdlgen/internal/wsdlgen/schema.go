@@ -26,16 +26,33 @@ type Field struct {
 // sequence, choice and all groups, and an element that is one of several alternatives of a choice is
 // never required, because another alternative may stand in its place.
 func RequiredFields(data []byte) ([]Field, error) {
-	root, err := parseTree(data)
+	defs, err := readDefinitions(data)
 	if err != nil {
 		return nil, err
 	}
-	defs, err := indexDefinitions(root)
-	if err != nil {
-		return nil, err
-	}
+	return defs.requiredFields(nil)
+}
+
+// requiredFields is RequiredFields of the document without the components in cut.
+func (defs *definitions) requiredFields(cut map[*node]bool) ([]Field, error) {
 	var fields []Field
+	err := defs.structOwners(cut, func(owner string, ct *node) error {
+		var err error
+		fields, err = requiredIn(fields, ct, owner, nil)
+		return err
+	})
+	return fields, err
+}
+
+// structOwners calls fn, in document order, with each schema component gowsdl turns into a Go struct
+// of its own — a named complex type, or a top-level element with an anonymous complex type — by name,
+// with that complex type. Components in cut (what the SOAP-only view leaves out, so gowsdl never sees
+// them) and the schemas in cut are passed over.
+func (defs *definitions) structOwners(cut map[*node]bool, fn func(owner string, ct *node) error) error {
 	for _, s := range defs.schemas {
+		if cut[s] {
+			continue
+		}
 		for _, c := range s.children {
 			name, _ := c.attr("name")
 			var ct *node
@@ -47,15 +64,15 @@ func RequiredFields(data []byte) ([]Field, error) {
 					ct = inline[0]
 				}
 			}
-			if ct == nil || name == "" {
+			if ct == nil || name == "" || cut[c] {
 				continue
 			}
-			if fields, err = requiredIn(fields, ct, name, nil); err != nil {
-				return nil, err
+			if err := fn(name, ct); err != nil {
+				return err
 			}
 		}
 	}
-	return fields, nil
+	return nil
 }
 
 // requiredIn appends the required elements of complex type ct, whose struct is owner's and sits at path.
@@ -188,14 +205,15 @@ var runtimeTypes = map[xml.Name]string{
 // TypedFields lists the elements of a WSDL document's schemas whose type is one of runtimeTypes, in
 // document order, under the same owners and paths as RequiredFields.
 func TypedFields(data []byte) ([]TypedField, error) {
-	root, err := parseTree(data)
+	defs, err := readDefinitions(data)
 	if err != nil {
 		return nil, err
 	}
-	defs, err := indexDefinitions(root)
-	if err != nil {
-		return nil, err
-	}
+	return defs.typedFields(nil)
+}
+
+// typedFields is TypedFields of the document without the components in cut.
+func (defs *definitions) typedFields(cut map[*node]bool) ([]TypedField, error) {
 	enums := map[xml.Name]bool{}
 	for _, s := range defs.schemas {
 		tns, _ := s.attr("targetNamespace")
@@ -243,25 +261,6 @@ func TypedFields(data []byte) ([]TypedField, error) {
 		}
 		return nil
 	}
-	for _, s := range defs.schemas {
-		for _, c := range s.children {
-			name, _ := c.attr("name")
-			var ct *node
-			switch {
-			case c.is(NamespaceXSD, "complexType"):
-				ct = c
-			case c.is(NamespaceXSD, "element"):
-				if inline := c.elements(NamespaceXSD, "complexType"); len(inline) == 1 {
-					ct = inline[0]
-				}
-			}
-			if ct == nil || name == "" {
-				continue
-			}
-			if err := walk(ct, name, nil); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
+	err := defs.structOwners(cut, func(owner string, ct *node) error { return walk(ct, owner, nil) })
+	return out, err
 }

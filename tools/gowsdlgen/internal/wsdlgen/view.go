@@ -49,15 +49,17 @@ type View struct {
 // Every decision resolves QName attributes against the namespaces in scope, never name patterns, so a
 // renamed binding or a different prefix cannot change the result.
 func SOAPView(data []byte) (*View, error) {
-	root, err := parseTree(data)
+	defs, err := readDefinitions(data)
 	if err != nil {
 		return nil, err
 	}
-	defs, err := indexDefinitions(root)
-	if err != nil {
-		return nil, err
-	}
+	view, _, err := defs.soapView()
+	return view, err
+}
 
+// soapView derives the SOAP-only view (see SOAPView) and also returns the elements it cuts, so what
+// is derived from the contract's schemas can leave out what gowsdl never sees.
+func (defs *definitions) soapView() (*View, map[*node]bool, error) {
 	keptBindings := make(map[*node]bool)
 	keptPortTypes := make(map[*node]bool)
 	for _, b := range defs.bindings.order {
@@ -67,12 +69,12 @@ func SOAPView(data []byte) (*View, error) {
 		keptBindings[b] = true
 		pt, err := defs.portTypes.resolve(b, "type", defs.tns)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		keptPortTypes[pt] = true
 	}
 	if len(keptBindings) == 0 {
-		return nil, errors.New("no wsdl:binding has a SOAP 1.1 or SOAP 1.2 binding extension: nothing to generate")
+		return nil, nil, errors.New("no wsdl:binding has a SOAP 1.1 or SOAP 1.2 binding extension: nothing to generate")
 	}
 
 	keptMessages := make(map[*node]bool)
@@ -87,7 +89,7 @@ func SOAPView(data []byte) (*View, error) {
 				}
 				m, err := defs.messages.resolve(io, "message", defs.tns)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				keptMessages[m] = true
 			}
@@ -106,7 +108,7 @@ func SOAPView(data []byte) (*View, error) {
 		for _, p := range ports {
 			b, err := defs.bindings.resolve(p, "binding", defs.tns)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if !keptBindings[b] {
 				name, _ := p.attr("name")
@@ -122,28 +124,30 @@ func SOAPView(data []byte) (*View, error) {
 
 	elems, err := unreachableElements(defs, keptMessages)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	drop = append(drop, elems...)
 
-	guidDrops, repl, err := plainGUIDs(data, defs)
+	guidDrops, repl, err := plainGUIDs(defs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	drop = append(drop, guidDrops...)
 
 	schemaDrops, err := unreferencedSchemas(defs, keptMessages)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	drop = append(drop, schemaDrops...)
 
 	slices.SortFunc(drop, func(a, b dropped) int { return a.node.start - b.node.start })
-	view := &View{WSDL: cut(data, drop, repl)}
+	view := &View{WSDL: cut(defs.data, drop, repl)}
+	cutNodes := make(map[*node]bool, len(drop))
 	for _, d := range drop {
 		view.Dropped = append(view.Dropped, d.Component)
+		cutNodes[d.node] = true
 	}
-	return view, nil
+	return view, cutNodes, nil
 }
 
 // unreferencedSchemas returns the schemas of another target namespace than the contract's (and
@@ -214,8 +218,11 @@ type dropped struct {
 	node *node
 }
 
-// definitions indexes the top level of a wsdl:definitions element.
+// definitions is a WSDL document read once: its bytes, and the top level of its wsdl:definitions
+// element indexed. The contract model, the SOAP-only view and the required and retyped fields are all
+// derived from it, so the document is parsed once per run.
 type definitions struct {
+	data                          []byte
 	tns                           string
 	messages, portTypes, bindings table
 	services                      []*node
@@ -230,12 +237,18 @@ type table struct {
 	order  []*node
 }
 
-func indexDefinitions(root *node) (*definitions, error) {
+// readDefinitions parses a WSDL document and indexes its top level.
+func readDefinitions(data []byte) (*definitions, error) {
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, err
+	}
 	if !root.is(NamespaceWSDL, "definitions") {
 		return nil, fmt.Errorf("root element is {%s}%s, not a WSDL 1.1 definitions element", root.name.Space, root.name.Local)
 	}
 	tns, _ := root.attr("targetNamespace")
 	defs := &definitions{
+		data:      data,
 		tns:       tns,
 		messages:  table{kind: "message", byName: map[string]*node{}},
 		portTypes: table{kind: "portType", byName: map[string]*node{}},
