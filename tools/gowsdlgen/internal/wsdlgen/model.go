@@ -8,9 +8,10 @@ import (
 	"strings"
 )
 
-// The contract model: what the wire codec is generated from. It is read from the whole contract (all
-// four bindings), not the SOAP-only view gowsdl sees, because the HTTP bindings decide which operations
-// GET and POST offer and what their result root elements are called.
+// The contract model: what the wire codec and the required and retyped fields are generated from. It
+// is read from the whole contract (all four bindings), not the SOAP-only view gowsdl sees, because the
+// HTTP bindings decide which operations GET and POST offer and what their result root elements are
+// called.
 
 // NamespaceHTTP is the WSDL 1.1 HTTP binding namespace; NamespaceMSTypes holds .NET's guid type;
 // NamespaceSOAPEncoding holds soapenc:Array, the base of the AbstractTypes schema's array types.
