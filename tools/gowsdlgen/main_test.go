@@ -204,7 +204,7 @@ const oneOpWSDL = `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:s
 `
 
 const opElements = `<xs:element name="Op"><xs:complexType /></xs:element>
-  <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int" /></xs:sequence></xs:complexType></xs:element>`
+  <xs:element name="OpResponse"><xs:complexType><xs:sequence><xs:element name="OpResult" type="xs:int" /></xs:sequence></xs:complexType></xs:element>`
 
 func TestCommand(t *testing.T) {
 	tests := []struct {
@@ -219,16 +219,33 @@ func TestCommand(t *testing.T) {
 			args: []string{"-wsdl", "in.wsdl", "-o", "out.go", "-pkg", "one"},
 		},
 		{
-			name:    "gowsdl's warnings are errors: a SOAP message without parts",
-			wsdl:    fmt.Sprintf(oneOpWSDL, opElements, ""),
+			// The contract model reads every run and refuses a SOAP message without parts first; an
+			// import without a schemaLocation is within the subset, and gowsdl warns that it cannot
+			// find its XSD.
+			name:    "gowsdl's warnings are errors: an import it cannot resolve",
+			wsdl:    fmt.Sprintf(oneOpWSDL, `<xs:import namespace="urn:elsewhere" />`+opElements, `<part name="parameters" element="t:Op" />`),
 			args:    []string{"-wsdl", "in.wsdl", "-o", "out.go"},
-			wantErr: "gowsdl reported problems with the SOAP view:\n\t[WARN] In message doesn't have any parts, ignoring message...\n",
+			wantErr: "gowsdl reported problems with the SOAP view:\n\t[WARN] Don't know where to find XSD for urn:elsewhere\n",
 		},
 		{
-			name:    "a SOAP message whose element is named int",
-			wsdl:    fmt.Sprintf(oneOpWSDL, opElements+`<xs:element name="int" type="xs:int" />`, `<part name="parameters" element="t:int" />`),
+			name:    "the model refuses a SOAP message without parts, with its line",
+			wsdl:    fmt.Sprintf(oneOpWSDL, opElements, ""),
+			args:    []string{"-wsdl", "in.wsdl", "-o", "out.go"},
+			wantErr: "in.wsdl: line 4: <message>: a SOAP message must have exactly one part (document/literal wrapped)",
+		},
+		{
+			// The element named int is no operation's wrapper, so the model lets it pass and the view
+			// keeps it; gowsdl declares a type int for it, which PostProcess refuses.
+			name:    "an element named int",
+			wsdl:    fmt.Sprintf(oneOpWSDL, opElements+`<xs:element name="int" type="xs:int" />`, `<part name="parameters" element="t:Op" />`),
 			args:    []string{"-wsdl", "in.wsdl", "-o", "out.go"},
 			wantErr: "generated code declares int (line",
+		},
+		{
+			name:    "the model refuses a SOAP message whose element is named int, with its line",
+			wsdl:    fmt.Sprintf(oneOpWSDL, opElements+`<xs:element name="int" type="xs:int" />`, `<part name="parameters" element="t:int" />`),
+			args:    []string{"-wsdl", "in.wsdl", "-o", "out.go"},
+			wantErr: "in.wsdl: line 3: <xs:element>: an operation wrapper element must have an anonymous complex type",
 		},
 		{name: "no flags", wantErr: "-wsdl and -o are required"},
 		{name: "no such WSDL", args: []string{"-wsdl", "missing.wsdl", "-o", "out.go"}, wantErr: "missing.wsdl"},

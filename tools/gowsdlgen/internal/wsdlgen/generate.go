@@ -42,9 +42,9 @@ type Result struct {
 // dropped; later gowsdl versions add a "server" stub, which cannot serve this contract's four bindings.
 var keptSections = []string{"header", "types", "operations"}
 
-// Generate turns a WSDL contract into Go code: it parses the contract once, derives from it the
-// contract model (with Wire), the SOAP-only view (SOAPView) and the required and retyped fields of
-// what the view keeps (RequiredFields, TypedFields), runs gowsdl on the view, keeps the header, types
+// Generate turns a WSDL contract into Go code: it parses the contract once, reads the contract model
+// and the SOAP-only view (SOAPView) from it, derives from the model the required and retyped fields
+// of what the view keeps (RequiredFields, TypedFields), runs gowsdl on the view, keeps the header, types
 // and operations sections, and post-processes the result (PostProcess). The same contract always
 // yields the same bytes.
 func Generate(contract []byte, opts Options) (*Result, error) {
@@ -60,25 +60,16 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	// The contract model refuses anything outside the XSD subset with the construct and its line, so
 	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
-	var model *contractModel
-	if opts.Wire {
-		if model, err = readContract(defs); err != nil {
-			return nil, err
-		}
+	model, err := readContract(defs)
+	if err != nil {
+		return nil, err
 	}
 	view, cut, err := defs.soapView()
 	if err != nil {
 		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
 	}
 	// gowsdl sees the view, so the fields to fix are those of the schema components the view keeps.
-	fields, err := defs.requiredFields(cut)
-	if err != nil {
-		return nil, fmt.Errorf("reading the schema: %w", err)
-	}
-	typed, err := defs.typedFields(cut)
-	if err != nil {
-		return nil, fmt.Errorf("reading the schema: %w", err)
-	}
+	fields, typed := model.fieldsToFix(cut)
 	run := opts.Gowsdl
 	if run == nil {
 		run = RunGowsdl

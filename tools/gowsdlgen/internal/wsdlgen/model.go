@@ -8,9 +8,10 @@ import (
 	"strings"
 )
 
-// The contract model: what the wire codec is generated from. It is read from the whole contract (all
-// four bindings), not the SOAP-only view gowsdl sees, because the HTTP bindings decide which operations
-// GET and POST offer and what their result root elements are called.
+// The contract model: what the wire codec and the required and retyped fields are generated from. It
+// is read from the whole contract (all four bindings), not the SOAP-only view gowsdl sees, because the
+// HTTP bindings decide which operations GET and POST offer and what their result root elements are
+// called.
 
 // NamespaceHTTP is the WSDL 1.1 HTTP binding namespace; NamespaceMSTypes holds .NET's guid type;
 // NamespaceSOAPEncoding holds soapenc:Array, the base of the AbstractTypes schema's array types.
@@ -104,6 +105,11 @@ type contractModel struct {
 	operations []*contractOperation
 	// abstractArrays are the array types of the AbstractTypes schema (StringArray), by local name.
 	abstractArrays map[string]bool
+	// structs are the schema components gowsdl turns into a Go struct each, in document order: every
+	// named complex type and every top-level element with an anonymous complex type, whether an
+	// operation reaches it or not, as gowsdl emits them all. The required and retyped fields are
+	// derived from them (fieldsToFix).
+	structs []*xsdType
 }
 
 // modelError is a generation error that names the construct and where it is.
@@ -116,7 +122,9 @@ func modelError(data []byte, n *node, format string, args ...any) error {
 // contract uses.
 func readContract(defs *definitions) (*contractModel, error) {
 	m := &modeler{data: defs.data, defs: defs, c: &contractModel{tns: defs.tns, abstractArrays: map[string]bool{}},
-		elements: map[string]*node{}, complexTypes: map[string]*node{}, simpleTypes: map[string]*node{}, done: map[string]*xsdType{}}
+		elements: map[string]*node{}, complexTypes: map[string]*node{}, simpleTypes: map[string]*node{}, done: map[string]*xsdType{},
+		wrappers: map[string]*xsdType{}}
+	var components []*node // the target namespace's top-level elements and complex types, in document order
 	for _, s := range defs.schemas {
 		target, _ := s.attr("targetNamespace")
 		if target == AbstractTypesNamespace(defs.tns) {
@@ -130,8 +138,10 @@ func readContract(defs *definitions) (*contractModel, error) {
 			switch {
 			case c.is(NamespaceXSD, "element") && target == defs.tns:
 				m.elements[name] = c
+				components = append(components, c)
 			case c.is(NamespaceXSD, "complexType") && target == defs.tns:
 				m.complexTypes[name] = c
+				components = append(components, c)
 			case c.is(NamespaceXSD, "simpleType") && target == defs.tns:
 				m.simpleTypes[name] = c
 			case c.is(NamespaceXSD, "import"), c.is(NamespaceXSD, "annotation"):
@@ -144,6 +154,28 @@ func readContract(defs *definitions) (*contractModel, error) {
 	if err := m.operations(); err != nil {
 		return nil, err
 	}
+	// The wire code covers the types the operations reach; gowsdl emits a struct for every complex
+	// type and anonymous-typed element, so those are read (and held to the subset) too, without
+	// joining the wire code's types.
+	reached := len(m.c.types)
+	for _, c := range components {
+		name, _ := c.attr("name")
+		var t *xsdType
+		var err error
+		switch {
+		case c.is(NamespaceXSD, "complexType"):
+			t, err = m.named(c, name)
+		case len(c.elements(NamespaceXSD, "complexType")) == 1:
+			t, err = m.anonymous(c, name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if t != nil {
+			m.c.structs = append(m.c.structs, t)
+		}
+	}
+	m.c.types = m.c.types[:reached]
 	return m.c, nil
 }
 
@@ -219,6 +251,7 @@ type modeler struct {
 	c                                   *contractModel
 	elements, complexTypes, simpleTypes map[string]*node
 	done                                map[string]*xsdType
+	wrappers                            map[string]*xsdType // anonymous complex types of top-level elements, by element name
 }
 
 // typeOf resolves a type QName used at n.
@@ -347,7 +380,10 @@ func (m *modeler) soapencArray(cc *node) bool {
 func (m *modeler) field(el *node) (*xsdField, error) {
 	name, ok := el.attr("name")
 	if !ok {
-		return nil, modelError(m.data, el, "element references (ref=) are outside the XSD subset")
+		if _, ref := el.attr("ref"); ref {
+			return nil, modelError(m.data, el, "element references (ref=) are outside the XSD subset")
+		}
+		return nil, modelError(m.data, el, "has neither name nor ref")
 	}
 	for _, a := range el.attrs {
 		switch a.Name.Local {
@@ -400,15 +436,25 @@ func (m *modeler) wrapper(part *node) (string, *xsdType, error) {
 	if el == nil {
 		return "", nil, modelError(m.data, part, "element %s is not defined", q.Local)
 	}
-	cts := el.elements(NamespaceXSD, "complexType")
-	if len(cts) != 1 {
+	if len(el.elements(NamespaceXSD, "complexType")) != 1 {
 		return "", nil, modelError(m.data, el, "an operation wrapper element must have an anonymous complex type")
 	}
-	fields, err := m.sequence(cts[0])
-	if err != nil {
-		return "", nil, err
+	t, err := m.anonymous(el, q.Local)
+	return q.Local, t, err
+}
+
+// anonymous reads the anonymous complex type of top-level element el, named name.
+func (m *modeler) anonymous(el *node, name string) (*xsdType, error) {
+	if t := m.wrappers[name]; t != nil {
+		return t, nil
 	}
-	return q.Local, &xsdType{name: q.Local, kind: kindComplex, fields: fields, node: el}, nil
+	fields, err := m.sequence(el.elements(NamespaceXSD, "complexType")[0])
+	if err != nil {
+		return nil, err
+	}
+	t := &xsdType{name: name, kind: kindComplex, fields: fields, node: el}
+	m.wrappers[name] = t
+	return t, nil
 }
 
 // bindingKind names a wsdl:binding's protocol: SOAP11, SOAP12, HTTPGet, HTTPPost, or "".

@@ -149,7 +149,8 @@ func TestSubsetTypesReachGowsdlAsItCanRead(t *testing.T) {
 	assert.Contains(t, componentStrings(view.Dropped), "import http://microsoft.com/wsdl/types/")
 	assert.Contains(t, componentStrings(view.Dropped), "schema http://microsoft.com/wsdl/types/")
 
-	typed, err := wsdlgen.TypedFields([]byte(wsdl))
+	// The model refuses a guid parameter on HTTP GET, so the retyped fields are read with Op on SOAP only.
+	typed, err := wsdlgen.TypedFields([]byte(strings.Replace(wsdl, `<operation name="Op"><http:operation location="/Op" /></operation>`, "", 1)))
 	require.NoError(t, err)
 	assert.Equal(t, []wsdlgen.TypedField{
 		{Field: wsdlgen.Field{Owner: "Op", Path: []string{"p"}}, GoType: "wire.GUID"},

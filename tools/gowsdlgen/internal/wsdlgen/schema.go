@@ -1,184 +1,15 @@
 package wsdlgen
 
-import (
-	"encoding/xml"
-	"fmt"
-	"strconv"
-)
-
-// Field is a child element the schema requires: its effective minOccurs is at least 1, so a Go field
-// generated for it must be marshalled even when it holds the zero value.
+// Field is a child element the schema requires: its minOccurs is 1, so a Go field generated for it
+// must be marshalled even when it holds the zero value.
 type Field struct {
 	// Owner names the schema component gowsdl turns into a Go struct: a top-level element with an
 	// anonymous complex type, or a top-level named complex type.
 	Owner string
-	// Path holds the XML names from the owner down to the element: one name for a direct child, more
-	// for an element inside the anonymous complex type of a child element.
+	// Path holds the XML names from the owner down to the element. Within the XSD subset the model
+	// reads, an element's type is named unless it is an operation wrapper's, so the path is always
+	// the one name of a direct child; PostProcess takes longer paths for nested anonymous types.
 	Path []string
-}
-
-// RequiredFields lists the elements of a WSDL document's schemas whose effective minOccurs is at least
-// 1, in document order.
-//
-// gowsdl v0.5.0 tags every field omitempty, which is wrong for such elements: VersionMajorResult
-// (xsd:int, minOccurs="1") would vanish from the response whenever the version is 0. An absent
-// minOccurs counts as 1, as XML Schema defines. "Effective" multiplies in the minOccurs of enclosing
-// sequence, choice and all groups, and an element that is one of several alternatives of a choice is
-// never required, because another alternative may stand in its place.
-func RequiredFields(data []byte) ([]Field, error) {
-	defs, err := readDefinitions(data)
-	if err != nil {
-		return nil, err
-	}
-	return defs.requiredFields(nil)
-}
-
-// requiredFields is RequiredFields of the document without the components in cut.
-func (defs *definitions) requiredFields(cut map[*node]bool) ([]Field, error) {
-	var fields []Field
-	err := defs.structOwners(cut, func(owner string, ct *node) error {
-		var err error
-		fields, err = requiredIn(fields, ct, owner, nil)
-		return err
-	})
-	return fields, err
-}
-
-// structOwners calls fn, in document order, with each schema component gowsdl turns into a Go struct
-// of its own — a named complex type, or a top-level element with an anonymous complex type — by name,
-// with that complex type. Components in cut (what the SOAP-only view leaves out, so gowsdl never sees
-// them) and the schemas in cut are passed over.
-func (defs *definitions) structOwners(cut map[*node]bool, fn func(owner string, ct *node) error) error {
-	for _, s := range defs.schemas {
-		if cut[s] {
-			continue
-		}
-		for _, c := range s.children {
-			name, _ := c.attr("name")
-			var ct *node
-			switch {
-			case c.is(NamespaceXSD, "complexType"):
-				ct = c
-			case c.is(NamespaceXSD, "element"):
-				if inline := c.elements(NamespaceXSD, "complexType"); len(inline) == 1 {
-					ct = inline[0]
-				}
-			}
-			if ct == nil || name == "" || cut[c] {
-				continue
-			}
-			if err := fn(name, ct); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// requiredIn appends the required elements of complex type ct, whose struct is owner's and sits at path.
-func requiredIn(fields []Field, ct *node, owner string, path []string) ([]Field, error) {
-	for _, c := range ct.children {
-		var err error
-		switch {
-		case isGroup(c):
-			fields, err = requiredInGroup(fields, c, 1, owner, path)
-		case c.is(NamespaceXSD, "complexContent"):
-			// The extension or restriction holds the content model; an extension's base type is a
-			// separate struct, embedded by gowsdl, and is covered where that type is defined.
-			for _, der := range c.children {
-				if der.is(NamespaceXSD, "extension") || der.is(NamespaceXSD, "restriction") {
-					fields, err = requiredIn(fields, der, owner, path)
-				}
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return fields, nil
-}
-
-func isGroup(n *node) bool {
-	return n.is(NamespaceXSD, "sequence") || n.is(NamespaceXSD, "choice") || n.is(NamespaceXSD, "all")
-}
-
-// requiredInGroup appends the required elements of a sequence, choice or all group. outerMin is 1 when
-// the group's parent is always present wherever the struct is, 0 when it may be absent; only that
-// distinction matters, so counts are clamped to it rather than multiplied out.
-func requiredInGroup(fields []Field, group *node, outerMin int, owner string, path []string) ([]Field, error) {
-	groupMin, err := minOccurs(group)
-	if err != nil {
-		return nil, err
-	}
-	groupMin = min(groupMin, 1) * outerMin
-	if group.is(NamespaceXSD, "choice") && countParticles(group) > 1 {
-		groupMin = 0
-	}
-	for _, c := range group.children {
-		switch {
-		case isGroup(c):
-			fields, err = requiredInGroup(fields, c, groupMin, owner, path)
-		case c.is(NamespaceXSD, "element"):
-			fields, err = requiredElement(fields, c, groupMin, owner, path)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return fields, nil
-}
-
-func requiredElement(fields []Field, el *node, groupMin int, owner string, path []string) ([]Field, error) {
-	name, ok := el.attr("name")
-	if !ok {
-		q, isRef, err := el.qnameAttr("ref")
-		if err != nil {
-			return nil, err
-		}
-		if !isRef {
-			return nil, fmt.Errorf("xs:element at byte %d has neither name nor ref", el.start)
-		}
-		name = q.Local // gowsdl names a ref field and its XML tag after the referenced element
-	}
-	elemMin, err := minOccurs(el)
-	if err != nil {
-		return nil, err
-	}
-	here := append(path[:len(path):len(path)], name)
-	if elemMin >= 1 && groupMin == 1 {
-		fields = append(fields, Field{Owner: owner, Path: here})
-	}
-	// An anonymous complex type becomes an inline struct whose fields have their own omitempty,
-	// which applies whenever the parent element is present, whether or not the parent is required.
-	for _, ct := range el.elements(NamespaceXSD, "complexType") {
-		if fields, err = requiredIn(fields, ct, owner, here); err != nil {
-			return nil, err
-		}
-	}
-	return fields, nil
-}
-
-func countParticles(group *node) int {
-	n := 0
-	for _, c := range group.children {
-		if isGroup(c) || c.is(NamespaceXSD, "element") || c.is(NamespaceXSD, "any") || c.is(NamespaceXSD, "group") {
-			n++
-		}
-	}
-	return n
-}
-
-// minOccurs returns a particle's minOccurs; XML Schema's default is 1.
-func minOccurs(n *node) (int, error) {
-	v, ok := n.attr("minOccurs")
-	if !ok {
-		return 1, nil
-	}
-	m, err := strconv.Atoi(v)
-	if err != nil || m < 0 {
-		return 0, fmt.Errorf("<%s> at byte %d: minOccurs=%q is not a non-negative integer", qualified(n.raw), n.start, v)
-	}
-	return m, nil
 }
 
 // TypedField is an element whose Go type the runtime provides instead of gowsdl's choice.
@@ -193,74 +24,66 @@ type TypedField struct {
 	Deref bool
 }
 
-// runtimeTypes are the schema types gowsdl maps to a Go type that cannot hold their values, and the
-// runtime types that can: gowsdl v0.5.0 makes xsd:decimal a float64, which loses the scale ASMX keeps
-// (1.10 would come back as 1.1) and the digits beyond 17, and Microsoft's guid, which the SOAP-only
-// view turns into xsd:string (see plainGUIDs), a string no one validates.
-var runtimeTypes = map[xml.Name]string{
-	{Space: NamespaceXSD, Local: "decimal"}:  "wire.Decimal",
-	{Space: NamespaceMSTypes, Local: "guid"}: "wire.GUID",
+// runtimeTypes are the kinds gowsdl maps to a Go type that cannot hold their values, and the runtime
+// types that can: gowsdl v0.5.0 makes xsd:decimal a float64, which loses the scale ASMX keeps (1.10
+// would come back as 1.1) and the digits beyond 17, and Microsoft's guid, which the SOAP-only view
+// turns into xsd:string (see plainGUIDs), a string no one validates.
+var runtimeTypes = map[xsdKind]string{kindDecimal: "wire.Decimal", kindGUID: "wire.GUID"}
+
+// RequiredFields lists the elements whose minOccurs is 1 (XML Schema's default) of the structs
+// gowsdl generates from a WSDL document's SOAP-only view, in document order; TypedFields lists
+// those whose Go type the runtime provides. Both read the contract model, which refuses anything
+// outside the XSD subset first.
+//
+// gowsdl v0.5.0 tags every field omitempty, which is wrong for a required element: VersionMajorResult
+// (xsd:int, minOccurs="1") would vanish from the response whenever the version is 0.
+func RequiredFields(data []byte) ([]Field, error) {
+	required, _, err := readFieldsToFix(data)
+	return required, err
 }
 
-// TypedFields lists the elements of a WSDL document's schemas whose type is one of runtimeTypes, in
-// document order, under the same owners and paths as RequiredFields.
+// TypedFields: see RequiredFields.
 func TypedFields(data []byte) ([]TypedField, error) {
+	_, typed, err := readFieldsToFix(data)
+	return typed, err
+}
+
+func readFieldsToFix(data []byte) ([]Field, []TypedField, error) {
 	defs, err := readDefinitions(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return defs.typedFields(nil)
+	model, err := readContract(defs)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, cut, err := defs.soapView()
+	if err != nil {
+		return nil, nil, err
+	}
+	required, typed := model.fieldsToFix(cut)
+	return required, typed, nil
 }
 
-// typedFields is TypedFields of the document without the components in cut.
-func (defs *definitions) typedFields(cut map[*node]bool) ([]TypedField, error) {
-	enums := map[xml.Name]bool{}
-	for _, s := range defs.schemas {
-		tns, _ := s.attr("targetNamespace")
-		for _, st := range s.elements(NamespaceXSD, "simpleType") {
-			if name, ok := st.attr("name"); ok {
-				enums[xml.Name{Space: tns, Local: name}] = true
-			}
+// fieldsToFix returns the required and the retyped fields of the model's structs, leaving out the
+// components in cut: what the SOAP-only view leaves out has no struct in gowsdl's output.
+func (c *contractModel) fieldsToFix(cut map[*node]bool) (required []Field, typed []TypedField) {
+	for _, t := range c.structs {
+		if cut[t.node] {
+			continue
 		}
-	}
-	var out []TypedField
-	var walk func(n *node, owner string, path []string) error
-	walk = func(n *node, owner string, path []string) error {
-		for _, c := range n.children {
-			if !c.is(NamespaceXSD, "element") {
-				if c.name.Space == NamespaceXSD && !c.is(NamespaceXSD, "simpleType") {
-					if err := walk(c, owner, path); err != nil {
-						return err
-					}
-				}
-				continue
+		for _, f := range t.fields {
+			at := Field{Owner: t.name, Path: []string{f.name}}
+			if f.minOccurs == 1 {
+				required = append(required, at)
 			}
-			name, ok := c.attr("name")
-			if !ok {
-				continue // a ref: the referenced element is a top-level one, covered on its own
-			}
-			here := append(path[:len(path):len(path)], name)
-			q, ok, err := c.qnameAttr("type")
-			if err != nil {
-				return err
-			}
-			min, _ := c.attr("minOccurs")
-			nillable, _ := c.attr("nillable")
 			switch {
-			case !ok:
-			case runtimeTypes[q] != "":
-				out = append(out, TypedField{Field: Field{Owner: owner, Path: here}, GoType: runtimeTypes[q]})
-			case enums[q] && min != "0" && nillable != "true":
-				out = append(out, TypedField{Field: Field{Owner: owner, Path: here}, Deref: true})
-			}
-			for _, ct := range c.elements(NamespaceXSD, "complexType") {
-				if err := walk(ct, owner, here); err != nil {
-					return err
-				}
+			case runtimeTypes[f.typ.kind] != "":
+				typed = append(typed, TypedField{Field: at, GoType: runtimeTypes[f.typ.kind]})
+			case f.typ.kind == kindEnum && f.minOccurs == 1 && !f.nillable:
+				typed = append(typed, TypedField{Field: at, Deref: true})
 			}
 		}
-		return nil
 	}
-	err := defs.structOwners(cut, func(owner string, ct *node) error { return walk(ct, owner, nil) })
-	return out, err
+	return required, typed
 }

@@ -18,13 +18,23 @@ func TestRequiredFieldsOfContract(t *testing.T) {
 	}, fields)
 }
 
-// inSchema wraps top-level schema components in a minimal WSDL document.
-func inSchema(components string) []byte {
-	return []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:t" targetNamespace="urn:t">
-  <types><xs:schema targetNamespace="urn:t">` + components + `</xs:schema></types>
+// inContract puts top-level schema components on line 3 of a one-operation SOAP contract whose
+// wrappers are empty, so the required fields found are the components' own.
+func inContract(components string) []byte {
+	return []byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:t" targetNamespace="urn:t">
+  <types><xs:schema targetNamespace="urn:t"><xs:element name="Op"><xs:complexType /></xs:element><xs:element name="OpResponse"><xs:complexType /></xs:element>
+` + components + `
+  </xs:schema></types>
+  <message name="In"><part name="parameters" element="t:Op" /></message>
+  <message name="Out"><part name="parameters" element="t:OpResponse" /></message>
+  <portType name="P"><operation name="Op"><input message="t:In" /><output message="t:Out" /></operation></portType>
+  <binding name="B" type="t:P"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" /><operation name="Op"><soap:operation soapAction="urn:t/Op" /></operation></binding>
 </definitions>`)
 }
 
+// TestRequiredFields: the required fields are those of the contract model's structs, every
+// anonymous-typed top-level element and named complex type, whether an operation reaches it or not,
+// as gowsdl emits them all.
 func TestRequiredFields(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -32,45 +42,19 @@ func TestRequiredFields(t *testing.T) {
 		want   []wsdlgen.Field
 	}{
 		{
-			name: "minOccurs 1, absent (XML Schema's default is 1) and 2 are required; 0 is not",
+			name: "minOccurs 1 and absent (XML Schema's default is 1) are required, repeated or not; 0 is not",
 			schema: `<xs:element name="E"><xs:complexType><xs:sequence>
 				<xs:element name="one" minOccurs="1" type="xs:int" />
 				<xs:element name="absent" type="xs:int" />
-				<xs:element name="two" minOccurs="2" maxOccurs="unbounded" type="xs:int" />
+				<xs:element name="many" maxOccurs="unbounded" type="xs:int" />
 				<xs:element name="zero" minOccurs="0" type="xs:int" />
 			</xs:sequence></xs:complexType></xs:element>`,
-			want: []wsdlgen.Field{{"E", []string{"one"}}, {"E", []string{"absent"}}, {"E", []string{"two"}}},
+			want: []wsdlgen.Field{{"E", []string{"one"}}, {"E", []string{"absent"}}, {"E", []string{"many"}}},
 		},
 		{
-			name: "named complex type, all group and ref",
-			schema: `<xs:complexType name="C"><xs:all><xs:element ref="t:R" /><xs:element name="o" minOccurs="0" type="xs:int" /></xs:all></xs:complexType>
-				<xs:element name="R" type="xs:int" />`,
-			want: []wsdlgen.Field{{"C", []string{"R"}}},
-		},
-		{
-			name: "optional group",
-			schema: `<xs:complexType name="C"><xs:sequence minOccurs="0">
-				<xs:element name="a" type="xs:int" />
-				<xs:sequence><xs:element name="b" type="xs:int" /></xs:sequence>
-			</xs:sequence></xs:complexType>`,
-		},
-		{
-			name: "choice: one of several alternatives is never required, a lone one is",
-			schema: `<xs:complexType name="C"><xs:sequence>
-				<xs:choice><xs:element name="a" type="xs:int" /><xs:element name="b" type="xs:int" /></xs:choice>
-				<xs:choice><xs:element name="only" type="xs:int" /></xs:choice>
-			</xs:sequence></xs:complexType>`,
-			want: []wsdlgen.Field{{"C", []string{"only"}}},
-		},
-		{
-			name: "anonymous complex type of a child element, and complexContent",
-			schema: `<xs:complexType name="C"><xs:complexContent><xs:extension base="t:Base"><xs:sequence>
-				<xs:element name="outer" minOccurs="0"><xs:complexType><xs:sequence>
-					<xs:element name="inner" type="xs:int" />
-					<xs:element name="loose" minOccurs="0" type="xs:int" />
-				</xs:sequence></xs:complexType></xs:element>
-			</xs:sequence></xs:extension></xs:complexContent></xs:complexType>`,
-			want: []wsdlgen.Field{{"C", []string{"outer", "inner"}}},
+			name:   "named complex type",
+			schema: `<xs:complexType name="C"><xs:sequence><xs:element name="o" minOccurs="0" type="xs:int" /><xs:element name="r" type="xs:int" /></xs:sequence></xs:complexType>`,
+			want:   []wsdlgen.Field{{"C", []string{"r"}}},
 		},
 		{
 			name:   "top-level element with a named type has no struct of its own",
@@ -80,22 +64,43 @@ func TestRequiredFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fields, err := wsdlgen.RequiredFields(inSchema(tt.schema))
+			fields, err := wsdlgen.RequiredFields(inContract(tt.schema))
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, fields)
 		})
 	}
 }
 
+// TestRequiredFieldsRejects: the constructs that could make a field optional after all (an optional
+// or choice group, minOccurs above 1, an all group, a ref, a nested anonymous type, a derivation), or
+// that name no field, are outside the XSD subset: the contract model refuses them with their line, so
+// the required fields are never derived from them.
 func TestRequiredFieldsRejects(t *testing.T) {
 	tests := []struct{ name, schema, wantErr string }{
-		{"bad minOccurs", `<xs:complexType name="C"><xs:sequence><xs:element name="a" minOccurs="some" /></xs:sequence></xs:complexType>`, `minOccurs="some"`},
-		{"negative minOccurs", `<xs:complexType name="C"><xs:sequence minOccurs="-1" /></xs:complexType>`, `minOccurs="-1"`},
-		{"element without name or ref", `<xs:complexType name="C"><xs:sequence><xs:element type="xs:int" /></xs:sequence></xs:complexType>`, "neither name nor ref"},
+		{"bad minOccurs", `<xs:complexType name="C"><xs:sequence><xs:element name="a" minOccurs="some" type="xs:int" /></xs:sequence></xs:complexType>`,
+			`line 3: <xs:element>: minOccurs="some": only 0 and 1 are supported`},
+		{"negative minOccurs", `<xs:complexType name="C"><xs:sequence><xs:element name="a" minOccurs="-1" type="xs:int" /></xs:sequence></xs:complexType>`,
+			`line 3: <xs:element>: minOccurs="-1": only 0 and 1 are supported`},
+		{"minOccurs 2", `<xs:complexType name="C"><xs:sequence><xs:element name="a" minOccurs="2" maxOccurs="unbounded" type="xs:int" /></xs:sequence></xs:complexType>`,
+			`line 3: <xs:element>: minOccurs="2": only 0 and 1 are supported`},
+		{"optional group", `<xs:complexType name="C"><xs:sequence minOccurs="0"><xs:element name="a" type="xs:int" /></xs:sequence></xs:complexType>`,
+			"line 3: <xs:sequence>: occurrence on a sequence is outside the XSD subset"},
+		{"choice", `<xs:complexType name="C"><xs:sequence><xs:choice><xs:element name="a" type="xs:int" /><xs:element name="b" type="xs:int" /></xs:choice></xs:sequence></xs:complexType>`,
+			"line 3: <xs:choice>: only xs:element is supported inside a sequence"},
+		{"all group", `<xs:complexType name="C"><xs:all><xs:element name="a" type="xs:int" /></xs:all></xs:complexType>`,
+			"line 3: <xs:all>: all is outside the XSD subset"},
+		{"ref", `<xs:complexType name="C"><xs:sequence><xs:element ref="t:R" /></xs:sequence></xs:complexType><xs:element name="R" type="xs:int" />`,
+			"line 3: <xs:element>: element references (ref=) are outside the XSD subset"},
+		{"element without name or ref", `<xs:complexType name="C"><xs:sequence><xs:element type="xs:int" /></xs:sequence></xs:complexType>`,
+			"line 3: <xs:element>: has neither name nor ref"},
+		{"anonymous complex type of a child element", `<xs:element name="E"><xs:complexType><xs:sequence><xs:element name="outer"><xs:complexType><xs:sequence><xs:element name="inner" type="xs:int" /></xs:sequence></xs:complexType></xs:element></xs:sequence></xs:complexType></xs:element>`,
+			"line 3: <xs:element>: anonymous types are supported only on operation wrappers"},
+		{"complexContent", `<xs:complexType name="C"><xs:complexContent><xs:extension base="t:B"><xs:sequence><xs:element name="a" type="xs:int" /></xs:sequence></xs:extension></xs:complexContent></xs:complexType>`,
+			"line 3: <xs:complexContent>: complexContent is outside the XSD subset"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := wsdlgen.RequiredFields(inSchema(tt.schema))
+			_, err := wsdlgen.RequiredFields(inContract(tt.schema))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.wantErr)
 		})
