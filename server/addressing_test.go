@@ -18,6 +18,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/docs"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
@@ -60,7 +61,7 @@ func documentAddresses(t *testing.T, ts *testServer, headers map[string]string) 
 		}
 		resp, err := ts.Client().Do(req)
 		require.NoError(t, err)
-		body := readAll(t, resp)
+		body := testsupport.ReadAll(t, resp)
 		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %s", doc, body)
 		responses[doc] = resp
 		switch doc {
@@ -137,7 +138,7 @@ func TestAddresses(t *testing.T) {
 			}
 			resp, err := ts.Client().Get(ts.endpoint + "?wsdl")
 			require.NoError(t, err)
-			assert.Equal(t, "https://ns.example.com/contactsync/v1/", parseContract(t, readAll(t, resp)).TargetNamespace, "the namespace stays --base-url's")
+			assert.Equal(t, "https://ns.example.com/contactsync/v1/", parseContract(t, testsupport.ReadAll(t, resp)).TargetNamespace, "the namespace stays --base-url's")
 		})
 	}
 }
@@ -176,7 +177,7 @@ func TestNosniff(t *testing.T) {
 	}
 	unknown, err := ts.Client().Get(ts.URL + "/elsewhere")
 	require.NoError(t, err)
-	_ = readAll(t, unknown)
+	_ = testsupport.ReadAll(t, unknown)
 	assert.Equal(t, "nosniff", unknown.Header.Get("X-Content-Type-Options"))
 
 	srv := server.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }), server.Limits{}, nil)

@@ -3,14 +3,19 @@ package server_test
 import (
 	"context"
 	"flag"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
@@ -18,8 +23,6 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden response files under testdata/")
@@ -102,8 +105,8 @@ func soapEnvelope(version12 bool, ns, op, inner string) string {
 func requestFor(binding, ns, op, id string, hasID bool) wireRequest {
 	inner, query := "", ""
 	if hasID {
-		inner = "<id>" + xmlEscape(id) + "</id>"
-		query = "id=" + urlEscape(id)
+		inner = "<id>" + html.EscapeString(id) + "</id>"
+		query = "id=" + url.QueryEscape(id)
 	}
 	switch binding {
 	case "soap11":
@@ -121,27 +124,6 @@ func requestFor(binding, ns, op, id string, hasID bool) wireRequest {
 	default:
 		return wireRequest{method: "POST", path: "/" + op, contentType: "application/x-www-form-urlencoded", body: query}
 	}
-}
-
-func xmlEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func urlEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "&", "%26", "+", "%2B", " ", "+", "=", "%3D", "#", "%23").Replace(s)
 }
 
 var bindings = []string{"soap11", "soap12", "get", "post"}
