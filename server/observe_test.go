@@ -310,30 +310,6 @@ func TestHealthEndpoints(t *testing.T) {
 	assert.Empty(t, ts.logs.String(), "health checks are not access-logged")
 }
 
-// TestMetricsOnlyWhereConfigured checks /metrics falls through to the endpoint (and its 404) on a
-// listener whose metrics are elsewhere.
-func TestMetricsOnlyWhereConfigured(t *testing.T) {
-	st := openSQLite(t)
-	withMetrics := observe.NewOps(observe.OpsConfig{Store: st, Metrics: promhttp.HandlerFor(observe.NewRegistry(), promhttp.HandlerOpts{})})
-	without := observe.NewOps(observe.OpsConfig{Store: st})
-	endpoint := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "endpoint", http.StatusNotFound) })
-
-	rec := httptest.NewRecorder()
-	observe.WithOps(withMetrics, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	assert.Equal(t, 200, rec.Code)
-	assert.Contains(t, rec.Body.String(), "go_goroutines", "the registry holds the Go collector")
-	assert.Contains(t, rec.Body.String(), "process_", "the registry holds the process collector")
-
-	rec = httptest.NewRecorder()
-	observe.WithOps(without, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	assert.Equal(t, 404, rec.Code)
-	assert.Equal(t, "endpoint\n", rec.Body.String())
-
-	rec = httptest.NewRecorder()
-	observe.WithOps(without, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
-	assert.Equal(t, 200, rec.Code, "health stays on every listener")
-}
-
 var generatedID = regexp.MustCompile(`^[0-9a-f]{12}-[0-9]+$`)
 
 // TestAccessLogLine checks one JSON line per request with every field, for a success and a fault.
