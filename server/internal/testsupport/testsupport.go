@@ -1,8 +1,11 @@
 // Package testsupport holds the helpers the server packages' tests share, so each has one copy: a log
 // destination safe for concurrent writes, the access lines of a JSON log, the samples of a Prometheus
-// metric, the body of a response, the sample messages of a help page and the operation names of the
-// generated table. Only tests import it (the import-rule test in the server root holds every other
-// package to that); it may import the standard library, testify, the Prometheus client and gen.
+// metric, the body of a response, the sample messages of a help page, the operation names of the
+// generated table, and values for every operation of a generated table built from its descriptors
+// (values.go: the filler, what each binding carries, the comparison) which the contract tests and the
+// generated decoders' fuzz target share. Only tests import it (the import-rule test in the server root
+// holds every other package to that); it may import the standard library, testify, the Prometheus
+// client, gen and server/wire.
 package testsupport
 
 import (
