@@ -1,14 +1,12 @@
 package server_test
 
 import (
-	"context"
 	"encoding/xml"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,16 +18,13 @@ import (
 	"github.com/contactsync/contactsync/server/docs"
 	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
 // newConfiguredServer is newTestServer with the rest of the configuration given.
 func newConfiguredServer(t *testing.T, cfg server.Config) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = wsdl.DefaultBaseURL
 	}

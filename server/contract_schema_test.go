@@ -54,7 +54,6 @@ import (
 	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
@@ -254,9 +253,7 @@ type contractServer struct {
 
 func newContractServer(t *testing.T, bind func(store.Store) wire.Bound, configure func(*server.Config)) *contractServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	cfg := server.Config{BaseURL: contractBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if configure != nil {
 		configure(&cfg)

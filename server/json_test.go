@@ -19,16 +19,13 @@ import (
 	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
 // newTestServerWith is newTestServer with the protocols given (binding.ProtocolNames).
 func newTestServerWith(t *testing.T, protocols ...string) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL:   wsdl.DefaultBaseURL,
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -224,7 +221,7 @@ func TestJSONObserved(t *testing.T) {
 	reg := observe.NewRegistry()
 	logs := &testsupport.SyncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(gen.Bind(service.New(openSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
+	h, err := server.NewHandler(gen.Bind(service.New(testsupport.OpenSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
 	require.NoError(t, err)
 	srv := httptest.NewServer(observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg), Logger: logger, AccessLog: true}))
 	t.Cleanup(srv.Close)

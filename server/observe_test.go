@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -28,7 +27,6 @@ import (
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -55,14 +53,6 @@ func newObservedServer(t *testing.T, st store.Store, limits server.Limits) *obse
 	return &observedServer{testServer: &testServer{Server: srv, store: measured, endpoint: srv.URL + wsdl.Path}, reg: reg, logs: logs}
 }
 
-func openSQLite(t *testing.T) store.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
-	return st
-}
-
 // blockingStore holds Get of the id "block" until release is closed, telling entered when it starts.
 type blockingStore struct {
 	store.Store
@@ -83,7 +73,7 @@ func (s *blockingStore) Get(ctx context.Context, id string) (store.Record, error
 // faults, errors before any binding, a shed request) and checks every counter to the exact value, the
 // latency histograms, the in-flight gauge and the store metrics.
 func TestMetricsCountEveryOutcome(t *testing.T) {
-	bs := &blockingStore{Store: openSQLite(t), entered: make(chan struct{}, 1), release: make(chan struct{})}
+	bs := &blockingStore{Store: testsupport.OpenSQLite(t), entered: make(chan struct{}, 1), release: make(chan struct{})}
 	ts := newObservedServer(t, bs, server.Limits{Admission: admission.Limits{MaxConcurrent: 1}})
 
 	for _, b := range bindings {
@@ -314,7 +304,7 @@ var generatedID = regexp.MustCompile(`^[0-9a-f]{12}-[0-9]+$`)
 
 // TestAccessLogLine checks one JSON line per request with every field, for a success and a fault.
 func TestAccessLogLine(t *testing.T) {
-	ts := newObservedServer(t, openSQLite(t), server.Limits{})
+	ts := newObservedServer(t, testsupport.OpenSQLite(t), server.Limits{})
 	req := requestFor("soap11", ns, "TestCreateContact", "log-1", true)
 	req.path = "?secret=no"
 	resp, body := ts.do(t, req)
@@ -365,7 +355,7 @@ func TestAccessLogLine(t *testing.T) {
 func TestRequestID(t *testing.T) {
 	logs := &testsupport.SyncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(gen.Bind(service.New(openSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger})
+	h, err := server.NewHandler(gen.Bind(service.New(testsupport.OpenSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger})
 	require.NoError(t, err)
 	observed := observe.Middleware(h, observe.Config{Logger: logger, AccessLog: true})
 
@@ -455,7 +445,7 @@ func TestInternalErrorLogCarriesRequestID(t *testing.T) {
 // WS-Security password in the SOAP header, a password in the query string) and checks none reaches
 // the log.
 func TestSecretsNeverLogged(t *testing.T) {
-	ts := newObservedServer(t, openSQLite(t), server.Limits{})
+	ts := newObservedServer(t, testsupport.OpenSQLite(t), server.Limits{})
 	const password = "hunter2-Sup3rSecret"
 	basic := "Basic dXNlcjpodW50ZXIyLVN1cDNyU2VjcmV0" // user:hunter2-Sup3rSecret
 	wsse := `<soap:Header><wsse:Security xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">` +

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"flag"
 	"html"
 	"io"
@@ -19,9 +18,9 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -36,9 +35,7 @@ type testServer struct {
 
 func newTestServer(t *testing.T, baseURL string) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: baseURL,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -169,9 +166,7 @@ func assertAnswer(t *testing.T, resp *http.Response, body string, status int, co
 func TestResponsesDeclareTheirLength(t *testing.T) {
 	for _, http2 := range []bool{false, true} {
 		t.Run(map[bool]string{false: "HTTP/1.1", true: "HTTP/2"}[http2], func(t *testing.T) {
-			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-			require.NoError(t, err)
-			t.Cleanup(func() { _ = st.Close() })
+			st := testsupport.OpenSQLite(t)
 			h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: wsdl.DefaultBaseURL,
 				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 			require.NoError(t, err)

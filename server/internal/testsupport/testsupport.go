@@ -1,19 +1,21 @@
 // Package testsupport holds the helpers the server packages' tests share, so each has one copy: a log
 // destination safe for concurrent writes, the access lines of a JSON log, the samples of a Prometheus
 // metric, the body of a response, the sample messages of a help page, the operation names of the
-// generated table, and values for every operation of a generated table built from its descriptors
-// (values.go: the filler, what each binding carries, the comparison) which the contract tests and the
-// generated decoders' fuzz target share. Only tests import it (the import-rule test in the server root
-// holds every other package to that); it may import the standard library, testify, the Prometheus
-// client, gen and server/wire.
+// generated table, a private SQLite store, and values for every operation of a generated table built
+// from its descriptors (values.go: the filler, what each binding carries, the comparison) which the
+// contract tests and the generated decoders' fuzz target share. Only tests import it (the import-rule
+// test in the server root holds every other package to that); it may import the standard library,
+// testify, the Prometheus client, gen, server/wire and the SQLite store (OpenSQLite).
 package testsupport
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"html"
 	"io"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -25,6 +27,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/sqlite"
 )
 
 // SyncBuffer is a log destination safe for concurrent writes: a handler's goroutines write while the
@@ -141,4 +145,14 @@ func OperationNames() []string {
 		names = append(names, op.Name)
 	}
 	return names
+}
+
+// OpenSQLite opens a SQLite store in the test's temporary directory, closed when the test ends: the
+// store most tests serve from, real but private to the test.
+func OpenSQLite(tb testing.TB) store.Store {
+	tb.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "contacts.db"))
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = st.Close() })
+	return st
 }
