@@ -58,13 +58,13 @@ const roundTripRounds = 40
 //   - the response from the server's encoder (SOAP response wrapper, HTTP result root, {"d": …}) to
 //     the client's decoder.
 //
-// Each value must arrive as sent, with deliberate exceptions (carrier): a string that crosses an XML
-// document arrives as testsupport.XMLCarried makes it, each character XML 1.0 cannot carry (C0 controls but tab,
-// LF and CR; U+FFFE, U+FFFF) and each byte of invalid UTF-8 replaced by U+FFFD, since a document
-// holding them would be refused by every client (AppendEscaped); CR, markup, "]]>", quotes and non-BMP
-// characters arrive unchanged. HTTP GET/POST parameters are URL-encoded, not XML, so they arrive byte
-// for byte. JSON carries every character but invalid UTF-8, and a dateTime as ASP.NET AJAX does, an
-// instant in whole milliseconds, UTC.
+// Each value must arrive as sent, with deliberate exceptions (testsupport.Carrier): a string that
+// crosses an XML document arrives as testsupport.XMLCarried makes it, each character XML 1.0 cannot
+// carry (C0 controls but tab, LF and CR; U+FFFE, U+FFFF) and each byte of invalid UTF-8 replaced by
+// U+FFFD, since a document holding them would be refused by every client (AppendEscaped); CR, markup,
+// "]]>", quotes and non-BMP characters arrive unchanged. HTTP GET/POST parameters are URL-encoded, not
+// XML, so they arrive byte for byte. JSON carries every character but invalid UTF-8, and a dateTime as
+// ASP.NET AJAX does, an instant in whole milliseconds, UTC.
 func TestCodecRoundTrip(t *testing.T) {
 	codecRoundTrip(t, wsdl.DefaultNamespace, gen.Operations)
 }

@@ -102,6 +102,7 @@ func soapEnvelope(version12 bool, ns, op, inner string) string {
 func requestFor(binding, ns, op, id string, hasID bool) wireRequest {
 	inner, query := "", ""
 	if hasID {
+		// html.EscapeString's references (&lt; &gt; &amp; &#39; &#34;) are XML's too.
 		inner = "<id>" + html.EscapeString(id) + "</id>"
 		query = "id=" + url.QueryEscape(id)
 	}
