@@ -1,14 +1,12 @@
 package server_test
 
 import (
-	"context"
 	"encoding/xml"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,17 +16,15 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/docs"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
 // newConfiguredServer is newTestServer with the rest of the configuration given.
 func newConfiguredServer(t *testing.T, cfg server.Config) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = wsdl.DefaultBaseURL
 	}
@@ -60,7 +56,7 @@ func documentAddresses(t *testing.T, ts *testServer, headers map[string]string) 
 		}
 		resp, err := ts.Client().Do(req)
 		require.NoError(t, err)
-		body := readAll(t, resp)
+		body := testsupport.ReadAll(t, resp)
 		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %s", doc, body)
 		responses[doc] = resp
 		switch doc {
@@ -137,7 +133,7 @@ func TestAddresses(t *testing.T) {
 			}
 			resp, err := ts.Client().Get(ts.endpoint + "?wsdl")
 			require.NoError(t, err)
-			assert.Equal(t, "https://ns.example.com/contactsync/v1/", parseContract(t, readAll(t, resp)).TargetNamespace, "the namespace stays --base-url's")
+			assert.Equal(t, "https://ns.example.com/contactsync/v1/", parseContract(t, testsupport.ReadAll(t, resp)).TargetNamespace, "the namespace stays --base-url's")
 		})
 	}
 }
@@ -176,7 +172,7 @@ func TestNosniff(t *testing.T) {
 	}
 	unknown, err := ts.Client().Get(ts.URL + "/elsewhere")
 	require.NoError(t, err)
-	_ = readAll(t, unknown)
+	_ = testsupport.ReadAll(t, unknown)
 	assert.Equal(t, "nosniff", unknown.Header.Get("X-Content-Type-Options"))
 
 	srv := server.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }), server.Limits{}, nil)

@@ -1,27 +1,26 @@
 package server_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-	"golang.org/x/crypto/bcrypt"
 )
 
 // TestAuthBcryptBusyIs503: when every bcrypt slot is taken, a request whose credentials need a bcrypt
@@ -116,9 +115,7 @@ func TestWrongPasswordsHoldNoOperationSlot(t *testing.T) {
 	require.NoError(t, err)
 	a, err := auth.New(users, auth.Options{BcryptWait: time.Minute})
 	require.NoError(t, err)
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Auth: a,
 		Limits: server.Limits{Admission: admission.Limits{MaxConcurrent: 1, QueueTimeout: time.Millisecond}},

@@ -1,27 +1,26 @@
 package server_test
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server"
-	"github.com/contactsync/contactsync/server/auth"
-	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store/sqlite"
-	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
+	"github.com/contactsync/contactsync/server/service"
+	"github.com/contactsync/contactsync/wsdl"
 )
 
 const (
@@ -53,9 +52,7 @@ func newAuthenticator(t testing.TB) *auth.Authenticator {
 
 func newAuthServer(t *testing.T, a *auth.Authenticator, protectDocs bool) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Auth: a, ProtectDocs: protectDocs,

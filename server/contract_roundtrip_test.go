@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"encoding/xml"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"reflect"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
@@ -59,13 +58,13 @@ const roundTripRounds = 40
 //   - the response from the server's encoder (SOAP response wrapper, HTTP result root, {"d": …}) to
 //     the client's decoder.
 //
-// Each value must arrive as sent, with deliberate exceptions (carrier): a string that crosses an XML
-// document arrives as xmlCarried makes it, each character XML 1.0 cannot carry (C0 controls but tab,
-// LF and CR; U+FFFE, U+FFFF) and each byte of invalid UTF-8 replaced by U+FFFD, since a document
-// holding them would be refused by every client (AppendEscaped); CR, markup, "]]>", quotes and non-BMP
-// characters arrive unchanged. HTTP GET/POST parameters are URL-encoded, not XML, so they arrive byte
-// for byte. JSON carries every character but invalid UTF-8, and a dateTime as ASP.NET AJAX does, an
-// instant in whole milliseconds, UTC.
+// Each value must arrive as sent, with deliberate exceptions (testsupport.Carrier): a string that
+// crosses an XML document arrives as testsupport.XMLCarried makes it, each character XML 1.0 cannot
+// carry (C0 controls but tab, LF and CR; U+FFFE, U+FFFF) and each byte of invalid UTF-8 replaced by
+// U+FFFD, since a document holding them would be refused by every client (AppendEscaped); CR, markup,
+// "]]>", quotes and non-BMP characters arrive unchanged. HTTP GET/POST parameters are URL-encoded, not
+// XML, so they arrive byte for byte. JSON carries every character but invalid UTF-8, and a dateTime as
+// ASP.NET AJAX does, an instant in whole milliseconds, UTC.
 func TestCodecRoundTrip(t *testing.T) {
 	codecRoundTrip(t, wsdl.DefaultNamespace, gen.Operations)
 }
@@ -96,7 +95,7 @@ func codecRoundTrip(t *testing.T, contractNS string, ops []*wire.Operation) {
 		return rec.Result(), nil
 	})
 
-	fill := newFiller(randomValues{rnd})
+	fill := testsupport.NewFiller(testsupport.RandomValues{Rnd: rnd})
 	for _, op := range ops {
 		var result []wire.Field
 		if op.Result != nil {
@@ -108,25 +107,25 @@ func codecRoundTrip(t *testing.T, contractNS string, ops []*wire.Operation) {
 			}
 			c := &client.Client{Endpoint: "http://contract.example:8080" + wsdl.Path, Namespace: ns, Binding: b,
 				HTTP: &http.Client{Transport: transport, Timeout: 10 * time.Second}}
-			request, response := carriedByXML, carriedByXML
+			request, response := testsupport.CarriedByXML, testsupport.CarriedByXML
 			switch b {
 			case client.HTTPGet, client.HTTPPost:
-				request = carriedExactly
+				request = testsupport.CarriedExactly
 			case client.JSON:
-				request, response = carriedByJSON, carriedByJSON
+				request, response = testsupport.CarriedByJSON, testsupport.CarriedByJSON
 			}
 			t.Run(op.Name+"/"+string(b), func(t *testing.T) {
 				for round := range roundTripRounds {
 					req, resp, got := op.NewRequest(), op.NewResponse(), op.NewResponse()
-					require.NoError(t, fill.message(req, op.Params))
-					require.NoError(t, fill.message(resp, result))
+					require.NoError(t, fill.Message(req, op.Params))
+					require.NoError(t, fill.Message(resp, result))
 					received, answer = nil, resp
 					require.NoError(t, c.Invoke(context.Background(), op, req, got), "round %d", round)
 					require.NotNil(t, received, "round %d: the operation was not called", round)
-					if d := diff("request", rv(req), rv(received), request); d != "" {
+					if d := testsupport.Diff("request", rv(req), rv(received), request); d != "" {
 						t.Fatalf("round %d: client → server: %s\nsent:     %#v\nreceived: %#v", round, d, req, received)
 					}
-					if d := diff("response", rv(resp), rv(got), response); d != "" {
+					if d := testsupport.Diff("response", rv(resp), rv(got), response); d != "" {
 						t.Fatalf("round %d: server → client: %s\nsent:     %#v\nreceived: %#v", round, d, resp, got)
 					}
 				}
@@ -135,37 +134,9 @@ func codecRoundTrip(t *testing.T, contractNS string, ops []*wire.Operation) {
 	}
 
 	// Every type reachable from the table was filled, so none escaped the property.
-	for name := range reachableTypes(ops) {
-		require.Positive(t, fill.reached[name], "the type %s was never filled", name)
-	}
-}
-
-// TestXMLCarried pins the expected round trip of characters XML cannot carry, which TestCodecRoundTrip
-// relies on, against the writer itself.
-func TestXMLCarried(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"plain <&>\"' ]]> \r\n\t", "plain <&>\"' ]]> \r\n\t"},
-		{"nul\x00 bell\x07 esc\x1b", "nul\uFFFD bell\uFFFD esc\uFFFD"},
-		{"del\x7f nel\u0085 ls\u2028", "del\x7f nel\u0085 ls\u2028"}, // allowed by XML 1.0's Char
-		{"\ufffe\uffff\ufffd", "\uFFFD\uFFFD\uFFFD"},
-		{"bad \xff\xfe utf8 \xed\xa0\x80", "bad \uFFFD\uFFFD utf8 \uFFFD\uFFFD\uFFFD"}, // the last is an encoded surrogate
-		{"😀\U0010FFFF", "😀\U0010FFFF"},
-	} {
-		require.Equal(t, tc.want, xmlCarried(tc.in), "%q", tc.in)
-		// The writer replaces the same characters (and escapes the rest).
-		escaped := string(wire.AppendEscaped(nil, tc.in))
-		require.Equal(t, tc.want, unescapeXML(t, escaped), "AppendEscaped(%q) = %q", tc.in, escaped)
+	for name := range testsupport.ReachableTypes(ops) {
+		require.Positive(t, fill.Reached[name], "the type %s was never filled", name)
 	}
 }
 
 func rv(v any) reflect.Value { return reflect.ValueOf(v) }
-
-// unescapeXML reads escaped text back as an XML parser does.
-func unescapeXML(t *testing.T, escaped string) string {
-	t.Helper()
-	var v struct {
-		Text string `xml:",chardata"`
-	}
-	require.NoError(t, xml.NewDecoder(strings.NewReader("<x>"+escaped+"</x>")).Decode(&v), escaped)
-	return v.Text
-}

@@ -17,7 +17,7 @@ package server_test
 //     there (lax), and it is not part of the service schema.
 //
 // Requests are built by the bundled client's writer (server/client) from values the type descriptors
-// alone determine (contract_values_test.go), so an operation or field added to the WSDL is covered
+// alone determine (testsupport's values.go), so an operation or field added to the WSDL is covered
 // without editing this file. A successful result written by the server from random values (every
 // element present, absent, nil or repeated by chance) is validated too, through a handler whose
 // operations answer with those values.
@@ -51,9 +51,9 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
@@ -253,9 +253,7 @@ type contractServer struct {
 
 func newContractServer(t *testing.T, bind func(store.Store) wire.Bound, configure func(*server.Config)) *contractServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	cfg := server.Config{BaseURL: contractBaseURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if configure != nil {
 		configure(&cfg)
@@ -304,7 +302,7 @@ type scenario struct {
 	name string
 	srv  *contractServer
 	// values fills the request; nil means the sample values.
-	values valueSource
+	values testsupport.ValueSource
 	// fits reports whether the scenario applies to op on binding b; nil means always.
 	fits func(op *wire.Operation, b client.Binding) bool
 	// prepare runs before the request (to put contacts into the store or remove them).
@@ -350,7 +348,7 @@ func TestWireMatchesServedSchema(t *testing.T) {
 		if o.Result != nil {
 			fields = []wire.Field{*o.Result}
 		}
-		if err := newFiller(randomValues{rnd}).message(resp, fields); err != nil {
+		if err := testsupport.NewFiller(testsupport.RandomValues{Rnd: rnd}).Message(resp, fields); err != nil {
 			return nil, err
 		}
 		return resp, nil
@@ -388,7 +386,7 @@ func TestWireMatchesServedSchema(t *testing.T) {
 	scenarios := []scenario{
 		{name: "success", srv: main, prepare: put, want: ""},
 		{name: "absent contact", srv: main, prepare: remove, want: "*", wantSeen: []string{"NotFound"}},
-		{name: "minimal values", srv: main, values: sampleValues{minimal: true}, want: "*", wantSeen: []string{"InvalidArgument"}},
+		{name: "minimal values", srv: main, values: testsupport.SampleValues{Minimal: true}, want: "*", wantSeen: []string{"InvalidArgument"}},
 		{name: "random results", srv: echo, want: ""},
 		{name: "parameter twice", srv: main, fits: hasParams, want: "InvalidArgument",
 			mutate: func(r *http.Request, body []byte, op *wire.Operation, b client.Binding) ([]byte, bool) {
@@ -494,10 +492,10 @@ func TestWireMatchesServedSchema(t *testing.T) {
 				name := sc.name + "/" + op.Name + "/" + string(b)
 				src := sc.values
 				if src == nil {
-					src = sampleValues{str: sampleID}
+					src = testsupport.SampleValues{Str: sampleID}
 				}
 				req := op.NewRequest()
-				require.NoError(t, newFiller(src).message(req, op.Params), name)
+				require.NoError(t, testsupport.NewFiller(src).Message(req, op.Params), name)
 				c := &client.Client{Endpoint: "http://contract.example:8080" + wsdl.Path, Namespace: ns, Binding: b}
 				hr, err := c.NewRequest(ctx, op, req)
 				require.NoError(t, err, name)

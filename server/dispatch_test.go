@@ -3,20 +3,10 @@ package server_test
 import (
 	"testing"
 
-	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
 const ns = wsdl.DefaultNamespace
-
-// operationNames lists the operations of the generated table, in the contract's order.
-func operationNames() []string {
-	var names []string
-	for _, op := range gen.Operations {
-		names = append(names, op.Name)
-	}
-	return names
-}
 
 // TestDispatch covers how each binding finds the operation: SOAPAction quoted or not, missing, empty,
 // unknown or contradicting the body; the SOAP 1.2 action parameter; the WS-Addressing Action header

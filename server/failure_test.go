@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -9,14 +8,16 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/admission"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/wsdl"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // fakeStore is a store.Store whose behaviour each test sets through function fields; an unset
@@ -55,9 +56,9 @@ func (f *fakeStore) Close() error                     { return nil }
 
 // newFakeServer serves a handler over st and returns it with the log it writes. protocols, when
 // given, are the protocols served (binding.ProtocolNames); none means the default.
-func newFakeServer(t *testing.T, st store.Store, limits server.Limits, protocols ...string) (*testServer, *syncBuffer) {
+func newFakeServer(t *testing.T, st store.Store, limits server.Limits, protocols ...string) (*testServer, *testsupport.SyncBuffer) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &testsupport.SyncBuffer{}
 	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: slog.New(slog.NewTextHandler(logs, nil)),
 		Protocols: protocols,
@@ -66,23 +67,6 @@ func newFakeServer(t *testing.T, st store.Store, limits server.Limits, protocols
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &testServer{Server: srv, endpoint: srv.URL + wsdl.Path}, logs
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // internalFault is the generic answer of each binding to an internal failure.

@@ -3,29 +3,16 @@ package server_test
 import (
 	"context"
 	"encoding/xml"
-	"html"
-	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/contactsync/contactsync/server/service"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// samples extracts the sample messages of an operation page: request, response, per binding.
-func samples(t *testing.T, body string) [][2]string {
-	t.Helper()
-	pres := regexp.MustCompile(`(?s)<pre tabindex="0">(.*?)</pre>`).FindAllStringSubmatch(body, -1)
-	require.Len(t, pres, 8)
-	var out [][2]string
-	for i := 0; i < len(pres); i += 2 {
-		out = append(out, [2]string{html.UnescapeString(pres[i][1]), html.UnescapeString(pres[i+1][1])})
-	}
-	return out
-}
+	"github.com/contactsync/contactsync/server/internal/testsupport"
+	"github.com/contactsync/contactsync/server/service"
+)
 
 // elementNames lists an XML document's element names in order, collapsing repeated siblings, so a
 // sample and a real message can be compared by shape.
@@ -52,10 +39,10 @@ func elementNames(t *testing.T, doc string) []string {
 // answer has the shape of the sample response: the samples are the wire format, not a description.
 func TestHelpSamplesAreReal(t *testing.T) {
 	ts := newTestServer(t, "https://contacts.example.com")
-	for _, name := range operationNames() {
+	for _, name := range testsupport.OperationNames() {
 		t.Run(name, func(t *testing.T) {
 			_, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
-			for i, s := range samples(t, body) {
+			for i, s := range testsupport.HelpSamples(t, body) {
 				// The contact operations need the placeholder id "string" to exist.
 				require.NoError(t, ts.store.Put(context.Background(), service.TestRecord("string")))
 
@@ -74,7 +61,7 @@ func TestHelpSamplesAreReal(t *testing.T) {
 				assert.Equal(t, "Host: "+strings.TrimPrefix(ts.URL, "http://"), lines[1], "the Host is the one the page was reached at")
 				resp, err := ts.Client().Do(req)
 				require.NoError(t, err)
-				got := readAll(t, resp)
+				got := testsupport.ReadAll(t, resp)
 				require.Equal(t, http.StatusOK, resp.StatusCode, "sample %d of %s: %s\n%s", i, name, s[0], got)
 
 				respHead, respBody, _ := strings.Cut(s[1], "\n\n")
@@ -84,12 +71,4 @@ func TestHelpSamplesAreReal(t *testing.T) {
 			}
 		})
 	}
-}
-
-func readAll(t *testing.T, resp *http.Response) string {
-	t.Helper()
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return string(b)
 }

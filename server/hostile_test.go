@@ -10,28 +10,26 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server"
-	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/sqlite"
-	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
+	"github.com/contactsync/contactsync/server/service"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/wsdl"
 )
 
 // newRealServer serves the handler through server.NewHTTPServer, so connection limits (header size,
 // timeouts) are the ones `contactsync serve` uses.
 func newRealServer(t *testing.T, limits server.Limits) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
 	require.NoError(t, err)

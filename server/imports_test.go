@@ -69,6 +69,9 @@ func TestImportRules(t *testing.T) {
 	}
 }
 
+// testSupport is the package of the helpers the server packages' tests share.
+const testSupport = module + "/server/internal/testsupport"
+
 // importViolations checks the import rules on the direct imports of pkgs and returns one message per
 // import that breaks one.
 func importViolations(pkgs []goPackage) []string {
@@ -94,6 +97,11 @@ func importViolations(pkgs []goPackage) []string {
 				out = append(out, fmt.Sprintf("%s imports %s; the stores know nothing of the wire", p.ImportPath, imp))
 			case p.ImportPath == module+"/server/service" && (imp == module+"/server/binding" || imp == module+"/server/admission"):
 				out = append(out, fmt.Sprintf("server/service imports %s; the service knows no binding: every binding calls it through the generated table", imp))
+			case imp == testSupport:
+				// The shared test helpers fail tests through testify; a package that served requests with
+				// them would carry test code into the binary. go list's Imports leaves test files out, so
+				// any import seen here is a non-test one.
+				out = append(out, fmt.Sprintf("%s imports %s; only tests may", p.ImportPath, imp))
 			case p.ImportPath == module+"/server/auth" && !std(imp) && !strings.HasPrefix(imp, "golang.org/x/crypto/"):
 				out = append(out, fmt.Sprintf("server/auth imports %s; it may import only the standard library and golang.org/x/crypto", imp))
 			}
@@ -102,8 +110,9 @@ func importViolations(pkgs []goPackage) []string {
 	return out
 }
 
-// TestImportViolations holds importViolations to the binding rule on made-up graphs, so a rule that
-// stopped firing would be noticed: only the root may import a concrete binding package, whichever it is.
+// TestImportViolations holds importViolations to the binding rule and the test-helper rule on made-up
+// graphs, so a rule that stopped firing would be noticed: only the root may import a concrete binding
+// package, whichever it is, and no package but a test imports the shared test helpers.
 func TestImportViolations(t *testing.T) {
 	root, srv := module+"/server", module+"/server/"
 	for _, tc := range []struct {
@@ -122,12 +131,18 @@ func TestImportViolations(t *testing.T) {
 		{"cmd imports a binding", module + "/cmd/contactsync", srv + "binding/json", true},
 		{"tools import a binding", module + "/tools/loadbench", srv + "binding/soap", true},
 		{"a name that only starts alike", srv + "docs", srv + "bindings", false},
+		{"the service imports the test helpers", srv + "service", testSupport, true},
+		{"the root imports the test helpers", root, testSupport, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := importViolations([]goPackage{{ImportPath: tc.pkg, Imports: []string{tc.imp}}})
 			if tc.broken {
 				require.Len(t, v, 1)
-				assert.Contains(t, v[0], "only the server root may")
+				if tc.imp == testSupport {
+					assert.Contains(t, v[0], "only tests may")
+				} else {
+					assert.Contains(t, v[0], "only the server root may")
+				}
 			} else {
 				assert.Empty(t, v)
 			}

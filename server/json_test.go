@@ -11,22 +11,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server"
-	"github.com/contactsync/contactsync/server/observe"
-	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store/sqlite"
-	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
+	"github.com/contactsync/contactsync/server/observe"
+	"github.com/contactsync/contactsync/server/service"
+	"github.com/contactsync/contactsync/wsdl"
 )
 
 // newTestServerWith is newTestServer with the protocols given (binding.ProtocolNames).
 func newTestServerWith(t *testing.T, protocols ...string) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL:   wsdl.DefaultBaseURL,
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -220,9 +219,9 @@ func TestHelpFormProtocol(t *testing.T) {
 // TestJSONObserved: the metrics and the access log label JSON endpoint requests with binding json.
 func TestJSONObserved(t *testing.T) {
 	reg := observe.NewRegistry()
-	logs := &syncBuffer{}
+	logs := &testsupport.SyncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(gen.Bind(service.New(openSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
+	h, err := server.NewHandler(gen.Bind(service.New(testsupport.OpenSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
 	require.NoError(t, err)
 	srv := httptest.NewServer(observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg), Logger: logger, AccessLog: true}))
 	t.Cleanup(srv.Close)
@@ -231,8 +230,8 @@ func TestJSONObserved(t *testing.T) {
 	require.Equal(t, 500, resp.StatusCode, body)
 	resp, body = ts.do(t, jsonRequest("VersionMajor", `{}`))
 	require.Equal(t, 200, resp.StatusCode, body)
-	assert.Equal(t, map[string]float64{"json/ReadContact/NotFound": 1, "json/VersionMajor/ok": 1}, metricSamples(t, reg, "contactsync_requests_total"))
-	lines := accessLines(t, logs.String())
+	assert.Equal(t, map[string]float64{"json/ReadContact/NotFound": 1, "json/VersionMajor/ok": 1}, testsupport.MetricSamples(t, reg, "contactsync_requests_total"))
+	lines := testsupport.AccessLines(t, logs.String())
 	require.Len(t, lines, 2)
 	assert.Equal(t, "json", lines[0]["binding"])
 	assert.Equal(t, "NotFound", lines[0]["outcome"])

@@ -8,28 +8,26 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/admission"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 	"github.com/contactsync/contactsync/wsdl"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // observedServer is the handler as serve wires it: over a measured store, wrapped by Observe, with
@@ -37,14 +35,14 @@ import (
 type observedServer struct {
 	*testServer
 	reg  *prometheus.Registry
-	logs *syncBuffer
+	logs *testsupport.SyncBuffer
 }
 
 func newObservedServer(t *testing.T, st store.Store, limits server.Limits) *observedServer {
 	t.Helper()
 	reg := observe.NewRegistry()
 	measured := instrumented.New(st, instrumented.NewMetrics(reg))
-	logs := &syncBuffer{}
+	logs := &testsupport.SyncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	h, err := server.NewHandler(gen.Bind(service.New(measured)), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
 	require.NoError(t, err)
@@ -53,54 +51,6 @@ func newObservedServer(t *testing.T, st store.Store, limits server.Limits) *obse
 	srv := httptest.NewServer(observe.WithOps(ops, observed))
 	t.Cleanup(srv.Close)
 	return &observedServer{testServer: &testServer{Server: srv, store: measured, endpoint: srv.URL + wsdl.Path}, reg: reg, logs: logs}
-}
-
-func openSQLite(t *testing.T) store.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
-	return st
-}
-
-// metricSamples returns the samples of one metric family keyed by its label values joined with "/" in label
-// name order: counter and gauge values, or a histogram's sample count. An absent family is empty.
-func metricSamples(t *testing.T, g prometheus.Gatherer, name string) map[string]float64 {
-	t.Helper()
-	families, err := g.Gather()
-	require.NoError(t, err)
-	out := map[string]float64{}
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			out[labelKey(m)] = sampleValue(m)
-		}
-	}
-	return out
-}
-
-func labelKey(m *dto.Metric) string {
-	pairs := m.GetLabel()
-	sort.Slice(pairs, func(i, j int) bool { return pairs[i].GetName() < pairs[j].GetName() })
-	values := make([]string, len(pairs))
-	for i, p := range pairs {
-		values[i] = p.GetValue()
-	}
-	return strings.Join(values, "/")
-}
-
-func sampleValue(m *dto.Metric) float64 {
-	switch {
-	case m.Counter != nil:
-		return m.Counter.GetValue()
-	case m.Gauge != nil:
-		return m.Gauge.GetValue()
-	case m.Histogram != nil:
-		return float64(m.Histogram.GetSampleCount())
-	}
-	return -1
 }
 
 // blockingStore holds Get of the id "block" until release is closed, telling entered when it starts.
@@ -123,7 +73,7 @@ func (s *blockingStore) Get(ctx context.Context, id string) (store.Record, error
 // faults, errors before any binding, a shed request) and checks every counter to the exact value, the
 // latency histograms, the in-flight gauge and the store metrics.
 func TestMetricsCountEveryOutcome(t *testing.T) {
-	bs := &blockingStore{Store: openSQLite(t), entered: make(chan struct{}, 1), release: make(chan struct{})}
+	bs := &blockingStore{Store: testsupport.OpenSQLite(t), entered: make(chan struct{}, 1), release: make(chan struct{})}
 	ts := newObservedServer(t, bs, server.Limits{Admission: admission.Limits{MaxConcurrent: 1}})
 
 	for _, b := range bindings {
@@ -171,7 +121,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 	<-bs.entered
 	resp, _ = ts.do(t, requestFor("post", ns, "ReadContact", "x", true))
 	require.Equal(t, 503, resp.StatusCode)
-	assert.Equal(t, map[string]float64{"": 1}, metricSamples(t, ts.reg, "contactsync_requests_in_flight"), "the blocked request is in flight")
+	assert.Equal(t, map[string]float64{"": 1}, testsupport.MetricSamples(t, ts.reg, "contactsync_requests_in_flight"), "the blocked request is in flight")
 	close(bs.release)
 	<-done
 
@@ -207,7 +157,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 		"soap12/ReadContact/NotFound":       1,
 		"soap12/TestCreateContact/ok":       1,
 		"soap12/VersionMajor/ok":            1,
-	}, metricSamples(t, ts.reg, "contactsync_requests_total"))
+	}, testsupport.MetricSamples(t, ts.reg, "contactsync_requests_total"))
 
 	assert.Equal(t, map[string]float64{
 		"get/ReadContact": 4, "get/TestCreateContact": 1, "get/VersionMajor": 1,
@@ -215,14 +165,14 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 		"post/ReadContact": 3, "post/TestCreateContact": 1, "post/VersionMajor": 1,
 		"soap11/ReadContact": 2, "soap11/TestCreateContact": 1, "soap11/VersionMajor": 1, "soap11/unknown": 1,
 		"soap12/ReadContact": 2, "soap12/TestCreateContact": 1, "soap12/VersionMajor": 1,
-	}, metricSamples(t, ts.reg, "contactsync_request_duration_seconds"))
-	assert.Equal(t, map[string]float64{"": 0}, metricSamples(t, ts.reg, "contactsync_requests_in_flight"))
+	}, testsupport.MetricSamples(t, ts.reg, "contactsync_request_duration_seconds"))
+	assert.Equal(t, map[string]float64{"": 0}, testsupport.MetricSamples(t, ts.reg, "contactsync_requests_in_flight"))
 
 	// Store: four reads that found a contact and the blocked one, four that did not (not errors), four
 	// puts and the one ping of /readyz.
 	assert.Equal(t, map[string]float64{"get": 9, "put": 4, "update": 0, "delete": 0, "ping": 1, "list_by_index": 0},
-		metricSamples(t, ts.reg, "contactsync_store_duration_seconds"))
-	for key, v := range metricSamples(t, ts.reg, "contactsync_store_errors_total") {
+		testsupport.MetricSamples(t, ts.reg, "contactsync_store_duration_seconds"))
+	for key, v := range testsupport.MetricSamples(t, ts.reg, "contactsync_store_errors_total") {
 		assert.Zero(t, v, "store errors %s: a contact not found is not a store error", key)
 	}
 
@@ -232,7 +182,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 	for _, f := range families {
 		if f.GetName() == "contactsync_request_duration_seconds" {
 			for _, m := range f.GetMetric() {
-				assert.Positive(t, m.GetHistogram().GetSampleSum(), labelKey(m))
+				assert.Positive(t, m.GetHistogram().GetSampleSum(), testsupport.LabelKey(m))
 			}
 		}
 	}
@@ -254,8 +204,8 @@ func TestUnavailableStoreReachesRequestMetrics(t *testing.T) {
 	}}, server.Limits{})
 	resp, _ := ts.do(t, requestFor("soap12", ns, "ReadContact", "x", true))
 	require.Equal(t, 503, resp.StatusCode)
-	assert.Equal(t, map[string]float64{"soap12/ReadContact/Unavailable": 1}, metricSamples(t, ts.reg, "contactsync_requests_total"))
-	assert.Equal(t, 1.0, metricSamples(t, ts.reg, "contactsync_store_errors_total")["unavailable/get"])
+	assert.Equal(t, map[string]float64{"soap12/ReadContact/Unavailable": 1}, testsupport.MetricSamples(t, ts.reg, "contactsync_requests_total"))
+	assert.Equal(t, 1.0, testsupport.MetricSamples(t, ts.reg, "contactsync_store_errors_total")["unavailable/get"])
 }
 
 // TestHealthEndpoints checks /healthz answers without the store, /readyz follows the store's Ping
@@ -277,9 +227,9 @@ func TestClientGoneIsNotUnavailable(t *testing.T) {
 	_, err = http.DefaultClient.Do(req)
 	require.ErrorIs(t, err, context.Canceled)
 
-	require.Eventually(t, func() bool { return len(accessLines(t, ts.logs.String())) == 1 }, 5*time.Second, 10*time.Millisecond)
-	assert.Equal(t, "ClientGone", accessLines(t, ts.logs.String())[0]["outcome"])
-	assert.Equal(t, map[string]float64{"get/ReadContact/ClientGone": 1}, metricSamples(t, ts.reg, "contactsync_requests_total"))
+	require.Eventually(t, func() bool { return len(testsupport.AccessLines(t, ts.logs.String())) == 1 }, 5*time.Second, 10*time.Millisecond)
+	assert.Equal(t, "ClientGone", testsupport.AccessLines(t, ts.logs.String())[0]["outcome"])
+	assert.Equal(t, map[string]float64{"get/ReadContact/ClientGone": 1}, testsupport.MetricSamples(t, ts.reg, "contactsync_requests_total"))
 }
 
 func TestHealthEndpoints(t *testing.T) {
@@ -350,54 +300,11 @@ func TestHealthEndpoints(t *testing.T) {
 	assert.Empty(t, ts.logs.String(), "health checks are not access-logged")
 }
 
-// TestMetricsOnlyWhereConfigured checks /metrics falls through to the endpoint (and its 404) on a
-// listener whose metrics are elsewhere.
-func TestMetricsOnlyWhereConfigured(t *testing.T) {
-	st := openSQLite(t)
-	withMetrics := observe.NewOps(observe.OpsConfig{Store: st, Metrics: promhttp.HandlerFor(observe.NewRegistry(), promhttp.HandlerOpts{})})
-	without := observe.NewOps(observe.OpsConfig{Store: st})
-	endpoint := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "endpoint", http.StatusNotFound) })
-
-	rec := httptest.NewRecorder()
-	observe.WithOps(withMetrics, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	assert.Equal(t, 200, rec.Code)
-	assert.Contains(t, rec.Body.String(), "go_goroutines", "the registry holds the Go collector")
-	assert.Contains(t, rec.Body.String(), "process_", "the registry holds the process collector")
-
-	rec = httptest.NewRecorder()
-	observe.WithOps(without, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	assert.Equal(t, 404, rec.Code)
-	assert.Equal(t, "endpoint\n", rec.Body.String())
-
-	rec = httptest.NewRecorder()
-	observe.WithOps(without, endpoint).ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
-	assert.Equal(t, 200, rec.Code, "health stays on every listener")
-}
-
-// accessLine is one access log line as the JSON handler writes it.
-type accessLine map[string]any
-
-func accessLines(t *testing.T, logs string) []accessLine {
-	t.Helper()
-	var lines []accessLine
-	for _, raw := range strings.Split(strings.TrimSpace(logs), "\n") {
-		if raw == "" {
-			continue
-		}
-		var l accessLine
-		require.NoError(t, json.Unmarshal([]byte(raw), &l), raw)
-		if l["msg"] == "request" {
-			lines = append(lines, l)
-		}
-	}
-	return lines
-}
-
 var generatedID = regexp.MustCompile(`^[0-9a-f]{12}-[0-9]+$`)
 
 // TestAccessLogLine checks one JSON line per request with every field, for a success and a fault.
 func TestAccessLogLine(t *testing.T) {
-	ts := newObservedServer(t, openSQLite(t), server.Limits{})
+	ts := newObservedServer(t, testsupport.OpenSQLite(t), server.Limits{})
 	req := requestFor("soap11", ns, "TestCreateContact", "log-1", true)
 	req.path = "?secret=no"
 	resp, body := ts.do(t, req)
@@ -408,7 +315,7 @@ func TestAccessLogLine(t *testing.T) {
 	resp, _ = ts.do(t, wireRequest{method: "POST", path: "/ReadContact", contentType: "application/x-www-form-urlencoded", body: "id=a&ID=b"})
 	require.Equal(t, 400, resp.StatusCode)
 
-	lines := accessLines(t, ts.logs.String())
+	lines := testsupport.AccessLines(t, ts.logs.String())
 	require.Len(t, lines, 3)
 	fields := []string{"time", "level", "msg", "request_id", "method", "path", "binding", "operation", "status", "outcome", "duration", "bytes", "remote"}
 	for _, l := range lines {
@@ -446,9 +353,9 @@ func TestAccessLogLine(t *testing.T) {
 // carrying the id the response did. Insane values (CR/LF, too long) cannot travel through Go's HTTP
 // client, so the handler is called directly.
 func TestRequestID(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &testsupport.SyncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	h, err := server.NewHandler(gen.Bind(service.New(openSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger})
+	h, err := server.NewHandler(gen.Bind(service.New(testsupport.OpenSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger})
 	require.NoError(t, err)
 	observed := observe.Middleware(h, observe.Config{Logger: logger, AccessLog: true})
 
@@ -471,7 +378,7 @@ func TestRequestID(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			before := len(accessLines(t, logs.String()))
+			before := len(testsupport.AccessLines(t, logs.String()))
 			r := httptest.NewRequest("GET", wsdl.Path+"/VersionMajor", nil)
 			if tc.sent != "" {
 				r.Header["X-Request-Id"] = []string{tc.sent}
@@ -485,7 +392,7 @@ func TestRequestID(t *testing.T) {
 			} else {
 				assert.Regexp(t, generatedID, got)
 			}
-			lines := accessLines(t, logs.String())
+			lines := testsupport.AccessLines(t, logs.String())
 			require.Len(t, lines, before+1)
 			assert.Equal(t, got, lines[before]["request_id"])
 		})
@@ -538,7 +445,7 @@ func TestInternalErrorLogCarriesRequestID(t *testing.T) {
 // WS-Security password in the SOAP header, a password in the query string) and checks none reaches
 // the log.
 func TestSecretsNeverLogged(t *testing.T) {
-	ts := newObservedServer(t, openSQLite(t), server.Limits{})
+	ts := newObservedServer(t, testsupport.OpenSQLite(t), server.Limits{})
 	const password = "hunter2-Sup3rSecret"
 	basic := "Basic dXNlcjpodW50ZXIyLVN1cDNyU2VjcmV0" // user:hunter2-Sup3rSecret
 	wsse := `<soap:Header><wsse:Security xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">` +
@@ -563,7 +470,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 		_ = resp.Body.Close()
 	}
 	logs := ts.logs.String()
-	require.Len(t, accessLines(t, logs), 3, "the requests were logged")
+	require.Len(t, testsupport.AccessLines(t, logs), 3, "the requests were logged")
 	assert.NotContains(t, logs, password)
 	assert.NotContains(t, logs, "dXNlcjpodW50ZXIy")
 	assert.NotContains(t, logs, "Basic")

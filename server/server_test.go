@@ -1,25 +1,27 @@
 package server_test
 
 import (
-	"context"
 	"flag"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server"
-	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/sqlite"
-	"github.com/contactsync/contactsync/wsdl"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
+	"github.com/contactsync/contactsync/server/service"
+	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/wsdl"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden response files under testdata/")
@@ -33,9 +35,7 @@ type testServer struct {
 
 func newTestServer(t *testing.T, baseURL string) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
+	st := testsupport.OpenSQLite(t)
 	h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{
 		BaseURL: baseURL,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -102,8 +102,9 @@ func soapEnvelope(version12 bool, ns, op, inner string) string {
 func requestFor(binding, ns, op, id string, hasID bool) wireRequest {
 	inner, query := "", ""
 	if hasID {
-		inner = "<id>" + xmlEscape(id) + "</id>"
-		query = "id=" + urlEscape(id)
+		// html.EscapeString's references (&lt; &gt; &amp; &#39; &#34;) are XML's too.
+		inner = "<id>" + html.EscapeString(id) + "</id>"
+		query = "id=" + url.QueryEscape(id)
 	}
 	switch binding {
 	case "soap11":
@@ -121,27 +122,6 @@ func requestFor(binding, ns, op, id string, hasID bool) wireRequest {
 	default:
 		return wireRequest{method: "POST", path: "/" + op, contentType: "application/x-www-form-urlencoded", body: query}
 	}
-}
-
-func xmlEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func urlEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "&", "%26", "+", "%2B", " ", "+", "=", "%3D", "#", "%23").Replace(s)
 }
 
 var bindings = []string{"soap11", "soap12", "get", "post"}
@@ -187,9 +167,7 @@ func assertAnswer(t *testing.T, resp *http.Response, body string, status int, co
 func TestResponsesDeclareTheirLength(t *testing.T) {
 	for _, http2 := range []bool{false, true} {
 		t.Run(map[bool]string{false: "HTTP/1.1", true: "HTTP/2"}[http2], func(t *testing.T) {
-			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-			require.NoError(t, err)
-			t.Cleanup(func() { _ = st.Close() })
+			st := testsupport.OpenSQLite(t)
 			h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: wsdl.DefaultBaseURL,
 				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 			require.NoError(t, err)

@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/xml"
-	"html"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,6 +22,7 @@ import (
 	"github.com/contactsync/contactsync/server/binding/httpform"
 	"github.com/contactsync/contactsync/server/binding/soap"
 	"github.com/contactsync/contactsync/server/docs"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -73,21 +74,7 @@ func (ts *testServer) do(t *testing.T, r wireRequest) (*http.Response, string) {
 	require.NoError(t, err)
 	resp, err := ts.Client().Do(req)
 	require.NoError(t, err)
-	return resp, readAll(t, resp)
-}
-
-// operationNames lists the operations of the generated table, in the contract's order.
-func operationNames() []string {
-	var names []string
-	for _, op := range gen.Operations {
-		names = append(names, op.Name)
-	}
-	return names
-}
-
-// urlEscape escapes s for a query value.
-func urlEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "&", "%26", "+", "%2B", " ", "+", "=", "%3D", "#", "%23").Replace(s)
+	return resp, testsupport.ReadAll(t, resp)
 }
 
 var loopbackProxy = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
@@ -101,28 +88,8 @@ func operationDocs(t *testing.T) map[string]string {
 	for _, m := range re.FindAllStringSubmatch(string(wsdl.Contract), -1) {
 		docs[m[1]] = m[2]
 	}
-	require.Len(t, docs, len(operationNames()))
+	require.Len(t, docs, len(testsupport.OperationNames()))
 	return docs
-}
-
-// samples extracts the sample messages of an operation page: request, response, per binding.
-func samples(t *testing.T, body string) [][2]string {
-	t.Helper()
-	pres := regexp.MustCompile(`(?s)<pre tabindex="0">(.*?)</pre>`).FindAllStringSubmatch(body, -1)
-	require.Len(t, pres, 8)
-	var out [][2]string
-	for i := 0; i < len(pres); i += 2 {
-		out = append(out, [2]string{html.UnescapeString(pres[i][1]), html.UnescapeString(pres[i+1][1])})
-	}
-	return out
-}
-
-func readAll(t *testing.T, resp *http.Response) string {
-	t.Helper()
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return string(b)
 }
 
 func TestHelpServicePage(t *testing.T) {
@@ -151,7 +118,7 @@ func TestHelpServicePage(t *testing.T) {
 func TestHelpOperationPages(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	docs := operationDocs(t)
-	for _, name := range operationNames() {
+	for _, name := range testsupport.OperationNames() {
 		t.Run(name, func(t *testing.T) {
 			resp, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
 			require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -189,13 +156,13 @@ func TestHelpInlineAssetsMatchCSP(t *testing.T) {
 func TestHelpSamplesUsePlaceholders(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	_, body := ts.do(t, wireRequest{method: "GET", path: "?op=VersionMajor"})
-	s := samples(t, body)
+	s := testsupport.HelpSamples(t, body)
 	assert.Contains(t, s[0][1], "<VersionMajorResult>int</VersionMajorResult>")
 	assert.Contains(t, s[2][0], "GET /contactsync/v1/sync.asmx/VersionMajor HTTP/1.1")
 	assert.Contains(t, s[2][1], ">int</int>")
 
 	_, body = ts.do(t, wireRequest{method: "GET", path: "?op=TestUpdateContact"})
-	s = samples(t, body)
+	s = testsupport.HelpSamples(t, body)
 	assert.Contains(t, s[0][0], `SOAPAction: "`+wsdl.DefaultNamespace+`TestUpdateContact"`)
 	assert.Contains(t, s[0][0], "      <id>string</id>\n")
 	assert.Contains(t, s[0][1], "        <FirstName>string</FirstName>\n")
@@ -209,7 +176,7 @@ func TestHelpEscapesMarkup(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	const evil = `<script>alert("x")</script><img src=x onerror=alert(1)>`
 
-	resp, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + urlEscape(evil)})
+	resp, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + url.QueryEscape(evil)})
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 	assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
 	assert.Contains(t, body, `<code class="missing">&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</code>`)
@@ -217,7 +184,7 @@ func TestHelpEscapesMarkup(t *testing.T) {
 	assert.NotContains(t, body, "<img")
 	assert.Contains(t, body, `<a href="sync.asmx?op=ReadContact">ReadContact</a>`, "the 404 page lists the operations")
 
-	resp, body = ts.do(t, wireRequest{method: "GET", path: "?op=ReadContact&id=" + urlEscape(`"`+evil)})
+	resp, body = ts.do(t, wireRequest{method: "GET", path: "?op=ReadContact&id=" + url.QueryEscape(`"`+evil)})
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, body, `value="&#34;&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"`)
 	assert.NotContains(t, body, "<img")
@@ -235,7 +202,7 @@ func TestDiscoEscapesAddress(t *testing.T) {
 	req.Header.Set("X-Forwarded-Host", `x"><a`)
 	resp, err := ts.Client().Do(req)
 	require.NoError(t, err)
-	body := readAll(t, resp)
+	body := testsupport.ReadAll(t, resp)
 	assert.NotContains(t, body, `"><a`)
 	var d discoDoc
 	require.NoError(t, xml.Unmarshal([]byte(body), &d), body)
@@ -261,7 +228,7 @@ func TestDisco(t *testing.T) {
 			}
 			resp, err := ts.Client().Do(req)
 			require.NoError(t, err)
-			body := readAll(t, resp)
+			body := testsupport.ReadAll(t, resp)
 			require.Equal(t, http.StatusOK, resp.StatusCode)
 			assert.Equal(t, "text/xml; charset=utf-8", resp.Header.Get("Content-Type"))
 			var d discoDoc

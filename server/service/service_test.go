@@ -3,7 +3,6 @@ package service_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,19 +11,10 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/sqlite"
 )
-
-// openStore opens a real SQLite store in the test's directory.
-func openStore(t *testing.T) store.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "contacts.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
-	return st
-}
 
 // codeOf returns the fault code of err, failing when err is not a *fault.Error.
 func codeOf(t *testing.T, err error) fault.Code {
@@ -42,7 +32,7 @@ func faultOf(t *testing.T, err error) *fault.Error {
 
 // TestVersions: the three version operations agree with each other and with the constants.
 func TestVersions(t *testing.T) {
-	svc := service.New(openStore(t))
+	svc := service.New(testsupport.OpenSQLite(t))
 	ctx := context.Background()
 	v, err := svc.VersionContext(ctx, &gen.Version{})
 	require.NoError(t, err)
@@ -57,7 +47,7 @@ func TestVersions(t *testing.T) {
 
 // TestContactLifecycle: create, read, update, delete on a real store, and NotFound once deleted.
 func TestContactLifecycle(t *testing.T) {
-	svc := service.New(openStore(t))
+	svc := service.New(testsupport.OpenSQLite(t))
 	ctx := context.Background()
 	created, err := svc.TestCreateContactContext(ctx, &gen.TestCreateContact{Id: "c-1"})
 	require.NoError(t, err)
@@ -98,7 +88,7 @@ func TestContactLifecycle(t *testing.T) {
 // TestIDRules: every operation taking an id refuses the same ids with InvalidArgument, before the
 // store is asked, and accepts markup and characters beyond the BMP as they are.
 func TestIDRules(t *testing.T) {
-	svc := service.New(openStore(t))
+	svc := service.New(testsupport.OpenSQLite(t))
 	ctx := context.Background()
 	for _, tc := range []struct {
 		id, refusal string // refusal "" means accepted
@@ -141,7 +131,7 @@ func (s failingStore) Put(context.Context, store.Record) error { return s.err }
 // TestStoreFailures: what a store failure becomes for the caller: a lost commit answer OutcomeUnknown,
 // an outage or a caller that gave up Unavailable, anything else Internal, the cause kept for the log.
 func TestStoreFailures(t *testing.T) {
-	st := openStore(t)
+	st := testsupport.OpenSQLite(t)
 	for _, tc := range []struct {
 		err  error
 		code fault.Code
@@ -223,7 +213,7 @@ func TestRecordRoundTrip(t *testing.T) {
 // TestUpdateKeepsWhatItDoesNotChange: TestUpdateContact reads the stored record, changes its fields
 // and keeps every other one as stored.
 func TestUpdateKeepsWhatItDoesNotChange(t *testing.T) {
-	st := openStore(t)
+	st := testsupport.OpenSQLite(t)
 	c := service.TestContact("u-1")
 	c.LastName = "kept"
 	require.NoError(t, st.Put(context.Background(), service.ToRecord(c)))

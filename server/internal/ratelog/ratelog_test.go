@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contactsync/contactsync/server/internal/ratelog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server/internal/ratelog"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 )
 
 func TestLogsOncePerIntervalWithCount(t *testing.T) {
@@ -72,7 +74,7 @@ func dropTime(_ []string, a slog.Attr) slog.Attr {
 
 // TestConcurrentUse: many goroutines logging one event at once write one line; the rest are counted.
 func TestConcurrentUse(t *testing.T) {
-	var out syncBuffer
+	var out testsupport.SyncBuffer
 	l := ratelog.New(slog.New(slog.NewTextHandler(&out, nil)), time.Hour)
 	var wg sync.WaitGroup
 	for range 50 {
@@ -81,21 +83,4 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, 1, strings.Count(out.String(), "\n"))
 	assert.Equal(t, 49, l.Pending("k"))
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -1,4 +1,4 @@
-package server_test
+package wire_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
@@ -30,7 +31,7 @@ func decoderTargets(ops []*wire.Operation) ([]decoderTarget, error) {
 	var walk func(gt reflect.Type, fields []wire.Field) error
 	walk = func(gt reflect.Type, fields []wire.Field) error {
 		for _, fd := range fields {
-			v, err := structField(reflect.New(gt).Elem(), fd.Name)
+			v, err := testsupport.StructField(reflect.New(gt).Elem(), fd.Name)
 			if err != nil {
 				return err
 			}
@@ -124,7 +125,7 @@ var decoderSeedShapes = []string{
 }
 
 // FuzzGeneratedDecoders holds the two modes of wire.Reader to each other at the message level, for
-// every generated decoder (contract_values_test.go's descriptors reach them all): whenever fast mode
+// every generated decoder (testsupport's filler reaches them all from the descriptors): whenever fast mode
 // decodes arbitrary content, full mode decodes it too, to a reflect.DeepEqual value; an error of the
 // content's meaning (a repeated element, a bad value) is the same in both. FuzzFastEnvelope covers the
 // envelope and the parameters of today's requests; this target covers nested complex types, arrays,
@@ -139,9 +140,9 @@ func fuzzDecoders(f *testing.F, ops []*wire.Operation) {
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for i, target := range targets {
-		for _, src := range []valueSource{sampleValues{str: "s"}, sampleValues{minimal: true}, randomValues{rnd}, randomValues{rnd}} {
+		for _, src := range []testsupport.ValueSource{testsupport.SampleValues{Str: "s"}, testsupport.SampleValues{Minimal: true}, testsupport.RandomValues{Rnd: rnd}, testsupport.RandomValues{Rnd: rnd}} {
 			m := target.new()
-			if err := newFiller(src).message(m, target.fields); err != nil {
+			if err := testsupport.NewFiller(src).Message(m, target.fields); err != nil {
 				f.Fatal(err)
 			}
 			f.Add(uint(i), m.AppendXML(nil))
@@ -192,14 +193,14 @@ func checkDecoderTargets(t *testing.T, ops []*wire.Operation) {
 			t.Errorf("the wrappers of %s are not fuzzed", op.Name)
 		}
 	}
-	for name, typ := range reachableTypes(ops) {
+	for name, typ := range testsupport.ReachableTypes(ops) {
 		if !typ.Kind.Simple() && !names[name] {
 			t.Errorf("the type %s is not fuzzed", name)
 		}
 	}
 	for _, target := range targets {
 		m := target.new()
-		if err := newFiller(sampleValues{str: "plain"}).message(m, target.fields); err != nil {
+		if err := testsupport.NewFiller(testsupport.SampleValues{Str: "plain"}).Message(m, target.fields); err != nil {
 			t.Fatal(err)
 		}
 		content := m.AppendXML(nil)

@@ -1,10 +1,11 @@
-package server_test
+package testsupport
 
-// Values for every operation of the generated table, built from its type descriptors alone, so the
-// contract tests (contract_schema_test.go, contract_roundtrip_test.go) cover an operation or a field
-// added to the WSDL without being edited. The descriptors (wire.Field, wire.Type) say what to put in
-// each element; the generated Go types are reached by reflection, a descriptor's field matching the
-// struct field whose xml tag carries its element name (gowsdl writes one on every field).
+// Values for every operation of a generated table, built from its type descriptors alone, so the
+// contract tests (the server root's contract_schema_test.go and contract_roundtrip_test.go) and the
+// generated decoders' fuzz target (server/wire) cover an operation or a field added to the WSDL without
+// being edited. The descriptors (wire.Field, wire.Type) say what to put in each element; the generated
+// Go types are reached by reflection, a descriptor's field matching the struct field whose xml tag
+// carries its element name (gowsdl writes one on every field).
 
 import (
 	"encoding"
@@ -19,8 +20,8 @@ import (
 	"github.com/contactsync/contactsync/server/wire"
 )
 
-// valueSource decides the content of each element the filler reaches.
-type valueSource interface {
+// ValueSource decides the content of each element the Filler reaches.
+type ValueSource interface {
 	// simple returns a value of Go type gt for an element of the simple XSD type t.
 	simple(t *wire.Type, gt reflect.Type) (reflect.Value, error)
 	// items returns how many items to put in a repeated element (maxOccurs > 1).
@@ -29,20 +30,21 @@ type valueSource interface {
 	omit(f wire.Field) bool
 }
 
-// filler fills generated values from their descriptors and records which types it reached.
-type filler struct {
-	src valueSource
-	// reached counts the descriptors filled, by XSD type name, so a test can prove it covered each.
-	reached map[string]int
+// Filler fills generated values from their descriptors and records which types it reached.
+type Filler struct {
+	src ValueSource
+	// Reached counts the descriptors filled, by XSD type name, so a test can prove it covered each.
+	Reached map[string]int
 }
 
-func newFiller(src valueSource) *filler { return &filler{src: src, reached: map[string]int{}} }
+// NewFiller returns a Filler taking its values from src.
+func NewFiller(src ValueSource) *Filler { return &Filler{src: src, Reached: map[string]int{}} }
 
 // maxFillDepth stops a recursive type from growing without end: deeper optional elements are left out.
 const maxFillDepth = 6
 
-// message fills a generated wrapper or complex value (a pointer to its struct) whose elements are fields.
-func (f *filler) message(m any, fields []wire.Field) error {
+// Message fills a generated wrapper or complex value (a pointer to its struct) whose elements are fields.
+func (f *Filler) Message(m any, fields []wire.Field) error {
 	v := reflect.ValueOf(m)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("%T is not a pointer to a generated struct", m)
@@ -50,9 +52,9 @@ func (f *filler) message(m any, fields []wire.Field) error {
 	return f.fields(v.Elem(), fields, 0)
 }
 
-func (f *filler) fields(v reflect.Value, fields []wire.Field, depth int) error {
+func (f *Filler) fields(v reflect.Value, fields []wire.Field, depth int) error {
 	for _, fd := range fields {
-		fv, err := structField(v, fd.Name)
+		fv, err := StructField(v, fd.Name)
 		if err != nil {
 			return err
 		}
@@ -63,8 +65,8 @@ func (f *filler) fields(v reflect.Value, fields []wire.Field, depth int) error {
 	return nil
 }
 
-// structField finds the field of struct v that carries element name (its xml tag's name part).
-func structField(v reflect.Value, name string) (reflect.Value, error) {
+// StructField finds the field of struct v that carries element name (its xml tag's name part).
+func StructField(v reflect.Value, name string) (reflect.Value, error) {
 	t := v.Type()
 	for i := range t.NumField() {
 		tag, ok := t.Field(i).Tag.Lookup("xml")
@@ -85,7 +87,7 @@ func structField(v reflect.Value, name string) (reflect.Value, error) {
 	return reflect.Value{}, fmt.Errorf("the generated type %s has no field for the element %s (by xml tag)", t, name)
 }
 
-func (f *filler) field(v reflect.Value, fd wire.Field, depth int) error {
+func (f *Filler) field(v reflect.Value, fd wire.Field, depth int) error {
 	if fd.MaxOccurs != 1 {
 		if v.Kind() != reflect.Slice {
 			return fmt.Errorf("repeated element %s is a %s, not a slice", fd.Name, v.Type())
@@ -107,7 +109,7 @@ func (f *filler) field(v reflect.Value, fd wire.Field, depth int) error {
 }
 
 // one fills v, a single element of fd's type.
-func (f *filler) one(v reflect.Value, fd wire.Field, depth int) error {
+func (f *Filler) one(v reflect.Value, fd wire.Field, depth int) error {
 	t := fd.Type
 	if v.Kind() == reflect.Pointer {
 		mayOmit := fd.MinOccurs == 0 || fd.Nillable
@@ -118,7 +120,7 @@ func (f *filler) one(v reflect.Value, fd wire.Field, depth int) error {
 		v.Set(reflect.New(v.Type().Elem()))
 		v = v.Elem()
 	}
-	f.reached[t.Name]++
+	f.Reached[t.Name]++
 	switch t.Kind {
 	case wire.KindComplex:
 		return f.fields(v, t.Fields, depth+1)
@@ -158,35 +160,36 @@ func simpleValue(t *wire.Type, gt reflect.Type, native any, lexical string) (ref
 	if gt.Kind() == reflect.String {
 		return reflect.ValueOf(lexical).Convert(gt), nil
 	}
-	return reflect.Value{}, fmt.Errorf("no value of Go type %s for xsd:%s (kind %d): teach contract_values_test.go this type", gt, t.Name, t.Kind)
+	return reflect.Value{}, fmt.Errorf("no value of Go type %s for xsd:%s (kind %d): teach testsupport/values.go this type", gt, t.Name, t.Kind)
 }
 
-// sampleValues are fixed, schema-valid, ordinary values (positive numbers, a date, an enumeration's
+// SampleValues are fixed, schema-valid, ordinary values (positive numbers, a date, an enumeration's
 // last value), which a service should accept on its success path: every optional element present, two
 // items in each array. Strings hold markup characters and non-ASCII text that the wire must escape and
 // keep. Edge values are the random source's business.
-type sampleValues struct {
-	str string
-	// minimal leaves out every element that may be absent and makes strings empty.
-	minimal bool
+type SampleValues struct {
+	// Str is every string's value.
+	Str string
+	// Minimal leaves out every element that may be absent and makes strings empty.
+	Minimal bool
 }
 
-func (s sampleValues) items(wire.Field) int {
-	if s.minimal {
+func (s SampleValues) items(wire.Field) int {
+	if s.Minimal {
 		return 0
 	}
 	return 2
 }
 
-func (s sampleValues) omit(wire.Field) bool { return s.minimal }
+func (s SampleValues) omit(wire.Field) bool { return s.Minimal }
 
-func (s sampleValues) simple(t *wire.Type, gt reflect.Type) (reflect.Value, error) {
+func (s SampleValues) simple(t *wire.Type, gt reflect.Type) (reflect.Value, error) {
 	var native any
 	var lexical string
 	switch t.Kind {
 	case wire.KindString:
-		native = s.str
-		if s.minimal {
+		native = s.Str
+		if s.Minimal {
 			native = ""
 		}
 		lexical = native.(string)
@@ -220,12 +223,12 @@ func (s sampleValues) simple(t *wire.Type, gt reflect.Type) (reflect.Value, erro
 	return simpleValue(t, gt, native, lexical)
 }
 
-// randomValues are random, schema-valid values of every kind, strings included XML-hostile text.
-type randomValues struct{ rnd *rand.Rand }
+// RandomValues are random, schema-valid values of every kind, strings included XML-hostile text.
+type RandomValues struct{ Rnd *rand.Rand }
 
-func (r randomValues) items(wire.Field) int { return r.rnd.IntN(4) }
+func (r RandomValues) items(wire.Field) int { return r.Rnd.IntN(4) }
 
-func (r randomValues) omit(wire.Field) bool { return r.rnd.IntN(4) == 0 }
+func (r RandomValues) omit(wire.Field) bool { return r.Rnd.IntN(4) == 0 }
 
 // hostileRunes are the characters the round trip must survive (or replace as XML requires): markup,
 // the CDATA end, quotes, white space XML parsers normalise, characters XML 1.0 cannot carry (NUL, other
@@ -235,24 +238,24 @@ var hostileRunes = []string{
 	"\u0085", "\u2028", "\ufffe", "\uffff", "\ufffd", "😀", "\U0010FFFF", "é", "&amp;", "<![CDATA[", "-->",
 }
 
-func (r randomValues) string() string {
+func (r RandomValues) string() string {
 	var b strings.Builder
-	for range r.rnd.IntN(12) {
-		switch r.rnd.IntN(4) {
+	for range r.Rnd.IntN(12) {
+		switch r.Rnd.IntN(4) {
 		case 0:
-			b.WriteString(hostileRunes[r.rnd.IntN(len(hostileRunes))])
+			b.WriteString(hostileRunes[r.Rnd.IntN(len(hostileRunes))])
 		case 1:
-			b.WriteByte(byte(0x80 + r.rnd.IntN(0x80))) // a stray byte: invalid UTF-8
+			b.WriteByte(byte(0x80 + r.Rnd.IntN(0x80))) // a stray byte: invalid UTF-8
 		case 2:
-			b.WriteRune(rune(r.rnd.IntN(0x30000)))
+			b.WriteRune(rune(r.Rnd.IntN(0x30000)))
 		default:
-			b.WriteByte(byte('a' + r.rnd.IntN(26)))
+			b.WriteByte(byte('a' + r.Rnd.IntN(26)))
 		}
 	}
 	return b.String()
 }
 
-func (r randomValues) simple(t *wire.Type, gt reflect.Type) (reflect.Value, error) {
+func (r RandomValues) simple(t *wire.Type, gt reflect.Type) (reflect.Value, error) {
 	var native any
 	var lexical string
 	switch t.Kind {
@@ -260,56 +263,56 @@ func (r randomValues) simple(t *wire.Type, gt reflect.Type) (reflect.Value, erro
 		s := r.string()
 		native, lexical = s, s
 	case wire.KindInt:
-		n := int32(r.rnd.Uint32())
+		n := int32(r.Rnd.Uint32())
 		native, lexical = n, fmt.Sprint(n)
 	case wire.KindLong:
-		n := int64(r.rnd.Uint64())
+		n := int64(r.Rnd.Uint64())
 		native, lexical = n, fmt.Sprint(n)
 	case wire.KindShort:
-		n := int16(r.rnd.Uint32())
+		n := int16(r.Rnd.Uint32())
 		native, lexical = n, fmt.Sprint(n)
 	case wire.KindBoolean:
-		b := r.rnd.IntN(2) == 0
+		b := r.Rnd.IntN(2) == 0
 		native, lexical = b, fmt.Sprint(b)
 	case wire.KindDouble:
 		native = r.double()
 	case wire.KindFloat:
 		native = float32(r.double())
 	case wire.KindDecimal:
-		lexical = fmt.Sprintf("%d.%0*d", r.rnd.Int64N(1e12)-5e11, r.rnd.IntN(6)+1, r.rnd.IntN(10))
+		lexical = fmt.Sprintf("%d.%0*d", r.Rnd.Int64N(1e12)-5e11, r.Rnd.IntN(6)+1, r.Rnd.IntN(10))
 	case wire.KindGUID:
 		b := make([]byte, 16)
 		for i := range b {
-			b[i] = byte(r.rnd.Uint32())
+			b[i] = byte(r.Rnd.Uint32())
 		}
 		lexical = fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 	case wire.KindDateTime:
 		native = r.dateTime()
 	case wire.KindBase64:
-		b := make([]byte, r.rnd.IntN(8))
+		b := make([]byte, r.Rnd.IntN(8))
 		for i := range b {
-			b[i] = byte(r.rnd.Uint32())
+			b[i] = byte(r.Rnd.Uint32())
 		}
 		native = b
 	case wire.KindEnum:
 		if len(t.Enum) == 0 {
 			return reflect.Value{}, fmt.Errorf("enumeration %s has no values", t.Name)
 		}
-		e := t.Enum[r.rnd.IntN(len(t.Enum))]
+		e := t.Enum[r.Rnd.IntN(len(t.Enum))]
 		native, lexical = e, e
 	}
 	return simpleValue(t, gt, native, lexical)
 }
 
 // double returns special values (NaN, ±INF, ±0, extremes) one time in three, else random bits.
-func (r randomValues) double() float64 {
+func (r RandomValues) double() float64 {
 	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), math.MaxFloat64,
 		math.SmallestNonzeroFloat64, -math.MaxFloat32, 0.1, 1e21, 1e-7, 123456789012345678}
-	if r.rnd.IntN(3) == 0 {
-		return special[r.rnd.IntN(len(special))]
+	if r.Rnd.IntN(3) == 0 {
+		return special[r.Rnd.IntN(len(special))]
 	}
 	for {
-		f := math.Float64frombits(r.rnd.Uint64())
+		f := math.Float64frombits(r.Rnd.Uint64())
 		if !math.IsNaN(f) { // every NaN is written "NaN" and read back as one NaN
 			return f
 		}
@@ -318,16 +321,16 @@ func (r randomValues) double() float64 {
 
 // dateTime returns a value the wire can carry exactly: years 1 to 9999, 100 ns ticks (.NET's
 // precision), and a zone that is Z, an offset within ±14:00, or none.
-func (r randomValues) dateTime() wire.DateTime {
-	sec := r.rnd.Int64N(253402300800-62135596800) - 62135596800 // 0001-01-01 .. 9999-12-31 UTC
-	t := time.Unix(sec, int64(r.rnd.IntN(1e7))*100).UTC()
-	switch r.rnd.IntN(3) {
+func (r RandomValues) dateTime() wire.DateTime {
+	sec := r.Rnd.Int64N(253402300800-62135596800) - 62135596800 // 0001-01-01 .. 9999-12-31 UTC
+	t := time.Unix(sec, int64(r.Rnd.IntN(1e7))*100).UTC()
+	switch r.Rnd.IntN(3) {
 	case 0:
 		return wire.DateTime{Time: t}
 	case 1:
 		return wire.DateTime{Time: t, NoZone: true}
 	}
-	offset := (r.rnd.IntN(28*4+1) - 14*4) * 15 * 60
+	offset := (r.Rnd.IntN(28*4+1) - 14*4) * 15 * 60
 	local := t.In(time.FixedZone("", offset))
 	// Keep the year in range after the shift by building the value from its wall-clock fields.
 	if local.Year() < 1 || local.Year() > 9999 {
@@ -336,10 +339,10 @@ func (r randomValues) dateTime() wire.DateTime {
 	return wire.DateTime{Time: time.Date(local.Year(), local.Month(), local.Day(), local.Hour(), local.Minute(), local.Second(), local.Nanosecond(), time.FixedZone("", offset))}
 }
 
-// xmlCarried is what a string becomes after a trip through an XML document: each character XML 1.0
+// XMLCarried is what a string becomes after a trip through an XML document: each character XML 1.0
 // cannot carry (XML 1.0 §2.2, production Char: C0 controls but tab, LF and CR; U+FFFE; U+FFFF) and
 // each byte of invalid UTF-8 becomes U+FFFD; everything else, CR and markup included, is kept.
-func xmlCarried(s string) string {
+func XMLCarried(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, w := utf8.DecodeRuneInString(s[i:])
@@ -354,27 +357,27 @@ func xmlCarried(s string) string {
 	return b.String()
 }
 
-// carrier says what a wire does to the values it carries, where it does not carry them exactly: str
+// Carrier says what a wire does to the values it carries, where it does not carry them exactly: str
 // maps a string sent to the string that arrives, dateTime a dateTime; nil means exactly.
-type carrier struct {
+type Carrier struct {
 	str      func(string) string
 	dateTime func(wire.DateTime) wire.DateTime
 }
 
-// The carriers of the bindings: XML replaces the characters it cannot carry (xmlCarried); the JSON
+// The carriers of the bindings: XML replaces the characters it cannot carry (XMLCarried); the JSON
 // endpoint replaces invalid UTF-8 and carries a dateTime as JavaScriptSerializer does, an instant in
 // whole milliseconds, UTC (wire.AppendJSONDateTime); HTTP GET/POST parameters arrive byte for byte.
 var (
-	carriedExactly = carrier{}
-	carriedByXML   = carrier{str: xmlCarried}
-	carriedByJSON  = carrier{str: jsonCarried, dateTime: func(v wire.DateTime) wire.DateTime {
+	CarriedExactly = Carrier{}
+	CarriedByXML   = Carrier{str: XMLCarried}
+	CarriedByJSON  = Carrier{str: JSONCarried, dateTime: func(v wire.DateTime) wire.DateTime {
 		return wire.DateTime{Time: time.UnixMilli(v.Time.UnixMilli()).UTC()}
 	}}
 )
 
-// jsonCarried is what a string becomes in JSON: each byte of invalid UTF-8 becomes U+FFFD
+// JSONCarried is what a string becomes in JSON: each byte of invalid UTF-8 becomes U+FFFD
 // (wire.AppendJSONString); every character, controls included, is carried (escaped).
-func jsonCarried(s string) string {
+func JSONCarried(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, w := utf8.DecodeRuneInString(s[i:])
@@ -384,12 +387,12 @@ func jsonCarried(s string) string {
 	return b.String()
 }
 
-// diff compares a value sent (want) with the value received (got) and describes the first difference.
-// Values of want pass through the carrier first (see carrier). Floats compare
+// Diff compares a value sent (want) with the value received (got) and describes the first difference.
+// Values of want pass through the Carrier first (see Carrier). Floats compare
 // bit for bit but for NaN (any NaN equals any NaN): -0 must stay -0. A nil and an empty slice are the
 // same (an array without items is written as an empty element) but for []byte, where nil is an absent
 // element and empty an empty one.
-func diff(path string, want, got reflect.Value, c carrier) string {
+func Diff(path string, want, got reflect.Value, c Carrier) string {
 	if want.Kind() != got.Kind() {
 		return fmt.Sprintf("%s: kind %s, got %s", path, want.Kind(), got.Kind())
 	}
@@ -401,7 +404,7 @@ func diff(path string, want, got reflect.Value, c carrier) string {
 			}
 			return ""
 		}
-		return diff(path, want.Elem(), got.Elem(), c)
+		return Diff(path, want.Elem(), got.Elem(), c)
 	case reflect.Struct:
 		if want.Type() == reflect.TypeFor[wire.DateTime]() {
 			w := want.Interface().(wire.DateTime)
@@ -417,7 +420,7 @@ func diff(path string, want, got reflect.Value, c carrier) string {
 			if !want.Type().Field(i).IsExported() || want.Type().Field(i).Name == "XMLName" {
 				continue
 			}
-			if d := diff(path+"."+want.Type().Field(i).Name, want.Field(i), got.Field(i), c); d != "" {
+			if d := Diff(path+"."+want.Type().Field(i).Name, want.Field(i), got.Field(i), c); d != "" {
 				return d
 			}
 		}
@@ -433,7 +436,7 @@ func diff(path string, want, got reflect.Value, c carrier) string {
 			return fmt.Sprintf("%s: sent %d items, got %d", path, want.Len(), got.Len())
 		}
 		for i := range want.Len() {
-			if d := diff(fmt.Sprintf("%s[%d]", path, i), want.Index(i), got.Index(i), c); d != "" {
+			if d := Diff(fmt.Sprintf("%s[%d]", path, i), want.Index(i), got.Index(i), c); d != "" {
 				return d
 			}
 		}
@@ -460,8 +463,8 @@ func diff(path string, want, got reflect.Value, c carrier) string {
 	return ""
 }
 
-// reachableTypes lists every type descriptor reachable from the operations' parameters and results.
-func reachableTypes(ops []*wire.Operation) map[string]*wire.Type {
+// ReachableTypes lists every type descriptor reachable from the operations' parameters and results.
+func ReachableTypes(ops []*wire.Operation) map[string]*wire.Type {
 	seen := map[string]*wire.Type{}
 	var walk func(t *wire.Type)
 	walk = func(t *wire.Type) {
