@@ -17,7 +17,7 @@ import (
 )
 
 // hostileBodies are the 1 MiB bodies of each shape issue 14 found expensive.
-func hostileBodies() map[string][]byte { return hostile.Bodies(wsdl.DefaultNamespace) }
+func hostileBodies() map[string][]byte { return hostile.Bodies(wsdl.DefaultNamespace, "ReadContact") }
 
 // nullWriter is a reusable http.ResponseWriter that keeps only the status.
 type nullWriter struct {

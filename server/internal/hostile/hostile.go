@@ -16,8 +16,9 @@ const envelopeNS = "http://schemas.xmlsoap.org/soap/envelope/"
 
 // Bodies returns the hostile bodies by shape (attributes, namespace declarations, a 1 MB name,
 // comments, processing instructions, CDATA sections, one long comment), each in a SOAP 1.1 envelope
-// whose operation element is in namespace ns.
-func Bodies(ns string) map[string][]byte {
+// whose operation element is op (the caller's: this package names no operation of the contract) in
+// namespace ns.
+func Bodies(ns, op string) map[string][]byte {
 	// fill repeats unit (with N replaced by a counter, so names differ) between prefix and suffix
 	// until the body is Size bytes.
 	fill := func(prefix, unit, suffix string) []byte {
@@ -35,12 +36,12 @@ func Bodies(ns string) map[string][]byte {
 		return b.Bytes()
 	}
 	return map[string][]byte{
-		"attributes":  fill(`<ReadContact xmlns="`+ns+`"`, ` aN="1"`, `/>`),
-		"namespaces":  fill(`<ReadContact xmlns="`+ns+`"`, ` xmlns:pN="u"`, `/>`),
-		"name":        fill(`<ReadContact`, `x`, `/>`),
+		"attributes":  fill(`<`+op+` xmlns="`+ns+`"`, ` aN="1"`, `/>`),
+		"namespaces":  fill(`<`+op+` xmlns="`+ns+`"`, ` xmlns:pN="u"`, `/>`),
+		"name":        fill(`<`+op, `x`, `/>`),
 		"comments":    fill(``, `<!--c-->`, ``),
 		"pis":         fill(``, `<?p x?>`, ``),
-		"cdata":       fill(`<ReadContact xmlns="`+ns+`">`, `<![CDATA[x]]>`, `</ReadContact>`),
+		"cdata":       fill(`<`+op+` xmlns="`+ns+`">`, `<![CDATA[x]]>`, `</`+op+`>`),
 		"one comment": fill(`<!--`, `x`, `-->`),
 	}
 }
