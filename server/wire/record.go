@@ -790,13 +790,20 @@ func (r *RecordReader) Double(xsdType string, bits int) (float64, error) {
 
 // DateTime reads a dateTime's lexical form (ParseDateTime); null reads as the zero value.
 func (r *RecordReader) DateTime() (DateTime, error) {
+	return readLexical(r, "dateTime", ParseDateTime)
+}
+
+// readLexical reads a JSON string holding the lexical form of the XSD type xsdType and parses it;
+// null reads as T's zero value.
+func readLexical[T any](r *RecordReader, xsdType string, parse func(string) (T, bool)) (T, error) {
+	var zero T
 	b, ok, err := r.text("a string")
 	if err != nil || !ok {
-		return DateTime{}, err
+		return zero, err
 	}
-	v, ok := ParseDateTime(string(b))
+	v, ok := parse(string(b))
 	if !ok {
-		return DateTime{}, r.badValue("dateTime", b)
+		return zero, r.badValue(xsdType, b)
 	}
 	return v, nil
 }
@@ -804,52 +811,29 @@ func (r *RecordReader) DateTime() (DateTime, error) {
 // Decimal reads a decimal's lexical form (ParseDecimal) from a string, or from a number written
 // without an exponent; null reads as 0.
 func (r *RecordReader) Decimal() (Decimal, error) {
-	var b []byte
-	if c := r.peek(); c == '-' || c >= '0' && c <= '9' {
-		text, _, err := r.number()
-		if err != nil {
-			return Decimal{}, err
-		}
-		b = text
-	} else {
-		text, ok, err := r.text("a string")
-		if err != nil || !ok {
-			return Decimal{}, err
-		}
-		b = text
+	if c := r.peek(); c != '-' && (c < '0' || c > '9') {
+		return readLexical(r, "decimal", ParseDecimal)
 	}
-	v, ok := ParseDecimal(string(b))
+	text, _, err := r.number()
+	if err != nil {
+		return Decimal{}, err
+	}
+	v, ok := ParseDecimal(string(text))
 	if !ok {
-		return Decimal{}, r.badValue("decimal", b)
+		return Decimal{}, r.badValue("decimal", text)
 	}
 	return v, nil
 }
 
 // GUID reads a guid's lexical form (ParseGUID); null reads as the zero GUID.
 func (r *RecordReader) GUID() (GUID, error) {
-	b, ok, err := r.text("a string")
-	if err != nil || !ok {
-		return GUID{}, err
-	}
-	v, ok := ParseGUID(string(b))
-	if !ok {
-		return GUID{}, r.badValue("guid", b)
-	}
-	return v, nil
+	return readLexical(r, "guid", ParseGUID)
 }
 
 // Base64 reads a base64Binary's lexical form (ParseBase64); null reads as nil, "" as an empty
 // slice.
 func (r *RecordReader) Base64() ([]byte, error) {
-	b, ok, err := r.text("a string")
-	if err != nil || !ok {
-		return nil, err
-	}
-	v, ok := ParseBase64(string(b))
-	if !ok {
-		return nil, r.badValue("base64Binary", b)
-	}
-	return v, nil
+	return readLexical(r, "base64Binary", ParseBase64)
 }
 
 // BadEnum is the error for a string that is not a member of the enumeration xsdType.
