@@ -35,7 +35,7 @@ func TestScanUsesTheByteOrderIndex(t *testing.T) {
 	t.Cleanup(func() { _ = s.Close() })
 	batch := make([]store.Record, 5000)
 	for i := range batch {
-		batch[i] = postgres.RecIn(fmt.Sprintf("c%05d", i), fmt.Sprintf("acct-%d", i%50), "")
+		batch[i] = storetest.RecIn(fmt.Sprintf("c%05d", i), fmt.Sprintf("acct-%d", i%50), "")
 	}
 	_, err = s.WriteBatch(t.Context(), batch, store.Upsert)
 	require.NoError(t, err)

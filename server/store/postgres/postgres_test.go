@@ -102,9 +102,9 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 
 func TestUpdateRefusesChangedID(t *testing.T) {
 	s := open(t, pgtest.Schema(t), postgres.Options{})
-	require.NoError(t, s.Put(t.Context(), postgres.Rec("a", "A")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("a", "A")))
 	_, err := s.Update(t.Context(), "a", func(r store.Record) (store.Record, error) {
-		return postgres.Rec("b", "B"), nil
+		return storetest.Rec("b", "B"), nil
 	})
 	require.ErrorContains(t, err, "must not alter the key")
 	_, err = s.Get(t.Context(), "b")
@@ -118,7 +118,7 @@ func TestNoLostUpdateAcrossInstances(t *testing.T) {
 	dsn := pgtest.Schema(t)
 	instances := []*postgres.Store{open(t, dsn, postgres.Options{MaxConns: 4}), open(t, dsn, postgres.Options{MaxConns: 4})}
 	const workers, perWorker = 8, 40
-	require.NoError(t, instances[0].Put(t.Context(), postgres.Rec("shared", "S")))
+	require.NoError(t, instances[0].Put(t.Context(), storetest.Rec("shared", "S")))
 
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*perWorker)
@@ -128,7 +128,7 @@ func TestNoLostUpdateAcrossInstances(t *testing.T) {
 				role := fmt.Sprintf("w%d-%d", w, i)
 				s := instances[(w+i)%2] // each writer alternates between the instances
 				_, err := s.Update(t.Context(), "shared", func(r store.Record) (store.Record, error) {
-					return postgres.WithText(r, postgres.TextOf(r)+" "+role), nil
+					return storetest.WithText(r, storetest.TextOf(r)+" "+role), nil
 				})
 				if err != nil {
 					errs <- fmt.Errorf("adding %s: %w", role, err)
@@ -144,7 +144,7 @@ func TestNoLostUpdateAcrossInstances(t *testing.T) {
 	for _, s := range instances {
 		got, err := s.Get(t.Context(), "shared")
 		require.NoError(t, err)
-		roles := strings.Fields(postgres.TextOf(got))[1:] // after the initial text
+		roles := strings.Fields(storetest.TextOf(got))[1:] // after the initial text
 		require.Len(t, roles, workers*perWorker)
 		for w := range workers {
 			last := -1
@@ -162,7 +162,7 @@ func TestNoLostUpdateAcrossInstances(t *testing.T) {
 func TestUpdateWaitsForRowLockAcrossInstances(t *testing.T) {
 	dsn := pgtest.Schema(t)
 	a, b := open(t, dsn, postgres.Options{}), open(t, dsn, postgres.Options{})
-	require.NoError(t, a.Put(t.Context(), postgres.Rec("x", "")))
+	require.NoError(t, a.Put(t.Context(), storetest.Rec("x", "")))
 
 	inChange, release := make(chan struct{}), make(chan struct{})
 	var releaseOnce sync.Once
@@ -173,7 +173,7 @@ func TestUpdateWaitsForRowLockAcrossInstances(t *testing.T) {
 		_, err := a.Update(t.Context(), "x", func(r store.Record) (store.Record, error) {
 			close(inChange)
 			<-release
-			return postgres.WithText(r, postgres.TextOf(r)+" first"), nil
+			return storetest.WithText(r, storetest.TextOf(r)+" first"), nil
 		})
 		firstDone <- err
 	}()
@@ -181,7 +181,7 @@ func TestUpdateWaitsForRowLockAcrossInstances(t *testing.T) {
 	secondDone := make(chan store.Record, 1)
 	go func() {
 		got, err := b.Update(t.Context(), "x", func(r store.Record) (store.Record, error) {
-			return postgres.WithText(r, postgres.TextOf(r)+" second"), nil
+			return storetest.WithText(r, storetest.TextOf(r)+" second"), nil
 		})
 		assert.NoError(t, err)
 		secondDone <- got
@@ -194,7 +194,7 @@ func TestUpdateWaitsForRowLockAcrossInstances(t *testing.T) {
 	releaseFirst()
 	require.NoError(t, <-firstDone)
 	got := <-secondDone
-	assert.Equal(t, []string{"first", "second"}, strings.Fields(postgres.TextOf(got)))
+	assert.Equal(t, []string{"first", "second"}, strings.Fields(storetest.TextOf(got)))
 }
 
 // TestUnavailableAndRecovery cuts the database off with a proxy in each of its ways (refused
@@ -207,11 +207,11 @@ func TestUnavailableAndRecovery(t *testing.T) {
 	const timeout = 500 * time.Millisecond
 	s := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{Timeout: timeout, ConnectTimeout: timeout})
 	ctx := t.Context()
-	require.NoError(t, s.Put(ctx, postgres.Rec("kept", "K")))
+	require.NoError(t, s.Put(ctx, storetest.Rec("kept", "K")))
 
 	ops := map[string]func() error{
 		"Get": func() error { _, err := s.Get(ctx, "kept"); return err },
-		"Put": func() error { return s.Put(ctx, postgres.Rec("new", "")) },
+		"Put": func() error { return s.Put(ctx, storetest.Rec("new", "")) },
 		"Update": func() error {
 			_, err := s.Update(ctx, "kept", func(r store.Record) (store.Record, error) { return r, nil })
 			return err
@@ -239,7 +239,7 @@ func TestUnavailableAndRecovery(t *testing.T) {
 				"the store did not recover after the database came back")
 			got, err := s.Get(ctx, "kept")
 			require.NoError(t, err)
-			assert.Equal(t, "K", postgres.TextOf(got))
+			assert.Equal(t, "K", storetest.TextOf(got))
 		})
 	}
 }
@@ -260,7 +260,7 @@ func TestOpenUnreachable(t *testing.T) {
 func TestErrorsAreNotUnavailableForBadRequests(t *testing.T) {
 	s := open(t, pgtest.Schema(t), postgres.Options{})
 	// A NUL byte is rejected by PostgreSQL (it cannot be stored in text): a request fault, not an outage.
-	err := s.Put(t.Context(), postgres.Rec("nul\x00", ""))
+	err := s.Put(t.Context(), storetest.Rec("nul\x00", ""))
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, store.ErrUnavailable), "%v", err)
 }
@@ -273,7 +273,7 @@ func TestNotWritable(t *testing.T) {
 	dsn := pgtest.Schema(t)
 	s := open(t, dsn, postgres.Options{})
 	require.NoError(t, s.ProbeWrite(t.Context()))
-	require.NoError(t, s.Put(t.Context(), postgres.Rec("a", "A")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("a", "A")))
 
 	conn, err := pgx.Connect(t.Context(), dsn)
 	require.NoError(t, err)
@@ -285,7 +285,7 @@ CREATE TRIGGER full_contacts BEFORE INSERT OR UPDATE OR DELETE ON contacts FOR E
 CREATE TRIGGER full_probe BEFORE INSERT OR UPDATE ON write_probe FOR EACH ROW EXECUTE FUNCTION refuse_writes();`)
 	require.NoError(t, err)
 
-	err = s.Put(t.Context(), postgres.Rec("b", ""))
+	err = s.Put(t.Context(), storetest.Rec("b", ""))
 	assert.ErrorIs(t, err, store.ErrNotWritable)
 	assert.ErrorIs(t, err, store.ErrUnavailable)
 	_, err = s.Delete(t.Context(), "a")
@@ -295,10 +295,10 @@ CREATE TRIGGER full_probe BEFORE INSERT OR UPDATE ON write_probe FOR EACH ROW EX
 	assert.ErrorIs(t, s.ProbeWrite(t.Context()), store.ErrNotWritable)
 	got, err := s.Get(t.Context(), "a")
 	require.NoError(t, err, "reads go on")
-	assert.Equal(t, "A", postgres.TextOf(got))
+	assert.Equal(t, "A", storetest.TextOf(got))
 
 	_, err = conn.Exec(t.Context(), `DROP TRIGGER full_contacts ON contacts; DROP TRIGGER full_probe ON write_probe;`)
 	require.NoError(t, err)
 	require.NoError(t, s.ProbeWrite(t.Context()))
-	require.NoError(t, s.Put(t.Context(), postgres.Rec("b", "")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("b", "")))
 }

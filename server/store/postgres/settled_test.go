@@ -16,6 +16,7 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
+	"github.com/contactsync/contactsync/server/store/storetest"
 )
 
 // TestSessionLimits: the server is told the store's operation time limit as statement_timeout, and a
@@ -42,7 +43,7 @@ func TestAbandonedTransactionReleasesItsLock(t *testing.T) {
 	const timeoutA = 500 * time.Millisecond
 	a := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeoutA, ConnectTimeout: timeoutA})
 	b := open(t, dsn, postgres.Options{Timeout: 10 * time.Second})
-	require.NoError(t, b.Put(t.Context(), postgres.Rec("locked", "before")))
+	require.NoError(t, b.Put(t.Context(), storetest.Rec("locked", "before")))
 
 	locked := make(chan struct{})
 	bDone := make(chan error, 1)
@@ -51,7 +52,7 @@ func TestAbandonedTransactionReleasesItsLock(t *testing.T) {
 		<-locked
 		start := time.Now()
 		_, err := b.Update(t.Context(), "locked", func(c store.Record) (store.Record, error) {
-			c = postgres.WithText(c, "from B")
+			c = storetest.WithText(c, "from B")
 			return c, nil
 		})
 		bWaited = time.Since(start)
@@ -60,13 +61,13 @@ func TestAbandonedTransactionReleasesItsLock(t *testing.T) {
 	_, err := a.Update(t.Context(), "locked", func(c store.Record) (store.Record, error) {
 		proxy.Hold() // the lock is held; the UPDATE and everything after it wait in the partition
 		close(locked)
-		c = postgres.WithText(c, "from A")
+		c = storetest.WithText(c, "from A")
 		return c, nil
 	})
 	require.ErrorIs(t, err, store.ErrUnavailable, "the partitioned Update is not applied")
 	require.NotErrorIs(t, err, store.ErrOutcomeUnknown, "its COMMIT was never sent")
 
-	require.NoError(t, b.Put(t.Context(), postgres.Rec("other", "free")), "other contacts are not locked")
+	require.NoError(t, b.Put(t.Context(), storetest.Rec("other", "free")), "other contacts are not locked")
 	require.NoError(t, <-bDone, "the abandoned transaction's lock must be released")
 	t.Logf("B waited %v for the lock A's abandoned transaction held (A's time limit: %v)", bWaited.Round(time.Millisecond), timeoutA)
 
@@ -74,7 +75,7 @@ func TestAbandonedTransactionReleasesItsLock(t *testing.T) {
 	require.True(t, proxy.Delivered(15*time.Second), "the partition's bytes were not delivered")
 	got, err := b.Get(t.Context(), "locked")
 	require.NoError(t, err)
-	assert.Equal(t, "from B", postgres.TextOf(got), "A's Update, answered as not applied, took effect after all")
+	assert.Equal(t, "from B", storetest.TextOf(got), "A's Update, answered as not applied, took effect after all")
 }
 
 // TestUnavailableIsNotApplied runs each write through an instance whose connection is partitioned
@@ -87,12 +88,12 @@ func TestUnavailableIsNotApplied(t *testing.T) {
 		write func(s *postgres.Store) error
 	}{
 		{"Put", func(s *postgres.Store) error {
-			return s.Put(t.Context(), postgres.Rec("c", "late"))
+			return s.Put(t.Context(), storetest.Rec("c", "late"))
 		}},
 		{"Delete", func(s *postgres.Store) error { _, err := s.Delete(t.Context(), "c"); return err }},
 		{"Update", func(s *postgres.Store) error {
 			_, err := s.Update(t.Context(), "c", func(c store.Record) (store.Record, error) {
-				c = postgres.WithText(c, "late")
+				c = storetest.WithText(c, "late")
 				return c, nil
 			})
 			return err
@@ -104,23 +105,23 @@ func TestUnavailableIsNotApplied(t *testing.T) {
 			const timeoutA = 400 * time.Millisecond
 			a := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeoutA, ConnectTimeout: timeoutA})
 			b := open(t, dsn, postgres.Options{})
-			require.NoError(t, b.Put(t.Context(), postgres.Rec("c", "first")))
+			require.NoError(t, b.Put(t.Context(), storetest.Rec("c", "first")))
 			// Once through A first, so A's connection has the statements prepared and is fresh: during
 			// the partition the write itself is what is held.
 			require.NoError(t, tc.write(a))
-			require.NoError(t, b.Put(t.Context(), postgres.Rec("c", "first")))
+			require.NoError(t, b.Put(t.Context(), storetest.Rec("c", "first")))
 
 			proxy.Hold()
 			err := tc.write(a)
 			require.ErrorIs(t, err, store.ErrUnavailable)
 			require.NotErrorIs(t, err, store.ErrOutcomeUnknown)
-			require.NoError(t, b.Put(t.Context(), postgres.Rec("c", "second")))
+			require.NoError(t, b.Put(t.Context(), storetest.Rec("c", "second")))
 			proxy.Up()
 			require.True(t, proxy.Delivered(15*time.Second), "the partition's bytes were not delivered")
 
 			got, err := b.Get(t.Context(), "c")
 			require.NoError(t, err, "the contact is gone: the Delete answered unavailable took effect")
-			assert.Equal(t, "second", postgres.TextOf(got), "the write answered unavailable took effect")
+			assert.Equal(t, "second", storetest.TextOf(got), "the write answered unavailable took effect")
 		})
 	}
 }
@@ -134,7 +135,7 @@ func TestCancelOnGiveUp(t *testing.T) {
 	app := "contactsync-cancel-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	s := open(t, pgtest.WithParam(t, dsn, "application_name", app), postgres.Options{Timeout: 30 * time.Second})
 	other := open(t, dsn, postgres.Options{})
-	require.NoError(t, s.Put(t.Context(), postgres.Rec("busy", "")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("busy", "")))
 	held := make(chan struct{})
 	release := make(chan struct{})
 	done := make(chan error, 1)
@@ -193,17 +194,17 @@ func TestLostCommitIsOutcomeUnknown(t *testing.T) {
 		// applied tells from a Get's result whether the write took effect.
 		applied func(c store.Record, err error) bool
 	}{
-		{"Put", func(s *postgres.Store) error { return s.Put(t.Context(), postgres.Rec("c", "new")) },
-			func(c store.Record, err error) bool { return err == nil && postgres.TextOf(c) == "new" }},
+		{"Put", func(s *postgres.Store) error { return s.Put(t.Context(), storetest.Rec("c", "new")) },
+			func(c store.Record, err error) bool { return err == nil && storetest.TextOf(c) == "new" }},
 		{"Delete", func(s *postgres.Store) error { _, err := s.Delete(t.Context(), "c"); return err },
 			func(_ store.Record, err error) bool { return errors.Is(err, store.ErrNotFound) }},
 		{"Update", func(s *postgres.Store) error {
 			_, err := s.Update(t.Context(), "c", func(c store.Record) (store.Record, error) {
-				c = postgres.WithText(c, "new")
+				c = storetest.WithText(c, "new")
 				return c, nil
 			})
 			return err
-		}, func(c store.Record, err error) bool { return err == nil && postgres.TextOf(c) == "new" }},
+		}, func(c store.Record, err error) bool { return err == nil && storetest.TextOf(c) == "new" }},
 	} {
 		for _, cut := range cuts {
 			t.Run(tc.name+"/"+cut.name, func(t *testing.T) {
@@ -211,7 +212,7 @@ func TestLostCommitIsOutcomeUnknown(t *testing.T) {
 				proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
 				const timeout = 400 * time.Millisecond
 				s := open(t, pgtest.WithHostPort(t, dsn, proxy.Addr()), postgres.Options{MaxConns: 1, Timeout: timeout, ConnectTimeout: timeout})
-				require.NoError(t, s.Put(t.Context(), postgres.Rec("c", "old")))
+				require.NoError(t, s.Put(t.Context(), storetest.Rec("c", "old")))
 
 				cut.arm(proxy)
 				err := tc.write(s)
@@ -223,7 +224,7 @@ func TestLostCommitIsOutcomeUnknown(t *testing.T) {
 				c, err := s.Get(t.Context(), "c")
 				if !errors.Is(err, store.ErrNotFound) {
 					require.NoError(t, err)
-					require.Contains(t, []string{"old", "new"}, postgres.TextOf(c), "torn record")
+					require.Contains(t, []string{"old", "new"}, storetest.TextOf(c), "torn record")
 				}
 				if cut.applied {
 					assert.True(t, tc.applied(c, err), "the server carried the COMMIT out")
@@ -242,7 +243,7 @@ func TestTerminatedBackendsAreRetried(t *testing.T) {
 	app := "contactsync-terminate-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	const conns = 4
 	s := open(t, pgtest.WithParam(t, dsn, "application_name", app), postgres.Options{MaxConns: conns})
-	require.NoError(t, s.Put(t.Context(), postgres.Rec("kept", "K")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("kept", "K")))
 	admin, err := pgx.Connect(t.Context(), dsn)
 	require.NoError(t, err)
 	defer admin.Close(context.Background())
@@ -256,7 +257,7 @@ func TestTerminatedBackendsAreRetried(t *testing.T) {
 		do   func(i int) error
 	}{
 		{"Get", func(int) error { _, err := s.Get(t.Context(), "kept"); return err }},
-		{"Put", func(i int) error { return s.Put(t.Context(), postgres.Rec("p"+strconv.Itoa(i), "")) }},
+		{"Put", func(i int) error { return s.Put(t.Context(), storetest.Rec("p"+strconv.Itoa(i), "")) }},
 		{"Update", func(int) error {
 			_, err := s.Update(t.Context(), "kept", func(r store.Record) (store.Record, error) { return r, nil })
 			return err
@@ -274,7 +275,7 @@ func TestTerminatedBackendsAreRetried(t *testing.T) {
 				wg.Go(func() {
 					// Each on its own contact: one row lock cannot be held by several at once.
 					id := "fill" + strconv.Itoa(i)
-					assert.NoError(t, s.Put(t.Context(), postgres.Rec(id, "")))
+					assert.NoError(t, s.Put(t.Context(), storetest.Rec(id, "")))
 					_, err := s.Update(t.Context(), id, func(c store.Record) (store.Record, error) {
 						all.Done()
 						all.Wait()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/contactsync/contactsync/server/store/storetest"
 )
 
 // TestBackupUnderConcurrentWrites takes a backup while writers keep writing through the store, and
@@ -26,7 +27,7 @@ func TestBackupUnderConcurrentWrites(t *testing.T) {
 	ctx := t.Context()
 	seed := make([]store.Record, 2000)
 	for i := range seed {
-		seed[i] = sqlite.Rec(fmt.Sprintf("seed-%05d", i), "seed")
+		seed[i] = storetest.Rec(fmt.Sprintf("seed-%05d", i), "seed")
 	}
 	_, err := s.WriteBatch(ctx, seed, store.Upsert)
 	require.NoError(t, err)
@@ -46,7 +47,7 @@ func TestBackupUnderConcurrentWrites(t *testing.T) {
 				default:
 				}
 				id := fmt.Sprintf("w%d-%06d", w, i)
-				if err := s.Put(context.Background(), sqlite.Rec(id, "written")); err != nil {
+				if err := s.Put(context.Background(), storetest.Rec(id, "written")); err != nil {
 					t.Errorf("Put %s: %v", id, err)
 					return
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/storetest"
 )
 
 // TestWriteBatchSplitsIntoShortTransactions pins how WriteBatch keeps the single write connection
@@ -153,7 +154,7 @@ func TestBulkLoadDefersTheAccountIndex(t *testing.T) {
 	require.NoError(t, err)
 	batch := make([]store.Record, bulkLoadMin)
 	for i := range batch {
-		batch[i] = RecIn(fmt.Sprintf("c%05d", i), fmt.Sprintf("acct-%d", i%7), "x")
+		batch[i] = storetest.RecIn(fmt.Sprintf("c%05d", i), fmt.Sprintf("acct-%d", i%7), "x")
 	}
 	_, err = s.WriteBatch(t.Context(), batch[:10], store.Upsert) // small: kept
 	require.NoError(t, err)

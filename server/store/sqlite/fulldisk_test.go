@@ -13,6 +13,7 @@ import (
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/contactsync/contactsync/server/store/storetest"
 	"github.com/contactsync/contactsync/server/store/storetest/fulldisk"
 )
 
@@ -29,7 +30,7 @@ func TestFullDisk(t *testing.T) {
 	defer func() { _ = s.Close() }()
 
 	contact := func(i int) store.Record {
-		return sqlite.RecIn(fmt.Sprint("c", i), "acc", strings.Repeat("f", 200))
+		return storetest.RecIn(fmt.Sprint("c", i), "acc", strings.Repeat("f", 200))
 	}
 	acked := map[string]store.Record{}
 	for i := range 20 {
@@ -51,7 +52,7 @@ func TestFullDisk(t *testing.T) {
 		failed++
 	}
 	require.Positive(t, failed, "no write failed on a full disk")
-	_, err = s.Update(ctx, "c1", func(r store.Record) (store.Record, error) { return sqlite.WithText(r, "changed"), nil })
+	_, err = s.Update(ctx, "c1", func(r store.Record) (store.Record, error) { return storetest.WithText(r, "changed"), nil })
 	assert.ErrorIs(t, err, store.ErrNotWritable)
 	assert.ErrorIs(t, s.ProbeWrite(ctx), store.ErrNotWritable, "the probe sees the full disk")
 	_, err = os.Stat(path + "-probe")

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/storetest"
 )
 
 // groupCommitStore opens a store whose commits are counted: commits[i] is how many writes the i-th
@@ -48,7 +49,7 @@ func waitQueued(t *testing.T, s *Store, n int) {
 	require.Eventually(t, func() bool { return len(s.gc.writes) == n }, 10*time.Second, time.Millisecond)
 }
 
-func contact(id string) store.Record { return Rec(id, "F") }
+func contact(id string) store.Record { return storetest.Rec(id, "F") }
 
 // TestConcurrentPutsShareOneCommit shows group commit at work: 64 Puts sent while the committer is
 // busy are committed by one transaction, and each returns only after it.

@@ -16,6 +16,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/storetest"
 )
 
 // pragmaOn runs "PRAGMA name" on a dedicated read connection and returns its one integer.
@@ -65,7 +66,7 @@ func TestGetEndsItsReadTransaction(t *testing.T) {
 	t.Cleanup(func() { _ = s.Close() })
 	ctx := t.Context()
 	for i := range 20 {
-		require.NoError(t, s.Put(ctx, Rec(fmt.Sprintf("c%d", i), "x")))
+		require.NoError(t, s.Put(ctx, storetest.Rec(fmt.Sprintf("c%d", i), "x")))
 	}
 	var wg sync.WaitGroup
 	for g := range 4 * s.reads.n {
@@ -84,11 +85,11 @@ func TestGetEndsItsReadTransaction(t *testing.T) {
 	assert.Zero(t, busy, "no reader held the log")
 	assert.Zero(t, logFrames, "the log was emptied")
 	// A write after the checkpoint is seen by every connection's next read.
-	require.NoError(t, s.Put(ctx, Rec("c0", "changed")))
+	require.NoError(t, s.Put(ctx, storetest.Rec("c0", "changed")))
 	for range 2 * s.reads.n {
 		c, err := s.Get(ctx, "c0")
 		require.NoError(t, err)
-		assert.Equal(t, "changed", TextOf(c))
+		assert.Equal(t, "changed", storetest.TextOf(c))
 	}
 }
 
@@ -97,7 +98,7 @@ func TestGetEndsItsReadTransaction(t *testing.T) {
 func TestCloseWhileReading(t *testing.T) {
 	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
-	require.NoError(t, s.Put(t.Context(), Rec("c", "x")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("c", "x")))
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for range 32 {
@@ -109,7 +110,7 @@ func TestCloseWhileReading(t *testing.T) {
 					assert.NotErrorIs(t, err, store.ErrNotFound)
 					return
 				}
-				assert.Equal(t, "x", TextOf(c))
+				assert.Equal(t, "x", storetest.TextOf(c))
 			}
 		})
 	}
@@ -134,15 +135,15 @@ func TestGetIDsOfAnyShape(t *testing.T) {
 	}{
 		// First, so that it is each connection's first read: an empty id must bind as '' (an
 		// allocated buffer), not as NULL (a nil pointer), or it would never be found.
-		{"empty id", Rec("", "nobody")},
-		{"short", Rec("a", "Zoë")},
-		{"63 bytes", Rec(strings.Repeat("x", 63), "")},
-		{"64 bytes", Rec(strings.Repeat("x", 64), "")},
-		{"65 bytes", Rec(strings.Repeat("x", 65), "r\"2")},
-		{"long", RecIn(long, long, long)},
-		{"non-ASCII", RecIn("ид-😀", "€", "+49 30 1")},
-		{"empty index", RecIn("no index", "", "x")},
-		{"NUL", RecIn("a\x00b", "i\x00j", "x\x00y")},
+		{"empty id", storetest.Rec("", "nobody")},
+		{"short", storetest.Rec("a", "Zoë")},
+		{"63 bytes", storetest.Rec(strings.Repeat("x", 63), "")},
+		{"64 bytes", storetest.Rec(strings.Repeat("x", 64), "")},
+		{"65 bytes", storetest.Rec(strings.Repeat("x", 65), "r\"2")},
+		{"long", storetest.RecIn(long, long, long)},
+		{"non-ASCII", storetest.RecIn("ид-😀", "€", "+49 30 1")},
+		{"empty index", storetest.RecIn("no index", "", "x")},
+		{"NUL", storetest.RecIn("a\x00b", "i\x00j", "x\x00y")},
 		{"empty document", store.Record{Key: "empty document", Index: "i", Doc: []byte{}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -166,7 +167,7 @@ func TestReadErrorTakesTheDriverPath(t *testing.T) {
 	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	want := Rec("c", "x")
+	want := storetest.Rec("c", "x")
 	require.NoError(t, s.Put(t.Context(), want))
 
 	failing := getSQL + " AND abs(-9223372036854775808) IS NOT NULL"
@@ -216,19 +217,19 @@ func TestGetSeesEveryCommitAtOnce(t *testing.T) {
 				continue
 			}
 			require.NoError(t, err)
-			require.Equal(t, want, TextOf(c))
+			require.Equal(t, want, storetest.TextOf(c))
 		}
 	}
 	for i := range 20 {
 		v := fmt.Sprint("put-", i)
-		require.NoError(t, s.Put(ctx, Rec("c", v)))
+		require.NoError(t, s.Put(ctx, storetest.Rec("c", v)))
 		readAll(v)
 		v = fmt.Sprint("update-", i)
-		_, err := s.Update(ctx, "c", func(r store.Record) (store.Record, error) { return WithText(r, v), nil })
+		_, err := s.Update(ctx, "c", func(r store.Record) (store.Record, error) { return storetest.WithText(r, v), nil })
 		require.NoError(t, err)
 		readAll(v)
 		v = fmt.Sprint("batch-", i)
-		_, err = s.WriteBatch(ctx, []store.Record{Rec("c", v)}, store.Upsert)
+		_, err = s.WriteBatch(ctx, []store.Record{storetest.Rec("c", v)}, store.Upsert)
 		require.NoError(t, err)
 		readAll(v)
 		_, err = s.Delete(ctx, "c")
@@ -249,19 +250,19 @@ func TestGetSeesOtherWritersWithinMaxAge(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = other.Close() })
 	ctx := t.Context()
-	require.NoError(t, s.Put(ctx, Rec("c", "first")))
+	require.NoError(t, s.Put(ctx, storetest.Rec("c", "first")))
 	for i := range 10 {
 		for range 2 * s.reads.n { // every connection in a read transaction
 			_, err := s.Get(ctx, "c")
 			require.NoError(t, err)
 		}
 		v := fmt.Sprint("other-", i)
-		require.NoError(t, other.Put(ctx, Rec("c", v)))
+		require.NoError(t, other.Put(ctx, storetest.Rec("c", v)))
 		time.Sleep(readTxMaxAge)
 		for range 2 * s.reads.n {
 			c, err := s.Get(ctx, "c")
 			require.NoError(t, err)
-			require.Equal(t, v, TextOf(c), "seen readTxMaxAge after the other store's write")
+			require.Equal(t, v, storetest.TextOf(c), "seen readTxMaxAge after the other store's write")
 		}
 	}
 }
@@ -272,7 +273,7 @@ func TestIdleConnectionsEndTheirReadTransactions(t *testing.T) {
 	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "contacts.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
-	require.NoError(t, s.Put(t.Context(), Rec("c", "x")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("c", "x")))
 	inTx := func() (n int) {
 		var held []*readConn
 		for range s.reads.n {

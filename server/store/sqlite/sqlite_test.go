@@ -68,11 +68,11 @@ func TestFields(t *testing.T) {
 
 func TestDataPersistsAcrossReopen(t *testing.T) {
 	path := tempPath(t)
-	c := sqlite.RecIn("c1", "a", `Zoë 🙂 <&"'>`)
+	c := storetest.RecIn("c1", "a", `Zoë 🙂 <&"'>`)
 	s, err := sqlite.Open(t.Context(), path)
 	require.NoError(t, err)
 	require.NoError(t, s.Put(t.Context(), c))
-	require.NoError(t, s.Put(t.Context(), sqlite.Rec("gone", "")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("gone", "")))
 	_, err = s.Delete(t.Context(), "gone")
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
@@ -94,7 +94,7 @@ func TestPathsNeedingEscapes(t *testing.T) {
 			path := filepath.Join(dir, name)
 			s, err := sqlite.Open(t.Context(), path)
 			require.NoError(t, err)
-			require.NoError(t, s.Put(t.Context(), sqlite.Rec("x", "")))
+			require.NoError(t, s.Put(t.Context(), storetest.Rec("x", "")))
 			require.NoError(t, s.Close())
 
 			_, err = os.Stat(path)
@@ -123,7 +123,7 @@ func TestMigrationsAppliedOnce(t *testing.T) {
 	path := tempPath(t)
 	s, err := sqlite.Open(t.Context(), path)
 	require.NoError(t, err)
-	require.NoError(t, s.Put(t.Context(), sqlite.Rec("kept", "")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("kept", "")))
 	require.NoError(t, s.Close())
 
 	type row struct {
@@ -188,7 +188,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 func TestFileIsInWALMode(t *testing.T) {
 	path := tempPath(t)
 	s := open(t, path)
-	require.NoError(t, s.Put(t.Context(), sqlite.Rec("x", "")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("x", "")))
 
 	// The journal mode is a property of the file, visible to any connection. The per-connection
 	// pragmas are checked by the internal test TestPragmasOnEveryConnection.
@@ -199,14 +199,14 @@ func TestFileIsInWALMode(t *testing.T) {
 
 func TestUpdateRejectsIDChange(t *testing.T) {
 	s := open(t, tempPath(t))
-	require.NoError(t, s.Put(t.Context(), sqlite.Rec("a", "A")))
+	require.NoError(t, s.Put(t.Context(), storetest.Rec("a", "A")))
 	_, err := s.Update(t.Context(), "a", func(r store.Record) (store.Record, error) {
-		return sqlite.Rec("b", "B"), nil
+		return storetest.Rec("b", "B"), nil
 	})
 	require.Error(t, err)
 	got, err := s.Get(t.Context(), "a")
 	require.NoError(t, err)
-	assert.Equal(t, "A", sqlite.TextOf(got))
+	assert.Equal(t, "A", storetest.TextOf(got))
 	_, err = s.Get(t.Context(), "b")
 	assert.ErrorIs(t, err, store.ErrNotFound)
 }
@@ -215,7 +215,7 @@ func TestCanceledContext(t *testing.T) {
 	s := open(t, tempPath(t))
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	assert.Error(t, s.Put(ctx, sqlite.Rec("x", "")), "Put")
+	assert.Error(t, s.Put(ctx, storetest.Rec("x", "")), "Put")
 	_, err := s.Update(ctx, "x", func(r store.Record) (store.Record, error) { return r, nil })
 	assert.Error(t, err, "Update")
 	_, err = s.Get(t.Context(), "x")
@@ -226,7 +226,7 @@ func TestMethodsAfterCloseFail(t *testing.T) {
 	s, err := sqlite.Open(t.Context(), tempPath(t))
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
-	assert.Error(t, s.Put(t.Context(), sqlite.Rec("x", "")))
+	assert.Error(t, s.Put(t.Context(), storetest.Rec("x", "")))
 	_, err = s.Get(t.Context(), "x")
 	assert.Error(t, err)
 	assert.NotErrorIs(t, err, store.ErrNotFound)

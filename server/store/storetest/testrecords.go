@@ -1,4 +1,4 @@
-package postgres
+package storetest
 
 import (
 	"encoding/json"
@@ -6,15 +6,15 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 )
 
-// testDoc is the document the package's own tests store (the conformance suite, storetest, stores
-// documents of every kind): a key, an index and one text.
+// testDoc is the document the backends' own tests store (the conformance suite stores documents of
+// every kind): a key, an index and one text. Both backends' tests share these helpers.
 type testDoc struct {
 	Key   string `json:"key"`
 	Index string `json:"index"`
 	Text  string `json:"text"`
 }
 
-// Rec returns the record the package's tests store for key: its index "acct" and its text.
+// Rec returns the record a backend's tests store for key: its index "acct" and its text.
 func Rec(key, text string) store.Record { return RecIn(key, "acct", text) }
 
 // RecIn is Rec with an index.
