@@ -133,6 +133,10 @@ func TestReleaseArchive(t *testing.T) {
 	for _, want := range []string{"contactsync", "README.md", "CHANGELOG.md", "docs/operations.md", "deploy/contactsync.service", "deploy/contactsync.example.yaml"} {
 		assert.Contains(t, files, base+want)
 	}
+	for name := range files {
+		assert.False(t, strings.HasSuffix(name, ".go"), "%s: an archive holds the binary, the docs and deploy/, no source", name)
+	}
+	installFromArchive(t, files[base+"README.md"], out, testVersion)
 	binary := filepath.Join(t.TempDir(), "contactsync")
 	require.NoError(t, os.WriteFile(binary, files[base+"contactsync"], 0o755))
 	assertStatic(t, binary)
@@ -140,6 +144,28 @@ func TestReleaseArchive(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "contactsync "+testVersion+" (commit 0123456789abcdef, built 2026-11-25T10:00:00Z, "+
 		strings.TrimSpace(goVersion(t))+", linux/amd64)\nservice contract version 1.0\n", string(version))
+}
+
+// installFromArchive runs the archive's README's release-archive block as written, in the directory
+// holding the archive, but for where the binary goes (a directory of the test's instead of
+// /usr/local/bin, and without sudo: CI runs as root, a developer may not), and checks that the installed
+// binary runs.
+func installFromArchive(t *testing.T, readme []byte, dir, version string) {
+	t.Helper()
+	var block string
+	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(readme), -1) {
+		if strings.Contains(m[1], "tar -xzf") {
+			block = m[1]
+		}
+	}
+	require.NotEmpty(t, block, "the archive's README says how to install the binary from the archive")
+	bin := t.TempDir()
+	script := strings.NewReplacer("VERSION", version, "sudo ", "", "/usr/local/bin", bin, "contactsync --version", bin+"/contactsync --version").Replace(block)
+	cmd := exec.Command("sh", "-ec", script)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s\n%s", script, out)
+	assert.Contains(t, string(out), "contactsync "+version+" (", "the installed binary says its version")
 }
 
 func goVersion(t *testing.T) string {

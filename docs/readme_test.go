@@ -90,8 +90,21 @@ func TestReadmeFirstSteps(t *testing.T) {
 	install := commands(readmeBlocks(t, readme, "Install")[0])
 	require.Len(t, install, 2, "the install block: go install, make build")
 	for _, c := range install {
-		out, err := sh(c).CombinedOutput()
+		cmd := sh(c)
+		if strings.HasPrefix(c, "make build") {
+			// README: after go install, make build reuses the compiled packages (the same compile
+			// flags); -x shows each compile it runs. Only the command's own package is compiled again.
+			cmd.Env = append(cmd.Env, "GOFLAGS=-x")
+		}
+		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s\n%s", c, out)
+		if strings.HasPrefix(c, "make build") {
+			for line := range strings.SplitSeq(string(out), "\n") {
+				if strings.Contains(line, "/compile ") && !strings.Contains(line, " -p main ") {
+					t.Errorf("make build after go install compiled a package again (the install block's flags differ from the Makefile's): %.200s", line)
+				}
+			}
+		}
 	}
 	for _, bin := range []string{filepath.Join(gobin, "contactsync"), filepath.Join(dir, "bin", "contactsync")} {
 		out, err := exec.Command(bin, "--version").Output()

@@ -28,8 +28,14 @@ import (
 )
 
 // included are the files every archive carries beside the binary, as patterns relative to the
-// repository root: the documentation README links to, and the systemd unit and example config.
+// repository root: the documentation README links to, and the systemd unit and example config. Go
+// files that the patterns match (deploy/deploy_test.go, the tests of the packaging) are left out: an
+// archive is for installing the binary, not for building it (isSource).
 var included = []string{"README.md", "CHANGELOG.md", "BENCHMARKS.md", "docs/*.md", "docs/*.png", "deploy/*"}
+
+// isSource reports whether a matched file is source code of the repository rather than something an
+// installed service uses.
+func isSource(name string) bool { return strings.HasSuffix(name, ".go") }
 
 func main() {
 	out := flag.String("out", "bin/release", "directory the archives and SHA256SUMS are written to (emptied of earlier archives)")
@@ -107,6 +113,9 @@ func buildArchive(goCmd, out, version, ldflags, goos, goarch string, when time.T
 			return "", fmt.Errorf("%s: no such file (run make release at the repository root)", pattern)
 		}
 		for _, m := range matches {
+			if isSource(m) {
+				continue
+			}
 			files = append(files, entry{name: base + "/" + filepath.ToSlash(m), path: m, mode: 0o644})
 		}
 	}
