@@ -30,7 +30,13 @@
 // the records may hold are in record_fields (fields.go). See docs/data.md for why.
 //
 // The schema is created and upgraded by the embedded migrations/NNNN_name.sql files, applied by
-// package migrate when Open runs.
+// package migrate when Open runs (and by Migrate, over the writer's connection settings alone).
+//
+// # As the commands see it
+//
+// Backend (backend.go) is this store in the registry of store backends (package stores): --store
+// sqlite:PATH, the checks of PATH before SQLite opens it (files.go), the removal of the files a failed
+// command created, one serve per file (servelock) and the online backup.
 package sqlite
 
 import (
