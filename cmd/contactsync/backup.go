@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/contactsync/contactsync/server/store/stores"
 )
 
 // backupOptions holds everything backup is configured with.
@@ -34,32 +33,24 @@ func newBackupCommand() *cobra.Command {
 			return runBackup(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", dataStoreHelp)
+	storeFlag(cmd, "store", &opts.store, "")
 	cmd.Flags().StringVar(&opts.to, "to", "", "file to write the backup to (replaced atomically if it exists)")
 	return bindSettings(cmd, "store")
 }
-
-// pgDumpHint is what backup says for a PostgreSQL store.
-const pgDumpHint = "backup copies a SQLite store's file; a PostgreSQL store is backed up with PostgreSQL's own tools: " +
-	"pg_dump --format=custom --table=SCHEMA.contacts --table=SCHEMA.record_fields --table=SCHEMA.schema_migrations (SCHEMA: public, or the DSN's search_path), " +
-	"restored with pg_restore; or `contactsync export` for a JSON Lines copy (docs/data.md)"
 
 func runBackup(ctx context.Context, opts backupOptions, out io.Writer) error {
 	if opts.to == "" {
 		return errors.New("--to is required: the file to write the backup to")
 	}
-	if isPostgres(opts.store) {
-		return errors.New(pgDumpHint)
+	name := stores.Registry.Redact(opts.store)
+	if _, err := stores.Registry.Lookup(opts.store); err != nil {
+		return fmt.Errorf("--store %q: %w", name, err)
 	}
-	path, ok := strings.CutPrefix(opts.store, "sqlite:")
-	if !ok || path == "" {
-		return fmt.Errorf("--store %q: backup needs a SQLite store, sqlite:PATH", redactStore(opts.store))
-	}
-	res, err := sqlite.Backup(ctx, path, opts.to)
+	// A backend that cannot back up while serving says what backs its stores up instead.
+	res, err := stores.Registry.Backup(ctx, opts.store, opts.to)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "backup of %s written to %s: %d contacts, %d bytes, integrity ok\n",
-		redactStore(opts.store), opts.to, res.Contacts, res.Bytes)
+	fmt.Fprintf(out, "backup of %s written to %s: %d contacts, %d bytes, integrity ok\n", name, opts.to, res.Contacts, res.Bytes)
 	return nil
 }

@@ -9,15 +9,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/postgres"
+	"github.com/contactsync/contactsync/server/store/backend"
+	"github.com/contactsync/contactsync/server/store/stores"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
 // copyOptions holds everything copy is configured with.
 type copyOptions struct {
-	from   string
-	to     string
-	db     postgres.Options
+	from string
+	to   string
+	// stores holds the store backends' settings; nil means their defaults.
+	stores backend.Settings
 	upsert bool
 	// beforeVerify, when set, runs between the copy and its verification. Tests use it to change the
 	// target and see the verification fail.
@@ -41,11 +43,12 @@ func newCopyCommand() *cobra.Command {
 			return runCopy(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVar(&opts.from, "from", "sqlite:contactsync.db", "the store to copy from: "+dataStoreHelp)
-	cmd.Flags().StringVar(&opts.to, "to", "", "the store to copy to: "+dataStoreHelp)
-	dbFlags(cmd, &opts.db)
+	storeFlag(cmd, "from", &opts.from, "the store to copy from: ")
+	cmd.Flags().StringVar(&opts.to, "to", "", "the store to copy to: "+stores.Registry.Usage())
+	var names []string
+	opts.stores, names = storeSettings(cmd, backend.Serving, "from", "to")
 	cmd.Flags().BoolVar(&opts.upsert, "upsert", false, "copy into a target that holds contacts, replacing those with the same ids")
-	return bindSettings(cmd, "from", "to", "db-max-conns", "db-connect-timeout", "db-timeout")
+	return bindSettings(cmd, names...)
 }
 
 func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (err error) {
@@ -53,32 +56,32 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (e
 		return errors.New("--to is required: the store to copy to")
 	}
 	if opts.from == opts.to {
-		return fmt.Errorf("--from and --to name the same store (%s)", redactStore(opts.to))
+		return fmt.Errorf("--from and --to name the same store (%s)", stores.Registry.Redact(opts.to))
 	}
-	src, _, err := openBulkStore(ctx, opts.from, opts.db, readStore)
+	src, _, err := openBulkStore(ctx, opts.from, opts.stores, backend.Read)
 	if err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
 	defer src.Close()
-	dst, dstFiles, err := openBulkStore(ctx, opts.to, opts.db, writeStore) // opening migrates the target's schema
+	dst, dstCreated, err := openBulkStore(ctx, opts.to, opts.stores, backend.Write) // opening migrates the target's schema
 	if err != nil {
 		return fmt.Errorf("--to: %w", err)
 	}
 	defer func() {
 		_ = dst.Close()
 		if err != nil {
-			dstFiles.removeCreated() // a SQLite target this copy created holds part of the source at most
+			dstCreated.Remove() // a target this copy created holds part of the source at most
 		}
 	}()
 
 	held, err := dst.Count(ctx)
 	if err != nil {
-		return fmt.Errorf("--to %s: %w", redactStore(opts.to), err)
+		return fmt.Errorf("--to %s: %w", stores.Registry.Redact(opts.to), err)
 	}
 	mode := store.InsertOnly
 	if held > 0 {
 		if !opts.upsert {
-			return fmt.Errorf("--to %s holds %d contacts; copy refuses a target that is not empty (pass --upsert to merge into it)", redactStore(opts.to), held)
+			return fmt.Errorf("--to %s holds %d contacts; copy refuses a target that is not empty (pass --upsert to merge into it)", stores.Registry.Redact(opts.to), held)
 		}
 	}
 	if opts.upsert {
@@ -91,7 +94,7 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (e
 	bar := newProgress(stderr, total, "copying", false)
 	rep, err := transfer.Copy(ctx, records, src, dst, transfer.CopyOptions{Mode: mode, Progress: bar.set})
 	bar.done(rep.Read)
-	fmt.Fprintf(stdout, "copied %s to %s: %s\n", redactStore(opts.from), redactStore(opts.to), reportLine(rep))
+	fmt.Fprintf(stdout, "copied %s to %s: %s\n", stores.Registry.Redact(opts.from), stores.Registry.Redact(opts.to), reportLine(rep))
 	if err != nil {
 		return fmt.Errorf("copy: %w", err)
 	}
@@ -109,10 +112,10 @@ func verifyCopy(ctx context.Context, opts copyOptions, src, dst store.Store, hel
 		n, err := transfer.Contains(ctx, records, dst, src)
 		if err != nil {
 			return fmt.Errorf("verification failed: %s does not hold every contact of %s as it is: %w; a write reached one of them during the copy, or the copy is wrong",
-				redactStore(opts.to), redactStore(opts.from), err)
+				stores.Registry.Redact(opts.to), stores.Registry.Redact(opts.from), err)
 		}
 		fmt.Fprintf(stdout, "verified: %s holds all %d contacts of %s, field for field (and the %d it held before, or their updates)\n",
-			redactStore(opts.to), n, redactStore(opts.from), held)
+			stores.Registry.Redact(opts.to), n, stores.Registry.Redact(opts.from), held)
 		return nil
 	}
 	type result struct {
@@ -127,14 +130,14 @@ func verifyCopy(ctx context.Context, opts copyOptions, src, dst store.Store, hel
 	to, err := transfer.DigestOf(ctx, records, dst)
 	from := <-fromCh
 	if from.err != nil {
-		return fmt.Errorf("verify: read %s: %w", redactStore(opts.from), from.err)
+		return fmt.Errorf("verify: read %s: %w", stores.Registry.Redact(opts.from), from.err)
 	}
 	if err != nil {
-		return fmt.Errorf("verify: read %s: %w", redactStore(opts.to), err)
+		return fmt.Errorf("verify: read %s: %w", stores.Registry.Redact(opts.to), err)
 	}
 	if from.d != to {
 		return fmt.Errorf("verification failed: %s has %s, %s has %s; a write reached one of them during the copy, or the copy is wrong: stop the writes and run copy --upsert again",
-			redactStore(opts.from), from.d, redactStore(opts.to), to)
+			stores.Registry.Redact(opts.from), from.d, stores.Registry.Redact(opts.to), to)
 	}
 	fmt.Fprintf(stdout, "verified: both stores hold %d contacts, sha256 %x\n", to.Count, to.Sum)
 	return nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -14,44 +13,22 @@ import (
 	"golang.org/x/term"
 
 	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
 // What backup, export, import and copy share (backup.go, export.go, import.go, copy.go).
 //
-// Their store settings (--store, --from, --to of copy, the --db-* pool settings) are settings like
-// serve's: flag, environment variable or config file, so a DSN with a password need not appear on a
+// Their store settings (--store, --from, --to of copy, the store backends' settings such as the --db-*
+// pool settings) are settings like serve's: flag, environment variable or config file, so a DSN with a password need not appear on a
 // command line (where any user of the machine can read it in the process list). The rest (files,
 // format, mode) belong to one invocation and are flags only, as call's --id is. Every message names a
-// store through redactStore, so no password is ever printed.
+// store as the registry redacts it (stores.Registry.Redact), so no password is ever printed.
 
 // records is the contract's record type as the service describes it (its generated descriptor and
 // the service's check of input records): the record files hold the stored records' canonical
 // documents, and an imported record is checked as the service checks its input. No command names the
 // record type or a field of it.
 var records = transfer.Schema(service.Records)
-
-// dataStoreHelp describes --store for the data commands.
-const dataStoreHelp = storeHelp
-
-// openBulkStore opens the store spec names (applying its missing migrations, as serve does) with the
-// bulk methods the data commands need, for a command that uses it as use says. For a SQLite store it
-// returns the files that existed before, so a command that fails having written nothing can remove
-// the ones it created.
-func openBulkStore(ctx context.Context, spec string, db postgres.Options, use storeUse) (store.Store, *sqliteFiles, error) {
-	if db != (postgres.Options{}) {
-		if err := validateDB(db); err != nil {
-			return nil, nil, err
-		}
-	}
-	st, files, err := openStoreFor(ctx, spec, db, use)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", redactStore(spec), err)
-	}
-	return st, files, nil
-}
 
 // formatFor returns the record format: the --format flag when given, else the one the file name's
 // extension says (.csv), else JSON Lines.

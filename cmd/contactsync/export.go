@@ -9,14 +9,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contactsync/contactsync/server/store/postgres"
+	"github.com/contactsync/contactsync/server/store/backend"
+	"github.com/contactsync/contactsync/server/store/stores"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
 // exportOptions holds everything export is configured with.
 type exportOptions struct {
-	store  string
-	db     postgres.Options
+	store string
+	// stores holds the store backends' settings; nil means their defaults.
+	stores backend.Settings
 	out    string
 	format string
 }
@@ -42,15 +44,16 @@ func newExportCommand() *cobra.Command {
 			return runExport(cmd.Context(), opts, format, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", dataStoreHelp)
-	dbFlags(cmd, &opts.db)
+	storeFlag(cmd, "store", &opts.store, "")
+	var names []string
+	opts.stores, names = storeSettings(cmd, backend.Serving, "store")
 	cmd.Flags().StringVar(&opts.out, "out", "-", "file to write, or - for standard output")
 	formatFlag(cmd, &opts.format)
-	return bindSettings(cmd, "store", "db-max-conns", "db-connect-timeout", "db-timeout")
+	return bindSettings(cmd, names...)
 }
 
 func runExport(ctx context.Context, opts exportOptions, format transfer.Format, stdout, stderr io.Writer) (err error) {
-	st, _, err := openBulkStore(ctx, opts.store, opts.db, readStore)
+	st, _, err := openBulkStore(ctx, opts.store, opts.stores, backend.Read)
 	if err != nil {
 		return err
 	}
@@ -94,7 +97,7 @@ func runExport(ctx context.Context, opts exportOptions, format transfer.Format, 
 	n, err := transfer.Export(ctx, st, enc, bar.set)
 	bar.done(n)
 	if err != nil {
-		return fmt.Errorf("export from %s: %w", redactStore(opts.store), err)
+		return fmt.Errorf("export from %s: %w", stores.Registry.Redact(opts.store), err)
 	}
 	if err := enc.Flush(); err != nil {
 		return fmt.Errorf("export: write: %w", err)
@@ -110,6 +113,6 @@ func runExport(ctx context.Context, opts exportOptions, format transfer.Format, 
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
-	fmt.Fprintf(stderr, "exported %d contacts from %s (%s)\n", n, redactStore(opts.store), format)
+	fmt.Fprintf(stderr, "exported %d contacts from %s (%s)\n", n, stores.Registry.Redact(opts.store), format)
 	return nil
 }

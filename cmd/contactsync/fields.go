@@ -7,6 +7,7 @@ import (
 
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/store/stores"
 )
 
 // contractFields are the field paths of the contract's record, from its generated descriptor.
@@ -38,7 +39,7 @@ func checkFields(ctx context.Context, st store.Fields, spec string) error {
 		return err
 	}
 	if len(gone) > 0 {
-		return &FieldsGoneError{Gone: gone, Store: quoteArg(redactStore(spec))}
+		return &FieldsGoneError{Gone: gone, Store: quoteArg(stores.Registry.Redact(spec))}
 	}
 	return nil
 }

@@ -16,8 +16,9 @@ import (
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/postgres"
+	"github.com/contactsync/contactsync/server/store/backend"
 	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
+	"github.com/contactsync/contactsync/server/store/stores"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -37,7 +38,7 @@ func TestFieldsGone(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := tc.spec(t)
-			st, _, err := openStoreFor(t.Context(), spec, postgres.Options{}, writeStore)
+			st, _, err := stores.Registry.Open(t.Context(), spec, nil, backend.Write)
 			require.NoError(t, err)
 			// Records as the older contract wrote them: OfficePhone where the contract now has
 			// PhoneWork, and a Legacy field, recorded in record_fields as that contract would have.

@@ -13,14 +13,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/postgres"
+	"github.com/contactsync/contactsync/server/store/backend"
+	"github.com/contactsync/contactsync/server/store/stores"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
 // importOptions holds everything import is configured with.
 type importOptions struct {
-	store     string
-	db        postgres.Options
+	store string
+	// stores holds the store backends' settings; nil means their defaults.
+	stores    backend.Settings
 	in        string
 	format    string
 	mode      string
@@ -64,8 +66,9 @@ func newImportCommand() *cobra.Command {
 			return runImport(cmd.Context(), opts, format, cmd.Flags().Changed("format"), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", dataStoreHelp)
-	dbFlags(cmd, &opts.db)
+	storeFlag(cmd, "store", &opts.store, "")
+	var names []string
+	opts.stores, names = storeSettings(cmd, backend.Serving, "store")
 	cmd.Flags().StringVar(&opts.in, "in", "-", "file to read, or - for standard input")
 	formatFlag(cmd, &opts.format)
 	cmd.Flags().StringVar(&opts.mode, "mode", store.Upsert.String(), "upsert (replace a stored contact with the same id) or insert-only (keep it, and report the record as refused)")
@@ -73,7 +76,7 @@ func newImportCommand() *cobra.Command {
 	cmd.Flags().IntVar(&opts.batchSize, "batch-size", transfer.DefaultBatchSize, "contacts per batch write")
 	cmd.Flags().StringArrayVar(&opts.renames, "rename", nil, "Old=New: read the field Old of an older export as the contract's field New (repeatable)")
 	cmd.Flags().BoolVar(&opts.noCheck, "no-check", false, "with --max-errors 0: skip the pass that checks every record before writing (for a file known good); a bad record then stops the import, the records before it written")
-	return bindSettings(cmd, "store", "db-max-conns", "db-connect-timeout", "db-timeout")
+	return bindSettings(cmd, names...)
 }
 
 // parseMode returns the write mode --mode names.
@@ -127,7 +130,7 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 	in = buffered
 	// The store opens before the input is read, so a wrong --store fails at once, not after a check
 	// of a large file.
-	st, files, err := openBulkStore(ctx, opts.store, opts.db, writeStore)
+	st, created, err := openBulkStore(ctx, opts.store, opts.stores, backend.Write)
 	if err != nil {
 		return err
 	}
@@ -135,7 +138,7 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 	defer func() {
 		_ = st.Close()
 		if err != nil && rep.Inserted+rep.Updated == 0 {
-			files.removeCreated() // a SQLite database this import created and wrote nothing to
+			created.Remove() // a database this import created and wrote nothing to
 		}
 	}()
 
@@ -214,13 +217,13 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 	switch {
 	case errors.As(err, &stop) && errors.Is(err, transfer.ErrStopped):
 		return fmt.Errorf("import into %s stopped at line %d, the refusal that reached --max-errors %d%s: %d records were written, every good one up to line %d and none after it; fix the refused records and import again (--mode upsert rewrites the ones written with the same values)",
-			redactStore(opts.store), stop.Line, stopAfter, unlisted(), written, stop.Through)
+			stores.Registry.Redact(opts.store), stop.Line, stopAfter, unlisted(), written, stop.Through)
 	case errors.As(err, &stop):
 		return fmt.Errorf("import into %s interrupted: %d records were written (inserted %d, updated %d), every good one up to line %d of %s and none after it; %s",
-			redactStore(opts.store), written, rep.Inserted, rep.Updated, stop.Through, opts.in, rerunAdvice(mode, rep))
+			stores.Registry.Redact(opts.store), written, rep.Inserted, rep.Updated, stop.Through, opts.in, rerunAdvice(mode, rep))
 	case err != nil:
 		return fmt.Errorf("import into %s: %w; %d records were written (inserted %d, updated %d); %s",
-			redactStore(opts.store), err, written, rep.Inserted, rep.Updated, rerunAdvice(mode, rep))
+			stores.Registry.Redact(opts.store), err, written, rep.Inserted, rep.Updated, rerunAdvice(mode, rep))
 	case rep.Refused > 0 && opts.maxErrors == 0:
 		// Every record passed the check, so each refusal is an id the store holds (--mode insert-only);
 		// with --max-errors N, up to N refusals are what the caller allowed.

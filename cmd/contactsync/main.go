@@ -5,9 +5,13 @@
 //	contactsync backup --to FILE    online, verified backup of a SQLite store
 //	contactsync export / import     contacts out of and into a store (JSON Lines, CSV)
 //	contactsync copy --to STORE     move every contact to another store, verified
+//	contactsync user add NAME       manage the users file that turns authentication on (add, remove, list)
 //	contactsync call OP --id X      call an operation over any binding
 //	contactsync wsdl                print the contract for a base URL
 //	contactsync version             print the service version
+//	contactsync health              check that the serve on this host is ready (a container HEALTHCHECK)
+//
+// The list names every command root.go registers; TestMainDocListsEveryCommand keeps it so.
 package main
 
 import (

@@ -2,27 +2,23 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/migrate"
-	"github.com/contactsync/contactsync/server/store/postgres"
-	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/contactsync/contactsync/server/store/backend"
+	"github.com/contactsync/contactsync/server/store/stores"
 	"github.com/spf13/cobra"
 )
 
 // migrateOptions holds everything migrate is configured with.
 type migrateOptions struct {
-	store          string
-	connectTimeout time.Duration
+	store string
+	// stores holds the backends' settings for connecting (backend.Migrating); nil means the defaults.
+	stores backend.Settings
 	// check, renames and drops are the field maintenance (store.Fields): count the records holding
 	// fields the contract no longer has, move a field's values under a new name, remove a field.
 	check   bool
@@ -47,52 +43,32 @@ func newMigrateCommand() *cobra.Command {
 			return runMigrate(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", storeHelp)
-	cmd.Flags().DurationVar(&opts.connectTimeout, "db-connect-timeout", postgres.DefaultConnectTimeout, "PostgreSQL: time allowed to connect")
+	storeFlag(cmd, "store", &opts.store, "")
+	var names []string
+	opts.stores, names = storeSettings(cmd, backend.Migrating, "store")
 	cmd.Flags().BoolVar(&opts.check, "check", false, "count the records holding fields the contract no longer has (exit status 1 if any may)")
 	cmd.Flags().StringArrayVar(&opts.renames, "rename", nil, "Old=New: move the values of Old, a field the contract no longer has, to New, one it has (repeatable)")
 	cmd.Flags().StringArrayVar(&opts.drops, "drop", nil, "remove the values of a field the contract no longer has from every record (repeatable)")
 	// The store settings only: --check, --rename and --drop say what to do this time, as import's
 	// --mode does, and are never read from the environment or a config file.
-	return bindSettings(cmd, "store", "db-connect-timeout")
+	return bindSettings(cmd, names...)
 }
 
 // runMigrate migrates the store opts names and writes what it applied to out.
 func runMigrate(ctx context.Context, opts migrateOptions, out io.Writer) error {
-	var (
-		applied []migrate.Migration
-		known   fs.FS
-		err     error
-	)
-	switch path, isSQLite := strings.CutPrefix(opts.store, "sqlite:"); {
-	case isSQLite:
-		if path == "" {
-			return errors.New("--store sqlite: needs a file path, e.g. sqlite:contactsync.db")
-		}
-		known = sqlite.Migrations()
-		applied, err = migrateSQLite(ctx, path)
-	case isPostgres(opts.store):
-		if opts.connectTimeout <= 0 {
-			return errors.New("--db-connect-timeout must be positive")
-		}
-		known = postgres.Migrations()
-		applied, err = postgres.Migrate(ctx, opts.store, opts.connectTimeout)
-	default:
-		return fmt.Errorf("--store %q: unknown store; use sqlite:PATH or postgres://…", redactStore(opts.store))
+	name := stores.Registry.Redact(opts.store)
+	if _, err := stores.Registry.Lookup(opts.store); err != nil {
+		return fmt.Errorf("--store %q: %w", name, err)
 	}
+	if err := opts.stores.Validate(); err != nil {
+		return err
+	}
+	applied, version, err := stores.Registry.Migrate(ctx, opts.store, opts.stores)
 	for _, m := range applied {
 		fmt.Fprintf(out, "applied %s\n", m.File)
 	}
 	if err != nil {
-		return err
-	}
-	ms, err := migrate.Load(known)
-	if err != nil {
-		return err
-	}
-	version := 0
-	if len(ms) > 0 {
-		version = ms[len(ms)-1].Version
+		return fmt.Errorf("--store %s: %w", name, err)
 	}
 	if len(applied) == 0 {
 		fmt.Fprintf(out, "schema already at version %d\n", version)
@@ -133,9 +109,9 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 			return fmt.Errorf("--drop %s: %s is a field of the contract; drop removes only fields the contract no longer has", d, d)
 		}
 	}
-	st, _, err := openStoreFor(ctx, opts.store, postgres.Options{ConnectTimeout: opts.connectTimeout}, writeStore)
+	st, _, err := stores.Registry.Open(ctx, opts.store, opts.stores, backend.Write)
 	if err != nil {
-		return fmt.Errorf("--store %s: %w", redactStore(opts.store), err)
+		return fmt.Errorf("--store %s: %w", stores.Registry.Redact(opts.store), err)
 	}
 	defer st.Close()
 	stored, err := st.StoredFields(ctx)
@@ -191,32 +167,6 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 	}
 	return fmt.Errorf("the stored records may hold %d fields the contract no longer has (%s): rename them (--rename Old=New) or drop them (--drop Field)",
 		len(gone), strings.Join(gone, ", "))
-}
-
-// migrateSQLite applies the SQLite store's migrations to the database file at path (creating it),
-// with the settings sqlite.Open uses for writing: WAL, a busy timeout, and write transactions that take
-// the lock up front, so it is safe while a server uses the file.
-func migrateSQLite(ctx context.Context, path string) ([]migrate.Migration, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	p := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(filepath.ToSlash(abs))
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows drive path
-	}
-	db, err := sql.Open("sqlite", "file:"+p+
-		"?_pragma=busy_timeout%2810000%29&_pragma=journal_mode%28WAL%29&_pragma=synchronous%28FULL%29&_txlock=immediate")
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	applied, err := migrate.Up(ctx, db, sqlite.Migrations(), migrate.QuestionMark)
-	if err != nil {
-		return applied, fmt.Errorf("sqlite: %s: %w", abs, err)
-	}
-	return applied, nil
 }
 
 // listOrNone lists fields, or says there are none.

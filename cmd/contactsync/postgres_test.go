@@ -21,9 +21,11 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/client"
+	"github.com/contactsync/contactsync/server/store/backend"
 	"github.com/contactsync/contactsync/server/store/migrate"
 	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
+	"github.com/contactsync/contactsync/server/store/stores"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -114,8 +116,8 @@ func TestDBFlags(t *testing.T) {
 }
 
 func TestRedactStore(t *testing.T) {
-	assert.Equal(t, "postgres://u:xxxxx@h/db", redactStore("postgres://u:secret@h/db"))
-	assert.Equal(t, "sqlite:a.db", redactStore("sqlite:a.db"))
+	assert.Equal(t, "postgres://u:xxxxx@h/db", stores.Registry.Redact("postgres://u:secret@h/db"))
+	assert.Equal(t, "sqlite:a.db", stores.Registry.Redact("sqlite:a.db"))
 }
 
 // TestServeNeverLogsTheDSNPassword runs serve on PostgreSQL with a password in the DSN and checks that
@@ -137,7 +139,7 @@ func TestServeNeverLogsTheDSNPassword(t *testing.T) {
 		cancel()
 		require.NoError(t, <-done)
 		assert.Contains(t, logs.String(), "contactsync listening")
-		assert.Contains(t, logs.String(), strconv.Quote(redactStore(dsn)), "the log names the store, password masked")
+		assert.Contains(t, logs.String(), strconv.Quote(stores.Registry.Redact(dsn)), "the log names the store, password masked")
 		assert.NotContains(t, logs.String(), password)
 	})
 	t.Run("unreachable", func(t *testing.T) {
@@ -161,8 +163,8 @@ func TestServePostgresOutage(t *testing.T) {
 	proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
 	const dbTimeout = 500 * time.Millisecond
 	endpoint := startServeOpts(t, serveOptions{
-		store: pgtest.WithHostPort(t, dsn, proxy.Addr()),
-		db:    postgres.Options{MaxConns: 4, ConnectTimeout: dbTimeout, Timeout: dbTimeout},
+		store:  pgtest.WithHostPort(t, dsn, proxy.Addr()),
+		stores: backend.Settings{"postgres": &postgres.Options{MaxConns: 4, ConnectTimeout: dbTimeout, Timeout: dbTimeout}},
 	})
 	base := strings.TrimSuffix(endpoint, wsdl.Path)
 	httpClient := &http.Client{Timeout: 10 * time.Second}
@@ -252,8 +254,8 @@ func TestNoLateWriteAfterUnavailable(t *testing.T) {
 			proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
 			const dbTimeout = 500 * time.Millisecond
 			endpointA := startServeOpts(t, serveOptions{
-				store: pgtest.WithHostPort(t, dsn, proxy.Addr()),
-				db:    postgres.Options{MaxConns: 1, ConnectTimeout: dbTimeout, Timeout: dbTimeout},
+				store:  pgtest.WithHostPort(t, dsn, proxy.Addr()),
+				stores: backend.Settings{"postgres": &postgres.Options{MaxConns: 1, ConnectTimeout: dbTimeout, Timeout: dbTimeout}},
 			})
 			endpointB := startServeOpts(t, serveOptions{store: dsn})
 			httpClient := &http.Client{Timeout: 10 * time.Second}

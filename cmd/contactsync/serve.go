@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"syscall"
 	"time"
@@ -16,10 +16,11 @@ import (
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/docs"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/store/postgres"
-	"github.com/contactsync/contactsync/server/store/sqlite/servelock"
+	"github.com/contactsync/contactsync/server/store/backend"
+	"github.com/contactsync/contactsync/server/store/stores"
 	"github.com/spf13/cobra"
 )
 
@@ -29,8 +30,9 @@ type serveOptions struct {
 	store   string
 	baseURL string
 	limits  server.Limits
-	// db holds the PostgreSQL pool settings; a zero value means the defaults.
-	db postgres.Options
+	// stores holds each store backend's options, as their flags fill them (backend.Settings); nil
+	// means every backend's defaults.
+	stores backend.Settings
 	// auth holds the authentication settings (auth_flags.go).
 	auth authOptions
 	// tls names the certificate and key for HTTPS; empty serves plain HTTP.
@@ -92,11 +94,11 @@ func newServeCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.addr, "addr", ":8080", "address to listen on")
-	cmd.Flags().StringVar(&opts.store, "store", "sqlite:contactsync.db", storeHelp)
+	storeFlag(cmd, "store", &opts.store, "")
 	baseURLFlag(cmd, &opts.baseURL)
 	addressingFlags(cmd.Flags(), &opts.addressing)
 	limitFlags(cmd, &opts.limits)
-	dbFlags(cmd, &opts.db)
+	opts.stores, _ = stores.Registry.Flags(cmd.Flags(), backend.Serving)
 	obsFlags(cmd, &opts.obs)
 	authFlags(cmd, &opts.auth)
 	tlsFlags(cmd, &opts.tls)
@@ -105,52 +107,6 @@ func newServeCommand() *cobra.Command {
 	cmd.Flags().StringSliceVar(&opts.protocols, "protocols", binding.DefaultProtocols,
 		"protocols served, of "+strings.Join(binding.ProtocolNames, ", ")+" (json, the ASP.NET AJAX endpoint, only when listed)")
 	return bindSettings(cmd)
-}
-
-// storeHelp describes the --store values, shared by serve and migrate.
-const storeHelp = "where contacts are kept: sqlite:PATH, or postgres://USER@HOST:PORT/DB?sslmode=… (a PostgreSQL DSN)"
-
-// dbFlags registers the PostgreSQL pool settings (ignored by the SQLite store).
-func dbFlags(cmd *cobra.Command, o *postgres.Options) {
-	f := cmd.Flags()
-	f.Int32Var(&o.MaxConns, "db-max-conns", postgres.DefaultMaxConns, "PostgreSQL: most pooled connections of this instance")
-	f.DurationVar(&o.ConnectTimeout, "db-connect-timeout", postgres.DefaultConnectTimeout, "PostgreSQL: time allowed to open one connection")
-	f.DurationVar(&o.Timeout, "db-timeout", postgres.DefaultTimeout, "PostgreSQL: time allowed for one operation, waiting for a connection and locks included; beyond it the request gets 503")
-}
-
-// validateDB refuses pool settings that cannot work, naming the flag.
-func validateDB(o postgres.Options) error {
-	switch {
-	case o.MaxConns < 1:
-		return errors.New("--db-max-conns must be at least 1")
-	case o.ConnectTimeout <= 0:
-		return errors.New("--db-connect-timeout must be positive")
-	case o.Timeout <= 0:
-		return errors.New("--db-timeout must be positive")
-	}
-	return nil
-}
-
-// isPostgres reports whether a --store value is a PostgreSQL DSN.
-func isPostgres(spec string) bool {
-	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
-}
-
-// redactStore returns spec with any password masked, for logs and errors. Only a sqlite: path is
-// shown as given: any other value, a mistyped one included, may hold a password, so it is shown only
-// as a URL with the password masked, or not at all when it is not such a URL (a key=value DSN).
-func redactStore(spec string) string {
-	if strings.HasPrefix(spec, "sqlite:") {
-		return spec
-	}
-	u, err := url.Parse(spec)
-	if err != nil || u.Scheme == "" || u.Opaque != "" {
-		if isPostgres(spec) {
-			return "postgres://…"
-		}
-		return "…"
-	}
-	return u.Redacted()
 }
 
 // limitFlags registers one flag per request and connection limit, defaulting to server.DefaultLimits.
@@ -200,24 +156,60 @@ func validateLimits(l server.Limits) error {
 
 // runServe runs the service until ctx is cancelled, then shuts down gracefully: it stops accepting,
 // lets requests in flight finish within opts.shutdownTimeout, and closes the store last, so no
-// request loses its store while it runs.
+// request loses its store while it runs. Each step is a function of its own; until serving starts, a
+// failure undoes what the steps before it did.
 func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error {
+	if err := checkServeOptions(&opts); err != nil {
+		return err
+	}
+	front, err := buildFront(opts, logger)
+	if err != nil {
+		return err
+	}
+	// Listen before the store is opened: a port in use stops serve before it has created anything.
+	listeners, err := listenAll(&opts)
+	if err != nil {
+		return err
+	}
+	started := false // set once serving: until then, a failure undoes what serve did
+	defer func() { listeners.closeUnless(started) }()
+	st, err := openServeStore(ctx, opts, logger)
+	if err != nil {
+		return err
+	}
+	defer func() { st.close(started) }()
+	obs := setUpObservability(opts.obs, st.store, st.writes, logger)
+	srv, err := buildServer(opts, front, obs, logger)
+	if err != nil {
+		return err
+	}
+	obs.admin.start(opts.limits, logger)
+	defer obs.admin.shutdown(context.Background()) // when the main server fails; a no-op after a graceful shutdown
+	announce(opts, front, listeners.main.Addr(), logger)
+	started = true
+	if opts.ready != nil {
+		opts.ready(listeners.main.Addr())
+	}
+	return serveUntilStopped(ctx, srv, listeners.main, obs.admin, opts.shutdownTimeout, logger)
+}
+
+// checkServeOptions gives what in-process callers (tests) leave zero its default, then refuses
+// settings that cannot work, naming the flag.
+func checkServeOptions(opts *serveOptions) error {
 	if _, err := server.Namespace(opts.baseURL); err != nil {
 		return fmt.Errorf("--base-url: %w", err)
 	}
 	if opts.limits == (server.Limits{}) {
-		opts.limits = server.DefaultLimits() // not configured at all: in-process callers such as tests
+		opts.limits = server.DefaultLimits()
 	}
 	if err := validateLimits(opts.limits); err != nil {
 		return err
 	}
-	if opts.db != (postgres.Options{}) { // zero: not configured at all (in-process callers), the defaults
-		if err := validateDB(opts.db); err != nil {
-			return err
-		}
+	if err := opts.stores.Validate(); err != nil { // nil: each backend's defaults
+		return err
 	}
 	if opts.shutdownTimeout == 0 {
-		opts.shutdownTimeout = defaultShutdownTimeout // not configured at all: in-process callers such as tests
+		opts.shutdownTimeout = defaultShutdownTimeout
 	}
 	if opts.shutdownTimeout < 0 {
 		return errors.New("--shutdown-timeout must be positive")
@@ -227,94 +219,132 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 			return fmt.Errorf("--protocols: %w", err)
 		}
 	}
-	if err := opts.obs.validate(); err != nil {
-		return err
+	return opts.obs.validate()
+}
+
+// serveFront is what serve's clients meet before the service: TLS, the addresses the documents name,
+// and authentication.
+type serveFront struct {
+	tls         *tls.Config // nil: plain HTTP
+	addressing  docs.Addressing
+	auth        *auth.Authenticator // nil: authentication off
+	protectDocs bool
+}
+
+// buildFront loads the certificate, the addressing settings and the users file.
+func buildFront(opts serveOptions, logger *slog.Logger) (f serveFront, err error) {
+	if f.tls, err = opts.tls.tlsConfig(); err != nil {
+		return f, err
 	}
-	tlsConfig, err := opts.tls.tlsConfig()
+	if f.addressing, err = opts.addressing.build(); err != nil {
+		return f, err
+	}
+	f.auth, f.protectDocs, err = opts.auth.build(logger)
+	return f, err
+}
+
+// serveListeners are the listeners serve opened: --addr's, and --admin-addr's when set (kept in
+// opts.obs.adminListener, where the admin server takes it).
+type serveListeners struct {
+	main, admin net.Listener
+}
+
+// listenAll listens on --addr and, when set, --admin-addr.
+func listenAll(opts *serveOptions) (*serveListeners, error) {
+	main, err := listen(opts.addr, "--addr")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	addressing, err := opts.addressing.build()
-	if err != nil {
-		return err
-	}
-	authenticator, protectDocs, err := opts.auth.build(logger)
-	if err != nil {
-		return err
-	}
-	// Listen before the store is opened: a port in use stops serve before it has created anything.
-	listener, err := listen(opts.addr, "--addr")
-	if err != nil {
-		return err
-	}
-	started := false // set once serving: until then, a failure undoes what serve did
-	defer func() {
-		if !started {
-			_ = listener.Close()
-		}
-	}()
+	l := &serveListeners{main: main}
 	if opts.obs.adminAddr != "" {
-		if opts.obs.adminListener, err = listen(opts.obs.adminAddr, "--admin-addr"); err != nil {
-			return err
+		if l.admin, err = listen(opts.obs.adminAddr, "--admin-addr"); err != nil {
+			_ = main.Close()
+			return nil, err
 		}
-		defer func() {
-			if !started {
-				_ = opts.obs.adminListener.Close()
-			}
-		}()
+		opts.obs.adminListener = l.admin
 	}
-	// One serve per SQLite file (server/store/sqlite/servelock): the lock is taken after the path is
-	// checked, so a mistyped directory is reported as such, and before the store opens.
-	var lock *servelock.Lock
-	if path, ok := strings.CutPrefix(opts.store, "sqlite:"); ok && path != "" {
-		if _, err := checkSQLitePath(path, writeStore); err != nil {
-			return fmt.Errorf("--store %s: %w", opts.store, err)
-		}
-		if lock, err = servelock.Acquire(path); err != nil {
-			return fmt.Errorf("--store %s: %w%s", opts.store, err, lockHint(err))
-		}
-		defer func() { _ = lock.Release() }() // after the store is closed: defers run last first
+	return l, nil
+}
+
+// closeUnless closes the listeners unless serving started, after which the servers own them.
+func (l *serveListeners) closeUnless(started bool) {
+	if started {
+		return
 	}
-	opened, files, err := openStoreFor(ctx, opts.store, opts.db, writeStore)
+	_ = l.main.Close()
+	if l.admin != nil {
+		_ = l.admin.Close()
+	}
+}
+
+// servedStore is the store serve opened, as the service gets it, and what closing it involves.
+type servedStore struct {
+	// store is the opened store with every decorator but the observing one applied (wrapStore, the
+	// write health's).
+	store store.Store
+	// writes is the store's write health, which /readyz asks.
+	writes *store.WriteHealth
+	// close closes the store, removes what opening created unless serving started, and releases the
+	// single-writer lock, in that order.
+	close func(started bool)
+}
+
+// openServeStore takes the store's single-writer lock where its backend has one (one serve per SQLite
+// file), opens it through the registry (migrating it), and checks the contract's fields against those
+// its records may hold. Every --store value in its errors is redacted.
+func openServeStore(ctx context.Context, opts serveOptions, logger *slog.Logger) (*servedStore, error) {
+	name := stores.Registry.Redact(opts.store)
+	release, err := stores.Registry.Lock(opts.store)
 	if err != nil {
-		return fmt.Errorf("--store %s: %w", redactStore(opts.store), err)
+		return nil, fmt.Errorf("--store %s: %w", name, err)
 	}
-	var st store.Store = opened
+	opened, created, err := stores.Registry.Open(ctx, opts.store, opts.stores, backend.Write)
+	if err != nil {
+		_ = release()
+		return nil, fmt.Errorf("--store %s: %w", name, err)
+	}
 	// The store's write health: failed writes that are not the caller's fault (a full disk) make
 	// /readyz fail until a probe of the store's own finds it writable again (server/store/writehealth.go).
-	writes := store.NewWriteHealth(st, store.WriteHealthOptions{Logger: logger, ProbeInterval: opts.writeProbeInterval})
+	writes := store.NewWriteHealth(opened, store.WriteHealthOptions{Logger: logger, ProbeInterval: opts.writeProbeInterval})
+	var st store.Store = opened
 	if opts.wrapStore != nil {
 		st = opts.wrapStore(st)
 	}
-	defer func(st store.Store) {
+	served := &servedStore{store: writes.Wrap(st), writes: writes, close: func(started bool) {
 		_ = st.Close()
 		if !started {
-			files.removeCreated() // a database serve created and never served is not left behind
+			created.Remove() // a database serve created and never served is not left behind
 		}
-	}(st)
+		_ = release()
+	}}
 	// The contract's fields against those the stored records may hold (record_fields), without
 	// reading a record: a field the contract lost stops serve here, before any write could drop it.
 	if err := checkFields(ctx, opened, opts.store); err != nil {
-		return fmt.Errorf("--store %s: %w", redactStore(opts.store), err)
+		served.close(false)
+		return nil, fmt.Errorf("--store %s: %w", name, err)
 	}
-	st = writes.Wrap(st)
-	obs := setUpObservability(opts.obs, st, writes, logger)
-	st = obs.store
+	return served, nil
+}
 
+// buildServer builds the HTTP server of the service over the observed store.
+func buildServer(opts serveOptions, front serveFront, obs *observability, logger *slog.Logger) (*http.Server, error) {
 	if opts.wired != nil {
-		opts.wired(st)
+		opts.wired(obs.store)
 	}
-	handler, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
-		Auth: authenticator, ProtectDocs: protectDocs, Protocols: opts.protocols, Addressing: addressing})
+	handler, err := server.NewHandler(gen.Bind(service.New(obs.store)), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
+		Auth: front.auth, ProtectDocs: front.protectDocs, Protocols: opts.protocols, Addressing: front.addressing})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	obs.admin.start(opts.limits, logger)
-	defer obs.admin.shutdown(context.Background()) // when the main server fails; a no-op after the shutdown below
 	srv := server.NewHTTPServer(obs.wrap(handler), opts.limits, logger)
-	srv.TLSConfig = tlsConfig
+	srv.TLSConfig = front.tls
+	return srv, nil
+}
+
+// announce logs what serve serves, where and how, and warns when anyone may call it.
+func announce(opts serveOptions, front serveFront, addr net.Addr, logger *slog.Logger) {
 	scheme := "http"
-	if tlsConfig != nil {
+	if front.tls != nil {
 		scheme = "https"
 	}
 	ns, _ := server.Namespace(opts.baseURL)
@@ -323,18 +353,18 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 		protocols = binding.DefaultProtocols
 	}
 	b := currentBuild()
-	logger.Info("contactsync listening", "version", b.Version, "commit", b.Commit, "addr", listener.Addr().String(), "scheme", scheme,
+	logger.Info("contactsync listening", "version", b.Version, "commit", b.Commit, "addr", addr.String(), "scheme", scheme,
 		"endpoint", "/contactsync/v1/sync.asmx", "namespace", ns, "protocols", strings.Join(protocols, ","),
-		"store_kind", storeKind(opts.store), "store", redactStore(opts.store), "auth", authMode(authenticator, protectDocs))
-	warnIfUnauthenticated(logger, listener.Addr(), authenticator)
-	started = true
-	if opts.ready != nil {
-		opts.ready(listener.Addr())
-	}
+		"store_kind", stores.Registry.Kind(opts.store), "store", stores.Registry.Redact(opts.store), "auth", authMode(front.auth, front.protectDocs))
+	warnIfUnauthenticated(logger, addr, front.auth)
+}
 
+// serveUntilStopped serves on listener until ctx is cancelled, then shuts the server and the admin
+// server down, letting requests in flight finish within timeout.
+func serveUntilStopped(ctx context.Context, srv *http.Server, listener net.Listener, admin *adminServer, timeout time.Duration, logger *slog.Logger) error {
 	served := make(chan error, 1)
 	go func() {
-		if tlsConfig != nil {
+		if srv.TLSConfig != nil {
 			// The certificate is in srv.TLSConfig; ServeTLS adds HTTP/2 to the protocols offered.
 			served <- srv.ServeTLS(listener, "", "")
 			return
@@ -346,16 +376,16 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 		return err
 	case <-ctx.Done():
 	}
-	logger.Info("contactsync shutting down", "timeout", opts.shutdownTimeout.String())
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), opts.shutdownTimeout)
+	logger.Info("contactsync shutting down", "timeout", timeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		// Requests are still running: cut their connections, which cancels their contexts, so the
 		// store closes under as few of them as possible.
 		_ = srv.Close()
-		return fmt.Errorf("shutdown: requests still in flight after --shutdown-timeout %s were cut off: %w", opts.shutdownTimeout, err)
+		return fmt.Errorf("shutdown: requests still in flight after --shutdown-timeout %s were cut off: %w", timeout, err)
 	}
-	if err := obs.admin.shutdown(shutdownCtx); err != nil {
+	if err := admin.shutdown(shutdownCtx); err != nil {
 		return err
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
@@ -377,27 +407,6 @@ func listen(addr, flag string) (net.Listener, error) {
 		return nil, fmt.Errorf("%s %s: %w", flag, addr, err)
 	}
 	return l, nil
-}
-
-// lockHint says what to do when another serve holds a SQLite file.
-func lockHint(err error) string {
-	var held *servelock.HeldError
-	if !errors.As(err, &held) {
-		return ""
-	}
-	return ". One serve per SQLite file: stop the other one first; to run several instances, keep the contacts in PostgreSQL " +
-		"(contactsync copy moves them; docs/operations.md, \"Running several instances\"). backup, export and import may run beside serve."
-}
-
-// storeKind names the kind of store a --store value is, for the start-up log.
-func storeKind(spec string) string {
-	switch {
-	case strings.HasPrefix(spec, "sqlite:"):
-		return "sqlite"
-	case isPostgres(spec):
-		return "postgres"
-	}
-	return "unknown"
 }
 
 // authMode describes serve's authentication for the start-up log: off, or the schemes it accepts.

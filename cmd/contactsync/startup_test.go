@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/server/store/stores"
 	"github.com/contactsync/contactsync/server/store/storetest/fulldisk"
 	"github.com/contactsync/contactsync/wsdl"
 )
@@ -185,7 +186,7 @@ func TestStartupLogLine(t *testing.T) {
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "s3cret")
 	assert.NotContains(t, pgLogs.String(), "s3cret")
-	assert.Equal(t, "postgres", storeKind("postgres://u:s3cret@h/db"))
+	assert.Equal(t, "postgres", stores.Registry.Kind("postgres://u:s3cret@h/db"))
 }
 
 // TestHealthCommand: health answers 0 and "healthy" while serve is ready, and fails once it stops.

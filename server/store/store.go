@@ -1,7 +1,9 @@
 // Package store defines how records are kept: the Store interface every backend implements over
 // Record (the contract's record as a key, an indexed value and a canonical JSON document), the field
 // metadata every backend keeps (Fields), and the errors they report. Backends live in sub-packages
-// (sqlite and postgres); storetest holds the conformance suite they all run. No code here knows a
+// (sqlite and postgres); storetest holds the conformance suite they all run; backend says what a
+// backend supplies to the commands (its --store forms, options and flags, open, migrate, lock), and
+// stores lists the backends in the registry the commands open stores through. No code here knows a
 // field of the contract's record: the service converts it to and from a Record with the generated
 // record codec.
 package store

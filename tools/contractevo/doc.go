@@ -9,7 +9,8 @@
 //   - wsdl.patch: the WSDL edit, a unified diff against the repository root (git apply -p1);
 //   - for a new operation, one Go file of package service holding the service method, copied into
 //     server/service/ as is;
-//   - for a new field, service.patch: the lines of server/service/service.go's toWire that set it;
+//   - for a new field, service.patch: the lines of server/service/service.go's TestContact (the
+//     contact TestCreateContact stores) that set it;
 //   - for an edit of data already stored (07-rename-field), no code: its test builds a base patch
 //     first, writes and exports contacts with it, then applies the edit (data_test.go).
 //

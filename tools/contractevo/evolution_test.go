@@ -60,8 +60,8 @@ var evolutions = []evolution{
 	{
 		dir: "01-contact-fields",
 		check: func(t *testing.T, s *scratch) {
-			// The new fields are set by toWire for every contact; read them over every binding that
-			// offers the contact operations.
+			// The new fields are set by TestContact for every contact TestCreateContact stores; read
+			// them over every binding that offers the contact operations.
 			want := []string{
 				"<Modified>2026-11-23T14:05:06.7+01:30</Modified>",
 				"<Active>true</Active>",
@@ -395,7 +395,7 @@ func TestContractEvolution(t *testing.T) {
 				assert.Len(t, regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: `).FindAllString(out, -1), 1, "one error, the missing method:\n%s", out)
 			}
 
-			// The service code: a method in a new file, or the lines of toWire. go build does not compile
+			// The service code: a method in a new file, or the lines of TestContact. go build does not compile
 			// the packages that import a failed one, so the second half of "only the service's package" is
 			// that, with nothing but this code added, the whole module builds.
 			lap("generate and the first build")

@@ -56,6 +56,12 @@
 // Migrate for the `contactsync migrate` command. Concurrent migrations (several instances starting at
 // once) are serialized by an advisory lock. The tables live in the first schema of the connection's
 // search_path, which the DSN may set (…?search_path=contactsync).
+//
+// # As the commands see it
+//
+// Backend (backend.go) is this store in the registry of store backends (package stores): --store as
+// a postgres:// URL or libpq's key=value DSN, Options filled by the --db-* flags, the password masked
+// wherever a DSN is shown, and what to do about the errors a new deployment meets first.
 package postgres
 
 import (

@@ -30,7 +30,13 @@
 // the records may hold are in record_fields (fields.go). See docs/data.md for why.
 //
 // The schema is created and upgraded by the embedded migrations/NNNN_name.sql files, applied by
-// package migrate when Open runs.
+// package migrate when Open runs (and by Migrate, over the writer's connection settings alone).
+//
+// # As the commands see it
+//
+// Backend (backend.go) is this store in the registry of store backends (package stores): --store
+// sqlite:PATH, the checks of PATH before SQLite opens it (files.go), the removal of the files a failed
+// command created, one serve per file (servelock) and the online backup.
 package sqlite
 
 import (
@@ -161,9 +167,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 	// The writer opens first and migrates, which also switches the file to WAL mode before any reader
 	// connects (the journal mode is persistent, so readers need not, and as query_only cannot, set it).
-	s.w, err = sql.Open("sqlite", dsn(abs,
-		busyTimeout, "_pragma=journal_mode(WAL)", "_pragma=synchronous(FULL)",
-		"_pragma=foreign_keys(1)", "_txlock=immediate"))
+	s.w, err = sql.Open("sqlite", writerDSN(abs))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
@@ -216,6 +220,35 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s.startCommitter()
 	ok = true
 	return s, nil
+}
+
+// writerDSN is the data source name of the connection that writes to the database at the absolute
+// path abs: WAL, every commit fsynced, a busy timeout, and write transactions that take the lock up
+// front (BEGIN IMMEDIATE), so that it is safe while another process uses the file.
+func writerDSN(abs string) string {
+	return dsn(abs, busyTimeout, "_pragma=journal_mode(WAL)", "_pragma=synchronous(FULL)",
+		"_pragma=foreign_keys(1)", "_txlock=immediate")
+}
+
+// Migrate applies the migrations the database file at path lacks (creating it) and returns those it
+// applied, over a connection with the settings Open writes with (writerDSN), so it is safe while a
+// serve uses the file. Unlike Open it starts nothing else: no readers, no committer.
+func Migrate(ctx context.Context, path string) ([]migrate.Migration, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", writerDSN(abs))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	applied, err := migrate.Up(ctx, db, Migrations(), migrate.QuestionMark)
+	if err != nil {
+		return applied, fmt.Errorf("sqlite: %s: %w", abs, err)
+	}
+	return applied, nil
 }
 
 // dsn builds the driver's data source name: a file: URI for the absolute path, carrying params
