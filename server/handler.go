@@ -1,10 +1,12 @@
 // Package server is the service's HTTP handler: it wires the packages below it into one endpoint and
 // routes each request to them. A request to /contactsync/v1/sync.asmx goes by method, path and content
 // type to a binding or to the documents (docs), by the routes the bindings declare (routes.go); the
-// handler admits it (admission), authenticates it (auth), decodes it with the binding, calls the
-// operation on the service (service) through the contract the generated Bind bound to it (gen), and
-// has the binding write the result or the error. What it decided is reported to observe's Exchange for metrics and the
-// access log.
+// handler asks auth whether the request may go on (auth.Authenticator.Decide), admits it (admission),
+// decodes it with the binding, calls the operation on the service (service) through the contract the
+// generated Bind bound to it (gen), and has the binding write the result or the error. It reports each
+// stage once, as it ends (the binding, the authentication decision, admission, decoding, the
+// operation's result), into the request's observe.Exchange: the metrics, the access log and the debug
+// trace all read that one record (observe.Events) when the request is answered.
 //
 // Only cmd/, tools/ and tests import this package; no package under server/ does. It is the one package
 // that imports the concrete binding packages (binding/soap, binding/httpform, binding/json), in one
@@ -46,7 +48,7 @@ type Config struct {
 	// Logger receives internal errors and recovered panics; nil means slog.Default().
 	Logger *slog.Logger
 	// Auth, when set, requires credentials on every operation request (HTTP Basic, or a WS-Security
-	// UsernameToken on SOAP); nil means authentication is off. See auth.go.
+	// UsernameToken on SOAP); nil means authentication is off. It decides (auth.Authenticator.Decide).
 	Auth *auth.Authenticator
 	// ProtectDocs puts ?WSDL, ?disco and the help pages behind HTTP Basic too (only with Auth).
 	ProtectDocs bool
@@ -92,12 +94,9 @@ type Handler struct {
 	docs                 *docs.Documents
 	// gates bound the requests reading their body, waiting and running (admission).
 	gates *admission.Gates
-	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
+	// auth is nil when authentication is off; protectDocs guards the documents too (docsGuarded).
 	auth        *auth.Authenticator
 	protectDocs bool
-	// debug is whether the logger takes debug lines: then every request served by a binding gets one
-	// (trace.go).
-	debug bool
 }
 
 // allBindings returns every binding the service has, in the order of binding.ProtocolNames, of the
@@ -151,7 +150,6 @@ func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
 		gates:       admission.New(limits.Admission),
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
-		debug:       logger.Enabled(context.Background(), slog.LevelDebug),
 	}
 	all := allBindings(opsNS, limits, ops)
 	var atEndpoint, atOperations, served []binding.Binding
@@ -177,109 +175,110 @@ func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
 	return h, nil
 }
 
-// serve runs one request through a binding: authenticate what the headers carry, admit the body,
-// decode it (and authenticate the credentials it carries), take an operation slot, call, encode.
-// Credentials are checked before the slot is taken: a wrong password waits for one of the
-// authenticator's few bcrypt slots, and must not hold an operation slot meanwhile. A panic anywhere
-// below becomes an internal error in the binding's form; the server keeps serving.
+// serve runs one request through a binding: ask auth about the headers, admit the body, decode it
+// (and when the headers carried no credentials, ask auth about those the body carried), take an
+// operation slot, call, encode. Credentials are checked before the slot is taken: a wrong password
+// waits for one of the authenticator's few bcrypt slots, and must not hold an operation slot meanwhile.
+// Each stage is reported once, as it ends, to the request's observe.Exchange. A panic anywhere below
+// becomes an internal error in the binding's form; the server keeps serving.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding, opName string) {
-	ex := observe.ExchangeOf(r) // what this request reports to metrics and the access log
-	ex.SetBinding(b.Name())
-	if h.debug {
-		// What --log-level debug logs of the request (trace.go), once it is answered.
-		tr := &trace{}
-		ex.TraceStore()
-		defer h.logTrace(r, b, tr)
-		h.serveTraced(w, r, b, opName, ex, tr)
-		return
-	}
-	h.serveTraced(w, r, b, opName, ex, nil)
-}
-
-// serveTraced is serve, recording into tr when it is not nil.
-func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request, b binding.Binding, opName string, ex *observe.Exchange, tr *trace) {
+	ex := observe.ExchangeOf(r) // the request's event record; nil (and every report a no-op) without observe
+	ex.Routed(b.Name(), h.auth != nil)
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
 			h.log.Error("panic while serving a request", "request_id", ex.RequestID(), "binding", b.Name(), "panic", v, "stack", string(debug.Stack()))
-			ex.SetCode(fault.Internal)
-			b.WriteError(w, fault.InternalError(fmt.Errorf("panic: %v", v)))
+			e := fault.InternalError(fmt.Errorf("panic: %v", v))
+			ex.Panicked(e)
+			b.WriteError(w, e)
 		}
 	}()
 
-	// HTTP Basic (auth.go), from the headers alone: a caller without valid credentials is answered
-	// before its body is read.
-	var who authOutcome
-	authenticated, aerr := h.checkBasic(r, b, &who)
-	if aerr != nil {
-		tr.auth(&who, aerr)
-		h.writeError(w, r, b, aerr)
-		return
+	// The headers first: a caller without valid credentials is answered before its body is read.
+	var who auth.Decision
+	if h.auth != nil {
+		who = h.auth.Decide(r, b.CarriesTokens(), nil)
+		if !who.Pending {
+			ex.Authenticated(who.Scheme, who.User, who.Refused, who.Err)
+			if who.Err != nil {
+				h.writeError(w, r, b, who.Err)
+				return
+			}
+		}
 	}
 	// The body is read within the limits and a minimum rate, holding a pending place (admission).
 	body, ticket, err := h.gates.Admit(w, r, b)
 	defer ticket.Release()
 	if err != nil {
-		tr.admission(&ticket, err)
+		ex.Admitted(ticket.Queued, err)
 		h.writeError(w, r, b, err)
 		return
 	}
-	var req binding.Request
-	var derr *fault.Error
-	if authenticated {
-		req, derr = b.Decode(r, opName, body)
-	} else {
-		req, derr = h.decodeAuthenticating(r, b, opName, body, &who) // auth.go: the SOAP UsernameToken
-		if who.refused != "" {
-			tr.auth(&who, derr)
-			h.writeError(w, r, b, derr)
+	req, derr := b.Decode(r, opName, body)
+	if who.Pending {
+		// The credentials the body carried (a SOAP UsernameToken) decide, before anything else decoding
+		// found: a caller without valid ones learns nothing of its body but 401.
+		who = h.auth.Decide(r, true, &req.Credentials)
+		ex.Authenticated(who.Scheme, who.User, who.Refused, who.Err)
+		if who.Err != nil {
+			h.writeError(w, r, b, who.Err)
 			return
 		}
 	}
-	if h.auth != nil {
-		ex.SetUser(who.user)
-		tr.auth(&who, nil)
-	}
-	if req.Op != nil {
-		ex.SetOperation(req.Op.Name)
-		tr.request(req)
-	}
+	ex.Decoded(req.Op, req.Msg, derr)
 	if derr != nil {
-		tr.failed("decode", derr)
 		h.writeError(w, r, b, derr)
 		return
 	}
-	if err := h.gates.Enter(&ticket, r); err != nil {
-		tr.admission(&ticket, err)
+	err = h.gates.Enter(&ticket, r)
+	ex.Admitted(ticket.Queued, err)
+	if err != nil {
 		h.writeError(w, r, b, err)
 		return
 	}
-	tr.admission(&ticket, nil)
 	resp, cerr := h.call(r.Context(), req.Msg)
 	if cerr != nil {
 		e := fault.As(cerr)
-		tr.failed("operation", e)
+		ex.Called(e)
 		h.writeError(w, r, b, e)
 		return
 	}
+	ex.Called(nil)
 	b.WriteResult(w, req.Op, resp)
 }
 
+// writeError answers the request with e in the binding's form, logging the answers an operator must
+// see. The stage that failed has reported e to the request's Exchange already.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, b binding.Binding, e *fault.Error) {
-	ex := observe.ExchangeOf(r)
-	ex.SetCode(e.Code)
 	switch e.Code {
 	case fault.Internal:
-		h.log.Error("request failed", "request_id", ex.RequestID(), "binding", b.Name(), "path", r.URL.Path, "error", e.Err)
+		h.log.Error("request failed", "request_id", observe.ExchangeOf(r).RequestID(), "binding", b.Name(), "path", r.URL.Path, "error", e.Err)
 	case fault.OutcomeUnknown:
 		// Rare, and the one answer that leaves the data in doubt: the log names the request, so an
 		// operator can find what the client was told and check the contact.
-		h.log.Warn("write outcome unknown: its commit was sent and the answer lost", "request_id", ex.RequestID(),
+		h.log.Warn("write outcome unknown: its commit was sent and the answer lost", "request_id", observe.ExchangeOf(r).RequestID(),
 			"binding", b.Name(), "path", r.URL.Path, "error", e.Err)
 	}
 	b.WriteError(w, e)
+}
+
+// docsGuarded reports whether a request for ?WSDL, ?disco or a help page was refused (and answered)
+// because the documents are protected (Config.ProtectDocs) and the request has no valid Basic
+// credentials: auth decides as for a binding whose body carries no token. Like an operation's
+// credentials it is checked outside the operation slots, and its bcrypt comparisons take the
+// authenticator's turns and bcrypt slots like every other (see auth.Authenticator), so a flood of
+// document requests with new passwords is shed there, with 503.
+func (h *Handler) docsGuarded(w http.ResponseWriter, r *http.Request) bool {
+	if h.auth == nil || !h.protectDocs {
+		return false
+	}
+	if d := h.auth.Decide(r, false, nil); d.Err != nil {
+		binding.WritePlainError(w, d.Err)
+		return true
+	}
+	return false
 }
 
 // Contract returns the WSDL for a deployment whose namespace is set by baseURL, with every port at

@@ -102,17 +102,18 @@ func importViolations(pkgs []goPackage) []string {
 				// them would carry test code into the binary. go list's Imports leaves test files out, so
 				// any import seen here is a non-test one.
 				out = append(out, fmt.Sprintf("%s imports %s; only tests may", p.ImportPath, imp))
-			case p.ImportPath == module+"/server/auth" && !std(imp) && !strings.HasPrefix(imp, "golang.org/x/crypto/"):
-				out = append(out, fmt.Sprintf("server/auth imports %s; it may import only the standard library and golang.org/x/crypto", imp))
+			case p.ImportPath == module+"/server/auth" && !std(imp) && !strings.HasPrefix(imp, "golang.org/x/crypto/") && imp != module+"/server/fault":
+				out = append(out, fmt.Sprintf("server/auth imports %s; it may import only the standard library, golang.org/x/crypto and server/fault", imp))
 			}
 		}
 	}
 	return out
 }
 
-// TestImportViolations holds importViolations to the binding rule and the test-helper rule on made-up
-// graphs, so a rule that stopped firing would be noticed: only the root may import a concrete binding
-// package, whichever it is, and no package but a test imports the shared test helpers.
+// TestImportViolations holds importViolations to the binding rule, the test-helper rule and auth's rule
+// on made-up graphs, so a rule that stopped firing would be noticed: only the root may import a concrete
+// binding package, whichever it is, no package but a test imports the shared test helpers, and auth
+// imports nothing of the service but fault.
 func TestImportViolations(t *testing.T) {
 	root, srv := module+"/server", module+"/server/"
 	for _, tc := range []struct {
@@ -133,14 +134,20 @@ func TestImportViolations(t *testing.T) {
 		{"a name that only starts alike", srv + "docs", srv + "bindings", false},
 		{"the service imports the test helpers", srv + "service", testSupport, true},
 		{"the root imports the test helpers", root, testSupport, true},
+		{"auth answers with fault's errors", srv + "auth", srv + "fault", false},
+		{"auth reads what a binding decoded", srv + "auth", srv + "binding", true},
+		{"auth reports to observe", srv + "auth", srv + "observe", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := importViolations([]goPackage{{ImportPath: tc.pkg, Imports: []string{tc.imp}}})
 			if tc.broken {
 				require.Len(t, v, 1)
-				if tc.imp == testSupport {
+				switch {
+				case tc.pkg == srv+"auth":
+					assert.Contains(t, v[0], "server/auth imports")
+				case tc.imp == testSupport:
 					assert.Contains(t, v[0], "only tests may")
-				} else {
+				default:
 					assert.Contains(t, v[0], "only the server root may")
 				}
 			} else {

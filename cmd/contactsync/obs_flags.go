@@ -89,7 +89,7 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 	storeMetrics := instrumented.NewMetrics(reg)
 	measured := instrumented.New(st, storeMetrics)
 	if logger.Enabled(context.Background(), slog.LevelDebug) {
-		// The debug line's store time (server/trace.go): each store call adds its time to its
+		// The debug line's store time (server/observe/trace.go): each store call adds its time to its
 		// request's; at info and above nothing is added up.
 		measured = instrumented.NewObserved(st, storeMetrics, observe.AddStoreTime)
 	}

@@ -1,12 +1,15 @@
 // Package auth authenticates callers of the service: a file of users with bcrypt password hashes (the
 // htpasswd format Apache's `htpasswd -B` writes), verification of HTTP Basic credentials and of
 // WS-Security UsernameTokens (PasswordText and, for users who opted in, PasswordDigest with nonce and
-// created-time checks), and the caches that keep both cheap and replay-safe.
+// created-time checks), the caches that keep both cheap and replay-safe, and the decision the handler
+// asks for about each request (Decide): accepted as whom, refused with which answer and, for the
+// operator's debug log, why, or pending until the body's credentials are known.
 //
-// It parses no HTTP or SOAP: the bindings extract the credentials and the server maps the errors
-// returned here to its error codes. It owns the two things of authentication the bindings write: the
-// Basic challenge of every 401 (BasicChallenge) and the WS-Security fault a refused UsernameToken gets
-// (TokenFault). It may import only the standard library and golang.org/x/crypto.
+// It parses no SOAP: the SOAP binding reads the WS-Security header into Credentials, and Decide judges
+// them. It owns the things of authentication the bindings write: the Basic challenge of every 401
+// (BasicChallenge) and the WS-Security fault a refused UsernameToken gets (TokenFault). It may import
+// only the standard library, golang.org/x/crypto and server/fault (the errors its decisions answer
+// with).
 package auth
 
 import (

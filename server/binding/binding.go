@@ -90,23 +90,13 @@ type Sample interface {
 }
 
 // Request is a decoded request: the operation, its generated request value and the credentials the
-// body carried. HTTP Basic credentials travel in the Authorization header and are judged from it before
-// the body is decoded, so that an unauthenticated caller's body is never parsed.
+// body carried, which auth judges (auth.Authenticator.Decide). HTTP Basic credentials travel in the
+// Authorization header and are judged from it before the body is decoded, so that an unauthenticated
+// caller's body is never parsed.
 type Request struct {
 	Op          *wire.Operation
 	Msg         wire.Message
-	Credentials Credentials
-}
-
-// Credentials are what a request body carried to authenticate its caller: on SOAP, the UsernameToken
-// of a WS-Security header addressed to this service.
-type Credentials struct {
-	// Token is the UsernameToken, nil when the body carried none.
-	Token *auth.UsernameToken
-	// Problem says why the security header cannot be used (two tokens, two headers, elements where text
-	// belongs); "" when it can, or when there was none. It matters only when authentication is on; with
-	// it off, the header is ignored.
-	Problem string
+	Credentials auth.Credentials
 }
 
 // WriteBody writes a complete response in one Write, never chunked. A body below autoLength gets its

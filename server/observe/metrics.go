@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"net/http"
 	"strings"
 	"sync/atomic"
 
@@ -120,6 +121,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m.durationSeries = make([]atomic.Pointer[prometheus.Observer], len(BindingLabels)*len(metricOperations))
 	reg.MustRegister(m.requests, m.duration, m.inFlight)
 	return m
+}
+
+// Finished counts a request once it is answered: Metrics is the Observer of the request metrics.
+func (m *Metrics) Finished(_ *http.Request, ev *Events) {
+	m.observe(indexOf(BindingLabels, ev.BindingLabel()), indexOf(metricOperations, ev.OperationLabel()), outcomeIndex(ev.Outcome), ev.Duration.Seconds())
 }
 
 // observe counts one finished request.

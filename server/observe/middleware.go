@@ -38,37 +38,60 @@ type Config struct {
 	// in Logger's format, which formats a line by hand instead of through a slog record. When nil,
 	// the lines go through Logger.
 	AccessLines *AccessLog
+	// Observers read each request's events after the built-in ones (the debug trace when Logger takes
+	// debug lines, the metrics, the access log), in this order.
+	Observers []Observer
 }
 
 // Middleware wraps the endpoint handler next with what every request needs for operating the service:
-// an X-Request-ID (accepted or generated, echoed in the response), the in-flight gauge, the request
-// counter and latency histogram, and the access log line. The handler reports the binding, operation
-// and error code it chose into the request's Exchange (ExchangeOf), so the labels come from the
-// handler's closed sets, never from the request.
+// an X-Request-ID (accepted or generated, echoed in the response), the in-flight gauge, and the
+// request's event record (Events, in its Exchange), which the observers read once it is answered: the
+// debug line when Logger takes debug lines, the request counter and latency histogram, the access log
+// line, and cfg.Observers. The handler reports each stage of a request once, into the request's
+// Exchange (ExchangeOf), so the labels come from the handler's closed sets, never from the request.
 func Middleware(next http.Handler, cfg Config) http.Handler {
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
 	}
-	access := cfg.AccessLines
-	if access == nil {
-		access = Through(logger)
+	o := &observer{next: next, metrics: cfg.Metrics, idPrefix: newRequestIDPrefix()}
+	if logger.Enabled(context.Background(), slog.LevelDebug) {
+		o.detailed = true
+		o.observers = append(o.observers, debugTrace{log: logger})
 	}
-	return &observer{next: next, metrics: cfg.Metrics, access: access, accessLog: cfg.AccessLog, idPrefix: newRequestIDPrefix()}
+	if cfg.Metrics != nil {
+		o.observers = append(o.observers, cfg.Metrics)
+	}
+	if cfg.AccessLog {
+		access := cfg.AccessLines
+		if access == nil {
+			access = Through(logger)
+		}
+		o.observers = append(o.observers, accessLine{access})
+	}
+	o.observers = append(o.observers, cfg.Observers...)
+	return o
 }
 
+// errPanicked is what a request that panicked outside the handler's own recovery was answered with:
+// net/http closes its connection.
+var errPanicked = fault.Errorf(fault.Internal, "The handler panicked.")
+
 type observer struct {
-	next      http.Handler
-	metrics   *Metrics
-	access    *AccessLog
-	accessLog bool
+	next    http.Handler
+	metrics *Metrics
+	// observers read every request's events when it is answered, in order.
+	observers []Observer
+	// detailed marks every request's events Detailed, for the debug trace.
+	detailed bool
 	// idPrefix and idCounter make generated request ids: unique within the process by the counter,
 	// and across processes and restarts by the random prefix, without reading crypto/rand per request.
 	idPrefix  string
 	idCounter atomic.Uint64
 }
 
-// Exchange is one request's record, its response writer and its context in one allocation. It
+// Exchange is one request's event record (Events), its response writer and its context in one
+// allocation. It
 // implements http.ResponseWriter to learn the status and size of the response (hiding net/http's
 // unexported requestTooLarge hook from http.MaxBytesReader, so after an oversized body the server
 // drains or closes the connection itself instead of being told to close it), and context.Context
@@ -78,33 +101,24 @@ type observer struct {
 type Exchange struct {
 	http.ResponseWriter
 	context.Context
-	id string
 	// idHeader backs the X-Request-ID header value, saving the allocation of a one-element slice.
 	idHeader [1]string
-	binding  string     // a name from BindingLabels, set by the handler; "" until then
-	op       string     // a name from metricOperations, set by the handler; "" until then
-	code     fault.Code // the error code the handler answered with; "" on success
-	user     string     // the user the request authenticated as; "" when it did not
-	// traceStore makes AddStoreTime add up the store's time in store (--log-level debug).
-	traceStore bool
-	store      time.Duration
-	status     int
-	bytes      int64
+	ev       Events
 }
 
 func (e *Exchange) WriteHeader(status int) {
-	if e.status == 0 {
-		e.status = status
+	if e.ev.Status == 0 {
+		e.ev.Status = status
 	}
 	e.ResponseWriter.WriteHeader(status)
 }
 
 func (e *Exchange) Write(p []byte) (int, error) {
-	if e.status == 0 {
-		e.status = http.StatusOK
+	if e.ev.Status == 0 {
+		e.ev.Status = http.StatusOK
 	}
 	n, err := e.ResponseWriter.Write(p)
-	e.bytes += int64(n)
+	e.ev.Bytes += int64(n)
 	return n, err
 }
 
@@ -129,58 +143,6 @@ func ExchangeOf(r *http.Request) *Exchange {
 	return e
 }
 
-// SetBinding records the binding that serves the request, one of BindingLabels.
-func (e *Exchange) SetBinding(name string) {
-	if e != nil {
-		e.binding = name
-	}
-}
-
-// SetOperation records the operation the request was decoded as; "" leaves it unknown.
-func (e *Exchange) SetOperation(name string) {
-	if e != nil {
-		e.op = name
-	}
-}
-
-// SetCode records the error code the request was answered with.
-func (e *Exchange) SetCode(c fault.Code) {
-	if e != nil {
-		e.code = c
-	}
-}
-
-// SetUser records the user the request authenticated as, for the access log.
-func (e *Exchange) SetUser(name string) {
-	if e != nil {
-		e.user = name
-	}
-}
-
-// Operation returns the operation recorded by SetOperation; "" when none was.
-func (e *Exchange) Operation() string {
-	if e == nil {
-		return ""
-	}
-	return e.op
-}
-
-// TraceStore makes the exchange add up the time its request spends in the store (AddStoreTime), for
-// the debug log; StoreTime returns the sum.
-func (e *Exchange) TraceStore() {
-	if e != nil {
-		e.traceStore = true
-	}
-}
-
-// StoreTime returns the time the request spent in the store, when TraceStore was called.
-func (e *Exchange) StoreTime() time.Duration {
-	if e == nil {
-		return 0
-	}
-	return e.store
-}
-
 // AddStoreTime adds d to the store time of the request whose context ctx is, when its exchange traces
 // it. The store decorator (server/store/instrumented) calls it after every call; the service passes
 // the request's own context to the store, which is the exchange itself, so finding it costs a type
@@ -190,8 +152,8 @@ func AddStoreTime(ctx context.Context, d time.Duration) {
 	if !ok {
 		e, _ = ctx.Value(exchangeKey{}).(*Exchange)
 	}
-	if e != nil && e.traceStore {
-		e.store += d
+	if e != nil && e.ev.Detailed {
+		e.ev.StoreTime += d
 	}
 }
 
@@ -200,15 +162,15 @@ func (e *Exchange) RequestID() string {
 	if e == nil {
 		return ""
 	}
-	return e.id
+	return e.ev.RequestID
 }
 
 func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	ex := &Exchange{ResponseWriter: w, Context: r.Context(), id: o.requestID(r.Header.Get(RequestIDHeader))}
+	ex := &Exchange{ResponseWriter: w, Context: r.Context()}
+	ex.ev.Start, ex.ev.RequestID, ex.ev.Detailed = time.Now(), o.requestID(r.Header.Get(RequestIDHeader)), o.detailed
 	// Set the header map entry directly: the key is already canonical, and Set would canonicalize it
 	// again and allocate the value slice on every request.
-	ex.idHeader[0] = ex.id
+	ex.idHeader[0] = ex.ev.RequestID
 	w.Header()["X-Request-Id"] = ex.idHeader[:]
 	if o.metrics != nil {
 		o.metrics.inFlight.Inc()
@@ -218,49 +180,50 @@ func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// internal failure; net/http then handles the panic as without this middleware.
 	defer func() {
 		if v := recover(); v != nil {
-			ex.code, ex.status = fault.Internal, http.StatusInternalServerError
-			o.finish(ex, r, start)
+			ex.ev.Err, ex.ev.Status = errPanicked, http.StatusInternalServerError
+			o.finish(ex, r)
 			panic(v)
 		}
-		o.finish(ex, r, start)
+		o.finish(ex, r)
 	}()
 	o.next.ServeHTTP(ex, r.WithContext(ex))
 }
 
-func (o *observer) finish(ex *Exchange, r *http.Request, start time.Time) {
-	now := time.Now()
-	elapsed := now.Sub(start)
-	status := ex.status
-	if status == 0 {
-		status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
+// finish completes the request's events with its answer and hands them to every observer.
+func (o *observer) finish(ex *Exchange, r *http.Request) {
+	ev := &ex.ev
+	ev.End = time.Now()
+	ev.Duration = ev.End.Sub(ev.Start)
+	if ev.Status == 0 {
+		ev.Status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
 	}
-	outcome := outcomeOf(ex.code, status)
-	if ex.code == fault.Unavailable && errors.Is(ex.Context.Err(), context.Canceled) {
+	code := ev.Code()
+	ev.Outcome = outcomeOf(code, ev.Status)
+	if code == fault.Unavailable && errors.Is(ex.Context.Err(), context.Canceled) {
 		// The request's context is cancelled before ServeHTTP returns only when the client's
 		// connection closed (or a shutdown cut it): the Unavailable answer went to nobody, and
 		// counting it as one would raise false alarms about the store.
-		outcome = outcomeClientGone
-	}
-	binding, op := ex.binding, ex.op
-	if binding == "" {
-		binding = bindingNone
-	}
-	if op == "" {
-		op = operationUnknown
+		ev.Outcome = outcomeClientGone
 	}
 	if o.metrics != nil {
 		o.metrics.inFlight.Dec()
-		o.metrics.observe(indexOf(BindingLabels, binding), indexOf(metricOperations, op), outcomeIndex(outcome), elapsed.Seconds())
 	}
-	if o.accessLog {
-		path := r.URL.Path
-		if len(path) > maxLoggedPathBytes {
-			path = path[:maxLoggedPathBytes] + "…"
-		}
-		o.access.Log(r.Context(), &Access{Time: now, RequestID: ex.id, Method: r.Method, Path: path,
-			Binding: binding, Operation: op, Status: status, Outcome: outcome, Duration: elapsed, Bytes: ex.bytes,
-			Remote: r.RemoteAddr, User: ex.user})
+	for _, obs := range o.observers {
+		obs.Finished(r, ev)
 	}
+}
+
+// accessLine is the Observer writing the access log: one line per request.
+type accessLine struct{ log *AccessLog }
+
+func (a accessLine) Finished(r *http.Request, ev *Events) {
+	path := r.URL.Path
+	if len(path) > maxLoggedPathBytes {
+		path = path[:maxLoggedPathBytes] + "…"
+	}
+	a.log.Log(r.Context(), &Access{Time: ev.End, RequestID: ev.RequestID, Method: r.Method, Path: path,
+		Binding: ev.BindingLabel(), Operation: ev.OperationLabel(), Status: ev.Status, Outcome: ev.Outcome, Duration: ev.Duration,
+		Bytes: ev.Bytes, Remote: r.RemoteAddr, User: ev.User()})
 }
 
 // outcomeOf returns the outcome label of a finished request: the code the handler reported, else
