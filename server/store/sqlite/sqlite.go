@@ -14,6 +14,9 @@
 //     checkpoint) waits up to ten seconds instead of failing at once with SQLITE_BUSY.
 //   - foreign_keys(1): enforced, so future migrations can rely on them.
 //
+// A database file the store creates is created with mode 0600 first, so its -wal and -shm files get
+// that mode too (filemode.go).
+//
 // Writes go through a pool of exactly one connection, so they are serialized in Go rather than by
 // SQLite's busy-wait retry loop. One committer goroutine runs them, batching concurrent writes into
 // one transaction and one fsync (group commit, see groupcommit.go). Every write transaction starts
@@ -158,6 +161,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			_ = s.Close()
 		}
 	}()
+
+	CreateFile(abs) // mode 0600 for a new database, before SQLite creates it with its own
 
 	// The writer opens first and migrates, which also switches the file to WAL mode before any reader
 	// connects (the journal mode is persistent, so readers need not, and as query_only cannot, set it).
