@@ -205,6 +205,7 @@ func migrateSQLite(ctx context.Context, path string) ([]migrate.Migration, error
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // a Windows drive path
 	}
+	sqlite.CreateFile(abs) // mode 0600 for a new database, as sqlite.Open creates one
 	db, err := sql.Open("sqlite", "file:"+p+
 		"?_pragma=busy_timeout%2810000%29&_pragma=journal_mode%28WAL%29&_pragma=synchronous%28FULL%29&_txlock=immediate")
 	if err != nil {
