@@ -157,6 +157,8 @@ func (s *Store) runCommitter() {
 		}
 		s.runBatch(batch)
 		clear(batch) // drop references to finished requests
+		// The write-ahead log's size policy (walsize.go), while the write connection is idle.
+		s.afterBatch()
 	}
 }
 

@@ -13,6 +13,11 @@
 //   - busy_timeout(10000): a connection that finds the database locked (by another process, or by a
 //     checkpoint) waits up to ten seconds instead of failing at once with SQLITE_BUSY.
 //   - foreign_keys(1): enforced, so future migrations can rely on them.
+//   - journal_size_limit (the write connection's): with a checkpoint that waits for readers when the
+//     log grows past a size, it keeps the -wal file small under sustained load (walsize.go).
+//
+// A database file the store creates is created with mode 0600 first, so its -wal and -shm files get
+// that mode too (filemode.go).
 //
 // Writes go through a pool of exactly one connection, so they are serialized in Go rather than by
 // SQLite's busy-wait retry loop. One committer goroutine runs them, batching concurrent writes into
@@ -123,7 +128,8 @@ type Store struct {
 	updateDoc *sql.Stmt // on w
 	deleteRow *sql.Stmt // on w
 
-	gc *committer // runs every write; see groupcommit.go
+	gc  *committer // runs every write; see groupcommit.go
+	wal walCheck   // the committer's checkpoint policy; see walsize.go
 
 	path    string     // the database file's absolute path; ProbeWrite writes beside it
 	probeMu sync.Mutex // one probe file at a time: concurrent probes share its name
@@ -147,6 +153,11 @@ var _ store.Store = (*Store)(nil)
 //
 // ctx bounds only the work Open does (connecting, migrating, preparing); the Store outlives it.
 func Open(ctx context.Context, path string) (*Store, error) {
+	return open(ctx, path, defaultWALPolicy)
+}
+
+// open is Open with the write-ahead log's size policy as a parameter, so tests can make it small.
+func open(ctx context.Context, path string, wal walPolicy) (*Store, error) {
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		// An in-memory database would be a different, empty database on each pooled connection.
 		return nil, fmt.Errorf("sqlite: open %q: path must name a database file", path)
@@ -156,7 +167,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %q: %w", path, err)
 	}
 
-	s := &Store{path: abs}
+	s := &Store{path: abs, wal: walCheck{policy: wal}}
 	ok := false
 	defer func() {
 		if !ok {
@@ -165,9 +176,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 	}()
 
+	CreateFile(abs) // mode 0600 for a new database, before SQLite creates it with its own
+
 	// The writer opens first and migrates, which also switches the file to WAL mode before any reader
 	// connects (the journal mode is persistent, so readers need not, and as query_only cannot, set it).
-	s.w, err = sql.Open("sqlite", writerDSN(abs))
+	s.w, err = sql.Open("sqlite", writerDSN(abs, wal))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}
@@ -225,9 +238,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // writerDSN is the data source name of the connection that writes to the database at the absolute
 // path abs: WAL, every commit fsynced, a busy timeout, and write transactions that take the lock up
 // front (BEGIN IMMEDIATE), so that it is safe while another process uses the file.
-func writerDSN(abs string) string {
+func writerDSN(abs string, wal walPolicy) string {
 	return dsn(abs, busyTimeout, "_pragma=journal_mode(WAL)", "_pragma=synchronous(FULL)",
-		"_pragma=foreign_keys(1)", "_txlock=immediate")
+		"_pragma=foreign_keys(1)", wal.sizeLimitPragma(), "_txlock=immediate")
 }
 
 // Migrate applies the migrations the database file at path lacks (creating it) and returns those it
@@ -238,7 +251,8 @@ func Migrate(ctx context.Context, path string) ([]migrate.Migration, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", writerDSN(abs))
+	CreateFile(abs) // mode 0600 for a new database, as Open creates one
+	db, err := sql.Open("sqlite", writerDSN(abs, defaultWALPolicy))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", abs, err)
 	}

@@ -70,7 +70,8 @@ type Lock struct {
 }
 
 // Acquire takes the lock of the database file database (made absolute and, when it exists, resolved
-// through symbolic links, so two spellings of one file share a lock), creating the lock file if needed.
+// through symbolic links, so two spellings of one file share a lock), creating the lock file (mode 0600)
+// if needed.
 // It never waits: when another process holds the lock it returns a *HeldError naming it.
 func Acquire(database string) (*Lock, error) {
 	path, err := canonical(database)
@@ -82,7 +83,8 @@ func Acquire(database string) (*Lock, error) {
 	// a lock on a file no one else can find: after locking, check that the path still names the file
 	// locked, and start again if not. Two rounds suffice unless processes race in a loop.
 	for range 8 {
-		fl := flock.New(lockPath, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o644))
+		// Mode 0600 like the database beside it: the file names the serving process and its host.
+		fl := flock.New(lockPath, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
 		ok, err := fl.TryLock()
 		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", lockPath, err)
