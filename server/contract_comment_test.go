@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/wsdl"
 )
@@ -24,7 +25,7 @@ func TestServedContractHasNoComment(t *testing.T) {
 	assert.Contains(t, body, "<wsdl:definitions ", "the document itself is intact")
 	assert.True(t, bytes.HasPrefix([]byte(body), []byte(`<?xml version="1.0" encoding="utf-8"?>`+"\n<wsdl:definitions ")), "the declaration, then the root on the next line")
 	for _, protocols := range [][]string{{"soap11", "docs"}, {"soap12", "get", "post", "json", "docs"}} {
-		doc, err := server.ContractFor(wsdl.DefaultBaseURL, wsdl.DefaultAddress, protocols)
+		doc, err := server.ContractFor(gen.Contract, wsdl.DefaultBaseURL, wsdl.DefaultAddress, protocols)
 		require.NoError(t, err)
 		assert.NotContains(t, string(doc), "<!--", "%v", protocols)
 	}

@@ -81,8 +81,8 @@ type Exchange struct {
 	id string
 	// idHeader backs the X-Request-ID header value, saving the allocation of a one-element slice.
 	idHeader [1]string
-	binding  string     // a name from BindingLabels, set by the handler; "" until then
-	op       string     // a name from metricOperations, set by the handler; "" until then
+	binding  string     // a name from the handler's Labels, set by the handler; "" until then
+	op       string     // a name from the handler's Labels, set by the handler; "" until then
 	code     fault.Code // the error code the handler answered with; "" on success
 	user     string     // the user the request authenticated as; "" when it did not
 	// traceStore makes AddStoreTime add up the store's time in store (--log-level debug).
@@ -129,7 +129,7 @@ func ExchangeOf(r *http.Request) *Exchange {
 	return e
 }
 
-// SetBinding records the binding that serves the request, one of BindingLabels.
+// SetBinding records the binding that serves the request, one of the handler's Labels.
 func (e *Exchange) SetBinding(name string) {
 	if e != nil {
 		e.binding = name
@@ -250,7 +250,7 @@ func (o *observer) finish(ex *Exchange, r *http.Request, start time.Time) {
 	}
 	if o.metrics != nil {
 		o.metrics.inFlight.Dec()
-		o.metrics.observe(indexOf(BindingLabels, binding), indexOf(metricOperations, op), outcomeIndex(outcome), elapsed.Seconds())
+		o.metrics.observe(binding, op, outcomeIndex(outcome), elapsed.Seconds())
 	}
 	if o.accessLog {
 		path := r.URL.Path

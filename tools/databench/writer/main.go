@@ -59,7 +59,7 @@ func write(endpoint, acks, prefix string, workers int) {
 	)
 	for range workers {
 		wg.Go(func() {
-			c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 			for ctx.Err() == nil {
 				id := fmt.Sprintf("%s%09d", prefix, next.Add(1))
 				if _, err := c.TestCreateContactContext(ctx, &gen.TestCreateContact{Id: id}); err != nil {
@@ -92,7 +92,7 @@ func verify(endpoint, acks string, n, workers int) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 			for id := range ids {
 				if _, err := c.ReadContact(&gen.ReadContact{Id: id}); err != nil {
 					missing.Add(1)
