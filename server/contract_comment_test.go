@@ -14,8 +14,8 @@ import (
 
 // TestServedContractHasNoComment: the contract file's comment for its maintainers ("After editing,
 // run `make generate`…") used to reach every client in ?WSDL; the served contract, whatever protocols
-// are on, and what `contactsync wsdl` prints carry no comment at all. (wsdl's TestWithoutComments
-// holds the stripping itself, the file's own comment included.)
+// are on, and what `contactsync wsdl` prints carry no comment at all. (tools/gowsdlgen's
+// TestWithoutComments holds the stripping itself, wsdl's the file's own comment.)
 func TestServedContractHasNoComment(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	resp, body := ts.do(t, wireRequest{method: "GET", path: "?WSDL"})
