@@ -6,8 +6,7 @@
 // a generated Bind bound to it (wire.Bound), and has the binding write the result or the error. It
 // serves whatever contract it is given: the endpoint path, the namespace, the documents and the
 // metric labels come from the Bound, never from a contract's package (it imports neither gen nor
-// wsdl). What it decided is reported to observe's Exchange for metrics and the
-// access log.
+// wsdl). What it decided is reported to observe's Exchange for metrics and the access log.
 //
 // Only cmd/, tools/ and tests import this package; no package under server/ does. It is the one package
 // that imports the concrete binding packages (binding/soap, binding/httpform, binding/json), in one
