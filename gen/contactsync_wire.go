@@ -46,9 +46,21 @@ var Operations = []*wire.Operation{
 	opVersionMinor,
 }
 
+// Contract describes the contract as a whole for the runtime that serves it: the document served at
+// ?WSDL, the endpoint path, the service's name and its namespace, and whether the namespace is a
+// deployment setting (RebaseNamespace, from gowsdlgen's -rebase-namespace flag).
+var Contract = &wire.Contract{
+	Service:         "SyncService",
+	Namespace:       "http://localhost:8080/contactsync/v1/",
+	RebaseNamespace: true,
+	Address:         "http://localhost:8080/contactsync/v1/sync.asmx",
+	Path:            "/contactsync/v1/sync.asmx",
+	Document:        contractDocument,
+}
+
 // Bind binds svc to the operation table: the handler serves what it returns (server.NewHandler).
 func Bind(svc SyncServiceSoapServer) wire.Bound {
-	return wire.Bound{Namespace: "http://localhost:8080/contactsync/v1/", Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
+	return wire.Bound{Contract: Contract, Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
 		switch req := req.(type) {
 		case *TestCreateContact:
 			resp, err := svc.TestCreateContactContext(ctx, req)
@@ -1949,3 +1961,625 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 		}
 	}
 }
+
+// contractDocument is the WSDL the contract was generated from, without its comments: what ?WSDL
+// serves, with the addresses (and a rebased namespace) filled in.
+const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
+<wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tns="http://localhost:8080/contactsync/v1/" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" targetNamespace="http://localhost:8080/contactsync/v1/" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+  <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Contact Synchronization Service: synchronizes contact records and reports its version.</wsdl:documentation>
+  <wsdl:types>
+    <s:schema elementFormDefault="qualified" targetNamespace="http://localhost:8080/contactsync/v1/">
+      <s:element name="TestCreateContact">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="id" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="TestCreateContactResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="TestCreateContactResult" type="tns:Contact" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Contact">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Id" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="AccountId" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="FirstName" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="LastName" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="PhoneMobile" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="PhoneWork" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="EmailAddress" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="RoleIds" type="tns:ArrayOfString" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="ArrayOfString">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="string" nillable="true" type="s:string" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="TestUpdateContact">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="id" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="TestUpdateContactResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="TestUpdateContactResult" type="tns:Contact" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="DeleteContact">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="id" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="DeleteContactResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="DeleteContactResult" type="tns:Contact" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ReadContact">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="id" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ReadContactResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="ReadContactResult" type="tns:Contact" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Version">
+        <s:complexType />
+      </s:element>
+      <s:element name="VersionResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="VersionResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="VersionMajor">
+        <s:complexType />
+      </s:element>
+      <s:element name="VersionMajorResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="VersionMajorResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="VersionMinor">
+        <s:complexType />
+      </s:element>
+      <s:element name="VersionMinorResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="VersionMinorResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Contact" nillable="true" type="tns:Contact" />
+      <s:element name="string" nillable="true" type="s:string" />
+      <s:element name="int" type="s:int" />
+    </s:schema>
+  </wsdl:types>
+  <wsdl:message name="TestCreateContactSoapIn">
+    <wsdl:part name="parameters" element="tns:TestCreateContact" />
+  </wsdl:message>
+  <wsdl:message name="TestCreateContactSoapOut">
+    <wsdl:part name="parameters" element="tns:TestCreateContactResponse" />
+  </wsdl:message>
+  <wsdl:message name="TestCreateContactHttpGetIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="TestCreateContactHttpGetOut">
+    <wsdl:part name="Body" element="tns:Contact" />
+  </wsdl:message>
+  <wsdl:message name="TestCreateContactHttpPostIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="TestCreateContactHttpPostOut">
+    <wsdl:part name="Body" element="tns:Contact" />
+  </wsdl:message>
+  <wsdl:message name="TestUpdateContactSoapIn">
+    <wsdl:part name="parameters" element="tns:TestUpdateContact" />
+  </wsdl:message>
+  <wsdl:message name="TestUpdateContactSoapOut">
+    <wsdl:part name="parameters" element="tns:TestUpdateContactResponse" />
+  </wsdl:message>
+  <wsdl:message name="TestUpdateContactHttpGetIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="TestUpdateContactHttpGetOut">
+    <wsdl:part name="Body" element="tns:Contact" />
+  </wsdl:message>
+  <wsdl:message name="TestUpdateContactHttpPostIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="TestUpdateContactHttpPostOut">
+    <wsdl:part name="Body" element="tns:Contact" />
+  </wsdl:message>
+  <wsdl:message name="DeleteContactSoapIn">
+    <wsdl:part name="parameters" element="tns:DeleteContact" />
+  </wsdl:message>
+  <wsdl:message name="DeleteContactSoapOut">
+    <wsdl:part name="parameters" element="tns:DeleteContactResponse" />
+  </wsdl:message>
+  <wsdl:message name="DeleteContactHttpGetIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="DeleteContactHttpGetOut">
+    <wsdl:part name="Body" element="tns:Contact" />
+  </wsdl:message>
+  <wsdl:message name="DeleteContactHttpPostIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="DeleteContactHttpPostOut">
+    <wsdl:part name="Body" element="tns:Contact" />
+  </wsdl:message>
+  <wsdl:message name="ReadContactSoapIn">
+    <wsdl:part name="parameters" element="tns:ReadContact" />
+  </wsdl:message>
+  <wsdl:message name="ReadContactSoapOut">
+    <wsdl:part name="parameters" element="tns:ReadContactResponse" />
+  </wsdl:message>
+  <wsdl:message name="ReadContactHttpGetIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ReadContactHttpGetOut">
+    <wsdl:part name="Body" element="tns:Contact" />
+  </wsdl:message>
+  <wsdl:message name="ReadContactHttpPostIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ReadContactHttpPostOut">
+    <wsdl:part name="Body" element="tns:Contact" />
+  </wsdl:message>
+  <wsdl:message name="VersionSoapIn">
+    <wsdl:part name="parameters" element="tns:Version" />
+  </wsdl:message>
+  <wsdl:message name="VersionSoapOut">
+    <wsdl:part name="parameters" element="tns:VersionResponse" />
+  </wsdl:message>
+  <wsdl:message name="VersionHttpGetIn" />
+  <wsdl:message name="VersionHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="VersionHttpPostIn" />
+  <wsdl:message name="VersionHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="VersionMajorSoapIn">
+    <wsdl:part name="parameters" element="tns:VersionMajor" />
+  </wsdl:message>
+  <wsdl:message name="VersionMajorSoapOut">
+    <wsdl:part name="parameters" element="tns:VersionMajorResponse" />
+  </wsdl:message>
+  <wsdl:message name="VersionMajorHttpGetIn" />
+  <wsdl:message name="VersionMajorHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="VersionMajorHttpPostIn" />
+  <wsdl:message name="VersionMajorHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="VersionMinorSoapIn">
+    <wsdl:part name="parameters" element="tns:VersionMinor" />
+  </wsdl:message>
+  <wsdl:message name="VersionMinorSoapOut">
+    <wsdl:part name="parameters" element="tns:VersionMinorResponse" />
+  </wsdl:message>
+  <wsdl:message name="VersionMinorHttpGetIn" />
+  <wsdl:message name="VersionMinorHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="VersionMinorHttpPostIn" />
+  <wsdl:message name="VersionMinorHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:portType name="SyncServiceSoap">
+    <wsdl:operation name="TestCreateContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Test operation: create a contact in the system</wsdl:documentation>
+      <wsdl:input message="tns:TestCreateContactSoapIn" />
+      <wsdl:output message="tns:TestCreateContactSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="TestUpdateContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Test operation: update a contact in the system</wsdl:documentation>
+      <wsdl:input message="tns:TestUpdateContactSoapIn" />
+      <wsdl:output message="tns:TestUpdateContactSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="DeleteContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Delete a contact from the system</wsdl:documentation>
+      <wsdl:input message="tns:DeleteContactSoapIn" />
+      <wsdl:output message="tns:DeleteContactSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="ReadContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Read a contact from the system</wsdl:documentation>
+      <wsdl:input message="tns:ReadContactSoapIn" />
+      <wsdl:output message="tns:ReadContactSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Version">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionSoapIn" />
+      <wsdl:output message="tns:VersionSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="VersionMajor">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Major version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionMajorSoapIn" />
+      <wsdl:output message="tns:VersionMajorSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="VersionMinor">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Minor version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionMinorSoapIn" />
+      <wsdl:output message="tns:VersionMinorSoapOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:portType name="SyncServiceHttpGet">
+    <wsdl:operation name="TestCreateContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Test operation: create a contact in the system</wsdl:documentation>
+      <wsdl:input message="tns:TestCreateContactHttpGetIn" />
+      <wsdl:output message="tns:TestCreateContactHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="TestUpdateContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Test operation: update a contact in the system</wsdl:documentation>
+      <wsdl:input message="tns:TestUpdateContactHttpGetIn" />
+      <wsdl:output message="tns:TestUpdateContactHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="DeleteContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Delete a contact from the system</wsdl:documentation>
+      <wsdl:input message="tns:DeleteContactHttpGetIn" />
+      <wsdl:output message="tns:DeleteContactHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="ReadContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Read a contact from the system</wsdl:documentation>
+      <wsdl:input message="tns:ReadContactHttpGetIn" />
+      <wsdl:output message="tns:ReadContactHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Version">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionHttpGetIn" />
+      <wsdl:output message="tns:VersionHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="VersionMajor">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Major version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionMajorHttpGetIn" />
+      <wsdl:output message="tns:VersionMajorHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="VersionMinor">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Minor version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionMinorHttpGetIn" />
+      <wsdl:output message="tns:VersionMinorHttpGetOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:portType name="SyncServiceHttpPost">
+    <wsdl:operation name="TestCreateContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Test operation: create a contact in the system</wsdl:documentation>
+      <wsdl:input message="tns:TestCreateContactHttpPostIn" />
+      <wsdl:output message="tns:TestCreateContactHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="TestUpdateContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Test operation: update a contact in the system</wsdl:documentation>
+      <wsdl:input message="tns:TestUpdateContactHttpPostIn" />
+      <wsdl:output message="tns:TestUpdateContactHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="DeleteContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Delete a contact from the system</wsdl:documentation>
+      <wsdl:input message="tns:DeleteContactHttpPostIn" />
+      <wsdl:output message="tns:DeleteContactHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="ReadContact">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Read a contact from the system</wsdl:documentation>
+      <wsdl:input message="tns:ReadContactHttpPostIn" />
+      <wsdl:output message="tns:ReadContactHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Version">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionHttpPostIn" />
+      <wsdl:output message="tns:VersionHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="VersionMajor">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Major version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionMajorHttpPostIn" />
+      <wsdl:output message="tns:VersionMajorHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="VersionMinor">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Minor version number of the web service</wsdl:documentation>
+      <wsdl:input message="tns:VersionMinorHttpPostIn" />
+      <wsdl:output message="tns:VersionMinorHttpPostOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:binding name="SyncServiceSoap" type="tns:SyncServiceSoap">
+    <soap:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="TestCreateContact">
+      <soap:operation soapAction="http://localhost:8080/contactsync/v1/TestCreateContact" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="TestUpdateContact">
+      <soap:operation soapAction="http://localhost:8080/contactsync/v1/TestUpdateContact" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="DeleteContact">
+      <soap:operation soapAction="http://localhost:8080/contactsync/v1/DeleteContact" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ReadContact">
+      <soap:operation soapAction="http://localhost:8080/contactsync/v1/ReadContact" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Version">
+      <soap:operation soapAction="http://localhost:8080/contactsync/v1/Version" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="VersionMajor">
+      <soap:operation soapAction="http://localhost:8080/contactsync/v1/VersionMajor" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="VersionMinor">
+      <soap:operation soapAction="http://localhost:8080/contactsync/v1/VersionMinor" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncServiceSoap12" type="tns:SyncServiceSoap">
+    <soap12:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="TestCreateContact">
+      <soap12:operation soapAction="http://localhost:8080/contactsync/v1/TestCreateContact" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="TestUpdateContact">
+      <soap12:operation soapAction="http://localhost:8080/contactsync/v1/TestUpdateContact" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="DeleteContact">
+      <soap12:operation soapAction="http://localhost:8080/contactsync/v1/DeleteContact" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ReadContact">
+      <soap12:operation soapAction="http://localhost:8080/contactsync/v1/ReadContact" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Version">
+      <soap12:operation soapAction="http://localhost:8080/contactsync/v1/Version" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="VersionMajor">
+      <soap12:operation soapAction="http://localhost:8080/contactsync/v1/VersionMajor" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="VersionMinor">
+      <soap12:operation soapAction="http://localhost:8080/contactsync/v1/VersionMinor" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncServiceHttpGet" type="tns:SyncServiceHttpGet">
+    <http:binding verb="GET" />
+    <wsdl:operation name="TestCreateContact">
+      <http:operation location="/TestCreateContact" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="TestUpdateContact">
+      <http:operation location="/TestUpdateContact" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="DeleteContact">
+      <http:operation location="/DeleteContact" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ReadContact">
+      <http:operation location="/ReadContact" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Version">
+      <http:operation location="/Version" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="VersionMajor">
+      <http:operation location="/VersionMajor" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="VersionMinor">
+      <http:operation location="/VersionMinor" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncServiceHttpPost" type="tns:SyncServiceHttpPost">
+    <http:binding verb="POST" />
+    <wsdl:operation name="TestCreateContact">
+      <http:operation location="/TestCreateContact" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="TestUpdateContact">
+      <http:operation location="/TestUpdateContact" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="DeleteContact">
+      <http:operation location="/DeleteContact" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ReadContact">
+      <http:operation location="/ReadContact" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Version">
+      <http:operation location="/Version" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="VersionMajor">
+      <http:operation location="/VersionMajor" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="VersionMinor">
+      <http:operation location="/VersionMinor" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:service name="SyncService">
+    <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Contact Synchronization Service</wsdl:documentation>
+    <wsdl:port name="SyncServiceSoap" binding="tns:SyncServiceSoap">
+      <soap:address location="http://localhost:8080/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncServiceSoap12" binding="tns:SyncServiceSoap12">
+      <soap12:address location="http://localhost:8080/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncServiceHttpGet" binding="tns:SyncServiceHttpGet">
+      <http:address location="http://localhost:8080/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncServiceHttpPost" binding="tns:SyncServiceHttpPost">
+      <http:address location="http://localhost:8080/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+  </wsdl:service>
+</wsdl:definitions>
+`

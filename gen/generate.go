@@ -13,10 +13,14 @@
 //
 // contactsync_wire.go is tools/gowsdlgen's own output from the same contract: SyncServiceSoapServer,
 // the interface the service implements (one OpContext method per operation); Operations, the operation
-// table every binding, the help pages, the metrics and the bundled client are driven by; the XML
-// codec of every wrapper and complex type (AppendXML, DecodeXML) and the HTTP GET/POST parameter
-// binding, written against the runtime in server/wire; and SyncServiceSoapClient, the client stub over a
-// wire.Invoker.
+// table every binding, the help pages, the metrics and the bundled client are driven by; Contract, the
+// descriptor of the contract as a whole (the WSDL served at ?WSDL, the endpoint path, the namespace),
+// which Bind hands the runtime with the table; the XML codec of every wrapper and complex type
+// (AppendXML, DecodeXML) and the HTTP GET/POST parameter binding, written against the runtime in
+// server/wire; and SyncServiceSoapClient, the client stub over a wire.Invoker.
 package gen
 
-//go:generate go run ../tools/gowsdlgen -wsdl ../wsdl/contactsync.wsdl -o contactsync.go -wire contactsync_wire.go -pkg gen -record Contact -record-key Id -record-index AccountId
+// The namespace is a deployment setting (spec: {base_url}/contactsync/v1/), so the contract is generated
+// with -rebase-namespace: the handler serves it moved onto --base-url.
+//
+//go:generate go run ../tools/gowsdlgen -wsdl ../wsdl/contactsync.wsdl -o contactsync.go -wire contactsync_wire.go -pkg gen -rebase-namespace -record Contact -record-key Id -record-index AccountId

@@ -42,7 +42,7 @@ type hostileRequest struct {
 func newHostileRequest(tb testing.TB, body []byte) *hostileRequest {
 	h, err := NewHandler(gen.Bind(service.New(nil)), Config{BaseURL: wsdl.DefaultBaseURL})
 	require.NoError(tb, err)
-	req, err := http.NewRequest(http.MethodPost, "http://localhost"+endpointPath, nil)
+	req, err := http.NewRequest(http.MethodPost, "http://localhost"+gen.Contract.Path, nil)
 	require.NoError(tb, err)
 	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
 	req.Header.Set("SOAPAction", `"`+wsdl.DefaultNamespace+`ReadContact"`)

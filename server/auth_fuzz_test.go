@@ -59,7 +59,7 @@ func FuzzAuthCredentials(f *testing.F) {
 		}
 		body := `<s:Envelope xmlns:s="` + envNS + `"><s:Header><wsse:Security xmlns:wsse="` + auth.NSSecurityExt + `" xmlns:wsu="` + auth.NSSecurityUtil + `">` +
 			security + `</wsse:Security></s:Header><s:Body><VersionMajor xmlns="` + wsdl.DefaultNamespace + `"/></s:Body></s:Envelope>`
-		r := httptest.NewRequest(http.MethodPost, endpointPath, strings.NewReader(body))
+		r := httptest.NewRequest(http.MethodPost, gen.Contract.Path, strings.NewReader(body))
 		r.Header.Set("Content-Type", ct)
 		if authorization != "" {
 			r.Header.Set("Authorization", authorization)

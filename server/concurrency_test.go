@@ -42,11 +42,11 @@ func TestConcurrentClientsKeepContactsWhole(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := (&client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.Bindings[w%4], HTTP: ts.Client()}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.Bindings[w%4], HTTP: ts.Client()}}
 			for i := range 40 {
 				id := ids[(w+i)%len(ids)]
 				op := []string{"TestCreateContact", "TestUpdateContact", "ReadContact", "DeleteContact"}[(w*7+i)%4]
-				resp, err := client.Invoke(ctx, c, op, map[string]string{"id": id})
+				resp, err := client.Invoke(ctx, gen.Bind(c), op, map[string]string{"id": id})
 				if err != nil {
 					continue // not found is expected while others delete
 				}

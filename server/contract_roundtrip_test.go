@@ -66,20 +66,20 @@ const roundTripRounds = 40
 // XML, so they arrive byte for byte. JSON carries every character but invalid UTF-8, and a dateTime as
 // ASP.NET AJAX does, an instant in whole milliseconds, UTC.
 func TestCodecRoundTrip(t *testing.T) {
-	codecRoundTrip(t, wsdl.DefaultNamespace, gen.Operations)
+	codecRoundTrip(t, gen.Contract, gen.Operations)
 }
 
 // codecRoundTrip checks the round-trip property for the operations of a generated table, ops, of a
-// contract whose namespace (as its WSDL writes it) is contractNS.
-func codecRoundTrip(t *testing.T, contractNS string, ops []*wire.Operation) {
+// contract described by contract.
+func codecRoundTrip(t *testing.T, contract *wire.Contract, ops []*wire.Operation) {
 	rnd := rand.New(rand.NewPCG(testSeed(t), 0))
-	ns, err := server.Namespace(contractBaseURL)
+	ns, err := server.ServedNamespace(contract, contractBaseURL)
 	require.NoError(t, err)
 
 	// The handler serves the table bound to a call that records the request it gets and answers the
 	// response the test chose; everything else (bindings, codec) is the real code.
 	var received, answer wire.Message
-	bound := wire.Bound{Namespace: contractNS, Ops: ops, Call: func(_ context.Context, req wire.Message) (wire.Message, error) {
+	bound := wire.Bound{Contract: contract, Ops: ops, Call: func(_ context.Context, req wire.Message) (wire.Message, error) {
 		received = req
 		return answer, nil
 	}}

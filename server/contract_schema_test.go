@@ -340,7 +340,7 @@ func TestWireMatchesServedSchema(t *testing.T) {
 	// for shapes the real service never produces (nil results, empty and nil array items, every kind).
 	rnd := rand.New(rand.NewPCG(testSeed(t), 1))
 	opOf := operationsByRequest(ops)
-	echoed := wire.Bound{Namespace: wsdl.DefaultNamespace, Ops: ops}
+	echoed := wire.Bound{Contract: gen.Contract, Ops: ops}
 	echoed.Call = func(_ context.Context, req wire.Message) (wire.Message, error) {
 		o := opOf[reflect.TypeOf(req)]
 		resp := o.NewResponse()

@@ -1,12 +1,15 @@
 // Package server is the service's HTTP handler: it wires the packages below it into one endpoint and
-// routes each request to them. A request to /contactsync/v1/sync.asmx goes by method, path and content
-// type to a binding or to the documents (docs), by the routes the bindings declare (routes.go); the
-// handler asks auth whether the request may go on (auth.Authenticator.Decide), admits it (admission),
-// decodes it with the binding, calls the operation on the service (service) through the contract the
-// generated Bind bound to it (gen), and has the binding write the result or the error. It reports each
-// stage once, as it ends (the binding, the authentication decision, admission, decoding, the
-// operation's result), into the request's observe.Exchange: the metrics, the access log and the debug
-// trace all read that one record (observe.Events) when the request is answered.
+// routes each request to them. A request to the endpoint (/contactsync/v1/sync.asmx for this
+// service's contract) goes by method, path and content type to a binding or to the documents (docs),
+// by the routes the bindings declare (routes.go); the handler asks auth whether the request may go on
+// (auth.Authenticator.Decide), admits it (admission), decodes it with the binding, calls the operation
+// on the implementation through the contract a generated Bind bound to it (wire.Bound), and has the
+// binding write the result or the error. It serves whatever contract it is given: the endpoint path,
+// the namespace, the documents and the metric labels come from the Bound, never from a contract's
+// package (it imports neither gen nor wsdl). It reports each stage once, as it ends (the binding, the
+// authentication decision, admission, decoding, the operation's result), into the request's
+// observe.Exchange: the metrics, the access log and the debug trace all read that one record
+// (observe.Events) when the request is answered.
 //
 // Only cmd/, tools/ and tests import this package; no package under server/ does. It is the one package
 // that imports the concrete binding packages (binding/soap, binding/httpform, binding/json), in one
@@ -32,17 +35,20 @@ import (
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/wire"
-	"github.com/contactsync/contactsync/wsdl"
 )
-
-// endpointPath is the single endpoint of every binding (spec §4).
-const endpointPath = wsdl.Path
 
 // Config configures a Handler.
 type Config struct {
-	// BaseURL fixes the service namespace, BaseURL + "/contactsync/v1/". It is deployment
-	// configuration, never taken from a request: clients compile the namespace in.
+	// BaseURL fixes the service namespace of a contract whose namespace is rebased
+	// (wire.Contract.RebaseNamespace, this service's): the contract's namespace with its scheme and
+	// host replaced by BaseURL's, BaseURL + "/contactsync/v1/" for this service. It is deployment
+	// configuration, never taken from a request: clients compile the namespace in. A contract that
+	// is not rebased is served in its own namespace, and needs no BaseURL.
 	BaseURL string
+	// Path is the endpoint path every binding is served at (spec §4); empty means the contract's own
+	// (wire.Contract.Path, the path of its WSDL's address). Two contracts served by one process need
+	// two paths.
+	Path string
 	// Limits bound each request; zero fields take their defaults.
 	Limits Limits
 	// Logger receives internal errors and recovered panics; nil means slog.Default().
@@ -68,10 +74,23 @@ func Namespace(baseURL string) (string, error) {
 	return strings.TrimRight(baseURL, "/") + "/contactsync/v1/", nil
 }
 
-// contractNamespace is the namespace a bound contract's operations are served in: the contract's own
-// (Bound.Namespace, as its WSDL writes it, for the base URL http://localhost:8080) moved to baseURL,
-// which keeps the path. For this service's contract it is Namespace(baseURL); a contract written for
-// another base keeps its path too (the type zoo's http://localhost:8080/zoo/v1/).
+// ServedNamespace is the namespace a contract is served in under a base URL: its own, as its WSDL
+// writes it, unless the contract is rebased (wire.Contract.RebaseNamespace), when it is moved onto
+// baseURL (contractNamespace). For this service's contract it is Namespace(baseURL).
+func ServedNamespace(c *wire.Contract, baseURL string) (string, error) {
+	if !c.RebaseNamespace {
+		if baseURL != "" {
+			if _, err := Namespace(baseURL); err != nil {
+				return "", err
+			}
+		}
+		return c.Namespace, nil
+	}
+	return contractNamespace(baseURL, c.Namespace)
+}
+
+// contractNamespace is a rebased contract's namespace, as its WSDL writes it (for its own base URL,
+// http://localhost:8080 for this service), moved to baseURL, which keeps the path.
 func contractNamespace(baseURL, contract string) (string, error) {
 	if _, err := Namespace(baseURL); err != nil {
 		return "", err
@@ -87,7 +106,10 @@ func contractNamespace(baseURL, contract string) (string, error) {
 type Handler struct {
 	// call calls an operation on the implementation the contract was bound to (wire.Bound).
 	call func(ctx context.Context, req wire.Message) (wire.Message, error)
-	log  *slog.Logger
+	// path is the endpoint path; labels the metric label sets of what is served (MetricLabels).
+	path   string
+	labels observe.Labels
+	log    *slog.Logger
 	// endpoint and operations are the routes of the endpoint and of its operation paths (routes.go).
 	endpoint, operations place
 	protocols            binding.Protocols
@@ -113,21 +135,25 @@ func allBindings(ns string, l Limits, ops []*wire.Operation) []binding.Binding {
 }
 
 // NewHandler returns the handler serving svc, a contract bound to its implementation by the contract's
-// generated Bind (gen.Bind(service.New(st)) for this service), under cfg. The operations are served in
-// the contract's namespace moved to cfg.BaseURL (contractNamespace). Another generated contract (the
-// type zoos' tests) is served the same way; the documents (?WSDL, ?disco, help pages) always describe
-// this service's contract.
+// generated Bind (gen.Bind(service.New(st)) for this service), under cfg. Everything it serves is
+// svc's: the endpoint path (svc.Contract.Path unless cfg.Path says otherwise), the namespace and
+// SOAPActions (ServedNamespace), the documents (?WSDL, ?disco, help pages) and the operation names it
+// reports (MetricLabels). Any generated contract is served the same way, so one process can serve
+// several, each on its own path.
 func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
-	ns, err := Namespace(cfg.BaseURL)
-	if err != nil {
-		return nil, err
-	}
-	opsNS, err := contractNamespace(cfg.BaseURL, svc.Namespace)
-	if err != nil {
-		return nil, err
-	}
-	if svc.Call == nil || len(svc.Ops) == 0 {
+	if svc.Call == nil || len(svc.Ops) == 0 || svc.Contract == nil {
 		return nil, fmt.Errorf("the contract is not bound: serve what its generated Bind returns")
+	}
+	ns, err := ServedNamespace(svc.Contract, cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	path := cfg.Path
+	if path == "" {
+		path = svc.Contract.Path
+	}
+	if !strings.HasPrefix(path, "/") || strings.HasSuffix(path, "/") {
+		return nil, fmt.Errorf("the endpoint path %q must start with / and not end with one (the contract %s names none: give Config.Path)", path, svc.Contract.Service)
 	}
 	ops := svc.Ops
 	names := cfg.Protocols
@@ -145,13 +171,15 @@ func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
 	}
 	h := &Handler{
 		call:        svc.Call,
+		path:        path,
+		labels:      metricLabels(svc.Ops),
 		log:         logger,
 		protocols:   protocols,
 		gates:       admission.New(limits.Admission),
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
 	}
-	all := allBindings(opsNS, limits, ops)
+	all := allBindings(ns, limits, ops)
 	var atEndpoint, atOperations, served []binding.Binding
 	for _, b := range all {
 		if b.Route().OperationInPath {
@@ -167,8 +195,8 @@ func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
 	h.endpoint = newPlace(atEndpoint, serves, docsMethods, endpointNotAllowed)
 	h.operations = newPlace(atOperations, serves, nil, operationNotAllowed)
 	// The help pages show a sample of every served binding, in the list's order.
-	h.docs, err = docs.New(docs.Config{Namespace: ns, Protocols: protocols, Addressing: cfg.Addressing, Bindings: served,
-		Guard: h.docsGuarded, Logger: logger})
+	h.docs, err = docs.New(docs.Config{Contract: svc.Contract, Operations: ops, Path: path, Namespace: ns, Protocols: protocols,
+		Addressing: cfg.Addressing, Bindings: served, Guard: h.docsGuarded, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
@@ -281,16 +309,17 @@ func (h *Handler) docsGuarded(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// Contract returns the WSDL for a deployment whose namespace is set by baseURL, with every port at
-// address. It is what `contactsync wsdl` prints.
-func Contract(baseURL, address string) ([]byte, error) {
-	return ContractFor(baseURL, address, binding.DefaultProtocols)
+// Contract returns the WSDL of contract c for a deployment at baseURL (which fixes the namespace of a
+// rebased contract: ServedNamespace), with every port at address. It is what `contactsync wsdl`
+// prints.
+func Contract(c *wire.Contract, baseURL, address string) ([]byte, error) {
+	return ContractFor(c, baseURL, address, binding.DefaultProtocols)
 }
 
 // ContractFor is Contract for a service serving the given protocols (binding.ProtocolNames): the
 // bindings of disabled protocols are left out.
-func ContractFor(baseURL, address string, protocols []string) ([]byte, error) {
-	ns, err := Namespace(baseURL)
+func ContractFor(c *wire.Contract, baseURL, address string, protocols []string) ([]byte, error) {
+	ns, err := ServedNamespace(c, baseURL)
 	if err != nil {
 		return nil, err
 	}
@@ -298,5 +327,24 @@ func ContractFor(baseURL, address string, protocols []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return docs.Contract(ns, p, address), nil
+	return docs.Contract(c, ns, p, address), nil
+}
+
+// MetricLabels returns the label sets of the request metrics of what h serves: the names of its
+// bindings and of its contract's operations. Give them to observe.NewMetrics, so the metrics count
+// the operations of the contract served, whichever it is.
+func (h *Handler) MetricLabels() observe.Labels { return h.labels }
+
+// metricLabels is MetricLabels of a handler serving the operations ops: every binding the service has
+// (allBindings, in the order of binding.ProtocolNames, whether --protocols serves it or not, so the
+// label set does not depend on the deployment) and every operation of the table.
+func metricLabels(ops []*wire.Operation) observe.Labels {
+	var l observe.Labels
+	for _, b := range allBindings("", Limits{}, nil) {
+		l.Bindings = append(l.Bindings, b.Name())
+	}
+	for _, op := range ops {
+		l.Operations = append(l.Operations, op.Name)
+	}
+	return l
 }

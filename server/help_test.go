@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/service"
 )
@@ -39,7 +40,7 @@ func elementNames(t *testing.T, doc string) []string {
 // answer has the shape of the sample response: the samples are the wire format, not a description.
 func TestHelpSamplesAreReal(t *testing.T) {
 	ts := newTestServer(t, "https://contacts.example.com")
-	for _, name := range testsupport.OperationNames() {
+	for _, name := range testsupport.OperationNames(gen.Operations) {
 		t.Run(name, func(t *testing.T) {
 			_, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
 			for i, s := range testsupport.HelpSamples(t, body) {

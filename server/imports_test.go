@@ -80,6 +80,15 @@ func importViolations(pkgs []goPackage) []string {
 	for _, p := range pkgs {
 		for _, imp := range p.Imports {
 			switch {
+			case inServer(p.ImportPath) && imp == module+"/gen" && p.ImportPath != module+"/server/service":
+				// The runtime serves whatever contract it is bound to (wire.Bound, wire.Contract), as
+				// connect-go's runtime never imports generated code; only the service implements
+				// this contract's generated interface.
+				out = append(out, fmt.Sprintf("%s imports gen; under server/ only server/service may: the runtime takes the contract from what is bound", p.ImportPath))
+			case imp == module+"/wsdl" && !strings.HasPrefix(p.ImportPath, module+"/cmd/"):
+				// The contract file reaches the runtime through the generated descriptor; only the
+				// command's wiring reads the wsdl package (its defaults and constants).
+				out = append(out, fmt.Sprintf("%s imports wsdl; only the command's wiring (cmd/) may: the served contract is the generated descriptor", p.ImportPath))
 			case concreteBinding(imp) && p.ImportPath != module+"/server":
 				// Only the root wires the bindings (handler.go's allBindings); everything else, the other
 				// bindings included, reaches them through binding.Binding, so adding a binding touches no
@@ -110,10 +119,11 @@ func importViolations(pkgs []goPackage) []string {
 	return out
 }
 
-// TestImportViolations holds importViolations to the binding rule, the test-helper rule and auth's rule
-// on made-up graphs, so a rule that stopped firing would be noticed: only the root may import a concrete
-// binding package, whichever it is, no package but a test imports the shared test helpers, and auth
-// imports nothing of the service but fault.
+// TestImportViolations holds importViolations to the binding rule, the test-helper rule, auth's rule and
+// the contract rules on made-up graphs, so a rule that stopped firing would be noticed: only the root may
+// import a concrete binding package, whichever it is; no package but a test imports the shared test
+// helpers; auth imports nothing of the service but fault; under server/ only the service imports gen;
+// and only cmd/ imports wsdl.
 func TestImportViolations(t *testing.T) {
 	root, srv := module+"/server", module+"/server/"
 	for _, tc := range []struct {
@@ -137,6 +147,14 @@ func TestImportViolations(t *testing.T) {
 		{"auth answers with fault's errors", srv + "auth", srv + "fault", false},
 		{"auth reads what a binding decoded", srv + "auth", srv + "binding", true},
 		{"auth reports to observe", srv + "auth", srv + "observe", true},
+		{"the service implements the generated interface", srv + "service", module + "/gen", false},
+		{"the root imports gen", root, module + "/gen", true},
+		{"observe imports gen", srv + "observe", module + "/gen", true},
+		{"the test helpers import gen", testSupport, module + "/gen", true},
+		{"cmd imports gen", module + "/cmd/contactsync", module + "/gen", false},
+		{"cmd reads the contract file", module + "/cmd/contactsync", module + "/wsdl", false},
+		{"docs reads the contract file", srv + "docs", module + "/wsdl", true},
+		{"a tool reads the contract file", module + "/tools/databench/writer", module + "/wsdl", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := importViolations([]goPackage{{ImportPath: tc.pkg, Imports: []string{tc.imp}}})
@@ -147,6 +165,10 @@ func TestImportViolations(t *testing.T) {
 					assert.Contains(t, v[0], "server/auth imports")
 				case tc.imp == testSupport:
 					assert.Contains(t, v[0], "only tests may")
+				case tc.imp == module+"/gen":
+					assert.Contains(t, v[0], "only server/service may")
+				case tc.imp == module+"/wsdl":
+					assert.Contains(t, v[0], "only the command's wiring")
 				default:
 					assert.Contains(t, v[0], "only the server root may")
 				}
@@ -155,6 +177,11 @@ func TestImportViolations(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inServer reports whether path is the server root or a package under it.
+func inServer(path string) bool {
+	return path == module+"/server" || strings.HasPrefix(path, module+"/server/")
 }
 
 func importsOf(pkgs []goPackage, path string) []string {

@@ -223,7 +223,7 @@ func TestJSONObserved(t *testing.T) {
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	h, err := server.NewHandler(gen.Bind(service.New(testsupport.OpenSQLite(t))), server.Config{BaseURL: wsdl.DefaultBaseURL, Logger: logger, Protocols: allProtocols})
 	require.NoError(t, err)
-	srv := httptest.NewServer(observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg), Logger: logger, AccessLog: true}))
+	srv := httptest.NewServer(observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg, h.MetricLabels()), Logger: logger, AccessLog: true}))
 	t.Cleanup(srv.Close)
 	ts := &testServer{Server: srv, endpoint: srv.URL + wsdl.Path}
 	resp, body := ts.do(t, jsonRequest("ReadContact", `{"id":"nobody"}`))

@@ -67,7 +67,7 @@ func (w *nullResponseWriter) WriteHeader(int)             {}
 // cost of observability.
 func BenchmarkObservedReadContact(b *testing.B) {
 	st := &memoryStore{contacts: map[string]store.Record{"bench-1": service.TestRecord("bench-1")}}
-	newHandler := func(st store.Store) http.Handler {
+	newHandler := func(st store.Store) *server.Handler {
 		h, err := server.NewHandler(gen.Bind(service.New(st)), server.Config{BaseURL: wsdl.DefaultBaseURL,
 			Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
 		if err != nil {
@@ -81,21 +81,25 @@ func BenchmarkObservedReadContact(b *testing.B) {
 	}{
 		{"bare", func() http.Handler { return newHandler(st) }},
 		{"metrics", func() http.Handler {
-			return observe.Middleware(newHandler(st), observe.Config{Metrics: observe.NewMetrics(prometheus.NewRegistry())})
+			h := newHandler(st)
+			return observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(prometheus.NewRegistry(), h.MetricLabels())})
 		}},
 		{"metrics+store", func() http.Handler {
 			reg := prometheus.NewRegistry()
-			return observe.Middleware(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), observe.Config{Metrics: observe.NewMetrics(reg)})
+			h := newHandler(instrumented.New(st, instrumented.NewMetrics(reg)))
+			return observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg, h.MetricLabels())})
 		}},
 		{"metrics+store+accesslog", func() http.Handler {
 			reg := prometheus.NewRegistry()
-			return observe.Middleware(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), observe.Config{
-				Metrics: observe.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), AccessLog: true})
+			h := newHandler(instrumented.New(st, instrumented.NewMetrics(reg)))
+			return observe.Middleware(h, observe.Config{
+				Metrics: observe.NewMetrics(reg, h.MetricLabels()), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), AccessLog: true})
 		}},
 		{"metrics+store+accesslines", func() http.Handler {
 			reg := prometheus.NewRegistry()
-			return observe.Middleware(newHandler(instrumented.New(st, instrumented.NewMetrics(reg))), observe.Config{
-				Metrics: observe.NewMetrics(reg), AccessLog: true, AccessLines: observe.NewAccessLog(io.Discard, observe.JSON, nil)})
+			h := newHandler(instrumented.New(st, instrumented.NewMetrics(reg)))
+			return observe.Middleware(h, observe.Config{
+				Metrics: observe.NewMetrics(reg, h.MetricLabels()), AccessLog: true, AccessLines: observe.NewAccessLog(io.Discard, observe.JSON, nil)})
 		}},
 	}
 	soapBody := soapEnvelope(false, ns, "ReadContact", "<id>bench-1</id>")

@@ -46,7 +46,7 @@ func newObservedServer(t *testing.T, st store.Store, limits server.Limits) *obse
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	h, err := server.NewHandler(gen.Bind(service.New(measured)), server.Config{BaseURL: wsdl.DefaultBaseURL, Limits: limits, Logger: logger})
 	require.NoError(t, err)
-	observed := observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg), Logger: logger, AccessLog: true})
+	observed := observe.Middleware(h, observe.Config{Metrics: observe.NewMetrics(reg, h.MetricLabels()), Logger: logger, AccessLog: true})
 	ops := observe.NewOps(observe.OpsConfig{Store: measured, ReadyTimeout: 200 * time.Millisecond, Metrics: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})})
 	srv := httptest.NewServer(observe.WithOps(ops, observed))
 	t.Cleanup(srv.Close)

@@ -9,7 +9,7 @@ import (
 	"github.com/contactsync/contactsync/server/fault"
 )
 
-// The dispatch: the handler serves two places, the endpoint (wsdl.Path) and its operation paths
+// The dispatch: the handler serves two places, the endpoint (Handler.path) and its operation paths
 // (<endpoint>/<Operation>), and builds the routes of each from what every binding says it serves
 // (binding.Route), so it names no binding. As connect-go's handler computes Allow and Accept-Post from
 // its protocol handlers, the answers to a request no binding takes are computed from the routes too:
@@ -172,7 +172,7 @@ func operationNotAllowed(method, allow string) *fault.Error {
 
 // ServeHTTP routes a request by path to the documents or a place's routes.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.Path
+	path, endpointPath := r.URL.Path, h.path
 	switch {
 	case path == endpointPath:
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {

@@ -107,7 +107,7 @@ func TestScenarioEveryBinding(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	for _, b := range client.Bindings {
 		t.Run(string(b), func(t *testing.T) {
-			c := (&client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: ts.Client()}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: ts.endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: ts.Client()}}
 			id := `scenario-` + string(b) + ` <&>"' ü 😀 +%=#?`
 			runScenario(t, c, id, func(t *testing.T, err error) {
 				t.Helper()
@@ -165,7 +165,7 @@ func TestBaseURLChangesNamespace(t *testing.T) {
 
 	for _, b := range client.Bindings {
 		t.Run(string(b), func(t *testing.T) {
-			c := (&client.Client{Endpoint: ts.endpoint, Namespace: ns, Binding: b, HTTP: ts.Client()}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: ts.endpoint, Namespace: ns, Binding: b, HTTP: ts.Client()}}
 			runScenario(t, c, "ns-"+string(b), func(t *testing.T, err error) { require.Error(t, err) })
 		})
 	}
@@ -287,10 +287,10 @@ func TestWSDLAddresses(t *testing.T) {
 // TestContractCommandOutput checks server.Contract, which `contactsync wsdl` prints, differs from the
 // contract file only where the namespace and addresses were substituted.
 func TestContractCommandOutput(t *testing.T) {
-	doc, err := server.Contract(wsdl.DefaultBaseURL, wsdl.DefaultAddress)
+	doc, err := server.Contract(gen.Contract, wsdl.DefaultBaseURL, wsdl.DefaultAddress)
 	require.NoError(t, err)
-	assert.Equal(t, string(wsdl.Served), string(doc), "the default deployment serves the contract file unchanged but for its comments")
+	assert.Equal(t, gen.Contract.Document, string(doc), "the default deployment serves the contract file unchanged but for its comments")
 
-	_, err = server.Contract("ftp://example.com", "x")
+	_, err = server.Contract(gen.Contract, "ftp://example.com", "x")
 	require.Error(t, err)
 }

@@ -310,7 +310,7 @@ func TestBackupUnderServe(t *testing.T) {
 	var wg sync.WaitGroup
 	for w := range 3 {
 		wg.Go(func() {
-			c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 			for i := 0; ; i++ {
 				select {
 				case <-stop:
@@ -342,7 +342,7 @@ func TestBackupUnderServe(t *testing.T) {
 	assert.Contains(t, r.stdout, "integrity ok")
 
 	restored, _ := startServe(t, "sqlite:"+backup)
-	c := (&client.Client{Endpoint: restored, Namespace: wsdl.DefaultNamespace}).Service()
+	c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: restored, Namespace: wsdl.DefaultNamespace}}
 	for _, id := range before {
 		_, err := c.ReadContact(&gen.ReadContact{Id: id})
 		require.NoError(t, err, "acknowledged before the backup, missing from it: %s", id)
@@ -367,7 +367,7 @@ func TestImportBesideServe(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+		c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 		for i := 0; ; i++ {
 			select {
 			case <-stop:

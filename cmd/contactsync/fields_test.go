@@ -92,7 +92,7 @@ func TestFieldsGone(t *testing.T) {
 
 			endpoint := startServeOpts(t, serveOptions{store: spec})
 			for _, binding := range []client.Binding{client.SOAP11, client.SOAP12, client.HTTPGet, client.HTTPPost} {
-				c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: binding}).Service()
+				c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: binding}}
 				for _, id := range []string{"a", "b", "c"} {
 					got, err := c.ReadContact(&gen.ReadContact{Id: id})
 					require.NoError(t, err, "%s %s", binding, id)

@@ -108,7 +108,7 @@ func (in *jepsenInstance) start(t *testing.T) {
 	in.mu.Lock()
 	in.cmd = cmd
 	in.mu.Unlock()
-	c := client.New(in.endpoint, wsdl.DefaultNamespace, client.SOAP11, &http.Client{Timeout: time.Second})
+	c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: in.endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.SOAP11, HTTP: &http.Client{Timeout: time.Second}}}
 	require.Eventually(t, func() bool {
 		_, err := c.VersionMajor(&gen.VersionMajor{})
 		return err == nil
@@ -292,11 +292,11 @@ func (r *jepsenRun) client(ctx context.Context, id int, httpClient *http.Client)
 
 // call makes the call h describes and records it with its outcome.
 func (r *jepsenRun) call(h histOp, httpClient *http.Client) histOp {
-	svc := client.New(r.instances[h.Instance].endpoint, wsdl.DefaultNamespace, client.Binding(h.Binding), httpClient)
+	svc := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: r.instances[h.Instance].endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.Binding(h.Binding), HTTP: httpClient}}
 	ctx, cancel := context.WithTimeout(context.Background(), jepsenCallTimeout)
 	defer cancel()
 	h.Call, h.At = r.since(), time.Now()
-	res, err := client.Invoke(ctx, svc, h.Op, map[string]string{"id": h.ID})
+	res, err := client.Invoke(ctx, gen.Bind(svc), h.Op, map[string]string{"id": h.ID})
 	h.Return = r.since()
 	if err == nil {
 		h.Outcome = answeredRecord

@@ -77,7 +77,8 @@ func withPprof(next http.Handler) http.Handler {
 // listener, and the admin server if one is configured.
 type observability struct {
 	store store.Store
-	wrap  func(endpoint http.Handler) http.Handler
+	// wrap wraps the endpoint handler; its metrics count the operations of the contract it serves.
+	wrap  func(endpoint *server.Handler) http.Handler
 	admin *adminServer
 }
 
@@ -93,7 +94,6 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 		// request's; at info and above nothing is added up.
 		measured = instrumented.NewObserved(st, storeMetrics, observe.AddStoreTime)
 	}
-	metrics := observe.NewMetrics(reg)
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		Registry: reg, // also exports promhttp_metric_handler_errors_total
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
@@ -111,7 +111,8 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 		}
 		obs.admin = &adminServer{listener: o.adminListener, ready: o.adminReady, handler: adminHandler, paths: paths}
 	}
-	obs.wrap = func(endpoint http.Handler) http.Handler {
+	obs.wrap = func(endpoint *server.Handler) http.Handler {
+		metrics := observe.NewMetrics(reg, endpoint.MetricLabels())
 		observed := observe.Middleware(endpoint, observe.Config{Metrics: metrics, Logger: logger, AccessLog: o.accessLog,
 			AccessLines: o.accessLines})
 		return observe.WithOps(observe.NewOps(mainOps), observed)

@@ -169,7 +169,7 @@ func TestServePostgresOutage(t *testing.T) {
 	base := strings.TrimSuffix(endpoint, wsdl.Path)
 	httpClient := &http.Client{Timeout: 10 * time.Second}
 	clientFor := func(b client.Binding) gen.SyncServiceSoap {
-		return (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: httpClient}).Service()
+		return &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: b, HTTP: httpClient}}
 	}
 	created, err := clientFor(client.SOAP11).TestCreateContact(&gen.TestCreateContact{Id: "outage-1"})
 	require.NoError(t, err)
@@ -188,7 +188,7 @@ func TestServePostgresOutage(t *testing.T) {
 				for _, op := range []string{"ReadContact", "TestCreateContact", "TestUpdateContact", "DeleteContact"} {
 					calls.Go(func() {
 						start := time.Now()
-						_, err := client.Invoke(t.Context(), clientFor(b), op, map[string]string{"id": "outage-1"})
+						_, err := client.Invoke(t.Context(), gen.Bind(clientFor(b)), op, map[string]string{"id": "outage-1"})
 						took := time.Since(start)
 						assert.Less(t, took, bound, "%s %s took %v", b, op, took)
 						var fault *client.Fault
@@ -259,26 +259,26 @@ func TestNoLateWriteAfterUnavailable(t *testing.T) {
 			})
 			endpointB := startServeOpts(t, serveOptions{store: dsn})
 			httpClient := &http.Client{Timeout: 10 * time.Second}
-			a := client.New(endpointA, wsdl.DefaultNamespace, client.SOAP11, httpClient)
-			b := client.New(endpointB, wsdl.DefaultNamespace, client.SOAP11, httpClient)
+			a := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpointA, Namespace: wsdl.DefaultNamespace, Binding: client.SOAP11, HTTP: httpClient}}
+			b := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpointB, Namespace: wsdl.DefaultNamespace, Binding: client.SOAP11, HTTP: httpClient}}
 			const id = "late-1"
 			for _, op := range tc.setup {
-				_, err := client.Invoke(t.Context(), b, op, map[string]string{"id": id})
+				_, err := client.Invoke(t.Context(), gen.Bind(b), op, map[string]string{"id": id})
 				require.NoError(t, err, op)
 			}
 			// The same write through A on another id right before the partition prepares its statement
 			// on A's one pooled connection and leaves that connection idle for less than a second, so
 			// that during the partition A sends the write itself on it (no ping, no Parse first): the
 			// statement is what the partition holds and delivers.
-			_, _ = client.Invoke(t.Context(), a, tc.throughA, map[string]string{"id": "warm-up"})
+			_, _ = client.Invoke(t.Context(), gen.Bind(a), tc.throughA, map[string]string{"id": "warm-up"})
 
 			proxy.Hold()
-			_, err := client.Invoke(t.Context(), a, tc.throughA, map[string]string{"id": id})
+			_, err := client.Invoke(t.Context(), gen.Bind(a), tc.throughA, map[string]string{"id": id})
 			var fault *client.Fault
 			require.ErrorAs(t, err, &fault, "%s through the partitioned instance", tc.throughA)
 			require.Equal(t, "Unavailable", fault.ErrorCode, "%s through the partitioned instance", tc.throughA)
 			for _, op := range tc.throughB {
-				_, err := client.Invoke(t.Context(), b, op, map[string]string{"id": id})
+				_, err := client.Invoke(t.Context(), gen.Bind(b), op, map[string]string{"id": id})
 				require.NoError(t, err, op)
 			}
 			proxy.Up()

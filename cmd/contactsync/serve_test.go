@@ -75,13 +75,13 @@ func startServe(t *testing.T, storeSpec string) (endpoint string, stop func()) {
 func TestServeRestartKeepsContacts(t *testing.T) {
 	storeSpec := "sqlite:" + filepath.Join(t.TempDir(), "contacts.db")
 	endpoint, stop := startServe(t, storeSpec)
-	c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+	c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 	created, err := c.TestCreateContact(&gen.TestCreateContact{Id: "restart-1"})
 	require.NoError(t, err)
 	stop()
 
 	endpoint, _ = startServe(t, storeSpec)
-	c = client.New(endpoint, wsdl.DefaultNamespace, client.SOAP11, nil)
+	c = &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.SOAP11, HTTP: nil}}
 	read, err := c.ReadContact(&gen.ReadContact{Id: "restart-1"})
 	require.NoError(t, err)
 	assert.Equal(t, created.TestCreateContactResult, read.ReadContactResult)
@@ -184,7 +184,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 		cmd.Stderr = io.Discard
 		require.NoError(t, cmd.Start())
 		endpoint := "http://127.0.0.1:" + port + wsdl.Path
-		c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+		c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 		require.Eventually(t, func() bool {
 			_, err := c.VersionMajor(&gen.VersionMajor{})
 			return err == nil
@@ -203,7 +203,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 			for i := 0; ; i++ {
 				select {
 				case <-stopWriting:
@@ -229,7 +229,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 
 	proc, endpoint = start()
 	defer func() { _ = proc.Process.Kill(); _ = proc.Wait() }()
-	c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+	c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 	var missing []string
 	for _, id := range acked {
 		if _, err := c.ReadContact(&gen.ReadContact{Id: id}); err != nil {

@@ -70,7 +70,7 @@ func startHeldServe(t *testing.T, shutdownTimeout time.Duration) (string, *holdi
 		wrapStore: func(st store.Store) store.Store { held.Store = st; return held },
 	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	endpoint := "http://" + addr.String() + wsdl.Path
-	c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+	c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}}
 	_, err := c.TestCreateContact(&gen.TestCreateContact{Id: "hold"})
 	require.NoError(t, err)
 	return endpoint, held, addr, cancel, done
@@ -80,8 +80,8 @@ func startHeldServe(t *testing.T, shutdownTimeout time.Duration) (string, *holdi
 func readHeld(endpoint string) chan error {
 	result := make(chan error, 1)
 	go func() {
-		c := client.New(endpoint, wsdl.DefaultNamespace, client.SOAP11,
-			&http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 20 * time.Second})
+		c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, Binding: client.SOAP11,
+			HTTP: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 20 * time.Second}}}
 		resp, err := c.ReadContact(&gen.ReadContact{Id: "hold"})
 		if err == nil && resp.ReadContactResult.Id != "hold" {
 			err = fmt.Errorf("read contact %q, want hold", resp.ReadContactResult.Id)

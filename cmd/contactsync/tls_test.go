@@ -93,7 +93,7 @@ func TestServeTLS(t *testing.T) {
 	})
 
 	t.Run("bundled client", func(t *testing.T) {
-		c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, HTTP: httpsClient}).Service()
+		c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace, HTTP: httpsClient}}
 		got, err := c.ReadContact(&gen.ReadContact{Id: "tls-1"})
 		require.NoError(t, err)
 		assert.Equal(t, "tls-1", got.ReadContactResult.Id)

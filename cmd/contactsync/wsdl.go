@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/spf13/cobra"
@@ -26,7 +27,7 @@ func newWSDLCommand() *cobra.Command {
 			if address == "" {
 				address = strings.TrimRight(opts.baseURL, "/") + wsdl.Path
 			}
-			doc, err := server.Contract(opts.baseURL, address)
+			doc, err := server.Contract(gen.Contract, opts.baseURL, address)
 			if err != nil {
 				return err
 			}

@@ -1,12 +1,15 @@
-// Package client calls a Contact Synchronization Service over any of its four bindings. Client is a
-// wire.Invoker: it sends any operation of the generated table (gen.Operations) and decodes its
-// response with the generated codec, so it knows no operation itself. Service wraps it in the
-// generated client stub, which implements the generated operation interface (gen.SyncServiceSoap), so
-// code written against the interface runs the same against the in-process Service or a remote server.
+// Package client calls a service of a generated contract over any of its bindings. Client is a
+// wire.Invoker: it sends any operation of a generated table (the operation entry is given with each
+// call) and decodes its response with the generated codec, so it knows no operation and no contract
+// itself. A contract's generated client stub wraps it (&gen.SyncServiceSoapClient{Invoker: c} for
+// this service's), and implements the contract's operation interface, so code written against the
+// interface runs the same against the in-process service or a remote server.
 //
 // gowsdl also generates a client (gen.NewSyncServiceSoap), but it speaks only SOAP 1.1 and compiles the
-// namespace of the contract file into its requests. This client takes the namespace from the base URL
-// of the deployment it talks to, as the server does, and speaks SOAP 1.2 and the HTTP bindings too.
+// namespace of the contract file into its requests. This client takes the namespace it is given (the
+// deployment's, for a contract whose namespace is rebased onto the base URL), as the server does, and
+// speaks SOAP 1.2 and the HTTP bindings too. It may import the standard library, server/auth and
+// server/wire, and no contract's package.
 package client
 
 import (
@@ -27,7 +30,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/wire"
 )
@@ -70,7 +72,8 @@ const (
 type Client struct {
 	// Endpoint is the service URL, e.g. http://localhost:8080/contactsync/v1/sync.asmx.
 	Endpoint string
-	// Namespace is the service namespace of the deployment (its base URL + "/contactsync/v1/").
+	// Namespace is the service namespace the deployment serves the contract in: the contract's own,
+	// or its rebased one (server.ServedNamespace; base URL + "/contactsync/v1/" for this service).
 	Namespace string
 	// Binding selects the wire protocol; empty means SOAP 1.1.
 	Binding Binding
@@ -84,14 +87,6 @@ type Client struct {
 }
 
 var _ wire.Invoker = (*Client)(nil)
-
-// Service returns the generated operation interface over c.
-func (c *Client) Service() gen.SyncServiceSoap { return &gen.SyncServiceSoapClient{Invoker: c} }
-
-// New returns the generated operation interface over a Client with these settings.
-func New(endpoint, namespace string, b Binding, hc *http.Client) gen.SyncServiceSoap {
-	return (&Client{Endpoint: endpoint, Namespace: namespace, Binding: b, HTTP: hc}).Service()
-}
 
 // Fault is a SOAP fault returned by the service.
 type Fault struct {
@@ -568,11 +563,13 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 	return out, nil
 }
 
-// Invoke calls the operation named opName on svc, an implementation of the generated server interface
-// (the in-process service, or Service of a Client), with parameters given by name in their XSD lexical
-// form. It lets a caller that has an operation as data (a test matrix, a script) call any of them.
-func Invoke(ctx context.Context, svc gen.SyncServiceSoapServer, opName string, params map[string]string) (wire.Message, error) {
-	op := wire.Lookup(gen.Operations, opName)
+// Invoke calls the operation named opName on svc, an implementation of a generated server interface
+// bound to its table by the contract's Bind (the in-process service, or the generated client stub over
+// a Client: gen.Bind(&gen.SyncServiceSoapClient{Invoker: c})), with parameters given by name in their
+// XSD lexical form. It lets a caller that has an operation as data (a test matrix, a script) call any
+// of them.
+func Invoke(ctx context.Context, svc wire.Bound, opName string, params map[string]string) (wire.Message, error) {
+	op := wire.Lookup(svc.Ops, opName)
 	if op == nil {
 		return nil, fmt.Errorf("unknown operation %q", opName)
 	}
@@ -591,7 +588,7 @@ func Invoke(ctx context.Context, svc gen.SyncServiceSoapServer, opName string, p
 	if err := req.DecodeXML(rd); err != nil {
 		return nil, err
 	}
-	return gen.Bind(svc).Call(ctx, req)
+	return svc.Call(ctx, req)
 }
 
 // MessageJSON renders a response as the JSON endpoint's {"d": result}, indented, for printing.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
 )
@@ -22,7 +23,7 @@ func TestDescribe(t *testing.T) {
 		{[]string{"soap11", "soap12", "get", "post", "docs"}, []client.Binding{client.SOAP11, client.SOAP12, client.HTTPGet, client.HTTPPost, client.JSON}},
 		{[]string{"soap12", "post", "docs"}, []client.Binding{client.SOAP12, client.HTTPPost}},
 	} {
-		doc, err := server.ContractFor("https://contacts.example.com", "https://public.example.com/p/sync.asmx", tc.protocols)
+		doc, err := server.ContractFor(gen.Contract, "https://contacts.example.com", "https://public.example.com/p/sync.asmx", tc.protocols)
 		require.NoError(t, err)
 		var gotAuth string
 		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

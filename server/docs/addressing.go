@@ -6,8 +6,6 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
-
-	"github.com/contactsync/contactsync/wsdl"
 )
 
 // Addressing decides the endpoint address written into the WSDL, the DISCO document and the help
@@ -26,16 +24,18 @@ type Addressing struct {
 // addresser is an Addressing made ready for requests.
 type addresser struct {
 	fixed   string // the address from PublicURL; "" when the address follows each request
+	path    string // the endpoint path
 	trusted []netip.Prefix
 }
 
-func newAddresser(a Addressing) (*addresser, error) {
-	ad := &addresser{trusted: a.TrustedProxies}
+// newAddresser prepares a for the endpoint at path.
+func newAddresser(a Addressing, path string) (*addresser, error) {
+	ad := &addresser{trusted: a.TrustedProxies, path: path}
 	if a.PublicURL != "" {
 		if err := CheckPublicURL(a.PublicURL); err != nil {
 			return nil, err
 		}
-		ad.fixed = strings.TrimRight(a.PublicURL, "/") + wsdl.Path
+		ad.fixed = strings.TrimRight(a.PublicURL, "/") + path
 	}
 	return ad, nil
 }
@@ -113,7 +113,7 @@ func (a *addresser) requestAddress(r *http.Request) string {
 	if !isPlainHost(host) {
 		host = "localhost"
 	}
-	return scheme + "://" + host + wsdl.Path
+	return scheme + "://" + host + a.path
 }
 
 // The header values below are shared and never modified, so setting them allocates nothing.

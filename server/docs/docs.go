@@ -1,16 +1,25 @@
 package docs
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
 
 	"github.com/contactsync/contactsync/server/binding"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
 // Config configures the documents of one deployment.
 type Config struct {
-	// Namespace is the service namespace, fixed by the base URL.
+	// Contract is the contract served: its document is what ?WSDL serves and what the help pages
+	// and DISCO read the service from.
+	Contract *wire.Contract
+	// Operations are the contract's operation table, whose entries the help pages describe.
+	Operations []*wire.Operation
+	// Path is the endpoint path the documents' addresses end in.
+	Path string
+	// Namespace is the service namespace: the contract's, or its rebased one (fixed by the base URL).
 	Namespace string
 	// Protocols are the protocols served: the WSDL and DISCO leave the others out, and the help pages'
 	// test form uses the first of HTTP POST, HTTP GET and JSON that is on.
@@ -35,6 +44,7 @@ type Config struct {
 type Documents struct {
 	cfg      Config
 	contract *contract
+	model    *helpService // what the help pages and DISCO show of the contract (help.go)
 	addrs    *addresser
 	log      *slog.Logger
 }
@@ -42,15 +52,22 @@ type Documents struct {
 // New prepares the documents of cfg: the contract is cut to the protocols served and the namespace set
 // once here, so a request only joins it around its address.
 func New(cfg Config) (*Documents, error) {
-	addrs, err := newAddresser(cfg.Addressing)
+	if cfg.Contract == nil {
+		return nil, errors.New("docs: no contract to describe")
+	}
+	addrs, err := newAddresser(cfg.Addressing, cfg.Path)
 	if err != nil {
 		return nil, err
+	}
+	model, err := parseHelpModel([]byte(cfg.Contract.Document), cfg.Operations)
+	if err != nil {
+		return nil, errors.New("docs: the contract's document cannot describe the help pages: " + err.Error())
 	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Documents{cfg: cfg, contract: newContract(cfg.Namespace, cfg.Protocols), addrs: addrs, log: logger}, nil
+	return &Documents{cfg: cfg, contract: newContract(cfg.Contract, cfg.Namespace, cfg.Protocols), model: model, addrs: addrs, log: logger}, nil
 }
 
 // ServeHTTP answers ?WSDL (any case, as ASMX does), ?disco, the service page and ?op=<Op>'s pages.

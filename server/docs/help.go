@@ -17,12 +17,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
-	"github.com/contactsync/contactsync/wsdl"
 )
 
 // The help pages are ASMX's discovery and help pages: GET of the endpoint shows the service page (every
@@ -34,10 +32,8 @@ import (
 //go:embed help_templates
 var helpFS embed.FS
 
-// helpModel is what the pages show of the contract, read from wsdl.Contract at start.
-var helpModel = mustParseHelpModel(wsdl.Contract)
-
-// helpService is the service as the contract describes it.
+// helpService is the service as the contract describes it: what the pages show of the contract, read
+// from its document and operation table when the documents are made (New).
 type helpService struct {
 	Name        string // the wsdl:service name, SyncService
 	Title       string // the service's documentation, its human name
@@ -79,17 +75,9 @@ type wsdlDefinitions struct {
 	} `xml:"http://schemas.xmlsoap.org/wsdl/ service"`
 }
 
-func mustParseHelpModel(contract []byte) *helpService {
-	s, err := parseHelpModel(contract)
-	if err != nil {
-		panic("docs: the embedded contract cannot describe the help pages: " + err.Error())
-	}
-	return s
-}
-
 // parseHelpModel reads the service and its documentation from the contract, and each operation of the
-// generated table with its description and parameters.
-func parseHelpModel(contract []byte) (*helpService, error) {
+// generated table, ops, with its description and parameters.
+func parseHelpModel(contract []byte, ops []*wire.Operation) (*helpService, error) {
 	var d wsdlDefinitions
 	if err := xml.Unmarshal(contract, &d); err != nil {
 		return nil, err
@@ -114,7 +102,7 @@ func parseHelpModel(contract []byte) (*helpService, error) {
 			s.soapPorts = append(s.soapPorts, soapPort{local(p.Binding), "soap12"})
 		}
 	}
-	for _, op := range gen.Operations {
+	for _, op := range ops {
 		h := helpOperation{op: op, Name: op.Name, Description: op.Doc}
 		for _, p := range op.Params {
 			h.Params = append(h.Params, helpParam{Name: p.Name, Type: p.Type.Name})
@@ -220,11 +208,11 @@ type helpSample struct {
 // ?op=<Op> the operation's page, or a 404 page for an unknown operation.
 func (d *Documents) serveHelp(w http.ResponseWriter, r *http.Request) {
 	page := helpPage{
-		Title:     helpModel.Name,
-		Service:   helpModel,
+		Title:     d.model.Name,
+		Service:   d.model,
 		Namespace: d.cfg.Namespace,
 		Address:   d.addrs.requestAddress(r),
-		Self:      path.Base(wsdl.Path),
+		Self:      path.Base(d.cfg.Path),
 		CSS:       template.CSS(helpCSS),
 		Protocols: d.protocolList(),
 	}
@@ -234,13 +222,13 @@ func (d *Documents) serveHelp(w http.ResponseWriter, r *http.Request) {
 		d.renderHelp(w, http.StatusOK, "service", &page)
 		return
 	}
-	op := helpModel.operation(name)
+	op := d.model.operation(name)
 	if op == nil {
 		page.Title, page.Missing = "Operation not found", name
 		d.renderHelp(w, http.StatusNotFound, "notfound", &page)
 		return
 	}
-	page.Title, page.Op, page.Script = helpModel.Name+": "+op.Name, op, template.JS(helpScript)
+	page.Title, page.Op, page.Script = d.model.Name+": "+op.Name, op, template.JS(helpScript)
 	page.Form = d.helpFormFor(op.op)
 	for _, p := range op.Params {
 		page.Fields = append(page.Fields, helpField{Name: p.Name, Type: p.Type, Value: query.Get(p.Name)})
@@ -437,7 +425,7 @@ func (d *Documents) serveDisco(w http.ResponseWriter, r *http.Request) {
 	b = append(append(b, addr...), `?wsdl" docRef="`...)
 	b = append(append(b, addr...), `" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`+"\n"...)
 	n := 0
-	for _, port := range helpModel.soapPorts {
+	for _, port := range d.model.soapPorts {
 		if (port.protocol == "soap11" && !d.cfg.Protocols.SOAP11) || (port.protocol == "soap12" && !d.cfg.Protocols.SOAP12) {
 			continue
 		}

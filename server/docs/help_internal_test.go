@@ -40,6 +40,9 @@ func TestIndentXMLOnlyAddsWhiteSpace(t *testing.T) {
 }
 
 func TestHelpModelFromContract(t *testing.T) {
+	helpModel, err := parseHelpModel([]byte(gen.Contract.Document), gen.Operations)
+	require.NoError(t, err)
+	assert.Equal(t, "SyncService", helpModel.Name)
 	require.Len(t, helpModel.Operations, len(gen.Operations))
 	for i, op := range helpModel.Operations {
 		assert.Equal(t, gen.Operations[i].Name, op.Name)

@@ -54,7 +54,7 @@ func newAddressedServer(t *testing.T, baseURL string, addressing docs.Addressing
 		httpform.New(false, ns, gen.Operations),
 		httpform.New(true, ns, gen.Operations),
 	}
-	d, err := docs.New(docs.Config{Namespace: ns, Protocols: protocols, Addressing: addressing, Bindings: served,
+	d, err := docs.New(docs.Config{Contract: gen.Contract, Operations: gen.Operations, Path: wsdl.Path, Namespace: ns, Protocols: protocols, Addressing: addressing, Bindings: served,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	srv := httptest.NewServer(d)
@@ -88,7 +88,7 @@ func operationDocs(t *testing.T) map[string]string {
 	for _, m := range re.FindAllStringSubmatch(string(wsdl.Contract), -1) {
 		docs[m[1]] = m[2]
 	}
-	require.Len(t, docs, len(testsupport.OperationNames()))
+	require.Len(t, docs, len(testsupport.OperationNames(gen.Operations)))
 	return docs
 }
 
@@ -118,7 +118,7 @@ func TestHelpServicePage(t *testing.T) {
 func TestHelpOperationPages(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	docs := operationDocs(t)
-	for _, name := range testsupport.OperationNames() {
+	for _, name := range testsupport.OperationNames(gen.Operations) {
 		t.Run(name, func(t *testing.T) {
 			resp, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
 			require.Equal(t, http.StatusOK, resp.StatusCode)

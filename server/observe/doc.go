@@ -7,8 +7,9 @@
 // admission, decoding, the operation's result; the store adds its time) into the request's Exchange,
 // whose Events every Observer reads when the request is answered: the metrics, the access log, the
 // debug trace (--log-level debug), and any registered in Config.Observers. Every label comes from a
-// closed set written here or generated from the contract, never from the request. observe knows no
-// binding: it may import the standard library, client_golang, gen (the operation names), server/wire
-// (the decoded operation and message the debug trace lists the parameters of), server/fault (the codes
-// and their outcomes) and server/store (for /readyz), and never a binding package.
+// closed set written here or given by the handler from the contract it serves (Labels), never from
+// the request. observe knows no binding and no contract: it may import the standard library,
+// client_golang, server/wire (the decoded operation and message the debug trace lists the parameters
+// of), server/fault (the codes and their outcomes) and server/store (for /readyz), and never a binding
+// package or generated code.
 package observe

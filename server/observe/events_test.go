@@ -147,7 +147,7 @@ func TestObserversReadOneRecord(t *testing.T) {
 		ex.Decoded(twoParamsOp, twoParams{id: "x"}, nil)
 		observe.AddStoreTime(ex, time.Millisecond)
 		ex.Called(fault.Errorf(fault.NotFound, "gone"))
-	}), observe.Config{Metrics: observe.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(logs, nil)), AccessLog: true,
+	}), observe.Config{Metrics: observe.NewMetrics(reg, observe.Labels{Bindings: []string{"soap11"}, Operations: []string{"ReadContact"}}), Logger: slog.New(slog.NewJSONHandler(logs, nil)), AccessLog: true,
 		Observers: []observe.Observer{&rec}})
 	r := httptest.NewRequest("POST", "/contactsync/v1/sync.asmx", strings.NewReader(""))
 	r.Header.Set(observe.RequestIDHeader, "one")

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/fault"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -32,20 +31,16 @@ const (
 	outcomeClientGone = "ClientGone"
 )
 
-// BindingLabels is the closed set of binding label values: none, and the name of every binding the
-// handler serves (a test of the root package checks that each binding's name is here). Its positions,
-// and those of metricOperations and metricOutcomes, index the series caches.
-var BindingLabels = []string{bindingNone, "soap11", "soap12", "get", "post", "json"}
+// Labels are the closed label sets of the bindings and operations of what a handler serves: the names
+// of its bindings and of its contract's operations (server.Handler.MetricLabels makes them from the
+// bound contract). observe adds "none" and "unknown" to them.
+type Labels struct {
+	Bindings, Operations []string
+}
 
+// metricOutcomes lists ok, other, every code's outcome from fault's table, and ClientGone. Its
+// positions, and those of a Metrics' bindings and operations, index the series caches.
 var (
-	metricOperations = func() []string {
-		names := []string{operationUnknown}
-		for _, op := range gen.Operations {
-			names = append(names, op.Name)
-		}
-		return names
-	}()
-	// metricOutcomes lists ok, other, every code's outcome from fault's table, and ClientGone.
 	metricOutcomes = func() []string {
 		outcomes := []string{outcomeOK, outcomeOther}
 		for _, c := range fault.Codes {
@@ -59,7 +54,7 @@ var (
 const outcomeUnauthenticated = string(fault.Unauthenticated)
 
 // indexOf returns the position of s in names, or 0 (the "none"/"unknown" entry) when absent. The sets
-// hold at most fourteen short strings, so a scan is as fast as a map and allocates nothing.
+// hold a handful to a few dozen short strings, so a scan is as fast as a map and allocates nothing.
 func indexOf(names []string, s string) int {
 	for i, n := range names {
 		if n == s {
@@ -84,27 +79,37 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+	// bindings and operations are the label values: "none" and "unknown" first (the index of a name
+	// not in the set), then those of Labels.
+	bindings, operations []string
 
 	// The caches hold the child series by label index (binding, operation[, outcome]), created on
 	// first use. Looking a child up in a Vec hashes the label values on every call; an indexed load
 	// costs a few nanoseconds. Series are created lazily so /metrics lists only the combinations that
-	// happened, not all 560.
+	// happened, not every combination.
 	requestSeries  []atomic.Pointer[prometheus.Counter]
 	durationSeries []atomic.Pointer[prometheus.Observer]
 }
 
-// NewMetrics creates the request metrics and registers them with reg:
+// NewMetrics creates the request metrics of a handler whose bindings and operations are labels, and
+// registers them with reg:
 //
 //	contactsync_requests_total{binding,operation,outcome}     counter
 //	contactsync_request_duration_seconds{binding,operation}   histogram
 //	contactsync_requests_in_flight                           gauge
 //
-// It panics if they are already registered with reg, as prometheus.MustRegister does.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+// It panics if they are already registered with reg, as prometheus.MustRegister does. A process
+// serving several contracts gives each handler its Metrics, registered with a registerer that tells
+// them apart (prometheus.WrapRegistererWith and a constant label naming the contract).
+func NewMetrics(reg prometheus.Registerer, labels Labels) *Metrics {
+	bindings := append([]string{bindingNone}, labels.Bindings...)
+	operations := append([]string{operationUnknown}, labels.Operations...)
 	m := &Metrics{
+		bindings:   bindings,
+		operations: operations,
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "contactsync_requests_total",
-			Help: "Requests answered, by binding (" + strings.Join(BindingLabels[1:], ", ") + "; " + bindingNone +
+			Help: "Requests answered, by binding (" + strings.Join(bindings[1:], ", ") + "; " + bindingNone +
 				" for documents and requests refused before a binding was chosen), operation (unknown when none was decoded) and outcome (ok, or the error code).",
 		}, []string{"binding", "operation", "outcome"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -117,25 +122,27 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Requests being served now.",
 		}),
 	}
-	m.requestSeries = make([]atomic.Pointer[prometheus.Counter], len(BindingLabels)*len(metricOperations)*len(metricOutcomes))
-	m.durationSeries = make([]atomic.Pointer[prometheus.Observer], len(BindingLabels)*len(metricOperations))
+	m.requestSeries = make([]atomic.Pointer[prometheus.Counter], len(bindings)*len(operations)*len(metricOutcomes))
+	m.durationSeries = make([]atomic.Pointer[prometheus.Observer], len(bindings)*len(operations))
 	reg.MustRegister(m.requests, m.duration, m.inFlight)
 	return m
 }
 
 // Finished counts a request once it is answered: Metrics is the Observer of the request metrics.
 func (m *Metrics) Finished(_ *http.Request, ev *Events) {
-	m.observe(indexOf(BindingLabels, ev.BindingLabel()), indexOf(metricOperations, ev.OperationLabel()), outcomeIndex(ev.Outcome), ev.Duration.Seconds())
+	m.observe(ev.BindingLabel(), ev.OperationLabel(), outcomeIndex(ev.Outcome), ev.Duration.Seconds())
 }
 
-// observe counts one finished request.
-func (m *Metrics) observe(binding, operation, outcome int, seconds float64) {
-	pair := binding*len(metricOperations) + operation
+// observe counts one finished request, by the names of its binding and operation (a name outside
+// the label sets counts as "none" or "unknown") and the index of its outcome.
+func (m *Metrics) observe(bindingName, opName string, outcome int, seconds float64) {
+	binding, operation := indexOf(m.bindings, bindingName), indexOf(m.operations, opName)
+	pair := binding*len(m.operations) + operation
 	slot := &m.requestSeries[pair*len(metricOutcomes)+outcome]
 	c := slot.Load()
 	if c == nil {
 		// Two requests racing here get the same child from the Vec; storing it twice is harmless.
-		child := m.requests.WithLabelValues(BindingLabels[binding], metricOperations[operation], metricOutcomes[outcome])
+		child := m.requests.WithLabelValues(m.bindings[binding], m.operations[operation], metricOutcomes[outcome])
 		c = &child
 		slot.Store(c)
 	}
@@ -143,7 +150,7 @@ func (m *Metrics) observe(binding, operation, outcome int, seconds float64) {
 	dslot := &m.durationSeries[pair]
 	o := dslot.Load()
 	if o == nil {
-		child := m.duration.WithLabelValues(BindingLabels[binding], metricOperations[operation])
+		child := m.duration.WithLabelValues(m.bindings[binding], m.operations[operation])
 		o = &child
 		dslot.Store(o)
 	}

@@ -44,15 +44,27 @@ func TestOutcomes(t *testing.T) {
 	for _, code := range fault.Codes {
 		assert.Equal(t, string(code), metricOutcomes[outcomeIndex(string(code))])
 	}
+	m := NewMetrics(NewRegistry(), contactsyncLabels())
 	for _, op := range gen.Operations {
-		assert.Equal(t, op.Name, metricOperations[indexOf(metricOperations, op.Name)])
+		assert.Equal(t, op.Name, m.operations[indexOf(m.operations, op.Name)])
 	}
+	assert.Equal(t, "unknown", m.operations[indexOf(m.operations, "NotAnOperation")], "a name outside the contract is unknown")
+}
+
+// contactsyncLabels are the label sets of the handler serving this service's contract with its five
+// bindings (server.Handler.MetricLabels, which this package cannot import).
+func contactsyncLabels() Labels {
+	l := Labels{Bindings: []string{"soap11", "soap12", "get", "post", "json"}}
+	for _, op := range gen.Operations {
+		l.Operations = append(l.Operations, op.Name)
+	}
+	return l
 }
 
 // TestBindingLabelsDocumented: the requests counter's HELP text and the metric docs used to list four
 // bindings and leave out json; both now name every binding label.
 func TestBindingLabelsDocumented(t *testing.T) {
-	m := NewMetrics(NewRegistry())
+	m := NewMetrics(NewRegistry(), contactsyncLabels())
 	descs := make(chan *prometheus.Desc, 1)
 	m.requests.Describe(descs)
 	help := (<-descs).String() // Desc{fqName: …, help: "…", …}
@@ -61,7 +73,7 @@ func TestBindingLabelsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	bullet := regexp.MustCompile("(?m)^- `binding`:.*(\n  .*)*").Find(docs)
-	for _, label := range BindingLabels {
+	for _, label := range m.bindings {
 		assert.Contains(t, help, label)
 		assert.Contains(t, string(bullet), "`"+label+"`", "docs/operations.md's binding label list")
 	}

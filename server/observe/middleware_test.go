@@ -31,7 +31,7 @@ func TestObservePanicOutsideServe(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	logs := &testsupport.SyncBuffer{}
 	observed := observe.Middleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }),
-		observe.Config{Metrics: observe.NewMetrics(reg), Logger: slog.New(slog.NewJSONHandler(logs, nil)), AccessLog: true})
+		observe.Config{Metrics: observe.NewMetrics(reg, observe.Labels{}), Logger: slog.New(slog.NewJSONHandler(logs, nil)), AccessLog: true})
 	require.PanicsWithValue(t, http.ErrAbortHandler, func() {
 		observed.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 	})

@@ -128,8 +128,8 @@ type Operation struct {
 // interface, so an implementation that does not fit the contract is a compile error, not a failed
 // request; the table itself (Ops) knows no implementation.
 type Bound struct {
-	// Namespace is the contract's target namespace, as its WSDL writes it.
-	Namespace string
+	// Contract describes the contract: its document, endpoint path and namespace.
+	Contract *Contract
 	// Ops is the contract's operation table.
 	Ops []*Operation
 	// Call calls the method of the operation whose request wrapper req is (one made by the NewRequest

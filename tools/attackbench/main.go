@@ -323,7 +323,8 @@ func createContact(o options, id string) {
 	if o.user != "" && o.scenario == "passwords" {
 		hc.Transport = basicAuth{o.user, o.password}
 	}
-	if _, err := client.New(o.endpoint, o.namespace, client.SOAP11, hc).TestCreateContact(&gen.TestCreateContact{Id: id}); err != nil {
+	c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: o.endpoint, Namespace: o.namespace, Binding: client.SOAP11, HTTP: hc}}
+	if _, err := c.TestCreateContact(&gen.TestCreateContact{Id: id}); err != nil {
 		fail("creating the contact the normal client reads: %v", err)
 	}
 }

@@ -14,6 +14,11 @@
 //	            (the files are written only when generation succeeds)
 //	-pkg name   the Go package name of the output (default "gen")
 //	-view path  also write the SOAP-only view gowsdl was run on, for inspecting what it saw
+//	-rebase-namespace
+//	            mark the contract's namespace as a deployment setting in the generated descriptor
+//	            (wire.Contract.RebaseNamespace): a handler serves it moved onto its base URL, keeping
+//	            the namespace's path. Without it the namespace and SOAPActions are served as the WSDL
+//	            writes them, as clients compiled against the WSDL send them.
 //	-record Type, -record-key Field, -record-index Field
 //	            also generate, in the -wire file, the record codec of the complex type Type (the
 //	            canonical JSON document the store keeps and the record formats carry), keyed by its
@@ -55,8 +60,9 @@ func run(args []string, stderr io.Writer) error {
 	record := fs.String("record", "", "also generate the record codec of this complex type (needs -wire, -record-key and -record-index)")
 	recordKey := fs.String("record-key", "", "the record type's key element")
 	recordIndex := fs.String("record-index", "", "the record type's indexed element")
+	rebase := fs.Bool("rebase-namespace", false, "serve the contract's namespace moved onto the deployment's base URL (needs -wire)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: gowsdlgen -wsdl contract.wsdl -o out.go [-wire wire.go [-record Type -record-key Field -record-index Field]] [-pkg name] [-view view.wsdl]")
+		fmt.Fprintln(fs.Output(), "usage: gowsdlgen -wsdl contract.wsdl -o out.go [-wire wire.go [-rebase-namespace] [-record Type -record-key Field -record-index Field]] [-pkg name] [-view view.wsdl]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -67,6 +73,10 @@ func run(args []string, stderr io.Writer) error {
 		return errors.New("-wsdl and -o are required, and there are no positional arguments")
 	}
 
+	if *rebase && *wireOut == "" {
+		fs.Usage()
+		return errors.New("-rebase-namespace is part of the wire code's descriptor: it needs -wire")
+	}
 	var recordOpts *wsdlgen.RecordOptions
 	switch {
 	case *record == "" && *recordKey == "" && *recordIndex == "":
@@ -81,7 +91,8 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := wsdlgen.Generate(contract, wsdlgen.Options{Package: *pkg, Source: sourceName(*wsdlPath), Wire: *wireOut != "", Record: recordOpts})
+	res, err := wsdlgen.Generate(contract, wsdlgen.Options{Package: *pkg, Source: sourceName(*wsdlPath), Wire: *wireOut != "", Record: recordOpts,
+		RebaseNamespace: *rebase})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *wsdlPath, err)
 	}

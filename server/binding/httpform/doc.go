@@ -4,6 +4,6 @@
 // the result is a bare XML document whose root is the global element named after the result's type.
 // Errors are a text/plain message with the code's HTTP status.
 //
-// It may import the standard library, server/binding, server/fault, server/wire and wsdl (the
-// endpoint path), and never another binding family; only the server root imports it.
+// It may import the standard library, server/binding, server/fault and server/wire, and never another
+// binding family or a contract's own package; only the server root imports it.
 package httpform

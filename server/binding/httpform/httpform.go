@@ -7,7 +7,6 @@ import (
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
-	"github.com/contactsync/contactsync/wsdl"
 )
 
 // Binding serves the HTTP GET (post false) and HTTP POST (post true) bindings: the operation is the
@@ -85,7 +84,9 @@ func (b *Binding) Decode(r *http.Request, opName string, body []byte) (binding.R
 			opName, strings.Join(b.operationNames(), ", "))
 	}
 	if !b.Offers(op) {
-		return binding.Request{Op: op}, b.notOffered(op)
+		// The request's path is <endpoint>/<opName>: the endpoint path is what precedes the name, so
+		// the message names the endpoint of whichever contract is served there.
+		return binding.Request{Op: op}, b.notOffered(op, strings.TrimSuffix(r.URL.Path, "/"+opName))
 	}
 	raw := r.URL.RawQuery
 	if b.post {
@@ -114,8 +115,9 @@ var bindingNames = []struct {
 
 // notOffered is the error for an operation of the contract this binding does not offer: ASMX offers
 // an operation with a guid or complex parameter over SOAP only (and answers "{0} Web Service method
-// name is not valid."); the message says so, and where the operation is offered.
-func (b *Binding) notOffered(op *wire.Operation) *fault.Error {
+// name is not valid."); the message says so, and where the operation is offered: endpoint is the
+// path SOAP requests go to.
+func (b *Binding) notOffered(op *wire.Operation, endpoint string) *fault.Error {
 	here := "HTTP GET"
 	if b.post {
 		here = "HTTP POST"
@@ -131,7 +133,7 @@ func (b *Binding) notOffered(op *wire.Operation) *fault.Error {
 		return fault.Errorf(fault.UnknownOperation, "The operation %q is not offered over %s.", op.Name, here)
 	case op.Bindings&(wire.HTTPGet|wire.HTTPPost) == 0 || op.DecodeForm == nil:
 		return fault.Errorf(fault.UnknownOperation, "The operation %q is offered over SOAP only (%s), not over %s; send it as a SOAP request to %s.",
-			op.Name, strings.Join(on, " and "), here, wsdl.Path)
+			op.Name, strings.Join(on, " and "), here, endpoint)
 	}
 	return fault.Errorf(fault.UnknownOperation, "The operation %q is not offered over %s; it is offered over %s.", op.Name, here, strings.Join(on, ", "))
 }

@@ -5,7 +5,7 @@
 // from its descriptors (values.go: the filler, what each binding carries, the comparison) which the
 // contract tests and the generated decoders' fuzz target share. Only tests import it (the import-rule
 // test in the server root holds every other package to that); it may import the standard library,
-// testify, the Prometheus client, gen, server/wire and the SQLite store (OpenSQLite).
+// testify, the Prometheus client, server/wire and the SQLite store (OpenSQLite); no contract's package.
 package testsupport
 
 import (
@@ -26,9 +26,9 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/sqlite"
+	"github.com/contactsync/contactsync/server/wire"
 )
 
 // SyncBuffer is a log destination safe for concurrent writes: a handler's goroutines write while the
@@ -138,10 +138,10 @@ func HelpSamples(tb testing.TB, body string) [][2]string {
 	return out
 }
 
-// OperationNames lists the operations of the generated table, in the contract's order.
-func OperationNames() []string {
-	names := make([]string, 0, len(gen.Operations))
-	for _, op := range gen.Operations {
+// OperationNames lists the operations of a generated table, ops, in the contract's order.
+func OperationNames(ops []*wire.Operation) []string {
+	names := make([]string, 0, len(ops))
+	for _, op := range ops {
 		names = append(names, op.Name)
 	}
 	return names

@@ -20,12 +20,11 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/client"
-	"github.com/contactsync/contactsync/wsdl"
 )
 
 func main() {
 	mode := flag.String("mode", "write", "write or verify")
-	endpoint := flag.String("endpoint", "http://127.0.0.1:8080"+wsdl.Path, "service endpoint")
+	endpoint := flag.String("endpoint", "http://127.0.0.1:8080"+gen.Contract.Path, "service endpoint")
 	acks := flag.String("acks", "", "file of acknowledged ids (write: appended; verify: read)")
 	workers := flag.Int("c", 4, "concurrent writers or readers")
 	prefix := flag.String("prefix", "w", "id prefix of the written contacts")
@@ -59,7 +58,7 @@ func write(endpoint, acks, prefix string, workers int) {
 	)
 	for range workers {
 		wg.Go(func() {
-			c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: gen.Contract.Namespace}}
 			for ctx.Err() == nil {
 				id := fmt.Sprintf("%s%09d", prefix, next.Add(1))
 				if _, err := c.TestCreateContactContext(ctx, &gen.TestCreateContact{Id: id}); err != nil {
@@ -92,7 +91,7 @@ func verify(endpoint, acks string, n, workers int) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			c := (&client.Client{Endpoint: endpoint, Namespace: wsdl.DefaultNamespace}).Service()
+			c := &gen.SyncServiceSoapClient{Invoker: &client.Client{Endpoint: endpoint, Namespace: gen.Contract.Namespace}}
 			for id := range ids {
 				if _, err := c.ReadContact(&gen.ReadContact{Id: id}); err != nil {
 					missing.Add(1)

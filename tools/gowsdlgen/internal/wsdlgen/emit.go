@@ -133,6 +133,8 @@ type emitter struct {
 	c   *contractModel
 	pkg string
 	buf bytes.Buffer
+	// desc is the contract's descriptor (emit_contract.go).
+	desc *contractDescriptor
 }
 
 func (e *emitter) p(format string, args ...any) {
@@ -144,11 +146,14 @@ func (e *emitter) p(format string, args ...any) {
 // and complex type, the HTTP form binding, the server interface and the client stub. It is written
 // from the model alone (goFieldOf); typesSrc, gowsdl's post-processed types, is only checked against
 // it (checkStructs).
-func emitWire(c *contractModel, typesSrc []byte, pkg, source string, record *RecordOptions) ([]byte, error) {
+func emitWire(c *contractModel, desc *contractDescriptor, typesSrc []byte, pkg, source string, record *RecordOptions) ([]byte, error) {
 	if err := checkStructs(c, typesSrc); err != nil {
 		return nil, fmt.Errorf("reading gowsdl's types: %w", err)
 	}
-	e := &emitter{c: c, pkg: pkg}
+	if err := checkContractName(c); err != nil {
+		return nil, err
+	}
+	e := &emitter{c: c, pkg: pkg, desc: desc}
 	if err := e.file(source); err != nil {
 		return nil, err
 	}
@@ -157,6 +162,7 @@ func emitWire(c *contractModel, typesSrc []byte, pkg, source string, record *Rec
 			return nil, err
 		}
 	}
+	e.contractDocumentDecl()
 	out, err := format.Source(e.buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("generated wire code does not parse: %w\n%s", err, e.buf.Bytes())
@@ -201,6 +207,7 @@ func (e *emitter) file(source string) error {
 		e.p("op%s,", goTypeName(op.name))
 	}
 	e.p("}")
+	e.contractDescriptorDecl()
 	e.bind(server)
 	for _, op := range e.c.operations {
 		if err := e.operation(op); err != nil {
@@ -241,7 +248,7 @@ func (e *emitter) bind(server string) {
 	e.p("")
 	e.p("// Bind binds svc to the operation table: the handler serves what it returns (server.NewHandler).")
 	e.p("func Bind(svc %s) wire.Bound {", server)
-	e.p("return wire.Bound{Namespace: %q, Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {", e.c.tns)
+	e.p("return wire.Bound{Contract: %s, Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {", contractGoName)
 	if len(e.c.operations) == 0 {
 		e.p("return nil, wire.ForeignRequest(req)")
 		e.p("}}")

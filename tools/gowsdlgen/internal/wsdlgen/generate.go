@@ -18,6 +18,10 @@ type Options struct {
 	Source string
 	// Wire asks for the wire code too (Result.Wire): the operation table and codec of the contract.
 	Wire bool
+	// RebaseNamespace marks the contract's namespace as a deployment setting in its descriptor
+	// (wire.Contract.RebaseNamespace): a handler serves it moved onto its base URL. Only a contract
+	// whose namespace is an http or https URL with a path can be rebased.
+	RebaseNamespace bool
 	// Record asks for the record codec of a complex type too (in Result.Wire; needs Wire): see
 	// RecordOptions. Nil means none.
 	Record *RecordOptions
@@ -103,7 +107,11 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	res := &Result{Code: code, View: view}
 	if opts.Wire {
-		if res.Wire, err = emitWire(model, code, opts.Package, opts.Source, opts.Record); err != nil {
+		desc, err := describeContract(defs, opts.RebaseNamespace)
+		if err != nil {
+			return nil, err
+		}
+		if res.Wire, err = emitWire(model, desc, code, opts.Package, opts.Source, opts.Record); err != nil {
 			return nil, fmt.Errorf("generating the wire code: %w", err)
 		}
 	}

@@ -20,9 +20,10 @@ import (
 // zooNamespace is the type zoo's service namespace.
 const zooNamespace = "http://localhost:8080/zoo/v1/"
 
-// zooBaseURL is the base URL the type zoos' contracts are written for, as contactsync's is: the
-// handler serves a bound contract in its namespace moved to the base URL, so the zoos' handlers serve
-// zooNamespace and zoo2Namespace as the reference servers did.
+// zooBaseURL is the base URL the type zoos' contracts are written for, as contactsync's is. The zoos
+// are generated without -rebase-namespace, so their handlers serve zooNamespace and zoo2Namespace as
+// the contracts write them (as the reference servers did) whatever the base URL;
+// TestTwoContractsInOneProcess serves one under another.
 const zooBaseURL = "http://localhost:8080"
 
 func newZooHandler(t *testing.T, svc *zooService) http.Handler {

@@ -52,9 +52,21 @@ var Operations = []*wire.Operation{
 	opMakeSampleNoKey,
 }
 
+// Contract describes the contract as a whole for the runtime that serves it: the document served at
+// ?WSDL, the endpoint path, the service's name and its namespace, and whether the namespace is a
+// deployment setting (RebaseNamespace, from gowsdlgen's -rebase-namespace flag).
+var Contract = &wire.Contract{
+	Service:         "Sync",
+	Namespace:       "http://localhost:8080/zoo/v1/",
+	RebaseNamespace: false,
+	Address:         "http://127.0.0.1:18640/contactsync/v1/sync.asmx",
+	Path:            "/contactsync/v1/sync.asmx",
+	Document:        contractDocument,
+}
+
 // Bind binds svc to the operation table: the handler serves what it returns (server.NewHandler).
 func Bind(svc SyncSoapServer) wire.Bound {
-	return wire.Bound{Namespace: "http://localhost:8080/zoo/v1/", Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
+	return wire.Bound{Contract: Contract, Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
 		switch req := req.(type) {
 		case *MakeSample:
 			resp, err := svc.MakeSampleContext(ctx, req)
@@ -4333,3 +4345,807 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 		}
 	}
 }
+
+// contractDocument is the WSDL the contract was generated from, without its comments: what ?WSDL
+// serves, with the addresses (and a rebased namespace) filled in.
+const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
+<wsdl:definitions xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:s1="http://microsoft.com/wsdl/types/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" xmlns:tns="http://localhost:8080/zoo/v1/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" targetNamespace="http://localhost:8080/zoo/v1/" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+  <wsdl:types>
+    <s:schema elementFormDefault="qualified" targetNamespace="http://localhost:8080/zoo/v1/">
+      <s:import namespace="http://microsoft.com/wsdl/types/" />
+      <s:element name="MakeSample">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="text" type="s:string" />
+            <s:element minOccurs="1" maxOccurs="1" name="count" type="s:int" />
+            <s:element minOccurs="1" maxOccurs="1" name="big" type="s:long" />
+            <s:element minOccurs="1" maxOccurs="1" name="small" type="s:short" />
+            <s:element minOccurs="1" maxOccurs="1" name="flag" type="s:boolean" />
+            <s:element minOccurs="1" maxOccurs="1" name="amount" type="s:decimal" />
+            <s:element minOccurs="1" maxOccurs="1" name="ratio" type="s:double" />
+            <s:element minOccurs="1" maxOccurs="1" name="approx" type="s:float" />
+            <s:element minOccurs="1" maxOccurs="1" name="when" type="s:dateTime" />
+            <s:element minOccurs="1" maxOccurs="1" name="key" type="s1:guid" />
+            <s:element minOccurs="1" maxOccurs="1" name="level" type="tns:Tier" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:simpleType name="Tier">
+        <s:restriction base="s:string">
+          <s:enumeration value="Bronze" />
+          <s:enumeration value="Silver" />
+          <s:enumeration value="Gold" />
+        </s:restriction>
+      </s:simpleType>
+      <s:element name="MakeSampleResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="MakeSampleResult" type="tns:Sample" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Sample">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Text" type="s:string" />
+          <s:element minOccurs="1" maxOccurs="1" name="Count" type="s:int" />
+          <s:element minOccurs="1" maxOccurs="1" name="Big" type="s:long" />
+          <s:element minOccurs="1" maxOccurs="1" name="Small" type="s:short" />
+          <s:element minOccurs="1" maxOccurs="1" name="Flag" type="s:boolean" />
+          <s:element minOccurs="1" maxOccurs="1" name="Amount" type="s:decimal" />
+          <s:element minOccurs="1" maxOccurs="1" name="Ratio" type="s:double" />
+          <s:element minOccurs="1" maxOccurs="1" name="Approx" type="s:float" />
+          <s:element minOccurs="1" maxOccurs="1" name="When" type="s:dateTime" />
+          <s:element minOccurs="0" maxOccurs="1" name="Data" type="s:base64Binary" />
+          <s:element minOccurs="1" maxOccurs="1" name="Key" type="s1:guid" />
+          <s:element minOccurs="1" maxOccurs="1" name="Level" type="tns:Tier" />
+          <s:element minOccurs="0" maxOccurs="1" name="Home" type="tns:Address" />
+          <s:element minOccurs="0" maxOccurs="1" name="Others" type="tns:ArrayOfAddress" />
+          <s:element minOccurs="1" maxOccurs="1" name="MaybeInt" nillable="true" type="s:int" />
+          <s:element minOccurs="1" maxOccurs="1" name="MaybeWhen" nillable="true" type="s:dateTime" />
+          <s:element minOccurs="0" maxOccurs="1" name="Tags" type="tns:ArrayOfString" />
+          <s:element minOccurs="0" maxOccurs="1" name="Numbers" type="tns:ArrayOfInt" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="Address">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Street" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="City" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="Lines" type="tns:ArrayOfString" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="ArrayOfString">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="string" nillable="true" type="s:string" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="ArrayOfAddress">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="Address" nillable="true" type="tns:Address" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="ArrayOfInt">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="int" type="s:int" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="EchoSample">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="sample" type="tns:Sample" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSampleResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoSampleResult" type="tns:Sample" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ListSamples">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="n" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ListSamplesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="ListSamplesResult" type="tns:ArrayOfSample" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="ArrayOfSample">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="Sample" nillable="true" type="tns:Sample" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="NextTier">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="t" type="tns:Tier" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="NextTierResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="NextTierResult" type="tns:Tier" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Bytes">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="n" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="BytesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="BytesResult" type="s:base64Binary" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Nothing">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="s" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="NothingResponse">
+        <s:complexType />
+      </s:element>
+      <s:element name="Now">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="utc" type="s:boolean" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="NowResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="NowResult" type="s:dateTime" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="MaybeCount">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="none" type="s:boolean" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="MaybeCountResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="MaybeCountResult" nillable="true" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="MakeSampleNoKey">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="text" type="s:string" />
+            <s:element minOccurs="1" maxOccurs="1" name="count" type="s:int" />
+            <s:element minOccurs="1" maxOccurs="1" name="big" type="s:long" />
+            <s:element minOccurs="1" maxOccurs="1" name="small" type="s:short" />
+            <s:element minOccurs="1" maxOccurs="1" name="flag" type="s:boolean" />
+            <s:element minOccurs="1" maxOccurs="1" name="amount" type="s:decimal" />
+            <s:element minOccurs="1" maxOccurs="1" name="ratio" type="s:double" />
+            <s:element minOccurs="1" maxOccurs="1" name="approx" type="s:float" />
+            <s:element minOccurs="1" maxOccurs="1" name="when" type="s:dateTime" />
+            <s:element minOccurs="1" maxOccurs="1" name="level" type="tns:Tier" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="MakeSampleNoKeyResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="MakeSampleNoKeyResult" type="tns:Sample" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ArrayOfSample" nillable="true" type="tns:ArrayOfSample" />
+      <s:element name="Tier" type="tns:Tier" />
+      <s:element name="base64Binary" nillable="true" type="s:base64Binary" />
+      <s:element name="dateTime" type="s:dateTime" />
+      <s:element name="int" nillable="true" type="s:int" />
+      <s:element name="Sample" nillable="true" type="tns:Sample" />
+    </s:schema>
+    <s:schema elementFormDefault="qualified" targetNamespace="http://microsoft.com/wsdl/types/">
+      <s:simpleType name="guid">
+        <s:restriction base="s:string">
+          <s:pattern value="[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}" />
+        </s:restriction>
+      </s:simpleType>
+    </s:schema>
+  </wsdl:types>
+  <wsdl:message name="MakeSampleSoapIn">
+    <wsdl:part name="parameters" element="tns:MakeSample" />
+  </wsdl:message>
+  <wsdl:message name="MakeSampleSoapOut">
+    <wsdl:part name="parameters" element="tns:MakeSampleResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoSampleSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoSample" />
+  </wsdl:message>
+  <wsdl:message name="EchoSampleSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoSampleResponse" />
+  </wsdl:message>
+  <wsdl:message name="ListSamplesSoapIn">
+    <wsdl:part name="parameters" element="tns:ListSamples" />
+  </wsdl:message>
+  <wsdl:message name="ListSamplesSoapOut">
+    <wsdl:part name="parameters" element="tns:ListSamplesResponse" />
+  </wsdl:message>
+  <wsdl:message name="NextTierSoapIn">
+    <wsdl:part name="parameters" element="tns:NextTier" />
+  </wsdl:message>
+  <wsdl:message name="NextTierSoapOut">
+    <wsdl:part name="parameters" element="tns:NextTierResponse" />
+  </wsdl:message>
+  <wsdl:message name="BytesSoapIn">
+    <wsdl:part name="parameters" element="tns:Bytes" />
+  </wsdl:message>
+  <wsdl:message name="BytesSoapOut">
+    <wsdl:part name="parameters" element="tns:BytesResponse" />
+  </wsdl:message>
+  <wsdl:message name="NothingSoapIn">
+    <wsdl:part name="parameters" element="tns:Nothing" />
+  </wsdl:message>
+  <wsdl:message name="NothingSoapOut">
+    <wsdl:part name="parameters" element="tns:NothingResponse" />
+  </wsdl:message>
+  <wsdl:message name="NowSoapIn">
+    <wsdl:part name="parameters" element="tns:Now" />
+  </wsdl:message>
+  <wsdl:message name="NowSoapOut">
+    <wsdl:part name="parameters" element="tns:NowResponse" />
+  </wsdl:message>
+  <wsdl:message name="MaybeCountSoapIn">
+    <wsdl:part name="parameters" element="tns:MaybeCount" />
+  </wsdl:message>
+  <wsdl:message name="MaybeCountSoapOut">
+    <wsdl:part name="parameters" element="tns:MaybeCountResponse" />
+  </wsdl:message>
+  <wsdl:message name="MakeSampleNoKeySoapIn">
+    <wsdl:part name="parameters" element="tns:MakeSampleNoKey" />
+  </wsdl:message>
+  <wsdl:message name="MakeSampleNoKeySoapOut">
+    <wsdl:part name="parameters" element="tns:MakeSampleNoKeyResponse" />
+  </wsdl:message>
+  <wsdl:message name="ListSamplesHttpGetIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ListSamplesHttpGetOut">
+    <wsdl:part name="Body" element="tns:ArrayOfSample" />
+  </wsdl:message>
+  <wsdl:message name="NextTierHttpGetIn">
+    <wsdl:part name="t" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="NextTierHttpGetOut">
+    <wsdl:part name="Body" element="tns:Tier" />
+  </wsdl:message>
+  <wsdl:message name="BytesHttpGetIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="BytesHttpGetOut">
+    <wsdl:part name="Body" element="tns:base64Binary" />
+  </wsdl:message>
+  <wsdl:message name="NothingHttpGetIn">
+    <wsdl:part name="s" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="NothingHttpGetOut" />
+  <wsdl:message name="NowHttpGetIn">
+    <wsdl:part name="utc" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="NowHttpGetOut">
+    <wsdl:part name="Body" element="tns:dateTime" />
+  </wsdl:message>
+  <wsdl:message name="MaybeCountHttpGetIn">
+    <wsdl:part name="none" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="MaybeCountHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="MakeSampleNoKeyHttpGetIn">
+    <wsdl:part name="text" type="s:string" />
+    <wsdl:part name="count" type="s:string" />
+    <wsdl:part name="big" type="s:string" />
+    <wsdl:part name="small" type="s:string" />
+    <wsdl:part name="flag" type="s:string" />
+    <wsdl:part name="amount" type="s:string" />
+    <wsdl:part name="ratio" type="s:string" />
+    <wsdl:part name="approx" type="s:string" />
+    <wsdl:part name="when" type="s:string" />
+    <wsdl:part name="level" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="MakeSampleNoKeyHttpGetOut">
+    <wsdl:part name="Body" element="tns:Sample" />
+  </wsdl:message>
+  <wsdl:message name="ListSamplesHttpPostIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ListSamplesHttpPostOut">
+    <wsdl:part name="Body" element="tns:ArrayOfSample" />
+  </wsdl:message>
+  <wsdl:message name="NextTierHttpPostIn">
+    <wsdl:part name="t" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="NextTierHttpPostOut">
+    <wsdl:part name="Body" element="tns:Tier" />
+  </wsdl:message>
+  <wsdl:message name="BytesHttpPostIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="BytesHttpPostOut">
+    <wsdl:part name="Body" element="tns:base64Binary" />
+  </wsdl:message>
+  <wsdl:message name="NothingHttpPostIn">
+    <wsdl:part name="s" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="NothingHttpPostOut" />
+  <wsdl:message name="NowHttpPostIn">
+    <wsdl:part name="utc" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="NowHttpPostOut">
+    <wsdl:part name="Body" element="tns:dateTime" />
+  </wsdl:message>
+  <wsdl:message name="MaybeCountHttpPostIn">
+    <wsdl:part name="none" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="MaybeCountHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="MakeSampleNoKeyHttpPostIn">
+    <wsdl:part name="text" type="s:string" />
+    <wsdl:part name="count" type="s:string" />
+    <wsdl:part name="big" type="s:string" />
+    <wsdl:part name="small" type="s:string" />
+    <wsdl:part name="flag" type="s:string" />
+    <wsdl:part name="amount" type="s:string" />
+    <wsdl:part name="ratio" type="s:string" />
+    <wsdl:part name="approx" type="s:string" />
+    <wsdl:part name="when" type="s:string" />
+    <wsdl:part name="level" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="MakeSampleNoKeyHttpPostOut">
+    <wsdl:part name="Body" element="tns:Sample" />
+  </wsdl:message>
+  <wsdl:portType name="SyncSoap">
+    <wsdl:operation name="MakeSample">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Builds a Sample from simple parameters. MaybeInt is null when count is 0, MaybeWhen is null when flag is false, Tags[1] is always null.</wsdl:documentation>
+      <wsdl:input message="tns:MakeSampleSoapIn" />
+      <wsdl:output message="tns:MakeSampleSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSample">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Sample it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoSampleSoapIn" />
+      <wsdl:output message="tns:EchoSampleSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="ListSamples">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns n Samples; item i uses the i-th entry of fixed tables of edge values (double, float, decimal, DateTime). A negative n returns null.</wsdl:documentation>
+      <wsdl:input message="tns:ListSamplesSoapIn" />
+      <wsdl:output message="tns:ListSamplesSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="NextTier">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the next tier (Bronze, Silver, Gold, then Bronze again).</wsdl:documentation>
+      <wsdl:input message="tns:NextTierSoapIn" />
+      <wsdl:output message="tns:NextTierSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Bytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns n bytes 0xFB, 0xFC, ... (wrapping at 0xFF); a negative n returns null.</wsdl:documentation>
+      <wsdl:input message="tns:BytesSoapIn" />
+      <wsdl:output message="tns:BytesSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Nothing">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Does nothing and returns nothing.</wsdl:documentation>
+      <wsdl:input message="tns:NothingSoapIn" />
+      <wsdl:output message="tns:NothingSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Now">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the fixed time 2026-11-22 10:15:30.123, with DateTimeKind.Utc when utc is true, else DateTimeKind.Local.</wsdl:documentation>
+      <wsdl:input message="tns:NowSoapIn" />
+      <wsdl:output message="tns:NowSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="MaybeCount">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns 7, or null when none is true.</wsdl:documentation>
+      <wsdl:input message="tns:MaybeCountSoapIn" />
+      <wsdl:output message="tns:MaybeCountSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="MakeSampleNoKey">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">MakeSample without the Guid parameter (Key is built from count, small and level), so that it is also offered on HTTP GET and POST.</wsdl:documentation>
+      <wsdl:input message="tns:MakeSampleNoKeySoapIn" />
+      <wsdl:output message="tns:MakeSampleNoKeySoapOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:portType name="SyncHttpGet">
+    <wsdl:operation name="ListSamples">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns n Samples; item i uses the i-th entry of fixed tables of edge values (double, float, decimal, DateTime). A negative n returns null.</wsdl:documentation>
+      <wsdl:input message="tns:ListSamplesHttpGetIn" />
+      <wsdl:output message="tns:ListSamplesHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="NextTier">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the next tier (Bronze, Silver, Gold, then Bronze again).</wsdl:documentation>
+      <wsdl:input message="tns:NextTierHttpGetIn" />
+      <wsdl:output message="tns:NextTierHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Bytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns n bytes 0xFB, 0xFC, ... (wrapping at 0xFF); a negative n returns null.</wsdl:documentation>
+      <wsdl:input message="tns:BytesHttpGetIn" />
+      <wsdl:output message="tns:BytesHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Nothing">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Does nothing and returns nothing.</wsdl:documentation>
+      <wsdl:input message="tns:NothingHttpGetIn" />
+      <wsdl:output message="tns:NothingHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Now">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the fixed time 2026-11-22 10:15:30.123, with DateTimeKind.Utc when utc is true, else DateTimeKind.Local.</wsdl:documentation>
+      <wsdl:input message="tns:NowHttpGetIn" />
+      <wsdl:output message="tns:NowHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="MaybeCount">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns 7, or null when none is true.</wsdl:documentation>
+      <wsdl:input message="tns:MaybeCountHttpGetIn" />
+      <wsdl:output message="tns:MaybeCountHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="MakeSampleNoKey">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">MakeSample without the Guid parameter (Key is built from count, small and level), so that it is also offered on HTTP GET and POST.</wsdl:documentation>
+      <wsdl:input message="tns:MakeSampleNoKeyHttpGetIn" />
+      <wsdl:output message="tns:MakeSampleNoKeyHttpGetOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:portType name="SyncHttpPost">
+    <wsdl:operation name="ListSamples">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns n Samples; item i uses the i-th entry of fixed tables of edge values (double, float, decimal, DateTime). A negative n returns null.</wsdl:documentation>
+      <wsdl:input message="tns:ListSamplesHttpPostIn" />
+      <wsdl:output message="tns:ListSamplesHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="NextTier">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the next tier (Bronze, Silver, Gold, then Bronze again).</wsdl:documentation>
+      <wsdl:input message="tns:NextTierHttpPostIn" />
+      <wsdl:output message="tns:NextTierHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Bytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns n bytes 0xFB, 0xFC, ... (wrapping at 0xFF); a negative n returns null.</wsdl:documentation>
+      <wsdl:input message="tns:BytesHttpPostIn" />
+      <wsdl:output message="tns:BytesHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Nothing">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Does nothing and returns nothing.</wsdl:documentation>
+      <wsdl:input message="tns:NothingHttpPostIn" />
+      <wsdl:output message="tns:NothingHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Now">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the fixed time 2026-11-22 10:15:30.123, with DateTimeKind.Utc when utc is true, else DateTimeKind.Local.</wsdl:documentation>
+      <wsdl:input message="tns:NowHttpPostIn" />
+      <wsdl:output message="tns:NowHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="MaybeCount">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns 7, or null when none is true.</wsdl:documentation>
+      <wsdl:input message="tns:MaybeCountHttpPostIn" />
+      <wsdl:output message="tns:MaybeCountHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="MakeSampleNoKey">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">MakeSample without the Guid parameter (Key is built from count, small and level), so that it is also offered on HTTP GET and POST.</wsdl:documentation>
+      <wsdl:input message="tns:MakeSampleNoKeyHttpPostIn" />
+      <wsdl:output message="tns:MakeSampleNoKeyHttpPostOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:binding name="SyncSoap" type="tns:SyncSoap">
+    <soap:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="MakeSample">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/MakeSample" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSample">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/EchoSample" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ListSamples">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/ListSamples" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="NextTier">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/NextTier" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Bytes">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/Bytes" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Nothing">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/Nothing" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Now">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/Now" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="MaybeCount">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/MaybeCount" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="MakeSampleNoKey">
+      <soap:operation soapAction="http://localhost:8080/zoo/v1/MakeSampleNoKey" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncSoap12" type="tns:SyncSoap">
+    <soap12:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="MakeSample">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/MakeSample" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSample">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/EchoSample" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ListSamples">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/ListSamples" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="NextTier">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/NextTier" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Bytes">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/Bytes" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Nothing">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/Nothing" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Now">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/Now" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="MaybeCount">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/MaybeCount" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="MakeSampleNoKey">
+      <soap12:operation soapAction="http://localhost:8080/zoo/v1/MakeSampleNoKey" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncHttpGet" type="tns:SyncHttpGet">
+    <http:binding verb="GET" />
+    <wsdl:operation name="ListSamples">
+      <http:operation location="/ListSamples" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="NextTier">
+      <http:operation location="/NextTier" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Bytes">
+      <http:operation location="/Bytes" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Nothing">
+      <http:operation location="/Nothing" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output />
+    </wsdl:operation>
+    <wsdl:operation name="Now">
+      <http:operation location="/Now" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="MaybeCount">
+      <http:operation location="/MaybeCount" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="MakeSampleNoKey">
+      <http:operation location="/MakeSampleNoKey" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncHttpPost" type="tns:SyncHttpPost">
+    <http:binding verb="POST" />
+    <wsdl:operation name="ListSamples">
+      <http:operation location="/ListSamples" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="NextTier">
+      <http:operation location="/NextTier" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Bytes">
+      <http:operation location="/Bytes" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Nothing">
+      <http:operation location="/Nothing" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output />
+    </wsdl:operation>
+    <wsdl:operation name="Now">
+      <http:operation location="/Now" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="MaybeCount">
+      <http:operation location="/MaybeCount" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="MakeSampleNoKey">
+      <http:operation location="/MakeSampleNoKey" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:service name="Sync">
+    <wsdl:port name="SyncSoap" binding="tns:SyncSoap">
+      <soap:address location="http://127.0.0.1:18640/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncSoap12" binding="tns:SyncSoap12">
+      <soap12:address location="http://127.0.0.1:18640/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncHttpGet" binding="tns:SyncHttpGet">
+      <http:address location="http://127.0.0.1:18640/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncHttpPost" binding="tns:SyncHttpPost">
+      <http:address location="http://127.0.0.1:18640/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+  </wsdl:service>
+</wsdl:definitions>`

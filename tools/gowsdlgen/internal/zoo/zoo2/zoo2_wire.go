@@ -64,9 +64,21 @@ var Operations = []*wire.Operation{
 	opEchoTier,
 }
 
+// Contract describes the contract as a whole for the runtime that serves it: the document served at
+// ?WSDL, the endpoint path, the service's name and its namespace, and whether the namespace is a
+// deployment setting (RebaseNamespace, from gowsdlgen's -rebase-namespace flag).
+var Contract = &wire.Contract{
+	Service:         "Sync",
+	Namespace:       "http://localhost:8080/zoo2/v1/",
+	RebaseNamespace: false,
+	Address:         "http://127.0.0.1:18641/contactsync/v1/sync.asmx",
+	Path:            "/contactsync/v1/sync.asmx",
+	Document:        contractDocument,
+}
+
 // Bind binds svc to the operation table: the handler serves what it returns (server.NewHandler).
 func Bind(svc SyncSoapServer) wire.Bound {
-	return wire.Bound{Namespace: "http://localhost:8080/zoo2/v1/", Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
+	return wire.Bound{Contract: Contract, Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
 		switch req := req.(type) {
 		case *EchoIds:
 			resp, err := svc.EchoIdsContext(ctx, req)
@@ -3520,3 +3532,1105 @@ func (v *Stamp) DecodeRecord(r *wire.RecordReader) error {
 		}
 	}
 }
+
+// contractDocument is the WSDL the contract was generated from, without its comments: what ?WSDL
+// serves, with the addresses (and a rebased namespace) filled in.
+const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
+<wsdl:definitions xmlns:s2="http://localhost:8080/zoo2/v1/AbstractTypes" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:s1="http://microsoft.com/wsdl/types/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" xmlns:tns="http://localhost:8080/zoo2/v1/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" targetNamespace="http://localhost:8080/zoo2/v1/" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+  <wsdl:types>
+    <s:schema elementFormDefault="qualified" targetNamespace="http://localhost:8080/zoo2/v1/">
+      <s:import namespace="http://microsoft.com/wsdl/types/" />
+      <s:element name="EchoIds">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="ids" type="tns:ArrayOfString" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="ArrayOfString">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="string" nillable="true" type="s:string" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="EchoIdsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoIdsResult" type="tns:ArrayOfString" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoCounts">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="counts" type="tns:ArrayOfInt" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="ArrayOfInt">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="int" type="s:int" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="EchoCountsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoCountsResult" type="tns:ArrayOfInt" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoWhens">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="whens" type="tns:ArrayOfDateTime" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="ArrayOfDateTime">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="dateTime" type="s:dateTime" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="EchoWhensResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoWhensResult" type="tns:ArrayOfDateTime" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoWhen">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="when" type="s:dateTime" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoWhenResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoWhenResult" type="tns:Stamp" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Stamp">
+        <s:sequence>
+          <s:element minOccurs="1" maxOccurs="1" name="When" type="s:dateTime" />
+          <s:element minOccurs="1" maxOccurs="1" name="MaybeWhen" nillable="true" type="s:dateTime" />
+          <s:element minOccurs="0" maxOccurs="1" name="Kind" type="s:string" />
+          <s:element minOccurs="1" maxOccurs="1" name="Ticks" type="s:long" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="EchoStamp">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="stamp" type="tns:Stamp" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoStampResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoStampResult" type="tns:Stamp" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoKey">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="key" type="s1:guid" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoKeyResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoKeyResult" type="s1:guid" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoAmount">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="amount" type="s:decimal" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoAmountResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoAmountResult" type="s:decimal" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoRatio">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="ratio" type="s:double" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoRatioResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoRatioResult" type="s:double" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoApprox">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="approx" type="s:float" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoApproxResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoApproxResult" type="s:float" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoText">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="text" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoTextResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoTextResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoInt">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="n" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoIntResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoIntResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoFlag">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="flag" type="s:boolean" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoFlagResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoFlagResult" type="s:boolean" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoTier">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="tier" type="tns:Tier" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:simpleType name="Tier">
+        <s:restriction base="s:string">
+          <s:enumeration value="Bronze" />
+          <s:enumeration value="Silver" />
+          <s:enumeration value="Gold" />
+        </s:restriction>
+      </s:simpleType>
+      <s:element name="EchoTierResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoTierResult" type="tns:Tier" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ArrayOfString" nillable="true" type="tns:ArrayOfString" />
+      <s:element name="ArrayOfInt" nillable="true" type="tns:ArrayOfInt" />
+      <s:element name="ArrayOfDateTime" nillable="true" type="tns:ArrayOfDateTime" />
+      <s:element name="Stamp" nillable="true" type="tns:Stamp" />
+      <s:element name="decimal" type="s:decimal" />
+      <s:element name="double" type="s:double" />
+      <s:element name="float" type="s:float" />
+      <s:element name="string" nillable="true" type="s:string" />
+      <s:element name="int" type="s:int" />
+      <s:element name="boolean" type="s:boolean" />
+      <s:element name="Tier" type="tns:Tier" />
+    </s:schema>
+    <s:schema elementFormDefault="qualified" targetNamespace="http://microsoft.com/wsdl/types/">
+      <s:simpleType name="guid">
+        <s:restriction base="s:string">
+          <s:pattern value="[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}" />
+        </s:restriction>
+      </s:simpleType>
+    </s:schema>
+    <s:schema targetNamespace="http://localhost:8080/zoo2/v1/AbstractTypes">
+      <s:import namespace="http://schemas.xmlsoap.org/soap/encoding/" />
+      <s:complexType name="StringArray">
+        <s:complexContent mixed="false">
+          <s:restriction base="soapenc:Array">
+            <s:sequence>
+              <s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" />
+            </s:sequence>
+          </s:restriction>
+        </s:complexContent>
+      </s:complexType>
+    </s:schema>
+  </wsdl:types>
+  <wsdl:message name="EchoIdsSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoIds" />
+  </wsdl:message>
+  <wsdl:message name="EchoIdsSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoIdsResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoCountsSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoCounts" />
+  </wsdl:message>
+  <wsdl:message name="EchoCountsSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoCountsResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhensSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoWhens" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhensSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoWhensResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhenSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoWhen" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhenSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoWhenResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoStampSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoStamp" />
+  </wsdl:message>
+  <wsdl:message name="EchoStampSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoStampResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoKeySoapIn">
+    <wsdl:part name="parameters" element="tns:EchoKey" />
+  </wsdl:message>
+  <wsdl:message name="EchoKeySoapOut">
+    <wsdl:part name="parameters" element="tns:EchoKeyResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoAmountSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoAmount" />
+  </wsdl:message>
+  <wsdl:message name="EchoAmountSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoAmountResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoRatioSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoRatio" />
+  </wsdl:message>
+  <wsdl:message name="EchoRatioSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoRatioResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoApproxSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoApprox" />
+  </wsdl:message>
+  <wsdl:message name="EchoApproxSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoApproxResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoTextSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoText" />
+  </wsdl:message>
+  <wsdl:message name="EchoTextSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoTextResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoIntSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoInt" />
+  </wsdl:message>
+  <wsdl:message name="EchoIntSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoIntResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoFlagSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoFlag" />
+  </wsdl:message>
+  <wsdl:message name="EchoFlagSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoFlagResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoTierSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoTier" />
+  </wsdl:message>
+  <wsdl:message name="EchoTierSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoTierResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoIdsHttpGetIn">
+    <wsdl:part name="ids" type="s2:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoIdsHttpGetOut">
+    <wsdl:part name="Body" element="tns:ArrayOfString" />
+  </wsdl:message>
+  <wsdl:message name="EchoCountsHttpGetIn">
+    <wsdl:part name="counts" type="s2:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoCountsHttpGetOut">
+    <wsdl:part name="Body" element="tns:ArrayOfInt" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhensHttpGetIn">
+    <wsdl:part name="whens" type="s2:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhensHttpGetOut">
+    <wsdl:part name="Body" element="tns:ArrayOfDateTime" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhenHttpGetIn">
+    <wsdl:part name="when" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhenHttpGetOut">
+    <wsdl:part name="Body" element="tns:Stamp" />
+  </wsdl:message>
+  <wsdl:message name="EchoAmountHttpGetIn">
+    <wsdl:part name="amount" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoAmountHttpGetOut">
+    <wsdl:part name="Body" element="tns:decimal" />
+  </wsdl:message>
+  <wsdl:message name="EchoRatioHttpGetIn">
+    <wsdl:part name="ratio" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoRatioHttpGetOut">
+    <wsdl:part name="Body" element="tns:double" />
+  </wsdl:message>
+  <wsdl:message name="EchoApproxHttpGetIn">
+    <wsdl:part name="approx" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoApproxHttpGetOut">
+    <wsdl:part name="Body" element="tns:float" />
+  </wsdl:message>
+  <wsdl:message name="EchoTextHttpGetIn">
+    <wsdl:part name="text" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoTextHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoIntHttpGetIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoIntHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="EchoFlagHttpGetIn">
+    <wsdl:part name="flag" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoFlagHttpGetOut">
+    <wsdl:part name="Body" element="tns:boolean" />
+  </wsdl:message>
+  <wsdl:message name="EchoTierHttpGetIn">
+    <wsdl:part name="tier" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoTierHttpGetOut">
+    <wsdl:part name="Body" element="tns:Tier" />
+  </wsdl:message>
+  <wsdl:message name="EchoIdsHttpPostIn">
+    <wsdl:part name="ids" type="s2:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoIdsHttpPostOut">
+    <wsdl:part name="Body" element="tns:ArrayOfString" />
+  </wsdl:message>
+  <wsdl:message name="EchoCountsHttpPostIn">
+    <wsdl:part name="counts" type="s2:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoCountsHttpPostOut">
+    <wsdl:part name="Body" element="tns:ArrayOfInt" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhensHttpPostIn">
+    <wsdl:part name="whens" type="s2:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhensHttpPostOut">
+    <wsdl:part name="Body" element="tns:ArrayOfDateTime" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhenHttpPostIn">
+    <wsdl:part name="when" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoWhenHttpPostOut">
+    <wsdl:part name="Body" element="tns:Stamp" />
+  </wsdl:message>
+  <wsdl:message name="EchoAmountHttpPostIn">
+    <wsdl:part name="amount" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoAmountHttpPostOut">
+    <wsdl:part name="Body" element="tns:decimal" />
+  </wsdl:message>
+  <wsdl:message name="EchoRatioHttpPostIn">
+    <wsdl:part name="ratio" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoRatioHttpPostOut">
+    <wsdl:part name="Body" element="tns:double" />
+  </wsdl:message>
+  <wsdl:message name="EchoApproxHttpPostIn">
+    <wsdl:part name="approx" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoApproxHttpPostOut">
+    <wsdl:part name="Body" element="tns:float" />
+  </wsdl:message>
+  <wsdl:message name="EchoTextHttpPostIn">
+    <wsdl:part name="text" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoTextHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoIntHttpPostIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoIntHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="EchoFlagHttpPostIn">
+    <wsdl:part name="flag" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoFlagHttpPostOut">
+    <wsdl:part name="Body" element="tns:boolean" />
+  </wsdl:message>
+  <wsdl:message name="EchoTierHttpPostIn">
+    <wsdl:part name="tier" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoTierHttpPostOut">
+    <wsdl:part name="Body" element="tns:Tier" />
+  </wsdl:message>
+  <wsdl:portType name="SyncSoap">
+    <wsdl:operation name="EchoIds">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the string array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoIdsSoapIn" />
+      <wsdl:output message="tns:EchoIdsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoCounts">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoCountsSoapIn" />
+      <wsdl:output message="tns:EchoCountsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhens">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the DateTime array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoWhensSoapIn" />
+      <wsdl:output message="tns:EchoWhensSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhen">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Stamp whose When is the DateTime it was given, with its Kind and Ticks; MaybeWhen is null.</wsdl:documentation>
+      <wsdl:input message="tns:EchoWhenSoapIn" />
+      <wsdl:output message="tns:EchoWhenSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoStamp">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Stamp it was given, with Kind and Ticks set from When (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoStampSoapIn" />
+      <wsdl:output message="tns:EchoStampSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoKey">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Guid it was given (SOAP only: ASMX does not offer a Guid parameter on HTTP GET and POST).</wsdl:documentation>
+      <wsdl:input message="tns:EchoKeySoapIn" />
+      <wsdl:output message="tns:EchoKeySoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoAmount">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the decimal it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoAmountSoapIn" />
+      <wsdl:output message="tns:EchoAmountSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoRatio">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the double it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoRatioSoapIn" />
+      <wsdl:output message="tns:EchoRatioSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoApprox">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the float it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoApproxSoapIn" />
+      <wsdl:output message="tns:EchoApproxSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoText">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the string it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoTextSoapIn" />
+      <wsdl:output message="tns:EchoTextSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoInt">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoIntSoapIn" />
+      <wsdl:output message="tns:EchoIntSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoFlag">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the bool it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoFlagSoapIn" />
+      <wsdl:output message="tns:EchoFlagSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoTier">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Tier it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoTierSoapIn" />
+      <wsdl:output message="tns:EchoTierSoapOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:portType name="SyncHttpGet">
+    <wsdl:operation name="EchoIds">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the string array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoIdsHttpGetIn" />
+      <wsdl:output message="tns:EchoIdsHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoCounts">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoCountsHttpGetIn" />
+      <wsdl:output message="tns:EchoCountsHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhens">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the DateTime array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoWhensHttpGetIn" />
+      <wsdl:output message="tns:EchoWhensHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhen">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Stamp whose When is the DateTime it was given, with its Kind and Ticks; MaybeWhen is null.</wsdl:documentation>
+      <wsdl:input message="tns:EchoWhenHttpGetIn" />
+      <wsdl:output message="tns:EchoWhenHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoAmount">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the decimal it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoAmountHttpGetIn" />
+      <wsdl:output message="tns:EchoAmountHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoRatio">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the double it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoRatioHttpGetIn" />
+      <wsdl:output message="tns:EchoRatioHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoApprox">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the float it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoApproxHttpGetIn" />
+      <wsdl:output message="tns:EchoApproxHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoText">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the string it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoTextHttpGetIn" />
+      <wsdl:output message="tns:EchoTextHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoInt">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoIntHttpGetIn" />
+      <wsdl:output message="tns:EchoIntHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoFlag">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the bool it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoFlagHttpGetIn" />
+      <wsdl:output message="tns:EchoFlagHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoTier">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Tier it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoTierHttpGetIn" />
+      <wsdl:output message="tns:EchoTierHttpGetOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:portType name="SyncHttpPost">
+    <wsdl:operation name="EchoIds">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the string array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoIdsHttpPostIn" />
+      <wsdl:output message="tns:EchoIdsHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoCounts">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoCountsHttpPostIn" />
+      <wsdl:output message="tns:EchoCountsHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhens">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the DateTime array it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoWhensHttpPostIn" />
+      <wsdl:output message="tns:EchoWhensHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhen">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Stamp whose When is the DateTime it was given, with its Kind and Ticks; MaybeWhen is null.</wsdl:documentation>
+      <wsdl:input message="tns:EchoWhenHttpPostIn" />
+      <wsdl:output message="tns:EchoWhenHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoAmount">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the decimal it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoAmountHttpPostIn" />
+      <wsdl:output message="tns:EchoAmountHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoRatio">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the double it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoRatioHttpPostIn" />
+      <wsdl:output message="tns:EchoRatioHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoApprox">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the float it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoApproxHttpPostIn" />
+      <wsdl:output message="tns:EchoApproxHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoText">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the string it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoTextHttpPostIn" />
+      <wsdl:output message="tns:EchoTextHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoInt">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoIntHttpPostIn" />
+      <wsdl:output message="tns:EchoIntHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoFlag">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the bool it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoFlagHttpPostIn" />
+      <wsdl:output message="tns:EchoFlagHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoTier">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Tier it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoTierHttpPostIn" />
+      <wsdl:output message="tns:EchoTierHttpPostOut" />
+    </wsdl:operation>
+  </wsdl:portType>
+  <wsdl:binding name="SyncSoap" type="tns:SyncSoap">
+    <soap:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="EchoIds">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoIds" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoCounts">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoCounts" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhens">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoWhens" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhen">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoWhen" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoStamp">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoStamp" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoKey">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoKey" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoAmount">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoAmount" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoRatio">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoRatio" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoApprox">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoApprox" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoText">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoText" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoInt">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoInt" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoFlag">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoFlag" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoTier">
+      <soap:operation soapAction="http://localhost:8080/zoo2/v1/EchoTier" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncSoap12" type="tns:SyncSoap">
+    <soap12:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="EchoIds">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoIds" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoCounts">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoCounts" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhens">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoWhens" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhen">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoWhen" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoStamp">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoStamp" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoKey">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoKey" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoAmount">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoAmount" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoRatio">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoRatio" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoApprox">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoApprox" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoText">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoText" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoInt">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoInt" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoFlag">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoFlag" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoTier">
+      <soap12:operation soapAction="http://localhost:8080/zoo2/v1/EchoTier" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncHttpGet" type="tns:SyncHttpGet">
+    <http:binding verb="GET" />
+    <wsdl:operation name="EchoIds">
+      <http:operation location="/EchoIds" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoCounts">
+      <http:operation location="/EchoCounts" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhens">
+      <http:operation location="/EchoWhens" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhen">
+      <http:operation location="/EchoWhen" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoAmount">
+      <http:operation location="/EchoAmount" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoRatio">
+      <http:operation location="/EchoRatio" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoApprox">
+      <http:operation location="/EchoApprox" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoText">
+      <http:operation location="/EchoText" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoInt">
+      <http:operation location="/EchoInt" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoFlag">
+      <http:operation location="/EchoFlag" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoTier">
+      <http:operation location="/EchoTier" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:binding name="SyncHttpPost" type="tns:SyncHttpPost">
+    <http:binding verb="POST" />
+    <wsdl:operation name="EchoIds">
+      <http:operation location="/EchoIds" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoCounts">
+      <http:operation location="/EchoCounts" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhens">
+      <http:operation location="/EchoWhens" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoWhen">
+      <http:operation location="/EchoWhen" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoAmount">
+      <http:operation location="/EchoAmount" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoRatio">
+      <http:operation location="/EchoRatio" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoApprox">
+      <http:operation location="/EchoApprox" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoText">
+      <http:operation location="/EchoText" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoInt">
+      <http:operation location="/EchoInt" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoFlag">
+      <http:operation location="/EchoFlag" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoTier">
+      <http:operation location="/EchoTier" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:service name="Sync">
+    <wsdl:port name="SyncSoap" binding="tns:SyncSoap">
+      <soap:address location="http://127.0.0.1:18641/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncSoap12" binding="tns:SyncSoap12">
+      <soap12:address location="http://127.0.0.1:18641/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncHttpGet" binding="tns:SyncHttpGet">
+      <http:address location="http://127.0.0.1:18641/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+    <wsdl:port name="SyncHttpPost" binding="tns:SyncHttpPost">
+      <http:address location="http://127.0.0.1:18641/contactsync/v1/sync.asmx" />
+    </wsdl:port>
+  </wsdl:service>
+</wsdl:definitions>`
