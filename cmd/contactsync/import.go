@@ -130,7 +130,7 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 	in = buffered
 	// The store opens before the input is read, so a wrong --store fails at once, not after a check
 	// of a large file.
-	st, created, err := openBulkStore(ctx, opts.store, opts.stores, backend.Write)
+	st, created, err := openBulkStore(ctx, "store", opts.store, opts.stores, backend.Write)
 	if err != nil {
 		return err
 	}
