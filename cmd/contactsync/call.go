@@ -40,8 +40,10 @@ func newCallCommand() *cobra.Command {
 			"credentials), as a client generated from it would have them; --base-url overrides the namespace\n" +
 			"and then --url is called as given. When the service serves no ?WSDL (--protocols without docs),\n" +
 			"call says so and uses the namespace of --base-url's default, " + wsdl.DefaultBaseURL + ".\n\n" +
-			"--user NAME authenticates with HTTP Basic, or with --ws-security with a WS-Security UsernameToken\n" +
-			"PasswordDigest (the user needs `contactsync user add --digest`); the password comes from\n" +
+			"--user NAME authenticates with HTTP Basic, or with --ws-security with a WS-Security UsernameToken:\n" +
+			"a PasswordDigest (--ws-security or --ws-security=digest; the user needs `contactsync user add\n" +
+			"--digest`) or a PasswordText (--ws-security=text; any user, the password itself, so over https\n" +
+			"only). The password comes from\n" +
 			"--password-file, else " + passwordEnv + ", else a prompt on the terminal, never from the command line.\n\n" +
 			"Operations: " + strings.Join(operationNames(), ", "),
 		Example: callExamples(gen.Operations),

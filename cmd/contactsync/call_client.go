@@ -31,9 +31,37 @@ const passwordEnv = envPrefix + "PASSWORD"
 type callConnection struct {
 	user           string
 	passwordFile   string
-	wsSecurity     bool
+	wsSecurity     wsSecurityMode
 	caCert         string
 	insecureVerify bool
+}
+
+// wsSecurityMode is the value of --ws-security: off (HTTP Basic), or the Password type of the
+// UsernameToken sent instead. A bare --ws-security means digest, as it did when the flag was a
+// boolean, and true and false are still taken, so scripts written then keep working.
+type wsSecurityMode string
+
+const (
+	wsSecurityOff    wsSecurityMode = ""
+	wsSecurityDigest wsSecurityMode = "digest"
+	wsSecurityText   wsSecurityMode = "text"
+)
+
+func (m *wsSecurityMode) String() string { return string(*m) }
+func (m *wsSecurityMode) Type() string   { return "digest|text" }
+
+func (m *wsSecurityMode) Set(s string) error {
+	switch s {
+	case "digest", "true":
+		*m = wsSecurityDigest
+	case "text":
+		*m = wsSecurityText
+	case "", "off", "false":
+		*m = wsSecurityOff
+	default:
+		return fmt.Errorf("%q: want digest (PasswordDigest, the default of a bare --ws-security) or text (PasswordText)", s)
+	}
+	return nil
 }
 
 // connectionFlags registers call's credential and TLS flags.
@@ -41,7 +69,8 @@ func connectionFlags(cmd *cobra.Command, c *callConnection) {
 	f := cmd.Flags()
 	f.StringVar(&c.user, "user", "", "authenticate as this user (HTTP Basic, or with --ws-security a UsernameToken); the password comes from --password-file, "+passwordEnv+" or a terminal prompt")
 	f.StringVar(&c.passwordFile, "password-file", "", "`FILE` whose first line is the password of --user")
-	f.BoolVar(&c.wsSecurity, "ws-security", false, "with --user: send a WS-Security UsernameToken with a PasswordDigest in the SOAP header instead of HTTP Basic (soap11 and soap12; the user needs user add --digest)")
+	f.Var(&c.wsSecurity, "ws-security", "with --user: send a WS-Security UsernameToken in the SOAP header instead of HTTP Basic (soap11 and soap12): --ws-security or --ws-security=digest a PasswordDigest (the user needs user add --digest), --ws-security=text a PasswordText, the password itself (any user; use it over https only)")
+	f.Lookup("ws-security").NoOptDefVal = string(wsSecurityDigest)
 	f.StringVar(&c.caCert, "ca-cert", "", "PEM `FILE` of certificate authorities to trust for an https --url, besides the system's (a private CA, a self-signed certificate)")
 	f.BoolVar(&c.insecureVerify, "insecure-skip-verify", false, "do not check the https server's certificate (for a test server only: anyone on the way can then read and change the call)")
 }
@@ -53,7 +82,7 @@ func (c callConnection) password(cmd *cobra.Command) (string, error) {
 		switch {
 		case c.passwordFile != "":
 			return "", errors.New("--password-file is the password of --user: give --user too")
-		case c.wsSecurity:
+		case c.wsSecurity != wsSecurityOff:
 			return "", errors.New("--ws-security sends --user's credentials in the SOAP header: give --user too")
 		}
 		return "", nil
@@ -123,7 +152,8 @@ func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *cal
 		return err
 	}
 	c := &client.Client{Endpoint: opts.url, Binding: client.Binding(opts.binding), HTTP: hc,
-		User: opts.conn.user, Password: password, WSSecurity: opts.conn.wsSecurity}
+		User: opts.conn.user, Password: password, WSSecurity: opts.conn.wsSecurity != wsSecurityOff,
+		PasswordText: opts.conn.wsSecurity == wsSecurityText}
 	// fallback says why the namespace is --base-url's default, when it is: said only if the service
 	// then refuses the request, which is when it matters.
 	var fallback string
@@ -163,6 +193,11 @@ func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *cal
 		if fallback != "" && refusedNamespace(err) {
 			return fmt.Errorf("%w\n%s", err, fallback)
 		}
+		if opts.conn.wsSecurity == wsSecurityDigest && failedAuthentication(err) {
+			return fmt.Errorf("%w\n(the service accepts a PasswordDigest only from users added with `contactsync user add --digest`, "+
+				"and answers the same for a wrong password: check the password, add %s with --digest on the service, "+
+				"or send the password as PasswordText with --ws-security=text over https)", err, opts.conn.user)
+		}
 		if unsupported := (*client.JSONError)(nil); errors.As(err, &unsupported) && unsupported.StatusCode == http.StatusUnsupportedMediaType {
 			return fmt.Errorf("%w\n(the service may not serve the JSON endpoint: serve lists json in --protocols to enable it)", err)
 		}
@@ -189,4 +224,14 @@ func refusedNamespace(err error) bool {
 		return f.ErrorCode == string(fault.UnknownOperation)
 	}
 	return errors.Is(err, client.ErrOtherNamespace)
+}
+
+// failedAuthentication reports whether a call's UsernameToken was refused for its credentials: the
+// fault of ErrorCode Unauthenticated with WSS 1.1 §12's FailedAuthentication string, the service's
+// answer to an unknown user, a wrong password and a digest from a user without one alike, and not to
+// a replayed nonce, which it words differently.
+func failedAuthentication(err error) bool {
+	var f *client.Fault
+	return errors.As(err, &f) && f.ErrorCode == string(fault.Unauthenticated) &&
+		!strings.Contains(f.Message, "nonce") && strings.Contains(f.Message, "could not be authenticated")
 }

@@ -139,3 +139,51 @@ func TestCallTLS(t *testing.T) {
 	_, err = runCLI(t, "call", "VersionMinor", "--url", endpoint, "--ca-cert", notPEM)
 	require.ErrorContains(t, err, "holds no PEM certificate")
 }
+
+// TestCallWSSecurityPasswordTypes: --ws-security=text sends a PasswordText, which every user may use;
+// a bare --ws-security (or =digest, or =true as when it was a boolean) a PasswordDigest, which only a
+// user added with --digest may use; and a digest refused says so, naming user add --digest.
+func TestCallWSSecurityPasswordTypes(t *testing.T) {
+	clearSettingsEnv(t)
+	users := filepath.Join(t.TempDir(), "users")
+	_, err := runCLIStdin(t, "digest-pw-1\n", "user", "add", "dave", "--users-file", users, "--password-stdin", "--digest")
+	require.NoError(t, err)
+	_, err = runCLIStdin(t, "text-only-pw\n", "user", "add", "bob", "--users-file", users, "--password-stdin")
+	require.NoError(t, err)
+	endpoint := serveFor(t, serveOptions{auth: authOptions{usersFile: users, maxClockSkew: time.Minute}}, "http")
+
+	cases := []struct {
+		name, user, password, flag string
+		want                       string // "" for success
+		hint                       bool   // the error names user add --digest
+	}{
+		{"text, a user without digest", "bob", "text-only-pw", "--ws-security=text", "", false},
+		{"text, a user with digest", "dave", "digest-pw-1", "--ws-security=text", "", false},
+		{"bare flag is digest", "dave", "digest-pw-1", "--ws-security", "", false},
+		{"digest by name", "dave", "digest-pw-1", "--ws-security=digest", "", false},
+		{"true is digest, as when it was a boolean", "dave", "digest-pw-1", "--ws-security=true", "", false},
+		{"digest from a user without digest", "bob", "text-only-pw", "--ws-security", "FailedAuthentication", true},
+		{"digest with a wrong password", "dave", "wrong-pw-1", "--ws-security=digest", "FailedAuthentication", true},
+		{"text with a wrong password", "bob", "wrong-pw-1", "--ws-security=text", "FailedAuthentication", false},
+		{"unknown mode", "bob", "text-only-pw", "--ws-security=plain", `invalid argument "plain" for "--ws-security" flag: "plain": want digest`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(passwordEnv, tc.password)
+			out, err := runCLI(t, "call", "VersionMinor", "--url", endpoint, "--user", tc.user, tc.flag)
+			if tc.want == "" {
+				require.NoError(t, err, out)
+				assert.Contains(t, out, "<VersionMinorResult>0</VersionMinorResult>")
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			if tc.hint {
+				assert.Contains(t, err.Error(), "the service accepts a PasswordDigest only from users added with `contactsync user add --digest`")
+				assert.Contains(t, err.Error(), "add "+tc.user+" with --digest on the service, or send the password as PasswordText with --ws-security=text")
+			} else {
+				assert.NotContains(t, err.Error(), "user add --digest")
+			}
+		})
+	}
+}

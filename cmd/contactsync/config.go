@@ -198,6 +198,9 @@ func readConfigFile(path string, known map[string]bool) (map[string]configValue,
 		case name == configFlag:
 			return nil, fmt.Errorf("config file %s: key %s (line %d): a config file cannot name another", path, name, key.Line)
 		case !known[name]:
+			if near := nearestKeys(name, known); len(near) > 0 {
+				return nil, fmt.Errorf("config file %s: unknown key %q (line %d); did you mean %s?", path, name, key.Line, strings.Join(near, " or "))
+			}
 			return nil, fmt.Errorf("config file %s: unknown key %q (line %d); known keys: %s", path, name, key.Line, strings.Join(sortedKeys(known), ", "))
 		}
 		if _, dup := values[name]; dup {
@@ -239,4 +242,47 @@ func configValueOf(node *yaml.Node) (configValue, error) {
 
 func sortedKeys(m map[string]bool) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// nearestKeys returns the known keys a mistyped key most likely meant, sorted: the key spelled as
+// an environment variable's tail (store_wait, STORE_WAIT) or in another case, else those fewest
+// edits away (Levenshtein), at most 2 and fewer than half the key's length, so a short or unrelated
+// word suggests nothing and the caller lists every key instead.
+func nearestKeys(name string, known map[string]bool) []string {
+	normal := strings.ToLower(strings.ReplaceAll(name, "_", "-"))
+	if known[normal] {
+		return []string{normal}
+	}
+	best, limit := []string(nil), min(2, (len(normal)-1)/2)
+	for _, k := range sortedKeys(known) {
+		switch d := editDistance(normal, k); {
+		case d > limit:
+		case d < limit:
+			best, limit = []string{k}, d
+		default:
+			best = append(best, k)
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes (keys are ASCII): the fewest
+// insertions, deletions and substitutions that turn one into the other.
+func editDistance(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

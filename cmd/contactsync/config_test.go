@@ -234,7 +234,9 @@ func TestBadSettings(t *testing.T) {
 		{"file: mapping value", []string{"--config", writeConfigIn(t, dir, "d.yaml", "addr:\n  host: x\n")}, nil,
 			"key addr (line 2): expected a value or a list of values, not a mapping"},
 		{"file: unknown key", []string{"--config", writeConfigIn(t, dir, "e.yaml", "addr: x\nmax-body-byte: 10\n")}, nil,
-			`unknown key "max-body-byte" (line 2); known keys: access-log, addr, `},
+			`unknown key "max-body-byte" (line 2); did you mean max-body-bytes?`},
+		{"file: unknown key, nothing near", []string{"--config", writeConfigIn(t, dir, "e2.yaml", "addr: x\ncolour: blue\n")}, nil,
+			`unknown key "colour" (line 2); known keys: access-log, addr, `},
 		{"file: key given twice", []string{"--config", writeConfigIn(t, dir, "f.yaml", "addr: x\naddr: y\n")}, nil,
 			"key addr (line 2) given twice"},
 		{"file: config key", []string{"--config", writeConfigIn(t, dir, "g.yaml", "config: other.yaml\n")}, nil,
@@ -260,6 +262,48 @@ func TestBadSettings(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// TestUnknownConfigKeySuggests: an unknown config key is answered with the nearest known keys (the
+// key spelled as an environment variable's tail, or a key one or two edits away), and with the list of
+// every key only when none is near.
+func TestUnknownConfigKeySuggests(t *testing.T) {
+	known := knownSettings(newRootCommand())
+	cases := []struct {
+		key  string
+		want string // the suggestion, or "" when every key is listed
+	}{
+		{"max_body_bytes", "did you mean max-body-bytes?"}, // the environment variable's spelling
+		{"LOG_LEVEL", "did you mean log-level?"},
+		{"Store", "did you mean store?"},
+		{"max-body-byte", "did you mean max-body-bytes?"}, // one deleted
+		{"tls-cret", "did you mean tls-cert?"},            // two swapped
+		{"db-timout", "did you mean db-timeout?"},
+		{"users_fil", "did you mean users-file?"},
+		{"addres", "did you mean addr?"},
+		{"tls-ke", "did you mean tls-key?"},
+		{"to-", "did you mean to?"},
+		{"colour", ""},
+		{"x", ""},
+		{"max-connections", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.key, func(t *testing.T) {
+			path := writeConfig(t, tc.key+": 1\n")
+			_, err := readConfigFile(path, known)
+			require.Error(t, err)
+			if tc.want == "" {
+				assert.Contains(t, err.Error(), "known keys: access-log, addr, ")
+				assert.NotContains(t, err.Error(), "did you mean")
+				return
+			}
+			assert.Contains(t, err.Error(), fmt.Sprintf("unknown key %q (line 1); %s", tc.key, tc.want))
+			assert.NotContains(t, err.Error(), "known keys")
+		})
+	}
+	assert.Equal(t, 0, editDistance("addr", "addr"))
+	assert.Equal(t, 3, editDistance("kitten", "sitting"))
+	assert.Equal(t, 4, editDistance("", "addr"))
 }
 
 func writeConfigIn(t *testing.T, dir, name, content string) string {

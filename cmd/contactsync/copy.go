@@ -58,14 +58,14 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (e
 	if opts.from == opts.to {
 		return fmt.Errorf("--from and --to name the same store (%s)", stores.Registry.Redact(opts.to))
 	}
-	src, _, err := openBulkStore(ctx, opts.from, opts.stores, backend.Read)
+	src, _, err := openBulkStore(ctx, "from", opts.from, opts.stores, backend.Read)
 	if err != nil {
-		return fmt.Errorf("--from: %w", err)
+		return err
 	}
 	defer src.Close()
-	dst, dstCreated, err := openBulkStore(ctx, opts.to, opts.stores, backend.Write) // opening migrates the target's schema
+	dst, dstCreated, err := openBulkStore(ctx, "to", opts.to, opts.stores, backend.Write) // opening migrates the target's schema
 	if err != nil {
-		return fmt.Errorf("--to: %w", err)
+		return err
 	}
 	defer func() {
 		_ = dst.Close()

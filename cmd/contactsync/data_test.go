@@ -55,7 +55,7 @@ var storeKinds = []struct {
 // fill writes contacts into the store spec names: every kind of value a round trip must keep.
 func fill(t *testing.T, spec string, n int) {
 	t.Helper()
-	st, _, err := openBulkStore(t.Context(), spec, nil, backend.Write)
+	st, _, err := openBulkStore(t.Context(), "store", spec, nil, backend.Write)
 	require.NoError(t, err)
 	defer st.Close()
 	cs := make([]store.Record, n)
@@ -81,7 +81,7 @@ func fill(t *testing.T, spec string, n int) {
 // count returns how many contacts the store spec names holds.
 func count(t *testing.T, spec string) int64 {
 	t.Helper()
-	st, _, err := openBulkStore(t.Context(), spec, nil, backend.Write)
+	st, _, err := openBulkStore(t.Context(), "store", spec, nil, backend.Write)
 	require.NoError(t, err)
 	defer st.Close()
 	n, err := st.Count(t.Context())

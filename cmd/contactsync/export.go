@@ -53,7 +53,7 @@ func newExportCommand() *cobra.Command {
 }
 
 func runExport(ctx context.Context, opts exportOptions, format transfer.Format, stdout, stderr io.Writer) (err error) {
-	st, _, err := openBulkStore(ctx, opts.store, opts.stores, backend.Read)
+	st, _, err := openBulkStore(ctx, "store", opts.store, opts.stores, backend.Read)
 	if err != nil {
 		return err
 	}

@@ -90,11 +90,22 @@ func checkHealth(ctx context.Context, o healthOptions) (string, error) {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return "", fmt.Errorf("unhealthy: %s did not answer within %s", url, o.timeout)
 		}
+		if errors.Is(err, http.ErrSchemeMismatch) {
+			// The answer to the TLS ClientHello began "HTTP/": serve has no certificate.
+			return "", fmt.Errorf("unhealthy: %w\n(serve speaks plain HTTP on %s, but health has --tls-cert %s and spoke HTTPS: "+
+				"give health the settings serve has, without --tls-cert, or give serve --tls-cert and --tls-key)", err, o.addr, o.tlsCert)
+		}
 		return "", fmt.Errorf("unhealthy: %w", err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
 	answer := strings.TrimSpace(string(body))
+	if resp.StatusCode == http.StatusBadRequest && scheme == "http" && strings.Contains(answer, "HTTP request to an HTTPS server") {
+		// Go's TLS server answers a plain HTTP request with this 400 (net/http's "Client sent an HTTP
+		// request to an HTTPS server."): serve has a certificate that health was not told of.
+		return "", fmt.Errorf("unhealthy: %s answered %s: %s\n(serve speaks HTTPS on %s: give health serve's --tls-cert "+
+			"(the flag, %s, or tls-cert in the config file serve reads), and it speaks HTTPS too)", url, resp.Status, answer, o.addr, envName("tls-cert"))
+	}
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("unhealthy: %s answered %s: %s", url, resp.Status, answer)
 	}

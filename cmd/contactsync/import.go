@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/backend"
@@ -56,7 +58,8 @@ func newImportCommand() *cobra.Command {
 			"the import within a second, in either pass, saying how many records were written and how to\n" +
 			"finish. May run while serve uses the same SQLite file: each write transaction is kept short, so\n" +
 			"the service's writes are not stalled. The report (read, inserted, updated, refused) goes to\n" +
-			"standard output, refusals to standard error.",
+			"standard output, refusals to standard error. Standard input on a terminal gets a line saying what\n" +
+			"import reads and that Ctrl-D ends it.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := formatFor(cmd, opts.format, opts.in)
@@ -121,6 +124,12 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 		}
 		in = file
 	}
+	if opts.in == "-" {
+		sayReadingTerminal(stdin, stderr, format)
+		// A terminal's end of input (Ctrl-D) ends one read, not the input: bufio and the decoders
+		// read again after an io.EOF, and would wait for a second Ctrl-D, or a third.
+		in = &stickyEOF{r: stdin}
+	}
 	// A file in the other format would be refused line by line: say so at once. The first line is
 	// read through a buffer the decoder then reads from, so standard input loses nothing.
 	buffered := bufio.NewReaderSize(in, 64<<10)
@@ -130,7 +139,7 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 	in = buffered
 	// The store opens before the input is read, so a wrong --store fails at once, not after a check
 	// of a large file.
-	st, created, err := openBulkStore(ctx, opts.store, opts.stores, backend.Write)
+	st, created, err := openBulkStore(ctx, "store", opts.store, opts.stores, backend.Write)
 	if err != nil {
 		return err
 	}
@@ -289,4 +298,41 @@ func parseRenames(values []string) (map[string]string, error) {
 		out[old] = to
 	}
 	return out, nil
+}
+
+// sayReadingTerminal tells a person who ran import without --in, and so left standard input on the
+// terminal, what import waits for and how to end it: otherwise it sits silent, reading. Piped or
+// redirected input, the usual case, gets no such line.
+func sayReadingTerminal(stdin io.Reader, stderr io.Writer, format transfer.Format) {
+	f, ok := stdin.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return
+	}
+	what := "JSON Lines, one contact per line (or CSV with --format csv)"
+	if format == transfer.CSV {
+		what = "CSV, a header row then one contact per row"
+	}
+	end := "Ctrl-D at the start of a line"
+	if runtime.GOOS == "windows" {
+		end = "Ctrl-Z then Enter"
+	}
+	fmt.Fprintf(stderr, "import: reading contacts from standard input, a terminal, as no --in FILE was given: type or paste %s, then press %s to import them (Ctrl-C stops)\n", what, end)
+}
+
+// stickyEOF is a reader that, once its reader has returned io.EOF, returns io.EOF ever after, as a
+// file or a pipe does by itself and a terminal does not.
+type stickyEOF struct {
+	r   io.Reader
+	eof bool
+}
+
+func (s *stickyEOF) Read(p []byte) (int, error) {
+	if s.eof {
+		return 0, io.EOF
+	}
+	n, err := s.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		s.eof = true
+	}
+	return n, err
 }

@@ -204,9 +204,9 @@ func TestFailedDataCommandsLeaveNoFile(t *testing.T) {
 
 	r = runData(t, "", "export", "--store", spec)
 	require.Error(t, r.err)
-	assert.Contains(t, r.err.Error(), "the database file "+filepath.Join(dir, "new.db")+" does not exist; check --store")
+	assert.Contains(t, r.err.Error(), "--store "+spec+": the database file "+filepath.Join(dir, "new.db")+" does not exist; check the path")
 	r = runData(t, "", "copy", "--from", spec, "--to", "sqlite:"+filepath.Join(dir, "to.db"))
-	require.ErrorContains(t, r.err, "--from: ")
+	require.ErrorContains(t, r.err, "--from "+spec+": ")
 	assert.Empty(t, dirEntries(t, dir))
 
 	// A copy that fails after creating its SQLite target removes it: here its verification fails,

@@ -87,6 +87,8 @@ type observability struct {
 // log, and the operational endpoints) and starts admin.
 func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth, logger *slog.Logger) *observability {
 	reg := observe.NewRegistry()
+	b := currentBuild() // version.go: what --version prints
+	observe.RegisterBuildInfo(reg, observe.BuildInfo{Version: b.Version, Commit: b.Commit, GoVersion: b.Go})
 	storeMetrics := instrumented.NewMetrics(reg)
 	measured := instrumented.New(st, storeMetrics)
 	if logger.Enabled(context.Background(), slog.LevelDebug) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -127,6 +128,17 @@ func TestServeMetricsOnMainListener(t *testing.T) {
 	require.Equal(t, 200, resp.StatusCode)
 	assert.Contains(t, body, `contactsync_requests_total{binding="get",operation="VersionMinor",outcome="ok"} 1`)
 	assert.NotContains(t, logs.String(), `"msg":"request"`)
+}
+
+// TestServeExportsBuildInfo: /metrics has contactsync_build_info, 1, labelled with what --version
+// prints.
+func TestServeExportsBuildInfo(t *testing.T) {
+	mainURL, _, _ := startObservedServe(t, obsOptions{}, &syncBuffer{})
+	resp, body := httpGet(t, mainURL+"/metrics")
+	require.Equal(t, 200, resp.StatusCode)
+	b := currentBuild()
+	assert.Contains(t, body, `contactsync_build_info{commit="`+b.Commit+`",go_version="`+runtime.Version()+`",version="`+b.Version+`"} 1`)
+	assert.Contains(t, versionTemplate(), b.Version, "the metric's version is the one --version prints")
 }
 
 func TestServeRejectsBadAdminAddr(t *testing.T) {

@@ -219,6 +219,11 @@ func TestHealthCommand(t *testing.T) {
 	out, err = runCLI(t, "health", "--addr", addr.String(), "--tls-cert", certFile)
 	require.NoError(t, err, out)
 	assert.Contains(t, out, "healthy: https://"+addr.String()+"/readyz answered 200 OK")
+	// Without it, health is told why serve refuses its plain HTTP (TestHealthSchemeMismatch has the
+	// other cases).
+	_, err = runCLI(t, "health", "--addr", addr.String())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "serve speaks HTTPS on "+addr.String()+": give health serve's --tls-cert")
 }
 
 // TestArgumentErrors: a missing or extra positional argument says what the command wants, not

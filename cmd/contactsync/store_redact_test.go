@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,4 +62,47 @@ func TestKeywordDSNIsPostgres(t *testing.T) {
 	assert.NotContains(t, err.Error(), "unknown store", "the key=value DSN is PostgreSQL's")
 	assert.NotContains(t, err.Error(), "s3cret")
 	assert.Contains(t, err.Error(), "password=xxxxx")
+}
+
+// TestStoreSettingMessages: a store setting's error names the setting it came from (copy's --from, not
+// --store), shows an empty value as empty (not as "…", which reads as a hidden password), and a backup
+// into a missing directory names the directory, not the temporary file made in it.
+func TestStoreSettingMessages(t *testing.T) {
+	clearSettingsEnv(t)
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "c.db")
+	_, err := runCLI(t, "migrate", "--store", db)
+	require.NoError(t, err)
+	missing := "sqlite:" + filepath.Join(dir, "missing.db")
+	to := "sqlite:" + filepath.Join(dir, "to.db")
+	const empty = `the value is empty: name a store; use sqlite:PATH or postgres://…`
+	cases := []struct {
+		name   string
+		args   []string
+		want   string
+		absent string // what the message must not say
+	}{
+		{"backup, empty --store", []string{"backup", "--store", "", "--to", filepath.Join(dir, "b.db")}, `--store "": ` + empty, "…:"},
+		{"migrate, empty --store", []string{"migrate", "--store", ""}, `--store "": ` + empty, "…:"},
+		{"export, empty --store", []string{"export", "--store", ""}, `--store "": ` + empty, "…:"},
+		{"import, empty --store", []string{"import", "--store", ""}, `--store "": ` + empty, "…:"},
+		{"copy, empty --from", []string{"copy", "--from", "", "--to", to}, `--from "": ` + empty, "--store"},
+		{"copy, empty --to", []string{"copy", "--from", db, "--to", ""}, "--to is required", "--store"},
+		{"copy from a missing file", []string{"copy", "--from", missing, "--to", to},
+			"--from " + missing + ": the database file " + filepath.Join(dir, "missing.db") + " does not exist; check the path", "--store"},
+		{"export from a missing file", []string{"export", "--store", missing},
+			"--store " + missing + ": the database file " + filepath.Join(dir, "missing.db") + " does not exist; check the path", "--from"},
+		{"backup into a missing directory", []string{"backup", "--store", db, "--to", filepath.Join(dir, "nodir", "b.db")},
+			"the directory " + filepath.Join(dir, "nodir") + " does not exist: create it (mkdir -p " + filepath.Join(dir, "nodir") + ")", ".tmp"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runData(t, "", tc.args...)
+			require.Error(t, r.err)
+			assert.Contains(t, r.err.Error(), tc.want)
+			assert.NotContains(t, r.err.Error(), tc.absent)
+		})
+	}
+	assert.NoFileExists(t, filepath.Join(dir, "missing.db"))
+	assert.NoFileExists(t, filepath.Join(dir, "to.db"))
 }

@@ -30,15 +30,25 @@ func storeSettings(cmd *cobra.Command, scope backend.Scope, storeNames ...string
 
 // openBulkStore opens the store spec names through the registry (applying its missing migrations, as
 // serve does), for a data command that uses it as use says, after validating every backend's
-// settings. Its errors name the store, redacted. What opening created is returned, so a command that
-// fails having written nothing can remove it.
-func openBulkStore(ctx context.Context, spec string, settings backend.Settings, use backend.Use) (backend.Store, *backend.Created, error) {
+// settings. Its errors start with the setting that gave spec (store, or copy's from and to) and the
+// store, redacted, since the backends' own errors name neither. What opening created is returned, so
+// a command that fails having written nothing can remove it.
+func openBulkStore(ctx context.Context, flag, spec string, settings backend.Settings, use backend.Use) (backend.Store, *backend.Created, error) {
 	if err := settings.Validate(); err != nil {
 		return nil, nil, err
 	}
 	st, created, err := stores.Registry.Open(ctx, spec, settings, use)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", stores.Registry.Redact(spec), err)
+		return nil, nil, fmt.Errorf("%s: %w", storeArg(flag, spec), err)
 	}
 	return st, created, nil
+}
+
+// storeArg shows a store setting as an error names it: --flag and its value, redacted, or "" when it
+// is empty, so the message shows that nothing was given.
+func storeArg(flag, spec string) string {
+	if spec == "" {
+		return "--" + flag + ` ""`
+	}
+	return "--" + flag + " " + stores.Registry.Redact(spec)
 }

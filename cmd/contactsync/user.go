@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/spf13/cobra"
@@ -27,10 +28,17 @@ func newUserCommand() *cobra.Command {
 }
 
 type userAddOptions struct {
-	usersFile     string
-	digest        bool
-	passwordStdin bool
+	usersFile         string
+	digest            bool
+	passwordStdin     bool
+	minPasswordLength int
 }
+
+// defaultMinPasswordLength is the shortest password user add takes by default: the minimum NIST SP
+// 800-63B (§3.1.1.2, "Password Verifiers") sets for a password chosen by its user. A password here is
+// the only factor, so the floor is not relaxed by default; --min-password-length raises it, or lowers
+// it for a test bench.
+const defaultMinPasswordLength = 8
 
 func newUserAddCommand() *cobra.Command {
 	var opts userAddOptions
@@ -41,7 +49,9 @@ func newUserAddCommand() *cobra.Command {
 			"The password is read from the terminal without echo, or with --password-stdin from the first line of stdin.\n" +
 			"The line is `NAME:BCRYPT-HASH`, the format of Apache's `htpasswd -B`. With --digest the user may also\n" +
 			"authenticate with a WS-Security PasswordDigest, which needs the password itself: it is stored in the line\n" +
-			"(`:digest=BASE64`), so the file becomes password-equivalent and must stay readable by the service only.",
+			"(`:digest=BASE64`), so the file becomes password-equivalent and must stay readable by the service only.\n" +
+			"A password shorter than --min-password-length characters (default 8, the minimum of NIST SP 800-63B) is\n" +
+			"refused; the longest bcrypt can check is 72 bytes.",
 		Args: oneArg("NAME", "the user's name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runUserAdd(cmd, args[0], opts)
@@ -51,8 +61,10 @@ func newUserAddCommand() *cobra.Command {
 	f.StringVar(&opts.usersFile, "users-file", "", "the users file to edit (required)")
 	f.BoolVar(&opts.digest, "digest", false, "also allow WS-Security PasswordDigest for this user (stores a password-equivalent secret in the file)")
 	f.BoolVar(&opts.passwordStdin, "password-stdin", false, "read the password from the first line of stdin instead of the terminal")
-	// Only the file is a setting: --digest and --password-stdin belong to one invocation.
-	return bindSettings(cmd, "users-file")
+	f.IntVar(&opts.minPasswordLength, "min-password-length", defaultMinPasswordLength, "refuse a password of fewer characters (NIST SP 800-63B: at least 8)")
+	// The file and the password policy are settings: --digest and --password-stdin belong to one
+	// invocation.
+	return bindSettings(cmd, "users-file", "min-password-length")
 }
 
 // requireUsersFile refuses an empty --users-file. It is checked here rather than with cobra's
@@ -71,8 +83,14 @@ func runUserAdd(cmd *cobra.Command, name string, opts userAddOptions) error {
 	if err := auth.ValidateName(name); err != nil {
 		return err
 	}
+	if opts.minPasswordLength < 1 {
+		return fmt.Errorf("--min-password-length %d: must be at least 1 (NIST SP 800-63B asks for 8)", opts.minPasswordLength)
+	}
 	password, err := readPassword(cmd, opts.passwordStdin)
 	if err != nil {
+		return err
+	}
+	if err := checkPasswordLength(password, opts.minPasswordLength); err != nil {
 		return err
 	}
 	user, err := auth.NewUser(name, password, opts.digest)
@@ -197,6 +215,17 @@ func readPassword(cmd *cobra.Command, fromStdin bool) ([]byte, error) {
 		return nil, errors.New("the password is empty")
 	}
 	return first, nil
+}
+
+// checkPasswordLength refuses a password of fewer than min characters. Characters are Unicode code
+// points, as NIST SP 800-63B counts them, so a passphrase in any script is measured alike; the upper
+// bound, 72 bytes, is bcrypt's and is enforced when the password is hashed.
+func checkPasswordLength(password []byte, minChars int) error {
+	if n := utf8.RuneCount(password); n < minChars {
+		return fmt.Errorf("the password has %d characters; at least %d are required (--min-password-length, after NIST SP 800-63B): "+
+			"choose a longer one, such as a few unrelated words", n, minChars)
+	}
+	return nil
 }
 
 // editUsersFile replaces the line of user name with line (removes it when line is empty; appends it

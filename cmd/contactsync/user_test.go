@@ -90,7 +90,7 @@ func TestUserAddAndRemove(t *testing.T) {
 func TestUserCommandsTakeTheUsersFileFromTheEnvironment(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "users")
 	t.Setenv(envName("users-file"), path)
-	out, err := runCLIStdin(t, "pw\n", "user", "add", "carol", "--password-stdin")
+	out, err := runCLIStdin(t, "carol-pw\n", "user", "add", "carol", "--password-stdin")
 	require.NoError(t, err)
 	assert.Contains(t, out, `added user "carol" to `+path)
 	assert.Equal(t, []string{"carol"}, loadUsers(t, path).Names())
@@ -103,20 +103,64 @@ func TestUserCommandsTakeTheUsersFileFromTheEnvironment(t *testing.T) {
 // it holds a password-equivalent digest secret, and that a file without one keeps the operator's mode.
 func TestUserAddDigestTightensTheFileMode(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "users")
-	_, err := runCLIStdin(t, "pw\n", "user", "add", "alice", "--users-file", path, "--password-stdin")
+	_, err := runCLIStdin(t, "alice-pw\n", "user", "add", "alice", "--users-file", path, "--password-stdin")
 	require.NoError(t, err)
 	require.NoError(t, os.Chmod(path, 0o644))
-	_, err = runCLIStdin(t, "pw2\n", "user", "add", "bob", "--users-file", path, "--password-stdin")
+	_, err = runCLIStdin(t, "bob-pw-2\n", "user", "add", "bob", "--users-file", path, "--password-stdin")
 	require.NoError(t, err)
 	info, err := os.Stat(path)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm(), "no digest secret: the mode stays as the operator set it")
 
-	_, err = runCLIStdin(t, "pw3\n", "user", "add", "dave", "--users-file", path, "--password-stdin", "--digest")
+	_, err = runCLIStdin(t, "dave-pw-3\n", "user", "add", "dave", "--users-file", path, "--password-stdin", "--digest")
 	require.NoError(t, err)
 	info, err = os.Stat(path)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "a digest secret: readable by the owner only")
+}
+
+// TestUserAddMinimumPasswordLength: user add refuses a password shorter than --min-password-length
+// (8 by default, NIST SP 800-63B's minimum), counting characters rather than bytes, and the minimum is
+// a setting like --users-file, so it can come from the environment or the config file.
+func TestUserAddMinimumPasswordLength(t *testing.T) {
+	cases := []struct {
+		name     string
+		password string
+		args     []string
+		env      string // CONTACTSYNC_MIN_PASSWORD_LENGTH
+		want     string // "" for success
+	}{
+		{"three characters refused", "abc", nil, "", "the password has 3 characters; at least 8 are required (--min-password-length"},
+		{"seven characters refused", "1234567", nil, "", "the password has 7 characters; at least 8 are required"},
+		{"eight characters taken", "12345678", nil, "", ""},
+		{"characters, not bytes: four of two bytes each are four", "ääää", []string{"--min-password-length", "5"}, "", "the password has 4 characters; at least 5 are required"},
+		{"eight characters of two bytes taken", "ääääääää", nil, "", ""},
+		{"raised by the flag", "twelve-chars", []string{"--min-password-length", "13"}, "", "at least 13 are required"},
+		{"lowered by the environment", "abc", nil, "3", ""},
+		{"a minimum below 1 refused", "abcdefgh", []string{"--min-password-length", "0"}, "", "--min-password-length 0: must be at least 1"},
+		{"longer than bcrypt takes", strings.Repeat("p", auth.MaxPasswordBytes+1), nil, "", "72 bytes"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			clearSettingsEnv(t)
+			if tc.env != "" {
+				t.Setenv(envName("min-password-length"), tc.env)
+			}
+			path := filepath.Join(t.TempDir(), "users")
+			args := append([]string{"user", "add", "alice", "--users-file", path, "--password-stdin"}, tc.args...)
+			_, err := runCLIStdin(t, tc.password+"\n", args...)
+			if tc.want == "" {
+				require.NoError(t, err)
+				assert.Equal(t, []string{"alice"}, loadUsers(t, path).Names())
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), tc.password, "the password is never printed")
+			_, statErr := os.Stat(path)
+			assert.ErrorIs(t, statErr, os.ErrNotExist, "a refused add creates no file")
+		})
+	}
 }
 
 func TestUserAddRefuses(t *testing.T) {
@@ -135,7 +179,7 @@ func TestUserAddRefuses(t *testing.T) {
 		{"empty password", "\n", []string{"user", "add", "alice", "--users-file", path, "--password-stdin"}, "empty"},
 		{"no terminal", "pw\n", []string{"user", "add", "alice", "--users-file", path}, "--password-stdin"},
 		{"no users file", "pw\n", []string{"user", "add", "alice", "--password-stdin"}, "users-file"},
-		{"malformed existing file", "pw\n", []string{"user", "add", "bob", "--users-file", broken, "--password-stdin"}, "line 2"},
+		{"malformed existing file", "bob-password\n", []string{"user", "add", "bob", "--users-file", broken, "--password-stdin"}, "line 2"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

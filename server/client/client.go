@@ -80,10 +80,12 @@ type Client struct {
 	// HTTP is the client used for requests; nil means http.DefaultClient.
 	HTTP *http.Client
 	// User and Password, when User is set, authenticate every request: with HTTP Basic, or, with
-	// WSSecurity, with a WS-Security UsernameToken carrying a PasswordDigest in the SOAP header (SOAP
-	// bindings only; the user needs a digest secret on the service: contactsync user add --digest).
+	// WSSecurity, with a WS-Security UsernameToken in the SOAP header (SOAP bindings only) carrying a
+	// PasswordDigest (the user needs a digest secret on the service: contactsync user add --digest),
+	// or with PasswordText too, the password itself (any user; over TLS only, as it travels readable).
 	User, Password string
 	WSSecurity     bool
+	PasswordText   bool
 }
 
 var _ wire.Invoker = (*Client)(nil)
@@ -277,7 +279,9 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 
 // appendSecurityHeader appends a SOAP Header holding a WS-Security UsernameToken with a PasswordDigest
 // (WSS UsernameToken Profile 1.0 §3.1): Base64(SHA-1(nonce + created + password)) over a fresh random
-// nonce and the current time, so the password never travels and the token cannot be replayed.
+// nonce and the current time, so the password never travels and the token cannot be replayed. With
+// PasswordText the password itself is sent instead, still with the nonce and time, which the service
+// checks when present (so a captured token is refused as a replay or stale all the same).
 func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce) // crypto/rand.Read never fails (Go 1.24+)
@@ -285,8 +289,13 @@ func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
 	b = append(b, `<`+prefix+`:Header><wsse:Security xmlns:wsse="`+auth.NSSecurityExt+`" xmlns:wsu="`+auth.NSSecurityUtil+`" `+
 		prefix+`:mustUnderstand="1"><wsse:UsernameToken><wsse:Username>`...)
 	b = wire.AppendEscaped(b, c.User)
-	b = append(b, `</wsse:Username><wsse:Password Type="`+auth.PasswordDigest+`">`...)
-	b = append(b, auth.Digest(nonce, created, c.Password)...)
+	if c.PasswordText {
+		b = append(b, `</wsse:Username><wsse:Password Type="`+auth.PasswordText+`">`...)
+		b = wire.AppendEscaped(b, c.Password)
+	} else {
+		b = append(b, `</wsse:Username><wsse:Password Type="`+auth.PasswordDigest+`">`...)
+		b = append(b, auth.Digest(nonce, created, c.Password)...)
+	}
 	b = append(b, `</wsse:Password><wsse:Nonce EncodingType="`+auth.EncodingBase64+`">`...)
 	b = append(b, base64.StdEncoding.EncodeToString(nonce)...)
 	b = append(b, `</wsse:Nonce><wsu:Created>`+created+`</wsu:Created></wsse:UsernameToken></wsse:Security></`+prefix+`:Header>`...)

@@ -3,11 +3,13 @@ package client_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/xml"
 	"io"
 	"testing"
 
 	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/stretchr/testify/assert"
@@ -69,5 +71,56 @@ func countNil(t *testing.T, doc []byte) int {
 				}
 			}
 		}
+	}
+}
+
+// TestSecurityHeaderPasswordTypes: WSSecurity sends a PasswordDigest over a fresh nonce and time, and
+// with PasswordText the password itself (escaped), with a nonce and time all the same; the password
+// never appears in a digest request.
+func TestSecurityHeaderPasswordTypes(t *testing.T) {
+	const password = `pw <&> "quoted"`
+	cases := []struct {
+		name         string
+		passwordText bool
+		wantType     string
+	}{
+		{"digest", false, auth.PasswordDigest},
+		{"text", true, auth.PasswordText},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &client.Client{Endpoint: "http://127.0.0.1/x", Namespace: ns, User: "alice", Password: password,
+				WSSecurity: true, PasswordText: tc.passwordText}
+			req, err := c.NewRequest(context.Background(), echoOp, nilItem())
+			require.NoError(t, err)
+			assert.Empty(t, req.Header.Get("Authorization"), "WS-Security replaces HTTP Basic")
+			body, err := io.ReadAll(req.Body)
+			require.NoError(t, err)
+			var env struct {
+				Token struct {
+					Username string `xml:"Username"`
+					Password struct {
+						Type  string `xml:"Type,attr"`
+						Value string `xml:",chardata"`
+					} `xml:"Password"`
+					Nonce   string `xml:"Nonce"`
+					Created string `xml:"Created"`
+				} `xml:"Header>Security>UsernameToken"`
+			}
+			require.NoError(t, xml.Unmarshal(body, &env), "%s", body)
+			tok := env.Token
+			assert.Equal(t, "alice", tok.Username)
+			assert.Equal(t, tc.wantType, tok.Password.Type)
+			assert.NotEmpty(t, tok.Nonce)
+			assert.NotEmpty(t, tok.Created)
+			if tc.passwordText {
+				assert.Equal(t, password, tok.Password.Value)
+				return
+			}
+			nonce, err := base64.StdEncoding.DecodeString(tok.Nonce)
+			require.NoError(t, err)
+			assert.Equal(t, auth.Digest(nonce, tok.Created, password), tok.Password.Value)
+			assert.NotContains(t, string(body), "quoted", "a digest request does not carry the password")
+		})
 	}
 }

@@ -68,6 +68,10 @@ func (r *Registry) Lookup(spec string) (Backend, error) {
 	for i, b := range backends {
 		forms[i] = b.Help().Form
 	}
+	if spec == "" {
+		// An empty environment variable counts as unset, so this is a flag or a config key given empty.
+		return nil, errors.New("the value is empty: name a store; use " + strings.Join(forms, " or "))
+	}
 	return nil, errors.New("unknown store; use " + strings.Join(forms, " or "))
 }
 
@@ -95,8 +99,12 @@ func (r *Registry) Kind(spec string) string {
 
 // Redact returns spec with any password masked, for logs and errors: as its backend redacts it, or,
 // for a value no backend recognises (a mistyped one included, which may still hold a password), as a
-// URL with the password masked, or not at all ("…") when it is no such URL (a key=value string).
+// URL with the password masked, or not at all ("…") when it is no such URL (a key=value string). An
+// empty spec hides nothing and stays empty, so a message can show that it is (--store "").
 func (r *Registry) Redact(spec string) string {
+	if spec == "" {
+		return ""
+	}
 	if b, err := r.Lookup(spec); err == nil {
 		return b.Redact(spec)
 	}

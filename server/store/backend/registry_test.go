@@ -78,9 +78,15 @@ func TestRegistryPicksTheFirstBackendThatRecognisesTheValue(t *testing.T) {
 		{"a:x", "a"},
 		{"a:bx", "a"}, // b also recognises it, but a was registered first
 		{"c:s3cret", ""},
+		{"", ""},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			got, err := r.Lookup(tc.spec)
+			if tc.want == "" && tc.spec == "" {
+				require.EqualError(t, err, "the value is empty: name a store; use a:X or a:bX")
+				assert.Equal(t, "unknown", r.Kind(tc.spec))
+				return
+			}
 			if tc.want == "" {
 				require.EqualError(t, err, "unknown store; use a:X or a:bX")
 				assert.Equal(t, "unknown", r.Kind(tc.spec))
@@ -114,6 +120,7 @@ func TestRegistryRedact(t *testing.T) {
 		"user=u password=pw":   "…",
 		"u:pw@h/db":            "…",
 		"mysql:opaque:pw@h/db": "…",
+		"":                     "", // shown empty, not hidden as "…"
 	} {
 		assert.Equal(t, want, r.Redact(spec), spec)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -48,6 +49,11 @@ func Backup(ctx context.Context, src, dst string) (BackupResult, error) {
 		return BackupResult{}, fmt.Errorf("sqlite: backup: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(absDst), filepath.Base(absDst)+".*.tmp")
+	if errors.Is(err, fs.ErrNotExist) {
+		// Said of the directory the operator named, not of the temporary file's made-up name in it.
+		dir := filepath.Dir(absDst)
+		return BackupResult{}, fmt.Errorf("sqlite: backup: the directory %s does not exist: create it (mkdir -p %s), or write the backup into an existing directory", dir, dir)
+	}
 	if err != nil {
 		return BackupResult{}, fmt.Errorf("sqlite: backup: %w", err)
 	}

@@ -102,11 +102,14 @@ func TestBackupRefuses(t *testing.T) {
 		{"SameFile", path, path, "must not replace the database itself"},
 		{"MissingSource", filepath.Join(dir, "missing.db"), filepath.Join(dir, "b1.db"), "no such file"},
 		{"NotAContactsDatabase", notContacts, filepath.Join(dir, "b2.db"), "is it a contactsync database"},
+		// Said of the directory named, not of the temporary file's made-up name in it.
+		{"MissingDirectory", path, filepath.Join(dir, "nodir", "b3.db"), "the directory " + filepath.Join(dir, "nodir") + " does not exist: create it (mkdir -p "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := sqlite.Backup(t.Context(), tc.src, tc.dst)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), ".tmp", "a temporary file's name means nothing to the operator")
 			if tc.dst != tc.src {
 				assert.NoFileExists(t, tc.dst)
 			}

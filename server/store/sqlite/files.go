@@ -44,7 +44,7 @@ func checkPath(path string, use backend.Use) (*files, error) {
 	dir := filepath.Dir(abs)
 	switch info, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("the directory %s does not exist: create it (mkdir -p %s), or name a file in an existing directory with --store sqlite:PATH", dir, dir)
+		return nil, fmt.Errorf("the directory %s does not exist: create it (mkdir -p %s), or name a file in an existing directory (sqlite:PATH)", dir, dir)
 	case err != nil:
 		return nil, fmt.Errorf("the directory %s cannot be used: %w", dir, err)
 	case !info.IsDir():
@@ -58,7 +58,7 @@ func checkPath(path string, use backend.Use) (*files, error) {
 	}
 	if !found.existed[abs] {
 		if use == backend.Read {
-			return nil, fmt.Errorf("the database file %s does not exist; check --store (a new, empty database is created only by serve, import, migrate and copy --to)", abs)
+			return nil, fmt.Errorf("the database file %s does not exist; check the path (a new, empty database is created only by serve, import, migrate and copy --to)", abs)
 		}
 	} else {
 		f, err := os.OpenFile(abs, os.O_RDWR, 0)
@@ -74,7 +74,7 @@ func checkPath(path string, use backend.Use) (*files, error) {
 	probe, err := os.CreateTemp(dir, ".contactsync-probe-*")
 	switch {
 	case isReadOnly(err):
-		return nil, fmt.Errorf("the directory %s is not writable for this user (%v): SQLite creates %s-wal and %s-shm beside the database; make it writable, or name a file in a writable directory with --store sqlite:PATH", dir, err, filepath.Base(abs), filepath.Base(abs))
+		return nil, fmt.Errorf("the directory %s is not writable for this user (%v): SQLite creates %s-wal and %s-shm beside the database; make it writable, or name a file in a writable directory (sqlite:PATH)", dir, err, filepath.Base(abs), filepath.Base(abs))
 	case err != nil:
 		return nil, fmt.Errorf("the directory %s cannot be used: %w", dir, err)
 	}
