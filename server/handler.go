@@ -95,9 +95,6 @@ type Handler struct {
 	// auth is nil when authentication is off; protectDocs guards the documents too (auth.go).
 	auth        *auth.Authenticator
 	protectDocs bool
-	// debug is whether the logger takes debug lines: then every request served by a binding gets one
-	// (trace.go).
-	debug bool
 }
 
 // allBindings returns every binding the service has, in the order of binding.ProtocolNames, of the
@@ -151,7 +148,6 @@ func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
 		gates:       admission.New(limits.Admission),
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
-		debug:       logger.Enabled(context.Background(), slog.LevelDebug),
 	}
 	all := allBindings(opsNS, limits, ops)
 	var atEndpoint, atOperations, served []binding.Binding
@@ -185,8 +181,10 @@ func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Binding, opName string) {
 	ex := observe.ExchangeOf(r) // what this request reports to metrics and the access log
 	ex.SetBinding(b.Name())
-	if h.debug {
-		// What --log-level debug logs of the request (trace.go), once it is answered.
+	// Asked per request (one atomic load of the level), so a reload that changes --log-level turns
+	// the debug lines on and off: when the logger takes debug lines, every request served by a
+	// binding gets one (trace.go), once it is answered.
+	if h.log.Enabled(r.Context(), slog.LevelDebug) {
 		tr := &trace{}
 		ex.TraceStore()
 		defer h.logTrace(r, b, tr)
