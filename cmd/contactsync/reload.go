@@ -246,4 +246,3 @@ func sameCertificate(a, b *tls.Certificate) bool {
 	}
 	return slices.EqualFunc(a.Certificate, b.Certificate, bytes.Equal)
 }
-

@@ -255,4 +255,3 @@ func TestSIGHUPDoesNotEndTheBinary(t *testing.T) {
 	}
 	assert.NotContains(t, dirEntries(t, dir), "c.db.lock", "a stopped serve removes its lock file")
 }
-
