@@ -54,7 +54,7 @@ func unitSettings(t *testing.T, path string) map[string][]string {
 // TestSystemdUnit checks deploy/contactsync.service with systemd-analyze verify (which refuses an
 // unknown key or a bad value only with a warning, so any output fails the test) and its offline
 // security assessment, and that it has what a production unit needs: a dynamic user, a state
-// directory, a read-only system, restart on failure and the users file as a credential.
+// directory, a read-only system, restart on failure, the users file as a credential and a reload.
 func TestSystemdUnit(t *testing.T) {
 	analyze := checkout.Need(t, "systemd-analyze", "Debian package systemd")
 	unit := "contactsync.service"
@@ -63,6 +63,7 @@ func TestSystemdUnit(t *testing.T) {
 		"DynamicUser": "yes", "StateDirectory": "contactsync", "ProtectSystem": "strict", "Restart": "on-failure",
 		"LoadCredential": "users:/etc/contactsync/users", "WorkingDirectory": "%S/contactsync", "NoNewPrivileges": "yes",
 		"Environment": "CONTACTSYNC_CONFIG=/etc/contactsync/contactsync.yaml",
+		"ExecReload":  "/bin/kill -HUP $MAINPID", // systemctl reload: serve reloads on SIGHUP
 	} {
 		assert.Equal(t, []string{want}, s[key], key)
 	}

@@ -84,15 +84,25 @@ func bindSettings(cmd *cobra.Command, names ...string) *cobra.Command {
 // applySettings sets each named flag not given on the command line from its environment variable,
 // else from the config file.
 func applySettings(cmd *cobra.Command, names []string) error {
-	flags := cmd.Flags()
+	return fillSettings(cmd.Flags(), names, configPath(cmd.Flags()), knownSettings(cmd))
+}
+
+// configPath returns the config file's path: --config, else CONTACTSYNC_CONFIG, else none.
+func configPath(flags *pflag.FlagSet) string {
 	path, _ := flags.GetString(configFlag)
 	if !flags.Changed(configFlag) {
 		path = os.Getenv(envName(configFlag))
 	}
+	return path
+}
+
+// fillSettings sets each named flag of flags not given on the command line from its environment
+// variable, else from the config file at path (none when empty), whose keys must be in known.
+func fillSettings(flags *pflag.FlagSet, names []string, path string, known map[string]bool) error {
 	var file map[string]configValue
 	if path != "" {
 		var err error
-		if file, err = readConfigFile(path, knownSettings(cmd)); err != nil {
+		if file, err = readConfigFile(path, known); err != nil {
 			return err
 		}
 	}
@@ -114,6 +124,49 @@ func applySettings(cmd *cobra.Command, names []string) error {
 		}
 	}
 	return nil
+}
+
+// settingNames returns the names of cmd's settings, as bindSettings recorded them.
+func settingNames(cmd *cobra.Command) []string {
+	return strings.Split(cmd.Annotations[settingsAnnotation], ",")
+}
+
+// settingValues returns the value of each named flag as text, by name: a list as its items joined
+// by commas.
+func settingValues(flags *pflag.FlagSet, names []string) map[string]string {
+	values := make(map[string]string, len(names))
+	for _, name := range names {
+		f := flags.Lookup(name)
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values[name] = strings.Join(sv.GetSlice(), ",")
+			continue
+		}
+		values[name] = f.Value.String()
+	}
+	return values
+}
+
+// rereadSettings reads the settings of cmd, which has run, afresh onto fresh, a command with the same
+// flags that has not: the values given on cmd's command line, then the environment and the config
+// file as they are now, as at start. A reload of serve uses it.
+func rereadSettings(cmd, fresh *cobra.Command) error {
+	var copyErr error
+	cmd.Flags().Visit(func(given *pflag.Flag) { // the flags given on the command line only
+		to := fresh.Flags().Lookup(given.Name)
+		if to == nil || given.Name == configFlag || copyErr != nil {
+			return
+		}
+		if sv, ok := given.Value.(pflag.SliceValue); ok {
+			copyErr = to.Value.(pflag.SliceValue).Replace(sv.GetSlice())
+		} else {
+			copyErr = to.Value.Set(given.Value.String())
+		}
+		to.Changed = true
+	})
+	if copyErr != nil {
+		return copyErr
+	}
+	return fillSettings(fresh.Flags(), settingNames(cmd), configPath(cmd.Flags()), knownSettings(cmd))
 }
 
 // knownSettings returns the settings of every command in cmd's tree, the keys a config file may hold.

@@ -15,6 +15,9 @@ import (
 type logOptions struct {
 	format choice
 	level  choice
+	// levelVar, when set, is set to level and becomes the level of the logger and the access lines,
+	// so that serve's reload can change it; nil: the level is fixed.
+	levelVar *slog.LevelVar
 }
 
 // logFlags registers --log-format and --log-level. Both are choices, so a value outside the list fails
@@ -23,7 +26,7 @@ func logFlags(cmd *cobra.Command, o *logOptions) {
 	o.format = choice{value: "text", allowed: []string{"text", "json"}}
 	o.level = choice{value: "info", allowed: []string{"debug", "info", "warn", "error"}}
 	cmd.Flags().Var(&o.format, "log-format", "log format: "+o.format.list())
-	cmd.Flags().Var(&o.level, "log-level", "least severe level logged: "+o.level.list())
+	cmd.Flags().Var(&o.level, "log-level", "least severe level logged: "+o.level.list()+"; a reload (SIGHUP) applies a changed one")
 }
 
 // newLogger builds the logger o describes, writing to w.
@@ -33,6 +36,10 @@ func newLogger(w io.Writer, o logOptions) (*slog.Logger, error) {
 		return nil, fmt.Errorf("--log-level: %w", err)
 	}
 	handlerOptions := &slog.HandlerOptions{Level: level}
+	if o.levelVar != nil {
+		o.levelVar.Set(level)
+		handlerOptions.Level = o.levelVar
+	}
 	switch o.format.value {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, handlerOptions)), nil
@@ -51,6 +58,9 @@ func newAccessLog(w io.Writer, o logOptions) *observe.AccessLog {
 	format := observe.Text
 	if o.format.value == "json" {
 		format = observe.JSON
+	}
+	if o.levelVar != nil {
+		return observe.NewAccessLog(w, format, o.levelVar)
 	}
 	return observe.NewAccessLog(w, format, level)
 }

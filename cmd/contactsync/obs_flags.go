@@ -13,6 +13,7 @@ import (
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 )
@@ -74,17 +75,22 @@ func withPprof(next http.Handler) http.Handler {
 }
 
 // observability is what serve builds from obsOptions: the store measured, the handler of the main
-// listener, and the admin server if one is configured.
+// listener, what the admin listener serves if one is configured, and the registry of the metrics.
 type observability struct {
 	store store.Store
 	// wrap wraps the endpoint handler; its metrics count the operations of the contract it serves.
-	wrap  func(endpoint *server.Handler) http.Handler
-	admin *adminServer
+	wrap func(endpoint *server.Handler) http.Handler
+	// adminHandler serves the admin listener (nil without --admin-addr); adminPaths says what it
+	// serves, for the log.
+	adminHandler http.Handler
+	adminPaths   string
+	// registry holds the metrics; serve adds those of its reloads (reload.go).
+	registry *prometheus.Registry
 }
 
 // setUpObservability measures st into a fresh registry and prepares the handlers; /readyz also asks
 // writes whether the store can write. The caller wraps the endpoint handler with wrap (metrics, access
-// log, and the operational endpoints) and starts admin.
+// log, and the operational endpoints); the admin server, when configured, serves adminHandler.
 func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth, logger *slog.Logger) *observability {
 	reg := observe.NewRegistry()
 	b := currentBuild() // version.go: what --version prints
@@ -100,7 +106,7 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 		Registry: reg, // also exports promhttp_metric_handler_errors_total
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError),
 	})
-	obs := &observability{store: measured}
+	obs := &observability{store: measured, registry: reg}
 	mainOps := observe.OpsConfig{Store: measured, Writes: writes}
 	if o.adminAddr == "" {
 		mainOps.Metrics = metricsHandler
@@ -111,7 +117,7 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 			adminHandler = withPprof(adminHandler)
 			paths += " " + pprofPath
 		}
-		obs.admin = &adminServer{listener: o.adminListener, ready: o.adminReady, handler: adminHandler, paths: paths}
+		obs.adminHandler, obs.adminPaths = adminHandler, paths
 	}
 	obs.wrap = func(endpoint *server.Handler) http.Handler {
 		metrics := observe.NewMetrics(reg, endpoint.MetricLabels())
@@ -122,28 +128,47 @@ func setUpObservability(o obsOptions, st store.Store, writes *store.WriteHealth,
 	return obs
 }
 
-// adminServer is the optional second listener of --admin-addr.
+// adminServer is the optional second listener of --admin-addr. It serves from the start, before the
+// store is open, so that /healthz and /readyz answer while serve waits for the store (startup.go);
+// use then gives it the admin handler.
 type adminServer struct {
 	listener net.Listener
 	ready    func(net.Addr)
-	handler  http.Handler
-	paths    string // what handler serves, for the log
+	handler  handlerSwitch
 	srv      *http.Server
 	served   chan error
 }
 
-// start serves on the admin listener in the background. A nil adminServer does nothing.
-func (a *adminServer) start(limits server.Limits, logger *slog.Logger) {
+// newAdminServer returns the admin server of o, or nil without --admin-addr.
+func newAdminServer(o obsOptions) *adminServer {
+	if o.adminListener == nil {
+		return nil
+	}
+	return &adminServer{listener: o.adminListener, ready: o.adminReady}
+}
+
+// start serves on the admin listener in the background, with first until use gives the admin
+// handler. A nil adminServer does nothing.
+func (a *adminServer) start(first http.Handler, limits server.Limits, logger *slog.Logger) {
 	if a == nil {
 		return
 	}
-	a.srv = server.NewHTTPServer(a.handler, limits, logger)
+	a.handler.set(first)
+	a.srv = server.NewHTTPServer(&a.handler, limits, logger)
 	a.served = make(chan error, 1)
-	logger.Info("contactsync admin listening", "addr", a.listener.Addr().String(), "paths", a.paths)
+	go func() { a.served <- a.srv.Serve(a.listener) }()
+}
+
+// use serves handler, which serves paths, from now on. A nil adminServer does nothing.
+func (a *adminServer) use(handler http.Handler, paths string, logger *slog.Logger) {
+	if a == nil {
+		return
+	}
+	a.handler.set(handler)
+	logger.Info("contactsync admin listening", "addr", a.listener.Addr().String(), "paths", paths)
 	if a.ready != nil {
 		a.ready(a.listener.Addr())
 	}
-	go func() { a.served <- a.srv.Serve(a.listener) }()
 }
 
 // shutdown stops the admin server, letting running scrapes finish within ctx. A nil, unstarted or

@@ -8,7 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -59,6 +62,23 @@ type serveOptions struct {
 	// writeProbeInterval, when set, replaces store.DefaultWriteProbeInterval. Tests use it to see an
 	// instance recover without waiting seconds.
 	writeProbeInterval time.Duration
+	// storeWait bounds how long serve waits for a store that is not reachable yet (startup.go); 0
+	// does not wait.
+	storeWait time.Duration
+	// logLevel, when set, is the level of the logger runServe receives, which a reload changes;
+	// in-process callers with a fixed logger leave it nil.
+	logLevel *slog.LevelVar
+	// settingValues holds each setting's value as text by flag name, as the command resolved them,
+	// so a reload can say which changed; nil for in-process callers.
+	settingValues map[string]string
+	// reloadSettings re-reads the settings for a reload (SIGHUP) as the command read them at start:
+	// the command line as given, the environment, the config file as it is now. Nil: a reload keeps
+	// the options and re-reads the files they name.
+	reloadSettings func() (serveOptions, error)
+	// reloaded, when set, is called after each reload with its error; listening, when set, with the
+	// bound address as soon as serve answers, before its store is open. Tests use them to wait.
+	reloaded  func(error)
+	listening func(addr net.Addr)
 }
 
 // defaultShutdownTimeout is --shutdown-timeout's default: long enough for any request within the
@@ -73,7 +93,9 @@ func newServeCommand() *cobra.Command {
 		Long: "Run the Contact Synchronization Service on one endpoint, " + "/contactsync/v1/sync.asmx" + ", over SOAP 1.1,\n" +
 			"SOAP 1.2, HTTP GET and HTTP POST, with the contract at ?WSDL. SIGTERM or SIGINT stops it\n" +
 			"gracefully: it stops accepting, lets requests in flight finish within --shutdown-timeout, then\n" +
-			"closes the store.",
+			"closes the store. SIGHUP reloads the config file, the users file, the TLS certificate and key\n" +
+			"and --log-level without dropping a connection; other changed settings are logged as needing a\n" +
+			"restart.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.shutdownTimeout <= 0 { // runServe reads zero as "not configured"; a flag must not
@@ -83,6 +105,9 @@ func newServeCommand() *cobra.Command {
 			// what is left when serve returns, before main prints any error, so the order holds.
 			logOut := newLogBuffer(cmd.ErrOrStderr(), logBufferSize, logFlushInterval)
 			defer logOut.Close()
+			// The level is a variable the logger and the access lines both read, so a reload changes it.
+			opts.logLevel = new(slog.LevelVar)
+			opts.log.levelVar = opts.logLevel
 			logger, err := newLogger(logOut, opts.log)
 			if err != nil {
 				return err
@@ -90,11 +115,21 @@ func newServeCommand() *cobra.Command {
 			// The access lines go to the same buffer in the same format, written by hand rather than
 			// through slog records (server/observe; BENCHMARKS.md has what that saves).
 			opts.obs.accessLines = newAccessLog(logOut, opts.log)
+			opts.settingValues = settingValues(cmd.Flags(), settingNames(cmd))
+			opts.reloadSettings = func() (serveOptions, error) { return rereadServeSettings(cmd) }
 			return runServe(cmd.Context(), opts, logger)
 		},
 	}
+	serveFlags(cmd, &opts)
+	return bindSettings(cmd)
+}
+
+// serveFlags registers serve's flags, which fill opts: on the command, and on the scratch command a
+// reload reads the settings into afresh.
+func serveFlags(cmd *cobra.Command, opts *serveOptions) {
 	cmd.Flags().StringVar(&opts.addr, "addr", ":8080", "address to listen on")
 	storeFlag(cmd, "store", &opts.store, "")
+	cmd.Flags().DurationVar(&opts.storeWait, "store-wait", defaultStoreWait, "how long serve waits for a store that is not reachable yet (a database starting beside it), retrying with backoff while /healthz says alive and /readyz not ready; 0: fail at once")
 	baseURLFlag(cmd, &opts.baseURL)
 	addressingFlags(cmd.Flags(), &opts.addressing)
 	limitFlags(cmd, &opts.limits)
@@ -106,7 +141,21 @@ func newServeCommand() *cobra.Command {
 	cmd.Flags().DurationVar(&opts.shutdownTimeout, "shutdown-timeout", defaultShutdownTimeout, "time requests in flight get to finish after SIGTERM or SIGINT")
 	cmd.Flags().StringSliceVar(&opts.protocols, "protocols", binding.DefaultProtocols,
 		"protocols served, of "+strings.Join(binding.ProtocolNames, ", ")+" (json, the ASP.NET AJAX endpoint, only when listed)")
-	return bindSettings(cmd)
+}
+
+// rereadServeSettings reads serve's settings afresh for a reload (SIGHUP), as cmd read them at start.
+func rereadServeSettings(cmd *cobra.Command) (serveOptions, error) {
+	var opts serveOptions
+	fresh := &cobra.Command{Use: cmd.Use}
+	serveFlags(fresh, &opts)
+	if err := rereadSettings(cmd, fresh); err != nil {
+		return serveOptions{}, err
+	}
+	if opts.shutdownTimeout <= 0 {
+		return serveOptions{}, errors.New("--shutdown-timeout must be positive")
+	}
+	opts.settingValues = settingValues(fresh.Flags(), settingNames(cmd))
+	return opts, nil
 }
 
 // limitFlags registers one flag per request and connection limit, defaulting to server.DefaultLimits.
@@ -156,9 +205,16 @@ func validateLimits(l server.Limits) error {
 
 // runServe runs the service until ctx is cancelled, then shuts down gracefully: it stops accepting,
 // lets requests in flight finish within opts.shutdownTimeout, and closes the store last, so no
-// request loses its store while it runs. Each step is a function of its own; until serving starts, a
-// failure undoes what the steps before it did.
+// request loses its store while it runs. It answers from the moment it listens: while it waits for
+// its store (startup.go), /healthz says alive and /readyz says why it is not ready. SIGHUP reloads
+// (reload.go). Each step is a function of its own; until serving starts, a failure undoes what the
+// steps before it did.
 func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error {
+	// SIGHUP is caught from the start, so a hangup during start-up (a closed terminal, a reload sent
+	// early) never kills serve: one that arrives before serving starts is carried out once it has.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	if err := checkServeOptions(&opts); err != nil {
 		return err
 	}
@@ -173,24 +229,54 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	}
 	started := false // set once serving: until then, a failure undoes what serve did
 	defer func() { listeners.closeUnless(started) }()
-	st, err := openServeStore(ctx, opts, logger)
+	// The server serves from the first failed attempt to open the store, answering that serve waits
+	// for it, or else from the moment the store is open: a store that opens at once is never waited
+	// for, and no request meets the start-up handler.
+	wait := &storeWait{}
+	srv, handlers, served := newServer(opts, front, listeners.main, wait, logger)
+	admin := newAdminServer(opts.obs)
+	var serving sync.Once
+	wait.serve = func() {
+		serving.Do(func() {
+			go srv.serve()
+			admin.start(wait, opts.limits, logger)
+			if opts.listening != nil {
+				opts.listening(listeners.main.Addr())
+			}
+		})
+	}
+	defer func() {
+		if !started {
+			_ = srv.Close()
+			_ = admin.shutdown(context.Background())
+		}
+	}()
+	st, err := openServeStore(ctx, opts, wait, logger)
+	if errors.Is(err, errStoppedWaiting) {
+		logger.Info("contactsync stopped while waiting for the store")
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	defer func() { st.close(started) }()
 	obs := setUpObservability(opts.obs, st.store, st.writes, logger)
-	srv, err := buildServer(opts, front, obs, logger)
+	handler, err := buildHandler(opts, front, obs, logger)
 	if err != nil {
 		return err
 	}
-	obs.admin.start(opts.limits, logger)
-	defer obs.admin.shutdown(context.Background()) // when the main server fails; a no-op after a graceful shutdown
+	reload := newReloader(opts, front, logger)
+	reload.register(obs.registry)
+	handlers.set(handler)
+	wait.serve()
+	admin.use(obs.adminHandler, obs.adminPaths, logger)
+	defer admin.shutdown(context.Background()) // when the main server fails; a no-op after a graceful shutdown
 	announce(opts, front, listeners.main.Addr(), logger)
 	started = true
 	if opts.ready != nil {
 		opts.ready(listeners.main.Addr())
 	}
-	return serveUntilStopped(ctx, srv, listeners.main, obs.admin, opts.shutdownTimeout, logger)
+	return serveUntilStopped(ctx, srv.Server, served, admin, opts.shutdownTimeout, hup, reload, logger)
 }
 
 // checkServeOptions gives what in-process callers (tests) leave zero its default, then refuses
@@ -207,6 +293,9 @@ func checkServeOptions(opts *serveOptions) error {
 	}
 	if err := opts.stores.Validate(); err != nil { // nil: each backend's defaults
 		return err
+	}
+	if opts.storeWait < 0 {
+		return errors.New("--store-wait must be 0 (do not wait) or positive")
 	}
 	if opts.shutdownTimeout == 0 {
 		opts.shutdownTimeout = defaultShutdownTimeout
@@ -225,7 +314,8 @@ func checkServeOptions(opts *serveOptions) error {
 // serveFront is what serve's clients meet before the service: TLS, the addresses the documents name,
 // and authentication.
 type serveFront struct {
-	tls         *tls.Config // nil: plain HTTP
+	tls         *tls.Config        // nil: plain HTTP
+	cert        *servedCertificate // the certificate tls presents, which a reload swaps; nil: plain HTTP
 	addressing  docs.Addressing
 	auth        *auth.Authenticator // nil: authentication off
 	protectDocs bool
@@ -233,8 +323,14 @@ type serveFront struct {
 
 // buildFront loads the certificate, the addressing settings and the users file.
 func buildFront(opts serveOptions, logger *slog.Logger) (f serveFront, err error) {
-	if f.tls, err = opts.tls.tlsConfig(); err != nil {
+	pair, err := opts.tls.loadKeyPair()
+	if err != nil {
 		return f, err
+	}
+	if pair != nil {
+		f.cert = &servedCertificate{}
+		f.cert.current.Store(pair)
+		f.tls = newTLSConfig(f.cert)
 	}
 	if f.addressing, err = opts.addressing.build(); err != nil {
 		return f, err
@@ -290,15 +386,20 @@ type servedStore struct {
 }
 
 // openServeStore takes the store's single-writer lock where its backend has one (one serve per SQLite
-// file), opens it through the registry (migrating it), and checks the contract's fields against those
+// file), opens it through the registry (migrating it), waiting for it while --store-wait allows and
+// its backend says it may come, and checks the contract's fields against those
 // its records may hold. Every --store value in its errors is redacted.
-func openServeStore(ctx context.Context, opts serveOptions, logger *slog.Logger) (*servedStore, error) {
+func openServeStore(ctx context.Context, opts serveOptions, wait *storeWait, logger *slog.Logger) (*servedStore, error) {
 	name := stores.Registry.Redact(opts.store)
 	release, err := stores.Registry.Lock(opts.store)
 	if err != nil {
 		return nil, fmt.Errorf("--store %s: %w", name, err)
 	}
-	opened, created, err := stores.Registry.Open(ctx, opts.store, opts.stores, backend.Write)
+	opened, created, err := openWhenReachable(ctx, opts, wait, logger) // startup.go
+	if errors.Is(err, errStoppedWaiting) {
+		_ = release()
+		return nil, err
+	}
 	if err != nil {
 		_ = release()
 		return nil, fmt.Errorf("--store %s: %w", name, err)
@@ -326,8 +427,36 @@ func openServeStore(ctx context.Context, opts serveOptions, logger *slog.Logger)
 	return served, nil
 }
 
-// buildServer builds the HTTP server of the service over the observed store.
-func buildServer(opts serveOptions, front serveFront, obs *observability, logger *slog.Logger) (*http.Server, error) {
+// earlyServer is the HTTP server of the service, built before the store is opened, so it can answer
+// while serve waits for the store (with wait, until the service's handler is set on the switch).
+type earlyServer struct {
+	*http.Server
+	listener net.Listener
+	served   chan error // Serve's result
+}
+
+// newServer builds the HTTP server of the service on listener, answering with wait until a handler
+// is set on the returned switch. serve starts it.
+func newServer(opts serveOptions, front serveFront, listener net.Listener, wait *storeWait, logger *slog.Logger) (*earlyServer, *handlerSwitch, chan error) {
+	handlers := &handlerSwitch{}
+	handlers.set(wait)
+	srv := &earlyServer{Server: server.NewHTTPServer(handlers, opts.limits, logger), listener: listener, served: make(chan error, 1)}
+	srv.TLSConfig = front.tls
+	return srv, handlers, srv.served
+}
+
+// serve serves on the listener until the server is shut down.
+func (s *earlyServer) serve() {
+	if s.TLSConfig != nil {
+		// The certificate is in TLSConfig; ServeTLS adds HTTP/2 to the protocols offered.
+		s.served <- s.ServeTLS(s.listener, "", "")
+		return
+	}
+	s.served <- s.Serve(s.listener)
+}
+
+// buildHandler builds the handler of the service over the observed store.
+func buildHandler(opts serveOptions, front serveFront, obs *observability, logger *slog.Logger) (http.Handler, error) {
 	if opts.wired != nil {
 		opts.wired(obs.store)
 	}
@@ -336,9 +465,7 @@ func buildServer(opts serveOptions, front serveFront, obs *observability, logger
 	if err != nil {
 		return nil, err
 	}
-	srv := server.NewHTTPServer(obs.wrap(handler), opts.limits, logger)
-	srv.TLSConfig = front.tls
-	return srv, nil
+	return obs.wrap(handler), nil
 }
 
 // announce logs what serve serves, where and how, and warns when anyone may call it.
@@ -359,22 +486,19 @@ func announce(opts serveOptions, front serveFront, addr net.Addr, logger *slog.L
 	warnIfUnauthenticated(logger, addr, front.auth)
 }
 
-// serveUntilStopped serves on listener until ctx is cancelled, then shuts the server and the admin
-// server down, letting requests in flight finish within timeout.
-func serveUntilStopped(ctx context.Context, srv *http.Server, listener net.Listener, admin *adminServer, timeout time.Duration, logger *slog.Logger) error {
-	served := make(chan error, 1)
-	go func() {
-		if srv.TLSConfig != nil {
-			// The certificate is in srv.TLSConfig; ServeTLS adds HTTP/2 to the protocols offered.
-			served <- srv.ServeTLS(listener, "", "")
-			return
+// serveUntilStopped serves until ctx is cancelled, reloading on every SIGHUP, then shuts the server
+// and the admin server down, letting requests in flight finish within timeout.
+func serveUntilStopped(ctx context.Context, srv *http.Server, served chan error, admin *adminServer, timeout time.Duration,
+	hup <-chan os.Signal, reload *reloader, logger *slog.Logger) error {
+	for stopping := false; !stopping; {
+		select {
+		case err := <-served:
+			return err
+		case <-hup:
+			reload.reload()
+		case <-ctx.Done():
+			stopping = true
 		}
-		served <- srv.Serve(listener)
-	}()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
 	}
 	logger.Info("contactsync shutting down", "timeout", timeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), timeout)

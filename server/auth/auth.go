@@ -104,7 +104,9 @@ type Options struct {
 //     behind itself, so other users' first logins are not queued behind it.
 //   - A password longer than MaxPasswordBytes fails at once, without bcrypt.
 type Authenticator struct {
-	users     *Users
+	// users is swapped whole by SetUsers (a reload of the users file), so a check reads one
+	// consistent file with a single atomic load.
+	users     atomic.Pointer[Users]
 	skew      time.Duration
 	now       func() time.Time
 	dummyHash []byte
@@ -161,7 +163,6 @@ func New(users *Users, opts Options) (*Authenticator, error) {
 		opts.FailureTTL = DefaultFailureTTL
 	}
 	a := &Authenticator{
-		users:       users,
 		skew:        opts.MaxClockSkew,
 		now:         opts.Now,
 		verified:    map[string][sha256.Size]byte{},
@@ -177,6 +178,7 @@ func New(users *Users, opts Options) (*Authenticator, error) {
 	if _, err := rand.Read(a.macKey[:]); err != nil {
 		return nil, err
 	}
+	a.users.Store(users)
 	a.macPool.New = func() any { return &macState{h: hmac.New(sha256.New, a.macKey[:])} }
 	// An unknown user is compared against this hash, so that answering "no" costs as much as for a
 	// known user with a wrong password. Its cost is the highest among the users, so the slowest real
@@ -201,7 +203,20 @@ func New(users *Users, opts Options) (*Authenticator, error) {
 }
 
 // Users returns the users the Authenticator checks against.
-func (a *Authenticator) Users() *Users { return a.users }
+func (a *Authenticator) Users() *Users { return a.users.Load() }
+
+// SetUsers replaces the users checked against, as a reload of the users file does: checks that
+// start afterwards see only the new users, and the remembered outcomes of earlier checks are
+// forgotten, so a removed user or a changed password is refused at once and a user just added is not
+// refused for a failure remembered from before. A check running across the swap finishes against the
+// users it started with, and its success is not remembered. The dummy hash keeps the cost New chose.
+func (a *Authenticator) SetUsers(users *Users) {
+	a.cacheMu.Lock()
+	a.users.Store(users)
+	clear(a.verified)
+	a.cacheMu.Unlock()
+	a.failures.clear()
+}
 
 // MaxClockSkew returns the allowed window for a token's Created time.
 func (a *Authenticator) MaxClockSkew() time.Duration { return a.skew }
@@ -221,7 +236,8 @@ func (a *Authenticator) Verify(name, password string) error {
 		return ErrBadCredentials
 	}
 	mac := a.mac(name, password)
-	u := a.users.Lookup(name)
+	users := a.users.Load()
+	u := users.Lookup(name)
 	if u != nil && a.cachedSuccess(name, mac) {
 		return nil
 	}
@@ -257,10 +273,16 @@ func (a *Authenticator) Verify(name, password string) error {
 		if errors.Is(err, ErrBusy) {
 			return err
 		}
-		a.failures.add(mac, now)
+		if a.users.Load() == users { // not a failure against users a reload has replaced
+			a.failures.add(mac, now)
+		}
 		return ErrBadCredentials
 	}
 	a.cacheMu.Lock()
+	defer a.cacheMu.Unlock()
+	if a.users.Load() != users {
+		return nil // verified against the users of the time; the new ones check it afresh next time
+	}
 	if _, present := a.verified[name]; !present && len(a.verified) >= a.cacheMax {
 		for victim := range a.verified { // any entry: map order is random enough for a bound
 			delete(a.verified, victim)
@@ -268,7 +290,6 @@ func (a *Authenticator) Verify(name, password string) error {
 		}
 	}
 	a.verified[name] = mac
-	a.cacheMu.Unlock()
 	return nil
 }
 
@@ -405,6 +426,14 @@ func (c *failureCache) add(key [sha256.Size]byte, now time.Time) {
 	}
 	c.ring[(c.head+len(c.expires))%len(c.ring)] = key
 	c.expires[key] = now.Add(c.ttl)
+}
+
+// clear forgets every failure.
+func (c *failureCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.expires)
+	c.head = 0
 }
 
 func (c *failureCache) evictOldest() {

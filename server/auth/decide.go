@@ -122,7 +122,7 @@ func (a *Authenticator) decideToken(creds *Credentials) Decision {
 // whyBadCredentials says, for the operator's debug log only, why a user's credentials were refused:
 // callers are told the same for an unknown user and a wrong password.
 func (a *Authenticator) whyBadCredentials(user string, digest bool) string {
-	u := a.users.Lookup(user)
+	u := a.users.Load().Lookup(user)
 	switch {
 	case u == nil:
 		return "no user of that name in the users file"

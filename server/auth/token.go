@@ -98,7 +98,7 @@ func (a *Authenticator) VerifyToken(t *UsernameToken) error {
 // verifyDigest compares a PasswordDigest with the one the user's digest secret gives. A user unknown
 // or not opted in is compared against a throw-away secret, so all three cost the same.
 func (a *Authenticator) verifyDigest(name string, given, nonce []byte, created string) bool {
-	u := a.users.Lookup(name)
+	u := a.users.Load().Lookup(name)
 	secret, allowed := []byte(nil), false
 	if u != nil && u.DigestSecret != nil {
 		secret, allowed = u.DigestSecret, true

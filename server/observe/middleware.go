@@ -38,8 +38,8 @@ type Config struct {
 	// in Logger's format, which formats a line by hand instead of through a slog record. When nil,
 	// the lines go through Logger.
 	AccessLines *AccessLog
-	// Observers read each request's events after the built-in ones (the debug trace when Logger takes
-	// debug lines, the metrics, the access log), in this order.
+	// Observers read each request's events after the built-in ones (the debug trace, which writes
+	// only while Logger takes debug lines, the metrics, the access log), in this order.
 	Observers []Observer
 }
 
@@ -54,11 +54,8 @@ func Middleware(next http.Handler, cfg Config) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	o := &observer{next: next, metrics: cfg.Metrics, idPrefix: newRequestIDPrefix()}
-	if logger.Enabled(context.Background(), slog.LevelDebug) {
-		o.detailed = true
-		o.observers = append(o.observers, debugTrace{log: logger})
-	}
+	o := &observer{next: next, metrics: cfg.Metrics, log: logger, idPrefix: newRequestIDPrefix()}
+	o.observers = append(o.observers, debugTrace{log: logger})
 	if cfg.Metrics != nil {
 		o.observers = append(o.observers, cfg.Metrics)
 	}
@@ -82,8 +79,9 @@ type observer struct {
 	metrics *Metrics
 	// observers read every request's events when it is answered, in order.
 	observers []Observer
-	// detailed marks every request's events Detailed, for the debug trace.
-	detailed bool
+	// log is asked at each request's start whether it takes debug lines: then the request's events
+	// are Detailed, for the debug trace.
+	log *slog.Logger
 	// idPrefix and idCounter make generated request ids: unique within the process by the counter,
 	// and across processes and restarts by the random prefix, without reading crypto/rand per request.
 	idPrefix  string
@@ -167,7 +165,7 @@ func (e *Exchange) RequestID() string {
 
 func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := &Exchange{ResponseWriter: w, Context: r.Context()}
-	ex.ev.Start, ex.ev.RequestID, ex.ev.Detailed = time.Now(), o.requestID(r.Header.Get(RequestIDHeader)), o.detailed
+	ex.ev.Start, ex.ev.RequestID, ex.ev.Detailed = time.Now(), o.requestID(r.Header.Get(RequestIDHeader)), o.log.Enabled(r.Context(), slog.LevelDebug)
 	// Set the header map entry directly: the key is already canonical, and Set would canonicalize it
 	// again and allocate the value slice on every request.
 	ex.idHeader[0] = ex.ev.RequestID

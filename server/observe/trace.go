@@ -21,15 +21,17 @@ import (
 //	store                the time spent in the store
 //	failed               the stage (auth, admission, decode, operation) and the error, when it failed
 //
-// Middleware registers it when its logger takes debug lines, and then marks every request Detailed,
-// so the params and the store time are gathered; otherwise nothing is computed for it.
+// Middleware registers it always and marks a request Detailed when its logger takes debug lines at the
+// request's start (asked per request, one atomic load of the level, so a reload that changes
+// --log-level turns the lines on and off), so the params and the store time are gathered; otherwise
+// nothing is computed for it.
 type debugTrace struct {
 	log *slog.Logger
 }
 
 // Finished writes the request's debug line.
 func (t debugTrace) Finished(r *http.Request, ev *Events) {
-	if ev.Binding == "" {
+	if !ev.Detailed || ev.Binding == "" {
 		return // documents, help pages, refused before a binding: the access line says all there is
 	}
 	attrs := []slog.Attr{

@@ -64,6 +64,17 @@ type Locker interface {
 	Lock(spec string) (release func() error, err error)
 }
 
+// Waiter is implemented by a backend whose store may be reachable a little later than the command
+// starts (a database server starting beside serve, under systemd or an orchestrator): serve retries
+// opening such a store while Transient says the error may pass (--store-wait). A backend whose store
+// is a local file (SQLite) does not implement it: its open errors never pass by themselves.
+type Waiter interface {
+	// Transient reports whether err, returned by Open, may pass without anyone changing anything: the
+	// server is not reachable yet, is starting up or refuses connections for now. An error only a
+	// person can fix (a wrong password, a missing database or role, a schema too new) is not.
+	Transient(err error) bool
+}
+
 // Backuper is implemented by a backend that can back a store up while it serves, for the backup
 // command. A backend whose stores are backed up with other tools implements it to say which.
 type Backuper interface {

@@ -181,6 +181,17 @@ func (r *Registry) Lock(spec string) (release func() error, err error) {
 	return func() error { return nil }, nil
 }
 
+// Transient reports whether err, from opening the store spec names, may pass by itself, so that
+// serve waits and tries again (see Waiter). It is false for a backend that is no Waiter.
+func (r *Registry) Transient(spec string, err error) bool {
+	b, lookupErr := r.Lookup(spec)
+	if lookupErr != nil || err == nil {
+		return false
+	}
+	w, ok := b.(Waiter)
+	return ok && w.Transient(err)
+}
+
 // Backup backs the store spec names up to the file to, when its backend can (Backuper).
 func (r *Registry) Backup(ctx context.Context, spec, to string) (BackupResult, error) {
 	b, err := r.Lookup(spec)

@@ -184,3 +184,27 @@ func TestCreatedRemove(t *testing.T) {
 	backend.NewCreated(func() { removed++ }).Remove()
 	assert.Equal(t, 1, removed)
 }
+
+// waiting is a fake whose open errors are transient when they say "later".
+type waiting struct{ fake }
+
+func (waiting) Transient(err error) bool { return strings.Contains(err.Error(), "later") }
+
+// TestRegistryTransient: the registry asks a Waiter backend whether an open error may pass, and
+// answers no for a backend that is no Waiter (a file never appears by waiting) and for no error.
+func TestRegistryTransient(t *testing.T) {
+	r := backend.NewRegistry("", &fake{name: "file", prefix: "f:"}, &waiting{fake{name: "server", prefix: "s:"}})
+	for _, tc := range []struct {
+		spec string
+		err  error
+		want bool
+	}{
+		{"s:x", errors.New("try later"), true},
+		{"s:x", errors.New("wrong password"), false},
+		{"s:x", nil, false},
+		{"f:x", errors.New("try later"), false},
+		{"unknown:x", errors.New("try later"), false},
+	} {
+		assert.Equal(t, tc.want, r.Transient(tc.spec, tc.err), "%s %v", tc.spec, tc.err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/spf13/pflag"
 
+	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/backend"
 	"github.com/contactsync/contactsync/server/store/migrate"
 )
@@ -26,6 +27,7 @@ type Backend struct{}
 var (
 	_ backend.Backend  = Backend{}
 	_ backend.Backuper = Backend{}
+	_ backend.Waiter   = Backend{}
 	_ backend.Store    = (*Store)(nil)
 	_ backend.Options  = (*Options)(nil)
 )
@@ -204,6 +206,22 @@ func (Backend) Migrate(ctx context.Context, spec string, opts backend.Options) (
 
 // Migrations implements backend.Backend.
 func (Backend) Migrations() fs.FS { return Migrations() }
+
+// Transient implements backend.Waiter: an error of Open is transient when the database could not
+// serve now (unreachable, refusing connections, starting up or shutting down, out of connections:
+// what wraps store.ErrUnavailable), and never when a person must act: a wrong password (28P01), a
+// role that may not log in or does not exist (28000) or a missing database (3D000) fail at once
+// rather than being retried until --store-wait runs out.
+func (Backend) Transient(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		switch pg.Code {
+		case "28P01", "28000", "3D000": // invalid_password, invalid_authorization_specification, invalid_catalog_name
+			return false
+		}
+	}
+	return errors.Is(err, store.ErrUnavailable) || unavailable(err)
+}
 
 // pgDumpHint is what backup says for a PostgreSQL store.
 const pgDumpHint = "backup copies a SQLite store's file; a PostgreSQL store is backed up with PostgreSQL's own tools: " +
