@@ -11,6 +11,7 @@ import (
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // trace is what --log-level debug logs of one request that reached a binding, as one line when it is
@@ -145,10 +146,10 @@ func (h *Handler) logTrace(r *http.Request, b binding.Binding, t *trace) {
 // names of the top-level elements the request message writes (a parameter left out or nil writes
 // none). It runs only for debug lines, so writing the message again costs nothing otherwise.
 func parameterNames(op *wire.Operation, msg wire.Message) []string {
-	doc := []byte(`<r xmlns:xsi="` + wire.NSXSI + `">`) // the generated writers use xsi for a nil
+	doc := []byte(`<r xmlns:xsi="` + xmlwire.NSXSI + `">`) // the generated writers use xsi for a nil
 	doc = msg.AppendXML(doc)
-	doc = wire.AppendEnd(doc, "r")
-	rd := wire.NewReader(doc, "", wire.Limits{MaxDepth: 256, MaxElements: 1 << 20}, false)
+	doc = xmlwire.AppendEnd(doc, "r")
+	rd := xmlwire.NewReader(doc, "", xmlwire.Limits{MaxDepth: 256, MaxElements: 1 << 20}, false)
 	if _, err := rd.Root(); err != nil {
 		return nil
 	}

@@ -30,6 +30,8 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // Binding selects the wire protocol.
@@ -214,7 +216,7 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	}
 	switch b {
 	case JSON:
-		jm, ok := req.(wire.JSONMessage)
+		jm, ok := req.(jsonwire.Message)
 		if !ok {
 			return nil, fmt.Errorf("the %s request has no JSON form", op.Name)
 		}
@@ -249,13 +251,13 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	if b == SOAP12 {
 		envNS, prefix = nsSOAP12, "soap12"
 	}
-	body := []byte(wire.XMLDeclaration)
+	body := []byte(xmlwire.XMLDeclaration)
 	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`">`...)
 	if c.WSSecurity {
 		body = c.appendSecurityHeader(body, prefix)
 	}
 	body = append(body, `<`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
-	body = wire.AppendEscaped(body, c.Namespace)
+	body = xmlwire.AppendEscaped(body, c.Namespace)
 	body = append(body, `">`...)
 	content := len(body)
 	body = req.AppendXML(body)
@@ -263,7 +265,7 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 		// The generated writers use the xsi prefix for a nil item or nillable value and expect the
 		// document root to declare it; declare it on the operation element, only when it is used, so
 		// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
-		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+wire.NSXSI+`"`)...)
+		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+xmlwire.NSXSI+`"`)...)
 	}
 	body = append(body, `</`+op.RequestElement+`></`+prefix+`:Body></`+prefix+`:Envelope>`...)
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint, bytes.NewReader(body))
@@ -289,7 +291,7 @@ func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
 	created := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
 	b = append(b, `<`+prefix+`:Header><wsse:Security xmlns:wsse="`+auth.NSSecurityExt+`" xmlns:wsu="`+auth.NSSecurityUtil+`" `+
 		prefix+`:mustUnderstand="1"><wsse:UsernameToken><wsse:Username>`...)
-	b = wire.AppendEscaped(b, c.User)
+	b = xmlwire.AppendEscaped(b, c.User)
 	b = append(b, `</wsse:Username><wsse:Password Type="`+auth.PasswordDigest+`">`...)
 	b = append(b, auth.Digest(nonce, created, c.Password)...)
 	b = append(b, `</wsse:Password><wsse:Nonce EncodingType="`+auth.EncodingBase64+`">`...)
@@ -299,7 +301,7 @@ func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
 }
 
 // responseLimits bound the responses the client reads; they are the service's own, with room to spare.
-var responseLimits = wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}
+var responseLimits = xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 20}
 
 // decodeJSON reads the JSON endpoint's answer: {"d": result}, or the error object.
 func (c *Client) decodeJSON(op *wire.Operation, status int, body []byte, resp wire.Message) error {
@@ -310,7 +312,7 @@ func (c *Client) decodeJSON(op *wire.Operation, status int, body []byte, resp wi
 		}
 		return &JSONError{StatusCode: status, ExceptionType: e.ExceptionType, Message: e.Message}
 	}
-	rd := wire.NewJSONReader(body, responseLimits.MaxDepth)
+	rd := jsonwire.NewReader(body, responseLimits.MaxDepth)
 	if _, err := rd.Object(); err != nil {
 		return fmt.Errorf("the response is not a JSON object: %w", err)
 	}
@@ -340,7 +342,7 @@ func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) 
 	if op.Result == nil && len(bytes.TrimSpace(body)) == 0 {
 		return nil // an operation without a result answers with an empty body, as ASMX does
 	}
-	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
+	rd := xmlwire.NewReader(body, c.Namespace, responseLimits, false)
 	root, err := rd.Root()
 	if err != nil {
 		return fmt.Errorf("the response is not XML: %w", err)
@@ -362,7 +364,7 @@ func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) 
 
 // decodeEnvelope reads a SOAP response: the response wrapper through the generated decoder, or a fault.
 func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, resp wire.Message) error {
-	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
+	rd := xmlwire.NewReader(body, c.Namespace, responseLimits, false)
 	root, err := rd.Root()
 	if err != nil || root.Local() != "Envelope" {
 		return fmt.Errorf("HTTP %d: the response is not a SOAP envelope: %v", status, err)
@@ -408,7 +410,7 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 }
 
 // readFault reads a SOAP 1.1 or SOAP 1.2 fault's content, whose start was just read.
-func readFault(rd *wire.Reader) error {
+func readFault(rd *xmlwire.Reader) error {
 	fault := &Fault{}
 	var code11, code12 string
 	for {
@@ -445,7 +447,7 @@ func readFault(rd *wire.Reader) error {
 }
 
 // firstValue returns the text of the first child element (SOAP 1.2's Code/Value, Reason/Text).
-func firstValue(rd *wire.Reader) (string, error) {
+func firstValue(rd *xmlwire.Reader) (string, error) {
 	text := ""
 	found := false
 	for {
@@ -466,7 +468,7 @@ func firstValue(rd *wire.Reader) (string, error) {
 	}
 }
 
-func readDetail(rd *wire.Reader, fault *Fault) error {
+func readDetail(rd *xmlwire.Reader, fault *Fault) error {
 	for {
 		el, ok, err := rd.Child()
 		if err != nil || !ok {
@@ -492,13 +494,13 @@ func readDetail(rd *wire.Reader, fault *Fault) error {
 func Message(name, ns string, m wire.Message) ([]byte, error) {
 	body := m.AppendXML(nil)
 	b := []byte(`<` + name + ` xmlns="`)
-	b = wire.AppendEscaped(b, ns)
+	b = xmlwire.AppendEscaped(b, ns)
 	if bytes.Contains(body, []byte(" xsi:")) {
-		b = append(b, `" xmlns:xsi="`+wire.NSXSI...)
+		b = append(b, `" xmlns:xsi="`+xmlwire.NSXSI...)
 	}
 	b = append(b, `">`...)
 	b = append(b, body...)
-	b = wire.AppendEnd(b, name)
+	b = xmlwire.AppendEnd(b, name)
 	var out []byte
 	d := xml.NewDecoder(bytes.NewReader(b))
 	depth, open, text := 0, false, false // open: a start tag is written without its '>'
@@ -534,7 +536,7 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 				out = append(out, ' ')
 				out = append(out, qname(a.Name)...)
 				out = append(out, `="`...)
-				out = wire.AppendEscaped(out, a.Value)
+				out = xmlwire.AppendEscaped(out, a.Value)
 				out = append(out, '"')
 			}
 			depth++
@@ -561,7 +563,7 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 				out = append(out, '>')
 				open = false
 			}
-			out = wire.AppendEscaped(out, string(tok))
+			out = xmlwire.AppendEscaped(out, string(tok))
 			text = true
 		}
 	}
@@ -576,14 +578,14 @@ func Invoke(ctx context.Context, svc gen.SyncServiceSoapServer, opName string, p
 	if op == nil {
 		return nil, fmt.Errorf("unknown operation %q", opName)
 	}
-	doc := wire.AppendStart(nil, op.RequestElement)
+	doc := xmlwire.AppendStart(nil, op.RequestElement)
 	for _, p := range op.Params {
 		if v, ok := params[p.Name]; ok {
-			doc = wire.AppendString(doc, p.Name, v)
+			doc = xmlwire.AppendString(doc, p.Name, v)
 		}
 	}
-	doc = wire.AppendEnd(doc, op.RequestElement)
-	rd := wire.NewReader(doc, "", wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}, false)
+	doc = xmlwire.AppendEnd(doc, op.RequestElement)
+	rd := xmlwire.NewReader(doc, "", xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 20}, false)
 	if _, err := rd.Root(); err != nil {
 		return nil, err
 	}

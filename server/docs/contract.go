@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"github.com/contactsync/contactsync/server/binding"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -22,7 +22,7 @@ type contract struct {
 const addressAttribute = `location="` + wsdl.DefaultAddress + `"`
 
 func newContract(namespace string, protocols binding.Protocols) *contract {
-	ns := wire.AppendEscaped(nil, namespace)
+	ns := xmlwire.AppendEscaped(nil, namespace)
 	var pieces [][]byte
 	for piece := range bytes.SplitSeq(contractFor(wsdl.Served, protocols), []byte(addressAttribute)) {
 		pieces = append(pieces, bytes.ReplaceAll(piece, []byte(wsdl.DefaultNamespace), ns))
@@ -37,7 +37,7 @@ func Contract(namespace string, protocols binding.Protocols, address string) []b
 }
 
 func (c *contract) render(address string) []byte {
-	attr := append(append([]byte(`location="`), wire.AppendEscaped(nil, address)...), '"')
+	attr := append(append([]byte(`location="`), xmlwire.AppendEscaped(nil, address)...), '"')
 	return bytes.Join(c.pieces, attr)
 }
 

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
 // Format is a record file format.
@@ -20,7 +20,7 @@ type Format string
 // The formats.
 const (
 	// JSONL is JSON Lines (https://jsonlines.org): one record per line, its canonical JSON document
-	// (server/wire/record.go): every element of the record type, in schema order.
+	// (server/wire/recordwire): every element of the record type, in schema order.
 	JSONL Format = "jsonl"
 	// CSV is RFC 4180 CSV with a header row of the record type's top-level element names in schema
 	// order: a simple value as its lexical form (the text JSON Lines carries), a nested value or an
@@ -59,7 +59,7 @@ type Encoder struct {
 	norm   normalizer
 	cw     *csv.Writer // CSV
 	row    []string    // CSV: the reused row
-	rd     wire.RecordReader
+	rd     recordwire.Reader
 }
 
 // NewEncoder returns an encoder writing records of format to w, buffered: call Flush at the end. A CSV
@@ -96,7 +96,7 @@ func (e *Encoder) Encode(r store.Record) error {
 		_, _ = e.bw.Write(doc)
 		return e.bw.WriteByte('\n')
 	}
-	e.rd.Reset(doc, wire.RecordStrict)
+	e.rd.Reset(doc, recordwire.Strict)
 	if err := e.rd.BeginObject(); err != nil {
 		return err
 	}
@@ -134,18 +134,18 @@ func (e *Encoder) Flush() error {
 // contract: strictly, so a stored field the contract no longer has stops an export or a copy instead
 // of being dropped from it.
 type normalizer struct {
-	rt  *wire.RecordType
-	rec wire.Record
-	rd  wire.RecordReader
+	rt  *recordwire.Type
+	rec recordwire.Record
+	rd  recordwire.Reader
 	buf []byte
 }
 
-func newNormalizer(rt *wire.RecordType) normalizer { return normalizer{rt: rt, rec: rt.New()} }
+func newNormalizer(rt *recordwire.Type) normalizer { return normalizer{rt: rt, rec: rt.New()} }
 
 // canonical returns r's canonical document, valid until the next call.
 func (n *normalizer) canonical(r store.Record) ([]byte, error) {
 	// The record's strings may alias r.Doc: the record is written out again at once and never kept.
-	n.rd.Reset(r.Doc, wire.RecordStrict|wire.RecordAlias)
+	n.rd.Reset(r.Doc, recordwire.Strict|recordwire.Alias)
 	err := n.rec.DecodeRecord(&n.rd)
 	if err == nil {
 		err = n.rd.End()
@@ -178,7 +178,7 @@ type Decoder struct {
 	keys   *keyMap
 	count  *countingReader
 	next   func() (Record, error)
-	rd     wire.RecordReader
+	rd     recordwire.Reader
 	doc    []byte // the document being built or rewritten
 
 	// JSONL
@@ -318,7 +318,7 @@ func (d *Decoder) readLine() (line []byte, tooLong bool, err error) {
 // name (DecodeOptions.Renames) replaced, a name in another case corrected. It refuses a key that is
 // neither, listing the known ones. A line whose keys need nothing is returned as it is.
 func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
-	d.rd.Reset(line, wire.RecordStrict)
+	d.rd.Reset(line, recordwire.Strict)
 	if err := d.rd.BeginObject(); err != nil {
 		return nil, recordError(err)
 	}
@@ -347,7 +347,7 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 		return line, nil
 	}
 	d.doc = append(d.doc[:0], '{')
-	d.rd.Reset(line, wire.RecordStrict)
+	d.rd.Reset(line, recordwire.Strict)
 	_ = d.rd.BeginObject()
 	for n := 0; ; n++ {
 		key, ok, _ := d.rd.Key()
@@ -359,7 +359,7 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 		if n > 0 {
 			d.doc = append(d.doc, ',')
 		}
-		d.doc = wire.AppendRecordString(d.doc, d.cols[col].name)
+		d.doc = recordwire.AppendString(d.doc, d.cols[col].name)
 		d.doc = append(d.doc, ':')
 		d.doc = append(d.doc, raw...)
 	}
@@ -376,7 +376,7 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 	rec := d.schema.Type.New()
 	// The record's strings may alias doc (a buffer reused for the next line): it is checked and
 	// written out again at once, and only its key and index, copied, are kept.
-	d.rd.Reset(doc, wire.RecordStrict|wire.RecordAlias)
+	d.rd.Reset(doc, recordwire.Strict|recordwire.Alias)
 	err := rec.DecodeRecord(&d.rd)
 	if err == nil {
 		err = d.rd.End()
@@ -397,7 +397,7 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 // recordError words a record decoding error for an import report: the path of the value, then what
 // is wrong ("Address.Lines[1]: want a string, found a number").
 func recordError(err error) error {
-	var re *wire.RecordError
+	var re *recordwire.Error
 	if errors.As(err, &re) {
 		if re.Path == "" {
 			return errors.New(re.Msg)
@@ -460,7 +460,7 @@ func (d *Decoder) nextCSV() (Record, error) {
 		if i > 0 {
 			d.doc = append(d.doc, ',')
 		}
-		d.doc = wire.AppendRecordString(d.doc, c.name)
+		d.doc = recordwire.AppendString(d.doc, c.name)
 		d.doc = append(d.doc, ':')
 		if d.doc, err = c.appendCell(d.doc, cell); err != nil {
 			return Record{Line: line, Err: fmt.Errorf("%s: %w", c.name, err)}, nil

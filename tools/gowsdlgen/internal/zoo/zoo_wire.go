@@ -9,11 +9,11 @@ import (
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
-)
-
-var (
-	_ = url.Values{}
-	_ json.Token
+	"github.com/contactsync/contactsync/server/wire/formwire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // SyncSoapServer is the interface the service implements: one method per operation of the contract, each
@@ -171,7 +171,7 @@ var opMakeSample = &wire.Operation{
 		}
 		return v.MakeSampleResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*MakeSampleResponse)
 		var err error
 		if el.Nil() {
@@ -183,7 +183,7 @@ var opMakeSample = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(MakeSample)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -199,7 +199,7 @@ var opMakeSample = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		v := m.(*MakeSampleResponse)
 		var err error
 		switch tok {
@@ -209,7 +209,7 @@ var opMakeSample = &wire.Operation{
 			v.MakeSampleResult = new(Sample)
 			err = v.MakeSampleResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -234,7 +234,7 @@ var opEchoSample = &wire.Operation{
 		}
 		return v.EchoSampleResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoSampleResponse)
 		var err error
 		if el.Nil() {
@@ -246,7 +246,7 @@ var opEchoSample = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoSample)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -262,7 +262,7 @@ var opEchoSample = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		v := m.(*EchoSampleResponse)
 		var err error
 		switch tok {
@@ -272,7 +272,7 @@ var opEchoSample = &wire.Operation{
 			v.EchoSampleResult = new(Sample)
 			err = v.EchoSampleResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -290,14 +290,14 @@ var opListSamples = &wire.Operation{
 	HTTPRoot:    "ArrayOfSample",
 	NewRequest:  func() wire.Message { return new(ListSamples) },
 	NewResponse: func() wire.Message { return new(ListSamplesResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(ListSamples)
 		{
-			v, err := wire.FormParam(form, "n")
+			v, err := formwire.Param(form, "n")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("n", wire.FormScalar, v, "int", 32)
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -308,7 +308,7 @@ var opListSamples = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*ListSamples)
-		form.Set("n", wire.FormatInt(int64(req.N)))
+		form.Set("n", formwire.FormatInt(int64(req.N)))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*ListSamplesResponse)
@@ -317,7 +317,7 @@ var opListSamples = &wire.Operation{
 		}
 		return v.ListSamplesResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*ListSamplesResponse)
 		var err error
 		if el.Nil() {
@@ -329,7 +329,7 @@ var opListSamples = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(ListSamples)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -345,7 +345,7 @@ var opListSamples = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		v := m.(*ListSamplesResponse)
 		var err error
 		switch tok {
@@ -355,7 +355,7 @@ var opListSamples = &wire.Operation{
 			v.ListSamplesResult = new(ArrayOfSample)
 			err = v.ListSamplesResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an array", tok)
+			err = jsonwire.WrongType("result", "an array", tok)
 		}
 		return err
 	},
@@ -373,14 +373,14 @@ var opNextTier = &wire.Operation{
 	HTTPRoot:    "Tier",
 	NewRequest:  func() wire.Message { return new(NextTier) },
 	NewResponse: func() wire.Message { return new(NextTierResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(NextTier)
 		{
-			v, err := wire.FormParam(form, "t")
+			v, err := formwire.Param(form, "t")
 			if err != nil {
 				return nil, err
 			}
-			text, err := wire.FormEnum("t", wire.FormScalar, v, typeTier)
+			text, err := formwire.Enum("t", formwire.Scalar, v, "Tier", typeTier.Enum)
 			if err != nil {
 				return nil, err
 			}
@@ -395,9 +395,9 @@ var opNextTier = &wire.Operation{
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*NextTierResponse)
-		return wire.AppendEscaped(b, v.NextTierResult.wireText()), true
+		return xmlwire.AppendEscaped(b, v.NextTierResult.wireText()), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*NextTierResponse)
 		var err error
 		var text string
@@ -406,12 +406,12 @@ var opNextTier = &wire.Operation{
 			case "Bronze", "Silver", "Gold":
 				v.NextTierResult = Tier(text)
 			default:
-				err = wire.BadValue("result", "Tier", text)
+				err = xsd.BadValue("result", "Tier", text)
 			}
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(NextTier)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -420,20 +420,20 @@ var opNextTier = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*NextTierResponse)
-		b = wire.AppendJSONString(b, v.NextTierResult.wireText())
+		b = jsonwire.AppendString(b, v.NextTierResult.wireText())
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		v := m.(*NextTierResponse)
 		var err error
 		{
 			var text string
-			if text, err = wire.JSONString(tok, "result"); err == nil {
+			if text, err = jsonwire.String(tok, "result"); err == nil {
 				switch text {
 				case "Bronze", "Silver", "Gold":
 					v.NextTierResult = Tier(text)
 				default:
-					err = wire.BadValue("result", "Tier", text)
+					err = xsd.BadValue("result", "Tier", text)
 				}
 			}
 		}
@@ -453,14 +453,14 @@ var opBytes = &wire.Operation{
 	HTTPRoot:    "base64Binary",
 	NewRequest:  func() wire.Message { return new(Bytes) },
 	NewResponse: func() wire.Message { return new(BytesResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(Bytes)
 		{
-			v, err := wire.FormParam(form, "n")
+			v, err := formwire.Param(form, "n")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("n", wire.FormScalar, v, "int", 32)
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -471,16 +471,16 @@ var opBytes = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*Bytes)
-		form.Set("n", wire.FormatInt(int64(req.N)))
+		form.Set("n", formwire.FormatInt(int64(req.N)))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*BytesResponse)
 		if v.BytesResult == nil {
 			return b, false
 		}
-		return wire.AppendBase64Value(b, v.BytesResult), true
+		return xsd.AppendBase64(b, v.BytesResult), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*BytesResponse)
 		var err error
 		if el.Nil() {
@@ -493,7 +493,7 @@ var opBytes = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(Bytes)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -502,13 +502,13 @@ var opBytes = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*BytesResponse)
-		b = wire.AppendJSONBase64(b, v.BytesResult)
+		b = jsonwire.AppendBase64(b, v.BytesResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		v := m.(*BytesResponse)
 		var err error
-		v.BytesResult, err = wire.JSONBase64(tok, "result")
+		v.BytesResult, err = jsonwire.Base64(tok, "result")
 		return err
 	},
 }
@@ -524,10 +524,10 @@ var opNothing = &wire.Operation{
 	HTTPRoot:    "",
 	NewRequest:  func() wire.Message { return new(Nothing) },
 	NewResponse: func() wire.Message { return new(NothingResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(Nothing)
 		{
-			v, err := wire.FormParam(form, "s")
+			v, err := formwire.Param(form, "s")
 			if err != nil {
 				return nil, err
 			}
@@ -539,7 +539,7 @@ var opNothing = &wire.Operation{
 		req := m.(*Nothing)
 		form.Set("s", req.S)
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(Nothing)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -549,7 +549,7 @@ var opNothing = &wire.Operation{
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		return append(b, "null"...)
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		return r.Skip(tok)
 	},
 }
@@ -566,14 +566,14 @@ var opNow = &wire.Operation{
 	HTTPRoot:    "dateTime",
 	NewRequest:  func() wire.Message { return new(Now) },
 	NewResponse: func() wire.Message { return new(NowResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(Now)
 		{
-			v, err := wire.FormParam(form, "utc")
+			v, err := formwire.Param(form, "utc")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormBool("utc", wire.FormScalar, v)
+			x, err := formwire.Bool("utc", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
@@ -583,19 +583,19 @@ var opNow = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*Now)
-		form.Set("utc", wire.FormatBool(req.Utc))
+		form.Set("utc", formwire.FormatBool(req.Utc))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*NowResponse)
 		return v.NowResult.AppendText(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*NowResponse)
 		var err error
 		v.NowResult, err = r.ReadDateTime(el, "result")
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(Now)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -604,13 +604,13 @@ var opNow = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*NowResponse)
-		b = wire.AppendJSONDateTime(b, v.NowResult)
+		b = jsonwire.AppendDateTime(b, v.NowResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		v := m.(*NowResponse)
 		var err error
-		v.NowResult, err = wire.JSONDateTime(tok, "result")
+		v.NowResult, err = jsonwire.DateTime(tok, "result")
 		return err
 	},
 }
@@ -627,14 +627,14 @@ var opMaybeCount = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(MaybeCount) },
 	NewResponse: func() wire.Message { return new(MaybeCountResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(MaybeCount)
 		{
-			v, err := wire.FormParam(form, "none")
+			v, err := formwire.Param(form, "none")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormBool("none", wire.FormScalar, v)
+			x, err := formwire.Bool("none", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
@@ -644,16 +644,16 @@ var opMaybeCount = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*MaybeCount)
-		form.Set("none", wire.FormatBool(req.None))
+		form.Set("none", formwire.FormatBool(req.None))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*MaybeCountResponse)
 		if v.MaybeCountResult == nil {
 			return b, false
 		}
-		return wire.AppendIntValue(b, int64(*v.MaybeCountResult)), true
+		return xsd.AppendInt(b, int64(*v.MaybeCountResult)), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*MaybeCountResponse)
 		var err error
 		if el.Nil() {
@@ -668,7 +668,7 @@ var opMaybeCount = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(MaybeCount)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -680,11 +680,11 @@ var opMaybeCount = &wire.Operation{
 		if v.MaybeCountResult == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendIntValue(b, int64(*v.MaybeCountResult))
+			b = xsd.AppendInt(b, int64(*v.MaybeCountResult))
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		v := m.(*MaybeCountResponse)
 		var err error
 		if tok == nil {
@@ -693,7 +693,7 @@ var opMaybeCount = &wire.Operation{
 			var x int32
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "result", "int", 32)
+				n, err = jsonwire.Int(tok, "result", "int", 32)
 				x = int32(n)
 			}
 			v.MaybeCountResult = &x
@@ -723,21 +723,21 @@ var opMakeSampleNoKey = &wire.Operation{
 	HTTPRoot:    "Sample",
 	NewRequest:  func() wire.Message { return new(MakeSampleNoKey) },
 	NewResponse: func() wire.Message { return new(MakeSampleNoKeyResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(MakeSampleNoKey)
 		{
-			v, err := wire.FormParam(form, "text")
+			v, err := formwire.Param(form, "text")
 			if err != nil {
 				return nil, err
 			}
 			req.Text = v
 		}
 		{
-			v, err := wire.FormParam(form, "count")
+			v, err := formwire.Param(form, "count")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("count", wire.FormScalar, v, "int", 32)
+			n, err := formwire.Int("count", formwire.Scalar, v, "int", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -745,11 +745,11 @@ var opMakeSampleNoKey = &wire.Operation{
 			req.Count = x
 		}
 		{
-			v, err := wire.FormParam(form, "big")
+			v, err := formwire.Param(form, "big")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("big", wire.FormScalar, v, "long", 64)
+			n, err := formwire.Int("big", formwire.Scalar, v, "long", 64)
 			if err != nil {
 				return nil, err
 			}
@@ -757,11 +757,11 @@ var opMakeSampleNoKey = &wire.Operation{
 			req.Big = x
 		}
 		{
-			v, err := wire.FormParam(form, "small")
+			v, err := formwire.Param(form, "small")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("small", wire.FormScalar, v, "short", 16)
+			n, err := formwire.Int("small", formwire.Scalar, v, "short", 16)
 			if err != nil {
 				return nil, err
 			}
@@ -769,44 +769,44 @@ var opMakeSampleNoKey = &wire.Operation{
 			req.Small = x
 		}
 		{
-			v, err := wire.FormParam(form, "flag")
+			v, err := formwire.Param(form, "flag")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormBool("flag", wire.FormScalar, v)
+			x, err := formwire.Bool("flag", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
 			req.Flag = x
 		}
 		{
-			v, err := wire.FormParam(form, "amount")
+			v, err := formwire.Param(form, "amount")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDecimal("amount", wire.FormScalar, v)
+			x, err := formwire.Decimal("amount", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
 			req.Amount = x
 		}
 		{
-			v, err := wire.FormParam(form, "ratio")
+			v, err := formwire.Param(form, "ratio")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDouble("ratio", wire.FormScalar, v, "double", 64)
+			x, err := formwire.Double("ratio", formwire.Scalar, v, "double", 64)
 			if err != nil {
 				return nil, err
 			}
 			req.Ratio = x
 		}
 		{
-			v, err := wire.FormParam(form, "approx")
+			v, err := formwire.Param(form, "approx")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormDouble("approx", wire.FormScalar, v, "float", 32)
+			n, err := formwire.Double("approx", formwire.Scalar, v, "float", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -814,22 +814,22 @@ var opMakeSampleNoKey = &wire.Operation{
 			req.Approx = x
 		}
 		{
-			v, err := wire.FormParam(form, "when")
+			v, err := formwire.Param(form, "when")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDateTime("when", wire.FormScalar, v)
+			x, err := formwire.DateTime("when", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
 			req.When = x
 		}
 		{
-			v, err := wire.FormParam(form, "level")
+			v, err := formwire.Param(form, "level")
 			if err != nil {
 				return nil, err
 			}
-			text, err := wire.FormEnum("level", wire.FormScalar, v, typeTier)
+			text, err := formwire.Enum("level", formwire.Scalar, v, "Tier", typeTier.Enum)
 			if err != nil {
 				return nil, err
 			}
@@ -841,13 +841,13 @@ var opMakeSampleNoKey = &wire.Operation{
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*MakeSampleNoKey)
 		form.Set("text", req.Text)
-		form.Set("count", wire.FormatInt(int64(req.Count)))
-		form.Set("big", wire.FormatInt(int64(req.Big)))
-		form.Set("small", wire.FormatInt(int64(req.Small)))
-		form.Set("flag", wire.FormatBool(req.Flag))
+		form.Set("count", formwire.FormatInt(int64(req.Count)))
+		form.Set("big", formwire.FormatInt(int64(req.Big)))
+		form.Set("small", formwire.FormatInt(int64(req.Small)))
+		form.Set("flag", formwire.FormatBool(req.Flag))
 		form.Set("amount", req.Amount.String())
-		form.Set("ratio", wire.FormatDouble(req.Ratio))
-		form.Set("approx", wire.FormatFloat(req.Approx))
+		form.Set("ratio", formwire.FormatDouble(req.Ratio))
+		form.Set("approx", formwire.FormatFloat(req.Approx))
 		form.Set("when", req.When.String())
 		form.Set("level", req.Level.wireText())
 	},
@@ -858,7 +858,7 @@ var opMakeSampleNoKey = &wire.Operation{
 		}
 		return v.MakeSampleNoKeyResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*MakeSampleNoKeyResponse)
 		var err error
 		if el.Nil() {
@@ -870,7 +870,7 @@ var opMakeSampleNoKey = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(MakeSampleNoKey)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -886,7 +886,7 @@ var opMakeSampleNoKey = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
 		v := m.(*MakeSampleNoKeyResponse)
 		var err error
 		switch tok {
@@ -896,7 +896,7 @@ var opMakeSampleNoKey = &wire.Operation{
 			v.MakeSampleNoKeyResult = new(Sample)
 			err = v.MakeSampleNoKeyResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -956,22 +956,22 @@ func (v Tier) wireText() string {
 
 // AppendXML appends the elements of MakeSample in schema order.
 func (v *MakeSample) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "text", v.Text)
-	b = wire.AppendInt(b, "count", int64(v.Count))
-	b = wire.AppendInt(b, "big", int64(v.Big))
-	b = wire.AppendInt(b, "small", int64(v.Small))
-	b = wire.AppendBool(b, "flag", v.Flag)
-	b = wire.AppendDecimal(b, "amount", v.Amount)
-	b = wire.AppendDouble(b, "ratio", v.Ratio)
-	b = wire.AppendFloat(b, "approx", v.Approx)
-	b = wire.AppendDateTime(b, "when", v.When)
-	b = wire.AppendGUID(b, "key", v.Key)
-	b = wire.AppendString(b, "level", v.Level.wireText())
+	b = xmlwire.AppendString(b, "text", v.Text)
+	b = xmlwire.AppendInt(b, "count", int64(v.Count))
+	b = xmlwire.AppendInt(b, "big", int64(v.Big))
+	b = xmlwire.AppendInt(b, "small", int64(v.Small))
+	b = xmlwire.AppendBool(b, "flag", v.Flag)
+	b = xmlwire.AppendDecimal(b, "amount", v.Amount)
+	b = xmlwire.AppendDouble(b, "ratio", v.Ratio)
+	b = xmlwire.AppendFloat(b, "approx", v.Approx)
+	b = xmlwire.AppendDateTime(b, "when", v.When)
+	b = xmlwire.AppendGUID(b, "key", v.Key)
+	b = xmlwire.AppendString(b, "level", v.Level.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of MakeSample, in any order, skipping unknown ones as ASMX does.
-func (v *MakeSample) DecodeXML(r *wire.Reader) error {
+func (v *MakeSample) DecodeXML(r *xmlwire.Reader) error {
 	var seen [11]bool
 	for {
 		el, ok, err := r.Child()
@@ -984,13 +984,13 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("text"):
 			if seen[0] {
-				return wire.Duplicate("parameter text")
+				return xsd.Duplicate("parameter text")
 			}
 			seen[0] = true
 			v.Text, err = r.Text(el, "parameter text")
 		case el.Is("count"):
 			if seen[1] {
-				return wire.Duplicate("parameter count")
+				return xsd.Duplicate("parameter count")
 			}
 			seen[1] = true
 			var n int64
@@ -998,7 +998,7 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 			v.Count = int32(n)
 		case el.Is("big"):
 			if seen[2] {
-				return wire.Duplicate("parameter big")
+				return xsd.Duplicate("parameter big")
 			}
 			seen[2] = true
 			var n int64
@@ -1006,7 +1006,7 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 			v.Big = int64(n)
 		case el.Is("small"):
 			if seen[3] {
-				return wire.Duplicate("parameter small")
+				return xsd.Duplicate("parameter small")
 			}
 			seen[3] = true
 			var n int64
@@ -1014,25 +1014,25 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 			v.Small = int16(n)
 		case el.Is("flag"):
 			if seen[4] {
-				return wire.Duplicate("parameter flag")
+				return xsd.Duplicate("parameter flag")
 			}
 			seen[4] = true
 			v.Flag, err = r.ReadBool(el, "parameter flag")
 		case el.Is("amount"):
 			if seen[5] {
-				return wire.Duplicate("parameter amount")
+				return xsd.Duplicate("parameter amount")
 			}
 			seen[5] = true
 			v.Amount, err = r.ReadDecimal(el, "parameter amount")
 		case el.Is("ratio"):
 			if seen[6] {
-				return wire.Duplicate("parameter ratio")
+				return xsd.Duplicate("parameter ratio")
 			}
 			seen[6] = true
 			v.Ratio, err = r.ReadDouble(el, "parameter ratio", "double", 64)
 		case el.Is("approx"):
 			if seen[7] {
-				return wire.Duplicate("parameter approx")
+				return xsd.Duplicate("parameter approx")
 			}
 			seen[7] = true
 			var f float64
@@ -1040,19 +1040,19 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 			v.Approx = float32(f)
 		case el.Is("when"):
 			if seen[8] {
-				return wire.Duplicate("parameter when")
+				return xsd.Duplicate("parameter when")
 			}
 			seen[8] = true
 			v.When, err = r.ReadDateTime(el, "parameter when")
 		case el.Is("key"):
 			if seen[9] {
-				return wire.Duplicate("parameter key")
+				return xsd.Duplicate("parameter key")
 			}
 			seen[9] = true
 			v.Key, err = r.ReadGUID(el, "parameter key")
 		case el.Is("level"):
 			if seen[10] {
-				return wire.Duplicate("parameter level")
+				return xsd.Duplicate("parameter level")
 			}
 			seen[10] = true
 			var text string
@@ -1061,7 +1061,7 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.Level = Tier(text)
 				default:
-					err = wire.BadValue("parameter level", "Tier", text)
+					err = xsd.BadValue("parameter level", "Tier", text)
 				}
 			}
 		default:
@@ -1110,13 +1110,13 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of MakeSampleResponse in schema order.
 func (v *MakeSampleResponse) AppendXML(b []byte) []byte {
 	if v.MakeSampleResult != nil {
-		b = wire.AppendComplex(b, "MakeSampleResult", v.MakeSampleResult)
+		b = xmlwire.AppendComplex(b, "MakeSampleResult", v.MakeSampleResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of MakeSampleResponse, in any order, skipping unknown ones as ASMX does.
-func (v *MakeSampleResponse) DecodeXML(r *wire.Reader) error {
+func (v *MakeSampleResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1129,7 +1129,7 @@ func (v *MakeSampleResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("MakeSampleResult"):
 			if seen[0] {
-				return wire.Duplicate("element MakeSampleResult")
+				return xsd.Duplicate("element MakeSampleResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1156,32 +1156,32 @@ func (v *MakeSampleResponse) DecodeXML(r *wire.Reader) error {
 func (v *MakeSample) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"text\":"...)
-	b = wire.AppendJSONString(b, v.Text)
+	b = jsonwire.AppendString(b, v.Text)
 	b = append(b, ",\"count\":"...)
-	b = wire.AppendIntValue(b, int64(v.Count))
+	b = xsd.AppendInt(b, int64(v.Count))
 	b = append(b, ",\"big\":"...)
-	b = wire.AppendIntValue(b, int64(v.Big))
+	b = xsd.AppendInt(b, int64(v.Big))
 	b = append(b, ",\"small\":"...)
-	b = wire.AppendIntValue(b, int64(v.Small))
+	b = xsd.AppendInt(b, int64(v.Small))
 	b = append(b, ",\"flag\":"...)
-	b = wire.AppendBoolValue(b, v.Flag)
+	b = xsd.AppendBool(b, v.Flag)
 	b = append(b, ",\"amount\":"...)
-	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = jsonwire.AppendDecimal(b, v.Amount)
 	b = append(b, ",\"ratio\":"...)
-	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = jsonwire.AppendDouble(b, v.Ratio)
 	b = append(b, ",\"approx\":"...)
-	b = wire.AppendJSONFloat(b, v.Approx)
+	b = jsonwire.AppendFloat(b, v.Approx)
 	b = append(b, ",\"when\":"...)
-	b = wire.AppendJSONDateTime(b, v.When)
+	b = jsonwire.AppendDateTime(b, v.When)
 	b = append(b, ",\"key\":"...)
-	b = wire.AppendJSONGUID(b, v.Key)
+	b = jsonwire.AppendGUID(b, v.Key)
 	b = append(b, ",\"level\":"...)
-	b = wire.AppendJSONString(b, v.Level.wireText())
+	b = jsonwire.AppendString(b, v.Level.wireText())
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of MakeSample after its opening '{'.
-func (v *MakeSample) DecodeJSON(r *wire.JSONReader) error {
+func (v *MakeSample) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [11]bool
 	for {
 		key, ok, err := r.Key()
@@ -1198,135 +1198,135 @@ func (v *MakeSample) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "text":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Text, err = wire.JSONString(tok, "parameter text")
+			v.Text, err = jsonwire.String(tok, "parameter text")
 		case "count":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter count", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter count", "int", 32)
 				v.Count = int32(n)
 			}
 		case "big":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter big", "long", 64)
+				n, err = jsonwire.Int(tok, "parameter big", "long", 64)
 				v.Big = int64(n)
 			}
 		case "small":
 			if seen[3] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[3] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter small", "short", 16)
+				n, err = jsonwire.Int(tok, "parameter small", "short", 16)
 				v.Small = int16(n)
 			}
 		case "flag":
 			if seen[4] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[4] = true
-			v.Flag, err = wire.JSONBool(tok, "parameter flag")
+			v.Flag, err = jsonwire.Bool(tok, "parameter flag")
 		case "amount":
 			if seen[5] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[5] = true
-			v.Amount, err = wire.JSONDecimal(tok, "parameter amount")
+			v.Amount, err = jsonwire.Decimal(tok, "parameter amount")
 		case "ratio":
 			if seen[6] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[6] = true
-			v.Ratio, err = wire.JSONDouble(tok, "parameter ratio", "double", 64)
+			v.Ratio, err = jsonwire.Double(tok, "parameter ratio", "double", 64)
 		case "approx":
 			if seen[7] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[7] = true
 			{
 				var f float64
-				f, err = wire.JSONDouble(tok, "parameter approx", "float", 32)
+				f, err = jsonwire.Double(tok, "parameter approx", "float", 32)
 				v.Approx = float32(f)
 			}
 		case "when":
 			if seen[8] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[8] = true
-			v.When, err = wire.JSONDateTime(tok, "parameter when")
+			v.When, err = jsonwire.DateTime(tok, "parameter when")
 		case "key":
 			if seen[9] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[9] = true
-			v.Key, err = wire.JSONGUID(tok, "parameter key")
+			v.Key, err = jsonwire.GUID(tok, "parameter key")
 		case "level":
 			if seen[10] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[10] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "parameter level"); err == nil {
+				if text, err = jsonwire.String(tok, "parameter level"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.Level = Tier(text)
 					default:
-						err = wire.BadValue("parameter level", "Tier", text)
+						err = xsd.BadValue("parameter level", "Tier", text)
 					}
 				}
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("text")
+		return jsonwire.MissingParameter("text")
 	}
 	if !seen[1] {
-		return wire.MissingJSONParameter("count")
+		return jsonwire.MissingParameter("count")
 	}
 	if !seen[2] {
-		return wire.MissingJSONParameter("big")
+		return jsonwire.MissingParameter("big")
 	}
 	if !seen[3] {
-		return wire.MissingJSONParameter("small")
+		return jsonwire.MissingParameter("small")
 	}
 	if !seen[4] {
-		return wire.MissingJSONParameter("flag")
+		return jsonwire.MissingParameter("flag")
 	}
 	if !seen[5] {
-		return wire.MissingJSONParameter("amount")
+		return jsonwire.MissingParameter("amount")
 	}
 	if !seen[6] {
-		return wire.MissingJSONParameter("ratio")
+		return jsonwire.MissingParameter("ratio")
 	}
 	if !seen[7] {
-		return wire.MissingJSONParameter("approx")
+		return jsonwire.MissingParameter("approx")
 	}
 	if !seen[8] {
-		return wire.MissingJSONParameter("when")
+		return jsonwire.MissingParameter("when")
 	}
 	if !seen[9] {
-		return wire.MissingJSONParameter("key")
+		return jsonwire.MissingParameter("key")
 	}
 	if !seen[10] {
-		return wire.MissingJSONParameter("level")
+		return jsonwire.MissingParameter("level")
 	}
 	return nil
 }
@@ -1334,13 +1334,13 @@ func (v *MakeSample) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of EchoSample in schema order.
 func (v *EchoSample) AppendXML(b []byte) []byte {
 	if v.Sample != nil {
-		b = wire.AppendComplex(b, "sample", v.Sample)
+		b = xmlwire.AppendComplex(b, "sample", v.Sample)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoSample, in any order, skipping unknown ones as ASMX does.
-func (v *EchoSample) DecodeXML(r *wire.Reader) error {
+func (v *EchoSample) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1353,7 +1353,7 @@ func (v *EchoSample) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("sample"):
 			if seen[0] {
-				return wire.Duplicate("parameter sample")
+				return xsd.Duplicate("parameter sample")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1379,13 +1379,13 @@ func (v *EchoSample) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of EchoSampleResponse in schema order.
 func (v *EchoSampleResponse) AppendXML(b []byte) []byte {
 	if v.EchoSampleResult != nil {
-		b = wire.AppendComplex(b, "EchoSampleResult", v.EchoSampleResult)
+		b = xmlwire.AppendComplex(b, "EchoSampleResult", v.EchoSampleResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoSampleResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoSampleResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoSampleResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1398,7 +1398,7 @@ func (v *EchoSampleResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoSampleResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoSampleResult")
+				return xsd.Duplicate("element EchoSampleResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1434,7 +1434,7 @@ func (v *EchoSample) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of EchoSample after its opening '{'.
-func (v *EchoSample) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoSample) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1451,7 +1451,7 @@ func (v *EchoSample) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "sample":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			switch tok {
@@ -1461,29 +1461,29 @@ func (v *EchoSample) DecodeJSON(r *wire.JSONReader) error {
 				v.Sample = new(Sample)
 				err = v.Sample.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("parameter sample", "an object", tok)
+				err = jsonwire.WrongType("parameter sample", "an object", tok)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("sample")
+		return jsonwire.MissingParameter("sample")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of ListSamples in schema order.
 func (v *ListSamples) AppendXML(b []byte) []byte {
-	b = wire.AppendInt(b, "n", int64(v.N))
+	b = xmlwire.AppendInt(b, "n", int64(v.N))
 	return b
 }
 
 // DecodeXML reads the elements of ListSamples, in any order, skipping unknown ones as ASMX does.
-func (v *ListSamples) DecodeXML(r *wire.Reader) error {
+func (v *ListSamples) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1496,7 +1496,7 @@ func (v *ListSamples) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("n"):
 			if seen[0] {
-				return wire.Duplicate("parameter n")
+				return xsd.Duplicate("parameter n")
 			}
 			seen[0] = true
 			var n int64
@@ -1518,13 +1518,13 @@ func (v *ListSamples) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of ListSamplesResponse in schema order.
 func (v *ListSamplesResponse) AppendXML(b []byte) []byte {
 	if v.ListSamplesResult != nil {
-		b = wire.AppendComplex(b, "ListSamplesResult", v.ListSamplesResult)
+		b = xmlwire.AppendComplex(b, "ListSamplesResult", v.ListSamplesResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ListSamplesResponse, in any order, skipping unknown ones as ASMX does.
-func (v *ListSamplesResponse) DecodeXML(r *wire.Reader) error {
+func (v *ListSamplesResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1537,7 +1537,7 @@ func (v *ListSamplesResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("ListSamplesResult"):
 			if seen[0] {
-				return wire.Duplicate("element ListSamplesResult")
+				return xsd.Duplicate("element ListSamplesResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1564,12 +1564,12 @@ func (v *ListSamplesResponse) DecodeXML(r *wire.Reader) error {
 func (v *ListSamples) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"n\":"...)
-	b = wire.AppendIntValue(b, int64(v.N))
+	b = xsd.AppendInt(b, int64(v.N))
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of ListSamples after its opening '{'.
-func (v *ListSamples) DecodeJSON(r *wire.JSONReader) error {
+func (v *ListSamples) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1586,35 +1586,35 @@ func (v *ListSamples) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "n":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter n", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter n", "int", 32)
 				v.N = int32(n)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("n")
+		return jsonwire.MissingParameter("n")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of NextTier in schema order.
 func (v *NextTier) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "t", v.T.wireText())
+	b = xmlwire.AppendString(b, "t", v.T.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of NextTier, in any order, skipping unknown ones as ASMX does.
-func (v *NextTier) DecodeXML(r *wire.Reader) error {
+func (v *NextTier) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1627,7 +1627,7 @@ func (v *NextTier) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("t"):
 			if seen[0] {
-				return wire.Duplicate("parameter t")
+				return xsd.Duplicate("parameter t")
 			}
 			seen[0] = true
 			var text string
@@ -1636,7 +1636,7 @@ func (v *NextTier) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.T = Tier(text)
 				default:
-					err = wire.BadValue("parameter t", "Tier", text)
+					err = xsd.BadValue("parameter t", "Tier", text)
 				}
 			}
 		default:
@@ -1654,12 +1654,12 @@ func (v *NextTier) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of NextTierResponse in schema order.
 func (v *NextTierResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "NextTierResult", v.NextTierResult.wireText())
+	b = xmlwire.AppendString(b, "NextTierResult", v.NextTierResult.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of NextTierResponse, in any order, skipping unknown ones as ASMX does.
-func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
+func (v *NextTierResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1672,7 +1672,7 @@ func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("NextTierResult"):
 			if seen[0] {
-				return wire.Duplicate("element NextTierResult")
+				return xsd.Duplicate("element NextTierResult")
 			}
 			seen[0] = true
 			var text string
@@ -1681,7 +1681,7 @@ func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.NextTierResult = Tier(text)
 				default:
-					err = wire.BadValue("element NextTierResult", "Tier", text)
+					err = xsd.BadValue("element NextTierResult", "Tier", text)
 				}
 			}
 		default:
@@ -1701,12 +1701,12 @@ func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
 func (v *NextTier) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"t\":"...)
-	b = wire.AppendJSONString(b, v.T.wireText())
+	b = jsonwire.AppendString(b, v.T.wireText())
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of NextTier after its opening '{'.
-func (v *NextTier) DecodeJSON(r *wire.JSONReader) error {
+func (v *NextTier) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1723,41 +1723,41 @@ func (v *NextTier) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "t":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "parameter t"); err == nil {
+				if text, err = jsonwire.String(tok, "parameter t"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.T = Tier(text)
 					default:
-						err = wire.BadValue("parameter t", "Tier", text)
+						err = xsd.BadValue("parameter t", "Tier", text)
 					}
 				}
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("t")
+		return jsonwire.MissingParameter("t")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of Bytes in schema order.
 func (v *Bytes) AppendXML(b []byte) []byte {
-	b = wire.AppendInt(b, "n", int64(v.N))
+	b = xmlwire.AppendInt(b, "n", int64(v.N))
 	return b
 }
 
 // DecodeXML reads the elements of Bytes, in any order, skipping unknown ones as ASMX does.
-func (v *Bytes) DecodeXML(r *wire.Reader) error {
+func (v *Bytes) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1770,7 +1770,7 @@ func (v *Bytes) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("n"):
 			if seen[0] {
-				return wire.Duplicate("parameter n")
+				return xsd.Duplicate("parameter n")
 			}
 			seen[0] = true
 			var n int64
@@ -1792,13 +1792,13 @@ func (v *Bytes) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of BytesResponse in schema order.
 func (v *BytesResponse) AppendXML(b []byte) []byte {
 	if v.BytesResult != nil {
-		b = wire.AppendBase64(b, "BytesResult", v.BytesResult)
+		b = xmlwire.AppendBase64(b, "BytesResult", v.BytesResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of BytesResponse, in any order, skipping unknown ones as ASMX does.
-func (v *BytesResponse) DecodeXML(r *wire.Reader) error {
+func (v *BytesResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1811,7 +1811,7 @@ func (v *BytesResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("BytesResult"):
 			if seen[0] {
-				return wire.Duplicate("element BytesResult")
+				return xsd.Duplicate("element BytesResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1839,12 +1839,12 @@ func (v *BytesResponse) DecodeXML(r *wire.Reader) error {
 func (v *Bytes) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"n\":"...)
-	b = wire.AppendIntValue(b, int64(v.N))
+	b = xsd.AppendInt(b, int64(v.N))
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Bytes after its opening '{'.
-func (v *Bytes) DecodeJSON(r *wire.JSONReader) error {
+func (v *Bytes) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1861,35 +1861,35 @@ func (v *Bytes) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "n":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter n", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter n", "int", 32)
 				v.N = int32(n)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("n")
+		return jsonwire.MissingParameter("n")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of Nothing in schema order.
 func (v *Nothing) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "s", v.S)
+	b = xmlwire.AppendString(b, "s", v.S)
 	return b
 }
 
 // DecodeXML reads the elements of Nothing, in any order, skipping unknown ones as ASMX does.
-func (v *Nothing) DecodeXML(r *wire.Reader) error {
+func (v *Nothing) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1902,7 +1902,7 @@ func (v *Nothing) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("s"):
 			if seen[0] {
-				return wire.Duplicate("parameter s")
+				return xsd.Duplicate("parameter s")
 			}
 			seen[0] = true
 			v.S, err = r.Text(el, "parameter s")
@@ -1925,7 +1925,7 @@ func (v *NothingResponse) AppendXML(b []byte) []byte {
 }
 
 // DecodeXML reads the elements of NothingResponse, in any order, skipping unknown ones as ASMX does.
-func (v *NothingResponse) DecodeXML(r *wire.Reader) error {
+func (v *NothingResponse) DecodeXML(r *xmlwire.Reader) error {
 	for {
 		el, ok, err := r.Child()
 		if err != nil || !ok {
@@ -1941,12 +1941,12 @@ func (v *NothingResponse) DecodeXML(r *wire.Reader) error {
 func (v *Nothing) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"s\":"...)
-	b = wire.AppendJSONString(b, v.S)
+	b = jsonwire.AppendString(b, v.S)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Nothing after its opening '{'.
-func (v *Nothing) DecodeJSON(r *wire.JSONReader) error {
+func (v *Nothing) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1963,31 +1963,31 @@ func (v *Nothing) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "s":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.S, err = wire.JSONString(tok, "parameter s")
+			v.S, err = jsonwire.String(tok, "parameter s")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("s")
+		return jsonwire.MissingParameter("s")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of Now in schema order.
 func (v *Now) AppendXML(b []byte) []byte {
-	b = wire.AppendBool(b, "utc", v.Utc)
+	b = xmlwire.AppendBool(b, "utc", v.Utc)
 	return b
 }
 
 // DecodeXML reads the elements of Now, in any order, skipping unknown ones as ASMX does.
-func (v *Now) DecodeXML(r *wire.Reader) error {
+func (v *Now) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2000,7 +2000,7 @@ func (v *Now) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("utc"):
 			if seen[0] {
-				return wire.Duplicate("parameter utc")
+				return xsd.Duplicate("parameter utc")
 			}
 			seen[0] = true
 			v.Utc, err = r.ReadBool(el, "parameter utc")
@@ -2019,12 +2019,12 @@ func (v *Now) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of NowResponse in schema order.
 func (v *NowResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendDateTime(b, "NowResult", v.NowResult)
+	b = xmlwire.AppendDateTime(b, "NowResult", v.NowResult)
 	return b
 }
 
 // DecodeXML reads the elements of NowResponse, in any order, skipping unknown ones as ASMX does.
-func (v *NowResponse) DecodeXML(r *wire.Reader) error {
+func (v *NowResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2037,7 +2037,7 @@ func (v *NowResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("NowResult"):
 			if seen[0] {
-				return wire.Duplicate("element NowResult")
+				return xsd.Duplicate("element NowResult")
 			}
 			seen[0] = true
 			v.NowResult, err = r.ReadDateTime(el, "element NowResult")
@@ -2058,12 +2058,12 @@ func (v *NowResponse) DecodeXML(r *wire.Reader) error {
 func (v *Now) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"utc\":"...)
-	b = wire.AppendBoolValue(b, v.Utc)
+	b = xsd.AppendBool(b, v.Utc)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Now after its opening '{'.
-func (v *Now) DecodeJSON(r *wire.JSONReader) error {
+func (v *Now) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2080,31 +2080,31 @@ func (v *Now) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "utc":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Utc, err = wire.JSONBool(tok, "parameter utc")
+			v.Utc, err = jsonwire.Bool(tok, "parameter utc")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("utc")
+		return jsonwire.MissingParameter("utc")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of MaybeCount in schema order.
 func (v *MaybeCount) AppendXML(b []byte) []byte {
-	b = wire.AppendBool(b, "none", v.None)
+	b = xmlwire.AppendBool(b, "none", v.None)
 	return b
 }
 
 // DecodeXML reads the elements of MaybeCount, in any order, skipping unknown ones as ASMX does.
-func (v *MaybeCount) DecodeXML(r *wire.Reader) error {
+func (v *MaybeCount) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2117,7 +2117,7 @@ func (v *MaybeCount) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("none"):
 			if seen[0] {
-				return wire.Duplicate("parameter none")
+				return xsd.Duplicate("parameter none")
 			}
 			seen[0] = true
 			v.None, err = r.ReadBool(el, "parameter none")
@@ -2137,15 +2137,15 @@ func (v *MaybeCount) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of MaybeCountResponse in schema order.
 func (v *MaybeCountResponse) AppendXML(b []byte) []byte {
 	if v.MaybeCountResult != nil {
-		b = wire.AppendInt(b, "MaybeCountResult", int64(*v.MaybeCountResult))
+		b = xmlwire.AppendInt(b, "MaybeCountResult", int64(*v.MaybeCountResult))
 	} else {
-		b = wire.AppendNil(b, "MaybeCountResult")
+		b = xmlwire.AppendNil(b, "MaybeCountResult")
 	}
 	return b
 }
 
 // DecodeXML reads the elements of MaybeCountResponse, in any order, skipping unknown ones as ASMX does.
-func (v *MaybeCountResponse) DecodeXML(r *wire.Reader) error {
+func (v *MaybeCountResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2158,7 +2158,7 @@ func (v *MaybeCountResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("MaybeCountResult"):
 			if seen[0] {
-				return wire.Duplicate("element MaybeCountResult")
+				return xsd.Duplicate("element MaybeCountResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -2188,12 +2188,12 @@ func (v *MaybeCountResponse) DecodeXML(r *wire.Reader) error {
 func (v *MaybeCount) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"none\":"...)
-	b = wire.AppendBoolValue(b, v.None)
+	b = xsd.AppendBool(b, v.None)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of MaybeCount after its opening '{'.
-func (v *MaybeCount) DecodeJSON(r *wire.JSONReader) error {
+func (v *MaybeCount) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2210,40 +2210,40 @@ func (v *MaybeCount) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "none":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.None, err = wire.JSONBool(tok, "parameter none")
+			v.None, err = jsonwire.Bool(tok, "parameter none")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("none")
+		return jsonwire.MissingParameter("none")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of MakeSampleNoKey in schema order.
 func (v *MakeSampleNoKey) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "text", v.Text)
-	b = wire.AppendInt(b, "count", int64(v.Count))
-	b = wire.AppendInt(b, "big", int64(v.Big))
-	b = wire.AppendInt(b, "small", int64(v.Small))
-	b = wire.AppendBool(b, "flag", v.Flag)
-	b = wire.AppendDecimal(b, "amount", v.Amount)
-	b = wire.AppendDouble(b, "ratio", v.Ratio)
-	b = wire.AppendFloat(b, "approx", v.Approx)
-	b = wire.AppendDateTime(b, "when", v.When)
-	b = wire.AppendString(b, "level", v.Level.wireText())
+	b = xmlwire.AppendString(b, "text", v.Text)
+	b = xmlwire.AppendInt(b, "count", int64(v.Count))
+	b = xmlwire.AppendInt(b, "big", int64(v.Big))
+	b = xmlwire.AppendInt(b, "small", int64(v.Small))
+	b = xmlwire.AppendBool(b, "flag", v.Flag)
+	b = xmlwire.AppendDecimal(b, "amount", v.Amount)
+	b = xmlwire.AppendDouble(b, "ratio", v.Ratio)
+	b = xmlwire.AppendFloat(b, "approx", v.Approx)
+	b = xmlwire.AppendDateTime(b, "when", v.When)
+	b = xmlwire.AppendString(b, "level", v.Level.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of MakeSampleNoKey, in any order, skipping unknown ones as ASMX does.
-func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
+func (v *MakeSampleNoKey) DecodeXML(r *xmlwire.Reader) error {
 	var seen [10]bool
 	for {
 		el, ok, err := r.Child()
@@ -2256,13 +2256,13 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("text"):
 			if seen[0] {
-				return wire.Duplicate("parameter text")
+				return xsd.Duplicate("parameter text")
 			}
 			seen[0] = true
 			v.Text, err = r.Text(el, "parameter text")
 		case el.Is("count"):
 			if seen[1] {
-				return wire.Duplicate("parameter count")
+				return xsd.Duplicate("parameter count")
 			}
 			seen[1] = true
 			var n int64
@@ -2270,7 +2270,7 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 			v.Count = int32(n)
 		case el.Is("big"):
 			if seen[2] {
-				return wire.Duplicate("parameter big")
+				return xsd.Duplicate("parameter big")
 			}
 			seen[2] = true
 			var n int64
@@ -2278,7 +2278,7 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 			v.Big = int64(n)
 		case el.Is("small"):
 			if seen[3] {
-				return wire.Duplicate("parameter small")
+				return xsd.Duplicate("parameter small")
 			}
 			seen[3] = true
 			var n int64
@@ -2286,25 +2286,25 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 			v.Small = int16(n)
 		case el.Is("flag"):
 			if seen[4] {
-				return wire.Duplicate("parameter flag")
+				return xsd.Duplicate("parameter flag")
 			}
 			seen[4] = true
 			v.Flag, err = r.ReadBool(el, "parameter flag")
 		case el.Is("amount"):
 			if seen[5] {
-				return wire.Duplicate("parameter amount")
+				return xsd.Duplicate("parameter amount")
 			}
 			seen[5] = true
 			v.Amount, err = r.ReadDecimal(el, "parameter amount")
 		case el.Is("ratio"):
 			if seen[6] {
-				return wire.Duplicate("parameter ratio")
+				return xsd.Duplicate("parameter ratio")
 			}
 			seen[6] = true
 			v.Ratio, err = r.ReadDouble(el, "parameter ratio", "double", 64)
 		case el.Is("approx"):
 			if seen[7] {
-				return wire.Duplicate("parameter approx")
+				return xsd.Duplicate("parameter approx")
 			}
 			seen[7] = true
 			var f float64
@@ -2312,13 +2312,13 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 			v.Approx = float32(f)
 		case el.Is("when"):
 			if seen[8] {
-				return wire.Duplicate("parameter when")
+				return xsd.Duplicate("parameter when")
 			}
 			seen[8] = true
 			v.When, err = r.ReadDateTime(el, "parameter when")
 		case el.Is("level"):
 			if seen[9] {
-				return wire.Duplicate("parameter level")
+				return xsd.Duplicate("parameter level")
 			}
 			seen[9] = true
 			var text string
@@ -2327,7 +2327,7 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.Level = Tier(text)
 				default:
-					err = wire.BadValue("parameter level", "Tier", text)
+					err = xsd.BadValue("parameter level", "Tier", text)
 				}
 			}
 		default:
@@ -2373,13 +2373,13 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of MakeSampleNoKeyResponse in schema order.
 func (v *MakeSampleNoKeyResponse) AppendXML(b []byte) []byte {
 	if v.MakeSampleNoKeyResult != nil {
-		b = wire.AppendComplex(b, "MakeSampleNoKeyResult", v.MakeSampleNoKeyResult)
+		b = xmlwire.AppendComplex(b, "MakeSampleNoKeyResult", v.MakeSampleNoKeyResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of MakeSampleNoKeyResponse, in any order, skipping unknown ones as ASMX does.
-func (v *MakeSampleNoKeyResponse) DecodeXML(r *wire.Reader) error {
+func (v *MakeSampleNoKeyResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2392,7 +2392,7 @@ func (v *MakeSampleNoKeyResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("MakeSampleNoKeyResult"):
 			if seen[0] {
-				return wire.Duplicate("element MakeSampleNoKeyResult")
+				return xsd.Duplicate("element MakeSampleNoKeyResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -2419,30 +2419,30 @@ func (v *MakeSampleNoKeyResponse) DecodeXML(r *wire.Reader) error {
 func (v *MakeSampleNoKey) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"text\":"...)
-	b = wire.AppendJSONString(b, v.Text)
+	b = jsonwire.AppendString(b, v.Text)
 	b = append(b, ",\"count\":"...)
-	b = wire.AppendIntValue(b, int64(v.Count))
+	b = xsd.AppendInt(b, int64(v.Count))
 	b = append(b, ",\"big\":"...)
-	b = wire.AppendIntValue(b, int64(v.Big))
+	b = xsd.AppendInt(b, int64(v.Big))
 	b = append(b, ",\"small\":"...)
-	b = wire.AppendIntValue(b, int64(v.Small))
+	b = xsd.AppendInt(b, int64(v.Small))
 	b = append(b, ",\"flag\":"...)
-	b = wire.AppendBoolValue(b, v.Flag)
+	b = xsd.AppendBool(b, v.Flag)
 	b = append(b, ",\"amount\":"...)
-	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = jsonwire.AppendDecimal(b, v.Amount)
 	b = append(b, ",\"ratio\":"...)
-	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = jsonwire.AppendDouble(b, v.Ratio)
 	b = append(b, ",\"approx\":"...)
-	b = wire.AppendJSONFloat(b, v.Approx)
+	b = jsonwire.AppendFloat(b, v.Approx)
 	b = append(b, ",\"when\":"...)
-	b = wire.AppendJSONDateTime(b, v.When)
+	b = jsonwire.AppendDateTime(b, v.When)
 	b = append(b, ",\"level\":"...)
-	b = wire.AppendJSONString(b, v.Level.wireText())
+	b = jsonwire.AppendString(b, v.Level.wireText())
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of MakeSampleNoKey after its opening '{'.
-func (v *MakeSampleNoKey) DecodeJSON(r *wire.JSONReader) error {
+func (v *MakeSampleNoKey) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [10]bool
 	for {
 		key, ok, err := r.Key()
@@ -2459,126 +2459,126 @@ func (v *MakeSampleNoKey) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "text":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Text, err = wire.JSONString(tok, "parameter text")
+			v.Text, err = jsonwire.String(tok, "parameter text")
 		case "count":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter count", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter count", "int", 32)
 				v.Count = int32(n)
 			}
 		case "big":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter big", "long", 64)
+				n, err = jsonwire.Int(tok, "parameter big", "long", 64)
 				v.Big = int64(n)
 			}
 		case "small":
 			if seen[3] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[3] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter small", "short", 16)
+				n, err = jsonwire.Int(tok, "parameter small", "short", 16)
 				v.Small = int16(n)
 			}
 		case "flag":
 			if seen[4] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[4] = true
-			v.Flag, err = wire.JSONBool(tok, "parameter flag")
+			v.Flag, err = jsonwire.Bool(tok, "parameter flag")
 		case "amount":
 			if seen[5] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[5] = true
-			v.Amount, err = wire.JSONDecimal(tok, "parameter amount")
+			v.Amount, err = jsonwire.Decimal(tok, "parameter amount")
 		case "ratio":
 			if seen[6] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[6] = true
-			v.Ratio, err = wire.JSONDouble(tok, "parameter ratio", "double", 64)
+			v.Ratio, err = jsonwire.Double(tok, "parameter ratio", "double", 64)
 		case "approx":
 			if seen[7] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[7] = true
 			{
 				var f float64
-				f, err = wire.JSONDouble(tok, "parameter approx", "float", 32)
+				f, err = jsonwire.Double(tok, "parameter approx", "float", 32)
 				v.Approx = float32(f)
 			}
 		case "when":
 			if seen[8] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[8] = true
-			v.When, err = wire.JSONDateTime(tok, "parameter when")
+			v.When, err = jsonwire.DateTime(tok, "parameter when")
 		case "level":
 			if seen[9] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[9] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "parameter level"); err == nil {
+				if text, err = jsonwire.String(tok, "parameter level"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.Level = Tier(text)
 					default:
-						err = wire.BadValue("parameter level", "Tier", text)
+						err = xsd.BadValue("parameter level", "Tier", text)
 					}
 				}
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("text")
+		return jsonwire.MissingParameter("text")
 	}
 	if !seen[1] {
-		return wire.MissingJSONParameter("count")
+		return jsonwire.MissingParameter("count")
 	}
 	if !seen[2] {
-		return wire.MissingJSONParameter("big")
+		return jsonwire.MissingParameter("big")
 	}
 	if !seen[3] {
-		return wire.MissingJSONParameter("small")
+		return jsonwire.MissingParameter("small")
 	}
 	if !seen[4] {
-		return wire.MissingJSONParameter("flag")
+		return jsonwire.MissingParameter("flag")
 	}
 	if !seen[5] {
-		return wire.MissingJSONParameter("amount")
+		return jsonwire.MissingParameter("amount")
 	}
 	if !seen[6] {
-		return wire.MissingJSONParameter("ratio")
+		return jsonwire.MissingParameter("ratio")
 	}
 	if !seen[7] {
-		return wire.MissingJSONParameter("approx")
+		return jsonwire.MissingParameter("approx")
 	}
 	if !seen[8] {
-		return wire.MissingJSONParameter("when")
+		return jsonwire.MissingParameter("when")
 	}
 	if !seen[9] {
-		return wire.MissingJSONParameter("level")
+		return jsonwire.MissingParameter("level")
 	}
 	return nil
 }
@@ -2587,16 +2587,16 @@ func (v *MakeSampleNoKey) DecodeJSON(r *wire.JSONReader) error {
 func (v *ArrayOfString) AppendXML(b []byte) []byte {
 	for _, item := range v.Astring {
 		if item != nil {
-			b = wire.AppendString(b, "string", *item)
+			b = xmlwire.AppendString(b, "string", *item)
 		} else {
-			b = wire.AppendNil(b, "string")
+			b = xmlwire.AppendNil(b, "string")
 		}
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfString, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfString) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfString) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2644,14 +2644,14 @@ func (v *ArrayOfString) AppendJSON(b []byte) []byte {
 		if item == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendJSONString(b, *item)
+			b = jsonwire.AppendString(b, *item)
 		}
 	}
 	return append(b, ']')
 }
 
 // DecodeJSON reads the items of ArrayOfString after its opening '['.
-func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfString) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -2666,7 +2666,7 @@ func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
 			item = nil
 		} else {
 			var x string
-			x, err = wire.JSONString(tok, "item of ArrayOfString")
+			x, err = jsonwire.String(tok, "item of ArrayOfString")
 			item = &x
 		}
 		if err != nil {
@@ -2678,16 +2678,16 @@ func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
 
 // AppendXML appends the elements of Address in schema order.
 func (v *Address) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "Street", v.Street)
-	b = wire.AppendString(b, "City", v.City)
+	b = xmlwire.AppendString(b, "Street", v.Street)
+	b = xmlwire.AppendString(b, "City", v.City)
 	if v.Lines != nil {
-		b = wire.AppendComplex(b, "Lines", v.Lines)
+		b = xmlwire.AppendComplex(b, "Lines", v.Lines)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of Address, in any order, skipping unknown ones as ASMX does.
-func (v *Address) DecodeXML(r *wire.Reader) error {
+func (v *Address) DecodeXML(r *xmlwire.Reader) error {
 	var seen [3]bool
 	for {
 		el, ok, err := r.Child()
@@ -2700,19 +2700,19 @@ func (v *Address) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("Street"):
 			if seen[0] {
-				return wire.Duplicate("element Street")
+				return xsd.Duplicate("element Street")
 			}
 			seen[0] = true
 			v.Street, err = r.Text(el, "element Street")
 		case el.Is("City"):
 			if seen[1] {
-				return wire.Duplicate("element City")
+				return xsd.Duplicate("element City")
 			}
 			seen[1] = true
 			v.City, err = r.Text(el, "element City")
 		case el.Is("Lines"):
 			if seen[2] {
-				return wire.Duplicate("element Lines")
+				return xsd.Duplicate("element Lines")
 			}
 			seen[2] = true
 			if el.Nil() {
@@ -2745,9 +2745,9 @@ func (v *Address) DecodeXML(r *wire.Reader) error {
 func (v *Address) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"Street\":"...)
-	b = wire.AppendJSONString(b, v.Street)
+	b = jsonwire.AppendString(b, v.Street)
 	b = append(b, ",\"City\":"...)
-	b = wire.AppendJSONString(b, v.City)
+	b = jsonwire.AppendString(b, v.City)
 	b = append(b, ",\"Lines\":"...)
 	if v.Lines == nil {
 		b = append(b, "null"...)
@@ -2758,7 +2758,7 @@ func (v *Address) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of Address after its opening '{'.
-func (v *Address) DecodeJSON(r *wire.JSONReader) error {
+func (v *Address) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [3]bool
 	for {
 		key, ok, err := r.Key()
@@ -2775,19 +2775,19 @@ func (v *Address) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "Street":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Street, err = wire.JSONString(tok, "element Street")
+			v.Street, err = jsonwire.String(tok, "element Street")
 		case "City":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
-			v.City, err = wire.JSONString(tok, "element City")
+			v.City, err = jsonwire.String(tok, "element City")
 		case "Lines":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
 			switch tok {
@@ -2797,7 +2797,7 @@ func (v *Address) DecodeJSON(r *wire.JSONReader) error {
 				v.Lines = new(ArrayOfString)
 				err = v.Lines.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Lines", "an array", tok)
+				err = jsonwire.WrongType("element Lines", "an array", tok)
 			}
 		default:
 			err = r.Skip(tok)
@@ -2813,16 +2813,16 @@ func (v *Address) DecodeJSON(r *wire.JSONReader) error {
 func (v *ArrayOfAddress) AppendXML(b []byte) []byte {
 	for _, item := range v.Address {
 		if item != nil {
-			b = wire.AppendComplex(b, "Address", item)
+			b = xmlwire.AppendComplex(b, "Address", item)
 		} else {
-			b = wire.AppendNil(b, "Address")
+			b = xmlwire.AppendNil(b, "Address")
 		}
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfAddress, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfAddress) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfAddress) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2876,7 +2876,7 @@ func (v *ArrayOfAddress) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the items of ArrayOfAddress after its opening '['.
-func (v *ArrayOfAddress) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfAddress) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -2894,7 +2894,7 @@ func (v *ArrayOfAddress) DecodeJSON(r *wire.JSONReader) error {
 			item = new(Address)
 			err = item.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("item of ArrayOfAddress", "an object", tok)
+			err = jsonwire.WrongType("item of ArrayOfAddress", "an object", tok)
 		}
 		if err != nil {
 			return err
@@ -2906,13 +2906,13 @@ func (v *ArrayOfAddress) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of ArrayOfInt in schema order.
 func (v *ArrayOfInt) AppendXML(b []byte) []byte {
 	for _, item := range v.Int {
-		b = wire.AppendInt(b, "int", int64(item))
+		b = xmlwire.AppendInt(b, "int", int64(item))
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfInt, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfInt) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfInt) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2952,13 +2952,13 @@ func (v *ArrayOfInt) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendIntValue(b, int64(item))
+		b = xsd.AppendInt(b, int64(item))
 	}
 	return append(b, ']')
 }
 
 // DecodeJSON reads the items of ArrayOfInt after its opening '['.
-func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfInt) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -2971,7 +2971,7 @@ func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
 		var item int32
 		{
 			var n int64
-			n, err = wire.JSONInt(tok, "item of ArrayOfInt", "int", 32)
+			n, err = jsonwire.Int(tok, "item of ArrayOfInt", "int", 32)
 			item = int32(n)
 		}
 		if err != nil {
@@ -2983,47 +2983,47 @@ func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
 
 // AppendXML appends the elements of Sample in schema order.
 func (v *Sample) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "Text", v.Text)
-	b = wire.AppendInt(b, "Count", int64(v.Count))
-	b = wire.AppendInt(b, "Big", int64(v.Big))
-	b = wire.AppendInt(b, "Small", int64(v.Small))
-	b = wire.AppendBool(b, "Flag", v.Flag)
-	b = wire.AppendDecimal(b, "Amount", v.Amount)
-	b = wire.AppendDouble(b, "Ratio", v.Ratio)
-	b = wire.AppendFloat(b, "Approx", v.Approx)
-	b = wire.AppendDateTime(b, "When", v.When)
+	b = xmlwire.AppendString(b, "Text", v.Text)
+	b = xmlwire.AppendInt(b, "Count", int64(v.Count))
+	b = xmlwire.AppendInt(b, "Big", int64(v.Big))
+	b = xmlwire.AppendInt(b, "Small", int64(v.Small))
+	b = xmlwire.AppendBool(b, "Flag", v.Flag)
+	b = xmlwire.AppendDecimal(b, "Amount", v.Amount)
+	b = xmlwire.AppendDouble(b, "Ratio", v.Ratio)
+	b = xmlwire.AppendFloat(b, "Approx", v.Approx)
+	b = xmlwire.AppendDateTime(b, "When", v.When)
 	if v.Data != nil {
-		b = wire.AppendBase64(b, "Data", v.Data)
+		b = xmlwire.AppendBase64(b, "Data", v.Data)
 	}
-	b = wire.AppendGUID(b, "Key", v.Key)
-	b = wire.AppendString(b, "Level", v.Level.wireText())
+	b = xmlwire.AppendGUID(b, "Key", v.Key)
+	b = xmlwire.AppendString(b, "Level", v.Level.wireText())
 	if v.Home != nil {
-		b = wire.AppendComplex(b, "Home", v.Home)
+		b = xmlwire.AppendComplex(b, "Home", v.Home)
 	}
 	if v.Others != nil {
-		b = wire.AppendComplex(b, "Others", v.Others)
+		b = xmlwire.AppendComplex(b, "Others", v.Others)
 	}
 	if v.MaybeInt != nil {
-		b = wire.AppendInt(b, "MaybeInt", int64(*v.MaybeInt))
+		b = xmlwire.AppendInt(b, "MaybeInt", int64(*v.MaybeInt))
 	} else {
-		b = wire.AppendNil(b, "MaybeInt")
+		b = xmlwire.AppendNil(b, "MaybeInt")
 	}
 	if v.MaybeWhen != nil {
-		b = wire.AppendDateTime(b, "MaybeWhen", *v.MaybeWhen)
+		b = xmlwire.AppendDateTime(b, "MaybeWhen", *v.MaybeWhen)
 	} else {
-		b = wire.AppendNil(b, "MaybeWhen")
+		b = xmlwire.AppendNil(b, "MaybeWhen")
 	}
 	if v.Tags != nil {
-		b = wire.AppendComplex(b, "Tags", v.Tags)
+		b = xmlwire.AppendComplex(b, "Tags", v.Tags)
 	}
 	if v.Numbers != nil {
-		b = wire.AppendComplex(b, "Numbers", v.Numbers)
+		b = xmlwire.AppendComplex(b, "Numbers", v.Numbers)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of Sample, in any order, skipping unknown ones as ASMX does.
-func (v *Sample) DecodeXML(r *wire.Reader) error {
+func (v *Sample) DecodeXML(r *xmlwire.Reader) error {
 	var seen [18]bool
 	for {
 		el, ok, err := r.Child()
@@ -3036,13 +3036,13 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("Text"):
 			if seen[0] {
-				return wire.Duplicate("element Text")
+				return xsd.Duplicate("element Text")
 			}
 			seen[0] = true
 			v.Text, err = r.Text(el, "element Text")
 		case el.Is("Count"):
 			if seen[1] {
-				return wire.Duplicate("element Count")
+				return xsd.Duplicate("element Count")
 			}
 			seen[1] = true
 			var n int64
@@ -3050,7 +3050,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			v.Count = int32(n)
 		case el.Is("Big"):
 			if seen[2] {
-				return wire.Duplicate("element Big")
+				return xsd.Duplicate("element Big")
 			}
 			seen[2] = true
 			var n int64
@@ -3058,7 +3058,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			v.Big = int64(n)
 		case el.Is("Small"):
 			if seen[3] {
-				return wire.Duplicate("element Small")
+				return xsd.Duplicate("element Small")
 			}
 			seen[3] = true
 			var n int64
@@ -3066,25 +3066,25 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			v.Small = int16(n)
 		case el.Is("Flag"):
 			if seen[4] {
-				return wire.Duplicate("element Flag")
+				return xsd.Duplicate("element Flag")
 			}
 			seen[4] = true
 			v.Flag, err = r.ReadBool(el, "element Flag")
 		case el.Is("Amount"):
 			if seen[5] {
-				return wire.Duplicate("element Amount")
+				return xsd.Duplicate("element Amount")
 			}
 			seen[5] = true
 			v.Amount, err = r.ReadDecimal(el, "element Amount")
 		case el.Is("Ratio"):
 			if seen[6] {
-				return wire.Duplicate("element Ratio")
+				return xsd.Duplicate("element Ratio")
 			}
 			seen[6] = true
 			v.Ratio, err = r.ReadDouble(el, "element Ratio", "double", 64)
 		case el.Is("Approx"):
 			if seen[7] {
-				return wire.Duplicate("element Approx")
+				return xsd.Duplicate("element Approx")
 			}
 			seen[7] = true
 			var f float64
@@ -3092,13 +3092,13 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			v.Approx = float32(f)
 		case el.Is("When"):
 			if seen[8] {
-				return wire.Duplicate("element When")
+				return xsd.Duplicate("element When")
 			}
 			seen[8] = true
 			v.When, err = r.ReadDateTime(el, "element When")
 		case el.Is("Data"):
 			if seen[9] {
-				return wire.Duplicate("element Data")
+				return xsd.Duplicate("element Data")
 			}
 			seen[9] = true
 			if el.Nil() {
@@ -3111,13 +3111,13 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("Key"):
 			if seen[10] {
-				return wire.Duplicate("element Key")
+				return xsd.Duplicate("element Key")
 			}
 			seen[10] = true
 			v.Key, err = r.ReadGUID(el, "element Key")
 		case el.Is("Level"):
 			if seen[11] {
-				return wire.Duplicate("element Level")
+				return xsd.Duplicate("element Level")
 			}
 			seen[11] = true
 			var text string
@@ -3126,12 +3126,12 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.Level = Tier(text)
 				default:
-					err = wire.BadValue("element Level", "Tier", text)
+					err = xsd.BadValue("element Level", "Tier", text)
 				}
 			}
 		case el.Is("Home"):
 			if seen[12] {
-				return wire.Duplicate("element Home")
+				return xsd.Duplicate("element Home")
 			}
 			seen[12] = true
 			if el.Nil() {
@@ -3143,7 +3143,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("Others"):
 			if seen[13] {
-				return wire.Duplicate("element Others")
+				return xsd.Duplicate("element Others")
 			}
 			seen[13] = true
 			if el.Nil() {
@@ -3155,7 +3155,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("MaybeInt"):
 			if seen[14] {
-				return wire.Duplicate("element MaybeInt")
+				return xsd.Duplicate("element MaybeInt")
 			}
 			seen[14] = true
 			if el.Nil() {
@@ -3170,20 +3170,20 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("MaybeWhen"):
 			if seen[15] {
-				return wire.Duplicate("element MaybeWhen")
+				return xsd.Duplicate("element MaybeWhen")
 			}
 			seen[15] = true
 			if el.Nil() {
 				v.MaybeWhen = nil
 				err = r.Skip(el)
 			} else {
-				var x wire.DateTime
+				var x xsd.DateTime
 				x, err = r.ReadDateTime(el, "element MaybeWhen")
 				v.MaybeWhen = &x
 			}
 		case el.Is("Tags"):
 			if seen[16] {
-				return wire.Duplicate("element Tags")
+				return xsd.Duplicate("element Tags")
 			}
 			seen[16] = true
 			if el.Nil() {
@@ -3195,7 +3195,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("Numbers"):
 			if seen[17] {
-				return wire.Duplicate("element Numbers")
+				return xsd.Duplicate("element Numbers")
 			}
 			seen[17] = true
 			if el.Nil() {
@@ -3273,29 +3273,29 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 func (v *Sample) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"Text\":"...)
-	b = wire.AppendJSONString(b, v.Text)
+	b = jsonwire.AppendString(b, v.Text)
 	b = append(b, ",\"Count\":"...)
-	b = wire.AppendIntValue(b, int64(v.Count))
+	b = xsd.AppendInt(b, int64(v.Count))
 	b = append(b, ",\"Big\":"...)
-	b = wire.AppendIntValue(b, int64(v.Big))
+	b = xsd.AppendInt(b, int64(v.Big))
 	b = append(b, ",\"Small\":"...)
-	b = wire.AppendIntValue(b, int64(v.Small))
+	b = xsd.AppendInt(b, int64(v.Small))
 	b = append(b, ",\"Flag\":"...)
-	b = wire.AppendBoolValue(b, v.Flag)
+	b = xsd.AppendBool(b, v.Flag)
 	b = append(b, ",\"Amount\":"...)
-	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = jsonwire.AppendDecimal(b, v.Amount)
 	b = append(b, ",\"Ratio\":"...)
-	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = jsonwire.AppendDouble(b, v.Ratio)
 	b = append(b, ",\"Approx\":"...)
-	b = wire.AppendJSONFloat(b, v.Approx)
+	b = jsonwire.AppendFloat(b, v.Approx)
 	b = append(b, ",\"When\":"...)
-	b = wire.AppendJSONDateTime(b, v.When)
+	b = jsonwire.AppendDateTime(b, v.When)
 	b = append(b, ",\"Data\":"...)
-	b = wire.AppendJSONBase64(b, v.Data)
+	b = jsonwire.AppendBase64(b, v.Data)
 	b = append(b, ",\"Key\":"...)
-	b = wire.AppendJSONGUID(b, v.Key)
+	b = jsonwire.AppendGUID(b, v.Key)
 	b = append(b, ",\"Level\":"...)
-	b = wire.AppendJSONString(b, v.Level.wireText())
+	b = jsonwire.AppendString(b, v.Level.wireText())
 	b = append(b, ",\"Home\":"...)
 	if v.Home == nil {
 		b = append(b, "null"...)
@@ -3312,13 +3312,13 @@ func (v *Sample) AppendJSON(b []byte) []byte {
 	if v.MaybeInt == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendIntValue(b, int64(*v.MaybeInt))
+		b = xsd.AppendInt(b, int64(*v.MaybeInt))
 	}
 	b = append(b, ",\"MaybeWhen\":"...)
 	if v.MaybeWhen == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendJSONDateTime(b, *v.MaybeWhen)
+		b = jsonwire.AppendDateTime(b, *v.MaybeWhen)
 	}
 	b = append(b, ",\"Tags\":"...)
 	if v.Tags == nil {
@@ -3336,7 +3336,7 @@ func (v *Sample) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of Sample after its opening '{'.
-func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
+func (v *Sample) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [18]bool
 	for {
 		key, ok, err := r.Key()
@@ -3353,105 +3353,105 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "Text":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Text, err = wire.JSONString(tok, "element Text")
+			v.Text, err = jsonwire.String(tok, "element Text")
 		case "Count":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "element Count", "int", 32)
+				n, err = jsonwire.Int(tok, "element Count", "int", 32)
 				v.Count = int32(n)
 			}
 		case "Big":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "element Big", "long", 64)
+				n, err = jsonwire.Int(tok, "element Big", "long", 64)
 				v.Big = int64(n)
 			}
 		case "Small":
 			if seen[3] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[3] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "element Small", "short", 16)
+				n, err = jsonwire.Int(tok, "element Small", "short", 16)
 				v.Small = int16(n)
 			}
 		case "Flag":
 			if seen[4] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[4] = true
-			v.Flag, err = wire.JSONBool(tok, "element Flag")
+			v.Flag, err = jsonwire.Bool(tok, "element Flag")
 		case "Amount":
 			if seen[5] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[5] = true
-			v.Amount, err = wire.JSONDecimal(tok, "element Amount")
+			v.Amount, err = jsonwire.Decimal(tok, "element Amount")
 		case "Ratio":
 			if seen[6] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[6] = true
-			v.Ratio, err = wire.JSONDouble(tok, "element Ratio", "double", 64)
+			v.Ratio, err = jsonwire.Double(tok, "element Ratio", "double", 64)
 		case "Approx":
 			if seen[7] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[7] = true
 			{
 				var f float64
-				f, err = wire.JSONDouble(tok, "element Approx", "float", 32)
+				f, err = jsonwire.Double(tok, "element Approx", "float", 32)
 				v.Approx = float32(f)
 			}
 		case "When":
 			if seen[8] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[8] = true
-			v.When, err = wire.JSONDateTime(tok, "element When")
+			v.When, err = jsonwire.DateTime(tok, "element When")
 		case "Data":
 			if seen[9] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[9] = true
-			v.Data, err = wire.JSONBase64(tok, "element Data")
+			v.Data, err = jsonwire.Base64(tok, "element Data")
 		case "Key":
 			if seen[10] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[10] = true
-			v.Key, err = wire.JSONGUID(tok, "element Key")
+			v.Key, err = jsonwire.GUID(tok, "element Key")
 		case "Level":
 			if seen[11] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[11] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "element Level"); err == nil {
+				if text, err = jsonwire.String(tok, "element Level"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.Level = Tier(text)
 					default:
-						err = wire.BadValue("element Level", "Tier", text)
+						err = xsd.BadValue("element Level", "Tier", text)
 					}
 				}
 			}
 		case "Home":
 			if seen[12] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[12] = true
 			switch tok {
@@ -3461,11 +3461,11 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 				v.Home = new(Address)
 				err = v.Home.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Home", "an object", tok)
+				err = jsonwire.WrongType("element Home", "an object", tok)
 			}
 		case "Others":
 			if seen[13] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[13] = true
 			switch tok {
@@ -3475,11 +3475,11 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 				v.Others = new(ArrayOfAddress)
 				err = v.Others.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Others", "an array", tok)
+				err = jsonwire.WrongType("element Others", "an array", tok)
 			}
 		case "MaybeInt":
 			if seen[14] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[14] = true
 			if tok == nil {
@@ -3488,26 +3488,26 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 				var x int32
 				{
 					var n int64
-					n, err = wire.JSONInt(tok, "element MaybeInt", "int", 32)
+					n, err = jsonwire.Int(tok, "element MaybeInt", "int", 32)
 					x = int32(n)
 				}
 				v.MaybeInt = &x
 			}
 		case "MaybeWhen":
 			if seen[15] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[15] = true
 			if tok == nil {
 				v.MaybeWhen = nil
 			} else {
-				var x wire.DateTime
-				x, err = wire.JSONDateTime(tok, "element MaybeWhen")
+				var x xsd.DateTime
+				x, err = jsonwire.DateTime(tok, "element MaybeWhen")
 				v.MaybeWhen = &x
 			}
 		case "Tags":
 			if seen[16] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[16] = true
 			switch tok {
@@ -3517,11 +3517,11 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 				v.Tags = new(ArrayOfString)
 				err = v.Tags.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Tags", "an array", tok)
+				err = jsonwire.WrongType("element Tags", "an array", tok)
 			}
 		case "Numbers":
 			if seen[17] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[17] = true
 			switch tok {
@@ -3531,7 +3531,7 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 				v.Numbers = new(ArrayOfInt)
 				err = v.Numbers.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Numbers", "an array", tok)
+				err = jsonwire.WrongType("element Numbers", "an array", tok)
 			}
 		default:
 			err = r.Skip(tok)
@@ -3547,16 +3547,16 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 func (v *ArrayOfSample) AppendXML(b []byte) []byte {
 	for _, item := range v.Sample {
 		if item != nil {
-			b = wire.AppendComplex(b, "Sample", item)
+			b = xmlwire.AppendComplex(b, "Sample", item)
 		} else {
-			b = wire.AppendNil(b, "Sample")
+			b = xmlwire.AppendNil(b, "Sample")
 		}
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfSample, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfSample) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfSample) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -3610,7 +3610,7 @@ func (v *ArrayOfSample) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the items of ArrayOfSample after its opening '['.
-func (v *ArrayOfSample) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfSample) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -3628,7 +3628,7 @@ func (v *ArrayOfSample) DecodeJSON(r *wire.JSONReader) error {
 			item = new(Sample)
 			err = item.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("item of ArrayOfSample", "an object", tok)
+			err = jsonwire.WrongType("item of ArrayOfSample", "an object", tok)
 		}
 		if err != nil {
 			return err
@@ -3771,23 +3771,23 @@ func (c *SyncSoapClient) MakeSampleNoKey(request *MakeSampleNoKey) (*MakeSampleN
 	return c.MakeSampleNoKeyContext(context.Background(), request)
 }
 
-// ---- The record codec of Sample (the -record flags on the go:generate line; server/wire/record.go
+// ---- The record codec of Sample (the -record flags on the go:generate line; server/wire/recordwire
 // defines the canonical form) ----
 
 // SampleRecord describes Sample, the contract's record type: the store keeps one canonical JSON document
 // per Sample, keyed by Key and indexed by Level, and the record formats carry the same document.
-var SampleRecord = &wire.RecordType{
+var SampleRecord = &recordwire.Type{
 	Name: "Sample", Type: typeSample, Key: "Key", Index: "Level",
 	Fields: []string{"Text", "Count", "Big", "Small", "Flag", "Amount", "Ratio", "Approx", "When", "Data", "Key", "Level", "Home", "Home.Street", "Home.City", "Home.Lines", "Others", "Others[].Street", "Others[].City", "Others[].Lines", "MaybeInt", "MaybeWhen", "Tags", "Numbers"},
-	New:    func() wire.Record { return new(Sample) },
+	New:    func() recordwire.Record { return new(Sample) },
 }
 
-var _ wire.Record = (*Sample)(nil)
+var _ recordwire.Record = (*Sample)(nil)
 
 // UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
 // stays on the stack (no allocation besides the values').
-func (v *Sample) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
-	var r wire.RecordReader
+func (v *Sample) UnmarshalRecord(doc []byte, mode recordwire.Mode) error {
+	var r recordwire.Reader
 	r.Reset(doc, mode)
 	if err := v.DecodeRecord(&r); err != nil {
 		return err
@@ -3816,14 +3816,14 @@ func (v *ArrayOfString) AppendRecord(b []byte) []byte {
 		if item == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendRecordString(b, *item)
+			b = recordwire.AppendString(b, *item)
 		}
 	}
 	return append(b, ']')
 }
 
 // DecodeRecord reads ArrayOfString from a JSON array of its items ([] reads as no items, as in XML).
-func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
+func (v *ArrayOfString) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
@@ -3847,7 +3847,7 @@ func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
 			item = &vals[i]
 		}
 		if err != nil {
-			return wire.RecordItem(i, err)
+			return recordwire.Item(i, err)
 		}
 		v.Astring = append(v.Astring, item)
 	}
@@ -3856,9 +3856,9 @@ func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
 // AppendRecord appends Address as a JSON object, every element in schema order.
 func (v *Address) AppendRecord(b []byte) []byte {
 	b = append(b, `{"Street":`...)
-	b = wire.AppendRecordString(b, v.Street)
+	b = recordwire.AppendString(b, v.Street)
 	b = append(b, `,"City":`...)
-	b = wire.AppendRecordString(b, v.City)
+	b = recordwire.AppendString(b, v.City)
 	b = append(b, `,"Lines":`...)
 	if v.Lines == nil {
 		b = append(b, "null"...)
@@ -3872,7 +3872,7 @@ func (v *Address) AppendRecord(b []byte) []byte {
 var recordKeysAddress = []string{"Street", "City", "Lines"}
 
 // DecodeRecord reads Address from a JSON object, keys in any order; a missing key leaves its zero value.
-func (v *Address) DecodeRecord(r *wire.RecordReader) error {
+func (v *Address) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginObject(); err != nil {
 		return err
 	}
@@ -3891,7 +3891,7 @@ func (v *Address) DecodeRecord(r *wire.RecordReader) error {
 			seen[0] = true
 			v.Street, err = r.String()
 			if err != nil {
-				return wire.RecordPath("Street", err)
+				return recordwire.Path("Street", err)
 			}
 		case "City":
 			if seen[1] {
@@ -3900,7 +3900,7 @@ func (v *Address) DecodeRecord(r *wire.RecordReader) error {
 			seen[1] = true
 			v.City, err = r.String()
 			if err != nil {
-				return wire.RecordPath("City", err)
+				return recordwire.Path("City", err)
 			}
 		case "Lines":
 			if seen[2] {
@@ -3915,7 +3915,7 @@ func (v *Address) DecodeRecord(r *wire.RecordReader) error {
 				v.Lines = x
 			}
 			if err != nil {
-				return wire.RecordPath("Lines", err)
+				return recordwire.Path("Lines", err)
 			}
 		default:
 			if err := r.Unknown(key, recordKeysAddress); err != nil {
@@ -3942,7 +3942,7 @@ func (v *ArrayOfAddress) AppendRecord(b []byte) []byte {
 }
 
 // DecodeRecord reads ArrayOfAddress from a JSON array of its items ([] reads as no items, as in XML).
-func (v *ArrayOfAddress) DecodeRecord(r *wire.RecordReader) error {
+func (v *ArrayOfAddress) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
@@ -3968,7 +3968,7 @@ func (v *ArrayOfAddress) DecodeRecord(r *wire.RecordReader) error {
 			item = x
 		}
 		if err != nil {
-			return wire.RecordItem(i, err)
+			return recordwire.Item(i, err)
 		}
 		v.Address = append(v.Address, item)
 	}
@@ -3981,13 +3981,13 @@ func (v *ArrayOfInt) AppendRecord(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendRecordInt(b, int64(item))
+		b = recordwire.AppendInt(b, int64(item))
 	}
 	return append(b, ']')
 }
 
 // DecodeRecord reads ArrayOfInt from a JSON array of its items ([] reads as no items, as in XML).
-func (v *ArrayOfInt) DecodeRecord(r *wire.RecordReader) error {
+func (v *ArrayOfInt) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
@@ -4011,7 +4011,7 @@ func (v *ArrayOfInt) DecodeRecord(r *wire.RecordReader) error {
 			item = int32(n)
 		}
 		if err != nil {
-			return wire.RecordItem(i, err)
+			return recordwire.Item(i, err)
 		}
 		v.Int = append(v.Int, item)
 	}
@@ -4020,29 +4020,29 @@ func (v *ArrayOfInt) DecodeRecord(r *wire.RecordReader) error {
 // AppendRecord appends Sample as a JSON object, every element in schema order.
 func (v *Sample) AppendRecord(b []byte) []byte {
 	b = append(b, `{"Text":`...)
-	b = wire.AppendRecordString(b, v.Text)
+	b = recordwire.AppendString(b, v.Text)
 	b = append(b, `,"Count":`...)
-	b = wire.AppendRecordInt(b, int64(v.Count))
+	b = recordwire.AppendInt(b, int64(v.Count))
 	b = append(b, `,"Big":`...)
-	b = wire.AppendRecordInt(b, int64(v.Big))
+	b = recordwire.AppendInt(b, int64(v.Big))
 	b = append(b, `,"Small":`...)
-	b = wire.AppendRecordInt(b, int64(v.Small))
+	b = recordwire.AppendInt(b, int64(v.Small))
 	b = append(b, `,"Flag":`...)
-	b = wire.AppendRecordBool(b, v.Flag)
+	b = recordwire.AppendBool(b, v.Flag)
 	b = append(b, `,"Amount":`...)
-	b = wire.AppendRecordDecimal(b, v.Amount)
+	b = recordwire.AppendDecimal(b, v.Amount)
 	b = append(b, `,"Ratio":`...)
-	b = wire.AppendRecordDouble(b, v.Ratio)
+	b = recordwire.AppendDouble(b, v.Ratio)
 	b = append(b, `,"Approx":`...)
-	b = wire.AppendRecordFloat(b, v.Approx)
+	b = recordwire.AppendFloat(b, v.Approx)
 	b = append(b, `,"When":`...)
-	b = wire.AppendRecordDateTime(b, v.When)
+	b = recordwire.AppendDateTime(b, v.When)
 	b = append(b, `,"Data":`...)
-	b = wire.AppendRecordBase64(b, v.Data)
+	b = recordwire.AppendBase64(b, v.Data)
 	b = append(b, `,"Key":`...)
-	b = wire.AppendRecordGUID(b, v.Key)
+	b = recordwire.AppendGUID(b, v.Key)
 	b = append(b, `,"Level":`...)
-	b = wire.AppendRecordString(b, v.Level.wireText())
+	b = recordwire.AppendString(b, v.Level.wireText())
 	b = append(b, `,"Home":`...)
 	if v.Home == nil {
 		b = append(b, "null"...)
@@ -4059,13 +4059,13 @@ func (v *Sample) AppendRecord(b []byte) []byte {
 	if v.MaybeInt == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendRecordInt(b, int64(*v.MaybeInt))
+		b = recordwire.AppendInt(b, int64(*v.MaybeInt))
 	}
 	b = append(b, `,"MaybeWhen":`...)
 	if v.MaybeWhen == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendRecordDateTime(b, *v.MaybeWhen)
+		b = recordwire.AppendDateTime(b, *v.MaybeWhen)
 	}
 	b = append(b, `,"Tags":`...)
 	if v.Tags == nil {
@@ -4086,7 +4086,7 @@ func (v *Sample) AppendRecord(b []byte) []byte {
 var recordKeysSample = []string{"Text", "Count", "Big", "Small", "Flag", "Amount", "Ratio", "Approx", "When", "Data", "Key", "Level", "Home", "Others", "MaybeInt", "MaybeWhen", "Tags", "Numbers"}
 
 // DecodeRecord reads Sample from a JSON object, keys in any order; a missing key leaves its zero value.
-func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
+func (v *Sample) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginObject(); err != nil {
 		return err
 	}
@@ -4105,7 +4105,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[0] = true
 			v.Text, err = r.String()
 			if err != nil {
-				return wire.RecordPath("Text", err)
+				return recordwire.Path("Text", err)
 			}
 		case "Count":
 			if seen[1] {
@@ -4118,7 +4118,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Count = int32(n)
 			}
 			if err != nil {
-				return wire.RecordPath("Count", err)
+				return recordwire.Path("Count", err)
 			}
 		case "Big":
 			if seen[2] {
@@ -4131,7 +4131,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Big = int64(n)
 			}
 			if err != nil {
-				return wire.RecordPath("Big", err)
+				return recordwire.Path("Big", err)
 			}
 		case "Small":
 			if seen[3] {
@@ -4144,7 +4144,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Small = int16(n)
 			}
 			if err != nil {
-				return wire.RecordPath("Small", err)
+				return recordwire.Path("Small", err)
 			}
 		case "Flag":
 			if seen[4] {
@@ -4153,7 +4153,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[4] = true
 			v.Flag, err = r.Bool()
 			if err != nil {
-				return wire.RecordPath("Flag", err)
+				return recordwire.Path("Flag", err)
 			}
 		case "Amount":
 			if seen[5] {
@@ -4162,7 +4162,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[5] = true
 			v.Amount, err = r.Decimal()
 			if err != nil {
-				return wire.RecordPath("Amount", err)
+				return recordwire.Path("Amount", err)
 			}
 		case "Ratio":
 			if seen[6] {
@@ -4171,7 +4171,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[6] = true
 			v.Ratio, err = r.Double("double", 64)
 			if err != nil {
-				return wire.RecordPath("Ratio", err)
+				return recordwire.Path("Ratio", err)
 			}
 		case "Approx":
 			if seen[7] {
@@ -4184,7 +4184,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Approx = float32(f)
 			}
 			if err != nil {
-				return wire.RecordPath("Approx", err)
+				return recordwire.Path("Approx", err)
 			}
 		case "When":
 			if seen[8] {
@@ -4193,7 +4193,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[8] = true
 			v.When, err = r.DateTime()
 			if err != nil {
-				return wire.RecordPath("When", err)
+				return recordwire.Path("When", err)
 			}
 		case "Data":
 			if seen[9] {
@@ -4202,7 +4202,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[9] = true
 			v.Data, err = r.Base64()
 			if err != nil {
-				return wire.RecordPath("Data", err)
+				return recordwire.Path("Data", err)
 			}
 		case "Key":
 			if seen[10] {
@@ -4211,7 +4211,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[10] = true
 			v.Key, err = r.GUID()
 			if err != nil {
-				return wire.RecordPath("Key", err)
+				return recordwire.Path("Key", err)
 			}
 		case "Level":
 			if seen[11] {
@@ -4230,7 +4230,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				}
 			}
 			if err != nil {
-				return wire.RecordPath("Level", err)
+				return recordwire.Path("Level", err)
 			}
 		case "Home":
 			if seen[12] {
@@ -4245,7 +4245,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Home = x
 			}
 			if err != nil {
-				return wire.RecordPath("Home", err)
+				return recordwire.Path("Home", err)
 			}
 		case "Others":
 			if seen[13] {
@@ -4260,7 +4260,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Others = x
 			}
 			if err != nil {
-				return wire.RecordPath("Others", err)
+				return recordwire.Path("Others", err)
 			}
 		case "MaybeInt":
 			if seen[14] {
@@ -4279,7 +4279,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.MaybeInt = &x
 			}
 			if err != nil {
-				return wire.RecordPath("MaybeInt", err)
+				return recordwire.Path("MaybeInt", err)
 			}
 		case "MaybeWhen":
 			if seen[15] {
@@ -4289,12 +4289,12 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			if r.Null() {
 				v.MaybeWhen = nil
 			} else {
-				var x wire.DateTime
+				var x xsd.DateTime
 				x, err = r.DateTime()
 				v.MaybeWhen = &x
 			}
 			if err != nil {
-				return wire.RecordPath("MaybeWhen", err)
+				return recordwire.Path("MaybeWhen", err)
 			}
 		case "Tags":
 			if seen[16] {
@@ -4309,7 +4309,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Tags = x
 			}
 			if err != nil {
-				return wire.RecordPath("Tags", err)
+				return recordwire.Path("Tags", err)
 			}
 		case "Numbers":
 			if seen[17] {
@@ -4324,7 +4324,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Numbers = x
 			}
 			if err != nil {
-				return wire.RecordPath("Numbers", err)
+				return recordwire.Path("Numbers", err)
 			}
 		default:
 			if err := r.Unknown(key, recordKeysSample); err != nil {

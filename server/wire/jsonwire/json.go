@@ -1,4 +1,4 @@
-package wire
+package jsonwire
 
 import (
 	"bytes"
@@ -7,9 +7,11 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // The JSON forms of the ASP.NET AJAX endpoint (ScriptService), as JavaScriptSerializer writes and reads
@@ -20,9 +22,9 @@ import (
 // "Infinity" and "-Infinity", and a long beyond 2^53 an exact JSON number (JavaScript clients lose
 // precision there, as they do with ASP.NET).
 
-// AppendJSONString appends s as a JSON string. <, > and & are escaped as \u003c, \u003e and \u0026 so
+// AppendString appends s as a JSON string. <, > and & are escaped as \u003c, \u003e and \u0026 so
 // the response is safe to embed in HTML, as ASP.NET's serializer does; invalid UTF-8 becomes U+FFFD.
-func AppendJSONString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -61,9 +63,9 @@ func AppendJSONString(b []byte, s string) []byte {
 
 func hexDigit(c byte) byte { return "0123456789abcdef"[c] }
 
-// AppendJSONDouble appends f as a JSON number in .NET's round-trip form; NaN and the infinities, which
+// AppendDouble appends f as a JSON number in .NET's round-trip form; NaN and the infinities, which
 // JSON cannot carry as numbers, as the strings "NaN", "Infinity" and "-Infinity".
-func AppendJSONDouble(b []byte, f float64) []byte {
+func AppendDouble(b []byte, f float64) []byte {
 	switch {
 	case math.IsNaN(f):
 		return append(b, `"NaN"`...)
@@ -72,49 +74,49 @@ func AppendJSONDouble(b []byte, f float64) []byte {
 	case math.IsInf(f, -1):
 		return append(b, `"-Infinity"`...)
 	}
-	return AppendDoubleValue(b, f)
+	return xsd.AppendDouble(b, f)
 }
 
-// AppendJSONFloat is AppendJSONDouble for xsd:float.
-func AppendJSONFloat(b []byte, f float32) []byte {
+// AppendFloat is AppendDouble for xsd:float.
+func AppendFloat(b []byte, f float32) []byte {
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return AppendJSONDouble(b, float64(f))
+		return AppendDouble(b, float64(f))
 	}
-	return AppendFloatValue(b, f)
+	return xsd.AppendFloat(b, f)
 }
 
-// AppendJSONDateTime appends v as JavaScriptSerializer's "\/Date(ms)\/": the instant in milliseconds
+// AppendDateTime appends v as JavaScriptSerializer's "\/Date(ms)\/": the instant in milliseconds
 // since the Unix epoch. A value without a zone is taken as UTC; sub-millisecond digits are dropped.
-func AppendJSONDateTime(b []byte, v DateTime) []byte {
+func AppendDateTime(b []byte, v xsd.DateTime) []byte {
 	b = append(b, `"\/Date(`...)
 	b = strconv.AppendInt(b, v.Time.UnixMilli(), 10)
 	return append(b, `)\/"`...)
 }
 
-// AppendJSONBase64 appends v as a base64 string (standard alphabet, padded), null for nil.
-func AppendJSONBase64(b []byte, v []byte) []byte {
+// AppendBase64 appends v as a base64 string (standard alphabet, padded), null for nil.
+func AppendBase64(b []byte, v []byte) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '"')
-	b = AppendBase64Value(b, v)
+	b = xsd.AppendBase64(b, v)
 	return append(b, '"')
 }
 
-// JSONReader reads a JSON request body for the generated decoders, with the same depth limit as XML.
+// Reader reads a JSON request body for the generated decoders, with the same depth limit as XML.
 // It is built on encoding/json's streaming tokenizer (numbers kept as text, so a huge number is refused
 // by the parameter's type rather than rounded).
-type JSONReader struct {
+type Reader struct {
 	d        *json.Decoder
 	depth    int
 	maxDepth int
 }
 
-// NewJSONReader returns a reader of body, refusing nesting deeper than maxDepth.
-func NewJSONReader(body []byte, maxDepth int) *JSONReader {
+// NewReader returns a reader of body, refusing nesting deeper than maxDepth.
+func NewReader(body []byte, maxDepth int) *Reader {
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()
-	return &JSONReader{d: d, maxDepth: maxDepth}
+	return &Reader{d: d, maxDepth: maxDepth}
 }
 
 func malformedJSON(err error) error {
@@ -130,7 +132,7 @@ func malformedJSON(err error) error {
 
 // Token returns the next value token: a string, a json.Number, a bool, nil for null, or json.Delim
 // '{' or '[' opening an object or array (whose content the caller reads).
-func (r *JSONReader) Token() (json.Token, error) {
+func (r *Reader) Token() (json.Token, error) {
 	tok, err := r.d.Token()
 	if err != nil {
 		return nil, malformedJSON(err)
@@ -150,7 +152,7 @@ func (r *JSONReader) Token() (json.Token, error) {
 }
 
 // Object reads the start of the request body, which must be a JSON object; an empty body counts as {}.
-func (r *JSONReader) Object() (empty bool, err error) {
+func (r *Reader) Object() (empty bool, err error) {
 	tok, err := r.d.Token()
 	if err == io.EOF {
 		return true, nil
@@ -166,7 +168,7 @@ func (r *JSONReader) Object() (empty bool, err error) {
 }
 
 // Key returns the next key of the object being read, or ok false at its end ('}' consumed).
-func (r *JSONReader) Key() (key string, ok bool, err error) {
+func (r *Reader) Key() (key string, ok bool, err error) {
 	tok, err := r.d.Token()
 	if err != nil {
 		return "", false, malformedJSON(err)
@@ -184,7 +186,7 @@ func (r *JSONReader) Key() (key string, ok bool, err error) {
 }
 
 // More reports whether the array being read has another item; at its end the ']' is consumed.
-func (r *JSONReader) More() (bool, error) {
+func (r *Reader) More() (bool, error) {
 	if r.d.More() {
 		return true, nil
 	}
@@ -200,7 +202,7 @@ func (r *JSONReader) More() (bool, error) {
 }
 
 // Skip consumes a value whose first token was tok (for keys the decoder ignores).
-func (r *JSONReader) Skip(tok json.Token) error {
+func (r *Reader) Skip(tok json.Token) error {
 	d, ok := tok.(json.Delim)
 	if !ok {
 		return nil
@@ -236,7 +238,7 @@ func (r *JSONReader) Skip(tok json.Token) error {
 }
 
 // End checks that nothing but white space follows the body's value.
-func (r *JSONReader) End() error {
+func (r *Reader) End() error {
 	if _, err := r.d.Token(); err != io.EOF {
 		return fault.Errorf(fault.MalformedRequest, "Unexpected content after the JSON object.")
 	}
@@ -263,52 +265,52 @@ func jsonType(tok json.Token) string {
 	return "a value"
 }
 
-// WrongJSONType reports a value of the wrong JSON type.
-func WrongJSONType(what, want string, tok json.Token) error {
+// WrongType reports a value of the wrong JSON type.
+func WrongType(what, want string, tok json.Token) error {
 	return fault.Errorf(fault.InvalidArgument, "The %s must be %s, not %s.", what, want, jsonType(tok))
 }
 
-// JSONString reads a string value; null reads as "" (a null string).
-func JSONString(tok json.Token, what string) (string, error) {
+// String reads a string value; null reads as "" (a null string).
+func String(tok json.Token, what string) (string, error) {
 	switch t := tok.(type) {
 	case string:
 		return t, nil
 	case nil:
 		return "", nil
 	}
-	return "", WrongJSONType(what, "a string", tok)
+	return "", WrongType(what, "a string", tok)
 }
 
-// JSONInt reads an integer of the XSD type xsdType and size bits.
-func JSONInt(tok json.Token, what, xsdType string, bits int) (int64, error) {
+// Int reads an integer of the XSD type xsdType and size bits.
+func Int(tok json.Token, what, xsdType string, bits int) (int64, error) {
 	n, ok := tok.(json.Number)
 	if !ok {
-		return 0, WrongJSONType(what, "a number", tok)
+		return 0, WrongType(what, "a number", tok)
 	}
 	v, err := strconv.ParseInt(string(n), 10, bits)
 	if err != nil {
-		return 0, BadValue(what, xsdType, string(n))
+		return 0, xsd.BadValue(what, xsdType, string(n))
 	}
 	return v, nil
 }
 
-// JSONBool reads a boolean.
-func JSONBool(tok json.Token, what string) (bool, error) {
+// Bool reads a boolean.
+func Bool(tok json.Token, what string) (bool, error) {
 	b, ok := tok.(bool)
 	if !ok {
-		return false, WrongJSONType(what, "true or false", tok)
+		return false, WrongType(what, "true or false", tok)
 	}
 	return b, nil
 }
 
-// JSONDouble reads a number (bits 64 for xsd:double, 32 for xsd:float), or one of the strings "NaN",
+// Double reads a number (bits 64 for xsd:double, 32 for xsd:float), or one of the strings "NaN",
 // "Infinity", "-Infinity".
-func JSONDouble(tok json.Token, what, xsdType string, bits int) (float64, error) {
+func Double(tok json.Token, what, xsdType string, bits int) (float64, error) {
 	switch t := tok.(type) {
 	case json.Number:
 		f, err := strconv.ParseFloat(string(t), bits)
 		if err != nil {
-			return 0, BadValue(what, xsdType, string(t))
+			return 0, xsd.BadValue(what, xsdType, string(t))
 		}
 		return f, nil
 	case string:
@@ -321,55 +323,55 @@ func JSONDouble(tok json.Token, what, xsdType string, bits int) (float64, error)
 			return math.Inf(-1), nil
 		}
 	}
-	return 0, WrongJSONType(what, "a number", tok)
+	return 0, WrongType(what, "a number", tok)
 }
 
-// JSONDateTime reads "\/Date(ms)\/" (the JSON text's "\/" is "/" once read), as JavaScriptSerializer
+// DateTime reads "\/Date(ms)\/" (the JSON text's "\/" is "/" once read), as JavaScriptSerializer
 // writes it, or an xsd:dateTime string.
-func JSONDateTime(tok json.Token, what string) (DateTime, error) {
+func DateTime(tok json.Token, what string) (xsd.DateTime, error) {
 	s, ok := tok.(string)
 	if !ok {
-		return DateTime{}, WrongJSONType(what, `a "\/Date(ms)\/" string`, tok)
+		return xsd.DateTime{}, WrongType(what, `a "\/Date(ms)\/" string`, tok)
 	}
 	if inner, found := cutAround(s, "/Date(", ")/"); found {
 		ms, err := strconv.ParseInt(inner, 10, 64)
 		if err == nil {
-			return DateTime{Time: unixMilliUTC(ms)}, nil
+			return xsd.DateTime{Time: time.UnixMilli(ms).UTC()}, nil
 		}
 	}
-	if v, ok := ParseDateTime(s); ok {
+	if v, ok := xsd.ParseDateTime(s); ok {
 		return v, nil
 	}
-	return DateTime{}, BadValue(what, "dateTime", s)
+	return xsd.DateTime{}, xsd.BadValue(what, "dateTime", s)
 }
 
-// JSONBase64 reads a base64 string; null is nil.
-func JSONBase64(tok json.Token, what string) ([]byte, error) {
+// Base64 reads a base64 string; null is nil.
+func Base64(tok json.Token, what string) ([]byte, error) {
 	switch t := tok.(type) {
 	case nil:
 		return nil, nil
 	case string:
-		v, ok := ParseBase64(t)
+		v, ok := xsd.ParseBase64(t)
 		if !ok {
-			return nil, BadValue(what, "base64Binary", t)
+			return nil, xsd.BadValue(what, "base64Binary", t)
 		}
 		return v, nil
 	}
-	return nil, WrongJSONType(what, "a base64 string", tok)
+	return nil, WrongType(what, "a base64 string", tok)
 }
 
-// MissingJSONParameter reports a parameter the body does not give, in ASP.NET's words.
-func MissingJSONParameter(name string) error {
+// MissingParameter reports a parameter the body does not give, in ASP.NET's words.
+func MissingParameter(name string) error {
 	return fault.Errorf(fault.InvalidArgument, "Invalid web service call, missing value for parameter: '%s'.", name)
 }
 
-// UnknownJSONParameter reports a key that names no parameter.
-func UnknownJSONParameter(name string) error {
+// UnknownParameter reports a key that names no parameter.
+func UnknownParameter(name string) error {
 	return fault.Errorf(fault.InvalidArgument, "Invalid web service call: the operation has no parameter '%s'.", name)
 }
 
-// DuplicateJSONKey reports a key given twice in one object.
-func DuplicateJSONKey(name string) error {
+// DuplicateKey reports a key given twice in one object.
+func DuplicateKey(name string) error {
 	return fault.Errorf(fault.MalformedRequest, "The JSON object gives %q more than once.", name)
 }
 

@@ -1,10 +1,13 @@
-package wire
+package recordwire
 
 import (
 	"math"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // The record codec: the contract's record type (gen.Contact, named by the -record flags of the
@@ -38,20 +41,20 @@ type Record interface {
 	AppendRecord(b []byte) []byte
 	// DecodeRecord reads a document (the whole value, from its '{') into the record, replacing
 	// what it held.
-	DecodeRecord(r *RecordReader) error
+	DecodeRecord(r *Reader) error
 	// RecordKey is the lexical form of the record's key field.
 	RecordKey() string
 	// RecordIndex is the lexical form of the record's indexed field.
 	RecordIndex() string
 }
 
-// RecordType describes the contract's record type: what transfer, the store's maintenance commands
+// Type describes the contract's record type: what transfer, the store's maintenance commands
 // and the service need to know about it without naming its fields.
-type RecordType struct {
+type Type struct {
 	// Name is the XSD name of the record type ("Contact").
 	Name string
 	// Type is its type descriptor; Type.Fields are the top-level elements in schema order.
-	Type *Type
+	Type *wire.Type
 	// Key and Index name the key field and the indexed field (the -record-key and -record-index
 	// flags).
 	Key, Index string
@@ -64,39 +67,39 @@ type RecordType struct {
 }
 
 // Decode reads a document into a new record of the type, in the given mode.
-func (t *RecordType) Decode(doc []byte, mode RecordMode) (Record, error) {
+func (t *Type) Decode(doc []byte, mode Mode) (Record, error) {
 	v := t.New()
-	if err := DecodeRecord(doc, mode, v); err != nil {
+	if err := Decode(doc, mode, v); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-// RecordMode says how a RecordReader reads: how it treats keys the record type does not have
-// (RecordLenient or RecordStrict), and whether the strings it reads may share the document's memory
-// (RecordAlias, or'ed in).
-type RecordMode uint8
+// Mode says how a Reader reads: how it treats keys the record type does not have
+// (Lenient or Strict), and whether the strings it reads may share the document's memory
+// (Alias, or'ed in).
+type Mode uint8
 
 const (
-	// RecordLenient skips unknown keys: the store's read path, where a row written before a field
+	// Lenient skips unknown keys: the store's read path, where a row written before a field
 	// was removed from the contract still reads (serve refuses to start while such rows may exist;
 	// docs/contract.md).
-	RecordLenient RecordMode = 0
-	// RecordStrict refuses an unknown key with an error naming it and the known ones: import.
-	RecordStrict RecordMode = 1
-	// RecordAlias makes a string value without escapes share the document's memory instead of a
+	Lenient Mode = 0
+	// Strict refuses an unknown key with an error naming it and the known ones: import.
+	Strict Mode = 1
+	// Alias makes a string value without escapes share the document's memory instead of a
 	// copy: no allocation at all. Use it only for a document nothing writes afterwards (one the
 	// store has just handed over, as the service's read path does): the strings change with it.
-	RecordAlias RecordMode = 2
+	Alias Mode = 2
 )
 
-// recordMaxDepth bounds the nesting a RecordReader follows, so a hostile document cannot exhaust the
+// recordMaxDepth bounds the nesting a Reader follows, so a hostile document cannot exhaust the
 // stack through a recursive type or a skipped value.
 const recordMaxDepth = 64
 
-// DecodeRecord reads doc, one JSON document and nothing after it but white space, into v.
-func DecodeRecord(doc []byte, mode RecordMode, v Record) error {
-	var r RecordReader
+// Decode reads doc, one JSON document and nothing after it but white space, into v.
+func Decode(doc []byte, mode Mode, v Record) error {
+	var r Reader
 	r.Reset(doc, mode)
 	if err := v.DecodeRecord(&r); err != nil {
 		return err
@@ -104,26 +107,26 @@ func DecodeRecord(doc []byte, mode RecordMode, v Record) error {
 	return r.End()
 }
 
-// RecordError is an error reading a record document: what was wrong, and where in the record, as a
+// Error is an error reading a record document: what was wrong, and where in the record, as a
 // path of element names and array indexes ("Address.Lines[2]").
-type RecordError struct {
+type Error struct {
 	// Path is where in the record the error is; "" for the document itself.
 	Path string
 	// Msg says what is wrong.
 	Msg string
 }
 
-func (e *RecordError) Error() string {
+func (e *Error) Error() string {
 	if e.Path == "" {
 		return "record: " + e.Msg
 	}
 	return "record: " + e.Path + ": " + e.Msg
 }
 
-// RecordPath puts the element name in front of the path of a RecordError (the generated decoders
+// Path puts the element name in front of the path of an Error (the generated decoders
 // call it on the way out of an element); other errors are returned as they are.
-func RecordPath(name string, err error) error {
-	if e, ok := err.(*RecordError); ok {
+func Path(name string, err error) error {
+	if e, ok := err.(*Error); ok {
 		switch {
 		case e.Path == "":
 			e.Path = name
@@ -136,9 +139,9 @@ func RecordPath(name string, err error) error {
 	return err
 }
 
-// RecordItem puts an array index in front of the path of a RecordError.
-func RecordItem(i int, err error) error {
-	if e, ok := err.(*RecordError); ok {
+// Item puts an array index in front of the path of an Error.
+func Item(i int, err error) error {
+	if e, ok := err.(*Error); ok {
 		idx := "[" + strconv.Itoa(i) + "]"
 		if e.Path == "" || e.Path[0] == '[' {
 			e.Path = idx + e.Path
@@ -149,13 +152,13 @@ func RecordItem(i int, err error) error {
 	return err
 }
 
-// RecordReader reads a record document for the generated DecodeRecord methods. It is a small
+// Reader reads a record document for the generated DecodeRecord methods. It is a small
 // hand-written scanner over the bytes (no tokens, no reflection, keys as slices of the input), since
 // the store's read path decodes one document per request.
-type RecordReader struct {
+type Reader struct {
 	data    []byte
 	pos     int
-	mode    RecordMode
+	mode    Mode
 	depth   int
 	first   bool // just after '{' or '[': no comma before the next key or item
 	scratch []byte
@@ -164,30 +167,30 @@ type RecordReader struct {
 	str string
 }
 
-// NewRecordReader returns a reader of doc in the given mode.
-func NewRecordReader(doc []byte, mode RecordMode) *RecordReader {
-	r := new(RecordReader)
+// NewReader returns a reader of doc in the given mode.
+func NewReader(doc []byte, mode Mode) *Reader {
+	r := new(Reader)
 	r.Reset(doc, mode)
 	return r
 }
 
 // Reset makes r read doc from its start in the given mode, keeping its scratch space.
-func (r *RecordReader) Reset(doc []byte, mode RecordMode) {
-	*r = RecordReader{data: doc, mode: mode, scratch: r.scratch[:0]}
+func (r *Reader) Reset(doc []byte, mode Mode) {
+	*r = Reader{data: doc, mode: mode, scratch: r.scratch[:0]}
 }
 
 // Mode returns the reader's mode.
-func (r *RecordReader) Mode() RecordMode { return r.mode }
+func (r *Reader) Mode() Mode { return r.mode }
 
-func (r *RecordReader) errorf(msg string) error {
-	return &RecordError{Msg: msg}
+func (r *Reader) errorf(msg string) error {
+	return &Error{Msg: msg}
 }
 
-func (r *RecordReader) syntax(msg string) error {
-	return &RecordError{Msg: "malformed JSON at offset " + strconv.Itoa(r.pos) + ": " + msg}
+func (r *Reader) syntax(msg string) error {
+	return &Error{Msg: "malformed JSON at offset " + strconv.Itoa(r.pos) + ": " + msg}
 }
 
-func (r *RecordReader) skipSpace() {
+func (r *Reader) skipSpace() {
 	for r.pos < len(r.data) {
 		switch r.data[r.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -199,7 +202,7 @@ func (r *RecordReader) skipSpace() {
 }
 
 // peek returns the next byte after white space, 0 at the end.
-func (r *RecordReader) peek() byte {
+func (r *Reader) peek() byte {
 	r.skipSpace()
 	if r.pos < len(r.data) {
 		return r.data[r.pos]
@@ -208,7 +211,7 @@ func (r *RecordReader) peek() byte {
 }
 
 // End checks that nothing but white space follows the document.
-func (r *RecordReader) End() error {
+func (r *Reader) End() error {
 	if r.skipSpace(); r.pos < len(r.data) {
 		return r.syntax("data after the document")
 	}
@@ -216,7 +219,7 @@ func (r *RecordReader) End() error {
 }
 
 // Null reads a null if one comes next and reports whether it did.
-func (r *RecordReader) Null() bool {
+func (r *Reader) Null() bool {
 	if r.peek() == 'n' && r.pos+4 <= len(r.data) && string(r.data[r.pos:r.pos+4]) == "null" {
 		r.pos += 4
 		return true
@@ -225,16 +228,16 @@ func (r *RecordReader) Null() bool {
 }
 
 // BeginObject reads the '{' of an object.
-func (r *RecordReader) BeginObject() error {
+func (r *Reader) BeginObject() error {
 	return r.begin('{', "an object")
 }
 
 // BeginArray reads the '[' of an array.
-func (r *RecordReader) BeginArray() error {
+func (r *Reader) BeginArray() error {
 	return r.begin('[', "an array")
 }
 
-func (r *RecordReader) begin(open byte, what string) error {
+func (r *Reader) begin(open byte, what string) error {
 	if c := r.peek(); c != open {
 		return r.wrongType(what)
 	}
@@ -248,7 +251,7 @@ func (r *RecordReader) begin(open byte, what string) error {
 }
 
 // wrongType is the error for a value of the wrong JSON type where want was expected.
-func (r *RecordReader) wrongType(want string) error {
+func (r *Reader) wrongType(want string) error {
 	got := "the end of the document"
 	switch c := r.peek(); {
 	case r.pos >= len(r.data):
@@ -272,7 +275,7 @@ func (r *RecordReader) wrongType(want string) error {
 
 // next reads the separator before an object's key or an array's item, or the closing bracket; more
 // is false after the closing bracket.
-func (r *RecordReader) next(closing byte) (more bool, err error) {
+func (r *Reader) next(closing byte) (more bool, err error) {
 	var c byte
 	if r.pos < len(r.data) {
 		c = r.data[r.pos]
@@ -299,7 +302,7 @@ func (r *RecordReader) next(closing byte) (more bool, err error) {
 
 // Key reads the next key of an object and its ':'; ok is false at the object's end, whose '}' it
 // reads. The key is valid until the next call on r.
-func (r *RecordReader) Key() (key []byte, ok bool, err error) {
+func (r *Reader) Key() (key []byte, ok bool, err error) {
 	// The canonical form has no white space: a key follows '{' or ',' at once, its ':' follows it.
 	d, p := r.data, r.pos
 	switch {
@@ -333,7 +336,7 @@ func (r *RecordReader) Key() (key []byte, ok bool, err error) {
 
 // ArrayLen returns how many items the array whose '[' was just read holds, without reading them, so
 // that a decoder can allocate its slice once.
-func (r *RecordReader) ArrayLen() (int, error) {
+func (r *Reader) ArrayLen() (int, error) {
 	pos, depth, first := r.pos, r.depth, r.first
 	n := 0
 	for {
@@ -354,21 +357,21 @@ func (r *RecordReader) ArrayLen() (int, error) {
 }
 
 // More reports whether an array has another item, reading the ',' before it or the closing ']'.
-func (r *RecordReader) More() (bool, error) {
+func (r *Reader) More() (bool, error) {
 	return r.next(']')
 }
 
-// Unknown handles a key the type does not have: in RecordStrict mode it is an error naming the key
-// and the known ones; in RecordLenient mode its value is skipped.
-func (r *RecordReader) Unknown(key []byte, known []string) error {
-	if r.mode&RecordStrict != 0 {
-		return UnknownRecordField(string(key), known)
+// Unknown handles a key the type does not have: in Strict mode it is an error naming the key
+// and the known ones; in Lenient mode its value is skipped.
+func (r *Reader) Unknown(key []byte, known []string) error {
+	if r.mode&Strict != 0 {
+		return UnknownField(string(key), known)
 	}
 	return r.Skip()
 }
 
-// UnknownRecordField is the error for a field the record type does not have.
-func UnknownRecordField(name string, known []string) error {
+// UnknownField is the error for a field the record type does not have.
+func UnknownField(name string, known []string) error {
 	msg := "unknown field " + strconv.Quote(name) + "; the known fields are "
 	for i, k := range known {
 		if i > 0 {
@@ -379,22 +382,22 @@ func UnknownRecordField(name string, known []string) error {
 	if len(known) == 0 {
 		msg = "unknown field " + strconv.Quote(name) + "; the type has no fields"
 	}
-	return &RecordError{Msg: msg}
+	return &Error{Msg: msg}
 }
 
 // Duplicate is the error for a key an object holds twice.
-func (r *RecordReader) Duplicate(key []byte) error {
+func (r *Reader) Duplicate(key []byte) error {
 	return r.errorf("field " + strconv.Quote(string(key)) + " appears twice")
 }
 
 // Skip reads one value of any type.
-func (r *RecordReader) Skip() error {
+func (r *Reader) Skip() error {
 	_, err := r.RawValue()
 	return err
 }
 
 // RawValue reads one value of any type and returns its text, valid while the document is.
-func (r *RecordReader) RawValue() ([]byte, error) {
+func (r *Reader) RawValue() ([]byte, error) {
 	r.skipSpace()
 	start := r.pos
 	if err := r.skipValue(); err != nil {
@@ -404,7 +407,7 @@ func (r *RecordReader) RawValue() ([]byte, error) {
 }
 
 // skipValue reads one value, checking the JSON grammar; its recursion is bounded by recordMaxDepth.
-func (r *RecordReader) skipValue() error {
+func (r *Reader) skipValue() error {
 	switch c := r.peek(); {
 	case c == '{':
 		if err := r.BeginObject(); err != nil {
@@ -448,7 +451,7 @@ func (r *RecordReader) skipValue() error {
 	return r.wrongType("a value")
 }
 
-func (r *RecordReader) literal(word string) error {
+func (r *Reader) literal(word string) error {
 	if r.pos+len(word) > len(r.data) || string(r.data[r.pos:r.pos+len(word)]) != word {
 		return r.syntax("want " + word)
 	}
@@ -458,7 +461,7 @@ func (r *RecordReader) literal(word string) error {
 
 // number reads a JSON number (RFC 8259 §6) and returns its text; integer reports whether it has
 // neither a fraction nor an exponent.
-func (r *RecordReader) number() (text []byte, integer bool, err error) {
+func (r *Reader) number() (text []byte, integer bool, err error) {
 	start := r.pos
 	d := r.data
 	i := r.pos
@@ -512,7 +515,7 @@ func (r *RecordReader) number() (text []byte, integer bool, err error) {
 // has no escapes, else of the reader's scratch space, valid until the next call. Control characters,
 // bad escapes and invalid UTF-8 are refused; a lone surrogate escape reads as U+FFFD, as
 // encoding/json reads it.
-func (r *RecordReader) stringBytes() ([]byte, error) {
+func (r *Reader) stringBytes() ([]byte, error) {
 	d := r.data
 	r.pos++ // the opening quote
 	start := r.pos
@@ -560,7 +563,7 @@ var recordPlain = func() (t [256]bool) {
 }()
 
 // escapedString continues stringBytes from the first backslash at i, decoding into scratch.
-func (r *RecordReader) escapedString(start, i int) ([]byte, error) {
+func (r *Reader) escapedString(start, i int) ([]byte, error) {
 	d := r.data
 	out := append(r.scratch[:0], d[start:i]...)
 	for i < len(d) {
@@ -658,7 +661,7 @@ func hex4(d []byte, i int) (rune, bool) {
 }
 
 // text reads a string value (or null, as "") for the lexical-form readers.
-func (r *RecordReader) text(want string) ([]byte, bool, error) {
+func (r *Reader) text(want string) ([]byte, bool, error) {
 	if r.pos < len(r.data) && r.data[r.pos] == '"' { // the canonical form: no white space
 		b, err := r.stringBytes()
 		return b, true, err
@@ -675,19 +678,19 @@ func (r *RecordReader) text(want string) ([]byte, bool, error) {
 	return nil, false, r.wrongType(want)
 }
 
-func (r *RecordReader) badValue(xsdType string, text []byte) error {
+func (r *Reader) badValue(xsdType string, text []byte) error {
 	return r.errorf("invalid " + xsdType + " value " + strconv.Quote(string(text)))
 }
 
 // String reads a string value; null reads as "". A string without escapes shares the memory of
 // one copy of the document made for the reader's strings.
-func (r *RecordReader) String() (string, error) {
+func (r *Reader) String() (string, error) {
 	b, _, err := r.text("a string")
 	if err != nil || len(b) == 0 {
 		return "", err
 	}
 	if end := r.pos - 1; end-len(b) >= 0 && end <= len(r.data) && &r.data[end-len(b)] == &b[0] {
-		if r.mode&RecordAlias != 0 {
+		if r.mode&Alias != 0 {
 			return unsafe.String(&b[0], len(b)), nil
 		}
 		if r.str == "" {
@@ -700,7 +703,7 @@ func (r *RecordReader) String() (string, error) {
 
 // Int reads an int (bits 32), long (64) or short (16): a JSON number of any spelling whose value is
 // an integer in range (1e2 and 100.0 read as 100); null reads as 0.
-func (r *RecordReader) Int(xsdType string, bits int) (int64, error) {
+func (r *Reader) Int(xsdType string, bits int) (int64, error) {
 	switch c := r.peek(); {
 	case c == 'n' && r.Null():
 		return 0, nil
@@ -738,7 +741,7 @@ func (r *RecordReader) Int(xsdType string, bits int) (int64, error) {
 }
 
 // Bool reads true or false; null reads as false.
-func (r *RecordReader) Bool() (bool, error) {
+func (r *Reader) Bool() (bool, error) {
 	switch r.peek() {
 	case 't':
 		return true, r.literal("true")
@@ -754,7 +757,7 @@ func (r *RecordReader) Bool() (bool, error) {
 
 // Double reads a double (bits 64) or float (32): a JSON number, or one of the strings "INF", "-INF",
 // "NaN" and "-0"; null reads as 0. A number beyond the type's range is refused.
-func (r *RecordReader) Double(xsdType string, bits int) (float64, error) {
+func (r *Reader) Double(xsdType string, bits int) (float64, error) {
 	switch c := r.peek(); {
 	case c == 'n' && r.Null():
 		return 0, nil
@@ -789,13 +792,13 @@ func (r *RecordReader) Double(xsdType string, bits int) (float64, error) {
 }
 
 // DateTime reads a dateTime's lexical form (ParseDateTime); null reads as the zero value.
-func (r *RecordReader) DateTime() (DateTime, error) {
-	return readLexical(r, "dateTime", ParseDateTime)
+func (r *Reader) DateTime() (xsd.DateTime, error) {
+	return readLexical(r, "dateTime", xsd.ParseDateTime)
 }
 
 // readLexical reads a JSON string holding the lexical form of the XSD type xsdType and parses it;
 // null reads as T's zero value.
-func readLexical[T any](r *RecordReader, xsdType string, parse func(string) (T, bool)) (T, error) {
+func readLexical[T any](r *Reader, xsdType string, parse func(string) (T, bool)) (T, error) {
 	var zero T
 	b, ok, err := r.text("a string")
 	if err != nil || !ok {
@@ -810,34 +813,34 @@ func readLexical[T any](r *RecordReader, xsdType string, parse func(string) (T, 
 
 // Decimal reads a decimal's lexical form (ParseDecimal) from a string, or from a number written
 // without an exponent; null reads as 0.
-func (r *RecordReader) Decimal() (Decimal, error) {
+func (r *Reader) Decimal() (xsd.Decimal, error) {
 	if c := r.peek(); c != '-' && (c < '0' || c > '9') {
-		return readLexical(r, "decimal", ParseDecimal)
+		return readLexical(r, "decimal", xsd.ParseDecimal)
 	}
 	text, _, err := r.number()
 	if err != nil {
-		return Decimal{}, err
+		return xsd.Decimal{}, err
 	}
-	v, ok := ParseDecimal(string(text))
+	v, ok := xsd.ParseDecimal(string(text))
 	if !ok {
-		return Decimal{}, r.badValue("decimal", text)
+		return xsd.Decimal{}, r.badValue("decimal", text)
 	}
 	return v, nil
 }
 
 // GUID reads a guid's lexical form (ParseGUID); null reads as the zero GUID.
-func (r *RecordReader) GUID() (GUID, error) {
-	return readLexical(r, "guid", ParseGUID)
+func (r *Reader) GUID() (xsd.GUID, error) {
+	return readLexical(r, "guid", xsd.ParseGUID)
 }
 
 // Base64 reads a base64Binary's lexical form (ParseBase64); null reads as nil, "" as an empty
 // slice.
-func (r *RecordReader) Base64() ([]byte, error) {
-	return readLexical(r, "base64Binary", ParseBase64)
+func (r *Reader) Base64() ([]byte, error) {
+	return readLexical(r, "base64Binary", xsd.ParseBase64)
 }
 
 // BadEnum is the error for a string that is not a member of the enumeration xsdType.
-func (r *RecordReader) BadEnum(xsdType, text string) error {
+func (r *Reader) BadEnum(xsdType, text string) error {
 	return r.errorf("invalid " + xsdType + " value " + strconv.Quote(text))
 }
 
@@ -906,10 +909,10 @@ func parseIntegralNumber(text string, bits int) (int64, bool) {
 
 // The writers of the canonical form, for the generated AppendRecord methods.
 
-// AppendRecordString appends s as a JSON string, escaping only what JSON requires (the quote, the
+// AppendString appends s as a JSON string, escaping only what JSON requires (the quote, the
 // backslash and control characters, as PostgreSQL's jsonb writes them back); invalid UTF-8 becomes
 // U+FFFD (which no value read from XML holds).
-func AppendRecordString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	last := 0
 	for i := 0; i < len(s); {
@@ -954,18 +957,18 @@ func AppendRecordString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// AppendRecordInt appends an int, long or short.
-func AppendRecordInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
+// AppendInt appends an int, long or short.
+func AppendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
 
-// AppendRecordBool appends true or false.
-func AppendRecordBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+// AppendBool appends true or false.
+func AppendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
 
-// AppendRecordDouble appends a double in Go's shortest round-trip form, or the string "INF",
+// AppendDouble appends a double in Go's shortest round-trip form, or the string "INF",
 // "-INF", "NaN" or "-0".
-func AppendRecordDouble(b []byte, f float64) []byte { return appendRecordFloat(b, f, 64) }
+func AppendDouble(b []byte, f float64) []byte { return appendRecordFloat(b, f, 64) }
 
-// AppendRecordFloat appends a float as AppendRecordDouble does.
-func AppendRecordFloat(b []byte, f float32) []byte { return appendRecordFloat(b, float64(f), 32) }
+// AppendFloat appends a float as AppendDouble does.
+func AppendFloat(b []byte, f float32) []byte { return appendRecordFloat(b, float64(f), 32) }
 
 func appendRecordFloat(b []byte, f float64, bits int) []byte {
 	switch {
@@ -981,50 +984,50 @@ func appendRecordFloat(b []byte, f float64, bits int) []byte {
 	return strconv.AppendFloat(b, f, 'g', -1, bits)
 }
 
-// AppendRecordDateTime appends a dateTime's lexical form as a JSON string.
-func AppendRecordDateTime(b []byte, v DateTime) []byte {
+// AppendDateTime appends a dateTime's lexical form as a JSON string.
+func AppendDateTime(b []byte, v xsd.DateTime) []byte {
 	b = append(b, '"')
 	b = v.AppendText(b)
 	return append(b, '"')
 }
 
-// AppendRecordDecimal appends a decimal's lexical form (its scale kept) as a JSON string.
-func AppendRecordDecimal(b []byte, d Decimal) []byte {
+// AppendDecimal appends a decimal's lexical form (its scale kept) as a JSON string.
+func AppendDecimal(b []byte, d xsd.Decimal) []byte {
 	b = append(b, '"')
 	b = d.AppendText(b)
 	return append(b, '"')
 }
 
-// AppendRecordGUID appends a guid's lexical form as a JSON string.
-func AppendRecordGUID(b []byte, g GUID) []byte {
+// AppendGUID appends a guid's lexical form as a JSON string.
+func AppendGUID(b []byte, g xsd.GUID) []byte {
 	b = append(b, '"')
 	b = g.AppendText(b)
 	return append(b, '"')
 }
 
-// AppendRecordBase64 appends a base64Binary's lexical form as a JSON string, null for nil.
-func AppendRecordBase64(b []byte, v []byte) []byte {
+// AppendBase64 appends a base64Binary's lexical form as a JSON string, null for nil.
+func AppendBase64(b []byte, v []byte) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '"')
-	b = AppendBase64Value(b, v)
+	b = xsd.AppendBase64(b, v)
 	return append(b, '"')
 }
 
-// EachRecordString calls fn with the path ("Address.Lines[2]") and the value of every JSON string of
+// EachString calls fn with the path ("Address.Lines[2]") and the value of every JSON string of
 // doc, keys excluded, in document order, and checks that doc is one JSON value. It lets code that
 // knows no field of the record check all its text (the service checks an imported record's text is
 // what XML can carry).
-func EachRecordString(doc []byte, fn func(path, s string) error) error {
-	r := NewRecordReader(doc, RecordLenient)
+func EachString(doc []byte, fn func(path, s string) error) error {
+	r := NewReader(doc, Lenient)
 	if err := r.eachString("", fn); err != nil {
 		return err
 	}
 	return r.End()
 }
 
-func (r *RecordReader) eachString(path string, fn func(path, s string) error) error {
+func (r *Reader) eachString(path string, fn func(path, s string) error) error {
 	switch r.peek() {
 	case '{':
 		if err := r.BeginObject(); err != nil {
@@ -1064,4 +1067,19 @@ func (r *RecordReader) eachString(path string, fn func(path, s string) error) er
 		return fn(path, string(b))
 	}
 	return r.skipValue()
+}
+
+func hexDigit(c byte) byte { return "0123456789abcdef"[c] }
+
+// unhex reads one hex digit.
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
