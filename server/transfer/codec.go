@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/store"
+	"github.com/contactsync/contactsync/server/transfer/internal/input"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
@@ -176,19 +177,18 @@ type Decoder struct {
 	schema Schema
 	cols   []column
 	keys   *keyMap
-	count  *countingReader
+	count  *input.Counter
 	next   func() (Record, error)
 	rd     recordwire.Reader
 	doc    []byte // the document being built or rewritten
 
 	// JSONL
-	br   *bufio.Reader
-	line int
-	long []byte
+	lines input.Lines
+	line  int
 
 	// CSV
 	cr      *csv.Reader
-	limit   *recordLimit
+	limit   *input.Limit
 	columns []int // the column (top-level element) of each CSV column
 }
 
@@ -211,16 +211,17 @@ func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Deco
 	if err != nil {
 		return nil, err
 	}
-	d := &Decoder{schema: s, cols: cols, keys: keys, count: &countingReader{r: r}}
+	d := &Decoder{schema: s, cols: cols, keys: keys, count: &input.Counter{R: r}}
 	br := bufio.NewReaderSize(d.count, 64<<10)
-	if err := skipBOM(br); err != nil {
+	if err := input.SkipBOM(br); err != nil {
 		return nil, err
 	}
 	switch format {
 	case JSONL:
-		d.br, d.next = br, d.nextJSON
+		d.lines, d.next = input.Lines{R: br, Max: MaxLine}, d.nextJSON
 	case CSV:
-		d.limit = &recordLimit{r: br}
+		// What encoding/csv may read for one record: MaxLine, plus what it buffers ahead.
+		d.limit = &input.Limit{R: br, Max: MaxLine + 64<<10, Err: errRecordTooLong}
 		d.cr = csv.NewReader(d.limit)
 		d.cr.ReuseRecord = true
 		if err := d.readHeader(); err != nil {
@@ -238,25 +239,12 @@ func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Deco
 func (d *Decoder) Next() (Record, error) { return d.next() }
 
 // Offset returns how many bytes of the input have been read so far (including what is buffered).
-func (d *Decoder) Offset() int64 { return d.count.n }
-
-// skipBOM drops a UTF-8 byte order mark at the start of br, as spreadsheet programs and SQL Server's
-// tools write one.
-func skipBOM(br *bufio.Reader) error {
-	b, err := br.Peek(3)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return err
-	}
-	if bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) {
-		_, _ = br.Discard(3)
-	}
-	return nil
-}
+func (d *Decoder) Offset() int64 { return d.count.N }
 
 // nextJSON reads the next non-blank line and decodes it.
 func (d *Decoder) nextJSON() (Record, error) {
 	for {
-		line, tooLong, err := d.readLine()
+		line, tooLong, err := d.lines.Next()
 		if err != nil {
 			return Record{}, err
 		}
@@ -280,37 +268,6 @@ func (d *Decoder) nextJSON() (Record, error) {
 		}
 		rec, err := d.store(doc)
 		return Record{Line: d.line, Record: rec, Err: err}, nil
-	}
-}
-
-// readLine returns the next line without its line break (io.EOF when there is none), or tooLong when
-// it exceeds MaxLine, in which case the rest of it is skipped. The line is valid until the next call.
-func (d *Decoder) readLine() (line []byte, tooLong bool, err error) {
-	d.long = d.long[:0]
-	for {
-		chunk, err := d.br.ReadSlice('\n')
-		full := errors.Is(err, bufio.ErrBufferFull)
-		if err != nil && !full && !errors.Is(err, io.EOF) {
-			return nil, false, err
-		}
-		if !tooLong {
-			if len(d.long)+len(chunk) > MaxLine {
-				tooLong, d.long = true, d.long[:0]
-			} else if full || len(d.long) > 0 {
-				d.long = append(d.long, chunk...) // a long line, read in pieces
-			}
-		}
-		switch {
-		case full:
-			continue
-		case tooLong:
-			return nil, true, nil
-		case len(d.long) > 0:
-			return d.long, false, nil
-		case len(chunk) == 0: // err is io.EOF: no more lines
-			return nil, false, io.EOF
-		}
-		return chunk, false, nil
 	}
 }
 
@@ -409,7 +366,7 @@ func recordError(err error) error {
 
 // readHeader reads the CSV header and maps its columns to the record type's elements.
 func (d *Decoder) readHeader() error {
-	d.limit.reset()
+	d.limit.Reset()
 	header, err := d.cr.Read()
 	if errors.Is(err, io.EOF) {
 		return errors.New("line 1: the input is empty; a CSV file starts with a header row naming the fields")
@@ -434,7 +391,7 @@ func (d *Decoder) readHeader() error {
 
 // nextCSV reads the next CSV row and decodes it.
 func (d *Decoder) nextCSV() (Record, error) {
-	d.limit.reset()
+	d.limit.Reset()
 	row, err := d.cr.Read()
 	if errors.Is(err, io.EOF) {
 		return Record{}, io.EOF
@@ -473,37 +430,3 @@ func (d *Decoder) nextCSV() (Record, error) {
 
 // errRecordTooLong ends a CSV input in which one record runs past MaxLine bytes.
 var errRecordTooLong = fmt.Errorf("a CSV record longer than %d bytes (a quote that is never closed?); the rest of the input cannot be read as records", MaxLine)
-
-// recordLimit bounds the bytes encoding/csv reads for one record. A quoted field may span lines, so a
-// quote that is never closed would make the reader take the rest of the input, however large, as one
-// field, in memory; past MaxLine (plus what the reader buffers ahead) it fails instead.
-type recordLimit struct {
-	r    io.Reader
-	left int
-}
-
-func (l *recordLimit) reset() { l.left = MaxLine + 64<<10 }
-
-func (l *recordLimit) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, errRecordTooLong
-	}
-	if len(p) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.r.Read(p)
-	l.left -= n
-	return n, err
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
