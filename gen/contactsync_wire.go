@@ -5,7 +5,7 @@ package gen
 
 import (
 	"context"
-	"encoding/json"
+
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
@@ -180,13 +180,13 @@ var opTestCreateContact = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*TestCreateContactResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.TestCreateContactResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.TestCreateContactResult = new(Contact)
 			err = v.TestCreateContactResult.DecodeJSON(r)
 		default:
@@ -258,13 +258,13 @@ var opTestUpdateContact = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*TestUpdateContactResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.TestUpdateContactResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.TestUpdateContactResult = new(Contact)
 			err = v.TestUpdateContactResult.DecodeJSON(r)
 		default:
@@ -336,13 +336,13 @@ var opDeleteContact = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*DeleteContactResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.DeleteContactResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.DeleteContactResult = new(Contact)
 			err = v.DeleteContactResult.DecodeJSON(r)
 		default:
@@ -414,13 +414,13 @@ var opReadContact = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*ReadContactResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.ReadContactResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.ReadContactResult = new(Contact)
 			err = v.ReadContactResult.DecodeJSON(r)
 		default:
@@ -467,7 +467,7 @@ var opVersion = &wire.Operation{
 		b = jsonwire.AppendString(b, v.VersionResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*VersionResponse)
 		var err error
 		v.VersionResult, err = jsonwire.String(tok, "result")
@@ -514,7 +514,7 @@ var opVersionMajor = &wire.Operation{
 		b = xsd.AppendInt(b, int64(v.VersionMajorResult))
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*VersionMajorResponse)
 		var err error
 		{
@@ -565,7 +565,7 @@ var opVersionMinor = &wire.Operation{
 		b = xsd.AppendInt(b, int64(v.VersionMinorResult))
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*VersionMinorResponse)
 		var err error
 		{
@@ -1399,7 +1399,7 @@ func (v *ArrayOfString) DecodeJSON(r *jsonwire.Reader) error {
 			return err
 		}
 		var item *string
-		if tok == nil {
+		if tok.IsNull() {
 			item = nil
 		} else {
 			var x string
@@ -1617,10 +1617,10 @@ func (v *Contact) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[7] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.RoleIds = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.RoleIds = new(ArrayOfString)
 				err = v.RoleIds.DecodeJSON(r)
 			default:

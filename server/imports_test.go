@@ -83,20 +83,23 @@ const wireRuntime = module + "/server/wire"
 // wireImports are the packages of the generated code's runtime and what each may import beside the
 // standard library, as their doc comments say: the value forms under everything, each encoding on
 // the value forms alone, the table on the encodings its function fields name, the record format on
-// the table's type descriptors. No encoding imports another, so each can change alone.
+// the table's type descriptors, the JSON endpoint and the record format on the one JSON tokenizer. No
+// encoding imports another, so each can change alone.
 var wireImports = map[string][]string{
 	wireRuntime + "/xsd":        {module + "/server/fault"},
 	wireRuntime + "/xmlwire":    {module + "/server/fault", wireRuntime + "/xsd"},
 	wireRuntime + "/formwire":   {module + "/server/fault", wireRuntime + "/xsd"},
-	wireRuntime + "/jsonwire":   {module + "/server/fault", wireRuntime + "/xsd"},
+	wireRuntime + "/jsonwire":   {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
 	wireRuntime:                 {module + "/server/fault", wireRuntime + "/xmlwire", wireRuntime + "/formwire", wireRuntime + "/jsonwire"},
-	wireRuntime + "/recordwire": {wireRuntime, wireRuntime + "/xsd"},
+	wireRuntime + "/recordwire": {wireRuntime, wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
+	// The one JSON tokenizer, under the JSON endpoint and the record format.
+	wireRuntime + "/internal/jsontext": {},
 }
 
 // generatedMayImport reports whether generated code (gen/) may import imp: gowsdl's soap package and
 // the runtime's packages, not its internal ones.
 func generatedMayImport(imp string) bool {
-	return imp == "github.com/hooklift/gowsdl/soap" || wireImports[imp] != nil
+	return imp == "github.com/hooklift/gowsdl/soap" || wireImports[imp] != nil && !strings.Contains(imp, "/internal/")
 }
 
 // importViolations checks the import rules on the direct imports of pkgs and returns one message per

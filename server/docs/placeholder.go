@@ -1,7 +1,6 @@
 package docs
 
 import (
-	"encoding/json"
 	"net/url"
 	"strings"
 
@@ -170,4 +169,4 @@ func appendPlaceholderJSON(b []byte, f wire.Field, depth int) []byte {
 }
 
 // DecodeJSON skips the object: placeholders are only written.
-func (p *placeholder) DecodeJSON(r *jsonwire.Reader) error { return r.Skip(json.Delim('{')) }
+func (p *placeholder) DecodeJSON(r *jsonwire.Reader) error { return r.SkipObject() }

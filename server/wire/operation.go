@@ -2,7 +2,6 @@ package wire
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 
@@ -122,7 +121,7 @@ type Operation struct {
 	// AppendResultJSON appends the result of resp as a JSON value (null for a null result or none).
 	AppendResultJSON func(b []byte, resp Message) []byte
 	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
-	DecodeResultJSON func(r *jsonwire.Reader, tok json.Token, resp Message) error
+	DecodeResultJSON func(r *jsonwire.Reader, tok jsonwire.Token, resp Message) error
 }
 
 // Bound is a contract's operation table bound to an implementation of the server interface generated

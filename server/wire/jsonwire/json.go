@@ -1,16 +1,13 @@
 package jsonwire
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire/internal/jsontext"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
@@ -103,218 +100,246 @@ func AppendBase64(b []byte, v []byte) []byte {
 	return append(b, '"')
 }
 
-// Reader reads a JSON request body for the generated decoders, with the same depth limit as XML.
-// It is built on encoding/json's streaming tokenizer (numbers kept as text, so a huge number is refused
-// by the parameter's type rather than rounded).
+// Reader reads a JSON request body for the generated decoders, with the same depth limit as XML,
+// over the wire runtime's one JSON tokenizer (jsontext) in encoding/json's reading: invalid UTF-8 in
+// a string reads as U+FFFD, and numbers are kept as text, so a huge number is refused by the
+// parameter's type rather than rounded.
 type Reader struct {
-	d        *json.Decoder
-	depth    int
+	d        jsontext.Decoder
 	maxDepth int
 }
 
 // NewReader returns a reader of body, refusing nesting deeper than maxDepth.
 func NewReader(body []byte, maxDepth int) *Reader {
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.UseNumber()
-	return &Reader{d: d, maxDepth: maxDepth}
+	r := &Reader{maxDepth: maxDepth}
+	r.d.Reset(body, jsontext.Options{MaxDepth: maxDepth, ReplaceInvalidUTF8: true})
+	return r
 }
 
-func malformedJSON(err error) error {
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) {
-		return fault.Errorf(fault.MalformedRequest, "The request is not valid JSON: %s (at byte %d).", syntax.Error(), syntax.Offset)
-	}
-	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+// malformed words the tokenizer's last error as the endpoint's fault: the depth limit, a body that
+// ended too soon, or a syntax error and where it is.
+func (r *Reader) malformed() error {
+	offset, detail, deep := r.d.LastSyntax()
+	switch {
+	case deep:
+		return fault.Errorf(fault.TooLarge, "The JSON is nested deeper than %d levels.", r.maxDepth)
+	case offset >= len(r.d.Data()) || r.d.Pos() >= len(r.d.Data()):
 		return fault.Errorf(fault.MalformedRequest, "The request body ended before the JSON value was complete.")
 	}
-	return fault.Errorf(fault.MalformedRequest, "The request is not valid JSON: %v.", err)
+	return fault.Errorf(fault.MalformedRequest, "The request is not valid JSON: %s (at byte %d).", detail, offset+1)
 }
 
-// Token returns the next value token: a string, a json.Number, a bool, nil for null, or json.Delim
-// '{' or '[' opening an object or array (whose content the caller reads).
-func (r *Reader) Token() (json.Token, error) {
-	tok, err := r.d.Token()
-	if err != nil {
-		return nil, malformedJSON(err)
-	}
-	if d, ok := tok.(json.Delim); ok {
-		switch d {
-		case '{', '[':
-			r.depth++
-			if r.depth > r.maxDepth {
-				return nil, fault.Errorf(fault.TooLarge, "The JSON is nested deeper than %d levels.", r.maxDepth)
-			}
-		default:
-			return nil, fault.Errorf(fault.MalformedRequest, "The request is not valid JSON: unexpected %q.", string(d))
+// Token is the first token of a JSON value: a scalar value whole, or the '{' or '[' that opens an
+// object or an array (whose content the caller reads).
+type Token struct {
+	// kind is the token's first byte: '"' a string, '0' a number, 't' true, 'f' false, 'n' null,
+	// '{' or '['.
+	kind byte
+	// text is a string's value or a number's text.
+	text string
+}
+
+// IsNull reports whether the token is null.
+func (t Token) IsNull() bool { return t.kind == 'n' }
+
+// Opens reports whether the token opens an object (delim '{') or an array ('[').
+func (t Token) Opens(delim byte) bool { return t.kind == delim }
+
+// Token reads the next value's token.
+func (r *Reader) Token() (Token, error) {
+	c := r.d.Peek()
+	switch {
+	case c == '{' || c == '[':
+		var err error
+		if c == '{' {
+			err = r.d.BeginObject()
+		} else {
+			err = r.d.BeginArray()
 		}
+		if err != nil {
+			return Token{}, r.malformed()
+		}
+		return Token{kind: c}, nil
+	case c == '"':
+		b, err := r.d.StringBytes()
+		if err != nil {
+			return Token{}, r.malformed()
+		}
+		return Token{kind: '"', text: string(b)}, nil
+	case c == 't' || c == 'f' || c == 'n':
+		word := "null"
+		switch c {
+		case 't':
+			word = "true"
+		case 'f':
+			word = "false"
+		}
+		if err := r.d.Literal(word); err != nil {
+			return Token{}, r.malformed()
+		}
+		return Token{kind: c}, nil
+	case c == '-' || c >= '0' && c <= '9':
+		text, _, err := r.d.Number()
+		if err != nil {
+			return Token{}, r.malformed()
+		}
+		return Token{kind: '0', text: string(text)}, nil
 	}
-	return tok, nil
+	if r.d.Pos() >= len(r.d.Data()) {
+		return Token{}, fault.Errorf(fault.MalformedRequest, "The request body ended before the JSON value was complete.")
+	}
+	return Token{}, fault.Errorf(fault.MalformedRequest, "The request is not valid JSON: invalid character %q looking for beginning of value (at byte %d).",
+		rune(c), r.d.Pos()+1)
 }
 
 // Object reads the start of the request body, which must be a JSON object; an empty body counts as {}.
 func (r *Reader) Object() (empty bool, err error) {
-	tok, err := r.d.Token()
-	if err == io.EOF {
+	c := r.d.Peek()
+	switch {
+	case r.d.Pos() >= len(r.d.Data()):
 		return true, nil
+	case c == '{':
+		if r.d.BeginObject() != nil {
+			return false, r.malformed()
+		}
+		return false, nil
 	}
-	if err != nil {
-		return false, malformedJSON(err)
+	// Another value is read whole first, so that a body that is not JSON at all says so.
+	if _, err := r.Token(); err != nil {
+		return false, err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return false, fault.Errorf(fault.MalformedRequest, "The request body must be a JSON object holding the parameters by name.")
-	}
-	r.depth = 1
-	return false, nil
+	return false, fault.Errorf(fault.MalformedRequest, "The request body must be a JSON object holding the parameters by name.")
 }
 
 // Key returns the next key of the object being read, or ok false at its end ('}' consumed).
 func (r *Reader) Key() (key string, ok bool, err error) {
-	tok, err := r.d.Token()
+	k, ok, err := r.d.Key()
 	if err != nil {
-		return "", false, malformedJSON(err)
+		return "", false, r.malformed()
 	}
-	switch t := tok.(type) {
-	case string:
-		return t, true, nil
-	case json.Delim:
-		if t == '}' {
-			r.depth--
-			return "", false, nil
-		}
-	}
-	return "", false, fault.Errorf(fault.MalformedRequest, "The request is not valid JSON: expected a key.")
+	return string(k), ok, nil
 }
 
 // More reports whether the array being read has another item; at its end the ']' is consumed.
 func (r *Reader) More() (bool, error) {
-	if r.d.More() {
-		return true, nil
-	}
-	tok, err := r.d.Token()
+	more, err := r.d.More()
 	if err != nil {
-		return false, malformedJSON(err)
+		return false, r.malformed()
 	}
-	if d, ok := tok.(json.Delim); !ok || d != ']' {
-		return false, fault.Errorf(fault.MalformedRequest, "The request is not valid JSON: expected the end of an array.")
-	}
-	r.depth--
-	return false, nil
+	return more, nil
 }
 
 // Skip consumes a value whose first token was tok (for keys the decoder ignores).
-func (r *Reader) Skip(tok json.Token) error {
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return nil
-	}
-	if d == '{' {
+func (r *Reader) Skip(tok Token) error {
+	switch tok.kind {
+	case '{':
 		for {
-			_, ok, err := r.Key()
-			if err != nil || !ok {
-				return err
-			}
-			v, err := r.Token()
+			_, ok, err := r.d.Key()
 			if err != nil {
-				return err
+				return r.malformed()
 			}
-			if err := r.Skip(v); err != nil {
-				return err
+			if !ok {
+				return nil
+			}
+			if r.d.Skip() != nil {
+				return r.malformed()
+			}
+		}
+	case '[':
+		for {
+			more, err := r.d.More()
+			if err != nil {
+				return r.malformed()
+			}
+			if !more {
+				return nil
+			}
+			if r.d.Skip() != nil {
+				return r.malformed()
 			}
 		}
 	}
-	for {
-		more, err := r.More()
-		if err != nil || !more {
-			return err
-		}
-		v, err := r.Token()
-		if err != nil {
-			return err
-		}
-		if err := r.Skip(v); err != nil {
-			return err
-		}
-	}
+	return nil
 }
+
+// SkipObject consumes the rest of an object whose '{' was read.
+func (r *Reader) SkipObject() error { return r.Skip(Token{kind: '{'}) }
 
 // End checks that nothing but white space follows the body's value.
 func (r *Reader) End() error {
-	if _, err := r.d.Token(); err != io.EOF {
+	if r.d.End() != nil {
 		return fault.Errorf(fault.MalformedRequest, "Unexpected content after the JSON object.")
 	}
 	return nil
 }
 
 // jsonType names a token's JSON type for errors.
-func jsonType(tok json.Token) string {
-	switch t := tok.(type) {
-	case string:
+func jsonType(tok Token) string {
+	switch tok.kind {
+	case '"':
 		return "a string"
-	case json.Number:
+	case '0':
 		return "a number"
-	case bool:
+	case 't', 'f':
 		return "a boolean"
-	case nil:
+	case 'n':
 		return "null"
-	case json.Delim:
-		if t == '[' {
-			return "an array"
-		}
+	case '[':
+		return "an array"
+	case '{':
 		return "an object"
 	}
 	return "a value"
 }
 
 // WrongType reports a value of the wrong JSON type.
-func WrongType(what, want string, tok json.Token) error {
+func WrongType(what, want string, tok Token) error {
 	return fault.Errorf(fault.InvalidArgument, "The %s must be %s, not %s.", what, want, jsonType(tok))
 }
 
 // String reads a string value; null reads as "" (a null string).
-func String(tok json.Token, what string) (string, error) {
-	switch t := tok.(type) {
-	case string:
-		return t, nil
-	case nil:
+func String(tok Token, what string) (string, error) {
+	switch tok.kind {
+	case '"':
+		return tok.text, nil
+	case 'n':
 		return "", nil
 	}
 	return "", WrongType(what, "a string", tok)
 }
 
 // Int reads an integer of the XSD type xsdType and size bits.
-func Int(tok json.Token, what, xsdType string, bits int) (int64, error) {
-	n, ok := tok.(json.Number)
-	if !ok {
+func Int(tok Token, what, xsdType string, bits int) (int64, error) {
+	if tok.kind != '0' {
 		return 0, WrongType(what, "a number", tok)
 	}
-	v, err := strconv.ParseInt(string(n), 10, bits)
+	v, err := strconv.ParseInt(tok.text, 10, bits)
 	if err != nil {
-		return 0, xsd.BadValue(what, xsdType, string(n))
+		return 0, xsd.BadValue(what, xsdType, tok.text)
 	}
 	return v, nil
 }
 
 // Bool reads a boolean.
-func Bool(tok json.Token, what string) (bool, error) {
-	b, ok := tok.(bool)
-	if !ok {
+func Bool(tok Token, what string) (bool, error) {
+	if tok.kind != 't' && tok.kind != 'f' {
 		return false, WrongType(what, "true or false", tok)
 	}
-	return b, nil
+	return tok.kind == 't', nil
 }
 
 // Double reads a number (bits 64 for xsd:double, 32 for xsd:float), or one of the strings "NaN",
 // "Infinity", "-Infinity".
-func Double(tok json.Token, what, xsdType string, bits int) (float64, error) {
-	switch t := tok.(type) {
-	case json.Number:
-		f, err := strconv.ParseFloat(string(t), bits)
+func Double(tok Token, what, xsdType string, bits int) (float64, error) {
+	switch tok.kind {
+	case '0':
+		f, err := strconv.ParseFloat(tok.text, bits)
 		if err != nil {
-			return 0, xsd.BadValue(what, xsdType, string(t))
+			return 0, xsd.BadValue(what, xsdType, tok.text)
 		}
 		return f, nil
-	case string:
-		switch t {
+	case '"':
+		switch tok.text {
 		case "NaN":
 			return math.NaN(), nil
 		case "Infinity":
@@ -328,11 +353,11 @@ func Double(tok json.Token, what, xsdType string, bits int) (float64, error) {
 
 // DateTime reads "\/Date(ms)\/" (the JSON text's "\/" is "/" once read), as JavaScriptSerializer
 // writes it, or an xsd:dateTime string.
-func DateTime(tok json.Token, what string) (xsd.DateTime, error) {
-	s, ok := tok.(string)
-	if !ok {
+func DateTime(tok Token, what string) (xsd.DateTime, error) {
+	if tok.kind != '"' {
 		return xsd.DateTime{}, WrongType(what, `a "\/Date(ms)\/" string`, tok)
 	}
+	s := tok.text
 	if inner, found := cutAround(s, "/Date(", ")/"); found {
 		ms, err := strconv.ParseInt(inner, 10, 64)
 		if err == nil {
@@ -346,14 +371,14 @@ func DateTime(tok json.Token, what string) (xsd.DateTime, error) {
 }
 
 // Base64 reads a base64 string; null is nil.
-func Base64(tok json.Token, what string) ([]byte, error) {
-	switch t := tok.(type) {
-	case nil:
+func Base64(tok Token, what string) ([]byte, error) {
+	switch tok.kind {
+	case 'n':
 		return nil, nil
-	case string:
-		v, ok := xsd.ParseBase64(t)
+	case '"':
+		v, ok := xsd.ParseBase64(tok.text)
 		if !ok {
-			return nil, xsd.BadValue(what, "base64Binary", t)
+			return nil, xsd.BadValue(what, "base64Binary", tok.text)
 		}
 		return v, nil
 	}

@@ -1,8 +1,6 @@
 package jsonwire
 
 import (
-	"encoding/json"
-
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
@@ -13,16 +11,11 @@ func AppendDecimal(b []byte, d xsd.Decimal) []byte { return d.AppendText(b) }
 // Decimal reads an xsd:decimal from a JSON number, or from a string holding one (which keeps
 // digits a JavaScript number would round, as JavaScriptSerializer also accepts). The lexical rules
 // are ParseDecimal's: a number in exponent form is refused.
-func Decimal(tok json.Token, what string) (xsd.Decimal, error) {
-	var text string
-	switch t := tok.(type) {
-	case json.Number:
-		text = string(t)
-	case string:
-		text = t
-	default:
+func Decimal(tok Token, what string) (xsd.Decimal, error) {
+	if tok.kind != '0' && tok.kind != '"' {
 		return xsd.Decimal{}, WrongType(what, "a number", tok)
 	}
+	text := tok.text
 	d, ok := xsd.ParseDecimal(text)
 	if !ok {
 		return xsd.Decimal{}, xsd.BadValue(what, "decimal", text)
@@ -39,11 +32,11 @@ func AppendGUID(b []byte, g xsd.GUID) []byte {
 }
 
 // GUID reads a guid from a JSON string.
-func GUID(tok json.Token, what string) (xsd.GUID, error) {
-	s, ok := tok.(string)
-	if !ok {
+func GUID(tok Token, what string) (xsd.GUID, error) {
+	if tok.kind != '"' {
 		return xsd.GUID{}, WrongType(what, "a guid string", tok)
 	}
+	s := tok.text
 	g, ok := xsd.ParseGUID(s)
 	if !ok {
 		return xsd.GUID{}, xsd.BadValue(what, "guid", s)

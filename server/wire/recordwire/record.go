@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/internal/jsontext"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
@@ -107,22 +108,6 @@ func Decode(doc []byte, mode Mode, v Record) error {
 	return r.End()
 }
 
-// Error is an error reading a record document: what was wrong, and where in the record, as a
-// path of element names and array indexes ("Address.Lines[2]").
-type Error struct {
-	// Path is where in the record the error is; "" for the document itself.
-	Path string
-	// Msg says what is wrong.
-	Msg string
-}
-
-func (e *Error) Error() string {
-	if e.Path == "" {
-		return "record: " + e.Msg
-	}
-	return "record: " + e.Path + ": " + e.Msg
-}
-
 // Path puts the element name in front of the path of an Error (the generated decoders
 // call it on the way out of an element); other errors are returned as they are.
 func Path(name string, err error) error {
@@ -152,18 +137,19 @@ func Item(i int, err error) error {
 	return err
 }
 
-// Reader reads a record document for the generated DecodeRecord methods. It is a small
-// hand-written scanner over the bytes (no tokens, no reflection, keys as slices of the input), since
-// the store's read path decodes one document per request.
+// Error is an error reading a record document: what was wrong, and where in the record, as a
+// path of element names and array indexes ("Address.Lines[2]"). The tokenizer makes the syntax
+// errors, so it is its type.
+type Error = jsontext.Error
+
+// Reader reads a record document for the generated DecodeRecord methods: the value readers of the
+// canonical form over the one JSON tokenizer (jsontext), whose structural methods (BeginObject, Key,
+// BeginArray, More, ArrayLen, Null, Skip, RawValue, End) it takes as its own.
 type Reader struct {
-	data    []byte
-	pos     int
-	mode    Mode
-	depth   int
-	first   bool // just after '{' or '[': no comma before the next key or item
-	scratch []byte
-	// str is data as a string, made on the first string value read: the strings read without
-	// escapes are slices of it, so a document costs one string allocation, not one per value.
+	jsontext.Decoder
+	mode Mode
+	// str is the document as a string, made on the first string value read: the strings read
+	// without escapes are slices of it, so a document costs one string allocation, not one per value.
 	str string
 }
 
@@ -176,190 +162,14 @@ func NewReader(doc []byte, mode Mode) *Reader {
 
 // Reset makes r read doc from its start in the given mode, keeping its scratch space.
 func (r *Reader) Reset(doc []byte, mode Mode) {
-	*r = Reader{data: doc, mode: mode, scratch: r.scratch[:0]}
+	r.Decoder.Reset(doc, jsontext.Options{MaxDepth: recordMaxDepth})
+	r.mode, r.str = mode, ""
 }
 
 // Mode returns the reader's mode.
 func (r *Reader) Mode() Mode { return r.mode }
 
-func (r *Reader) errorf(msg string) error {
-	return &Error{Msg: msg}
-}
-
-func (r *Reader) syntax(msg string) error {
-	return &Error{Msg: "malformed JSON at offset " + strconv.Itoa(r.pos) + ": " + msg}
-}
-
-func (r *Reader) skipSpace() {
-	for r.pos < len(r.data) {
-		switch r.data[r.pos] {
-		case ' ', '\t', '\n', '\r':
-			r.pos++
-		default:
-			return
-		}
-	}
-}
-
-// peek returns the next byte after white space, 0 at the end.
-func (r *Reader) peek() byte {
-	r.skipSpace()
-	if r.pos < len(r.data) {
-		return r.data[r.pos]
-	}
-	return 0
-}
-
-// End checks that nothing but white space follows the document.
-func (r *Reader) End() error {
-	if r.skipSpace(); r.pos < len(r.data) {
-		return r.syntax("data after the document")
-	}
-	return nil
-}
-
-// Null reads a null if one comes next and reports whether it did.
-func (r *Reader) Null() bool {
-	if r.peek() == 'n' && r.pos+4 <= len(r.data) && string(r.data[r.pos:r.pos+4]) == "null" {
-		r.pos += 4
-		return true
-	}
-	return false
-}
-
-// BeginObject reads the '{' of an object.
-func (r *Reader) BeginObject() error {
-	return r.begin('{', "an object")
-}
-
-// BeginArray reads the '[' of an array.
-func (r *Reader) BeginArray() error {
-	return r.begin('[', "an array")
-}
-
-func (r *Reader) begin(open byte, what string) error {
-	if c := r.peek(); c != open {
-		return r.wrongType(what)
-	}
-	if r.depth >= recordMaxDepth {
-		return r.syntax("nested deeper than " + strconv.Itoa(recordMaxDepth) + " levels")
-	}
-	r.depth++
-	r.pos++
-	r.first = true
-	return nil
-}
-
-// wrongType is the error for a value of the wrong JSON type where want was expected.
-func (r *Reader) wrongType(want string) error {
-	got := "the end of the document"
-	switch c := r.peek(); {
-	case r.pos >= len(r.data):
-	case c == '{':
-		got = "an object"
-	case c == '[':
-		got = "an array"
-	case c == '"':
-		got = "a string"
-	case c == 't' || c == 'f':
-		got = "a boolean"
-	case c == 'n':
-		got = "null"
-	case c == '-' || c >= '0' && c <= '9':
-		got = "a number"
-	default:
-		return r.syntax("unexpected character " + strconv.QuoteRune(rune(c)))
-	}
-	return r.errorf("want " + want + ", found " + got)
-}
-
-// next reads the separator before an object's key or an array's item, or the closing bracket; more
-// is false after the closing bracket.
-func (r *Reader) next(closing byte) (more bool, err error) {
-	var c byte
-	if r.pos < len(r.data) {
-		c = r.data[r.pos]
-	}
-	if c <= ' ' { // white space, or the end: the canonical form has neither here
-		c = r.peek()
-	}
-	if c == closing {
-		r.pos++
-		r.depth--
-		r.first = false
-		return false, nil
-	}
-	if r.first {
-		r.first = false
-		return true, nil
-	}
-	if c != ',' {
-		return false, r.syntax("want ',' or '" + string(closing) + "'")
-	}
-	r.pos++
-	return true, nil
-}
-
-// Key reads the next key of an object and its ':'; ok is false at the object's end, whose '}' it
-// reads. The key is valid until the next call on r.
-func (r *Reader) Key() (key []byte, ok bool, err error) {
-	// The canonical form has no white space: a key follows '{' or ',' at once, its ':' follows it.
-	d, p := r.data, r.pos
-	switch {
-	case p+1 < len(d) && d[p] == ',' && d[p+1] == '"' && !r.first:
-		r.pos = p + 1
-	case p < len(d) && d[p] == '"' && r.first:
-		r.first = false
-	default:
-		more, err := r.next('}')
-		if err != nil || !more {
-			return nil, false, err
-		}
-		if r.peek() != '"' {
-			return nil, false, r.syntax("want a key")
-		}
-	}
-	key, err = r.stringBytes()
-	if err != nil {
-		return nil, false, err
-	}
-	if r.pos < len(d) && d[r.pos] == ':' {
-		r.pos++
-		return key, true, nil
-	}
-	if r.peek() != ':' {
-		return nil, false, r.syntax("want ':' after a key")
-	}
-	r.pos++
-	return key, true, nil
-}
-
-// ArrayLen returns how many items the array whose '[' was just read holds, without reading them, so
-// that a decoder can allocate its slice once.
-func (r *Reader) ArrayLen() (int, error) {
-	pos, depth, first := r.pos, r.depth, r.first
-	n := 0
-	for {
-		more, err := r.More()
-		if err != nil {
-			return 0, err
-		}
-		if !more {
-			break
-		}
-		n++
-		if err := r.skipValue(); err != nil {
-			return 0, err
-		}
-	}
-	r.pos, r.depth, r.first = pos, depth, first
-	return n, nil
-}
-
-// More reports whether an array has another item, reading the ',' before it or the closing ']'.
-func (r *Reader) More() (bool, error) {
-	return r.next(']')
-}
+func (r *Reader) errorf(msg string) error { return &Error{Msg: msg} }
 
 // Unknown handles a key the type does not have: in Strict mode it is an error naming the key
 // and the known ones; in Lenient mode its value is skipped.
@@ -390,292 +200,22 @@ func (r *Reader) Duplicate(key []byte) error {
 	return r.errorf("field " + strconv.Quote(string(key)) + " appears twice")
 }
 
-// Skip reads one value of any type.
-func (r *Reader) Skip() error {
-	_, err := r.RawValue()
-	return err
-}
-
-// RawValue reads one value of any type and returns its text, valid while the document is.
-func (r *Reader) RawValue() ([]byte, error) {
-	r.skipSpace()
-	start := r.pos
-	if err := r.skipValue(); err != nil {
-		return nil, err
-	}
-	return r.data[start:r.pos], nil
-}
-
-// skipValue reads one value, checking the JSON grammar; its recursion is bounded by recordMaxDepth.
-func (r *Reader) skipValue() error {
-	switch c := r.peek(); {
-	case c == '{':
-		if err := r.BeginObject(); err != nil {
-			return err
-		}
-		for {
-			_, ok, err := r.Key()
-			if err != nil || !ok {
-				return err
-			}
-			if err := r.skipValue(); err != nil {
-				return err
-			}
-		}
-	case c == '[':
-		if err := r.BeginArray(); err != nil {
-			return err
-		}
-		for {
-			more, err := r.More()
-			if err != nil || !more {
-				return err
-			}
-			if err := r.skipValue(); err != nil {
-				return err
-			}
-		}
-	case c == '"':
-		_, err := r.stringBytes()
-		return err
-	case c == 't':
-		return r.literal("true")
-	case c == 'f':
-		return r.literal("false")
-	case c == 'n':
-		return r.literal("null")
-	case c == '-' || c >= '0' && c <= '9':
-		_, _, err := r.number()
-		return err
-	}
-	return r.wrongType("a value")
-}
-
-func (r *Reader) literal(word string) error {
-	if r.pos+len(word) > len(r.data) || string(r.data[r.pos:r.pos+len(word)]) != word {
-		return r.syntax("want " + word)
-	}
-	r.pos += len(word)
-	return nil
-}
-
-// number reads a JSON number (RFC 8259 §6) and returns its text; integer reports whether it has
-// neither a fraction nor an exponent.
-func (r *Reader) number() (text []byte, integer bool, err error) {
-	start := r.pos
-	d := r.data
-	i := r.pos
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-	default:
-		r.pos = i
-		return nil, false, r.syntax("malformed number")
-	}
-	integer = true
-	if i < len(d) && d[i] == '.' {
-		integer = false
-		i++
-		j := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == j {
-			r.pos = i
-			return nil, false, r.syntax("malformed number")
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		integer = false
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		j := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		if i == j {
-			r.pos = i
-			return nil, false, r.syntax("malformed number")
-		}
-	}
-	r.pos = i
-	return d[start:i], integer, nil
-}
-
-// stringBytes reads a JSON string and returns its decoded bytes: a slice of the document when it
-// has no escapes, else of the reader's scratch space, valid until the next call. Control characters,
-// bad escapes and invalid UTF-8 are refused; a lone surrogate escape reads as U+FFFD, as
-// encoding/json reads it.
-func (r *Reader) stringBytes() ([]byte, error) {
-	d := r.data
-	r.pos++ // the opening quote
-	start := r.pos
-	i := start
-	for i < len(d) {
-		for i < len(d) && recordPlain[d[i]] { // the common case: one table look-up per byte
-			i++
-		}
-		if i == len(d) {
-			break
-		}
-		c := d[i]
-		switch {
-		case c == '"':
-			r.pos = i + 1
-			return d[start:i], nil
-		case c == '\\':
-			return r.escapedString(start, i)
-		case c < 0x20:
-			r.pos = i
-			return nil, r.syntax("control character in a string")
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			ru, size := utf8.DecodeRune(d[i:])
-			if ru == utf8.RuneError && size == 1 {
-				r.pos = i
-				return nil, r.syntax("invalid UTF-8 in a string")
-			}
-			i += size
-		}
-	}
-	r.pos = i
-	return nil, r.syntax("unterminated string")
-}
-
-// recordPlain marks the bytes that stand for themselves in a JSON string: printable ASCII but the
-// quote and the backslash. Any other byte (those two, a control character, the start of a multi-byte
-// UTF-8 sequence) takes stringBytes' slower path.
-var recordPlain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// escapedString continues stringBytes from the first backslash at i, decoding into scratch.
-func (r *Reader) escapedString(start, i int) ([]byte, error) {
-	d := r.data
-	out := append(r.scratch[:0], d[start:i]...)
-	for i < len(d) {
-		c := d[i]
-		switch {
-		case c == '"':
-			r.pos = i + 1
-			r.scratch = out
-			return out, nil
-		case c == '\\':
-			if i+1 >= len(d) {
-				r.pos = i
-				return nil, r.syntax("unterminated string")
-			}
-			switch e := d[i+1]; e {
-			case '"', '\\', '/':
-				out = append(out, e)
-				i += 2
-			case 'b':
-				out = append(out, '\b')
-				i += 2
-			case 'f':
-				out = append(out, '\f')
-				i += 2
-			case 'n':
-				out = append(out, '\n')
-				i += 2
-			case 'r':
-				out = append(out, '\r')
-				i += 2
-			case 't':
-				out = append(out, '\t')
-				i += 2
-			case 'u':
-				ru, ok := hex4(d, i+2)
-				if !ok {
-					r.pos = i
-					return nil, r.syntax("malformed \\u escape")
-				}
-				i += 6
-				if utf16IsSurrogate(ru) {
-					lo, ok := rune(-1), false
-					if i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
-						lo, ok = hex4(d, i+2)
-					}
-					if ok && ru < 0xDC00 && lo >= 0xDC00 && lo <= 0xDFFF {
-						ru = 0x10000 + (ru-0xD800)<<10 + (lo - 0xDC00)
-						i += 6
-					} else {
-						ru = utf8.RuneError
-					}
-				}
-				out = utf8.AppendRune(out, ru)
-			default:
-				r.pos = i
-				return nil, r.syntax("bad escape in a string")
-			}
-		case c < 0x20:
-			r.pos = i
-			return nil, r.syntax("control character in a string")
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			ru, size := utf8.DecodeRune(d[i:])
-			if ru == utf8.RuneError && size == 1 {
-				r.pos = i
-				return nil, r.syntax("invalid UTF-8 in a string")
-			}
-			out = append(out, d[i:i+size]...)
-			i += size
-		}
-	}
-	r.pos = i
-	r.scratch = out
-	return nil, r.syntax("unterminated string")
-}
-
-func utf16IsSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDFFF }
-
-// hex4 reads four hex digits at d[i:].
-func hex4(d []byte, i int) (rune, bool) {
-	if i+4 > len(d) {
-		return 0, false
-	}
-	var v rune
-	for _, c := range d[i : i+4] {
-		n, ok := unhex(c)
-		if !ok {
-			return 0, false
-		}
-		v = v<<4 | rune(n)
-	}
-	return v, true
-}
-
 // text reads a string value (or null, as "") for the lexical-form readers.
 func (r *Reader) text(want string) ([]byte, bool, error) {
-	if r.pos < len(r.data) && r.data[r.pos] == '"' { // the canonical form: no white space
-		b, err := r.stringBytes()
+	if d, p := r.Data(), r.Pos(); p < len(d) && d[p] == '"' { // the canonical form: no white space
+		b, err := r.StringBytes()
 		return b, true, err
 	}
-	switch r.peek() {
+	switch r.Peek() {
 	case '"':
-		b, err := r.stringBytes()
+		b, err := r.StringBytes()
 		return b, true, err
 	case 'n':
 		if r.Null() {
 			return nil, false, nil
 		}
 	}
-	return nil, false, r.wrongType(want)
+	return nil, false, r.WrongType(want)
 }
 
 func (r *Reader) badValue(xsdType string, text []byte) error {
@@ -689,12 +229,13 @@ func (r *Reader) String() (string, error) {
 	if err != nil || len(b) == 0 {
 		return "", err
 	}
-	if end := r.pos - 1; end-len(b) >= 0 && end <= len(r.data) && &r.data[end-len(b)] == &b[0] {
+	data := r.Data()
+	if end := r.Pos() - 1; end-len(b) >= 0 && end <= len(data) && &data[end-len(b)] == &b[0] {
 		if r.mode&Alias != 0 {
 			return unsafe.String(&b[0], len(b)), nil
 		}
 		if r.str == "" {
-			r.str = string(r.data)
+			r.str = string(data)
 		}
 		return r.str[end-len(b) : end], nil
 	}
@@ -704,13 +245,13 @@ func (r *Reader) String() (string, error) {
 // Int reads an int (bits 32), long (64) or short (16): a JSON number of any spelling whose value is
 // an integer in range (1e2 and 100.0 read as 100); null reads as 0.
 func (r *Reader) Int(xsdType string, bits int) (int64, error) {
-	switch c := r.peek(); {
+	switch c := r.Peek(); {
 	case c == 'n' && r.Null():
 		return 0, nil
 	case c != '-' && (c < '0' || c > '9'):
-		return 0, r.wrongType("a number")
+		return 0, r.WrongType("a number")
 	}
-	text, integer, err := r.number()
+	text, integer, err := r.Number()
 	if err != nil {
 		return 0, err
 	}
@@ -742,27 +283,27 @@ func (r *Reader) Int(xsdType string, bits int) (int64, error) {
 
 // Bool reads true or false; null reads as false.
 func (r *Reader) Bool() (bool, error) {
-	switch r.peek() {
+	switch r.Peek() {
 	case 't':
-		return true, r.literal("true")
+		return true, r.Literal("true")
 	case 'f':
-		return false, r.literal("false")
+		return false, r.Literal("false")
 	case 'n':
 		if r.Null() {
 			return false, nil
 		}
 	}
-	return false, r.wrongType("a boolean")
+	return false, r.WrongType("a boolean")
 }
 
 // Double reads a double (bits 64) or float (32): a JSON number, or one of the strings "INF", "-INF",
 // "NaN" and "-0"; null reads as 0. A number beyond the type's range is refused.
 func (r *Reader) Double(xsdType string, bits int) (float64, error) {
-	switch c := r.peek(); {
+	switch c := r.Peek(); {
 	case c == 'n' && r.Null():
 		return 0, nil
 	case c == '"':
-		b, err := r.stringBytes()
+		b, err := r.StringBytes()
 		if err != nil {
 			return 0, err
 		}
@@ -778,9 +319,9 @@ func (r *Reader) Double(xsdType string, bits int) (float64, error) {
 		}
 		return 0, r.badValue(xsdType, b)
 	case c != '-' && (c < '0' || c > '9'):
-		return 0, r.wrongType("a number")
+		return 0, r.WrongType("a number")
 	}
-	text, _, err := r.number()
+	text, _, err := r.Number()
 	if err != nil {
 		return 0, err
 	}
@@ -814,10 +355,10 @@ func readLexical[T any](r *Reader, xsdType string, parse func(string) (T, bool))
 // Decimal reads a decimal's lexical form (ParseDecimal) from a string, or from a number written
 // without an exponent; null reads as 0.
 func (r *Reader) Decimal() (xsd.Decimal, error) {
-	if c := r.peek(); c != '-' && (c < '0' || c > '9') {
+	if c := r.Peek(); c != '-' && (c < '0' || c > '9') {
 		return readLexical(r, "decimal", xsd.ParseDecimal)
 	}
-	text, _, err := r.number()
+	text, _, err := r.Number()
 	if err != nil {
 		return xsd.Decimal{}, err
 	}
@@ -1028,7 +569,7 @@ func EachString(doc []byte, fn func(path, s string) error) error {
 }
 
 func (r *Reader) eachString(path string, fn func(path, s string) error) error {
-	switch r.peek() {
+	switch r.Peek() {
 	case '{':
 		if err := r.BeginObject(); err != nil {
 			return err
@@ -1060,26 +601,13 @@ func (r *Reader) eachString(path string, fn func(path, s string) error) error {
 			}
 		}
 	case '"':
-		b, err := r.stringBytes()
+		b, err := r.StringBytes()
 		if err != nil {
 			return err
 		}
 		return fn(path, string(b))
 	}
-	return r.skipValue()
+	return r.Skip()
 }
 
 func hexDigit(c byte) byte { return "0123456789abcdef"[c] }
-
-// unhex reads one hex digit.
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}

@@ -195,10 +195,10 @@ func (e *emitter) jsonAppendSimple(f *xsdField, goType, val string) error {
 func (e *emitter) jsonDecodeField(f *xsdField, gf goField, expr, label string) error {
 	if f.maxOccurs != 1 {
 		item := strings.TrimPrefix(gf.typ, "[]")
-		e.p("switch tok {")
-		e.p("case nil:")
+		e.p("switch {")
+		e.p("case tok.IsNull():")
 		e.p("%s = nil", expr)
-		e.p("case json.Delim('['):")
+		e.p("case tok.Opens('['):")
 		e.p("%s = %s{}", expr, gf.typ)
 		e.p("for {")
 		e.p("more, err := r.More()")
@@ -231,10 +231,10 @@ func (e *emitter) jsonDecodeValue(f *xsdField, goType, expr, label string) error
 		if f.typ.kind == kindArray {
 			open, want = "'['", "an array"
 		}
-		e.p("switch tok {")
-		e.p("case nil:")
+		e.p("switch {")
+		e.p("case tok.IsNull():")
 		e.p("%s = nil", expr)
-		e.p("case json.Delim(%s):", open)
+		e.p("case tok.Opens(%s):", open)
 		e.p("%s = new(%s)", expr, base)
 		e.p("err = %s.DecodeJSON(r)", expr)
 		e.p("default:")
@@ -243,7 +243,7 @@ func (e *emitter) jsonDecodeValue(f *xsdField, goType, expr, label string) error
 		return nil
 	}
 	if ptr {
-		e.p("if tok == nil {")
+		e.p("if tok.IsNull() {")
 		e.p("%s = nil", expr)
 		e.p("} else {")
 		e.p("var x %s", base)
@@ -324,7 +324,7 @@ func (e *emitter) jsonOperation(op *contractOperation, result *xsdField) error {
 		e.p("return b")
 	}
 	e.p("},")
-	e.p("DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {")
+	e.p("DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {")
 	if result == nil {
 		e.p("return r.Skip(tok)")
 	} else {

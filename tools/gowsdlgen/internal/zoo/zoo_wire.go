@@ -5,7 +5,7 @@ package zoo
 
 import (
 	"context"
-	"encoding/json"
+
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
@@ -199,13 +199,13 @@ var opMakeSample = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*MakeSampleResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.MakeSampleResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.MakeSampleResult = new(Sample)
 			err = v.MakeSampleResult.DecodeJSON(r)
 		default:
@@ -262,13 +262,13 @@ var opEchoSample = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoSampleResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoSampleResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.EchoSampleResult = new(Sample)
 			err = v.EchoSampleResult.DecodeJSON(r)
 		default:
@@ -345,13 +345,13 @@ var opListSamples = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*ListSamplesResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.ListSamplesResult = nil
-		case json.Delim('['):
+		case tok.Opens('['):
 			v.ListSamplesResult = new(ArrayOfSample)
 			err = v.ListSamplesResult.DecodeJSON(r)
 		default:
@@ -423,7 +423,7 @@ var opNextTier = &wire.Operation{
 		b = jsonwire.AppendString(b, v.NextTierResult.wireText())
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*NextTierResponse)
 		var err error
 		{
@@ -505,7 +505,7 @@ var opBytes = &wire.Operation{
 		b = jsonwire.AppendBase64(b, v.BytesResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*BytesResponse)
 		var err error
 		v.BytesResult, err = jsonwire.Base64(tok, "result")
@@ -549,7 +549,7 @@ var opNothing = &wire.Operation{
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		return append(b, "null"...)
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		return r.Skip(tok)
 	},
 }
@@ -607,7 +607,7 @@ var opNow = &wire.Operation{
 		b = jsonwire.AppendDateTime(b, v.NowResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*NowResponse)
 		var err error
 		v.NowResult, err = jsonwire.DateTime(tok, "result")
@@ -684,10 +684,10 @@ var opMaybeCount = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*MaybeCountResponse)
 		var err error
-		if tok == nil {
+		if tok.IsNull() {
 			v.MaybeCountResult = nil
 		} else {
 			var x int32
@@ -886,13 +886,13 @@ var opMakeSampleNoKey = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*MakeSampleNoKeyResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.MakeSampleNoKeyResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.MakeSampleNoKeyResult = new(Sample)
 			err = v.MakeSampleNoKeyResult.DecodeJSON(r)
 		default:
@@ -1454,10 +1454,10 @@ func (v *EchoSample) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Sample = nil
-			case json.Delim('{'):
+			case tok.Opens('{'):
 				v.Sample = new(Sample)
 				err = v.Sample.DecodeJSON(r)
 			default:
@@ -2662,7 +2662,7 @@ func (v *ArrayOfString) DecodeJSON(r *jsonwire.Reader) error {
 			return err
 		}
 		var item *string
-		if tok == nil {
+		if tok.IsNull() {
 			item = nil
 		} else {
 			var x string
@@ -2790,10 +2790,10 @@ func (v *Address) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Lines = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Lines = new(ArrayOfString)
 				err = v.Lines.DecodeJSON(r)
 			default:
@@ -2887,10 +2887,10 @@ func (v *ArrayOfAddress) DecodeJSON(r *jsonwire.Reader) error {
 			return err
 		}
 		var item *Address
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			item = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			item = new(Address)
 			err = item.DecodeJSON(r)
 		default:
@@ -3454,10 +3454,10 @@ func (v *Sample) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[12] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Home = nil
-			case json.Delim('{'):
+			case tok.Opens('{'):
 				v.Home = new(Address)
 				err = v.Home.DecodeJSON(r)
 			default:
@@ -3468,10 +3468,10 @@ func (v *Sample) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[13] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Others = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Others = new(ArrayOfAddress)
 				err = v.Others.DecodeJSON(r)
 			default:
@@ -3482,7 +3482,7 @@ func (v *Sample) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[14] = true
-			if tok == nil {
+			if tok.IsNull() {
 				v.MaybeInt = nil
 			} else {
 				var x int32
@@ -3498,7 +3498,7 @@ func (v *Sample) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[15] = true
-			if tok == nil {
+			if tok.IsNull() {
 				v.MaybeWhen = nil
 			} else {
 				var x xsd.DateTime
@@ -3510,10 +3510,10 @@ func (v *Sample) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[16] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Tags = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Tags = new(ArrayOfString)
 				err = v.Tags.DecodeJSON(r)
 			default:
@@ -3524,10 +3524,10 @@ func (v *Sample) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[17] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Numbers = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Numbers = new(ArrayOfInt)
 				err = v.Numbers.DecodeJSON(r)
 			default:
@@ -3621,10 +3621,10 @@ func (v *ArrayOfSample) DecodeJSON(r *jsonwire.Reader) error {
 			return err
 		}
 		var item *Sample
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			item = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			item = new(Sample)
 			err = item.DecodeJSON(r)
 		default:

@@ -5,7 +5,7 @@ package zoo2
 
 import (
 	"context"
-	"encoding/json"
+
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
@@ -261,13 +261,13 @@ var opEchoIds = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoIdsResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoIdsResult = nil
-		case json.Delim('['):
+		case tok.Opens('['):
 			v.EchoIdsResult = new(ArrayOfString)
 			err = v.EchoIdsResult.DecodeJSON(r)
 		default:
@@ -349,13 +349,13 @@ var opEchoCounts = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoCountsResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoCountsResult = nil
-		case json.Delim('['):
+		case tok.Opens('['):
 			v.EchoCountsResult = new(ArrayOfInt)
 			err = v.EchoCountsResult.DecodeJSON(r)
 		default:
@@ -436,13 +436,13 @@ var opEchoWhens = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoWhensResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoWhensResult = nil
-		case json.Delim('['):
+		case tok.Opens('['):
 			v.EchoWhensResult = new(ArrayOfDateTime)
 			err = v.EchoWhensResult.DecodeJSON(r)
 		default:
@@ -518,13 +518,13 @@ var opEchoWhen = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoWhenResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoWhenResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.EchoWhenResult = new(Stamp)
 			err = v.EchoWhenResult.DecodeJSON(r)
 		default:
@@ -581,13 +581,13 @@ var opEchoStamp = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoStampResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoStampResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.EchoStampResult = new(Stamp)
 			err = v.EchoStampResult.DecodeJSON(r)
 		default:
@@ -631,7 +631,7 @@ var opEchoKey = &wire.Operation{
 		b = jsonwire.AppendGUID(b, v.EchoKeyResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoKeyResponse)
 		var err error
 		v.EchoKeyResult, err = jsonwire.GUID(tok, "result")
@@ -692,7 +692,7 @@ var opEchoAmount = &wire.Operation{
 		b = jsonwire.AppendDecimal(b, v.EchoAmountResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoAmountResponse)
 		var err error
 		v.EchoAmountResult, err = jsonwire.Decimal(tok, "result")
@@ -753,7 +753,7 @@ var opEchoRatio = &wire.Operation{
 		b = jsonwire.AppendDouble(b, v.EchoRatioResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoRatioResponse)
 		var err error
 		v.EchoRatioResult, err = jsonwire.Double(tok, "result", "double", 64)
@@ -817,7 +817,7 @@ var opEchoApprox = &wire.Operation{
 		b = jsonwire.AppendFloat(b, v.EchoApproxResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoApproxResponse)
 		var err error
 		{
@@ -878,7 +878,7 @@ var opEchoText = &wire.Operation{
 		b = jsonwire.AppendString(b, v.EchoTextResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoTextResponse)
 		var err error
 		v.EchoTextResult, err = jsonwire.String(tok, "result")
@@ -942,7 +942,7 @@ var opEchoInt = &wire.Operation{
 		b = xsd.AppendInt(b, int64(v.EchoIntResult))
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoIntResponse)
 		var err error
 		{
@@ -1007,7 +1007,7 @@ var opEchoFlag = &wire.Operation{
 		b = xsd.AppendBool(b, v.EchoFlagResult)
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoFlagResponse)
 		var err error
 		v.EchoFlagResult, err = jsonwire.Bool(tok, "result")
@@ -1077,7 +1077,7 @@ var opEchoTier = &wire.Operation{
 		b = jsonwire.AppendString(b, v.EchoTierResult.wireText())
 		return b
 	},
-	DecodeResultJSON: func(r *jsonwire.Reader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoTierResponse)
 		var err error
 		{
@@ -1248,10 +1248,10 @@ func (v *EchoIds) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Ids = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Ids = new(ArrayOfString)
 				err = v.Ids.DecodeJSON(r)
 			default:
@@ -1393,10 +1393,10 @@ func (v *EchoCounts) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Counts = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Counts = new(ArrayOfInt)
 				err = v.Counts.DecodeJSON(r)
 			default:
@@ -1538,10 +1538,10 @@ func (v *EchoWhens) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Whens = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Whens = new(ArrayOfDateTime)
 				err = v.Whens.DecodeJSON(r)
 			default:
@@ -1808,10 +1808,10 @@ func (v *EchoStamp) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Stamp = nil
-			case json.Delim('{'):
+			case tok.Opens('{'):
 				v.Stamp = new(Stamp)
 				err = v.Stamp.DecodeJSON(r)
 			default:
@@ -2887,7 +2887,7 @@ func (v *ArrayOfString) DecodeJSON(r *jsonwire.Reader) error {
 			return err
 		}
 		var item *string
-		if tok == nil {
+		if tok.IsNull() {
 			item = nil
 		} else {
 			var x string
@@ -3176,7 +3176,7 @@ func (v *Stamp) DecodeJSON(r *jsonwire.Reader) error {
 				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
-			if tok == nil {
+			if tok.IsNull() {
 				v.MaybeWhen = nil
 			} else {
 				var x xsd.DateTime
