@@ -112,15 +112,15 @@ func Param(form *Form, name string) (string, error) {
 	v, n := form.Lookup(name)
 	switch n {
 	case 0:
-		return "", Required(name)
+		return "", required(name)
 	case 1:
 		return v, nil
 	}
 	return "", xsd.Duplicate("parameter " + name)
 }
 
-// Required is the error for a parameter left out.
-func Required(name string) error {
+// required is the error for a parameter left out.
+func required(name string) error {
 	return fault.Errorf(fault.InvalidArgument, "The parameter %s is required.", name)
 }
 

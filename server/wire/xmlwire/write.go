@@ -93,8 +93,8 @@ func AppendEnd(b []byte, name string) []byte {
 	return append(b, '>')
 }
 
-// AppendEmpty appends <name />, the form ASMX writes for an empty element.
-func AppendEmpty(b []byte, name string) []byte {
+// appendEmpty appends <name />, the form ASMX writes for an empty element.
+func appendEmpty(b []byte, name string) []byte {
 	b = append(b, '<')
 	b = append(b, name...)
 	return append(b, " />"...)
@@ -111,7 +111,7 @@ func AppendNil(b []byte, name string) []byte {
 // AppendString appends <name>s</name>, or <name /> when s is empty.
 func AppendString(b []byte, name, s string) []byte {
 	if s == "" {
-		return AppendEmpty(b, name)
+		return appendEmpty(b, name)
 	}
 	b = AppendStart(b, name)
 	b = AppendEscaped(b, s)
@@ -150,7 +150,7 @@ func AppendFloat(b []byte, name string, f float32) []byte {
 // for an empty value. A nil slice is an absent element, which the generated code handles.
 func AppendBase64(b []byte, name string, v []byte) []byte {
 	if len(v) == 0 {
-		return AppendEmpty(b, name)
+		return appendEmpty(b, name)
 	}
 	b = AppendStart(b, name)
 	b = base64.StdEncoding.AppendEncode(b, v)

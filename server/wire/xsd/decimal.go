@@ -142,8 +142,8 @@ func (d Decimal) AppendText(b []byte) []byte {
 	return append(b, d.text...)
 }
 
-// Rat returns the value as an exact rational number, for arithmetic.
-func (d Decimal) Rat() *big.Rat {
+// rat returns the value as an exact rational number, for arithmetic.
+func (d Decimal) rat() *big.Rat {
 	r, _ := new(big.Rat).SetString(d.String())
 	return r
 }

@@ -89,7 +89,7 @@ func assertRounded(t *testing.T, in string, d Decimal) {
 	t.Helper()
 	want, ok := new(big.Rat).SetString(strings.TrimSpace(in))
 	require.True(t, ok, "big.Rat reads every decimal ParseDecimal accepts: %q", in)
-	diff := new(big.Rat).Sub(want, d.Rat())
+	diff := new(big.Rat).Sub(want, d.rat())
 	digits := strings.TrimLeft(strings.Trim(strings.TrimSpace(in), "+-"), "0")
 	if len(strings.ReplaceAll(digits, ".", "")) <= decimalMaxScale {
 		assert.Zero(t, diff.Sign(), "%q keeps its value, %s", in, d)
