@@ -5,15 +5,15 @@ package gen
 
 import (
 	"context"
-	"encoding/json"
+
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
-)
-
-var (
-	_ = url.Values{}
-	_ json.Token
+	"github.com/contactsync/contactsync/server/wire/formwire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // SyncServiceSoapServer is the interface the service implements: one method per operation of the contract, each
@@ -142,10 +142,10 @@ var opTestCreateContact = &wire.Operation{
 	HTTPRoot:    "Contact",
 	NewRequest:  func() wire.Message { return new(TestCreateContact) },
 	NewResponse: func() wire.Message { return new(TestCreateContactResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(TestCreateContact)
 		{
-			v, err := wire.FormParam(form, "id")
+			v, err := formwire.Param(form, "id")
 			if err != nil {
 				return nil, err
 			}
@@ -164,7 +164,7 @@ var opTestCreateContact = &wire.Operation{
 		}
 		return v.TestCreateContactResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*TestCreateContactResponse)
 		var err error
 		if el.Nil() {
@@ -176,7 +176,7 @@ var opTestCreateContact = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(TestCreateContact)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -192,17 +192,17 @@ var opTestCreateContact = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*TestCreateContactResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.TestCreateContactResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.TestCreateContactResult = new(Contact)
 			err = v.TestCreateContactResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -220,10 +220,10 @@ var opTestUpdateContact = &wire.Operation{
 	HTTPRoot:    "Contact",
 	NewRequest:  func() wire.Message { return new(TestUpdateContact) },
 	NewResponse: func() wire.Message { return new(TestUpdateContactResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(TestUpdateContact)
 		{
-			v, err := wire.FormParam(form, "id")
+			v, err := formwire.Param(form, "id")
 			if err != nil {
 				return nil, err
 			}
@@ -242,7 +242,7 @@ var opTestUpdateContact = &wire.Operation{
 		}
 		return v.TestUpdateContactResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*TestUpdateContactResponse)
 		var err error
 		if el.Nil() {
@@ -254,7 +254,7 @@ var opTestUpdateContact = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(TestUpdateContact)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -270,17 +270,17 @@ var opTestUpdateContact = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*TestUpdateContactResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.TestUpdateContactResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.TestUpdateContactResult = new(Contact)
 			err = v.TestUpdateContactResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -298,10 +298,10 @@ var opDeleteContact = &wire.Operation{
 	HTTPRoot:    "Contact",
 	NewRequest:  func() wire.Message { return new(DeleteContact) },
 	NewResponse: func() wire.Message { return new(DeleteContactResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(DeleteContact)
 		{
-			v, err := wire.FormParam(form, "id")
+			v, err := formwire.Param(form, "id")
 			if err != nil {
 				return nil, err
 			}
@@ -320,7 +320,7 @@ var opDeleteContact = &wire.Operation{
 		}
 		return v.DeleteContactResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*DeleteContactResponse)
 		var err error
 		if el.Nil() {
@@ -332,7 +332,7 @@ var opDeleteContact = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(DeleteContact)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -348,17 +348,17 @@ var opDeleteContact = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*DeleteContactResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.DeleteContactResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.DeleteContactResult = new(Contact)
 			err = v.DeleteContactResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -376,10 +376,10 @@ var opReadContact = &wire.Operation{
 	HTTPRoot:    "Contact",
 	NewRequest:  func() wire.Message { return new(ReadContact) },
 	NewResponse: func() wire.Message { return new(ReadContactResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(ReadContact)
 		{
-			v, err := wire.FormParam(form, "id")
+			v, err := formwire.Param(form, "id")
 			if err != nil {
 				return nil, err
 			}
@@ -398,7 +398,7 @@ var opReadContact = &wire.Operation{
 		}
 		return v.ReadContactResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*ReadContactResponse)
 		var err error
 		if el.Nil() {
@@ -410,7 +410,7 @@ var opReadContact = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(ReadContact)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -426,17 +426,17 @@ var opReadContact = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*ReadContactResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.ReadContactResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.ReadContactResult = new(Contact)
 			err = v.ReadContactResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -451,7 +451,7 @@ var opVersion = &wire.Operation{
 	HTTPRoot:    "string",
 	NewRequest:  func() wire.Message { return new(Version) },
 	NewResponse: func() wire.Message { return new(VersionResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(Version)
 		return req, nil
 	},
@@ -459,15 +459,15 @@ var opVersion = &wire.Operation{
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*VersionResponse)
-		return wire.AppendEscaped(b, v.VersionResult), true
+		return xmlwire.AppendEscaped(b, v.VersionResult), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*VersionResponse)
 		var err error
 		v.VersionResult, err = r.Text(el, "result")
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(Version)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -476,13 +476,13 @@ var opVersion = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*VersionResponse)
-		b = wire.AppendJSONString(b, v.VersionResult)
+		b = jsonwire.AppendString(b, v.VersionResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*VersionResponse)
 		var err error
-		v.VersionResult, err = wire.JSONString(tok, "result")
+		v.VersionResult, err = jsonwire.String(tok, "result")
 		return err
 	},
 }
@@ -496,7 +496,7 @@ var opVersionMajor = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(VersionMajor) },
 	NewResponse: func() wire.Message { return new(VersionMajorResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(VersionMajor)
 		return req, nil
 	},
@@ -504,9 +504,9 @@ var opVersionMajor = &wire.Operation{
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*VersionMajorResponse)
-		return wire.AppendIntValue(b, int64(v.VersionMajorResult)), true
+		return xsd.AppendInt(b, int64(v.VersionMajorResult)), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*VersionMajorResponse)
 		var err error
 		var n int64
@@ -514,7 +514,7 @@ var opVersionMajor = &wire.Operation{
 		v.VersionMajorResult = int32(n)
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(VersionMajor)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -523,15 +523,15 @@ var opVersionMajor = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*VersionMajorResponse)
-		b = wire.AppendIntValue(b, int64(v.VersionMajorResult))
+		b = xsd.AppendInt(b, int64(v.VersionMajorResult))
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*VersionMajorResponse)
 		var err error
 		{
 			var n int64
-			n, err = wire.JSONInt(tok, "result", "int", 32)
+			n, err = jsonwire.Int(tok, "result", "int", 32)
 			v.VersionMajorResult = int32(n)
 		}
 		return err
@@ -547,7 +547,7 @@ var opVersionMinor = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(VersionMinor) },
 	NewResponse: func() wire.Message { return new(VersionMinorResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(VersionMinor)
 		return req, nil
 	},
@@ -555,9 +555,9 @@ var opVersionMinor = &wire.Operation{
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*VersionMinorResponse)
-		return wire.AppendIntValue(b, int64(v.VersionMinorResult)), true
+		return xsd.AppendInt(b, int64(v.VersionMinorResult)), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*VersionMinorResponse)
 		var err error
 		var n int64
@@ -565,7 +565,7 @@ var opVersionMinor = &wire.Operation{
 		v.VersionMinorResult = int32(n)
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(VersionMinor)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -574,15 +574,15 @@ var opVersionMinor = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*VersionMinorResponse)
-		b = wire.AppendIntValue(b, int64(v.VersionMinorResult))
+		b = xsd.AppendInt(b, int64(v.VersionMinorResult))
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*VersionMinorResponse)
 		var err error
 		{
 			var n int64
-			n, err = wire.JSONInt(tok, "result", "int", 32)
+			n, err = jsonwire.Int(tok, "result", "int", 32)
 			v.VersionMinorResult = int32(n)
 		}
 		return err
@@ -611,12 +611,12 @@ func init() {
 
 // AppendXML appends the elements of TestCreateContact in schema order.
 func (v *TestCreateContact) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "id", v.Id)
+	b = xmlwire.AppendString(b, "id", v.Id)
 	return b
 }
 
 // DecodeXML reads the elements of TestCreateContact, in any order, skipping unknown ones as ASMX does.
-func (v *TestCreateContact) DecodeXML(r *wire.Reader) error {
+func (v *TestCreateContact) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -629,7 +629,7 @@ func (v *TestCreateContact) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("id"):
 			if seen[0] {
-				return wire.Duplicate("parameter id")
+				return xsd.Duplicate("parameter id")
 			}
 			seen[0] = true
 			v.Id, err = r.Text(el, "parameter id")
@@ -649,13 +649,13 @@ func (v *TestCreateContact) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of TestCreateContactResponse in schema order.
 func (v *TestCreateContactResponse) AppendXML(b []byte) []byte {
 	if v.TestCreateContactResult != nil {
-		b = wire.AppendComplex(b, "TestCreateContactResult", v.TestCreateContactResult)
+		b = xmlwire.AppendComplex(b, "TestCreateContactResult", v.TestCreateContactResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of TestCreateContactResponse, in any order, skipping unknown ones as ASMX does.
-func (v *TestCreateContactResponse) DecodeXML(r *wire.Reader) error {
+func (v *TestCreateContactResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -668,7 +668,7 @@ func (v *TestCreateContactResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("TestCreateContactResult"):
 			if seen[0] {
-				return wire.Duplicate("element TestCreateContactResult")
+				return xsd.Duplicate("element TestCreateContactResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -695,12 +695,12 @@ func (v *TestCreateContactResponse) DecodeXML(r *wire.Reader) error {
 func (v *TestCreateContact) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"id\":"...)
-	b = wire.AppendJSONString(b, v.Id)
+	b = jsonwire.AppendString(b, v.Id)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of TestCreateContact after its opening '{'.
-func (v *TestCreateContact) DecodeJSON(r *wire.JSONReader) error {
+func (v *TestCreateContact) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -717,31 +717,31 @@ func (v *TestCreateContact) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "id":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Id, err = wire.JSONString(tok, "parameter id")
+			v.Id, err = jsonwire.String(tok, "parameter id")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("id")
+		return jsonwire.MissingParameter("id")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of TestUpdateContact in schema order.
 func (v *TestUpdateContact) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "id", v.Id)
+	b = xmlwire.AppendString(b, "id", v.Id)
 	return b
 }
 
 // DecodeXML reads the elements of TestUpdateContact, in any order, skipping unknown ones as ASMX does.
-func (v *TestUpdateContact) DecodeXML(r *wire.Reader) error {
+func (v *TestUpdateContact) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -754,7 +754,7 @@ func (v *TestUpdateContact) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("id"):
 			if seen[0] {
-				return wire.Duplicate("parameter id")
+				return xsd.Duplicate("parameter id")
 			}
 			seen[0] = true
 			v.Id, err = r.Text(el, "parameter id")
@@ -774,13 +774,13 @@ func (v *TestUpdateContact) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of TestUpdateContactResponse in schema order.
 func (v *TestUpdateContactResponse) AppendXML(b []byte) []byte {
 	if v.TestUpdateContactResult != nil {
-		b = wire.AppendComplex(b, "TestUpdateContactResult", v.TestUpdateContactResult)
+		b = xmlwire.AppendComplex(b, "TestUpdateContactResult", v.TestUpdateContactResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of TestUpdateContactResponse, in any order, skipping unknown ones as ASMX does.
-func (v *TestUpdateContactResponse) DecodeXML(r *wire.Reader) error {
+func (v *TestUpdateContactResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -793,7 +793,7 @@ func (v *TestUpdateContactResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("TestUpdateContactResult"):
 			if seen[0] {
-				return wire.Duplicate("element TestUpdateContactResult")
+				return xsd.Duplicate("element TestUpdateContactResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -820,12 +820,12 @@ func (v *TestUpdateContactResponse) DecodeXML(r *wire.Reader) error {
 func (v *TestUpdateContact) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"id\":"...)
-	b = wire.AppendJSONString(b, v.Id)
+	b = jsonwire.AppendString(b, v.Id)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of TestUpdateContact after its opening '{'.
-func (v *TestUpdateContact) DecodeJSON(r *wire.JSONReader) error {
+func (v *TestUpdateContact) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -842,31 +842,31 @@ func (v *TestUpdateContact) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "id":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Id, err = wire.JSONString(tok, "parameter id")
+			v.Id, err = jsonwire.String(tok, "parameter id")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("id")
+		return jsonwire.MissingParameter("id")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of DeleteContact in schema order.
 func (v *DeleteContact) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "id", v.Id)
+	b = xmlwire.AppendString(b, "id", v.Id)
 	return b
 }
 
 // DecodeXML reads the elements of DeleteContact, in any order, skipping unknown ones as ASMX does.
-func (v *DeleteContact) DecodeXML(r *wire.Reader) error {
+func (v *DeleteContact) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -879,7 +879,7 @@ func (v *DeleteContact) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("id"):
 			if seen[0] {
-				return wire.Duplicate("parameter id")
+				return xsd.Duplicate("parameter id")
 			}
 			seen[0] = true
 			v.Id, err = r.Text(el, "parameter id")
@@ -899,13 +899,13 @@ func (v *DeleteContact) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of DeleteContactResponse in schema order.
 func (v *DeleteContactResponse) AppendXML(b []byte) []byte {
 	if v.DeleteContactResult != nil {
-		b = wire.AppendComplex(b, "DeleteContactResult", v.DeleteContactResult)
+		b = xmlwire.AppendComplex(b, "DeleteContactResult", v.DeleteContactResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of DeleteContactResponse, in any order, skipping unknown ones as ASMX does.
-func (v *DeleteContactResponse) DecodeXML(r *wire.Reader) error {
+func (v *DeleteContactResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -918,7 +918,7 @@ func (v *DeleteContactResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("DeleteContactResult"):
 			if seen[0] {
-				return wire.Duplicate("element DeleteContactResult")
+				return xsd.Duplicate("element DeleteContactResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -945,12 +945,12 @@ func (v *DeleteContactResponse) DecodeXML(r *wire.Reader) error {
 func (v *DeleteContact) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"id\":"...)
-	b = wire.AppendJSONString(b, v.Id)
+	b = jsonwire.AppendString(b, v.Id)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of DeleteContact after its opening '{'.
-func (v *DeleteContact) DecodeJSON(r *wire.JSONReader) error {
+func (v *DeleteContact) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -967,31 +967,31 @@ func (v *DeleteContact) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "id":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Id, err = wire.JSONString(tok, "parameter id")
+			v.Id, err = jsonwire.String(tok, "parameter id")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("id")
+		return jsonwire.MissingParameter("id")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of ReadContact in schema order.
 func (v *ReadContact) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "id", v.Id)
+	b = xmlwire.AppendString(b, "id", v.Id)
 	return b
 }
 
 // DecodeXML reads the elements of ReadContact, in any order, skipping unknown ones as ASMX does.
-func (v *ReadContact) DecodeXML(r *wire.Reader) error {
+func (v *ReadContact) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1004,7 +1004,7 @@ func (v *ReadContact) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("id"):
 			if seen[0] {
-				return wire.Duplicate("parameter id")
+				return xsd.Duplicate("parameter id")
 			}
 			seen[0] = true
 			v.Id, err = r.Text(el, "parameter id")
@@ -1024,13 +1024,13 @@ func (v *ReadContact) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of ReadContactResponse in schema order.
 func (v *ReadContactResponse) AppendXML(b []byte) []byte {
 	if v.ReadContactResult != nil {
-		b = wire.AppendComplex(b, "ReadContactResult", v.ReadContactResult)
+		b = xmlwire.AppendComplex(b, "ReadContactResult", v.ReadContactResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ReadContactResponse, in any order, skipping unknown ones as ASMX does.
-func (v *ReadContactResponse) DecodeXML(r *wire.Reader) error {
+func (v *ReadContactResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1043,7 +1043,7 @@ func (v *ReadContactResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("ReadContactResult"):
 			if seen[0] {
-				return wire.Duplicate("element ReadContactResult")
+				return xsd.Duplicate("element ReadContactResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1070,12 +1070,12 @@ func (v *ReadContactResponse) DecodeXML(r *wire.Reader) error {
 func (v *ReadContact) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"id\":"...)
-	b = wire.AppendJSONString(b, v.Id)
+	b = jsonwire.AppendString(b, v.Id)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of ReadContact after its opening '{'.
-func (v *ReadContact) DecodeJSON(r *wire.JSONReader) error {
+func (v *ReadContact) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1092,19 +1092,19 @@ func (v *ReadContact) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "id":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Id, err = wire.JSONString(tok, "parameter id")
+			v.Id, err = jsonwire.String(tok, "parameter id")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("id")
+		return jsonwire.MissingParameter("id")
 	}
 	return nil
 }
@@ -1115,7 +1115,7 @@ func (v *Version) AppendXML(b []byte) []byte {
 }
 
 // DecodeXML reads the elements of Version, in any order, skipping unknown ones as ASMX does.
-func (v *Version) DecodeXML(r *wire.Reader) error {
+func (v *Version) DecodeXML(r *xmlwire.Reader) error {
 	for {
 		el, ok, err := r.Child()
 		if err != nil || !ok {
@@ -1129,12 +1129,12 @@ func (v *Version) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of VersionResponse in schema order.
 func (v *VersionResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "VersionResult", v.VersionResult)
+	b = xmlwire.AppendString(b, "VersionResult", v.VersionResult)
 	return b
 }
 
 // DecodeXML reads the elements of VersionResponse, in any order, skipping unknown ones as ASMX does.
-func (v *VersionResponse) DecodeXML(r *wire.Reader) error {
+func (v *VersionResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1147,7 +1147,7 @@ func (v *VersionResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("VersionResult"):
 			if seen[0] {
-				return wire.Duplicate("element VersionResult")
+				return xsd.Duplicate("element VersionResult")
 			}
 			seen[0] = true
 			v.VersionResult, err = r.Text(el, "element VersionResult")
@@ -1171,13 +1171,13 @@ func (v *Version) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of Version after its opening '{'.
-func (v *Version) DecodeJSON(r *wire.JSONReader) error {
+func (v *Version) DecodeJSON(r *jsonwire.Reader) error {
 	key, ok, err := r.Key()
 	if err != nil {
 		return err
 	}
 	if ok {
-		return wire.UnknownJSONParameter(key)
+		return jsonwire.UnknownParameter(key)
 	}
 	return nil
 }
@@ -1188,7 +1188,7 @@ func (v *VersionMajor) AppendXML(b []byte) []byte {
 }
 
 // DecodeXML reads the elements of VersionMajor, in any order, skipping unknown ones as ASMX does.
-func (v *VersionMajor) DecodeXML(r *wire.Reader) error {
+func (v *VersionMajor) DecodeXML(r *xmlwire.Reader) error {
 	for {
 		el, ok, err := r.Child()
 		if err != nil || !ok {
@@ -1202,12 +1202,12 @@ func (v *VersionMajor) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of VersionMajorResponse in schema order.
 func (v *VersionMajorResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendInt(b, "VersionMajorResult", int64(v.VersionMajorResult))
+	b = xmlwire.AppendInt(b, "VersionMajorResult", int64(v.VersionMajorResult))
 	return b
 }
 
 // DecodeXML reads the elements of VersionMajorResponse, in any order, skipping unknown ones as ASMX does.
-func (v *VersionMajorResponse) DecodeXML(r *wire.Reader) error {
+func (v *VersionMajorResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1220,7 +1220,7 @@ func (v *VersionMajorResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("VersionMajorResult"):
 			if seen[0] {
-				return wire.Duplicate("element VersionMajorResult")
+				return xsd.Duplicate("element VersionMajorResult")
 			}
 			seen[0] = true
 			var n int64
@@ -1246,13 +1246,13 @@ func (v *VersionMajor) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of VersionMajor after its opening '{'.
-func (v *VersionMajor) DecodeJSON(r *wire.JSONReader) error {
+func (v *VersionMajor) DecodeJSON(r *jsonwire.Reader) error {
 	key, ok, err := r.Key()
 	if err != nil {
 		return err
 	}
 	if ok {
-		return wire.UnknownJSONParameter(key)
+		return jsonwire.UnknownParameter(key)
 	}
 	return nil
 }
@@ -1263,7 +1263,7 @@ func (v *VersionMinor) AppendXML(b []byte) []byte {
 }
 
 // DecodeXML reads the elements of VersionMinor, in any order, skipping unknown ones as ASMX does.
-func (v *VersionMinor) DecodeXML(r *wire.Reader) error {
+func (v *VersionMinor) DecodeXML(r *xmlwire.Reader) error {
 	for {
 		el, ok, err := r.Child()
 		if err != nil || !ok {
@@ -1277,12 +1277,12 @@ func (v *VersionMinor) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of VersionMinorResponse in schema order.
 func (v *VersionMinorResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendInt(b, "VersionMinorResult", int64(v.VersionMinorResult))
+	b = xmlwire.AppendInt(b, "VersionMinorResult", int64(v.VersionMinorResult))
 	return b
 }
 
 // DecodeXML reads the elements of VersionMinorResponse, in any order, skipping unknown ones as ASMX does.
-func (v *VersionMinorResponse) DecodeXML(r *wire.Reader) error {
+func (v *VersionMinorResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1295,7 +1295,7 @@ func (v *VersionMinorResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("VersionMinorResult"):
 			if seen[0] {
-				return wire.Duplicate("element VersionMinorResult")
+				return xsd.Duplicate("element VersionMinorResult")
 			}
 			seen[0] = true
 			var n int64
@@ -1321,13 +1321,13 @@ func (v *VersionMinor) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of VersionMinor after its opening '{'.
-func (v *VersionMinor) DecodeJSON(r *wire.JSONReader) error {
+func (v *VersionMinor) DecodeJSON(r *jsonwire.Reader) error {
 	key, ok, err := r.Key()
 	if err != nil {
 		return err
 	}
 	if ok {
-		return wire.UnknownJSONParameter(key)
+		return jsonwire.UnknownParameter(key)
 	}
 	return nil
 }
@@ -1336,16 +1336,16 @@ func (v *VersionMinor) DecodeJSON(r *wire.JSONReader) error {
 func (v *ArrayOfString) AppendXML(b []byte) []byte {
 	for _, item := range v.Astring {
 		if item != nil {
-			b = wire.AppendString(b, "string", *item)
+			b = xmlwire.AppendString(b, "string", *item)
 		} else {
-			b = wire.AppendNil(b, "string")
+			b = xmlwire.AppendNil(b, "string")
 		}
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfString, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfString) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfString) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1393,14 +1393,14 @@ func (v *ArrayOfString) AppendJSON(b []byte) []byte {
 		if item == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendJSONString(b, *item)
+			b = jsonwire.AppendString(b, *item)
 		}
 	}
 	return append(b, ']')
 }
 
 // DecodeJSON reads the items of ArrayOfString after its opening '['.
-func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfString) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -1411,11 +1411,11 @@ func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
 			return err
 		}
 		var item *string
-		if tok == nil {
+		if tok.IsNull() {
 			item = nil
 		} else {
 			var x string
-			x, err = wire.JSONString(tok, "item of ArrayOfString")
+			x, err = jsonwire.String(tok, "item of ArrayOfString")
 			item = &x
 		}
 		if err != nil {
@@ -1427,21 +1427,21 @@ func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
 
 // AppendXML appends the elements of Contact in schema order.
 func (v *Contact) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "Id", v.Id)
-	b = wire.AppendString(b, "AccountId", v.AccountId)
-	b = wire.AppendString(b, "FirstName", v.FirstName)
-	b = wire.AppendString(b, "LastName", v.LastName)
-	b = wire.AppendString(b, "PhoneMobile", v.PhoneMobile)
-	b = wire.AppendString(b, "PhoneWork", v.PhoneWork)
-	b = wire.AppendString(b, "EmailAddress", v.EmailAddress)
+	b = xmlwire.AppendString(b, "Id", v.Id)
+	b = xmlwire.AppendString(b, "AccountId", v.AccountId)
+	b = xmlwire.AppendString(b, "FirstName", v.FirstName)
+	b = xmlwire.AppendString(b, "LastName", v.LastName)
+	b = xmlwire.AppendString(b, "PhoneMobile", v.PhoneMobile)
+	b = xmlwire.AppendString(b, "PhoneWork", v.PhoneWork)
+	b = xmlwire.AppendString(b, "EmailAddress", v.EmailAddress)
 	if v.RoleIds != nil {
-		b = wire.AppendComplex(b, "RoleIds", v.RoleIds)
+		b = xmlwire.AppendComplex(b, "RoleIds", v.RoleIds)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of Contact, in any order, skipping unknown ones as ASMX does.
-func (v *Contact) DecodeXML(r *wire.Reader) error {
+func (v *Contact) DecodeXML(r *xmlwire.Reader) error {
 	var seen [8]bool
 	for {
 		el, ok, err := r.Child()
@@ -1454,49 +1454,49 @@ func (v *Contact) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("Id"):
 			if seen[0] {
-				return wire.Duplicate("element Id")
+				return xsd.Duplicate("element Id")
 			}
 			seen[0] = true
 			v.Id, err = r.Text(el, "element Id")
 		case el.Is("AccountId"):
 			if seen[1] {
-				return wire.Duplicate("element AccountId")
+				return xsd.Duplicate("element AccountId")
 			}
 			seen[1] = true
 			v.AccountId, err = r.Text(el, "element AccountId")
 		case el.Is("FirstName"):
 			if seen[2] {
-				return wire.Duplicate("element FirstName")
+				return xsd.Duplicate("element FirstName")
 			}
 			seen[2] = true
 			v.FirstName, err = r.Text(el, "element FirstName")
 		case el.Is("LastName"):
 			if seen[3] {
-				return wire.Duplicate("element LastName")
+				return xsd.Duplicate("element LastName")
 			}
 			seen[3] = true
 			v.LastName, err = r.Text(el, "element LastName")
 		case el.Is("PhoneMobile"):
 			if seen[4] {
-				return wire.Duplicate("element PhoneMobile")
+				return xsd.Duplicate("element PhoneMobile")
 			}
 			seen[4] = true
 			v.PhoneMobile, err = r.Text(el, "element PhoneMobile")
 		case el.Is("PhoneWork"):
 			if seen[5] {
-				return wire.Duplicate("element PhoneWork")
+				return xsd.Duplicate("element PhoneWork")
 			}
 			seen[5] = true
 			v.PhoneWork, err = r.Text(el, "element PhoneWork")
 		case el.Is("EmailAddress"):
 			if seen[6] {
-				return wire.Duplicate("element EmailAddress")
+				return xsd.Duplicate("element EmailAddress")
 			}
 			seen[6] = true
 			v.EmailAddress, err = r.Text(el, "element EmailAddress")
 		case el.Is("RoleIds"):
 			if seen[7] {
-				return wire.Duplicate("element RoleIds")
+				return xsd.Duplicate("element RoleIds")
 			}
 			seen[7] = true
 			if el.Nil() {
@@ -1544,19 +1544,19 @@ func (v *Contact) DecodeXML(r *wire.Reader) error {
 func (v *Contact) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"Id\":"...)
-	b = wire.AppendJSONString(b, v.Id)
+	b = jsonwire.AppendString(b, v.Id)
 	b = append(b, ",\"AccountId\":"...)
-	b = wire.AppendJSONString(b, v.AccountId)
+	b = jsonwire.AppendString(b, v.AccountId)
 	b = append(b, ",\"FirstName\":"...)
-	b = wire.AppendJSONString(b, v.FirstName)
+	b = jsonwire.AppendString(b, v.FirstName)
 	b = append(b, ",\"LastName\":"...)
-	b = wire.AppendJSONString(b, v.LastName)
+	b = jsonwire.AppendString(b, v.LastName)
 	b = append(b, ",\"PhoneMobile\":"...)
-	b = wire.AppendJSONString(b, v.PhoneMobile)
+	b = jsonwire.AppendString(b, v.PhoneMobile)
 	b = append(b, ",\"PhoneWork\":"...)
-	b = wire.AppendJSONString(b, v.PhoneWork)
+	b = jsonwire.AppendString(b, v.PhoneWork)
 	b = append(b, ",\"EmailAddress\":"...)
-	b = wire.AppendJSONString(b, v.EmailAddress)
+	b = jsonwire.AppendString(b, v.EmailAddress)
 	b = append(b, ",\"RoleIds\":"...)
 	if v.RoleIds == nil {
 		b = append(b, "null"...)
@@ -1567,7 +1567,7 @@ func (v *Contact) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of Contact after its opening '{'.
-func (v *Contact) DecodeJSON(r *wire.JSONReader) error {
+func (v *Contact) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [8]bool
 	for {
 		key, ok, err := r.Key()
@@ -1584,59 +1584,59 @@ func (v *Contact) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "Id":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Id, err = wire.JSONString(tok, "element Id")
+			v.Id, err = jsonwire.String(tok, "element Id")
 		case "AccountId":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
-			v.AccountId, err = wire.JSONString(tok, "element AccountId")
+			v.AccountId, err = jsonwire.String(tok, "element AccountId")
 		case "FirstName":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
-			v.FirstName, err = wire.JSONString(tok, "element FirstName")
+			v.FirstName, err = jsonwire.String(tok, "element FirstName")
 		case "LastName":
 			if seen[3] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[3] = true
-			v.LastName, err = wire.JSONString(tok, "element LastName")
+			v.LastName, err = jsonwire.String(tok, "element LastName")
 		case "PhoneMobile":
 			if seen[4] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[4] = true
-			v.PhoneMobile, err = wire.JSONString(tok, "element PhoneMobile")
+			v.PhoneMobile, err = jsonwire.String(tok, "element PhoneMobile")
 		case "PhoneWork":
 			if seen[5] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[5] = true
-			v.PhoneWork, err = wire.JSONString(tok, "element PhoneWork")
+			v.PhoneWork, err = jsonwire.String(tok, "element PhoneWork")
 		case "EmailAddress":
 			if seen[6] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[6] = true
-			v.EmailAddress, err = wire.JSONString(tok, "element EmailAddress")
+			v.EmailAddress, err = jsonwire.String(tok, "element EmailAddress")
 		case "RoleIds":
 			if seen[7] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[7] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.RoleIds = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.RoleIds = new(ArrayOfString)
 				err = v.RoleIds.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element RoleIds", "an array", tok)
+				err = jsonwire.WrongType("element RoleIds", "an array", tok)
 			}
 		default:
 			err = r.Skip(tok)
@@ -1754,23 +1754,23 @@ func (c *SyncServiceSoapClient) VersionMinor(request *VersionMinor) (*VersionMin
 	return c.VersionMinorContext(context.Background(), request)
 }
 
-// ---- The record codec of Contact (the -record flags on the go:generate line; server/wire/record.go
+// ---- The record codec of Contact (the -record flags on the go:generate line; server/wire/recordwire
 // defines the canonical form) ----
 
 // ContactRecord describes Contact, the contract's record type: the store keeps one canonical JSON document
 // per Contact, keyed by Id and indexed by AccountId, and the record formats carry the same document.
-var ContactRecord = &wire.RecordType{
+var ContactRecord = &recordwire.Type{
 	Name: "Contact", Type: typeContact, Key: "Id", Index: "AccountId",
 	Fields: []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"},
-	New:    func() wire.Record { return new(Contact) },
+	New:    func() recordwire.Record { return new(Contact) },
 }
 
-var _ wire.Record = (*Contact)(nil)
+var _ recordwire.Record = (*Contact)(nil)
 
 // UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
 // stays on the stack (no allocation besides the values').
-func (v *Contact) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
-	var r wire.RecordReader
+func (v *Contact) UnmarshalRecord(doc []byte, mode recordwire.Mode) error {
+	var r recordwire.Reader
 	r.Reset(doc, mode)
 	if err := v.DecodeRecord(&r); err != nil {
 		return err
@@ -1798,14 +1798,14 @@ func (v *ArrayOfString) AppendRecord(b []byte) []byte {
 		if item == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendRecordString(b, *item)
+			b = recordwire.AppendString(b, *item)
 		}
 	}
 	return append(b, ']')
 }
 
 // DecodeRecord reads ArrayOfString from a JSON array of its items ([] reads as no items, as in XML).
-func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
+func (v *ArrayOfString) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
@@ -1829,7 +1829,7 @@ func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
 			item = &vals[i]
 		}
 		if err != nil {
-			return wire.RecordItem(i, err)
+			return recordwire.Item(i, err)
 		}
 		v.Astring = append(v.Astring, item)
 	}
@@ -1838,19 +1838,19 @@ func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
 // AppendRecord appends Contact as a JSON object, every element in schema order.
 func (v *Contact) AppendRecord(b []byte) []byte {
 	b = append(b, `{"Id":`...)
-	b = wire.AppendRecordString(b, v.Id)
+	b = recordwire.AppendString(b, v.Id)
 	b = append(b, `,"AccountId":`...)
-	b = wire.AppendRecordString(b, v.AccountId)
+	b = recordwire.AppendString(b, v.AccountId)
 	b = append(b, `,"FirstName":`...)
-	b = wire.AppendRecordString(b, v.FirstName)
+	b = recordwire.AppendString(b, v.FirstName)
 	b = append(b, `,"LastName":`...)
-	b = wire.AppendRecordString(b, v.LastName)
+	b = recordwire.AppendString(b, v.LastName)
 	b = append(b, `,"PhoneMobile":`...)
-	b = wire.AppendRecordString(b, v.PhoneMobile)
+	b = recordwire.AppendString(b, v.PhoneMobile)
 	b = append(b, `,"PhoneWork":`...)
-	b = wire.AppendRecordString(b, v.PhoneWork)
+	b = recordwire.AppendString(b, v.PhoneWork)
 	b = append(b, `,"EmailAddress":`...)
-	b = wire.AppendRecordString(b, v.EmailAddress)
+	b = recordwire.AppendString(b, v.EmailAddress)
 	b = append(b, `,"RoleIds":`...)
 	if v.RoleIds == nil {
 		b = append(b, "null"...)
@@ -1864,7 +1864,7 @@ func (v *Contact) AppendRecord(b []byte) []byte {
 var recordKeysContact = []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}
 
 // DecodeRecord reads Contact from a JSON object, keys in any order; a missing key leaves its zero value.
-func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
+func (v *Contact) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginObject(); err != nil {
 		return err
 	}
@@ -1883,7 +1883,7 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 			seen[0] = true
 			v.Id, err = r.String()
 			if err != nil {
-				return wire.RecordPath("Id", err)
+				return recordwire.Path("Id", err)
 			}
 		case "AccountId":
 			if seen[1] {
@@ -1892,7 +1892,7 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 			seen[1] = true
 			v.AccountId, err = r.String()
 			if err != nil {
-				return wire.RecordPath("AccountId", err)
+				return recordwire.Path("AccountId", err)
 			}
 		case "FirstName":
 			if seen[2] {
@@ -1901,7 +1901,7 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 			seen[2] = true
 			v.FirstName, err = r.String()
 			if err != nil {
-				return wire.RecordPath("FirstName", err)
+				return recordwire.Path("FirstName", err)
 			}
 		case "LastName":
 			if seen[3] {
@@ -1910,7 +1910,7 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 			seen[3] = true
 			v.LastName, err = r.String()
 			if err != nil {
-				return wire.RecordPath("LastName", err)
+				return recordwire.Path("LastName", err)
 			}
 		case "PhoneMobile":
 			if seen[4] {
@@ -1919,7 +1919,7 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 			seen[4] = true
 			v.PhoneMobile, err = r.String()
 			if err != nil {
-				return wire.RecordPath("PhoneMobile", err)
+				return recordwire.Path("PhoneMobile", err)
 			}
 		case "PhoneWork":
 			if seen[5] {
@@ -1928,7 +1928,7 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 			seen[5] = true
 			v.PhoneWork, err = r.String()
 			if err != nil {
-				return wire.RecordPath("PhoneWork", err)
+				return recordwire.Path("PhoneWork", err)
 			}
 		case "EmailAddress":
 			if seen[6] {
@@ -1937,7 +1937,7 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 			seen[6] = true
 			v.EmailAddress, err = r.String()
 			if err != nil {
-				return wire.RecordPath("EmailAddress", err)
+				return recordwire.Path("EmailAddress", err)
 			}
 		case "RoleIds":
 			if seen[7] {
@@ -1952,7 +1952,7 @@ func (v *Contact) DecodeRecord(r *wire.RecordReader) error {
 				v.RoleIds = x
 			}
 			if err != nil {
-				return wire.RecordPath("RoleIds", err)
+				return recordwire.Path("RoleIds", err)
 			}
 		default:
 			if err := r.Unknown(key, recordKeysContact); err != nil {

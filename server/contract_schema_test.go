@@ -55,6 +55,7 @@ import (
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -221,7 +222,7 @@ func element(doc []byte, match func(path []xml.Name) bool) ([]byte, error) {
 				raw := doc[start:dec.InputOffset()]
 				nameEnd := bytes.IndexAny(raw, " \t\r\n/>")
 				var out bytes.Buffer
-				out.WriteString(wire.XMLDeclaration)
+				out.WriteString(xmlwire.XMLDeclaration)
 				out.Write(raw[:nameEnd])
 				for _, a := range inherited {
 					if a.Name.Space == "xmlns" {
@@ -229,7 +230,7 @@ func element(doc []byte, match func(path []xml.Name) bool) ([]byte, error) {
 					} else {
 						out.WriteString(` xmlns="`)
 					}
-					out.Write(wire.AppendEscaped(nil, a.Value))
+					out.Write(xmlwire.AppendEscaped(nil, a.Value))
 					out.WriteString(`"`)
 				}
 				out.Write(raw[nameEnd:])
@@ -364,7 +365,7 @@ func TestWireMatchesServedSchema(t *testing.T) {
 			p[1] == xml.Name{Space: nsWSDL11, Local: "types"} && p[2] == xml.Name{Space: nsXMLSchema, Local: "schema"}
 	})
 	require.NoError(t, err, "no xs:schema in the served WSDL's wsdl:types")
-	require.Contains(t, string(schema), `targetNamespace="`+string(wire.AppendEscaped(nil, ns))+`"`, "the served schema's namespace is the deployment's")
+	require.Contains(t, string(schema), `targetNamespace="`+string(xmlwire.AppendEscaped(nil, ns))+`"`, "the served schema's namespace is the deployment's")
 	schemaFile := v.write(t, "served.xsd", schema)
 
 	hasParams := func(op *wire.Operation, _ client.Binding) bool { return len(op.Params) > 0 }
@@ -722,15 +723,15 @@ func formElement(t *testing.T, ex exchange, ns string) []byte {
 	for name := range ex.form {
 		require.NotNil(t, wire.LookupField(ex.op.Params, name), "%s: the client sent the parameter %s, which the contract does not have", ex.name, name)
 	}
-	b := []byte(wire.XMLDeclaration + "<" + ex.op.RequestElement + ` xmlns="`)
-	b = wire.AppendEscaped(b, ns)
+	b := []byte(xmlwire.XMLDeclaration + "<" + ex.op.RequestElement + ` xmlns="`)
+	b = xmlwire.AppendEscaped(b, ns)
 	b = append(b, `">`...)
 	for _, p := range ex.op.Params {
 		for _, value := range ex.form[p.Name] {
-			b = wire.AppendString(b, p.Name, value)
+			b = xmlwire.AppendString(b, p.Name, value)
 		}
 	}
-	return wire.AppendEnd(b, ex.op.RequestElement)
+	return xmlwire.AppendEnd(b, ex.op.RequestElement)
 }
 
 // TestSOAP12EnvelopeSchemaRejects proves the SOAP 1.2 envelope schema the contract test relies on

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +56,9 @@ func TestImportRules(t *testing.T) {
 	}
 	// The rules are read from real data: these edges exist, so a broken `go list` reading cannot pass.
 	assert.Contains(t, importsOf(pkgs, module+"/gen"), module+"/server/wire")
+	for path := range wireImports {
+		assert.NotNil(t, importsOf(pkgs, path), "%s, a package of the wire runtime go list did not name", path)
+	}
 	assert.Contains(t, importsOf(pkgs, module+"/server/binding/soap"), module+"/server/binding")
 	assert.Contains(t, importsOf(pkgs, module+"/server"), module+"/server/docs")
 	var concrete []string
@@ -71,6 +75,32 @@ func TestImportRules(t *testing.T) {
 
 // testSupport is the package of the helpers the server packages' tests share.
 const testSupport = module + "/server/internal/testsupport"
+
+// wireRuntime is the path of the generated code's runtime: the operation table, with one package per encoding
+// below it.
+const wireRuntime = module + "/server/wire"
+
+// wireImports are the packages of the generated code's runtime and what each may import beside the
+// standard library, as their doc comments say: the value forms under everything, each encoding on
+// the value forms alone, the table on the encodings its function fields name, the record format on
+// the table's type descriptors, the JSON endpoint and the record format on the one JSON tokenizer. No
+// encoding imports another, so each can change alone.
+var wireImports = map[string][]string{
+	wireRuntime + "/xsd":        {module + "/server/fault"},
+	wireRuntime + "/xmlwire":    {module + "/server/fault", wireRuntime + "/xsd"},
+	wireRuntime + "/formwire":   {module + "/server/fault", wireRuntime + "/xsd"},
+	wireRuntime + "/jsonwire":   {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
+	wireRuntime:                 {module + "/server/fault", wireRuntime + "/xmlwire", wireRuntime + "/formwire", wireRuntime + "/jsonwire"},
+	wireRuntime + "/recordwire": {wireRuntime, wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
+	// The one JSON tokenizer, under the JSON endpoint and the record format.
+	wireRuntime + "/internal/jsontext": {},
+}
+
+// generatedMayImport reports whether generated code (gen/) may import imp: gowsdl's soap package and
+// the runtime's packages, not its internal ones.
+func generatedMayImport(imp string) bool {
+	return imp == "github.com/hooklift/gowsdl/soap" || wireImports[imp] != nil && !strings.Contains(imp, "/internal/")
+}
 
 // importViolations checks the import rules on the direct imports of pkgs and returns one message per
 // import that breaks one.
@@ -98,10 +128,12 @@ func importViolations(pkgs []goPackage) []string {
 				out = append(out, fmt.Sprintf("%s imports the root package server; only cmd/, tools/ and tests may", p.ImportPath))
 			case p.ImportPath == module+"/server/fault" && !std(imp):
 				out = append(out, fmt.Sprintf("server/fault imports %s; it may import only the standard library", imp))
-			case p.ImportPath == module+"/server/wire" && !std(imp) && imp != module+"/server/fault":
-				out = append(out, fmt.Sprintf("server/wire imports %s; it may import only the standard library and server/fault", imp))
-			case p.ImportPath == module+"/gen" && !std(imp) && imp != module+"/server/wire" && imp != "github.com/hooklift/gowsdl/soap":
-				out = append(out, fmt.Sprintf("gen imports %s; generated code may import only the standard library, gowsdl's soap package and server/wire", imp))
+			case wireImports[p.ImportPath] != nil && !std(imp) && !slices.Contains(wireImports[p.ImportPath], imp):
+				out = append(out, fmt.Sprintf("%s imports %s; it may import only the standard library and %s", p.ImportPath, imp, strings.Join(wireImports[p.ImportPath], ", ")))
+			case p.ImportPath == module+"/server/transfer/internal/input" && !std(imp):
+				out = append(out, fmt.Sprintf("server/transfer/internal/input imports %s; it may import only the standard library", imp))
+			case p.ImportPath == module+"/gen" && !std(imp) && !generatedMayImport(imp):
+				out = append(out, fmt.Sprintf("gen imports %s; generated code may import only the standard library, gowsdl's soap package and server/wire's packages", imp))
 			case strings.HasPrefix(p.ImportPath, module+"/server/store") && (imp == module+"/gen" || strings.HasPrefix(imp, module+"/server/wire")):
 				out = append(out, fmt.Sprintf("%s imports %s; the stores know nothing of the wire", p.ImportPath, imp))
 			case p.ImportPath == module+"/server/service" && (imp == module+"/server/binding" || imp == module+"/server/admission"):

@@ -8,12 +8,12 @@ import (
 
 	"github.com/contactsync/contactsync/server/admission"
 	"github.com/contactsync/contactsync/server/binding/soap"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // Limits bound what one request may cost and how many run at once: one tree, whose branches are the
 // limits of the packages that enforce them, each under its own type and field names (admission.Limits,
-// wire.Limits), and whose zero or negative leaves take their defaults by one rule (withDefaults). The
+// xmlwire.Limits), and whose zero or negative leaves take their defaults by one rule (withDefaults). The
 // spec sets none (§8); the defaults are far above any legitimate request of this contract (the largest
 // is a few hundred bytes) and far below what could hurt the server.
 type Limits struct {
@@ -27,7 +27,7 @@ type Limits struct {
 	Admission admission.Limits
 	// XML bounds every SOAP request: nesting and element count while parsing, the parse budget before
 	// (binding/soap). The JSON endpoint takes its MaxDepth too.
-	XML wire.Limits
+	XML xmlwire.Limits
 }
 
 // DefaultLimits returns the limits used when none are configured: each package's own defaults for its

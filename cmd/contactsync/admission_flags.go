@@ -7,13 +7,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/contactsync/contactsync/server/admission"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // xmlBudgetFlags registers the parse-budget limits of a SOAP request (the lexical bounds of
-// wire.Limits, which binding/soap checks), defaulting to d. They are serve settings like the other
+// xmlwire.Limits, which binding/soap checks), defaulting to d. They are serve settings like the other
 // limits (limitFlags).
-func xmlBudgetFlags(f *pflag.FlagSet, b *wire.Limits, d wire.Limits) {
+func xmlBudgetFlags(f *pflag.FlagSet, b *xmlwire.Limits, d xmlwire.Limits) {
 	f.IntVar(&b.MaxAttrsPerElement, "max-xml-attrs-per-element", d.MaxAttrsPerElement, "most attributes on one element of a SOAP request, namespace declarations not counted")
 	f.IntVar(&b.MaxAttrs, "max-xml-attrs", d.MaxAttrs, "most attributes in one SOAP request, namespace declarations not counted")
 	f.IntVar(&b.MaxNamespaces, "max-xml-namespaces", d.MaxNamespaces, "most namespace declarations in one SOAP request")
@@ -25,7 +25,7 @@ func xmlBudgetFlags(f *pflag.FlagSet, b *wire.Limits, d wire.Limits) {
 
 // validateXMLBudget refuses a budget limit below 1, naming the flag: a zero would mean "the
 // default" inside the server, which a setting must not silently do.
-func validateXMLBudget(b wire.Limits) error {
+func validateXMLBudget(b xmlwire.Limits) error {
 	for _, c := range []struct {
 		flag  string
 		value int

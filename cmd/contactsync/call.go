@@ -10,6 +10,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/wsdl"
 	"github.com/spf13/cobra"
 )
@@ -114,18 +115,18 @@ func callRequest(op *wire.Operation, ns string, opts *callOptions) (wire.Message
 		if f != nil && !f.Type.Kind.Simple() {
 			return nil, fmt.Errorf("--param %s: the parameter is of the complex type %s; use --param-file %s=FILE", name, f.Type.Name, name)
 		}
-		element := string(wire.AppendString(nil, name, value))
+		element := string(xmlwire.AppendString(nil, name, value))
 		if err := set(name, element); err != nil {
 			return nil, err
 		}
 	}
 	for _, f := range op.Params { // in the table's order, so the request is the same whatever the flags' order
 		if values, ok := items[f.Name]; ok {
-			element := wire.AppendStart(nil, f.Name)
+			element := xmlwire.AppendStart(nil, f.Name)
 			for _, v := range values {
-				element = wire.AppendString(element, f.Type.Item.Name, v)
+				element = xmlwire.AppendString(element, f.Type.Item.Name, v)
 			}
-			if err := set(f.Name, string(wire.AppendEnd(element, f.Name))); err != nil {
+			if err := set(f.Name, string(xmlwire.AppendEnd(element, f.Name))); err != nil {
 				return nil, err
 			}
 		}
@@ -143,12 +144,12 @@ func callRequest(op *wire.Operation, ns string, opts *callOptions) (wire.Message
 			return nil, err
 		}
 	}
-	doc := `<` + op.RequestElement + ` xmlns="` + string(wire.AppendEscaped(nil, ns)) + `">`
+	doc := `<` + op.RequestElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `">`
 	for _, p := range op.Params {
 		doc += given[p.Name]
 	}
 	doc += `</` + op.RequestElement + `>`
-	rd := wire.NewReader([]byte(doc), ns, wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}, false)
+	rd := xmlwire.NewReader([]byte(doc), ns, xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 20}, false)
 	if _, err := rd.Root(); err != nil {
 		return nil, fmt.Errorf("reading the parameters: %w", err)
 	}

@@ -32,6 +32,8 @@ import (
 
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // Binding selects the wire protocol.
@@ -211,7 +213,7 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	}
 	switch b {
 	case JSON:
-		jm, ok := req.(wire.JSONMessage)
+		jm, ok := req.(jsonwire.Message)
 		if !ok {
 			return nil, fmt.Errorf("the %s request has no JSON form", op.Name)
 		}
@@ -246,13 +248,13 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	if b == SOAP12 {
 		envNS, prefix = nsSOAP12, "soap12"
 	}
-	body := []byte(wire.XMLDeclaration)
+	body := []byte(xmlwire.XMLDeclaration)
 	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`">`...)
 	if c.WSSecurity {
 		body = c.appendSecurityHeader(body, prefix)
 	}
 	body = append(body, `<`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
-	body = wire.AppendEscaped(body, c.Namespace)
+	body = xmlwire.AppendEscaped(body, c.Namespace)
 	body = append(body, `">`...)
 	content := len(body)
 	body = req.AppendXML(body)
@@ -260,7 +262,7 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 		// The generated writers use the xsi prefix for a nil item or nillable value and expect the
 		// document root to declare it; declare it on the operation element, only when it is used, so
 		// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
-		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+wire.NSXSI+`"`)...)
+		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+xmlwire.NSXSI+`"`)...)
 	}
 	body = append(body, `</`+op.RequestElement+`></`+prefix+`:Body></`+prefix+`:Envelope>`...)
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint, bytes.NewReader(body))
@@ -288,10 +290,10 @@ func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
 	created := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
 	b = append(b, `<`+prefix+`:Header><wsse:Security xmlns:wsse="`+auth.NSSecurityExt+`" xmlns:wsu="`+auth.NSSecurityUtil+`" `+
 		prefix+`:mustUnderstand="1"><wsse:UsernameToken><wsse:Username>`...)
-	b = wire.AppendEscaped(b, c.User)
+	b = xmlwire.AppendEscaped(b, c.User)
 	if c.PasswordText {
 		b = append(b, `</wsse:Username><wsse:Password Type="`+auth.PasswordText+`">`...)
-		b = wire.AppendEscaped(b, c.Password)
+		b = xmlwire.AppendEscaped(b, c.Password)
 	} else {
 		b = append(b, `</wsse:Username><wsse:Password Type="`+auth.PasswordDigest+`">`...)
 		b = append(b, auth.Digest(nonce, created, c.Password)...)
@@ -303,7 +305,7 @@ func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
 }
 
 // responseLimits bound the responses the client reads; they are the service's own, with room to spare.
-var responseLimits = wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}
+var responseLimits = xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 20}
 
 // decodeJSON reads the JSON endpoint's answer: {"d": result}, or the error object.
 func (c *Client) decodeJSON(op *wire.Operation, status int, body []byte, resp wire.Message) error {
@@ -314,7 +316,7 @@ func (c *Client) decodeJSON(op *wire.Operation, status int, body []byte, resp wi
 		}
 		return &JSONError{StatusCode: status, ExceptionType: e.ExceptionType, Message: e.Message}
 	}
-	rd := wire.NewJSONReader(body, responseLimits.MaxDepth)
+	rd := jsonwire.NewReader(body, responseLimits.MaxDepth)
 	if _, err := rd.Object(); err != nil {
 		return fmt.Errorf("the response is not a JSON object: %w", err)
 	}
@@ -344,7 +346,7 @@ func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) 
 	if op.Result == nil && len(bytes.TrimSpace(body)) == 0 {
 		return nil // an operation without a result answers with an empty body, as ASMX does
 	}
-	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
+	rd := xmlwire.NewReader(body, c.Namespace, responseLimits, false)
 	root, err := rd.Root()
 	if err != nil {
 		return fmt.Errorf("the response is not XML: %w", err)
@@ -366,7 +368,7 @@ func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) 
 
 // decodeEnvelope reads a SOAP response: the response wrapper through the generated decoder, or a fault.
 func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, resp wire.Message) error {
-	rd := wire.NewReader(body, c.Namespace, responseLimits, false)
+	rd := xmlwire.NewReader(body, c.Namespace, responseLimits, false)
 	root, err := rd.Root()
 	if err != nil || root.Local() != "Envelope" {
 		return fmt.Errorf("HTTP %d: the response is not a SOAP envelope: %v", status, err)
@@ -412,7 +414,7 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 }
 
 // readFault reads a SOAP 1.1 or SOAP 1.2 fault's content, whose start was just read.
-func readFault(rd *wire.Reader) error {
+func readFault(rd *xmlwire.Reader) error {
 	fault := &Fault{}
 	var code11, code12 string
 	for {
@@ -449,7 +451,7 @@ func readFault(rd *wire.Reader) error {
 }
 
 // firstValue returns the text of the first child element (SOAP 1.2's Code/Value, Reason/Text).
-func firstValue(rd *wire.Reader) (string, error) {
+func firstValue(rd *xmlwire.Reader) (string, error) {
 	text := ""
 	found := false
 	for {
@@ -470,7 +472,7 @@ func firstValue(rd *wire.Reader) (string, error) {
 	}
 }
 
-func readDetail(rd *wire.Reader, fault *Fault) error {
+func readDetail(rd *xmlwire.Reader, fault *Fault) error {
 	for {
 		el, ok, err := rd.Child()
 		if err != nil || !ok {
@@ -496,13 +498,13 @@ func readDetail(rd *wire.Reader, fault *Fault) error {
 func Message(name, ns string, m wire.Message) ([]byte, error) {
 	body := m.AppendXML(nil)
 	b := []byte(`<` + name + ` xmlns="`)
-	b = wire.AppendEscaped(b, ns)
+	b = xmlwire.AppendEscaped(b, ns)
 	if bytes.Contains(body, []byte(" xsi:")) {
-		b = append(b, `" xmlns:xsi="`+wire.NSXSI...)
+		b = append(b, `" xmlns:xsi="`+xmlwire.NSXSI...)
 	}
 	b = append(b, `">`...)
 	b = append(b, body...)
-	b = wire.AppendEnd(b, name)
+	b = xmlwire.AppendEnd(b, name)
 	var out []byte
 	d := xml.NewDecoder(bytes.NewReader(b))
 	depth, open, text := 0, false, false // open: a start tag is written without its '>'
@@ -538,7 +540,7 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 				out = append(out, ' ')
 				out = append(out, qname(a.Name)...)
 				out = append(out, `="`...)
-				out = wire.AppendEscaped(out, a.Value)
+				out = xmlwire.AppendEscaped(out, a.Value)
 				out = append(out, '"')
 			}
 			depth++
@@ -565,7 +567,7 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 				out = append(out, '>')
 				open = false
 			}
-			out = wire.AppendEscaped(out, string(tok))
+			out = xmlwire.AppendEscaped(out, string(tok))
 			text = true
 		}
 	}
@@ -582,14 +584,14 @@ func Invoke(ctx context.Context, svc wire.Bound, opName string, params map[strin
 	if op == nil {
 		return nil, fmt.Errorf("unknown operation %q", opName)
 	}
-	doc := wire.AppendStart(nil, op.RequestElement)
+	doc := xmlwire.AppendStart(nil, op.RequestElement)
 	for _, p := range op.Params {
 		if v, ok := params[p.Name]; ok {
-			doc = wire.AppendString(doc, p.Name, v)
+			doc = xmlwire.AppendString(doc, p.Name, v)
 		}
 	}
-	doc = wire.AppendEnd(doc, op.RequestElement)
-	rd := wire.NewReader(doc, "", wire.Limits{MaxDepth: 64, MaxElements: 1 << 20}, false)
+	doc = xmlwire.AppendEnd(doc, op.RequestElement)
+	rd := xmlwire.NewReader(doc, "", xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 20}, false)
 	if _, err := rd.Root(); err != nil {
 		return nil, err
 	}

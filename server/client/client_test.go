@@ -12,6 +12,7 @@ import (
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -49,7 +50,7 @@ func TestNewRequestDeclaresXSI(t *testing.T) {
 func TestMessageNil(t *testing.T) {
 	out, err := client.Message("Echo", ns, nilItem())
 	require.NoError(t, err)
-	assert.Equal(t, "<Echo xmlns=\""+ns+"\" xmlns:xsi=\""+wire.NSXSI+"\">\n  <string>a</string>\n  <string xsi:nil=\"true\" />\n</Echo>", string(out))
+	assert.Equal(t, "<Echo xmlns=\""+ns+"\" xmlns:xsi=\""+xmlwire.NSXSI+"\">\n  <string>a</string>\n  <string xsi:nil=\"true\" />\n</Echo>", string(out))
 	assert.Equal(t, 1, countNil(t, out))
 }
 
@@ -66,7 +67,7 @@ func countNil(t *testing.T, doc []byte) int {
 		require.NoError(t, err)
 		if se, ok := tok.(xml.StartElement); ok {
 			for _, a := range se.Attr {
-				if a.Name.Space == wire.NSXSI && a.Name.Local == "nil" && a.Value == "true" {
+				if a.Name.Space == xmlwire.NSXSI && a.Name.Local == "nil" && a.Value == "true" {
 					n++
 				}
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // contract serves the WSDL of a wire.Contract: its Document, the contract file without its comments.
@@ -26,13 +27,13 @@ func newContract(c *wire.Contract, namespace string, protocols binding.Protocols
 		written = [][]byte{doc} // no address to fill in
 	} else {
 		// How each port's address appears in the document.
-		attr := append(append([]byte(`location="`), wire.AppendEscaped(nil, c.Address)...), '"')
+		attr := append(append([]byte(`location="`), xmlwire.AppendEscaped(nil, c.Address)...), '"')
 		written = bytes.Split(doc, attr)
 	}
 	var pieces [][]byte
 	for _, piece := range written {
 		if namespace != c.Namespace {
-			piece = bytes.ReplaceAll(piece, wire.AppendEscaped(nil, c.Namespace), wire.AppendEscaped(nil, namespace))
+			piece = bytes.ReplaceAll(piece, xmlwire.AppendEscaped(nil, c.Namespace), xmlwire.AppendEscaped(nil, namespace))
 		}
 		pieces = append(pieces, piece)
 	}
@@ -46,7 +47,7 @@ func Contract(c *wire.Contract, namespace string, protocols binding.Protocols, a
 }
 
 func (c *contract) render(address string) []byte {
-	attr := append(append([]byte(`location="`), wire.AppendEscaped(nil, address)...), '"')
+	attr := append(append([]byte(`location="`), xmlwire.AppendEscaped(nil, address)...), '"')
 	return bytes.Join(c.pieces, attr)
 }
 

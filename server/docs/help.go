@@ -21,6 +21,7 @@ import (
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // The help pages are ASMX's discovery and help pages: GET of the endpoint shows the service page (every
@@ -418,9 +419,9 @@ func indentXML(raw []byte) []byte {
 // serveDisco answers ?disco with a DISCO document as ASMX writes it: the contract (?wsdl) with this
 // page as its documentation, and the SOAP 1.1 and 1.2 addresses, all as the client reached us.
 func (d *Documents) serveDisco(w http.ResponseWriter, r *http.Request) {
-	addr := wire.AppendEscaped(nil, d.addrs.requestAddress(r))
-	ns := wire.AppendEscaped(nil, d.cfg.Namespace)
-	b := []byte(wire.XMLDeclaration + `<discovery xmlns:xsd="` + wire.NSXSD + `" xmlns:xsi="` + wire.NSXSI + `" xmlns="http://schemas.xmlsoap.org/disco/">` + "\n")
+	addr := xmlwire.AppendEscaped(nil, d.addrs.requestAddress(r))
+	ns := xmlwire.AppendEscaped(nil, d.cfg.Namespace)
+	b := []byte(xmlwire.XMLDeclaration + `<discovery xmlns:xsd="` + xmlwire.NSXSD + `" xmlns:xsi="` + xmlwire.NSXSI + `" xmlns="http://schemas.xmlsoap.org/disco/">` + "\n")
 	b = append(b, `  <contractRef ref="`...)
 	b = append(append(b, addr...), `?wsdl" docRef="`...)
 	b = append(append(b, addr...), `" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`+"\n"...)
@@ -434,7 +435,7 @@ func (d *Documents) serveDisco(w http.ResponseWriter, r *http.Request) {
 		b = append(b, `  <soap address="`...)
 		b = append(append(b, addr...), `" xmlns:`+q+`="`...)
 		b = append(append(b, ns...), `" binding="`+q+`:`...)
-		b = wire.AppendEscaped(b, port.binding)
+		b = xmlwire.AppendEscaped(b, port.binding)
 		b = append(b, `" xmlns="http://schemas.xmlsoap.org/disco/soap/" />`+"\n"...)
 	}
 	b = append(b, "</discovery>"...)

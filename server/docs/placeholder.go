@@ -1,19 +1,20 @@
 package docs
 
 import (
-	"encoding/json"
 	"net/url"
 	"strings"
 
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // placeholder is a message whose every value is a placeholder naming its XSD type ("string", "int"),
 // as ASMX's help pages show sample messages, built from the operation table's type descriptors. The
 // code that writes real messages writes it too: the bundled client writes it as a request (a
-// wire.Message, a wire.JSONMessage and a client.FormEncoder), each binding as a response
+// wire.Message, a jsonwire.Message and a client.FormEncoder), each binding as a response
 // (binding.Sample, through WriteSample). Nothing on the path of a real request knows it.
 type placeholder struct {
 	// Fields are the elements of the message: an operation's Params, or its Result alone.
@@ -22,7 +23,7 @@ type placeholder struct {
 
 var (
 	_ binding.Sample     = (*placeholder)(nil)
-	_ wire.JSONMessage   = (*placeholder)(nil)
+	_ jsonwire.Message   = (*placeholder)(nil)
 	_ client.FormEncoder = (*placeholder)(nil)
 )
 
@@ -55,7 +56,7 @@ func (p *placeholder) AppendXML(b []byte) []byte {
 }
 
 // DecodeXML skips the content: placeholders are only written.
-func (p *placeholder) DecodeXML(r *wire.Reader) error { return r.Discard() }
+func (p *placeholder) DecodeXML(r *xmlwire.Reader) error { return r.Discard() }
 
 // EncodeForm writes the parameters as form values: a simple one as its type, an array as two items,
 // as the XML samples show an array.
@@ -88,9 +89,9 @@ func appendPlaceholderField(b []byte, f wire.Field, depth int) []byte {
 		n = 2
 	}
 	for range n {
-		b = wire.AppendStart(b, f.Name)
+		b = xmlwire.AppendStart(b, f.Name)
 		b = appendPlaceholderContent(b, f.Type, depth+1)
-		b = wire.AppendEnd(b, f.Name)
+		b = xmlwire.AppendEnd(b, f.Name)
 	}
 	return b
 }
@@ -109,7 +110,7 @@ func appendPlaceholderContent(b []byte, t *wire.Type, depth int) []byte {
 		item.MaxOccurs = -1
 		return appendPlaceholderField(b, item, depth)
 	}
-	return wire.AppendEscaped(b, placeholderText(t))
+	return xmlwire.AppendEscaped(b, placeholderText(t))
 }
 
 // AppendJSON appends the placeholder message as a JSON object.
@@ -119,7 +120,7 @@ func (p *placeholder) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendJSONString(b, f.Name)
+		b = jsonwire.AppendString(b, f.Name)
 		b = append(b, ':')
 		b = appendPlaceholderJSON(b, f, 0)
 	}
@@ -154,7 +155,7 @@ func appendPlaceholderJSON(b []byte, f wire.Field, depth int) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = wire.AppendJSONString(b, c.Name)
+			b = jsonwire.AppendString(b, c.Name)
 			b = append(b, ':')
 			b = appendPlaceholderJSON(b, c, depth+1)
 		}
@@ -164,8 +165,8 @@ func appendPlaceholderJSON(b []byte, f wire.Field, depth int) []byte {
 		item.MaxOccurs = -1
 		return appendPlaceholderJSON(b, item, depth+1)
 	}
-	return wire.AppendJSONString(b, placeholderText(t))
+	return jsonwire.AppendString(b, placeholderText(t))
 }
 
 // DecodeJSON skips the object: placeholders are only written.
-func (p *placeholder) DecodeJSON(r *wire.JSONReader) error { return r.Skip(json.Delim('{')) }
+func (p *placeholder) DecodeJSON(r *jsonwire.Reader) error { return r.SkipObject() }

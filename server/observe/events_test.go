@@ -17,6 +17,7 @@ import (
 	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/observe"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // twoParams is a request message of an operation with parameters id and name; it writes the elements
@@ -33,7 +34,7 @@ func (m twoParams) AppendXML(b []byte) []byte {
 	return b
 }
 
-func (twoParams) DecodeXML(*wire.Reader) error { return nil }
+func (twoParams) DecodeXML(*xmlwire.Reader) error { return nil }
 
 var twoParamsOp = &wire.Operation{Name: "Rename", Params: []wire.Field{{Name: "id"}, {Name: "name"}}}
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // debugTrace is the Observer behind --log-level debug: one line for each request that reached a
@@ -105,10 +106,10 @@ func failure(stage Stage, err *fault.Error) string {
 // names of the top-level elements the request message writes (a parameter left out or nil writes
 // none). It runs only for detailed requests, so writing the message again costs nothing otherwise.
 func parameterNames(op *wire.Operation, msg wire.Message) []string {
-	doc := []byte(`<r xmlns:xsi="` + wire.NSXSI + `">`) // the generated writers use xsi for a nil
+	doc := []byte(`<r xmlns:xsi="` + xmlwire.NSXSI + `">`) // the generated writers use xsi for a nil
 	doc = msg.AppendXML(doc)
-	doc = wire.AppendEnd(doc, "r")
-	rd := wire.NewReader(doc, "", wire.Limits{MaxDepth: 256, MaxElements: 1 << 20}, false)
+	doc = xmlwire.AppendEnd(doc, "r")
+	rd := xmlwire.NewReader(doc, "", xmlwire.Limits{MaxDepth: 256, MaxElements: 1 << 20}, false)
 	if _, err := rd.Root(); err != nil {
 		return nil
 	}

@@ -10,14 +10,14 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/service"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // foreignRequest is a request wrapper of no contract.
 type foreignRequest struct{}
 
-func (foreignRequest) AppendXML(b []byte) []byte      { return b }
-func (foreignRequest) DecodeXML(r *wire.Reader) error { return nil }
+func (foreignRequest) AppendXML(b []byte) []byte         { return b }
+func (foreignRequest) DecodeXML(r *xmlwire.Reader) error { return nil }
 
 // TestBindRefusesForeignRequests: a bound contract's Call dispatches on the request wrapper's type, and
 // answers a wrapper of another contract with an internal error, never a call.

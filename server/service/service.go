@@ -4,7 +4,7 @@
 // reported), and converts the contract's record (gen.Contact) to and from what the store keeps
 // (store.Record) with the generated record codec. It knows no binding: every binding calls it through
 // the generated operation table. It may import gen, server/fault, server/store and server/wire (the
-// record codec's runtime, and the value types, such as wire.DateTime, generated fields of some XSD
+// record codec's runtime, and the value types, such as xsd.DateTime, generated fields of some XSD
 // types have), and never a binding.
 package service
 
@@ -21,7 +21,8 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // The service version. The path and namespace segment v1 is VersionMajor (spec §9); Version is
@@ -261,12 +262,12 @@ func ToRecord(c *gen.Contact) store.Record {
 // does not have (a field removed from the contract, in a row migrate has not rewritten) is skipped,
 // and a field the document lacks (one added to the contract since the row was written) reads as its
 // Go zero value, as the XML decoder gives a missing element. The contact's strings may share r.Doc's memory
-// (wire.RecordAlias: no copy per field on the read path), so the caller must not change r.Doc
+// (recordwire.Alias: no copy per field on the read path), so the caller must not change r.Doc
 // afterwards; the store hands every record over for good.
 func FromRecord(r store.Record) (*gen.Contact, error) {
 	// The strings alias the document, which the store handed over and nothing writes again.
 	c := new(gen.Contact)
-	if err := c.UnmarshalRecord(r.Doc, wire.RecordLenient|wire.RecordAlias); err != nil {
+	if err := c.UnmarshalRecord(r.Doc, recordwire.Lenient|recordwire.Alias); err != nil {
 		return nil, fmt.Errorf("stored contact %q: %w", r.Key, err)
 	}
 	return c, nil
@@ -278,11 +279,11 @@ func FromRecord(r store.Record) (*gen.Contact, error) {
 type RecordSchema struct {
 	// Type is the generated descriptor of the record type: its fields' paths, key and index, and a
 	// constructor for its codec.
-	Type *wire.RecordType
+	Type *recordwire.Type
 	// Check refuses, naming the field, what the service itself would never store or could not
 	// return: import applies it to every record it reads from a file, given the record and its
 	// canonical document.
-	Check func(rec wire.Record, doc []byte) error
+	Check func(rec recordwire.Record, doc []byte) error
 }
 
 // Records is the contract's record as the data commands and the maintenance see it.
@@ -293,7 +294,7 @@ var Records = RecordSchema{Type: gen.ContactRecord, Check: checkRecord}
 // XML 1.0 cannot carry (a contact with one could not be read back over SOAP). The text is found by
 // walking doc, the record's canonical document, so a string field a contract edit adds, nested or in
 // an array, is checked with no line here.
-func checkRecord(rec wire.Record, doc []byte) error {
+func checkRecord(rec recordwire.Record, doc []byte) error {
 	w, ok := rec.(*gen.Contact)
 	if !ok || w == nil {
 		return fmt.Errorf("not a contact (%T)", rec)
@@ -306,7 +307,7 @@ func checkRecord(rec wire.Record, doc []byte) error {
 		}
 		return err
 	}
-	return wire.EachRecordString(doc, func(path, s string) error {
+	return recordwire.EachString(doc, func(path, s string) error {
 		if err := checkXMLText(s); err != nil {
 			return fmt.Errorf("%s %w", path, err)
 		}
@@ -315,14 +316,14 @@ func checkRecord(rec wire.Record, doc []byte) error {
 }
 
 // checkXMLText reports text that is not valid UTF-8 or holds a character outside XML 1.0's Char
-// production (wire.IsXMLChar). The error reads as the end of a sentence naming the field.
+// production (xmlwire.IsXMLChar). The error reads as the end of a sentence naming the field.
 func checkXMLText(s string) error {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			return fmt.Errorf("is not valid UTF-8 (at byte %d)", i)
-		case !wire.IsXMLChar(r):
+		case !xmlwire.IsXMLChar(r):
 			return fmt.Errorf("holds a character XML cannot carry (U+%04X)", r)
 		}
 		i += size

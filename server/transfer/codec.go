@@ -11,7 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/transfer/internal/input"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
 // Format is a record file format.
@@ -20,7 +21,7 @@ type Format string
 // The formats.
 const (
 	// JSONL is JSON Lines (https://jsonlines.org): one record per line, its canonical JSON document
-	// (server/wire/record.go): every element of the record type, in schema order.
+	// (server/wire/recordwire): every element of the record type, in schema order.
 	JSONL Format = "jsonl"
 	// CSV is RFC 4180 CSV with a header row of the record type's top-level element names in schema
 	// order: a simple value as its lexical form (the text JSON Lines carries), a nested value or an
@@ -59,7 +60,7 @@ type Encoder struct {
 	norm   normalizer
 	cw     *csv.Writer // CSV
 	row    []string    // CSV: the reused row
-	rd     wire.RecordReader
+	rd     recordwire.Reader
 }
 
 // NewEncoder returns an encoder writing records of format to w, buffered: call Flush at the end. A CSV
@@ -96,7 +97,7 @@ func (e *Encoder) Encode(r store.Record) error {
 		_, _ = e.bw.Write(doc)
 		return e.bw.WriteByte('\n')
 	}
-	e.rd.Reset(doc, wire.RecordStrict)
+	e.rd.Reset(doc, recordwire.Strict)
 	if err := e.rd.BeginObject(); err != nil {
 		return err
 	}
@@ -134,18 +135,18 @@ func (e *Encoder) Flush() error {
 // contract: strictly, so a stored field the contract no longer has stops an export or a copy instead
 // of being dropped from it.
 type normalizer struct {
-	rt  *wire.RecordType
-	rec wire.Record
-	rd  wire.RecordReader
+	rt  *recordwire.Type
+	rec recordwire.Record
+	rd  recordwire.Reader
 	buf []byte
 }
 
-func newNormalizer(rt *wire.RecordType) normalizer { return normalizer{rt: rt, rec: rt.New()} }
+func newNormalizer(rt *recordwire.Type) normalizer { return normalizer{rt: rt, rec: rt.New()} }
 
 // canonical returns r's canonical document, valid until the next call.
 func (n *normalizer) canonical(r store.Record) ([]byte, error) {
 	// The record's strings may alias r.Doc: the record is written out again at once and never kept.
-	n.rd.Reset(r.Doc, wire.RecordStrict|wire.RecordAlias)
+	n.rd.Reset(r.Doc, recordwire.Strict|recordwire.Alias)
 	err := n.rec.DecodeRecord(&n.rd)
 	if err == nil {
 		err = n.rd.End()
@@ -176,19 +177,18 @@ type Decoder struct {
 	schema Schema
 	cols   []column
 	keys   *keyMap
-	count  *countingReader
+	count  *input.Counter
 	next   func() (Record, error)
-	rd     wire.RecordReader
+	rd     recordwire.Reader
 	doc    []byte // the document being built or rewritten
 
 	// JSONL
-	br   *bufio.Reader
-	line int
-	long []byte
+	lines input.Lines
+	line  int
 
 	// CSV
 	cr      *csv.Reader
-	limit   *recordLimit
+	limit   *input.Limit
 	columns []int // the column (top-level element) of each CSV column
 }
 
@@ -211,16 +211,17 @@ func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Deco
 	if err != nil {
 		return nil, err
 	}
-	d := &Decoder{schema: s, cols: cols, keys: keys, count: &countingReader{r: r}}
+	d := &Decoder{schema: s, cols: cols, keys: keys, count: &input.Counter{R: r}}
 	br := bufio.NewReaderSize(d.count, 64<<10)
-	if err := skipBOM(br); err != nil {
+	if err := input.SkipBOM(br); err != nil {
 		return nil, err
 	}
 	switch format {
 	case JSONL:
-		d.br, d.next = br, d.nextJSON
+		d.lines, d.next = input.Lines{R: br, Max: MaxLine}, d.nextJSON
 	case CSV:
-		d.limit = &recordLimit{r: br}
+		// What encoding/csv may read for one record: MaxLine, plus what it buffers ahead.
+		d.limit = &input.Limit{R: br, Max: MaxLine + 64<<10, Err: errRecordTooLong}
 		d.cr = csv.NewReader(d.limit)
 		d.cr.ReuseRecord = true
 		if err := d.readHeader(); err != nil {
@@ -238,25 +239,12 @@ func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Deco
 func (d *Decoder) Next() (Record, error) { return d.next() }
 
 // Offset returns how many bytes of the input have been read so far (including what is buffered).
-func (d *Decoder) Offset() int64 { return d.count.n }
-
-// skipBOM drops a UTF-8 byte order mark at the start of br, as spreadsheet programs and SQL Server's
-// tools write one.
-func skipBOM(br *bufio.Reader) error {
-	b, err := br.Peek(3)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return err
-	}
-	if bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) {
-		_, _ = br.Discard(3)
-	}
-	return nil
-}
+func (d *Decoder) Offset() int64 { return d.count.N }
 
 // nextJSON reads the next non-blank line and decodes it.
 func (d *Decoder) nextJSON() (Record, error) {
 	for {
-		line, tooLong, err := d.readLine()
+		line, tooLong, err := d.lines.Next()
 		if err != nil {
 			return Record{}, err
 		}
@@ -283,42 +271,11 @@ func (d *Decoder) nextJSON() (Record, error) {
 	}
 }
 
-// readLine returns the next line without its line break (io.EOF when there is none), or tooLong when
-// it exceeds MaxLine, in which case the rest of it is skipped. The line is valid until the next call.
-func (d *Decoder) readLine() (line []byte, tooLong bool, err error) {
-	d.long = d.long[:0]
-	for {
-		chunk, err := d.br.ReadSlice('\n')
-		full := errors.Is(err, bufio.ErrBufferFull)
-		if err != nil && !full && !errors.Is(err, io.EOF) {
-			return nil, false, err
-		}
-		if !tooLong {
-			if len(d.long)+len(chunk) > MaxLine {
-				tooLong, d.long = true, d.long[:0]
-			} else if full || len(d.long) > 0 {
-				d.long = append(d.long, chunk...) // a long line, read in pieces
-			}
-		}
-		switch {
-		case full:
-			continue
-		case tooLong:
-			return nil, true, nil
-		case len(d.long) > 0:
-			return d.long, false, nil
-		case len(chunk) == 0: // err is io.EOF: no more lines
-			return nil, false, io.EOF
-		}
-		return chunk, false, nil
-	}
-}
-
 // renameKeys returns line with its top-level keys spelled as the record type's elements: an old
 // name (DecodeOptions.Renames) replaced, a name in another case corrected. It refuses a key that is
 // neither, listing the known ones. A line whose keys need nothing is returned as it is.
 func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
-	d.rd.Reset(line, wire.RecordStrict)
+	d.rd.Reset(line, recordwire.Strict)
 	if err := d.rd.BeginObject(); err != nil {
 		return nil, recordError(err)
 	}
@@ -347,7 +304,7 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 		return line, nil
 	}
 	d.doc = append(d.doc[:0], '{')
-	d.rd.Reset(line, wire.RecordStrict)
+	d.rd.Reset(line, recordwire.Strict)
 	_ = d.rd.BeginObject()
 	for n := 0; ; n++ {
 		key, ok, _ := d.rd.Key()
@@ -359,7 +316,7 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 		if n > 0 {
 			d.doc = append(d.doc, ',')
 		}
-		d.doc = wire.AppendRecordString(d.doc, d.cols[col].name)
+		d.doc = recordwire.AppendString(d.doc, d.cols[col].name)
 		d.doc = append(d.doc, ':')
 		d.doc = append(d.doc, raw...)
 	}
@@ -376,7 +333,7 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 	rec := d.schema.Type.New()
 	// The record's strings may alias doc (a buffer reused for the next line): it is checked and
 	// written out again at once, and only its key and index, copied, are kept.
-	d.rd.Reset(doc, wire.RecordStrict|wire.RecordAlias)
+	d.rd.Reset(doc, recordwire.Strict|recordwire.Alias)
 	err := rec.DecodeRecord(&d.rd)
 	if err == nil {
 		err = d.rd.End()
@@ -397,7 +354,7 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 // recordError words a record decoding error for an import report: the path of the value, then what
 // is wrong ("Address.Lines[1]: want a string, found a number").
 func recordError(err error) error {
-	var re *wire.RecordError
+	var re *recordwire.Error
 	if errors.As(err, &re) {
 		if re.Path == "" {
 			return errors.New(re.Msg)
@@ -409,7 +366,7 @@ func recordError(err error) error {
 
 // readHeader reads the CSV header and maps its columns to the record type's elements.
 func (d *Decoder) readHeader() error {
-	d.limit.reset()
+	d.limit.Reset()
 	header, err := d.cr.Read()
 	if errors.Is(err, io.EOF) {
 		return errors.New("line 1: the input is empty; a CSV file starts with a header row naming the fields")
@@ -434,7 +391,7 @@ func (d *Decoder) readHeader() error {
 
 // nextCSV reads the next CSV row and decodes it.
 func (d *Decoder) nextCSV() (Record, error) {
-	d.limit.reset()
+	d.limit.Reset()
 	row, err := d.cr.Read()
 	if errors.Is(err, io.EOF) {
 		return Record{}, io.EOF
@@ -460,7 +417,7 @@ func (d *Decoder) nextCSV() (Record, error) {
 		if i > 0 {
 			d.doc = append(d.doc, ',')
 		}
-		d.doc = wire.AppendRecordString(d.doc, c.name)
+		d.doc = recordwire.AppendString(d.doc, c.name)
 		d.doc = append(d.doc, ':')
 		if d.doc, err = c.appendCell(d.doc, cell); err != nil {
 			return Record{Line: line, Err: fmt.Errorf("%s: %w", c.name, err)}, nil
@@ -473,37 +430,3 @@ func (d *Decoder) nextCSV() (Record, error) {
 
 // errRecordTooLong ends a CSV input in which one record runs past MaxLine bytes.
 var errRecordTooLong = fmt.Errorf("a CSV record longer than %d bytes (a quote that is never closed?); the rest of the input cannot be read as records", MaxLine)
-
-// recordLimit bounds the bytes encoding/csv reads for one record. A quoted field may span lines, so a
-// quote that is never closed would make the reader take the rest of the input, however large, as one
-// field, in memory; past MaxLine (plus what the reader buffers ahead) it fails instead.
-type recordLimit struct {
-	r    io.Reader
-	left int
-}
-
-func (l *recordLimit) reset() { l.left = MaxLine + 64<<10 }
-
-func (l *recordLimit) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, errRecordTooLong
-	}
-	if len(p) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.r.Read(p)
-	l.left -= n
-	return n, err
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
 // A column is one top-level element of the record type: a JSON Lines key and a CSV column. How its
@@ -55,7 +56,7 @@ func formOf(t *wire.Type, nillable bool) cellForm {
 }
 
 // columnsOf returns the columns of a record type, in schema order.
-func columnsOf(rt *wire.RecordType) ([]column, error) {
+func columnsOf(rt *recordwire.Type) ([]column, error) {
 	if rt == nil || rt.Type == nil || len(rt.Type.Fields) == 0 {
 		return nil, errors.New("transfer: no record type, or one without elements")
 	}
@@ -93,7 +94,7 @@ func (c *column) cell(raw []byte) (string, error) {
 		}
 		return string(raw), nil
 	}
-	r := wire.NewRecordReader(raw, wire.RecordStrict)
+	r := recordwire.NewReader(raw, recordwire.Strict)
 	if r.Null() {
 		return "", nil
 	}
@@ -126,17 +127,17 @@ func (c *column) appendCell(doc []byte, cell string) ([]byte, error) {
 func appendForm(doc []byte, form cellForm, cell string) ([]byte, error) {
 	switch {
 	case form == cellString:
-		return wire.AppendRecordString(doc, cell), nil
+		return recordwire.AppendString(doc, cell), nil
 	case cell == "":
 		return append(doc, "null"...), nil
 	case form == cellText:
-		return wire.AppendRecordString(doc, cell), nil
+		return recordwire.AppendString(doc, cell), nil
 	case form == cellFloat && (cell == "INF" || cell == "-INF" || cell == "NaN" || cell == "-0"):
-		return wire.AppendRecordString(doc, cell), nil
+		return recordwire.AppendString(doc, cell), nil
 	}
 	// A literal, a number or JSON text: it must be exactly one JSON value, so that a cell cannot add
 	// keys to the document; the record decoder checks its type.
-	r := wire.NewRecordReader([]byte(cell), wire.RecordStrict)
+	r := recordwire.NewReader([]byte(cell), recordwire.Strict)
 	raw, err := r.RawValue()
 	if err == nil {
 		err = r.End()
@@ -184,5 +185,5 @@ func (m *keyMap) lookup(key []byte) (col int, exact bool, err error) {
 	if i, ok := m.folded[strings.ToLower(string(key))]; ok {
 		return i, false, nil
 	}
-	return 0, false, recordError(wire.UnknownRecordField(string(key), names(m.cols)))
+	return 0, false, recordError(recordwire.UnknownField(string(key), names(m.cols)))
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
 // schema is the contract's record type with a stand-in for the service's check (service.Records),
@@ -20,7 +20,7 @@ import (
 // as the service does, so refusals can be tested.
 var schema = transfer.Schema{
 	Type: gen.ContactRecord,
-	Check: func(r wire.Record, _ []byte) error {
+	Check: func(r recordwire.Record, _ []byte) error {
 		if r.RecordKey() == "" {
 			return errors.New("Id is required")
 		}
@@ -117,7 +117,7 @@ func (m *memStore) get(t *testing.T, key string) *gen.Contact {
 	m.mu.Unlock()
 	require.True(t, ok, "no record %q", key)
 	c := new(gen.Contact)
-	require.NoError(t, wire.DecodeRecord(r.Doc, wire.RecordStrict, c))
+	require.NoError(t, recordwire.Decode(r.Doc, recordwire.Strict, c))
 	return c
 }
 

@@ -13,7 +13,7 @@
 // # Field names
 //
 // No field name is written here, and no reflection is used. A record is its canonical JSON document
-// (server/wire/record.go), which the generated codec of the contract's record type reads and writes;
+// (server/wire/recordwire), which the generated codec of the contract's record type reads and writes;
 // the JSON Lines keys and the CSV columns are that type's elements, in schema order, and a CSV cell's
 // form follows from the element's type descriptor. A change of the contract changes the formats with
 // it, for every type of the XSD subset the generator supports.
@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/server/store"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
 // Schema is what transfer knows of the contract's record type: its generated descriptor (which the
@@ -38,10 +38,10 @@ import (
 // (service.Records), so no field of the record is named here.
 type Schema struct {
 	// Type is the record type's descriptor (gen.ContactRecord).
-	Type *wire.RecordType
+	Type *recordwire.Type
 	// Check refuses a record the service would not accept as input, saying why; it is given the
 	// decoded record and its canonical document. nil accepts every record the type can decode.
-	Check func(rec wire.Record, doc []byte) error
+	Check func(rec recordwire.Record, doc []byte) error
 }
 
 // The store methods transfer uses, declared here so any store offering them will do (every backend

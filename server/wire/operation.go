@@ -2,12 +2,13 @@ package wire
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
-	"strconv"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire/formwire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // Bindings is a set of the bindings an operation is offered on.
@@ -78,7 +79,7 @@ type Message interface {
 	// the service namespace from the default namespace declaration the binding writes on the wrapper.
 	AppendXML(b []byte) []byte
 	// DecodeXML reads the element's children, up to and including its end tag.
-	DecodeXML(r *Reader) error
+	DecodeXML(r *xmlwire.Reader) error
 }
 
 // Operation is one entry of the generated operation table.
@@ -105,22 +106,22 @@ type Operation struct {
 	NewRequest, NewResponse func() Message
 	// DecodeForm reads an HTTP GET query or POST form into a request; nil when the operation is not
 	// offered on HTTP GET/POST.
-	DecodeForm func(form *Form) (Message, error)
+	DecodeForm func(form *formwire.Form) (Message, error)
 	// EncodeForm writes a request's parameters as form values (for clients).
 	EncodeForm func(req Message, form url.Values)
 	// AppendResult appends the content of the result element of resp; ok is false when the result is
 	// nil (written as an absent element in SOAP and an xsi:nil root over HTTP).
 	AppendResult func(b []byte, resp Message) (out []byte, ok bool)
 	// DecodeResult reads the content of a result element (an HTTP root) into resp.
-	DecodeResult func(r *Reader, s Start, resp Message) error
+	DecodeResult func(r *xmlwire.Reader, s xmlwire.Start, resp Message) error
 
 	// DecodeJSON reads a JSON endpoint request: the parameters by name from an object whose opening
 	// '{' was read (all of them required, unknown names refused, as ASP.NET AJAX does).
-	DecodeJSON func(r *JSONReader) (Message, error)
+	DecodeJSON func(r *jsonwire.Reader) (Message, error)
 	// AppendResultJSON appends the result of resp as a JSON value (null for a null result or none).
 	AppendResultJSON func(b []byte, resp Message) []byte
 	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
-	DecodeResultJSON func(r *JSONReader, tok json.Token, resp Message) error
+	DecodeResultJSON func(r *jsonwire.Reader, tok jsonwire.Token, resp Message) error
 }
 
 // Bound is a contract's operation table bound to an implementation of the server interface generated
@@ -159,80 +160,6 @@ func Lookup(ops []*Operation, name string) *Operation {
 	return nil
 }
 
-// Value readers for the generated XML decoders. what names the element in errors ("parameter id",
-// "element FirstName").
-
-// ReadInt reads an integer element of the given XSD type and size.
-func (r *Reader) ReadInt(s Start, what, xsdType string, bits int) (int64, error) {
-	text, err := r.Text(s, what)
-	if err != nil {
-		return 0, err
-	}
-	n, ok := ParseInt(text, bits)
-	if !ok {
-		return 0, BadValue(what, xsdType, text)
-	}
-	return n, nil
-}
-
-// ReadBool reads an xsd:boolean element.
-func (r *Reader) ReadBool(s Start, what string) (bool, error) {
-	text, err := r.Text(s, what)
-	if err != nil {
-		return false, err
-	}
-	b, ok := ParseBool(text)
-	if !ok {
-		return false, BadValue(what, "boolean", text)
-	}
-	return b, nil
-}
-
-// ReadDouble reads an xsd:double (bits 64) or xsd:float (bits 32) element.
-func (r *Reader) ReadDouble(s Start, what, xsdType string, bits int) (float64, error) {
-	text, err := r.Text(s, what)
-	if err != nil {
-		return 0, err
-	}
-	f, ok := ParseDouble(text, bits)
-	if !ok {
-		return 0, BadValue(what, xsdType, text)
-	}
-	return f, nil
-}
-
-// ReadDateTime reads an xsd:dateTime element.
-func (r *Reader) ReadDateTime(s Start, what string) (DateTime, error) {
-	text, err := r.Text(s, what)
-	if err != nil {
-		return DateTime{}, err
-	}
-	t, ok := ParseDateTime(text)
-	if !ok {
-		return DateTime{}, BadValue(what, "dateTime", text)
-	}
-	return t, nil
-}
-
-// ReadBase64 reads an xsd:base64Binary element.
-func (r *Reader) ReadBase64(s Start, what string) ([]byte, error) {
-	text, err := r.Text(s, what)
-	if err != nil {
-		return nil, err
-	}
-	b, ok := ParseBase64(text)
-	if !ok {
-		return nil, BadValue(what, "base64Binary", text)
-	}
-	return b, nil
-}
-
-// FormatInt, FormatBool, FormatDouble and FormatFloat write simple values as form values.
-func FormatInt(n int64) string      { return strconv.FormatInt(n, 10) }
-func FormatBool(v bool) string      { return strconv.FormatBool(v) }
-func FormatDouble(f float64) string { return string(AppendDoubleValue(nil, f)) }
-func FormatFloat(f float32) string  { return string(AppendFloatValue(nil, f)) }
-
 // The descriptors of the XML Schema built-in types of the subset, named as gowsdlgen refers to them
 // (Type + the XSD name with its first letter upper-cased).
 var (
@@ -259,12 +186,4 @@ func LookupField(fields []Field, name string) *Field {
 		}
 	}
 	return nil
-}
-
-// JSONMessage is implemented by the generated wrapper and complex types for the JSON endpoint.
-type JSONMessage interface {
-	// AppendJSON appends the value as a JSON object (an array for ArrayOfX types).
-	AppendJSON(b []byte) []byte
-	// DecodeJSON reads the value whose opening '{' (or '[') was just read, up to its end.
-	DecodeJSON(r *JSONReader) error
 }

@@ -302,7 +302,7 @@ func TestRecordFlags(t *testing.T) {
 				require.NoError(t, err, stderr)
 				code, err := os.ReadFile(filepath.Join(dir, "wire.go"))
 				require.NoError(t, err)
-				assert.Contains(t, string(code), "var ContactRecord = &wire.RecordType{")
+				assert.Contains(t, string(code), "var ContactRecord = &recordwire.Type{")
 				return
 			}
 			require.Error(t, err)

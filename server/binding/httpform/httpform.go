@@ -7,6 +7,8 @@ import (
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/formwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // Binding serves the HTTP GET (post false) and HTTP POST (post true) bindings: the operation is the
@@ -27,11 +29,11 @@ const httpContentType = "text/xml; charset=utf-8"
 // documents are in namespace.
 func New(post bool, namespace string, ops []*wire.Operation) *Binding {
 	b := &Binding{post: post, namespace: namespace, ops: ops, start: map[*wire.Operation][]byte{}, nilRoot: map[*wire.Operation][]byte{}}
-	ns := string(wire.AppendEscaped(nil, namespace))
+	ns := string(xmlwire.AppendEscaped(nil, namespace))
 	for _, op := range ops {
 		root := op.HTTPRoot
-		b.start[op] = []byte(wire.XMLDeclaration + `<` + root + ` xmlns:xsi="` + wire.NSXSI + `" xmlns:xsd="` + wire.NSXSD + `" xmlns="` + ns + `">`)
-		b.nilRoot[op] = []byte(wire.XMLDeclaration + `<` + root + ` xsi:nil="true" xmlns:xsi="` + wire.NSXSI + `" xmlns="` + ns + `" />`)
+		b.start[op] = []byte(xmlwire.XMLDeclaration + `<` + root + ` xmlns:xsi="` + xmlwire.NSXSI + `" xmlns:xsd="` + xmlwire.NSXSD + `" xmlns="` + ns + `">`)
+		b.nilRoot[op] = []byte(xmlwire.XMLDeclaration + `<` + root + ` xsi:nil="true" xmlns:xsi="` + xmlwire.NSXSI + `" xmlns="` + ns + `" />`)
 	}
 	return b
 }
@@ -95,12 +97,12 @@ func (b *Binding) Decode(r *http.Request, opName string, body []byte) (binding.R
 		}
 		raw = string(body)
 	}
-	form, err := wire.ParseForm(raw)
+	form, err := formwire.Parse(raw)
 	if err != nil {
 		return binding.Request{Op: op}, fault.Errorf(fault.MalformedRequest, "The parameters are not valid URL encoding.")
 	}
 	msg, err := op.DecodeForm(form)
-	wire.PutForm(form)
+	formwire.Put(form)
 	if err != nil {
 		return binding.Request{Op: op}, fault.As(err)
 	}
@@ -211,7 +213,7 @@ func (b *Binding) endResult(buf []byte, op *wire.Operation, mark int, ok bool) [
 	if !ok {
 		return append(buf[:mark], b.nilRoot[op]...)
 	}
-	return wire.AppendEnd(buf, op.HTTPRoot)
+	return xmlwire.AppendEnd(buf, op.HTTPRoot)
 }
 
 // WriteError writes e as a text/plain message with the code's HTTP status (fault's table; RFC 9110

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -22,7 +22,7 @@ func FuzzJSONBinding(f *testing.F) {
 	} {
 		f.Add(s[0], s[1])
 	}
-	b := New(wire.Limits{MaxDepth: 32}, gen.Operations)
+	b := New(xmlwire.Limits{MaxDepth: 32}, gen.Operations)
 	f.Fuzz(func(t *testing.T, op, body string) {
 		r := httptest.NewRequest(http.MethodPost, wsdl.Path+"/x", strings.NewReader(body))
 		r.URL.Path = wsdl.Path + "/" + op

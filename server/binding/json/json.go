@@ -7,6 +7,8 @@ import (
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // Binding serves the ASP.NET AJAX JSON endpoint (a [ScriptService] ASMX service): POST
@@ -28,7 +30,7 @@ const jsonContentType = "application/json; charset=utf-8"
 
 // New returns the JSON endpoint of the operations ops, refusing bodies nested deeper than the XML
 // limits' MaxDepth: JSON requests are held to the same depth as XML ones.
-func New(limits wire.Limits, ops []*wire.Operation) *Binding {
+func New(limits xmlwire.Limits, ops []*wire.Operation) *Binding {
 	return &Binding{ops: ops, maxDepth: limits.MaxDepth}
 }
 
@@ -73,14 +75,14 @@ func (b *Binding) Decode(r *http.Request, opName string, body []byte) (binding.R
 			return binding.Request{}, fault.Errorf(fault.UnsupportedMediaType, "The JSON endpoint accepts only UTF-8; the charset %q is not supported.", cs)
 		}
 	}
-	rd := wire.NewJSONReader(body, b.maxDepth)
+	rd := jsonwire.NewReader(body, b.maxDepth)
 	empty, err := rd.Object()
 	if err != nil {
 		return binding.Request{}, fault.As(err)
 	}
 	if empty {
 		if len(op.Params) > 0 {
-			return binding.Request{Op: op}, fault.As(wire.MissingJSONParameter(op.Params[0].Name))
+			return binding.Request{Op: op}, fault.As(jsonwire.MissingParameter(op.Params[0].Name))
 		}
 		return binding.Request{Op: op, Msg: op.NewRequest()}, nil
 	}
@@ -134,9 +136,9 @@ func (b *Binding) WriteError(w http.ResponseWriter, e *fault.Error) {
 	buf := binding.GetBuffer()
 	defer binding.PutBuffer(buf)
 	*buf = append(*buf, `{"Message":`...)
-	*buf = wire.AppendJSONString(*buf, e.Message)
+	*buf = jsonwire.AppendString(*buf, e.Message)
 	*buf = append(*buf, `,"StackTrace":"","ExceptionType":`...)
-	*buf = wire.AppendJSONString(*buf, string(e.Code))
+	*buf = jsonwire.AppendString(*buf, string(e.Code))
 	*buf = append(*buf, '}')
 	binding.WriteBody(w, e.Code.Mapping().JSONStatus, jsonContentType, *buf)
 }

@@ -4,12 +4,12 @@ import (
 	"bytes"
 
 	"github.com/contactsync/contactsync/server/fault"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // The parse budget bounds the lexical structure of one SOAP request: what encoding/xml would otherwise
-// allocate for without limit. Element depth and count are bounded while parsing (wire.Limits'
-// MaxDepth, MaxElements); the budget's bounds, the rest of wire.Limits, are checked before, by
+// allocate for without limit. Element depth and count are bounded while parsing (xmlwire.Limits'
+// MaxDepth, MaxElements); the budget's bounds, the rest of xmlwire.Limits, are checked before, by
 // checkXMLBudget, a pre-scan over the raw body that allocates nothing, so a hostile body (96k
 // attributes, 42k namespace declarations, a 1 MB name, a flood of comments) is refused for the cost of
 // reading its bytes once, instead of the ~100 ms and ~30 MB encoding/xml spent on each before (issue 14).
@@ -19,8 +19,8 @@ import (
 // envelope declares three; a WS-Security header adds a few attributes and perhaps a CDATA password); the
 // defaults leave a wide margin for clients that decorate their envelopes, while keeping a refused
 // body's cost to one pass over its bytes.
-func DefaultLimits() wire.Limits {
-	return wire.Limits{
+func DefaultLimits() xmlwire.Limits {
+	return xmlwire.Limits{
 		MaxDepth:           32,
 		MaxElements:        1000,
 		MaxAttrsPerElement: 32,
@@ -38,7 +38,7 @@ func DefaultLimits() wire.Limits {
 // an unterminated comment, a DOCTYPE) it stops and accepts, because encoding/xml refuses the body at
 // that point, never reading past it, so nothing after it can cost anything. A body it accepts is
 // thus within b up to wherever the real parser will stop. It allocates nothing unless it refuses.
-func checkXMLBudget(body []byte, b wire.Limits) *fault.Error {
+func checkXMLBudget(body []byte, b xmlwire.Limits) *fault.Error {
 	_, err := scanXML(body, b)
 	return err
 }
@@ -66,7 +66,7 @@ func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c ==
 // limit exceeded. The states are implicit in the position: text until '<', then one construct read
 // to its end with bytes.Index, so a '<' or '>' inside a comment, a CDATA section, a processing
 // instruction or a quoted attribute value is never taken for markup.
-func scanXML(body []byte, b wire.Limits) (s xmlStats, err *fault.Error) {
+func scanXML(body []byte, b xmlwire.Limits) (s xmlStats, err *fault.Error) {
 	n := len(body)
 	i := 0
 	// The XML declaration at the very start (after an optional byte order mark) is not counted;
@@ -256,7 +256,7 @@ func isNamespaceDeclaration(name []byte) bool {
 	return ok && len(local) > 0 && bytes.IndexByte(local, ':') < 0
 }
 
-func (s *xmlStats) name(length int, b wire.Limits) *fault.Error {
+func (s *xmlStats) name(length int, b xmlwire.Limits) *fault.Error {
 	if length > s.maxName {
 		s.maxName = length
 		if length > b.MaxNameBytes {
@@ -266,7 +266,7 @@ func (s *xmlStats) name(length int, b wire.Limits) *fault.Error {
 	return nil
 }
 
-func (s *xmlStats) special(length int, b wire.Limits) *fault.Error {
+func (s *xmlStats) special(length int, b xmlwire.Limits) *fault.Error {
 	s.specialTokens++
 	s.specialBytes += length
 	switch {

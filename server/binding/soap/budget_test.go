@@ -16,11 +16,11 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/internal/hostile"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // tinyBudget is small enough that each table row can sit just at and just over a limit.
-var tinyBudget = wire.Limits{
+var tinyBudget = xmlwire.Limits{
 	MaxAttrsPerElement: 2,
 	MaxAttrs:           3,
 	MaxNamespaces:      2,
@@ -31,7 +31,7 @@ var tinyBudget = wire.Limits{
 }
 
 // unlimitedBudget makes scanXML count a whole document.
-var unlimitedBudget = wire.Limits{MaxAttrsPerElement: math.MaxInt, MaxAttrs: math.MaxInt, MaxNamespaces: math.MaxInt,
+var unlimitedBudget = xmlwire.Limits{MaxAttrsPerElement: math.MaxInt, MaxAttrs: math.MaxInt, MaxNamespaces: math.MaxInt,
 	MaxNameBytes: math.MaxInt, MaxAttrValueBytes: math.MaxInt, MaxSpecialTokens: math.MaxInt, MaxSpecialBytes: math.MaxInt}
 
 func TestXMLBudgetLimits(t *testing.T) {
@@ -242,7 +242,7 @@ func FuzzXMLBudget(f *testing.F) {
 				t.Fatalf("counted %+v, encoding/xml sees %+v in %q", got, want, body)
 			}
 		}
-		exact := wire.Limits{
+		exact := xmlwire.Limits{
 			MaxAttrsPerElement: max(got.maxAttrsPerElement, 1),
 			MaxAttrs:           max(got.attrs, 1),
 			MaxNamespaces:      max(got.namespaces, 1),
@@ -254,14 +254,14 @@ func FuzzXMLBudget(f *testing.F) {
 		if err := checkXMLBudget(body, exact); err != nil {
 			t.Fatalf("refused under a budget equal to its own counts %+v: %v", got, err)
 		}
-		for _, lower := range []func(*wire.Limits) bool{
-			func(b *wire.Limits) bool { b.MaxAttrsPerElement--; return got.maxAttrsPerElement > 1 },
-			func(b *wire.Limits) bool { b.MaxAttrs--; return got.attrs > 1 },
-			func(b *wire.Limits) bool { b.MaxNamespaces--; return got.namespaces > 1 },
-			func(b *wire.Limits) bool { b.MaxNameBytes--; return got.maxName > 1 },
-			func(b *wire.Limits) bool { b.MaxAttrValueBytes--; return got.maxAttrValue > 1 },
-			func(b *wire.Limits) bool { b.MaxSpecialTokens--; return got.specialTokens > 1 },
-			func(b *wire.Limits) bool { b.MaxSpecialBytes--; return got.specialBytes > 1 },
+		for _, lower := range []func(*xmlwire.Limits) bool{
+			func(b *xmlwire.Limits) bool { b.MaxAttrsPerElement--; return got.maxAttrsPerElement > 1 },
+			func(b *xmlwire.Limits) bool { b.MaxAttrs--; return got.attrs > 1 },
+			func(b *xmlwire.Limits) bool { b.MaxNamespaces--; return got.namespaces > 1 },
+			func(b *xmlwire.Limits) bool { b.MaxNameBytes--; return got.maxName > 1 },
+			func(b *xmlwire.Limits) bool { b.MaxAttrValueBytes--; return got.maxAttrValue > 1 },
+			func(b *xmlwire.Limits) bool { b.MaxSpecialTokens--; return got.specialTokens > 1 },
+			func(b *xmlwire.Limits) bool { b.MaxSpecialBytes--; return got.specialBytes > 1 },
 		} {
 			tight := exact
 			if !lower(&tight) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/binding"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // fastShapes are requests as real clients write them, each of which the fast path must take.
@@ -45,12 +45,12 @@ var slowShapes = []string{
 // fastParse and fullParse decode an envelope with one mode of the reader each.
 func fastParse(body []byte, version12 bool) (request, error) {
 	b := New(version12, fuzzNS, DefaultLimits(), gen.Operations)
-	return b.parseWith(wire.NewReader(body, fuzzNS, b.limits, true))
+	return b.parseWith(xmlwire.NewReader(body, fuzzNS, b.limits, true))
 }
 
 func fullParse(body []byte, version12 bool) (request, error) {
 	b := New(version12, fuzzNS, DefaultLimits(), gen.Operations)
-	return b.parseWith(wire.NewReader(body, fuzzNS, b.limits, false))
+	return b.parseWith(xmlwire.NewReader(body, fuzzNS, b.limits, false))
 }
 
 func TestFastEnvelopeShapes(t *testing.T) {
@@ -109,7 +109,7 @@ func FuzzFastEnvelope(f *testing.F) {
 		if err != nil {
 			// Errors of the document's meaning (a repeated parameter, a bad value) are found alike by
 			// both modes; everything else makes the fast path step aside.
-			if err != wire.ErrFallback && (fullErr == nil || err.Error() != fullErr.Error()) {
+			if err != xmlwire.ErrFallback && (fullErr == nil || err.Error() != fullErr.Error()) {
 				t.Fatalf("the fast path reported %v, the full decoder %v: %q", err, fullErr, body)
 			}
 			return

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -14,8 +14,8 @@ const fuzzNS = wsdl.DefaultNamespace
 const (
 	nsSOAP11 = EnvelopeNS11
 	nsSOAP12 = EnvelopeNS12
-	nsXSI    = wire.NSXSI
-	nsXSD    = wire.NSXSD
+	nsXSI    = xmlwire.NSXSI
+	nsXSD    = xmlwire.NSXSD
 )
 
 // fuzzEnvelopeSeeds are valid and near-valid SOAP requests of both versions; the committed corpus

@@ -6,6 +6,7 @@ import (
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // nsWSSE and nsWSU are the OASIS WS-Security 1.0 namespaces a UsernameToken lives in.
@@ -51,7 +52,7 @@ type wsseSecurity struct {
 // readSecurity reads a wsse:Security header block whose start tag was just read, extracting its
 // UsernameToken. Only XML-level errors (limits, syntax) fail here; content the authenticator cannot
 // use is recorded as a problem, because with authentication off the header is simply ignored.
-func readSecurity(rd *wire.Reader, req *request) error {
+func readSecurity(rd *xmlwire.Reader, req *request) error {
 	if req.security != nil {
 		req.security.problem = "the message has more than one wsse:Security header for this service"
 		return rd.Discard()
@@ -79,7 +80,7 @@ func readSecurity(rd *wire.Reader, req *request) error {
 	}
 }
 
-func readUsernameToken(rd *wire.Reader, sec *wsseSecurity) error {
+func readUsernameToken(rd *xmlwire.Reader, sec *wsseSecurity) error {
 	t := &sec.token
 	for {
 		el, ok, err := rd.Child()

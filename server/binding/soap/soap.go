@@ -9,6 +9,7 @@ import (
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // Namespaces of the wire format (SOAP 1.1 §4.1.1; SOAP 1.2 Part 1 §5.1).
@@ -25,7 +26,7 @@ type Binding struct {
 	namespace string // the service namespace
 	// limits bound an envelope: the fast reader holds it to all of them, so it never accepts what the
 	// parse budget (budget.go) refuses, and the budget is checked only when it steps aside (parse).
-	limits wire.Limits
+	limits xmlwire.Limits
 	// The per-version constants: binding name for logs, envelope namespace and the prefix the spec
 	// shows for it (§4.1: soap and soap12), and the response content type.
 	bindingName, envNS, envPrefix, contentType string
@@ -38,7 +39,7 @@ type Binding struct {
 // New returns the SOAP 1.1 (version12 false) or SOAP 1.2 binding of the operations ops, whose elements
 // are in namespace, bounding every envelope by limits (every field set: DefaultLimits, or the server's
 // limits tree with its defaults filled).
-func New(version12 bool, namespace string, limits wire.Limits, ops []*wire.Operation) *Binding {
+func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Operation) *Binding {
 	b := &Binding{version12: version12, namespace: namespace, ops: ops, limits: limits,
 		bindingName: "soap11", envNS: EnvelopeNS11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
 		open: map[*wire.Operation][]byte{}}
@@ -46,7 +47,7 @@ func New(version12 bool, namespace string, limits wire.Limits, ops []*wire.Opera
 		b.bindingName, b.envNS, b.envPrefix, b.contentType = "soap12", EnvelopeNS12, "soap12", "application/soap+xml; charset=utf-8"
 	}
 	for _, op := range ops {
-		b.open[op] = []byte(b.envelopeStart() + `<` + op.ResponseElement + ` xmlns="` + string(wire.AppendEscaped(nil, namespace)) + `"`)
+		b.open[op] = []byte(b.envelopeStart() + `<` + op.ResponseElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, namespace)) + `"`)
 	}
 	return b
 }
@@ -89,8 +90,8 @@ func (b *Binding) envelopeStart() string {
 
 func (b *Binding) envelopeOpen() string {
 	p := b.envPrefix
-	return wire.XMLDeclaration + `<` + p + `:Envelope xmlns:` + p + `="` + b.envNS + `" xmlns:xsi="` + wire.NSXSI +
-		`" xmlns:xsd="` + wire.NSXSD + `">`
+	return xmlwire.XMLDeclaration + `<` + p + `:Envelope xmlns:` + p + `="` + b.envNS + `" xmlns:xsi="` + xmlwire.NSXSI +
+		`" xmlns:xsd="` + xmlwire.NSXSD + `">`
 }
 
 func (b *Binding) envelopeEnd() string {
@@ -165,15 +166,15 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 // (its Limits) and refuses comments, processing instructions and CDATA outright, so a document it
 // accepts is within the budget, and the common request pays no second pass over its bytes.
 func (b *Binding) parse(body []byte) (request, *fault.Error) {
-	rd := wire.GetReader(body, b.namespace, b.limits, true)
-	defer wire.PutReader(rd)
+	rd := xmlwire.GetReader(body, b.namespace, b.limits, true)
+	defer xmlwire.PutReader(rd)
 	if req, err := b.parseWith(rd); err == nil {
 		return req, nil
 	}
 	if err := checkXMLBudget(body, b.limits); err != nil {
 		return request{}, err
 	}
-	rd = wire.NewReader(body, b.namespace, b.limits, false)
+	rd = xmlwire.NewReader(body, b.namespace, b.limits, false)
 	req, err := b.parseWith(rd)
 	if err != nil {
 		return req, fault.As(err)
@@ -183,7 +184,7 @@ func (b *Binding) parse(body []byte) (request, *fault.Error) {
 
 // parseWith reads Envelope, Header and Body (SOAP 1.1 §4; SOAP 1.2 Part 1 §5) and the operation
 // wrapper in the Body through the generated decoder of the operation's request.
-func (b *Binding) parseWith(rd *wire.Reader) (request, error) {
+func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
 	var req request
 	root, err := rd.Root()
 	if err != nil {
@@ -193,7 +194,7 @@ func (b *Binding) parseWith(rd *wire.Reader) (request, error) {
 	// mismatch; a root that is not an Envelope at all is simply not a SOAP message.
 	if !rd.IsElement(root, b.envNS, "Envelope") {
 		if rd.Fast() {
-			return req, wire.ErrFallback
+			return req, xmlwire.ErrFallback
 		}
 		if root.Local() != "Envelope" {
 			return req, fault.Errorf(fault.MalformedRequest, "The root element must be a SOAP Envelope, not %s.", root.Local())
@@ -217,7 +218,7 @@ func (b *Binding) parseWith(rd *wire.Reader) (request, error) {
 		case !seenHeader && !seenBody && rd.IsElement(el, b.envNS, "Header"):
 			seenHeader = true
 			if rd.Fast() {
-				return req, wire.ErrFallback // headers carry attributes the fast path does not read
+				return req, xmlwire.ErrFallback // headers carry attributes the fast path does not read
 			}
 			if err := b.readHeader(rd, &req); err != nil {
 				return req, err
@@ -243,7 +244,7 @@ func (b *Binding) parseWith(rd *wire.Reader) (request, error) {
 // readBody reads the Body: exactly one element, the operation wrapper. An element that names no
 // operation of this service is skipped and reported as late, after the rest of the document was
 // found sound.
-func (b *Binding) readBody(rd *wire.Reader, req *request) (late error, err error) {
+func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err error) {
 	seenWrapper := false
 	for {
 		el, ok, stray, err := rd.ChildStrict()
@@ -266,7 +267,7 @@ func (b *Binding) readBody(rd *wire.Reader, req *request) (late error, err error
 		op := b.wrapperOperation(el)
 		if op == nil {
 			if rd.Fast() {
-				return nil, wire.ErrFallback
+				return nil, xmlwire.ErrFallback
 			}
 			name := el.Name(rd)
 			if name.Space != b.namespace {
@@ -288,7 +289,7 @@ func (b *Binding) readBody(rd *wire.Reader, req *request) (late error, err error
 }
 
 // wrapperOperation finds the operation whose request wrapper el is, without allocating.
-func (b *Binding) wrapperOperation(el wire.Start) *wire.Operation {
+func (b *Binding) wrapperOperation(el xmlwire.Start) *wire.Operation {
 	for _, op := range b.ops {
 		if el.Is(op.RequestElement) && b.Offers(op) {
 			return op
@@ -317,7 +318,7 @@ func (n notUnderstood) Error() string {
 // readHeader reads the Header's blocks, faulting on one that must be understood and is not. A block
 // aimed at another node (SOAP 1.1 actor, SOAP 1.2 role other than next or ultimateReceiver) is not ours
 // to understand and is skipped.
-func (b *Binding) readHeader(rd *wire.Reader, req *request) error {
+func (b *Binding) readHeader(rd *xmlwire.Reader, req *request) error {
 	for {
 		el, ok, err := rd.Child()
 		if err != nil || !ok {
@@ -376,7 +377,7 @@ func (b *Binding) appendResponse(buf []byte, op *wire.Operation, resp wire.Messa
 	if len(buf) == content {
 		buf = append(buf[:mark], " />"...)
 	} else {
-		buf = wire.AppendEnd(buf, op.ResponseElement)
+		buf = xmlwire.AppendEnd(buf, op.ResponseElement)
 	}
 	return append(buf, b.envelopeEnd()...)
 }
@@ -426,15 +427,15 @@ func (b *Binding) WriteError(w http.ResponseWriter, e *fault.Error) {
 			`</upg:Upgrade></`+p+`:Header>`...)
 	case e.Code == fault.MustUnderstand && b.version12 && header.header.Local != "":
 		*buf = append(*buf, `<`+p+`:Header><`+p+`:NotUnderstood qname="h:`...)
-		*buf = wire.AppendEscaped(*buf, header.header.Local)
+		*buf = xmlwire.AppendEscaped(*buf, header.header.Local)
 		*buf = append(*buf, `" xmlns:h="`...)
-		*buf = wire.AppendEscaped(*buf, header.header.Space)
+		*buf = xmlwire.AppendEscaped(*buf, header.header.Space)
 		*buf = append(*buf, `" /></`+p+`:Header>`...)
 	}
 	*buf = append(*buf, `<`+p+`:Body>`...)
 	if b.version12 {
 		*buf = append(*buf, `<`+p+`:Fault xmlns:cs="`...)
-		*buf = wire.AppendEscaped(*buf, b.namespace)
+		*buf = xmlwire.AppendEscaped(*buf, b.namespace)
 		*buf = append(*buf, `"`+wsseNS+`><`+p+`:Code><`+p+`:Value>`+fc+`</`+p+`:Value>`...)
 		switch {
 		case wsseCode != "":
@@ -444,21 +445,21 @@ func (b *Binding) WriteError(w http.ResponseWriter, e *fault.Error) {
 			*buf = append(*buf, `<`+p+`:Subcode><`+p+`:Value>cs:`+string(e.Code)+`</`+p+`:Value></`+p+`:Subcode>`...)
 		}
 		*buf = append(*buf, `</`+p+`:Code><`+p+`:Reason><`+p+`:Text xml:lang="en">`...)
-		*buf = wire.AppendEscaped(*buf, e.Message)
+		*buf = xmlwire.AppendEscaped(*buf, e.Message)
 		*buf = append(*buf, `</`+p+`:Text></`+p+`:Reason>`...)
 		if !headerFault {
 			*buf = append(*buf, `<`+p+`:Detail><ErrorCode xmlns="`...)
-			*buf = wire.AppendEscaped(*buf, b.namespace)
+			*buf = xmlwire.AppendEscaped(*buf, b.namespace)
 			*buf = append(*buf, `">`+string(e.Code)+`</ErrorCode></`+p+`:Detail>`...)
 		}
 		*buf = append(*buf, `</`+p+`:Fault>`...)
 	} else {
 		*buf = append(*buf, `<`+p+`:Fault`+wsseNS+`><faultcode>`+fc+`</faultcode><faultstring>`...)
-		*buf = wire.AppendEscaped(*buf, e.Message)
+		*buf = xmlwire.AppendEscaped(*buf, e.Message)
 		*buf = append(*buf, `</faultstring>`...)
 		if !headerFault {
 			*buf = append(*buf, `<detail><ErrorCode xmlns="`...)
-			*buf = wire.AppendEscaped(*buf, b.namespace)
+			*buf = xmlwire.AppendEscaped(*buf, b.namespace)
 			*buf = append(*buf, `">`+string(e.Code)+`</ErrorCode></detail>`...)
 		}
 		*buf = append(*buf, `</`+p+`:Fault>`...)

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // ValueSource decides the content of each element the Filler reaches.
@@ -143,7 +144,7 @@ func (f *Filler) one(v reflect.Value, fd wire.Field, depth int) error {
 }
 
 // simpleValue converts a value chosen for an XSD kind to the generated Go type gt: the basic Go types
-// gowsdlgen maps the subset to, wire.DateTime, or any type that reads its lexical form as text
+// gowsdlgen maps the subset to, xsd.DateTime, or any type that reads its lexical form as text
 // (encoding.TextUnmarshaler), which is how a new value type is expected to arrive.
 func simpleValue(t *wire.Type, gt reflect.Type, native any, lexical string) (reflect.Value, error) {
 	nv := reflect.ValueOf(native)
@@ -210,7 +211,7 @@ func (s SampleValues) simple(t *wire.Type, gt reflect.Type) (reflect.Value, erro
 	case wire.KindGUID:
 		lexical = "0f8fad5b-d9cb-469f-a165-70867728950e"
 	case wire.KindDateTime:
-		native = wire.DateTime{Time: time.Date(2024, 2, 29, 23, 59, 58, 123456700, time.FixedZone("", 5*3600+30*60))}
+		native = xsd.DateTime{Time: time.Date(2024, 2, 29, 23, 59, 58, 123456700, time.FixedZone("", 5*3600+30*60))}
 		lexical = "2024-02-29T23:59:58.1234567+05:30"
 	case wire.KindBase64:
 		native, lexical = []byte{0, 1, 0xfe, 0xff}, "AAH+/w=="
@@ -321,22 +322,22 @@ func (r RandomValues) double() float64 {
 
 // dateTime returns a value the wire can carry exactly: years 1 to 9999, 100 ns ticks (.NET's
 // precision), and a zone that is Z, an offset within ±14:00, or none.
-func (r RandomValues) dateTime() wire.DateTime {
+func (r RandomValues) dateTime() xsd.DateTime {
 	sec := r.Rnd.Int64N(253402300800-62135596800) - 62135596800 // 0001-01-01 .. 9999-12-31 UTC
 	t := time.Unix(sec, int64(r.Rnd.IntN(1e7))*100).UTC()
 	switch r.Rnd.IntN(3) {
 	case 0:
-		return wire.DateTime{Time: t}
+		return xsd.DateTime{Time: t}
 	case 1:
-		return wire.DateTime{Time: t, NoZone: true}
+		return xsd.DateTime{Time: t, NoZone: true}
 	}
 	offset := (r.Rnd.IntN(28*4+1) - 14*4) * 15 * 60
 	local := t.In(time.FixedZone("", offset))
 	// Keep the year in range after the shift by building the value from its wall-clock fields.
 	if local.Year() < 1 || local.Year() > 9999 {
-		return wire.DateTime{Time: t}
+		return xsd.DateTime{Time: t}
 	}
-	return wire.DateTime{Time: time.Date(local.Year(), local.Month(), local.Day(), local.Hour(), local.Minute(), local.Second(), local.Nanosecond(), time.FixedZone("", offset))}
+	return xsd.DateTime{Time: time.Date(local.Year(), local.Month(), local.Day(), local.Hour(), local.Minute(), local.Second(), local.Nanosecond(), time.FixedZone("", offset))}
 }
 
 // XMLCarried is what a string becomes after a trip through an XML document: each character XML 1.0
@@ -361,22 +362,22 @@ func XMLCarried(s string) string {
 // maps a string sent to the string that arrives, dateTime a dateTime; nil means exactly.
 type Carrier struct {
 	str      func(string) string
-	dateTime func(wire.DateTime) wire.DateTime
+	dateTime func(xsd.DateTime) xsd.DateTime
 }
 
 // The carriers of the bindings: XML replaces the characters it cannot carry (XMLCarried); the JSON
 // endpoint replaces invalid UTF-8 and carries a dateTime as JavaScriptSerializer does, an instant in
-// whole milliseconds, UTC (wire.AppendJSONDateTime); HTTP GET/POST parameters arrive byte for byte.
+// whole milliseconds, UTC (jsonwire.AppendDateTime); HTTP GET/POST parameters arrive byte for byte.
 var (
 	CarriedExactly = Carrier{}
 	CarriedByXML   = Carrier{str: XMLCarried}
-	CarriedByJSON  = Carrier{str: JSONCarried, dateTime: func(v wire.DateTime) wire.DateTime {
-		return wire.DateTime{Time: time.UnixMilli(v.Time.UnixMilli()).UTC()}
+	CarriedByJSON  = Carrier{str: JSONCarried, dateTime: func(v xsd.DateTime) xsd.DateTime {
+		return xsd.DateTime{Time: time.UnixMilli(v.Time.UnixMilli()).UTC()}
 	}}
 )
 
 // JSONCarried is what a string becomes in JSON: each byte of invalid UTF-8 becomes U+FFFD
-// (wire.AppendJSONString); every character, controls included, is carried (escaped).
+// (jsonwire.AppendString); every character, controls included, is carried (escaped).
 func JSONCarried(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
@@ -406,8 +407,8 @@ func Diff(path string, want, got reflect.Value, c Carrier) string {
 		}
 		return Diff(path, want.Elem(), got.Elem(), c)
 	case reflect.Struct:
-		if want.Type() == reflect.TypeFor[wire.DateTime]() {
-			w := want.Interface().(wire.DateTime)
+		if want.Type() == reflect.TypeFor[xsd.DateTime]() {
+			w := want.Interface().(xsd.DateTime)
 			if c.dateTime != nil {
 				w = c.dateTime(w)
 			}

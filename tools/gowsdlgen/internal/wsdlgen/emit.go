@@ -7,26 +7,38 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"path"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// RuntimeImport is the package of the hand-written runtime the generated codec imports.
+// RuntimeImport is the package of the hand-written runtime's operation table, which every generated
+// codec imports; runtimeImports are all the runtime's packages, of which the generated code imports
+// those it uses (one per encoding, as in encoding/protowire and protojson).
 const RuntimeImport = "github.com/contactsync/contactsync/server/wire"
+
+// ValuesImport is the runtime package of the XSD value types (xsd.DateTime, xsd.Decimal, xsd.GUID),
+// which gowsdl's post-processed types refer to.
+const ValuesImport = RuntimeImport + "/xsd"
+
+var runtimeImports = []string{
+	RuntimeImport, ValuesImport, RuntimeImport + "/xmlwire", RuntimeImport + "/formwire",
+	RuntimeImport + "/jsonwire", RuntimeImport + "/recordwire",
+}
 
 // goField is the Go field of an element in gowsdl's struct, as PostProcess leaves it.
 type goField struct {
 	name string // Go field name
-	typ  string // Go type expression, e.g. "*ArrayOfString", "[]*string", "wire.DateTime"
+	typ  string // Go type expression, e.g. "*ArrayOfString", "[]*string", "xsd.DateTime"
 }
 
 // simpleGoTypes are the Go types of the simple kinds once PostProcess has made its replacements.
 var simpleGoTypes = map[xsdKind]string{
 	kindString: "string", kindInt: "int32", kindLong: "int64", kindShort: "int16", kindBoolean: "bool",
-	kindDouble: "float64", kindFloat: "float32", kindDateTime: "wire.DateTime", kindBase64: "[]byte",
-	kindDecimal: "wire.Decimal", kindGUID: "wire.GUID",
+	kindDouble: "float64", kindFloat: "float32", kindDateTime: "xsd.DateTime", kindBase64: "[]byte",
+	kindDecimal: "xsd.Decimal", kindGUID: "xsd.GUID",
 }
 
 // goFieldOf is the Go field of element f that the wire code reads and writes, derived from the model:
@@ -163,11 +175,46 @@ func emitWire(c *contractModel, desc *contractDescriptor, typesSrc []byte, pkg, 
 		}
 	}
 	e.contractDocumentDecl()
-	out, err := format.Source(e.buf.Bytes())
+	src, err := dropUnusedImports(e.buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("generated wire code does not parse: %w\n%s", err, e.buf.Bytes())
 	}
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, fmt.Errorf("generated wire code does not parse: %w\n%s", err, src)
+	}
 	return out, nil
+}
+
+// dropUnusedImports removes from src's import declaration the packages no selector of the file uses:
+// the emitter imports every package of the runtime (and the standard library's few), and which of
+// them a contract needs depends on its types and bindings.
+func dropUnusedImports(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok {
+				used[x.Name] = true
+			}
+		}
+		return true
+	})
+	// Remove the unused import lines from the end, so that earlier offsets stay valid.
+	for i := len(f.Imports) - 1; i >= 0; i-- {
+		imp := f.Imports[i]
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if used[path.Base(p)] {
+			continue
+		}
+		start, end := fset.Position(imp.Pos()).Offset, fset.Position(imp.End()).Offset
+		src = append(src[:start:start], src[end:]...)
+	}
+	return src, nil
 }
 
 func (e *emitter) file(source string) error {
@@ -181,12 +228,9 @@ func (e *emitter) file(source string) error {
 	e.p(`"encoding/json"`)
 	e.p(`"net/url"`)
 	e.p("")
-	e.p("%q", RuntimeImport)
-	e.p(")")
-	e.p("")
-	e.p("var (")
-	e.p("_ = url.Values{}")
-	e.p("_ json.Token")
+	for _, imp := range runtimeImports {
+		e.p("%q", imp)
+	}
 	e.p(")")
 	e.p("")
 	server := e.c.portType + "Server"
@@ -360,7 +404,7 @@ func (e *emitter) operation(op *contractOperation) error {
 			return err
 		}
 		e.p("},")
-		e.p("DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {")
+		e.p("DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {")
 		e.p("v := m.(*%s)", resp)
 		e.p("var err error")
 		if err := e.decodeValue(result, gf.typ, "v."+gf.name, strconv.Quote("result"), false); err != nil {
@@ -406,21 +450,21 @@ func (e *emitter) appendContent(f *xsdField, gf goField, expr string) error {
 func textExpr(t *xsdType, goType, val string) (string, error) {
 	switch t.kind {
 	case kindString:
-		return "wire.AppendEscaped(b, " + val + ")", nil
+		return "xmlwire.AppendEscaped(b, " + val + ")", nil
 	case kindEnum:
-		return "wire.AppendEscaped(b, " + val + ".wireText())", nil
+		return "xmlwire.AppendEscaped(b, " + val + ".wireText())", nil
 	case kindInt, kindLong, kindShort:
-		return "wire.AppendIntValue(b, int64(" + val + "))", nil
+		return "xsd.AppendInt(b, int64(" + val + "))", nil
 	case kindBoolean:
-		return "wire.AppendBoolValue(b, " + val + ")", nil
+		return "xsd.AppendBool(b, " + val + ")", nil
 	case kindDouble:
-		return "wire.AppendDoubleValue(b, " + val + ")", nil
+		return "xsd.AppendDouble(b, " + val + ")", nil
 	case kindFloat:
-		return "wire.AppendFloatValue(b, " + val + ")", nil
+		return "xsd.AppendFloat(b, " + val + ")", nil
 	case kindDateTime, kindDecimal, kindGUID:
 		return val + ".AppendText(b)", nil
 	case kindBase64:
-		return "wire.AppendBase64Value(b, " + val + ")", nil
+		return "xsd.AppendBase64(b, " + val + ")", nil
 	}
 	return "", fmt.Errorf("type %s (Go %s) has no text form", t.name, goType)
 }

@@ -27,7 +27,7 @@ func (e *emitter) codec(t *xsdType, goName, what string) error {
 
 	e.p("")
 	e.p("// DecodeXML reads the elements of %s, in any order, skipping unknown ones as ASMX does.", t.name)
-	e.p("func (v *%s) DecodeXML(r *wire.Reader) error {", goName)
+	e.p("func (v *%s) DecodeXML(r *xmlwire.Reader) error {", goName)
 	if len(t.fields) == 0 {
 		e.p("for {")
 		e.p("el, ok, err := r.Child()")
@@ -47,7 +47,7 @@ func (e *emitter) codec(t *xsdType, goName, what string) error {
 		label := strconv.Quote(what + " " + f.name)
 		e.p("case el.Is(%q):", f.name)
 		if f.maxOccurs == 1 {
-			e.p("if seen[%d] { return wire.Duplicate(%s) }", i, label)
+			e.p("if seen[%d] { return xsd.Duplicate(%s) }", i, label)
 		}
 		e.p("seen[%d] = true", i)
 		if err := e.decodeValue(f, fields[i].typ, "v."+fields[i].name, label, f.maxOccurs != 1); err != nil {
@@ -90,7 +90,7 @@ func (e *emitter) appendOne(f *xsdField, goType, expr string) error {
 	if ptr {
 		if complexType {
 			e.p("if %s != nil {", expr)
-			e.p("b = wire.AppendComplex(b, %s, %s)", name, expr)
+			e.p("b = xmlwire.AppendComplex(b, %s, %s)", name, expr)
 		} else {
 			e.p("if %s != nil {", expr)
 			val = "*" + expr
@@ -100,7 +100,7 @@ func (e *emitter) appendOne(f *xsdField, goType, expr string) error {
 		}
 		if f.nillable {
 			e.p("} else {")
-			e.p("b = wire.AppendNil(b, %s)", name)
+			e.p("b = xmlwire.AppendNil(b, %s)", name)
 		}
 		e.p("}")
 		return nil
@@ -112,7 +112,7 @@ func (e *emitter) appendOne(f *xsdField, goType, expr string) error {
 		}
 		if f.nillable {
 			e.p("} else {")
-			e.p("b = wire.AppendNil(b, %s)", name)
+			e.p("b = xmlwire.AppendNil(b, %s)", name)
 		}
 		e.p("}")
 		return nil
@@ -123,25 +123,25 @@ func (e *emitter) appendOne(f *xsdField, goType, expr string) error {
 func (e *emitter) appendSimple(f *xsdField, goType, val, name string) error {
 	switch f.typ.kind {
 	case kindString:
-		e.p("b = wire.AppendString(b, %s, %s)", name, val)
+		e.p("b = xmlwire.AppendString(b, %s, %s)", name, val)
 	case kindEnum:
-		e.p("b = wire.AppendString(b, %s, %s.wireText())", name, val)
+		e.p("b = xmlwire.AppendString(b, %s, %s.wireText())", name, val)
 	case kindInt, kindLong, kindShort:
-		e.p("b = wire.AppendInt(b, %s, int64(%s))", name, val)
+		e.p("b = xmlwire.AppendInt(b, %s, int64(%s))", name, val)
 	case kindBoolean:
-		e.p("b = wire.AppendBool(b, %s, %s)", name, val)
+		e.p("b = xmlwire.AppendBool(b, %s, %s)", name, val)
 	case kindDouble:
-		e.p("b = wire.AppendDouble(b, %s, %s)", name, val)
+		e.p("b = xmlwire.AppendDouble(b, %s, %s)", name, val)
 	case kindFloat:
-		e.p("b = wire.AppendFloat(b, %s, %s)", name, val)
+		e.p("b = xmlwire.AppendFloat(b, %s, %s)", name, val)
 	case kindDateTime:
-		e.p("b = wire.AppendDateTime(b, %s, %s)", name, val)
+		e.p("b = xmlwire.AppendDateTime(b, %s, %s)", name, val)
 	case kindBase64:
-		e.p("b = wire.AppendBase64(b, %s, %s)", name, val)
+		e.p("b = xmlwire.AppendBase64(b, %s, %s)", name, val)
 	case kindDecimal:
-		e.p("b = wire.AppendDecimal(b, %s, %s)", name, val)
+		e.p("b = xmlwire.AppendDecimal(b, %s, %s)", name, val)
 	case kindGUID:
-		e.p("b = wire.AppendGUID(b, %s, %s)", name, val)
+		e.p("b = xmlwire.AppendGUID(b, %s, %s)", name, val)
 	default:
 		return fmt.Errorf("type %s has no simple encoding", f.typ.name)
 	}
@@ -204,7 +204,7 @@ func (e *emitter) decodeSimple(f *xsdField, goType, target, label string) error 
 		e.p("case %s:", quoteList(f.typ.enum))
 		e.p("%s = %s(text)", target, goType)
 		e.p("default:")
-		e.p("err = wire.BadValue(%s, %q, text)", label, f.typ.name)
+		e.p("err = xsd.BadValue(%s, %q, text)", label, f.typ.name)
 		e.p("}")
 		e.p("}")
 	case kindInt, kindLong, kindShort:
@@ -243,8 +243,8 @@ func quoteList(vs []string) string {
 }
 
 // form writes DecodeForm and EncodeForm of an operation offered on HTTP GET/POST, from the model's
-// httpParams: a simple parameter is one value (wire.FormParam), an array parameter one value per
-// item (Form.Values), each converted by the wire.Form reader of its XSD type.
+// httpParams: a simple parameter is one value (formwire.Param), an array parameter one value per
+// item (Form.Values), each converted by the formwire.Form reader of its XSD type.
 func (e *emitter) form(op *contractOperation, req string) error {
 	type param struct {
 		*httpParam
@@ -266,7 +266,7 @@ func (e *emitter) form(op *contractOperation, req string) error {
 		params = append(params, p)
 	}
 
-	e.p("DecodeForm: func(form *wire.Form) (wire.Message, error) {")
+	e.p("DecodeForm: func(form *formwire.Form) (wire.Message, error) {")
 	e.p("req := new(%s)", req)
 	for _, p := range params {
 		name := strconv.Quote(p.field.name)
@@ -290,9 +290,9 @@ func (e *emitter) form(op *contractOperation, req string) error {
 			e.p("}")
 			e.p("req.%s = list", p.gf.name)
 		} else {
-			e.p("v, err := wire.FormParam(form, %s)", name)
+			e.p("v, err := formwire.Param(form, %s)", name)
 			e.p("if err != nil { return nil, err }")
-			x, err := e.formConvert(p.field.typ, p.base, name, "wire.FormScalar")
+			x, err := e.formConvert(p.field.typ, p.base, name, "formwire.Scalar")
 			if err != nil {
 				return fmt.Errorf("parameter %s: %w", p.field.name, err)
 			}
@@ -347,14 +347,14 @@ func (e *emitter) form(op *contractOperation, req string) error {
 }
 
 // formConvert writes statements converting the form value v to goType (the Go type of one value of
-// t), returning the wire.Form reader's error, and returns the variable holding the value (v itself for
-// a string); item is the Go expression of the item index, or wire.FormScalar.
+// t), returning the formwire.Form reader's error, and returns the variable holding the value (v itself for
+// a string); item is the Go expression of the item index, or formwire.Scalar.
 func (e *emitter) formConvert(t *xsdType, goType, name, item string) (string, error) {
 	switch t.kind {
 	case kindString:
 		return "v", nil
 	case kindEnum:
-		e.p("text, err := wire.FormEnum(%s, %s, v, %s)", name, item, typeRef(t))
+		e.p("text, err := formwire.Enum(%s, %s, v, %q, %s.Enum)", name, item, t.name, typeRef(t))
 		e.p("if err != nil { return nil, err }")
 		e.p("x := %s(text)", goType)
 		return "x", nil
@@ -363,19 +363,19 @@ func (e *emitter) formConvert(t *xsdType, goType, name, item string) (string, er
 	switch t.kind {
 	case kindInt, kindLong, kindShort:
 		bits := map[xsdKind]int{kindInt: 32, kindLong: 64, kindShort: 16}[t.kind]
-		call, conv = fmt.Sprintf("wire.FormInt(%s, %s, v, %q, %d)", name, item, t.name, bits), goType
+		call, conv = fmt.Sprintf("formwire.Int(%s, %s, v, %q, %d)", name, item, t.name, bits), goType
 	case kindBoolean:
-		call = fmt.Sprintf("wire.FormBool(%s, %s, v)", name, item)
+		call = fmt.Sprintf("formwire.Bool(%s, %s, v)", name, item)
 	case kindDouble:
-		call = fmt.Sprintf("wire.FormDouble(%s, %s, v, \"double\", 64)", name, item)
+		call = fmt.Sprintf("formwire.Double(%s, %s, v, \"double\", 64)", name, item)
 	case kindFloat:
-		call, conv = fmt.Sprintf("wire.FormDouble(%s, %s, v, \"float\", 32)", name, item), goType
+		call, conv = fmt.Sprintf("formwire.Double(%s, %s, v, \"float\", 32)", name, item), goType
 	case kindDateTime:
-		call = fmt.Sprintf("wire.FormDateTime(%s, %s, v)", name, item)
+		call = fmt.Sprintf("formwire.DateTime(%s, %s, v)", name, item)
 	case kindDecimal:
-		call = fmt.Sprintf("wire.FormDecimal(%s, %s, v)", name, item)
+		call = fmt.Sprintf("formwire.Decimal(%s, %s, v)", name, item)
 	case kindBase64:
-		call = fmt.Sprintf("wire.FormBase64(%s, %s, v)", name, item)
+		call = fmt.Sprintf("formwire.Base64(%s, %s, v)", name, item)
 	default:
 		return "", fmt.Errorf("type %s cannot be a form value", t.name)
 	}
@@ -394,9 +394,9 @@ func (e *emitter) formConvert(t *xsdType, goType, name, item string) (string, er
 func formText(kind xsdKind, val string) string {
 	return map[xsdKind]string{
 		kindString: val, kindEnum: val + ".wireText()",
-		kindInt: "wire.FormatInt(int64(" + val + "))", kindLong: "wire.FormatInt(int64(" + val + "))", kindShort: "wire.FormatInt(int64(" + val + "))",
-		kindBoolean: "wire.FormatBool(" + val + ")", kindDouble: "wire.FormatDouble(" + val + ")", kindFloat: "wire.FormatFloat(" + val + ")",
-		kindDateTime: val + ".String()", kindBase64: "string(wire.AppendBase64Value(nil, " + val + "))",
+		kindInt: "formwire.FormatInt(int64(" + val + "))", kindLong: "formwire.FormatInt(int64(" + val + "))", kindShort: "formwire.FormatInt(int64(" + val + "))",
+		kindBoolean: "formwire.FormatBool(" + val + ")", kindDouble: "formwire.FormatDouble(" + val + ")", kindFloat: "formwire.FormatFloat(" + val + ")",
+		kindDateTime: val + ".String()", kindBase64: "string(xsd.AppendBase64(nil, " + val + "))",
 		kindDecimal: val + ".String()",
 	}[kind]
 }

@@ -8,7 +8,7 @@ import (
 
 // The JSON codec of the ASP.NET AJAX endpoint: AppendJSON and DecodeJSON for every wrapper and complex
 // type, and the JSON entries of each operation. The forms follow JavaScriptSerializer (see
-// server/wire/json.go): objects with the schema's element names as keys in schema order, ArrayOfX as a
+// server/wire/jsonwire): objects with the schema's element names as keys in schema order, ArrayOfX as a
 // JSON array, nil as null.
 
 // jsonCodec writes AppendJSON and DecodeJSON for a type whose Go struct is goName. request marks an
@@ -41,7 +41,7 @@ func (e *emitter) jsonCodec(t *xsdType, goName string, request bool) error {
 		e.p("}")
 		e.p("")
 		e.p("// DecodeJSON reads the items of %s after its opening '['.", t.name)
-		e.p("func (v *%s) DecodeJSON(r *wire.JSONReader) error {", goName)
+		e.p("func (v *%s) DecodeJSON(r *jsonwire.Reader) error {", goName)
 		e.p("for {")
 		e.p("more, err := r.More()")
 		e.p("if err != nil || !more { return err }")
@@ -75,11 +75,11 @@ func (e *emitter) jsonCodec(t *xsdType, goName string, request bool) error {
 	e.p("}")
 	e.p("")
 	e.p("// DecodeJSON reads the keys of %s after its opening '{'.", t.name)
-	e.p("func (v *%s) DecodeJSON(r *wire.JSONReader) error {", goName)
+	e.p("func (v *%s) DecodeJSON(r *jsonwire.Reader) error {", goName)
 	if len(t.fields) == 0 && request {
 		e.p("key, ok, err := r.Key()")
 		e.p("if err != nil { return err }")
-		e.p("if ok { return wire.UnknownJSONParameter(key) }")
+		e.p("if ok { return jsonwire.UnknownParameter(key) }")
 		e.p("return nil")
 		e.p("}")
 		return nil
@@ -96,7 +96,7 @@ func (e *emitter) jsonCodec(t *xsdType, goName string, request bool) error {
 	e.p("switch key {")
 	for i, f := range t.fields {
 		e.p("case %q:", f.name)
-		e.p("if seen[%d] { return wire.DuplicateJSONKey(key) }", i)
+		e.p("if seen[%d] { return jsonwire.DuplicateKey(key) }", i)
 		e.p("seen[%d] = true", i)
 		label := strconv.Quote(what + " " + f.name)
 		if err := e.jsonDecodeField(f, fields[i], "v."+fields[i].name, label); err != nil {
@@ -105,7 +105,7 @@ func (e *emitter) jsonCodec(t *xsdType, goName string, request bool) error {
 	}
 	e.p("default:")
 	if request {
-		e.p("return wire.UnknownJSONParameter(key)")
+		e.p("return jsonwire.UnknownParameter(key)")
 	} else {
 		e.p("err = r.Skip(tok)")
 	}
@@ -114,7 +114,7 @@ func (e *emitter) jsonCodec(t *xsdType, goName string, request bool) error {
 	e.p("}")
 	if request {
 		for i, f := range t.fields {
-			e.p("if !seen[%d] { return wire.MissingJSONParameter(%q) }", i, f.name)
+			e.p("if !seen[%d] { return jsonwire.MissingParameter(%q) }", i, f.name)
 		}
 	}
 	e.p("return nil")
@@ -167,25 +167,25 @@ func (e *emitter) jsonAppendValue(f *xsdField, goType, expr string) error {
 func (e *emitter) jsonAppendSimple(f *xsdField, goType, val string) error {
 	switch f.typ.kind {
 	case kindString:
-		e.p("b = wire.AppendJSONString(b, %s)", val)
+		e.p("b = jsonwire.AppendString(b, %s)", val)
 	case kindEnum:
-		e.p("b = wire.AppendJSONString(b, %s.wireText())", val)
+		e.p("b = jsonwire.AppendString(b, %s.wireText())", val)
 	case kindInt, kindLong, kindShort:
-		e.p("b = wire.AppendIntValue(b, int64(%s))", val)
+		e.p("b = xsd.AppendInt(b, int64(%s))", val)
 	case kindBoolean:
-		e.p("b = wire.AppendBoolValue(b, %s)", val)
+		e.p("b = xsd.AppendBool(b, %s)", val)
 	case kindDouble:
-		e.p("b = wire.AppendJSONDouble(b, %s)", val)
+		e.p("b = jsonwire.AppendDouble(b, %s)", val)
 	case kindFloat:
-		e.p("b = wire.AppendJSONFloat(b, %s)", val)
+		e.p("b = jsonwire.AppendFloat(b, %s)", val)
 	case kindDateTime:
-		e.p("b = wire.AppendJSONDateTime(b, %s)", val)
+		e.p("b = jsonwire.AppendDateTime(b, %s)", val)
 	case kindBase64:
-		e.p("b = wire.AppendJSONBase64(b, %s)", val)
+		e.p("b = jsonwire.AppendBase64(b, %s)", val)
 	case kindDecimal:
-		e.p("b = wire.AppendJSONDecimal(b, %s)", val)
+		e.p("b = jsonwire.AppendDecimal(b, %s)", val)
 	case kindGUID:
-		e.p("b = wire.AppendJSONGUID(b, %s)", val)
+		e.p("b = jsonwire.AppendGUID(b, %s)", val)
 	default:
 		return fmt.Errorf("type %s has no JSON form", f.typ.name)
 	}
@@ -195,10 +195,10 @@ func (e *emitter) jsonAppendSimple(f *xsdField, goType, val string) error {
 func (e *emitter) jsonDecodeField(f *xsdField, gf goField, expr, label string) error {
 	if f.maxOccurs != 1 {
 		item := strings.TrimPrefix(gf.typ, "[]")
-		e.p("switch tok {")
-		e.p("case nil:")
+		e.p("switch {")
+		e.p("case tok.IsNull():")
 		e.p("%s = nil", expr)
-		e.p("case json.Delim('['):")
+		e.p("case tok.Opens('['):")
 		e.p("%s = %s{}", expr, gf.typ)
 		e.p("for {")
 		e.p("more, err := r.More()")
@@ -214,7 +214,7 @@ func (e *emitter) jsonDecodeField(f *xsdField, gf goField, expr, label string) e
 		e.p("%s = append(%s, item)", expr, expr)
 		e.p("}")
 		e.p("default:")
-		e.p("err = wire.WrongJSONType(%s, \"an array\", tok)", label)
+		e.p("err = jsonwire.WrongType(%s, \"an array\", tok)", label)
 		e.p("}")
 		return nil
 	}
@@ -231,19 +231,19 @@ func (e *emitter) jsonDecodeValue(f *xsdField, goType, expr, label string) error
 		if f.typ.kind == kindArray {
 			open, want = "'['", "an array"
 		}
-		e.p("switch tok {")
-		e.p("case nil:")
+		e.p("switch {")
+		e.p("case tok.IsNull():")
 		e.p("%s = nil", expr)
-		e.p("case json.Delim(%s):", open)
+		e.p("case tok.Opens(%s):", open)
 		e.p("%s = new(%s)", expr, base)
 		e.p("err = %s.DecodeJSON(r)", expr)
 		e.p("default:")
-		e.p("err = wire.WrongJSONType(%s, %q, tok)", label, want)
+		e.p("err = jsonwire.WrongType(%s, %q, tok)", label, want)
 		e.p("}")
 		return nil
 	}
 	if ptr {
-		e.p("if tok == nil {")
+		e.p("if tok.IsNull() {")
 		e.p("%s = nil", expr)
 		e.p("} else {")
 		e.p("var x %s", base)
@@ -260,16 +260,16 @@ func (e *emitter) jsonDecodeValue(f *xsdField, goType, expr, label string) error
 func (e *emitter) jsonDecodeSimple(f *xsdField, goType, target, label string) error {
 	switch f.typ.kind {
 	case kindString:
-		e.p("%s, err = wire.JSONString(tok, %s)", target, label)
+		e.p("%s, err = jsonwire.String(tok, %s)", target, label)
 	case kindEnum:
 		e.p("{")
 		e.p("var text string")
-		e.p("if text, err = wire.JSONString(tok, %s); err == nil {", label)
+		e.p("if text, err = jsonwire.String(tok, %s); err == nil {", label)
 		e.p("switch text {")
 		e.p("case %s:", quoteList(f.typ.enum))
 		e.p("%s = %s(text)", target, goType)
 		e.p("default:")
-		e.p("err = wire.BadValue(%s, %q, text)", label, f.typ.name)
+		e.p("err = xsd.BadValue(%s, %q, text)", label, f.typ.name)
 		e.p("}")
 		e.p("}")
 		e.p("}")
@@ -277,27 +277,27 @@ func (e *emitter) jsonDecodeSimple(f *xsdField, goType, target, label string) er
 		bits := map[xsdKind]int{kindInt: 32, kindLong: 64, kindShort: 16}[f.typ.kind]
 		e.p("{")
 		e.p("var n int64")
-		e.p("n, err = wire.JSONInt(tok, %s, %q, %d)", label, f.typ.name, bits)
+		e.p("n, err = jsonwire.Int(tok, %s, %q, %d)", label, f.typ.name, bits)
 		e.p("%s = %s(n)", target, goType)
 		e.p("}")
 	case kindBoolean:
-		e.p("%s, err = wire.JSONBool(tok, %s)", target, label)
+		e.p("%s, err = jsonwire.Bool(tok, %s)", target, label)
 	case kindDouble:
-		e.p("%s, err = wire.JSONDouble(tok, %s, \"double\", 64)", target, label)
+		e.p("%s, err = jsonwire.Double(tok, %s, \"double\", 64)", target, label)
 	case kindFloat:
 		e.p("{")
 		e.p("var f float64")
-		e.p("f, err = wire.JSONDouble(tok, %s, \"float\", 32)", label)
+		e.p("f, err = jsonwire.Double(tok, %s, \"float\", 32)", label)
 		e.p("%s = float32(f)", target)
 		e.p("}")
 	case kindDateTime:
-		e.p("%s, err = wire.JSONDateTime(tok, %s)", target, label)
+		e.p("%s, err = jsonwire.DateTime(tok, %s)", target, label)
 	case kindBase64:
-		e.p("%s, err = wire.JSONBase64(tok, %s)", target, label)
+		e.p("%s, err = jsonwire.Base64(tok, %s)", target, label)
 	case kindDecimal:
-		e.p("%s, err = wire.JSONDecimal(tok, %s)", target, label)
+		e.p("%s, err = jsonwire.Decimal(tok, %s)", target, label)
 	case kindGUID:
-		e.p("%s, err = wire.JSONGUID(tok, %s)", target, label)
+		e.p("%s, err = jsonwire.GUID(tok, %s)", target, label)
 	default:
 		return fmt.Errorf("type %s has no JSON form", f.typ.name)
 	}
@@ -307,7 +307,7 @@ func (e *emitter) jsonDecodeSimple(f *xsdField, goType, target, label string) er
 // jsonOperation writes the JSON entries of an operation's table entry.
 func (e *emitter) jsonOperation(op *contractOperation, result *xsdField) error {
 	req, resp := goTypeName(op.requestElement), goTypeName(op.responseElement)
-	e.p("DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {")
+	e.p("DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {")
 	e.p("req := new(%s)", req)
 	e.p("if err := req.DecodeJSON(r); err != nil { return nil, err }")
 	e.p("return req, nil")
@@ -324,7 +324,7 @@ func (e *emitter) jsonOperation(op *contractOperation, result *xsdField) error {
 		e.p("return b")
 	}
 	e.p("},")
-	e.p("DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {")
+	e.p("DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {")
 	if result == nil {
 		e.p("return r.Skip(tok)")
 	} else {

@@ -6,7 +6,7 @@ import (
 )
 
 // The record codec: the canonical JSON document the store keeps per record and the record formats
-// carry (server/wire/record.go defines the form). It is generated for the record type named by the
+// carry (server/wire/recordwire defines the form). It is generated for the record type named by the
 // -record flag and every complex type reachable from it: AppendRecord and DecodeRecord for each, and
 // for the record type RecordKey, RecordIndex and the exported descriptor <Type>Record.
 
@@ -93,23 +93,23 @@ func (e *emitter) record(opts *RecordOptions) error {
 	}
 
 	e.p("")
-	e.p("// ---- The record codec of %s (the -record flags on the go:generate line; server/wire/record.go", root.name)
+	e.p("// ---- The record codec of %s (the -record flags on the go:generate line; server/wire/recordwire", root.name)
 	e.p("// defines the canonical form) ----")
 	e.p("")
 	e.p("// %sRecord describes %s, the contract's record type: the store keeps one canonical JSON document", goName, root.name)
 	e.p("// per %s, keyed by %s and indexed by %s, and the record formats carry the same document.", root.name, opts.Key, opts.Index)
-	e.p("var %sRecord = &wire.RecordType{", goName)
+	e.p("var %sRecord = &recordwire.Type{", goName)
 	e.p("Name: %q, Type: %s, Key: %q, Index: %q,", root.name, typeRef(root), opts.Key, opts.Index)
 	e.p("Fields: %#v,", recordPaths(root, "", map[*xsdType]bool{}, nil))
-	e.p("New: func() wire.Record { return new(%s) },", goName)
+	e.p("New: func() recordwire.Record { return new(%s) },", goName)
 	e.p("}")
 	e.p("")
-	e.p("var _ wire.Record = (*%s)(nil)", goName)
+	e.p("var _ recordwire.Record = (*%s)(nil)", goName)
 	e.p("")
 	e.p("// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which")
 	e.p("// stays on the stack (no allocation besides the values').")
-	e.p("func (v *%s) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {", goName)
-	e.p("var r wire.RecordReader")
+	e.p("func (v *%s) UnmarshalRecord(doc []byte, mode recordwire.Mode) error {", goName)
+	e.p("var r recordwire.Reader")
 	e.p("r.Reset(doc, mode)")
 	e.p("if err := v.DecodeRecord(&r); err != nil { return err }")
 	e.p("return r.End()")
@@ -185,13 +185,13 @@ func (e *emitter) recordCodec(t *xsdType) error {
 		e.p("}")
 		e.p("")
 		e.p("// DecodeRecord reads %s from a JSON array of its items ([] reads as no items, as in XML).", t.name)
-		e.p("func (v *%s) DecodeRecord(r *wire.RecordReader) error {", goName)
+		e.p("func (v *%s) DecodeRecord(r *recordwire.Reader) error {", goName)
 		e.p("if err := r.BeginArray(); err != nil { return err }")
 		e.p("n, err := r.ArrayLen()")
 		e.p("if err != nil { return err }")
 		e.p("v.%s = nil", gf.name)
 		e.p("if n > 0 { v.%s = make(%s, 0, n) }", gf.name, gf.typ)
-		if err := e.recordDecodeItems(f, item, "v."+gf.name, "return err", "return wire.RecordItem(i, err)"); err != nil {
+		if err := e.recordDecodeItems(f, item, "v."+gf.name, "return err", "return recordwire.Item(i, err)"); err != nil {
 			return fmt.Errorf("%s: %w", t.name, err)
 		}
 		e.p("}")
@@ -226,7 +226,7 @@ func (e *emitter) recordCodec(t *xsdType) error {
 	e.p("var recordKeys%s = %#v", goName, keys)
 	e.p("")
 	e.p("// DecodeRecord reads %s from a JSON object, keys in any order; a missing key leaves its zero value.", t.name)
-	e.p("func (v *%s) DecodeRecord(r *wire.RecordReader) error {", goName)
+	e.p("func (v *%s) DecodeRecord(r *recordwire.Reader) error {", goName)
 	e.p("if err := r.BeginObject(); err != nil { return err }")
 	e.p("*v = %s{}", goName)
 	if len(t.fields) > 0 {
@@ -243,7 +243,7 @@ func (e *emitter) recordCodec(t *xsdType) error {
 		if err := e.recordDecodeField(f, fields[i], "v."+fields[i].name); err != nil {
 			return fmt.Errorf("%s.%s: %w", t.name, f.name, err)
 		}
-		e.p("if err != nil { return wire.RecordPath(%q, err) }", f.name)
+		e.p("if err != nil { return recordwire.Path(%q, err) }", f.name)
 	}
 	e.p("default:")
 	e.p("if err := r.Unknown(key, recordKeys%s); err != nil { return err }", goName)
@@ -277,25 +277,25 @@ func (e *emitter) recordAppendValue(f *xsdField, goType, expr string) error {
 func (e *emitter) recordAppendSimple(f *xsdField, goType, val string) error {
 	switch f.typ.kind {
 	case kindString:
-		e.p("b = wire.AppendRecordString(b, %s)", val)
+		e.p("b = recordwire.AppendString(b, %s)", val)
 	case kindEnum:
-		e.p("b = wire.AppendRecordString(b, %s.wireText())", val)
+		e.p("b = recordwire.AppendString(b, %s.wireText())", val)
 	case kindInt, kindLong, kindShort:
-		e.p("b = wire.AppendRecordInt(b, int64(%s))", val)
+		e.p("b = recordwire.AppendInt(b, int64(%s))", val)
 	case kindBoolean:
-		e.p("b = wire.AppendRecordBool(b, %s)", val)
+		e.p("b = recordwire.AppendBool(b, %s)", val)
 	case kindDouble:
-		e.p("b = wire.AppendRecordDouble(b, %s)", val)
+		e.p("b = recordwire.AppendDouble(b, %s)", val)
 	case kindFloat:
-		e.p("b = wire.AppendRecordFloat(b, %s)", val)
+		e.p("b = recordwire.AppendFloat(b, %s)", val)
 	case kindDateTime:
-		e.p("b = wire.AppendRecordDateTime(b, %s)", val)
+		e.p("b = recordwire.AppendDateTime(b, %s)", val)
 	case kindDecimal:
-		e.p("b = wire.AppendRecordDecimal(b, %s)", val)
+		e.p("b = recordwire.AppendDecimal(b, %s)", val)
 	case kindGUID:
-		e.p("b = wire.AppendRecordGUID(b, %s)", val)
+		e.p("b = recordwire.AppendGUID(b, %s)", val)
 	case kindBase64:
-		e.p("b = wire.AppendRecordBase64(b, %s)", val)
+		e.p("b = recordwire.AppendBase64(b, %s)", val)
 	default:
 		return fmt.Errorf("type %s has no record form", f.typ.name)
 	}
@@ -313,7 +313,7 @@ func (e *emitter) recordDecodeField(f *xsdField, gf goField, expr string) error 
 		e.p("var n int")
 		e.p("if n, err = r.ArrayLen(); err == nil {")
 		e.p("%s = make(%s, 0, n)", expr, gf.typ)
-		if err := e.recordDecodeItems(f, item, expr, "break", "err = wire.RecordItem(i, err); break"); err != nil {
+		if err := e.recordDecodeItems(f, item, expr, "break", "err = recordwire.Item(i, err); break"); err != nil {
 			return err
 		}
 		e.p("}")

@@ -18,7 +18,7 @@ type replacement struct {
 // (which RunGowsdl rightly treats as an error), and would name the Go type after the local name
 // "guid" anyway. So the view drops those imports and that schema, and every type="…:guid" that
 // resolves to the Microsoft namespace is rewritten to an xsd:string QName, using a prefix bound to XML
-// Schema at that element. PostProcess then gives those fields the runtime's wire.GUID (TypedFields
+// Schema at that element. PostProcess then gives those fields the runtime's xsd.GUID (TypedFields
 // lists them from the contract itself). The rest of the Microsoft schema is not inspected here:
 // anything in it other than guid is refused by the contract model, which names its line.
 func plainGUIDs(defs *definitions) ([]dropped, []replacement, error) {

@@ -17,7 +17,7 @@ import (
 type RetypedField struct {
 	// Path is the Go type name followed by the XML names down to the field.
 	Path []string
-	// GoType is the runtime type, "wire.Decimal" or "wire.GUID"; "" to keep gowsdl's type.
+	// GoType is the runtime type, "xsd.Decimal" or "xsd.GUID"; "" to keep gowsdl's type.
 	GoType string
 	// Deref drops the pointer gowsdl puts around a named type (under the slice of a repeated field).
 	Deref bool
@@ -28,8 +28,8 @@ type PostProcessOptions struct {
 	// Required lists the struct fields whose XML elements the schema requires. Each entry is a Go type
 	// name followed by the XML names from that struct down to the field, as RequiredFields reports them.
 	Required [][]string
-	// Retyped lists struct fields whose Go type is replaced by a runtime type (wire.Decimal,
-	// wire.GUID): the type name and XML names as in Required, and the new type. Pointers and slices
+	// Retyped lists struct fields whose Go type is replaced by a runtime type (xsd.Decimal,
+	// xsd.GUID): the type name and XML names as in Required, and the new type. Pointers and slices
 	// around the type gowsdl chose stay.
 	Retyped []RetypedField
 	// Source names the WSDL file in the header line PostProcess adds, e.g. "wsdl/contactsync.wsdl".
@@ -345,10 +345,10 @@ func addSourceLine(src []byte, source string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// useRuntimeDateTime replaces gowsdl's soap.XSDDateTime with the runtime's wire.DateTime in every
+// useRuntimeDateTime replaces gowsdl's soap.XSDDateTime with the runtime's xsd.DateTime in every
 // declaration. soap.XSDDateTime keeps whether the value had a zone in an unexported field and writes
 // itself only through encoding/xml, so an append-style codec could neither read nor write it without
-// reflection; wire.DateTime holds the same information in the open. The runtime's import is added when
+// reflection; xsd.DateTime holds the same information in the open. The runtime's import is added when
 // a replacement was made.
 func useRuntimeDateTime(f *ast.File) {
 	replaced := false
@@ -358,7 +358,7 @@ func useRuntimeDateTime(f *ast.File) {
 			return true
 		}
 		if x, ok := sel.X.(*ast.Ident); ok && x.Name == "soap" && sel.Sel.Name == "XSDDateTime" {
-			x.Name, sel.Sel.Name = "wire", "DateTime"
+			x.Name, sel.Sel.Name = "xsd", "DateTime"
 			replaced = true
 		}
 		return true
@@ -368,9 +368,9 @@ func useRuntimeDateTime(f *ast.File) {
 	}
 }
 
-// addRuntimeImport adds the runtime's import to the file's first import declaration, once.
+// addRuntimeImport adds the import of the runtime's XSD value types (ValuesImport) to the file's first import declaration, once.
 func addRuntimeImport(f *ast.File) {
-	quoted := strconv.Quote(RuntimeImport)
+	quoted := strconv.Quote(ValuesImport)
 	for _, imp := range f.Imports {
 		if imp.Path.Value == quoted {
 			return
@@ -387,7 +387,7 @@ func addRuntimeImport(f *ast.File) {
 }
 
 // useRuntimeTypes gives the Retyped fields their runtime type: gowsdl's float64 for an xsd:decimal
-// becomes wire.Decimal and the string of a guid becomes wire.GUID, keeping any pointer (nillable) or
+// becomes xsd.Decimal and the string of a guid becomes xsd.GUID, keeping any pointer (nillable) or
 // slice (repeated) around it. A listed field that is not in the code is an error, as for Required.
 func useRuntimeTypes(f *ast.File, retyped []RetypedField) error {
 	if len(retyped) == 0 {
@@ -401,7 +401,7 @@ func useRuntimeTypes(f *ast.File, retyped []RetypedField) error {
 			return fmt.Errorf("retyped field path %q needs a type name and at least one XML name", r.Path)
 		}
 		pkg, name, ok := strings.Cut(r.GoType, ".")
-		if r.GoType != "" && (!ok || pkg != "wire" || !token.IsIdentifier(name)) {
+		if r.GoType != "" && (!ok || pkg != "xsd" || !token.IsIdentifier(name)) {
 			return fmt.Errorf("retyped field %s: %q is not a runtime type", strings.Join(r.Path, "."), r.GoType)
 		}
 		t := root
@@ -516,7 +516,7 @@ func replaceBaseType(e *ast.Expr, name string) error {
 		if x.Name != "float64" && x.Name != "string" {
 			return fmt.Errorf("gowsdl wrote %s where float64 or string was expected", x.Name)
 		}
-		*e = &ast.SelectorExpr{X: ast.NewIdent("wire"), Sel: ast.NewIdent(name)}
+		*e = &ast.SelectorExpr{X: ast.NewIdent("xsd"), Sel: ast.NewIdent(name)}
 		return nil
 	}
 	return fmt.Errorf("gowsdl wrote an unexpected type expression (%T)", *e)

@@ -269,32 +269,32 @@ type ArrayOfInt struct {
 
 func TestPostProcessRuntimeTypes(t *testing.T) {
 	out, err := wsdlgen.PostProcess([]byte(runtimeTyped), wsdlgen.PostProcessOptions{Source: "zoo.wsdl", Retyped: []wsdlgen.RetypedField{
-		{Path: []string{"Sample", "Amount"}, GoType: "wire.Decimal"},
-		{Path: []string{"Sample", "Maybe"}, GoType: "wire.Decimal"},
-		{Path: []string{"Sample", "Keys"}, GoType: "wire.GUID"},
-		{Path: []string{"Sample", "Key"}, GoType: "wire.GUID"},
+		{Path: []string{"Sample", "Amount"}, GoType: "xsd.Decimal"},
+		{Path: []string{"Sample", "Maybe"}, GoType: "xsd.Decimal"},
+		{Path: []string{"Sample", "Keys"}, GoType: "xsd.GUID"},
+		{Path: []string{"Sample", "Key"}, GoType: "xsd.GUID"},
 		{Path: []string{"Sample", "Level"}, Deref: true},
 		{Path: []string{"Sample", "Levels"}, Deref: true},
 	}})
 	require.NoError(t, err)
 	code := string(out)
 	for _, want := range []string{
-		`\tAmount +wire\.Decimal +\x60`,
-		`\tMaybe +\*wire\.Decimal +\x60`,
-		`\tKeys +\[\]wire\.GUID +\x60`,
-		`\tKey +wire\.GUID +\x60`,
+		`\tAmount +xsd\.Decimal +\x60`,
+		`\tMaybe +\*xsd\.Decimal +\x60`,
+		`\tKeys +\[\]xsd\.GUID +\x60`,
+		`\tKey +xsd\.GUID +\x60`,
 		`\tNote +string +\x60`,
 		`\tLevel +Tier +\x60`,
 		`\tLevels +\[\]Tier +\x60`,
 		`\tInt \[\]int32 \x60xml:"int,omitempty"`,
-		`"github\.com/contactsync/contactsync/server/wire"`,
+		`"github\.com/contactsync/contactsync/server/wire/xsd"`,
 	} {
 		assert.Regexp(t, want, code)
 	}
-	assert.Equal(t, 1, strings.Count(code, "server/wire\""), "one import of the runtime")
+	assert.Equal(t, 1, strings.Count(code, "server/wire/xsd\""), "one import of the runtime's value types")
 
 	_, err = wsdlgen.PostProcess([]byte(runtimeTyped), wsdlgen.PostProcessOptions{Retyped: []wsdlgen.RetypedField{
-		{Path: []string{"Sample", "Gone"}, GoType: "wire.Decimal"},
+		{Path: []string{"Sample", "Gone"}, GoType: "xsd.Decimal"},
 	}})
 	require.ErrorContains(t, err, "the schema types Sample.Gone with a runtime type, but the generated code has no such field")
 	_, err = wsdlgen.PostProcess([]byte(runtimeTyped), wsdlgen.PostProcessOptions{Retyped: []wsdlgen.RetypedField{
@@ -302,7 +302,7 @@ func TestPostProcessRuntimeTypes(t *testing.T) {
 	}})
 	require.ErrorContains(t, err, `"big.Float" is not a runtime type`)
 	_, err = wsdlgen.PostProcess([]byte(strings.Replace(runtimeTyped, "Amount float64", "Amount int32", 1)), wsdlgen.PostProcessOptions{Retyped: []wsdlgen.RetypedField{
-		{Path: []string{"Sample", "Amount"}, GoType: "wire.Decimal"},
+		{Path: []string{"Sample", "Amount"}, GoType: "xsd.Decimal"},
 	}})
 	require.ErrorContains(t, err, "field Amount: gowsdl wrote int32 where float64 or string was expected")
 	_, err = wsdlgen.PostProcess([]byte(strings.Replace(runtimeTyped, "int []int32", "Int []int32 `xml:\"x\"`\n\tint []int32", 1)), wsdlgen.PostProcessOptions{})

@@ -15,7 +15,7 @@ type Field struct {
 // TypedField is an element whose Go type the runtime provides instead of gowsdl's choice.
 type TypedField struct {
 	Field
-	// GoType is the runtime type: "wire.Decimal" or "wire.GUID"; "" when only Deref applies.
+	// GoType is the runtime type: "xsd.Decimal" or "xsd.GUID"; "" when only Deref applies.
 	GoType string
 	// Deref marks an element of an enumeration type that is required and not nillable: gowsdl makes
 	// every field of a named type a pointer, but such a value is always present, as .NET's enum
@@ -28,7 +28,7 @@ type TypedField struct {
 // types that can: gowsdl v0.5.0 makes xsd:decimal a float64, which loses the scale ASMX keeps (1.10
 // would come back as 1.1) and the digits beyond 17, and Microsoft's guid, which the SOAP-only view
 // turns into xsd:string (see plainGUIDs), a string no one validates.
-var runtimeTypes = map[xsdKind]string{kindDecimal: "wire.Decimal", kindGUID: "wire.GUID"}
+var runtimeTypes = map[xsdKind]string{kindDecimal: "xsd.Decimal", kindGUID: "xsd.GUID"}
 
 // RequiredFields lists the elements whose minOccurs is 1 (XML Schema's default) of the structs
 // gowsdl generates from a WSDL document's SOAP-only view, in document order; TypedFields lists

@@ -11,6 +11,8 @@ import (
 
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/formwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo2"
 )
@@ -21,7 +23,7 @@ var requestElement = regexp.MustCompile(`(?s)<(\w+) xmlns="http://localhost:8080
 // decodeRequest decodes an operation's request element from body with the generated decoder, in the
 // fast or the full mode of the runtime's reader, and returns it written back.
 func decodeRequest(op *wire.Operation, body []byte, fast bool) ([]byte, error) {
-	rd := wire.NewReader(body, zooNamespace, wire.Limits{MaxDepth: 32, MaxElements: 10000}, fast)
+	rd := xmlwire.NewReader(body, zooNamespace, xmlwire.Limits{MaxDepth: 32, MaxElements: 10000}, fast)
 	root, err := rd.Root()
 	if err != nil {
 		return nil, err
@@ -63,7 +65,7 @@ func FuzzZooDecoders(f *testing.F) {
 		fast, fastErr := decodeRequest(op, body, true)
 		full, fullErr := decodeRequest(op, body, false)
 		switch {
-		case fastErr == wire.ErrFallback:
+		case fastErr == xmlwire.ErrFallback:
 		case fastErr != nil:
 			if fullErr == nil || fastErr.Error() != fullErr.Error() {
 				t.Fatalf("the fast path reported %v, the full decoder %v: %q", fastErr, fullErr, body)
@@ -130,12 +132,12 @@ func FuzzZoo2Forms(f *testing.F) {
 		if op.DecodeForm == nil {
 			return
 		}
-		form, err := wire.ParseForm(query)
+		form, err := formwire.Parse(query)
 		if err != nil {
 			return
 		}
 		msg, err := op.DecodeForm(form)
-		wire.PutForm(form)
+		formwire.Put(form)
 		if err != nil {
 			var ferr *fault.Error
 			if !errors.As(err, &ferr) || ferr.Code != fault.InvalidArgument {
@@ -145,12 +147,12 @@ func FuzzZoo2Forms(f *testing.F) {
 		}
 		encoded := url.Values{}
 		op.EncodeForm(msg, encoded)
-		again, err := wire.ParseForm(encoded.Encode())
+		again, err := formwire.Parse(encoded.Encode())
 		if err != nil {
 			t.Fatalf("%s: the encoded form %q does not parse: %v", op.Name, encoded.Encode(), err)
 		}
 		back, err := op.DecodeForm(again)
-		wire.PutForm(again)
+		formwire.Put(again)
 		if err != nil {
 			t.Fatalf("%s?%s decoded, but its encoding %q does not: %v", op.Name, query, encoded.Encode(), err)
 		}

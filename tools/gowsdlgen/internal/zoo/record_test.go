@@ -17,21 +17,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo2"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden record documents under testdata/record/")
 
-// The record codec (server/wire/record.go) is generated for each zoo's record type (the -record flags
+// The record codec (server/wire/recordwire) is generated for each zoo's record type (the -record flags
 // in generate.go): zoo's Sample holds every XSD type of the subset, nested types, arrays of simple and
 // complex values and nil; zoo2's Stamp a dateTime and a nillable one; gen's Contact is the contract's
 // own. These tests hold every one of them to decode(encode(v)) == v.
 
 // recordTypes are the record types under test, each with the enumerations its values may hold.
 var recordTypes = []struct {
-	rt    *wire.RecordType
+	rt    *recordwire.Type
 	enums map[reflect.Type][]string
 }{
 	{zoo.SampleRecord, map[reflect.Type][]string{reflect.TypeFor[zoo.Tier](): {"Bronze", "Silver", "Gold"}}},
@@ -51,14 +52,14 @@ var recordStrings = []string{"", "a", hostile, "\"\\/\b\f\n\r\t\x00\x01\x1f", "\
 func (f *filler) fill(v reflect.Value, depth int) {
 	t := v.Type()
 	switch t {
-	case reflect.TypeFor[wire.DateTime]():
+	case reflect.TypeFor[xsd.DateTime]():
 		v.Set(reflect.ValueOf(f.dateTime()))
 		return
-	case reflect.TypeFor[wire.Decimal]():
+	case reflect.TypeFor[xsd.Decimal]():
 		v.Set(reflect.ValueOf(f.decimal()))
 		return
-	case reflect.TypeFor[wire.GUID]():
-		var g wire.GUID
+	case reflect.TypeFor[xsd.GUID]():
+		var g xsd.GUID
 		for i := range g {
 			g[i] = byte(f.rnd.IntN(256))
 		}
@@ -152,7 +153,7 @@ func (f *filler) fill(v reflect.Value, depth int) {
 
 // dateTime is a random dateTime as the decoders make them (from its lexical form): no zone, Z, or an
 // offset, with 0 to 7 fraction digits.
-func (f *filler) dateTime() wire.DateTime {
+func (f *filler) dateTime() xsd.DateTime {
 	text := fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02d", 1+f.rnd.IntN(9999), 1+f.rnd.IntN(12), 1+f.rnd.IntN(28),
 		f.rnd.IntN(24), f.rnd.IntN(60), f.rnd.IntN(60))
 	if n := f.rnd.IntN(8); n > 0 {
@@ -164,14 +165,14 @@ func (f *filler) dateTime() wire.DateTime {
 	case 2:
 		text += fmt.Sprintf("%+03d:%02d", f.rnd.IntN(29)-14, []int{0, 30, 45}[f.rnd.IntN(3)])
 	}
-	v, ok := wire.ParseDateTime(text)
+	v, ok := xsd.ParseDateTime(text)
 	if !ok {
 		panic("filler: bad dateTime " + text)
 	}
 	return v
 }
 
-func (f *filler) decimal() wire.Decimal {
+func (f *filler) decimal() xsd.Decimal {
 	digits := 1 + f.rnd.IntN(28)
 	var sb strings.Builder
 	if f.rnd.IntN(2) == 0 {
@@ -184,7 +185,7 @@ func (f *filler) decimal() wire.Decimal {
 		}
 		sb.WriteByte(byte('0' + f.rnd.IntN(10)))
 	}
-	return wire.MustParseDecimal(sb.String())
+	return xsd.MustParseDecimal(sb.String())
 }
 
 // sameValue is reflect.DeepEqual with floats compared by their bits (so NaN equals NaN, and -0 does
@@ -258,7 +259,7 @@ func TestRecordRoundTrip(t *testing.T) {
 				doc := v.AppendRecord(nil)
 				require.True(t, json.Valid(doc), "%s", doc)
 
-				back, err := rt.rt.Decode(doc, wire.RecordStrict)
+				back, err := rt.rt.Decode(doc, recordwire.Strict)
 				require.NoError(t, err, "%s", doc)
 				if !sameValue(reflect.ValueOf(v), reflect.ValueOf(back)) {
 					t.Fatalf("value %d: %#v\nread back as %#v\nfrom %s", i, v, back, doc)
@@ -267,7 +268,7 @@ func TestRecordRoundTrip(t *testing.T) {
 				assert.Equal(t, v.RecordKey(), back.RecordKey())
 				assert.Equal(t, v.RecordIndex(), back.RecordIndex())
 
-				again, err := rt.rt.Decode(reordered(t, doc), wire.RecordLenient)
+				again, err := rt.rt.Decode(reordered(t, doc), recordwire.Lenient)
 				require.NoError(t, err, "%s", reordered(t, doc))
 				if !sameValue(reflect.ValueOf(v), reflect.ValueOf(again)) {
 					t.Fatalf("value %d read back from reordered keys as %#v\nfrom %s", i, again, reordered(t, doc))
@@ -286,16 +287,16 @@ func TestRecordFields(t *testing.T) {
 	assert.Equal(t, []string{"When", "MaybeWhen", "Kind", "Ticks"}, zoo2.StampRecord.Fields)
 	assert.Equal(t, "Key", zoo.SampleRecord.Key)
 	assert.Equal(t, "Level", zoo.SampleRecord.Index)
-	s := &zoo.Sample{Key: wire.MustParseGUID("0F8FAD5B-D9CB-469F-A165-70867728950E")}
+	s := &zoo.Sample{Key: xsd.MustParseGUID("0F8FAD5B-D9CB-469F-A165-70867728950E")}
 	assert.Equal(t, "0f8fad5b-d9cb-469f-a165-70867728950e", s.RecordKey())
 	assert.Equal(t, "Bronze", s.RecordIndex(), "an enumeration's zero value is its first member")
 }
 
 // goldenSample is the zoo's Build of hostile values, as the golden tests use it.
 func goldenSample() *zoo.Sample {
-	when, _ := wire.ParseDateTime("2026-11-22T10:15:30.1234567+05:45")
-	s := build(hostile, 42, math.MaxInt64, math.MinInt16, true, wire.MustParseDecimal("-0.0100"),
-		math.Inf(-1), float32(math.Copysign(0, -1)), when, wire.MustParseGUID("0F8FAD5B-D9CB-469F-A165-70867728950E"), "Gold")
+	when, _ := xsd.ParseDateTime("2026-11-22T10:15:30.1234567+05:45")
+	s := build(hostile, 42, math.MaxInt64, math.MinInt16, true, xsd.MustParseDecimal("-0.0100"),
+		math.Inf(-1), float32(math.Copysign(0, -1)), when, xsd.MustParseGUID("0F8FAD5B-D9CB-469F-A165-70867728950E"), "Gold")
 	s.Data = []byte{}
 	return s
 }
@@ -305,7 +306,7 @@ func goldenSample() *zoo.Sample {
 func TestRecordGolden(t *testing.T) {
 	for _, c := range []struct {
 		file string
-		v    wire.Record
+		v    recordwire.Record
 	}{
 		{"Sample.json", goldenSample()},
 		{"Sample-empty.json", &zoo.Sample{}},
@@ -329,38 +330,38 @@ func TestRecordGolden(t *testing.T) {
 func TestRecordDecodeErrors(t *testing.T) {
 	for _, c := range []struct {
 		name, doc string
-		mode      wire.RecordMode
+		mode      recordwire.Mode
 		want      string
 	}{
-		{"unknown strict", `{"Text":"a","Colour":"red"}`, wire.RecordStrict, `record: unknown field "Colour"; the known fields are Text, Count, Big, Small, Flag, Amount, Ratio, Approx, When, Data, Key, Level, Home, Others, MaybeInt, MaybeWhen, Tags, Numbers`},
-		{"unknown nested strict", `{"Home":{"Street":"s","Zip":1}}`, wire.RecordStrict, `record: Home: unknown field "Zip"; the known fields are Street, City, Lines`},
-		{"unknown in array item", `{"Others":[null,{"Zip":1}]}`, wire.RecordStrict, `record: Others[1]: unknown field "Zip"; the known fields are Street, City, Lines`},
-		{"bad enum", `{"Level":"Platinum"}`, wire.RecordLenient, `record: Level: invalid Tier value "Platinum"`},
-		{"int out of range", `{"Small":32768}`, wire.RecordLenient, `record: Small: invalid short value "32768"`},
-		{"int with a fraction", `{"Count":1.5}`, wire.RecordLenient, `record: Count: invalid int value "1.5"`},
-		{"int as a string", `{"Count":"1"}`, wire.RecordLenient, `record: Count: want a number, found a string`},
-		{"float overflow", `{"Approx":1e39}`, wire.RecordLenient, `record: Approx: invalid float value "1e39"`},
-		{"bad double string", `{"Ratio":"Infinity"}`, wire.RecordLenient, `record: Ratio: invalid double value "Infinity"`},
-		{"bad dateTime", `{"When":"yesterday"}`, wire.RecordLenient, `record: When: invalid dateTime value "yesterday"`},
-		{"bad guid", `{"Key":"nope"}`, wire.RecordLenient, `record: Key: invalid guid value "nope"`},
-		{"bad base64", `{"Data":"!!"}`, wire.RecordLenient, `record: Data: invalid base64Binary value "!!"`},
-		{"bad decimal", `{"Amount":"1e5"}`, wire.RecordLenient, `record: Amount: invalid decimal value "1e5"`},
-		{"nested item", `{"Home":{"Lines":["a",2]}}`, wire.RecordLenient, `record: Home.Lines[1]: want a string, found a number`},
-		{"array for object", `{"Home":[]}`, wire.RecordLenient, `record: Home: want an object, found an array`},
-		{"duplicate", `{"Text":"a","Text":"b"}`, wire.RecordLenient, `record: field "Text" appears twice`},
-		{"not an object", `[]`, wire.RecordLenient, `record: want an object, found an array`},
-		{"trailing data", `{} {}`, wire.RecordLenient, `record: malformed JSON at offset 3: data after the document`},
-		{"missing comma", `{"Text":"a" "Count":1}`, wire.RecordLenient, `record: malformed JSON at offset 12: want ',' or '}'`},
-		{"leading comma", `{,"Text":"a"}`, wire.RecordLenient, `record: malformed JSON at offset 1: want a key`},
-		{"trailing comma", `{"Text":"a",}`, wire.RecordLenient, `record: malformed JSON at offset 12: want a key`},
-		{"bad skipped value", `{"X":[1,}`, wire.RecordLenient, `record: malformed JSON at offset 8: unexpected character '}'`},
-		{"unterminated", `{"Text":"a`, wire.RecordLenient, `record: Text: malformed JSON at offset 10: unterminated string`},
-		{"control char", "{\"Text\":\"a\x01\"}", wire.RecordLenient, `record: Text: malformed JSON at offset 10: control character in a string`},
-		{"invalid UTF-8", "{\"Text\":\"\xff\"}", wire.RecordLenient, `record: Text: malformed JSON at offset 9: invalid UTF-8 in a string`},
-		{"deep skipped value", `{"X":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, wire.RecordLenient, `record: malformed JSON at offset 68: nested deeper than 64 levels`},
+		{"unknown strict", `{"Text":"a","Colour":"red"}`, recordwire.Strict, `record: unknown field "Colour"; the known fields are Text, Count, Big, Small, Flag, Amount, Ratio, Approx, When, Data, Key, Level, Home, Others, MaybeInt, MaybeWhen, Tags, Numbers`},
+		{"unknown nested strict", `{"Home":{"Street":"s","Zip":1}}`, recordwire.Strict, `record: Home: unknown field "Zip"; the known fields are Street, City, Lines`},
+		{"unknown in array item", `{"Others":[null,{"Zip":1}]}`, recordwire.Strict, `record: Others[1]: unknown field "Zip"; the known fields are Street, City, Lines`},
+		{"bad enum", `{"Level":"Platinum"}`, recordwire.Lenient, `record: Level: invalid Tier value "Platinum"`},
+		{"int out of range", `{"Small":32768}`, recordwire.Lenient, `record: Small: invalid short value "32768"`},
+		{"int with a fraction", `{"Count":1.5}`, recordwire.Lenient, `record: Count: invalid int value "1.5"`},
+		{"int as a string", `{"Count":"1"}`, recordwire.Lenient, `record: Count: want a number, found a string`},
+		{"float overflow", `{"Approx":1e39}`, recordwire.Lenient, `record: Approx: invalid float value "1e39"`},
+		{"bad double string", `{"Ratio":"Infinity"}`, recordwire.Lenient, `record: Ratio: invalid double value "Infinity"`},
+		{"bad dateTime", `{"When":"yesterday"}`, recordwire.Lenient, `record: When: invalid dateTime value "yesterday"`},
+		{"bad guid", `{"Key":"nope"}`, recordwire.Lenient, `record: Key: invalid guid value "nope"`},
+		{"bad base64", `{"Data":"!!"}`, recordwire.Lenient, `record: Data: invalid base64Binary value "!!"`},
+		{"bad decimal", `{"Amount":"1e5"}`, recordwire.Lenient, `record: Amount: invalid decimal value "1e5"`},
+		{"nested item", `{"Home":{"Lines":["a",2]}}`, recordwire.Lenient, `record: Home.Lines[1]: want a string, found a number`},
+		{"array for object", `{"Home":[]}`, recordwire.Lenient, `record: Home: want an object, found an array`},
+		{"duplicate", `{"Text":"a","Text":"b"}`, recordwire.Lenient, `record: field "Text" appears twice`},
+		{"not an object", `[]`, recordwire.Lenient, `record: want an object, found an array`},
+		{"trailing data", `{} {}`, recordwire.Lenient, `record: malformed JSON at offset 3: data after the document`},
+		{"missing comma", `{"Text":"a" "Count":1}`, recordwire.Lenient, `record: malformed JSON at offset 12: want ',' or '}'`},
+		{"leading comma", `{,"Text":"a"}`, recordwire.Lenient, `record: malformed JSON at offset 1: want a key`},
+		{"trailing comma", `{"Text":"a",}`, recordwire.Lenient, `record: malformed JSON at offset 12: want a key`},
+		{"bad skipped value", `{"X":[1,}`, recordwire.Lenient, `record: malformed JSON at offset 8: unexpected character '}'`},
+		{"unterminated", `{"Text":"a`, recordwire.Lenient, `record: Text: malformed JSON at offset 10: unterminated string`},
+		{"control char", "{\"Text\":\"a\x01\"}", recordwire.Lenient, `record: Text: malformed JSON at offset 10: control character in a string`},
+		{"invalid UTF-8", "{\"Text\":\"\xff\"}", recordwire.Lenient, `record: Text: malformed JSON at offset 9: invalid UTF-8 in a string`},
+		{"deep skipped value", `{"X":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, recordwire.Lenient, `record: malformed JSON at offset 68: nested deeper than 64 levels`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := wire.DecodeRecord([]byte(c.doc), c.mode, new(zoo.Sample))
+			err := recordwire.Decode([]byte(c.doc), c.mode, new(zoo.Sample))
 			require.Error(t, err)
 			assert.Equal(t, c.want, err.Error())
 		})
@@ -378,14 +379,14 @@ func TestRecordDecodeForms(t *testing.T) {
 		{"numbers in other spellings", `{"Count":1e2,"Big":-9.223372036854775808E18,"Small":100.000,"Ratio":1E400e0}`, nil},
 		{"exponent forms", ` {"Count" : 12.5e1 , "Big":-0,"Small":0.0e5} `, &zoo.Sample{Count: 125}},
 		{"null for values", `{"Text":null,"Count":null,"Flag":null,"When":null,"Amount":null,"Key":null,"Level":null,"Data":null}`, &zoo.Sample{}},
-		{"decimal as a number", `{"Amount":-0.0100}`, &zoo.Sample{Amount: wire.MustParseDecimal("-0.0100")}},
+		{"decimal as a number", `{"Amount":-0.0100}`, &zoo.Sample{Amount: xsd.MustParseDecimal("-0.0100")}},
 		{"unknown keys skipped", `{"Colour":{"a":[1,{"b":null}],"c":"\u00e9"},"Text":"x"}`, &zoo.Sample{Text: "x"}},
 		{"escapes", `{"Text":"\u00e9\ud83d\ude00\n\/\ud800"}`, &zoo.Sample{Text: "é😀\n/\uFFFD"}},
 		{"empty wrapper", `{"Tags":[],"Numbers":[]}`, &zoo.Sample{Tags: &zoo.ArrayOfString{}, Numbers: &zoo.ArrayOfInt{}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := new(zoo.Sample)
-			err := wire.DecodeRecord([]byte(c.doc), wire.RecordLenient, got)
+			err := recordwire.Decode([]byte(c.doc), recordwire.Lenient, got)
 			if c.want == nil {
 				require.Error(t, err, "1E400e0 is not a number")
 				return
@@ -395,7 +396,7 @@ func TestRecordDecodeForms(t *testing.T) {
 		})
 	}
 	got := new(zoo.Sample)
-	require.NoError(t, wire.DecodeRecord([]byte(`{"Count":1e2,"Big":-9.223372036854775808E18,"Small":100.000,"Ratio":1E300}`), wire.RecordStrict, got))
+	require.NoError(t, recordwire.Decode([]byte(`{"Count":1e2,"Big":-9.223372036854775808E18,"Small":100.000,"Ratio":1E300}`), recordwire.Strict, got))
 	assert.Equal(t, &zoo.Sample{Count: 100, Big: math.MinInt64, Small: 100, Ratio: 1e300}, got)
 }
 
@@ -409,9 +410,9 @@ func FuzzRecordDecoders(f *testing.F) {
 	f.Add([]byte(`{"Id":"a","RoleIds":["r1"],"Extra":[{}]}`), uint8(2))
 	f.Fuzz(func(t *testing.T, doc []byte, which uint8) {
 		rt := recordTypes[int(which)%len(recordTypes)].rt
-		v, err := rt.Decode(doc, wire.RecordLenient)
+		v, err := rt.Decode(doc, recordwire.Lenient)
 		if err != nil {
-			var re *wire.RecordError
+			var re *recordwire.Error
 			if !errorAs(err, &re) {
 				t.Fatalf("not a RecordError: %v", err)
 			}
@@ -421,7 +422,7 @@ func FuzzRecordDecoders(f *testing.F) {
 			t.Fatalf("accepted invalid JSON %q", doc)
 		}
 		canon := v.AppendRecord(nil)
-		back, err := rt.Decode(canon, wire.RecordStrict)
+		back, err := rt.Decode(canon, recordwire.Strict)
 		if err != nil {
 			t.Fatalf("the canonical form %s of %q does not read back: %v", canon, doc, err)
 		}
@@ -431,8 +432,8 @@ func FuzzRecordDecoders(f *testing.F) {
 	})
 }
 
-func errorAs(err error, target **wire.RecordError) bool {
-	re, ok := err.(*wire.RecordError)
+func errorAs(err error, target **recordwire.Error) bool {
+	re, ok := err.(*recordwire.Error)
 	*target = re
 	return ok
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo"
 )
 
@@ -28,20 +29,20 @@ func TestClientRoundTrip(t *testing.T) {
 	defer srv.Close()
 	ctx := context.Background()
 
-	at := func(s string) wire.DateTime {
-		d, ok := wire.ParseDateTime(s)
+	at := func(s string) xsd.DateTime {
+		d, ok := xsd.ParseDateTime(s)
 		require.True(t, ok, s)
 		return d
 	}
 	when := at("2026-11-22T10:15:30.123+01:00") // a fixed zone, as every decoded offset is
 	makeNoKey := &zoo.MakeSampleNoKey{Text: hostile + "\r\n\t", Count: -3, Big: math.MinInt64, Small: math.MaxInt16, Flag: true,
-		Amount: wire.MustParseDecimal("-0.0100"), Ratio: 1.0 / 3, Approx: math.SmallestNonzeroFloat32, When: when, Level: "Gold"}
+		Amount: xsd.MustParseDecimal("-0.0100"), Ratio: 1.0 / 3, Approx: math.SmallestNonzeroFloat32, When: when, Level: "Gold"}
 	direct, err := svc.MakeSampleNoKeyContext(ctx, makeNoKey)
 	require.NoError(t, err)
 	// A sample whose dateTimes are UTC with whole milliseconds, which the JSON endpoint's
 	// "\/Date(ms)\/" carries exactly; the others lose their zone there, by design.
-	sample := build(hostile, 42, math.MaxInt64, math.MinInt16, true, wire.MustParseDecimal("-79228162514264337593543950335"),
-		math.Inf(-1), 1.0/3, utc(2026, 11, 22, 10, 15, 30, 123), wire.MustParseGUID("0F8FAD5B-D9CB-469F-A165-70867728950E"), "Gold")
+	sample := build(hostile, 42, math.MaxInt64, math.MinInt16, true, xsd.MustParseDecimal("-79228162514264337593543950335"),
+		math.Inf(-1), 1.0/3, utc(2026, 11, 22, 10, 15, 30, 123), xsd.MustParseGUID("0F8FAD5B-D9CB-469F-A165-70867728950E"), "Gold")
 
 	calls := []struct {
 		name   string

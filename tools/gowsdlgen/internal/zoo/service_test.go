@@ -7,7 +7,7 @@ import (
 	"time"
 	_ "time/tzdata" // Europe/Berlin, the reference server's zone, on any machine
 
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo"
 )
 
@@ -33,23 +33,23 @@ var berlin = func() *time.Location {
 }()
 
 // local is a DateTime of Local kind on the reference server.
-func local(year int, month time.Month, day, hour, min, sec, msec int) wire.DateTime {
-	return wire.DateTime{Time: time.Date(year, month, day, hour, min, sec, msec*int(time.Millisecond), berlin)}
+func local(year int, month time.Month, day, hour, min, sec, msec int) xsd.DateTime {
+	return xsd.DateTime{Time: time.Date(year, month, day, hour, min, sec, msec*int(time.Millisecond), berlin)}
 }
 
-func utc(year int, month time.Month, day, hour, min, sec, msec int) wire.DateTime {
-	return wire.DateTime{Time: time.Date(year, month, day, hour, min, sec, msec*int(time.Millisecond), time.UTC)}
+func utc(year int, month time.Month, day, hour, min, sec, msec int) xsd.DateTime {
+	return xsd.DateTime{Time: time.Date(year, month, day, hour, min, sec, msec*int(time.Millisecond), time.UTC)}
 }
 
-func unspecified(year int, month time.Month, day, hour, min, sec, msec int) wire.DateTime {
-	return wire.DateTime{Time: time.Date(year, month, day, hour, min, sec, msec*int(time.Millisecond), time.UTC), NoZone: true}
+func unspecified(year int, month time.Month, day, hour, min, sec, msec int) xsd.DateTime {
+	return xsd.DateTime{Time: time.Date(year, month, day, hour, min, sec, msec*int(time.Millisecond), time.UTC), NoZone: true}
 }
 
 // ticks is .NET's DateTime(ticks, Utc): 100 ns units since 0001-01-01.
-func ticks(n int64) wire.DateTime {
+func ticks(n int64) xsd.DateTime {
 	const unixEpochTicks = 621355968000000000
 	n -= unixEpochTicks
-	return wire.DateTime{Time: time.Unix(n/1e7, n%1e7*100).UTC()}
+	return xsd.DateTime{Time: time.Unix(n/1e7, n%1e7*100).UTC()}
 }
 
 // The edge-value tables of Zoo.cs; ListSamples item i takes entry i % 12 of each.
@@ -64,7 +64,7 @@ var (
 	amounts = []string{
 		"12345.6789", "1.10", "0", "-0.5", "79228162514264337593543950335", "-79228162514264337593543950335",
 		"0.0000000000000000000000000001", "100", "1.000", "1000000", "-0.000", "7"}
-	whens = []wire.DateTime{
+	whens = []xsd.DateTime{
 		utc(2026, 11, 22, 10, 15, 30, 123),
 		unspecified(2026, 11, 22, 10, 15, 30, 0),
 		local(2026, 11, 22, 10, 15, 30, 500),
@@ -101,13 +101,13 @@ func tierIndex(t zoo.Tier) int {
 }
 
 // dotnetGUID is new Guid(byte[] b): the first three groups are read little-endian.
-func dotnetGUID(b [16]byte) wire.GUID {
-	return wire.GUID{b[3], b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]}
+func dotnetGUID(b [16]byte) xsd.GUID {
+	return xsd.GUID{b[3], b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]}
 }
 
 // build is Zoo.cs's Build. C#'s null text has no Go counterpart: "" stands for it.
-func build(text string, count int32, big int64, small int16, flag bool, amount wire.Decimal,
-	ratio float64, approx float32, when wire.DateTime, key wire.GUID, level zoo.Tier) *zoo.Sample {
+func build(text string, count int32, big int64, small int16, flag bool, amount xsd.Decimal,
+	ratio float64, approx float32, when xsd.DateTime, key xsd.GUID, level zoo.Tier) *zoo.Sample {
 	s := &zoo.Sample{Text: text, Count: count, Big: big, Small: small, Flag: flag, Amount: amount,
 		Ratio: ratio, Approx: approx, When: when, Key: key, Level: level}
 	s.Data = append([]byte{0xFB, 0xFF, byte(count)}, text...)
@@ -137,7 +137,7 @@ func (s *zooService) MakeSampleNoKeyContext(_ context.Context, r *zoo.MakeSample
 	s.seen = r
 	// new Guid(count, small, (short) level, { 0xA0, 0xB1, 0xC2, 0xD3, 0xE4, 0xF5, 0x06, 0x17 })
 	c, sm, lv := uint32(r.Count), uint16(r.Small), uint16(tierIndex(r.Level))
-	key := wire.GUID{byte(c >> 24), byte(c >> 16), byte(c >> 8), byte(c), byte(sm >> 8), byte(sm), byte(lv >> 8), byte(lv),
+	key := xsd.GUID{byte(c >> 24), byte(c >> 16), byte(c >> 8), byte(c), byte(sm >> 8), byte(sm), byte(lv >> 8), byte(lv),
 		0xA0, 0xB1, 0xC2, 0xD3, 0xE4, 0xF5, 0x06, 0x17}
 	return &zoo.MakeSampleNoKeyResponse{MakeSampleNoKeyResult: build(r.Text, r.Count, r.Big, r.Small, r.Flag, r.Amount, r.Ratio, r.Approx, r.When, key, r.Level)}, nil
 }
@@ -159,7 +159,7 @@ func (s *zooService) ListSamplesContext(_ context.Context, r *zoo.ListSamples) (
 			g[j] = byte(i*16 + j)
 		}
 		list.Sample = append(list.Sample, build("item "+strconv.Itoa(i), int32(i), math.MaxInt64-int64(i), int16(math.MinInt16+i), i%2 == 0,
-			wire.MustParseDecimal(amounts[i%len(amounts)]), ratios[i%len(ratios)], approxes[i%len(approxes)], whens[i%len(whens)],
+			xsd.MustParseDecimal(amounts[i%len(amounts)]), ratios[i%len(ratios)], approxes[i%len(approxes)], whens[i%len(whens)],
 			dotnetGUID(g), tiers[i%3]))
 	}
 	return &zoo.ListSamplesResponse{ListSamplesResult: list}, nil

@@ -6,7 +6,7 @@ package zoo
 import (
 	"context"
 	"encoding/xml"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/hooklift/gowsdl/soap"
 	"time"
 )
@@ -46,15 +46,15 @@ type MakeSample struct {
 
 	Flag bool `xml:"flag" json:"flag"`
 
-	Amount wire.Decimal `xml:"amount" json:"amount"`
+	Amount xsd.Decimal `xml:"amount" json:"amount"`
 
 	Ratio float64 `xml:"ratio" json:"ratio"`
 
 	Approx float32 `xml:"approx" json:"approx"`
 
-	When wire.DateTime `xml:"when" json:"when"`
+	When xsd.DateTime `xml:"when" json:"when"`
 
-	Key wire.GUID `xml:"key" json:"key"`
+	Key xsd.GUID `xml:"key" json:"key"`
 
 	Level Tier `xml:"level" json:"level"`
 }
@@ -132,7 +132,7 @@ type Now struct {
 type NowResponse struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo/v1/ NowResponse"`
 
-	NowResult wire.DateTime `xml:"NowResult" json:"NowResult"`
+	NowResult xsd.DateTime `xml:"NowResult" json:"NowResult"`
 }
 
 type MaybeCount struct {
@@ -160,13 +160,13 @@ type MakeSampleNoKey struct {
 
 	Flag bool `xml:"flag" json:"flag"`
 
-	Amount wire.Decimal `xml:"amount" json:"amount"`
+	Amount xsd.Decimal `xml:"amount" json:"amount"`
 
 	Ratio float64 `xml:"ratio" json:"ratio"`
 
 	Approx float32 `xml:"approx" json:"approx"`
 
-	When wire.DateTime `xml:"when" json:"when"`
+	When xsd.DateTime `xml:"when" json:"when"`
 
 	Level Tier `xml:"level" json:"level"`
 }
@@ -188,17 +188,17 @@ type Sample struct {
 
 	Flag bool `xml:"Flag" json:"Flag"`
 
-	Amount wire.Decimal `xml:"Amount" json:"Amount"`
+	Amount xsd.Decimal `xml:"Amount" json:"Amount"`
 
 	Ratio float64 `xml:"Ratio" json:"Ratio"`
 
 	Approx float32 `xml:"Approx" json:"Approx"`
 
-	When wire.DateTime `xml:"When" json:"When"`
+	When xsd.DateTime `xml:"When" json:"When"`
 
 	Data []byte `xml:"Data,omitempty" json:"Data,omitempty"`
 
-	Key wire.GUID `xml:"Key" json:"Key"`
+	Key xsd.GUID `xml:"Key" json:"Key"`
 
 	Level Tier `xml:"Level" json:"Level"`
 
@@ -208,7 +208,7 @@ type Sample struct {
 
 	MaybeInt *int32 `xml:"MaybeInt" json:"MaybeInt"`
 
-	MaybeWhen *wire.DateTime `xml:"MaybeWhen" json:"MaybeWhen"`
+	MaybeWhen *xsd.DateTime `xml:"MaybeWhen" json:"MaybeWhen"`
 
 	Tags *ArrayOfString `xml:"Tags,omitempty" json:"Tags,omitempty"`
 

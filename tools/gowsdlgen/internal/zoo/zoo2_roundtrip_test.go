@@ -16,6 +16,7 @@ import (
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo2"
 )
 
@@ -30,13 +31,13 @@ func TestZoo2ClientRoundTrip(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	ctx := context.Background()
-	at := func(s string) wire.DateTime {
-		d, ok := wire.ParseDateTime(s)
+	at := func(s string) xsd.DateTime {
+		d, ok := xsd.ParseDateTime(s)
 		require.True(t, ok, s)
 		return d
 	}
 	str := func(s string) *string { return &s }
-	whens := &zoo2.ArrayOfDateTime{DateTime: []wire.DateTime{at("2026-01-02T00:00:00"), at("2026-11-22T10:15:30.1234567Z")}}
+	whens := &zoo2.ArrayOfDateTime{DateTime: []xsd.DateTime{at("2026-01-02T00:00:00"), at("2026-11-22T10:15:30.1234567Z")}}
 	isForm := func(b client.Binding) bool { return b == client.HTTPGet || b == client.HTTPPost }
 
 	calls := []struct {
@@ -80,9 +81,9 @@ func TestZoo2ClientRoundTrip(t *testing.T) {
 		},
 			func(client.Binding) any { return &zoo2.EchoTierResponse{EchoTierResult: "Silver"} }},
 		{"EchoKey", func(s *zoo2.SyncSoapClient) (any, error) {
-			return s.EchoKeyContext(ctx, &zoo2.EchoKey{Key: wire.MustParseGUID("{0f8fad5b-d9cb-469f-a165-70867728950e}")})
+			return s.EchoKeyContext(ctx, &zoo2.EchoKey{Key: xsd.MustParseGUID("{0f8fad5b-d9cb-469f-a165-70867728950e}")})
 		}, func(client.Binding) any {
-			return &zoo2.EchoKeyResponse{EchoKeyResult: wire.MustParseGUID("0f8fad5b-d9cb-469f-a165-70867728950e")}
+			return &zoo2.EchoKeyResponse{EchoKeyResult: xsd.MustParseGUID("0f8fad5b-d9cb-469f-a165-70867728950e")}
 		}},
 	}
 	for _, b := range append(client.Bindings, client.JSON) {

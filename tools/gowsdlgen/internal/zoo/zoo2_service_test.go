@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo2"
 )
 
@@ -18,7 +18,7 @@ var _ zoo2.SyncSoapServer = zoo2Service{}
 // dateTimeKind is .NET's DateTime.Kind of the value ASMX would hold for v: Unspecified without a
 // zone, Utc for Z. A value with an offset is Local in ASMX, converted to the server's zone; here it
 // keeps its offset (docs/xsd-types.md), and its Kind is Local.
-func dateTimeKind(v wire.DateTime) string {
+func dateTimeKind(v xsd.DateTime) string {
 	switch {
 	case v.NoZone:
 		return "Unspecified"
@@ -29,7 +29,7 @@ func dateTimeKind(v wire.DateTime) string {
 }
 
 // dateTimeTicks is .NET's DateTime.Ticks: 100 ns units of the wall clock since 0001-01-01.
-func dateTimeTicks(v wire.DateTime) int64 {
+func dateTimeTicks(v xsd.DateTime) int64 {
 	t := v.Time
 	wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
 	const secondsToUnixEpoch = 62135596800

@@ -5,15 +5,15 @@ package zoo
 
 import (
 	"context"
-	"encoding/json"
+
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
-)
-
-var (
-	_ = url.Values{}
-	_ json.Token
+	"github.com/contactsync/contactsync/server/wire/formwire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // SyncSoapServer is the interface the service implements: one method per operation of the contract, each
@@ -183,7 +183,7 @@ var opMakeSample = &wire.Operation{
 		}
 		return v.MakeSampleResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*MakeSampleResponse)
 		var err error
 		if el.Nil() {
@@ -195,7 +195,7 @@ var opMakeSample = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(MakeSample)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -211,17 +211,17 @@ var opMakeSample = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*MakeSampleResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.MakeSampleResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.MakeSampleResult = new(Sample)
 			err = v.MakeSampleResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -246,7 +246,7 @@ var opEchoSample = &wire.Operation{
 		}
 		return v.EchoSampleResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoSampleResponse)
 		var err error
 		if el.Nil() {
@@ -258,7 +258,7 @@ var opEchoSample = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoSample)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -274,17 +274,17 @@ var opEchoSample = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoSampleResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoSampleResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.EchoSampleResult = new(Sample)
 			err = v.EchoSampleResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -302,14 +302,14 @@ var opListSamples = &wire.Operation{
 	HTTPRoot:    "ArrayOfSample",
 	NewRequest:  func() wire.Message { return new(ListSamples) },
 	NewResponse: func() wire.Message { return new(ListSamplesResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(ListSamples)
 		{
-			v, err := wire.FormParam(form, "n")
+			v, err := formwire.Param(form, "n")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("n", wire.FormScalar, v, "int", 32)
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -320,7 +320,7 @@ var opListSamples = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*ListSamples)
-		form.Set("n", wire.FormatInt(int64(req.N)))
+		form.Set("n", formwire.FormatInt(int64(req.N)))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*ListSamplesResponse)
@@ -329,7 +329,7 @@ var opListSamples = &wire.Operation{
 		}
 		return v.ListSamplesResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*ListSamplesResponse)
 		var err error
 		if el.Nil() {
@@ -341,7 +341,7 @@ var opListSamples = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(ListSamples)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -357,17 +357,17 @@ var opListSamples = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*ListSamplesResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.ListSamplesResult = nil
-		case json.Delim('['):
+		case tok.Opens('['):
 			v.ListSamplesResult = new(ArrayOfSample)
 			err = v.ListSamplesResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an array", tok)
+			err = jsonwire.WrongType("result", "an array", tok)
 		}
 		return err
 	},
@@ -385,14 +385,14 @@ var opNextTier = &wire.Operation{
 	HTTPRoot:    "Tier",
 	NewRequest:  func() wire.Message { return new(NextTier) },
 	NewResponse: func() wire.Message { return new(NextTierResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(NextTier)
 		{
-			v, err := wire.FormParam(form, "t")
+			v, err := formwire.Param(form, "t")
 			if err != nil {
 				return nil, err
 			}
-			text, err := wire.FormEnum("t", wire.FormScalar, v, typeTier)
+			text, err := formwire.Enum("t", formwire.Scalar, v, "Tier", typeTier.Enum)
 			if err != nil {
 				return nil, err
 			}
@@ -407,9 +407,9 @@ var opNextTier = &wire.Operation{
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*NextTierResponse)
-		return wire.AppendEscaped(b, v.NextTierResult.wireText()), true
+		return xmlwire.AppendEscaped(b, v.NextTierResult.wireText()), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*NextTierResponse)
 		var err error
 		var text string
@@ -418,12 +418,12 @@ var opNextTier = &wire.Operation{
 			case "Bronze", "Silver", "Gold":
 				v.NextTierResult = Tier(text)
 			default:
-				err = wire.BadValue("result", "Tier", text)
+				err = xsd.BadValue("result", "Tier", text)
 			}
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(NextTier)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -432,20 +432,20 @@ var opNextTier = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*NextTierResponse)
-		b = wire.AppendJSONString(b, v.NextTierResult.wireText())
+		b = jsonwire.AppendString(b, v.NextTierResult.wireText())
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*NextTierResponse)
 		var err error
 		{
 			var text string
-			if text, err = wire.JSONString(tok, "result"); err == nil {
+			if text, err = jsonwire.String(tok, "result"); err == nil {
 				switch text {
 				case "Bronze", "Silver", "Gold":
 					v.NextTierResult = Tier(text)
 				default:
-					err = wire.BadValue("result", "Tier", text)
+					err = xsd.BadValue("result", "Tier", text)
 				}
 			}
 		}
@@ -465,14 +465,14 @@ var opBytes = &wire.Operation{
 	HTTPRoot:    "base64Binary",
 	NewRequest:  func() wire.Message { return new(Bytes) },
 	NewResponse: func() wire.Message { return new(BytesResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(Bytes)
 		{
-			v, err := wire.FormParam(form, "n")
+			v, err := formwire.Param(form, "n")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("n", wire.FormScalar, v, "int", 32)
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -483,16 +483,16 @@ var opBytes = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*Bytes)
-		form.Set("n", wire.FormatInt(int64(req.N)))
+		form.Set("n", formwire.FormatInt(int64(req.N)))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*BytesResponse)
 		if v.BytesResult == nil {
 			return b, false
 		}
-		return wire.AppendBase64Value(b, v.BytesResult), true
+		return xsd.AppendBase64(b, v.BytesResult), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*BytesResponse)
 		var err error
 		if el.Nil() {
@@ -505,7 +505,7 @@ var opBytes = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(Bytes)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -514,13 +514,13 @@ var opBytes = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*BytesResponse)
-		b = wire.AppendJSONBase64(b, v.BytesResult)
+		b = jsonwire.AppendBase64(b, v.BytesResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*BytesResponse)
 		var err error
-		v.BytesResult, err = wire.JSONBase64(tok, "result")
+		v.BytesResult, err = jsonwire.Base64(tok, "result")
 		return err
 	},
 }
@@ -536,10 +536,10 @@ var opNothing = &wire.Operation{
 	HTTPRoot:    "",
 	NewRequest:  func() wire.Message { return new(Nothing) },
 	NewResponse: func() wire.Message { return new(NothingResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(Nothing)
 		{
-			v, err := wire.FormParam(form, "s")
+			v, err := formwire.Param(form, "s")
 			if err != nil {
 				return nil, err
 			}
@@ -551,7 +551,7 @@ var opNothing = &wire.Operation{
 		req := m.(*Nothing)
 		form.Set("s", req.S)
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(Nothing)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -561,7 +561,7 @@ var opNothing = &wire.Operation{
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		return append(b, "null"...)
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		return r.Skip(tok)
 	},
 }
@@ -578,14 +578,14 @@ var opNow = &wire.Operation{
 	HTTPRoot:    "dateTime",
 	NewRequest:  func() wire.Message { return new(Now) },
 	NewResponse: func() wire.Message { return new(NowResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(Now)
 		{
-			v, err := wire.FormParam(form, "utc")
+			v, err := formwire.Param(form, "utc")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormBool("utc", wire.FormScalar, v)
+			x, err := formwire.Bool("utc", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
@@ -595,19 +595,19 @@ var opNow = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*Now)
-		form.Set("utc", wire.FormatBool(req.Utc))
+		form.Set("utc", formwire.FormatBool(req.Utc))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*NowResponse)
 		return v.NowResult.AppendText(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*NowResponse)
 		var err error
 		v.NowResult, err = r.ReadDateTime(el, "result")
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(Now)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -616,13 +616,13 @@ var opNow = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*NowResponse)
-		b = wire.AppendJSONDateTime(b, v.NowResult)
+		b = jsonwire.AppendDateTime(b, v.NowResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*NowResponse)
 		var err error
-		v.NowResult, err = wire.JSONDateTime(tok, "result")
+		v.NowResult, err = jsonwire.DateTime(tok, "result")
 		return err
 	},
 }
@@ -639,14 +639,14 @@ var opMaybeCount = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(MaybeCount) },
 	NewResponse: func() wire.Message { return new(MaybeCountResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(MaybeCount)
 		{
-			v, err := wire.FormParam(form, "none")
+			v, err := formwire.Param(form, "none")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormBool("none", wire.FormScalar, v)
+			x, err := formwire.Bool("none", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
@@ -656,16 +656,16 @@ var opMaybeCount = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*MaybeCount)
-		form.Set("none", wire.FormatBool(req.None))
+		form.Set("none", formwire.FormatBool(req.None))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*MaybeCountResponse)
 		if v.MaybeCountResult == nil {
 			return b, false
 		}
-		return wire.AppendIntValue(b, int64(*v.MaybeCountResult)), true
+		return xsd.AppendInt(b, int64(*v.MaybeCountResult)), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*MaybeCountResponse)
 		var err error
 		if el.Nil() {
@@ -680,7 +680,7 @@ var opMaybeCount = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(MaybeCount)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -692,20 +692,20 @@ var opMaybeCount = &wire.Operation{
 		if v.MaybeCountResult == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendIntValue(b, int64(*v.MaybeCountResult))
+			b = xsd.AppendInt(b, int64(*v.MaybeCountResult))
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*MaybeCountResponse)
 		var err error
-		if tok == nil {
+		if tok.IsNull() {
 			v.MaybeCountResult = nil
 		} else {
 			var x int32
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "result", "int", 32)
+				n, err = jsonwire.Int(tok, "result", "int", 32)
 				x = int32(n)
 			}
 			v.MaybeCountResult = &x
@@ -735,21 +735,21 @@ var opMakeSampleNoKey = &wire.Operation{
 	HTTPRoot:    "Sample",
 	NewRequest:  func() wire.Message { return new(MakeSampleNoKey) },
 	NewResponse: func() wire.Message { return new(MakeSampleNoKeyResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(MakeSampleNoKey)
 		{
-			v, err := wire.FormParam(form, "text")
+			v, err := formwire.Param(form, "text")
 			if err != nil {
 				return nil, err
 			}
 			req.Text = v
 		}
 		{
-			v, err := wire.FormParam(form, "count")
+			v, err := formwire.Param(form, "count")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("count", wire.FormScalar, v, "int", 32)
+			n, err := formwire.Int("count", formwire.Scalar, v, "int", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -757,11 +757,11 @@ var opMakeSampleNoKey = &wire.Operation{
 			req.Count = x
 		}
 		{
-			v, err := wire.FormParam(form, "big")
+			v, err := formwire.Param(form, "big")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("big", wire.FormScalar, v, "long", 64)
+			n, err := formwire.Int("big", formwire.Scalar, v, "long", 64)
 			if err != nil {
 				return nil, err
 			}
@@ -769,11 +769,11 @@ var opMakeSampleNoKey = &wire.Operation{
 			req.Big = x
 		}
 		{
-			v, err := wire.FormParam(form, "small")
+			v, err := formwire.Param(form, "small")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("small", wire.FormScalar, v, "short", 16)
+			n, err := formwire.Int("small", formwire.Scalar, v, "short", 16)
 			if err != nil {
 				return nil, err
 			}
@@ -781,44 +781,44 @@ var opMakeSampleNoKey = &wire.Operation{
 			req.Small = x
 		}
 		{
-			v, err := wire.FormParam(form, "flag")
+			v, err := formwire.Param(form, "flag")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormBool("flag", wire.FormScalar, v)
+			x, err := formwire.Bool("flag", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
 			req.Flag = x
 		}
 		{
-			v, err := wire.FormParam(form, "amount")
+			v, err := formwire.Param(form, "amount")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDecimal("amount", wire.FormScalar, v)
+			x, err := formwire.Decimal("amount", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
 			req.Amount = x
 		}
 		{
-			v, err := wire.FormParam(form, "ratio")
+			v, err := formwire.Param(form, "ratio")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDouble("ratio", wire.FormScalar, v, "double", 64)
+			x, err := formwire.Double("ratio", formwire.Scalar, v, "double", 64)
 			if err != nil {
 				return nil, err
 			}
 			req.Ratio = x
 		}
 		{
-			v, err := wire.FormParam(form, "approx")
+			v, err := formwire.Param(form, "approx")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormDouble("approx", wire.FormScalar, v, "float", 32)
+			n, err := formwire.Double("approx", formwire.Scalar, v, "float", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -826,22 +826,22 @@ var opMakeSampleNoKey = &wire.Operation{
 			req.Approx = x
 		}
 		{
-			v, err := wire.FormParam(form, "when")
+			v, err := formwire.Param(form, "when")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDateTime("when", wire.FormScalar, v)
+			x, err := formwire.DateTime("when", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
 			req.When = x
 		}
 		{
-			v, err := wire.FormParam(form, "level")
+			v, err := formwire.Param(form, "level")
 			if err != nil {
 				return nil, err
 			}
-			text, err := wire.FormEnum("level", wire.FormScalar, v, typeTier)
+			text, err := formwire.Enum("level", formwire.Scalar, v, "Tier", typeTier.Enum)
 			if err != nil {
 				return nil, err
 			}
@@ -853,13 +853,13 @@ var opMakeSampleNoKey = &wire.Operation{
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*MakeSampleNoKey)
 		form.Set("text", req.Text)
-		form.Set("count", wire.FormatInt(int64(req.Count)))
-		form.Set("big", wire.FormatInt(int64(req.Big)))
-		form.Set("small", wire.FormatInt(int64(req.Small)))
-		form.Set("flag", wire.FormatBool(req.Flag))
+		form.Set("count", formwire.FormatInt(int64(req.Count)))
+		form.Set("big", formwire.FormatInt(int64(req.Big)))
+		form.Set("small", formwire.FormatInt(int64(req.Small)))
+		form.Set("flag", formwire.FormatBool(req.Flag))
 		form.Set("amount", req.Amount.String())
-		form.Set("ratio", wire.FormatDouble(req.Ratio))
-		form.Set("approx", wire.FormatFloat(req.Approx))
+		form.Set("ratio", formwire.FormatDouble(req.Ratio))
+		form.Set("approx", formwire.FormatFloat(req.Approx))
 		form.Set("when", req.When.String())
 		form.Set("level", req.Level.wireText())
 	},
@@ -870,7 +870,7 @@ var opMakeSampleNoKey = &wire.Operation{
 		}
 		return v.MakeSampleNoKeyResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*MakeSampleNoKeyResponse)
 		var err error
 		if el.Nil() {
@@ -882,7 +882,7 @@ var opMakeSampleNoKey = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(MakeSampleNoKey)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -898,17 +898,17 @@ var opMakeSampleNoKey = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*MakeSampleNoKeyResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.MakeSampleNoKeyResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.MakeSampleNoKeyResult = new(Sample)
 			err = v.MakeSampleNoKeyResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -968,22 +968,22 @@ func (v Tier) wireText() string {
 
 // AppendXML appends the elements of MakeSample in schema order.
 func (v *MakeSample) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "text", v.Text)
-	b = wire.AppendInt(b, "count", int64(v.Count))
-	b = wire.AppendInt(b, "big", int64(v.Big))
-	b = wire.AppendInt(b, "small", int64(v.Small))
-	b = wire.AppendBool(b, "flag", v.Flag)
-	b = wire.AppendDecimal(b, "amount", v.Amount)
-	b = wire.AppendDouble(b, "ratio", v.Ratio)
-	b = wire.AppendFloat(b, "approx", v.Approx)
-	b = wire.AppendDateTime(b, "when", v.When)
-	b = wire.AppendGUID(b, "key", v.Key)
-	b = wire.AppendString(b, "level", v.Level.wireText())
+	b = xmlwire.AppendString(b, "text", v.Text)
+	b = xmlwire.AppendInt(b, "count", int64(v.Count))
+	b = xmlwire.AppendInt(b, "big", int64(v.Big))
+	b = xmlwire.AppendInt(b, "small", int64(v.Small))
+	b = xmlwire.AppendBool(b, "flag", v.Flag)
+	b = xmlwire.AppendDecimal(b, "amount", v.Amount)
+	b = xmlwire.AppendDouble(b, "ratio", v.Ratio)
+	b = xmlwire.AppendFloat(b, "approx", v.Approx)
+	b = xmlwire.AppendDateTime(b, "when", v.When)
+	b = xmlwire.AppendGUID(b, "key", v.Key)
+	b = xmlwire.AppendString(b, "level", v.Level.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of MakeSample, in any order, skipping unknown ones as ASMX does.
-func (v *MakeSample) DecodeXML(r *wire.Reader) error {
+func (v *MakeSample) DecodeXML(r *xmlwire.Reader) error {
 	var seen [11]bool
 	for {
 		el, ok, err := r.Child()
@@ -996,13 +996,13 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("text"):
 			if seen[0] {
-				return wire.Duplicate("parameter text")
+				return xsd.Duplicate("parameter text")
 			}
 			seen[0] = true
 			v.Text, err = r.Text(el, "parameter text")
 		case el.Is("count"):
 			if seen[1] {
-				return wire.Duplicate("parameter count")
+				return xsd.Duplicate("parameter count")
 			}
 			seen[1] = true
 			var n int64
@@ -1010,7 +1010,7 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 			v.Count = int32(n)
 		case el.Is("big"):
 			if seen[2] {
-				return wire.Duplicate("parameter big")
+				return xsd.Duplicate("parameter big")
 			}
 			seen[2] = true
 			var n int64
@@ -1018,7 +1018,7 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 			v.Big = int64(n)
 		case el.Is("small"):
 			if seen[3] {
-				return wire.Duplicate("parameter small")
+				return xsd.Duplicate("parameter small")
 			}
 			seen[3] = true
 			var n int64
@@ -1026,25 +1026,25 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 			v.Small = int16(n)
 		case el.Is("flag"):
 			if seen[4] {
-				return wire.Duplicate("parameter flag")
+				return xsd.Duplicate("parameter flag")
 			}
 			seen[4] = true
 			v.Flag, err = r.ReadBool(el, "parameter flag")
 		case el.Is("amount"):
 			if seen[5] {
-				return wire.Duplicate("parameter amount")
+				return xsd.Duplicate("parameter amount")
 			}
 			seen[5] = true
 			v.Amount, err = r.ReadDecimal(el, "parameter amount")
 		case el.Is("ratio"):
 			if seen[6] {
-				return wire.Duplicate("parameter ratio")
+				return xsd.Duplicate("parameter ratio")
 			}
 			seen[6] = true
 			v.Ratio, err = r.ReadDouble(el, "parameter ratio", "double", 64)
 		case el.Is("approx"):
 			if seen[7] {
-				return wire.Duplicate("parameter approx")
+				return xsd.Duplicate("parameter approx")
 			}
 			seen[7] = true
 			var f float64
@@ -1052,19 +1052,19 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 			v.Approx = float32(f)
 		case el.Is("when"):
 			if seen[8] {
-				return wire.Duplicate("parameter when")
+				return xsd.Duplicate("parameter when")
 			}
 			seen[8] = true
 			v.When, err = r.ReadDateTime(el, "parameter when")
 		case el.Is("key"):
 			if seen[9] {
-				return wire.Duplicate("parameter key")
+				return xsd.Duplicate("parameter key")
 			}
 			seen[9] = true
 			v.Key, err = r.ReadGUID(el, "parameter key")
 		case el.Is("level"):
 			if seen[10] {
-				return wire.Duplicate("parameter level")
+				return xsd.Duplicate("parameter level")
 			}
 			seen[10] = true
 			var text string
@@ -1073,7 +1073,7 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.Level = Tier(text)
 				default:
-					err = wire.BadValue("parameter level", "Tier", text)
+					err = xsd.BadValue("parameter level", "Tier", text)
 				}
 			}
 		default:
@@ -1122,13 +1122,13 @@ func (v *MakeSample) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of MakeSampleResponse in schema order.
 func (v *MakeSampleResponse) AppendXML(b []byte) []byte {
 	if v.MakeSampleResult != nil {
-		b = wire.AppendComplex(b, "MakeSampleResult", v.MakeSampleResult)
+		b = xmlwire.AppendComplex(b, "MakeSampleResult", v.MakeSampleResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of MakeSampleResponse, in any order, skipping unknown ones as ASMX does.
-func (v *MakeSampleResponse) DecodeXML(r *wire.Reader) error {
+func (v *MakeSampleResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1141,7 +1141,7 @@ func (v *MakeSampleResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("MakeSampleResult"):
 			if seen[0] {
-				return wire.Duplicate("element MakeSampleResult")
+				return xsd.Duplicate("element MakeSampleResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1168,32 +1168,32 @@ func (v *MakeSampleResponse) DecodeXML(r *wire.Reader) error {
 func (v *MakeSample) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"text\":"...)
-	b = wire.AppendJSONString(b, v.Text)
+	b = jsonwire.AppendString(b, v.Text)
 	b = append(b, ",\"count\":"...)
-	b = wire.AppendIntValue(b, int64(v.Count))
+	b = xsd.AppendInt(b, int64(v.Count))
 	b = append(b, ",\"big\":"...)
-	b = wire.AppendIntValue(b, int64(v.Big))
+	b = xsd.AppendInt(b, int64(v.Big))
 	b = append(b, ",\"small\":"...)
-	b = wire.AppendIntValue(b, int64(v.Small))
+	b = xsd.AppendInt(b, int64(v.Small))
 	b = append(b, ",\"flag\":"...)
-	b = wire.AppendBoolValue(b, v.Flag)
+	b = xsd.AppendBool(b, v.Flag)
 	b = append(b, ",\"amount\":"...)
-	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = jsonwire.AppendDecimal(b, v.Amount)
 	b = append(b, ",\"ratio\":"...)
-	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = jsonwire.AppendDouble(b, v.Ratio)
 	b = append(b, ",\"approx\":"...)
-	b = wire.AppendJSONFloat(b, v.Approx)
+	b = jsonwire.AppendFloat(b, v.Approx)
 	b = append(b, ",\"when\":"...)
-	b = wire.AppendJSONDateTime(b, v.When)
+	b = jsonwire.AppendDateTime(b, v.When)
 	b = append(b, ",\"key\":"...)
-	b = wire.AppendJSONGUID(b, v.Key)
+	b = jsonwire.AppendGUID(b, v.Key)
 	b = append(b, ",\"level\":"...)
-	b = wire.AppendJSONString(b, v.Level.wireText())
+	b = jsonwire.AppendString(b, v.Level.wireText())
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of MakeSample after its opening '{'.
-func (v *MakeSample) DecodeJSON(r *wire.JSONReader) error {
+func (v *MakeSample) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [11]bool
 	for {
 		key, ok, err := r.Key()
@@ -1210,135 +1210,135 @@ func (v *MakeSample) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "text":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Text, err = wire.JSONString(tok, "parameter text")
+			v.Text, err = jsonwire.String(tok, "parameter text")
 		case "count":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter count", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter count", "int", 32)
 				v.Count = int32(n)
 			}
 		case "big":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter big", "long", 64)
+				n, err = jsonwire.Int(tok, "parameter big", "long", 64)
 				v.Big = int64(n)
 			}
 		case "small":
 			if seen[3] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[3] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter small", "short", 16)
+				n, err = jsonwire.Int(tok, "parameter small", "short", 16)
 				v.Small = int16(n)
 			}
 		case "flag":
 			if seen[4] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[4] = true
-			v.Flag, err = wire.JSONBool(tok, "parameter flag")
+			v.Flag, err = jsonwire.Bool(tok, "parameter flag")
 		case "amount":
 			if seen[5] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[5] = true
-			v.Amount, err = wire.JSONDecimal(tok, "parameter amount")
+			v.Amount, err = jsonwire.Decimal(tok, "parameter amount")
 		case "ratio":
 			if seen[6] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[6] = true
-			v.Ratio, err = wire.JSONDouble(tok, "parameter ratio", "double", 64)
+			v.Ratio, err = jsonwire.Double(tok, "parameter ratio", "double", 64)
 		case "approx":
 			if seen[7] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[7] = true
 			{
 				var f float64
-				f, err = wire.JSONDouble(tok, "parameter approx", "float", 32)
+				f, err = jsonwire.Double(tok, "parameter approx", "float", 32)
 				v.Approx = float32(f)
 			}
 		case "when":
 			if seen[8] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[8] = true
-			v.When, err = wire.JSONDateTime(tok, "parameter when")
+			v.When, err = jsonwire.DateTime(tok, "parameter when")
 		case "key":
 			if seen[9] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[9] = true
-			v.Key, err = wire.JSONGUID(tok, "parameter key")
+			v.Key, err = jsonwire.GUID(tok, "parameter key")
 		case "level":
 			if seen[10] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[10] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "parameter level"); err == nil {
+				if text, err = jsonwire.String(tok, "parameter level"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.Level = Tier(text)
 					default:
-						err = wire.BadValue("parameter level", "Tier", text)
+						err = xsd.BadValue("parameter level", "Tier", text)
 					}
 				}
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("text")
+		return jsonwire.MissingParameter("text")
 	}
 	if !seen[1] {
-		return wire.MissingJSONParameter("count")
+		return jsonwire.MissingParameter("count")
 	}
 	if !seen[2] {
-		return wire.MissingJSONParameter("big")
+		return jsonwire.MissingParameter("big")
 	}
 	if !seen[3] {
-		return wire.MissingJSONParameter("small")
+		return jsonwire.MissingParameter("small")
 	}
 	if !seen[4] {
-		return wire.MissingJSONParameter("flag")
+		return jsonwire.MissingParameter("flag")
 	}
 	if !seen[5] {
-		return wire.MissingJSONParameter("amount")
+		return jsonwire.MissingParameter("amount")
 	}
 	if !seen[6] {
-		return wire.MissingJSONParameter("ratio")
+		return jsonwire.MissingParameter("ratio")
 	}
 	if !seen[7] {
-		return wire.MissingJSONParameter("approx")
+		return jsonwire.MissingParameter("approx")
 	}
 	if !seen[8] {
-		return wire.MissingJSONParameter("when")
+		return jsonwire.MissingParameter("when")
 	}
 	if !seen[9] {
-		return wire.MissingJSONParameter("key")
+		return jsonwire.MissingParameter("key")
 	}
 	if !seen[10] {
-		return wire.MissingJSONParameter("level")
+		return jsonwire.MissingParameter("level")
 	}
 	return nil
 }
@@ -1346,13 +1346,13 @@ func (v *MakeSample) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of EchoSample in schema order.
 func (v *EchoSample) AppendXML(b []byte) []byte {
 	if v.Sample != nil {
-		b = wire.AppendComplex(b, "sample", v.Sample)
+		b = xmlwire.AppendComplex(b, "sample", v.Sample)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoSample, in any order, skipping unknown ones as ASMX does.
-func (v *EchoSample) DecodeXML(r *wire.Reader) error {
+func (v *EchoSample) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1365,7 +1365,7 @@ func (v *EchoSample) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("sample"):
 			if seen[0] {
-				return wire.Duplicate("parameter sample")
+				return xsd.Duplicate("parameter sample")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1391,13 +1391,13 @@ func (v *EchoSample) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of EchoSampleResponse in schema order.
 func (v *EchoSampleResponse) AppendXML(b []byte) []byte {
 	if v.EchoSampleResult != nil {
-		b = wire.AppendComplex(b, "EchoSampleResult", v.EchoSampleResult)
+		b = xmlwire.AppendComplex(b, "EchoSampleResult", v.EchoSampleResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoSampleResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoSampleResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoSampleResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1410,7 +1410,7 @@ func (v *EchoSampleResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoSampleResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoSampleResult")
+				return xsd.Duplicate("element EchoSampleResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1446,7 +1446,7 @@ func (v *EchoSample) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of EchoSample after its opening '{'.
-func (v *EchoSample) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoSample) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1463,39 +1463,39 @@ func (v *EchoSample) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "sample":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Sample = nil
-			case json.Delim('{'):
+			case tok.Opens('{'):
 				v.Sample = new(Sample)
 				err = v.Sample.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("parameter sample", "an object", tok)
+				err = jsonwire.WrongType("parameter sample", "an object", tok)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("sample")
+		return jsonwire.MissingParameter("sample")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of ListSamples in schema order.
 func (v *ListSamples) AppendXML(b []byte) []byte {
-	b = wire.AppendInt(b, "n", int64(v.N))
+	b = xmlwire.AppendInt(b, "n", int64(v.N))
 	return b
 }
 
 // DecodeXML reads the elements of ListSamples, in any order, skipping unknown ones as ASMX does.
-func (v *ListSamples) DecodeXML(r *wire.Reader) error {
+func (v *ListSamples) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1508,7 +1508,7 @@ func (v *ListSamples) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("n"):
 			if seen[0] {
-				return wire.Duplicate("parameter n")
+				return xsd.Duplicate("parameter n")
 			}
 			seen[0] = true
 			var n int64
@@ -1530,13 +1530,13 @@ func (v *ListSamples) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of ListSamplesResponse in schema order.
 func (v *ListSamplesResponse) AppendXML(b []byte) []byte {
 	if v.ListSamplesResult != nil {
-		b = wire.AppendComplex(b, "ListSamplesResult", v.ListSamplesResult)
+		b = xmlwire.AppendComplex(b, "ListSamplesResult", v.ListSamplesResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ListSamplesResponse, in any order, skipping unknown ones as ASMX does.
-func (v *ListSamplesResponse) DecodeXML(r *wire.Reader) error {
+func (v *ListSamplesResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1549,7 +1549,7 @@ func (v *ListSamplesResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("ListSamplesResult"):
 			if seen[0] {
-				return wire.Duplicate("element ListSamplesResult")
+				return xsd.Duplicate("element ListSamplesResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1576,12 +1576,12 @@ func (v *ListSamplesResponse) DecodeXML(r *wire.Reader) error {
 func (v *ListSamples) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"n\":"...)
-	b = wire.AppendIntValue(b, int64(v.N))
+	b = xsd.AppendInt(b, int64(v.N))
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of ListSamples after its opening '{'.
-func (v *ListSamples) DecodeJSON(r *wire.JSONReader) error {
+func (v *ListSamples) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1598,35 +1598,35 @@ func (v *ListSamples) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "n":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter n", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter n", "int", 32)
 				v.N = int32(n)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("n")
+		return jsonwire.MissingParameter("n")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of NextTier in schema order.
 func (v *NextTier) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "t", v.T.wireText())
+	b = xmlwire.AppendString(b, "t", v.T.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of NextTier, in any order, skipping unknown ones as ASMX does.
-func (v *NextTier) DecodeXML(r *wire.Reader) error {
+func (v *NextTier) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1639,7 +1639,7 @@ func (v *NextTier) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("t"):
 			if seen[0] {
-				return wire.Duplicate("parameter t")
+				return xsd.Duplicate("parameter t")
 			}
 			seen[0] = true
 			var text string
@@ -1648,7 +1648,7 @@ func (v *NextTier) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.T = Tier(text)
 				default:
-					err = wire.BadValue("parameter t", "Tier", text)
+					err = xsd.BadValue("parameter t", "Tier", text)
 				}
 			}
 		default:
@@ -1666,12 +1666,12 @@ func (v *NextTier) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of NextTierResponse in schema order.
 func (v *NextTierResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "NextTierResult", v.NextTierResult.wireText())
+	b = xmlwire.AppendString(b, "NextTierResult", v.NextTierResult.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of NextTierResponse, in any order, skipping unknown ones as ASMX does.
-func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
+func (v *NextTierResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1684,7 +1684,7 @@ func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("NextTierResult"):
 			if seen[0] {
-				return wire.Duplicate("element NextTierResult")
+				return xsd.Duplicate("element NextTierResult")
 			}
 			seen[0] = true
 			var text string
@@ -1693,7 +1693,7 @@ func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.NextTierResult = Tier(text)
 				default:
-					err = wire.BadValue("element NextTierResult", "Tier", text)
+					err = xsd.BadValue("element NextTierResult", "Tier", text)
 				}
 			}
 		default:
@@ -1713,12 +1713,12 @@ func (v *NextTierResponse) DecodeXML(r *wire.Reader) error {
 func (v *NextTier) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"t\":"...)
-	b = wire.AppendJSONString(b, v.T.wireText())
+	b = jsonwire.AppendString(b, v.T.wireText())
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of NextTier after its opening '{'.
-func (v *NextTier) DecodeJSON(r *wire.JSONReader) error {
+func (v *NextTier) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1735,41 +1735,41 @@ func (v *NextTier) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "t":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "parameter t"); err == nil {
+				if text, err = jsonwire.String(tok, "parameter t"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.T = Tier(text)
 					default:
-						err = wire.BadValue("parameter t", "Tier", text)
+						err = xsd.BadValue("parameter t", "Tier", text)
 					}
 				}
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("t")
+		return jsonwire.MissingParameter("t")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of Bytes in schema order.
 func (v *Bytes) AppendXML(b []byte) []byte {
-	b = wire.AppendInt(b, "n", int64(v.N))
+	b = xmlwire.AppendInt(b, "n", int64(v.N))
 	return b
 }
 
 // DecodeXML reads the elements of Bytes, in any order, skipping unknown ones as ASMX does.
-func (v *Bytes) DecodeXML(r *wire.Reader) error {
+func (v *Bytes) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1782,7 +1782,7 @@ func (v *Bytes) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("n"):
 			if seen[0] {
-				return wire.Duplicate("parameter n")
+				return xsd.Duplicate("parameter n")
 			}
 			seen[0] = true
 			var n int64
@@ -1804,13 +1804,13 @@ func (v *Bytes) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of BytesResponse in schema order.
 func (v *BytesResponse) AppendXML(b []byte) []byte {
 	if v.BytesResult != nil {
-		b = wire.AppendBase64(b, "BytesResult", v.BytesResult)
+		b = xmlwire.AppendBase64(b, "BytesResult", v.BytesResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of BytesResponse, in any order, skipping unknown ones as ASMX does.
-func (v *BytesResponse) DecodeXML(r *wire.Reader) error {
+func (v *BytesResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1823,7 +1823,7 @@ func (v *BytesResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("BytesResult"):
 			if seen[0] {
-				return wire.Duplicate("element BytesResult")
+				return xsd.Duplicate("element BytesResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1851,12 +1851,12 @@ func (v *BytesResponse) DecodeXML(r *wire.Reader) error {
 func (v *Bytes) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"n\":"...)
-	b = wire.AppendIntValue(b, int64(v.N))
+	b = xsd.AppendInt(b, int64(v.N))
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Bytes after its opening '{'.
-func (v *Bytes) DecodeJSON(r *wire.JSONReader) error {
+func (v *Bytes) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1873,35 +1873,35 @@ func (v *Bytes) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "n":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter n", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter n", "int", 32)
 				v.N = int32(n)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("n")
+		return jsonwire.MissingParameter("n")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of Nothing in schema order.
 func (v *Nothing) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "s", v.S)
+	b = xmlwire.AppendString(b, "s", v.S)
 	return b
 }
 
 // DecodeXML reads the elements of Nothing, in any order, skipping unknown ones as ASMX does.
-func (v *Nothing) DecodeXML(r *wire.Reader) error {
+func (v *Nothing) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1914,7 +1914,7 @@ func (v *Nothing) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("s"):
 			if seen[0] {
-				return wire.Duplicate("parameter s")
+				return xsd.Duplicate("parameter s")
 			}
 			seen[0] = true
 			v.S, err = r.Text(el, "parameter s")
@@ -1937,7 +1937,7 @@ func (v *NothingResponse) AppendXML(b []byte) []byte {
 }
 
 // DecodeXML reads the elements of NothingResponse, in any order, skipping unknown ones as ASMX does.
-func (v *NothingResponse) DecodeXML(r *wire.Reader) error {
+func (v *NothingResponse) DecodeXML(r *xmlwire.Reader) error {
 	for {
 		el, ok, err := r.Child()
 		if err != nil || !ok {
@@ -1953,12 +1953,12 @@ func (v *NothingResponse) DecodeXML(r *wire.Reader) error {
 func (v *Nothing) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"s\":"...)
-	b = wire.AppendJSONString(b, v.S)
+	b = jsonwire.AppendString(b, v.S)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Nothing after its opening '{'.
-func (v *Nothing) DecodeJSON(r *wire.JSONReader) error {
+func (v *Nothing) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1975,31 +1975,31 @@ func (v *Nothing) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "s":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.S, err = wire.JSONString(tok, "parameter s")
+			v.S, err = jsonwire.String(tok, "parameter s")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("s")
+		return jsonwire.MissingParameter("s")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of Now in schema order.
 func (v *Now) AppendXML(b []byte) []byte {
-	b = wire.AppendBool(b, "utc", v.Utc)
+	b = xmlwire.AppendBool(b, "utc", v.Utc)
 	return b
 }
 
 // DecodeXML reads the elements of Now, in any order, skipping unknown ones as ASMX does.
-func (v *Now) DecodeXML(r *wire.Reader) error {
+func (v *Now) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2012,7 +2012,7 @@ func (v *Now) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("utc"):
 			if seen[0] {
-				return wire.Duplicate("parameter utc")
+				return xsd.Duplicate("parameter utc")
 			}
 			seen[0] = true
 			v.Utc, err = r.ReadBool(el, "parameter utc")
@@ -2031,12 +2031,12 @@ func (v *Now) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of NowResponse in schema order.
 func (v *NowResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendDateTime(b, "NowResult", v.NowResult)
+	b = xmlwire.AppendDateTime(b, "NowResult", v.NowResult)
 	return b
 }
 
 // DecodeXML reads the elements of NowResponse, in any order, skipping unknown ones as ASMX does.
-func (v *NowResponse) DecodeXML(r *wire.Reader) error {
+func (v *NowResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2049,7 +2049,7 @@ func (v *NowResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("NowResult"):
 			if seen[0] {
-				return wire.Duplicate("element NowResult")
+				return xsd.Duplicate("element NowResult")
 			}
 			seen[0] = true
 			v.NowResult, err = r.ReadDateTime(el, "element NowResult")
@@ -2070,12 +2070,12 @@ func (v *NowResponse) DecodeXML(r *wire.Reader) error {
 func (v *Now) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"utc\":"...)
-	b = wire.AppendBoolValue(b, v.Utc)
+	b = xsd.AppendBool(b, v.Utc)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Now after its opening '{'.
-func (v *Now) DecodeJSON(r *wire.JSONReader) error {
+func (v *Now) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2092,31 +2092,31 @@ func (v *Now) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "utc":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Utc, err = wire.JSONBool(tok, "parameter utc")
+			v.Utc, err = jsonwire.Bool(tok, "parameter utc")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("utc")
+		return jsonwire.MissingParameter("utc")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of MaybeCount in schema order.
 func (v *MaybeCount) AppendXML(b []byte) []byte {
-	b = wire.AppendBool(b, "none", v.None)
+	b = xmlwire.AppendBool(b, "none", v.None)
 	return b
 }
 
 // DecodeXML reads the elements of MaybeCount, in any order, skipping unknown ones as ASMX does.
-func (v *MaybeCount) DecodeXML(r *wire.Reader) error {
+func (v *MaybeCount) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2129,7 +2129,7 @@ func (v *MaybeCount) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("none"):
 			if seen[0] {
-				return wire.Duplicate("parameter none")
+				return xsd.Duplicate("parameter none")
 			}
 			seen[0] = true
 			v.None, err = r.ReadBool(el, "parameter none")
@@ -2149,15 +2149,15 @@ func (v *MaybeCount) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of MaybeCountResponse in schema order.
 func (v *MaybeCountResponse) AppendXML(b []byte) []byte {
 	if v.MaybeCountResult != nil {
-		b = wire.AppendInt(b, "MaybeCountResult", int64(*v.MaybeCountResult))
+		b = xmlwire.AppendInt(b, "MaybeCountResult", int64(*v.MaybeCountResult))
 	} else {
-		b = wire.AppendNil(b, "MaybeCountResult")
+		b = xmlwire.AppendNil(b, "MaybeCountResult")
 	}
 	return b
 }
 
 // DecodeXML reads the elements of MaybeCountResponse, in any order, skipping unknown ones as ASMX does.
-func (v *MaybeCountResponse) DecodeXML(r *wire.Reader) error {
+func (v *MaybeCountResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2170,7 +2170,7 @@ func (v *MaybeCountResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("MaybeCountResult"):
 			if seen[0] {
-				return wire.Duplicate("element MaybeCountResult")
+				return xsd.Duplicate("element MaybeCountResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -2200,12 +2200,12 @@ func (v *MaybeCountResponse) DecodeXML(r *wire.Reader) error {
 func (v *MaybeCount) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"none\":"...)
-	b = wire.AppendBoolValue(b, v.None)
+	b = xsd.AppendBool(b, v.None)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of MaybeCount after its opening '{'.
-func (v *MaybeCount) DecodeJSON(r *wire.JSONReader) error {
+func (v *MaybeCount) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2222,40 +2222,40 @@ func (v *MaybeCount) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "none":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.None, err = wire.JSONBool(tok, "parameter none")
+			v.None, err = jsonwire.Bool(tok, "parameter none")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("none")
+		return jsonwire.MissingParameter("none")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of MakeSampleNoKey in schema order.
 func (v *MakeSampleNoKey) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "text", v.Text)
-	b = wire.AppendInt(b, "count", int64(v.Count))
-	b = wire.AppendInt(b, "big", int64(v.Big))
-	b = wire.AppendInt(b, "small", int64(v.Small))
-	b = wire.AppendBool(b, "flag", v.Flag)
-	b = wire.AppendDecimal(b, "amount", v.Amount)
-	b = wire.AppendDouble(b, "ratio", v.Ratio)
-	b = wire.AppendFloat(b, "approx", v.Approx)
-	b = wire.AppendDateTime(b, "when", v.When)
-	b = wire.AppendString(b, "level", v.Level.wireText())
+	b = xmlwire.AppendString(b, "text", v.Text)
+	b = xmlwire.AppendInt(b, "count", int64(v.Count))
+	b = xmlwire.AppendInt(b, "big", int64(v.Big))
+	b = xmlwire.AppendInt(b, "small", int64(v.Small))
+	b = xmlwire.AppendBool(b, "flag", v.Flag)
+	b = xmlwire.AppendDecimal(b, "amount", v.Amount)
+	b = xmlwire.AppendDouble(b, "ratio", v.Ratio)
+	b = xmlwire.AppendFloat(b, "approx", v.Approx)
+	b = xmlwire.AppendDateTime(b, "when", v.When)
+	b = xmlwire.AppendString(b, "level", v.Level.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of MakeSampleNoKey, in any order, skipping unknown ones as ASMX does.
-func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
+func (v *MakeSampleNoKey) DecodeXML(r *xmlwire.Reader) error {
 	var seen [10]bool
 	for {
 		el, ok, err := r.Child()
@@ -2268,13 +2268,13 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("text"):
 			if seen[0] {
-				return wire.Duplicate("parameter text")
+				return xsd.Duplicate("parameter text")
 			}
 			seen[0] = true
 			v.Text, err = r.Text(el, "parameter text")
 		case el.Is("count"):
 			if seen[1] {
-				return wire.Duplicate("parameter count")
+				return xsd.Duplicate("parameter count")
 			}
 			seen[1] = true
 			var n int64
@@ -2282,7 +2282,7 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 			v.Count = int32(n)
 		case el.Is("big"):
 			if seen[2] {
-				return wire.Duplicate("parameter big")
+				return xsd.Duplicate("parameter big")
 			}
 			seen[2] = true
 			var n int64
@@ -2290,7 +2290,7 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 			v.Big = int64(n)
 		case el.Is("small"):
 			if seen[3] {
-				return wire.Duplicate("parameter small")
+				return xsd.Duplicate("parameter small")
 			}
 			seen[3] = true
 			var n int64
@@ -2298,25 +2298,25 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 			v.Small = int16(n)
 		case el.Is("flag"):
 			if seen[4] {
-				return wire.Duplicate("parameter flag")
+				return xsd.Duplicate("parameter flag")
 			}
 			seen[4] = true
 			v.Flag, err = r.ReadBool(el, "parameter flag")
 		case el.Is("amount"):
 			if seen[5] {
-				return wire.Duplicate("parameter amount")
+				return xsd.Duplicate("parameter amount")
 			}
 			seen[5] = true
 			v.Amount, err = r.ReadDecimal(el, "parameter amount")
 		case el.Is("ratio"):
 			if seen[6] {
-				return wire.Duplicate("parameter ratio")
+				return xsd.Duplicate("parameter ratio")
 			}
 			seen[6] = true
 			v.Ratio, err = r.ReadDouble(el, "parameter ratio", "double", 64)
 		case el.Is("approx"):
 			if seen[7] {
-				return wire.Duplicate("parameter approx")
+				return xsd.Duplicate("parameter approx")
 			}
 			seen[7] = true
 			var f float64
@@ -2324,13 +2324,13 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 			v.Approx = float32(f)
 		case el.Is("when"):
 			if seen[8] {
-				return wire.Duplicate("parameter when")
+				return xsd.Duplicate("parameter when")
 			}
 			seen[8] = true
 			v.When, err = r.ReadDateTime(el, "parameter when")
 		case el.Is("level"):
 			if seen[9] {
-				return wire.Duplicate("parameter level")
+				return xsd.Duplicate("parameter level")
 			}
 			seen[9] = true
 			var text string
@@ -2339,7 +2339,7 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.Level = Tier(text)
 				default:
-					err = wire.BadValue("parameter level", "Tier", text)
+					err = xsd.BadValue("parameter level", "Tier", text)
 				}
 			}
 		default:
@@ -2385,13 +2385,13 @@ func (v *MakeSampleNoKey) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of MakeSampleNoKeyResponse in schema order.
 func (v *MakeSampleNoKeyResponse) AppendXML(b []byte) []byte {
 	if v.MakeSampleNoKeyResult != nil {
-		b = wire.AppendComplex(b, "MakeSampleNoKeyResult", v.MakeSampleNoKeyResult)
+		b = xmlwire.AppendComplex(b, "MakeSampleNoKeyResult", v.MakeSampleNoKeyResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of MakeSampleNoKeyResponse, in any order, skipping unknown ones as ASMX does.
-func (v *MakeSampleNoKeyResponse) DecodeXML(r *wire.Reader) error {
+func (v *MakeSampleNoKeyResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2404,7 +2404,7 @@ func (v *MakeSampleNoKeyResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("MakeSampleNoKeyResult"):
 			if seen[0] {
-				return wire.Duplicate("element MakeSampleNoKeyResult")
+				return xsd.Duplicate("element MakeSampleNoKeyResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -2431,30 +2431,30 @@ func (v *MakeSampleNoKeyResponse) DecodeXML(r *wire.Reader) error {
 func (v *MakeSampleNoKey) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"text\":"...)
-	b = wire.AppendJSONString(b, v.Text)
+	b = jsonwire.AppendString(b, v.Text)
 	b = append(b, ",\"count\":"...)
-	b = wire.AppendIntValue(b, int64(v.Count))
+	b = xsd.AppendInt(b, int64(v.Count))
 	b = append(b, ",\"big\":"...)
-	b = wire.AppendIntValue(b, int64(v.Big))
+	b = xsd.AppendInt(b, int64(v.Big))
 	b = append(b, ",\"small\":"...)
-	b = wire.AppendIntValue(b, int64(v.Small))
+	b = xsd.AppendInt(b, int64(v.Small))
 	b = append(b, ",\"flag\":"...)
-	b = wire.AppendBoolValue(b, v.Flag)
+	b = xsd.AppendBool(b, v.Flag)
 	b = append(b, ",\"amount\":"...)
-	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = jsonwire.AppendDecimal(b, v.Amount)
 	b = append(b, ",\"ratio\":"...)
-	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = jsonwire.AppendDouble(b, v.Ratio)
 	b = append(b, ",\"approx\":"...)
-	b = wire.AppendJSONFloat(b, v.Approx)
+	b = jsonwire.AppendFloat(b, v.Approx)
 	b = append(b, ",\"when\":"...)
-	b = wire.AppendJSONDateTime(b, v.When)
+	b = jsonwire.AppendDateTime(b, v.When)
 	b = append(b, ",\"level\":"...)
-	b = wire.AppendJSONString(b, v.Level.wireText())
+	b = jsonwire.AppendString(b, v.Level.wireText())
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of MakeSampleNoKey after its opening '{'.
-func (v *MakeSampleNoKey) DecodeJSON(r *wire.JSONReader) error {
+func (v *MakeSampleNoKey) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [10]bool
 	for {
 		key, ok, err := r.Key()
@@ -2471,126 +2471,126 @@ func (v *MakeSampleNoKey) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "text":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Text, err = wire.JSONString(tok, "parameter text")
+			v.Text, err = jsonwire.String(tok, "parameter text")
 		case "count":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter count", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter count", "int", 32)
 				v.Count = int32(n)
 			}
 		case "big":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter big", "long", 64)
+				n, err = jsonwire.Int(tok, "parameter big", "long", 64)
 				v.Big = int64(n)
 			}
 		case "small":
 			if seen[3] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[3] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter small", "short", 16)
+				n, err = jsonwire.Int(tok, "parameter small", "short", 16)
 				v.Small = int16(n)
 			}
 		case "flag":
 			if seen[4] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[4] = true
-			v.Flag, err = wire.JSONBool(tok, "parameter flag")
+			v.Flag, err = jsonwire.Bool(tok, "parameter flag")
 		case "amount":
 			if seen[5] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[5] = true
-			v.Amount, err = wire.JSONDecimal(tok, "parameter amount")
+			v.Amount, err = jsonwire.Decimal(tok, "parameter amount")
 		case "ratio":
 			if seen[6] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[6] = true
-			v.Ratio, err = wire.JSONDouble(tok, "parameter ratio", "double", 64)
+			v.Ratio, err = jsonwire.Double(tok, "parameter ratio", "double", 64)
 		case "approx":
 			if seen[7] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[7] = true
 			{
 				var f float64
-				f, err = wire.JSONDouble(tok, "parameter approx", "float", 32)
+				f, err = jsonwire.Double(tok, "parameter approx", "float", 32)
 				v.Approx = float32(f)
 			}
 		case "when":
 			if seen[8] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[8] = true
-			v.When, err = wire.JSONDateTime(tok, "parameter when")
+			v.When, err = jsonwire.DateTime(tok, "parameter when")
 		case "level":
 			if seen[9] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[9] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "parameter level"); err == nil {
+				if text, err = jsonwire.String(tok, "parameter level"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.Level = Tier(text)
 					default:
-						err = wire.BadValue("parameter level", "Tier", text)
+						err = xsd.BadValue("parameter level", "Tier", text)
 					}
 				}
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("text")
+		return jsonwire.MissingParameter("text")
 	}
 	if !seen[1] {
-		return wire.MissingJSONParameter("count")
+		return jsonwire.MissingParameter("count")
 	}
 	if !seen[2] {
-		return wire.MissingJSONParameter("big")
+		return jsonwire.MissingParameter("big")
 	}
 	if !seen[3] {
-		return wire.MissingJSONParameter("small")
+		return jsonwire.MissingParameter("small")
 	}
 	if !seen[4] {
-		return wire.MissingJSONParameter("flag")
+		return jsonwire.MissingParameter("flag")
 	}
 	if !seen[5] {
-		return wire.MissingJSONParameter("amount")
+		return jsonwire.MissingParameter("amount")
 	}
 	if !seen[6] {
-		return wire.MissingJSONParameter("ratio")
+		return jsonwire.MissingParameter("ratio")
 	}
 	if !seen[7] {
-		return wire.MissingJSONParameter("approx")
+		return jsonwire.MissingParameter("approx")
 	}
 	if !seen[8] {
-		return wire.MissingJSONParameter("when")
+		return jsonwire.MissingParameter("when")
 	}
 	if !seen[9] {
-		return wire.MissingJSONParameter("level")
+		return jsonwire.MissingParameter("level")
 	}
 	return nil
 }
@@ -2599,16 +2599,16 @@ func (v *MakeSampleNoKey) DecodeJSON(r *wire.JSONReader) error {
 func (v *ArrayOfString) AppendXML(b []byte) []byte {
 	for _, item := range v.Astring {
 		if item != nil {
-			b = wire.AppendString(b, "string", *item)
+			b = xmlwire.AppendString(b, "string", *item)
 		} else {
-			b = wire.AppendNil(b, "string")
+			b = xmlwire.AppendNil(b, "string")
 		}
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfString, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfString) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfString) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2656,14 +2656,14 @@ func (v *ArrayOfString) AppendJSON(b []byte) []byte {
 		if item == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendJSONString(b, *item)
+			b = jsonwire.AppendString(b, *item)
 		}
 	}
 	return append(b, ']')
 }
 
 // DecodeJSON reads the items of ArrayOfString after its opening '['.
-func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfString) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -2674,11 +2674,11 @@ func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
 			return err
 		}
 		var item *string
-		if tok == nil {
+		if tok.IsNull() {
 			item = nil
 		} else {
 			var x string
-			x, err = wire.JSONString(tok, "item of ArrayOfString")
+			x, err = jsonwire.String(tok, "item of ArrayOfString")
 			item = &x
 		}
 		if err != nil {
@@ -2690,16 +2690,16 @@ func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
 
 // AppendXML appends the elements of Address in schema order.
 func (v *Address) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "Street", v.Street)
-	b = wire.AppendString(b, "City", v.City)
+	b = xmlwire.AppendString(b, "Street", v.Street)
+	b = xmlwire.AppendString(b, "City", v.City)
 	if v.Lines != nil {
-		b = wire.AppendComplex(b, "Lines", v.Lines)
+		b = xmlwire.AppendComplex(b, "Lines", v.Lines)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of Address, in any order, skipping unknown ones as ASMX does.
-func (v *Address) DecodeXML(r *wire.Reader) error {
+func (v *Address) DecodeXML(r *xmlwire.Reader) error {
 	var seen [3]bool
 	for {
 		el, ok, err := r.Child()
@@ -2712,19 +2712,19 @@ func (v *Address) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("Street"):
 			if seen[0] {
-				return wire.Duplicate("element Street")
+				return xsd.Duplicate("element Street")
 			}
 			seen[0] = true
 			v.Street, err = r.Text(el, "element Street")
 		case el.Is("City"):
 			if seen[1] {
-				return wire.Duplicate("element City")
+				return xsd.Duplicate("element City")
 			}
 			seen[1] = true
 			v.City, err = r.Text(el, "element City")
 		case el.Is("Lines"):
 			if seen[2] {
-				return wire.Duplicate("element Lines")
+				return xsd.Duplicate("element Lines")
 			}
 			seen[2] = true
 			if el.Nil() {
@@ -2757,9 +2757,9 @@ func (v *Address) DecodeXML(r *wire.Reader) error {
 func (v *Address) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"Street\":"...)
-	b = wire.AppendJSONString(b, v.Street)
+	b = jsonwire.AppendString(b, v.Street)
 	b = append(b, ",\"City\":"...)
-	b = wire.AppendJSONString(b, v.City)
+	b = jsonwire.AppendString(b, v.City)
 	b = append(b, ",\"Lines\":"...)
 	if v.Lines == nil {
 		b = append(b, "null"...)
@@ -2770,7 +2770,7 @@ func (v *Address) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of Address after its opening '{'.
-func (v *Address) DecodeJSON(r *wire.JSONReader) error {
+func (v *Address) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [3]bool
 	for {
 		key, ok, err := r.Key()
@@ -2787,29 +2787,29 @@ func (v *Address) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "Street":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Street, err = wire.JSONString(tok, "element Street")
+			v.Street, err = jsonwire.String(tok, "element Street")
 		case "City":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
-			v.City, err = wire.JSONString(tok, "element City")
+			v.City, err = jsonwire.String(tok, "element City")
 		case "Lines":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Lines = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Lines = new(ArrayOfString)
 				err = v.Lines.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Lines", "an array", tok)
+				err = jsonwire.WrongType("element Lines", "an array", tok)
 			}
 		default:
 			err = r.Skip(tok)
@@ -2825,16 +2825,16 @@ func (v *Address) DecodeJSON(r *wire.JSONReader) error {
 func (v *ArrayOfAddress) AppendXML(b []byte) []byte {
 	for _, item := range v.Address {
 		if item != nil {
-			b = wire.AppendComplex(b, "Address", item)
+			b = xmlwire.AppendComplex(b, "Address", item)
 		} else {
-			b = wire.AppendNil(b, "Address")
+			b = xmlwire.AppendNil(b, "Address")
 		}
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfAddress, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfAddress) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfAddress) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2888,7 +2888,7 @@ func (v *ArrayOfAddress) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the items of ArrayOfAddress after its opening '['.
-func (v *ArrayOfAddress) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfAddress) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -2899,14 +2899,14 @@ func (v *ArrayOfAddress) DecodeJSON(r *wire.JSONReader) error {
 			return err
 		}
 		var item *Address
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			item = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			item = new(Address)
 			err = item.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("item of ArrayOfAddress", "an object", tok)
+			err = jsonwire.WrongType("item of ArrayOfAddress", "an object", tok)
 		}
 		if err != nil {
 			return err
@@ -2918,13 +2918,13 @@ func (v *ArrayOfAddress) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of ArrayOfInt in schema order.
 func (v *ArrayOfInt) AppendXML(b []byte) []byte {
 	for _, item := range v.Int {
-		b = wire.AppendInt(b, "int", int64(item))
+		b = xmlwire.AppendInt(b, "int", int64(item))
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfInt, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfInt) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfInt) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2964,13 +2964,13 @@ func (v *ArrayOfInt) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendIntValue(b, int64(item))
+		b = xsd.AppendInt(b, int64(item))
 	}
 	return append(b, ']')
 }
 
 // DecodeJSON reads the items of ArrayOfInt after its opening '['.
-func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfInt) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -2983,7 +2983,7 @@ func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
 		var item int32
 		{
 			var n int64
-			n, err = wire.JSONInt(tok, "item of ArrayOfInt", "int", 32)
+			n, err = jsonwire.Int(tok, "item of ArrayOfInt", "int", 32)
 			item = int32(n)
 		}
 		if err != nil {
@@ -2995,47 +2995,47 @@ func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
 
 // AppendXML appends the elements of Sample in schema order.
 func (v *Sample) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "Text", v.Text)
-	b = wire.AppendInt(b, "Count", int64(v.Count))
-	b = wire.AppendInt(b, "Big", int64(v.Big))
-	b = wire.AppendInt(b, "Small", int64(v.Small))
-	b = wire.AppendBool(b, "Flag", v.Flag)
-	b = wire.AppendDecimal(b, "Amount", v.Amount)
-	b = wire.AppendDouble(b, "Ratio", v.Ratio)
-	b = wire.AppendFloat(b, "Approx", v.Approx)
-	b = wire.AppendDateTime(b, "When", v.When)
+	b = xmlwire.AppendString(b, "Text", v.Text)
+	b = xmlwire.AppendInt(b, "Count", int64(v.Count))
+	b = xmlwire.AppendInt(b, "Big", int64(v.Big))
+	b = xmlwire.AppendInt(b, "Small", int64(v.Small))
+	b = xmlwire.AppendBool(b, "Flag", v.Flag)
+	b = xmlwire.AppendDecimal(b, "Amount", v.Amount)
+	b = xmlwire.AppendDouble(b, "Ratio", v.Ratio)
+	b = xmlwire.AppendFloat(b, "Approx", v.Approx)
+	b = xmlwire.AppendDateTime(b, "When", v.When)
 	if v.Data != nil {
-		b = wire.AppendBase64(b, "Data", v.Data)
+		b = xmlwire.AppendBase64(b, "Data", v.Data)
 	}
-	b = wire.AppendGUID(b, "Key", v.Key)
-	b = wire.AppendString(b, "Level", v.Level.wireText())
+	b = xmlwire.AppendGUID(b, "Key", v.Key)
+	b = xmlwire.AppendString(b, "Level", v.Level.wireText())
 	if v.Home != nil {
-		b = wire.AppendComplex(b, "Home", v.Home)
+		b = xmlwire.AppendComplex(b, "Home", v.Home)
 	}
 	if v.Others != nil {
-		b = wire.AppendComplex(b, "Others", v.Others)
+		b = xmlwire.AppendComplex(b, "Others", v.Others)
 	}
 	if v.MaybeInt != nil {
-		b = wire.AppendInt(b, "MaybeInt", int64(*v.MaybeInt))
+		b = xmlwire.AppendInt(b, "MaybeInt", int64(*v.MaybeInt))
 	} else {
-		b = wire.AppendNil(b, "MaybeInt")
+		b = xmlwire.AppendNil(b, "MaybeInt")
 	}
 	if v.MaybeWhen != nil {
-		b = wire.AppendDateTime(b, "MaybeWhen", *v.MaybeWhen)
+		b = xmlwire.AppendDateTime(b, "MaybeWhen", *v.MaybeWhen)
 	} else {
-		b = wire.AppendNil(b, "MaybeWhen")
+		b = xmlwire.AppendNil(b, "MaybeWhen")
 	}
 	if v.Tags != nil {
-		b = wire.AppendComplex(b, "Tags", v.Tags)
+		b = xmlwire.AppendComplex(b, "Tags", v.Tags)
 	}
 	if v.Numbers != nil {
-		b = wire.AppendComplex(b, "Numbers", v.Numbers)
+		b = xmlwire.AppendComplex(b, "Numbers", v.Numbers)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of Sample, in any order, skipping unknown ones as ASMX does.
-func (v *Sample) DecodeXML(r *wire.Reader) error {
+func (v *Sample) DecodeXML(r *xmlwire.Reader) error {
 	var seen [18]bool
 	for {
 		el, ok, err := r.Child()
@@ -3048,13 +3048,13 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("Text"):
 			if seen[0] {
-				return wire.Duplicate("element Text")
+				return xsd.Duplicate("element Text")
 			}
 			seen[0] = true
 			v.Text, err = r.Text(el, "element Text")
 		case el.Is("Count"):
 			if seen[1] {
-				return wire.Duplicate("element Count")
+				return xsd.Duplicate("element Count")
 			}
 			seen[1] = true
 			var n int64
@@ -3062,7 +3062,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			v.Count = int32(n)
 		case el.Is("Big"):
 			if seen[2] {
-				return wire.Duplicate("element Big")
+				return xsd.Duplicate("element Big")
 			}
 			seen[2] = true
 			var n int64
@@ -3070,7 +3070,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			v.Big = int64(n)
 		case el.Is("Small"):
 			if seen[3] {
-				return wire.Duplicate("element Small")
+				return xsd.Duplicate("element Small")
 			}
 			seen[3] = true
 			var n int64
@@ -3078,25 +3078,25 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			v.Small = int16(n)
 		case el.Is("Flag"):
 			if seen[4] {
-				return wire.Duplicate("element Flag")
+				return xsd.Duplicate("element Flag")
 			}
 			seen[4] = true
 			v.Flag, err = r.ReadBool(el, "element Flag")
 		case el.Is("Amount"):
 			if seen[5] {
-				return wire.Duplicate("element Amount")
+				return xsd.Duplicate("element Amount")
 			}
 			seen[5] = true
 			v.Amount, err = r.ReadDecimal(el, "element Amount")
 		case el.Is("Ratio"):
 			if seen[6] {
-				return wire.Duplicate("element Ratio")
+				return xsd.Duplicate("element Ratio")
 			}
 			seen[6] = true
 			v.Ratio, err = r.ReadDouble(el, "element Ratio", "double", 64)
 		case el.Is("Approx"):
 			if seen[7] {
-				return wire.Duplicate("element Approx")
+				return xsd.Duplicate("element Approx")
 			}
 			seen[7] = true
 			var f float64
@@ -3104,13 +3104,13 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			v.Approx = float32(f)
 		case el.Is("When"):
 			if seen[8] {
-				return wire.Duplicate("element When")
+				return xsd.Duplicate("element When")
 			}
 			seen[8] = true
 			v.When, err = r.ReadDateTime(el, "element When")
 		case el.Is("Data"):
 			if seen[9] {
-				return wire.Duplicate("element Data")
+				return xsd.Duplicate("element Data")
 			}
 			seen[9] = true
 			if el.Nil() {
@@ -3123,13 +3123,13 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("Key"):
 			if seen[10] {
-				return wire.Duplicate("element Key")
+				return xsd.Duplicate("element Key")
 			}
 			seen[10] = true
 			v.Key, err = r.ReadGUID(el, "element Key")
 		case el.Is("Level"):
 			if seen[11] {
-				return wire.Duplicate("element Level")
+				return xsd.Duplicate("element Level")
 			}
 			seen[11] = true
 			var text string
@@ -3138,12 +3138,12 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.Level = Tier(text)
 				default:
-					err = wire.BadValue("element Level", "Tier", text)
+					err = xsd.BadValue("element Level", "Tier", text)
 				}
 			}
 		case el.Is("Home"):
 			if seen[12] {
-				return wire.Duplicate("element Home")
+				return xsd.Duplicate("element Home")
 			}
 			seen[12] = true
 			if el.Nil() {
@@ -3155,7 +3155,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("Others"):
 			if seen[13] {
-				return wire.Duplicate("element Others")
+				return xsd.Duplicate("element Others")
 			}
 			seen[13] = true
 			if el.Nil() {
@@ -3167,7 +3167,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("MaybeInt"):
 			if seen[14] {
-				return wire.Duplicate("element MaybeInt")
+				return xsd.Duplicate("element MaybeInt")
 			}
 			seen[14] = true
 			if el.Nil() {
@@ -3182,20 +3182,20 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("MaybeWhen"):
 			if seen[15] {
-				return wire.Duplicate("element MaybeWhen")
+				return xsd.Duplicate("element MaybeWhen")
 			}
 			seen[15] = true
 			if el.Nil() {
 				v.MaybeWhen = nil
 				err = r.Skip(el)
 			} else {
-				var x wire.DateTime
+				var x xsd.DateTime
 				x, err = r.ReadDateTime(el, "element MaybeWhen")
 				v.MaybeWhen = &x
 			}
 		case el.Is("Tags"):
 			if seen[16] {
-				return wire.Duplicate("element Tags")
+				return xsd.Duplicate("element Tags")
 			}
 			seen[16] = true
 			if el.Nil() {
@@ -3207,7 +3207,7 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 			}
 		case el.Is("Numbers"):
 			if seen[17] {
-				return wire.Duplicate("element Numbers")
+				return xsd.Duplicate("element Numbers")
 			}
 			seen[17] = true
 			if el.Nil() {
@@ -3285,29 +3285,29 @@ func (v *Sample) DecodeXML(r *wire.Reader) error {
 func (v *Sample) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"Text\":"...)
-	b = wire.AppendJSONString(b, v.Text)
+	b = jsonwire.AppendString(b, v.Text)
 	b = append(b, ",\"Count\":"...)
-	b = wire.AppendIntValue(b, int64(v.Count))
+	b = xsd.AppendInt(b, int64(v.Count))
 	b = append(b, ",\"Big\":"...)
-	b = wire.AppendIntValue(b, int64(v.Big))
+	b = xsd.AppendInt(b, int64(v.Big))
 	b = append(b, ",\"Small\":"...)
-	b = wire.AppendIntValue(b, int64(v.Small))
+	b = xsd.AppendInt(b, int64(v.Small))
 	b = append(b, ",\"Flag\":"...)
-	b = wire.AppendBoolValue(b, v.Flag)
+	b = xsd.AppendBool(b, v.Flag)
 	b = append(b, ",\"Amount\":"...)
-	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = jsonwire.AppendDecimal(b, v.Amount)
 	b = append(b, ",\"Ratio\":"...)
-	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = jsonwire.AppendDouble(b, v.Ratio)
 	b = append(b, ",\"Approx\":"...)
-	b = wire.AppendJSONFloat(b, v.Approx)
+	b = jsonwire.AppendFloat(b, v.Approx)
 	b = append(b, ",\"When\":"...)
-	b = wire.AppendJSONDateTime(b, v.When)
+	b = jsonwire.AppendDateTime(b, v.When)
 	b = append(b, ",\"Data\":"...)
-	b = wire.AppendJSONBase64(b, v.Data)
+	b = jsonwire.AppendBase64(b, v.Data)
 	b = append(b, ",\"Key\":"...)
-	b = wire.AppendJSONGUID(b, v.Key)
+	b = jsonwire.AppendGUID(b, v.Key)
 	b = append(b, ",\"Level\":"...)
-	b = wire.AppendJSONString(b, v.Level.wireText())
+	b = jsonwire.AppendString(b, v.Level.wireText())
 	b = append(b, ",\"Home\":"...)
 	if v.Home == nil {
 		b = append(b, "null"...)
@@ -3324,13 +3324,13 @@ func (v *Sample) AppendJSON(b []byte) []byte {
 	if v.MaybeInt == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendIntValue(b, int64(*v.MaybeInt))
+		b = xsd.AppendInt(b, int64(*v.MaybeInt))
 	}
 	b = append(b, ",\"MaybeWhen\":"...)
 	if v.MaybeWhen == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendJSONDateTime(b, *v.MaybeWhen)
+		b = jsonwire.AppendDateTime(b, *v.MaybeWhen)
 	}
 	b = append(b, ",\"Tags\":"...)
 	if v.Tags == nil {
@@ -3348,7 +3348,7 @@ func (v *Sample) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of Sample after its opening '{'.
-func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
+func (v *Sample) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [18]bool
 	for {
 		key, ok, err := r.Key()
@@ -3365,185 +3365,185 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "Text":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Text, err = wire.JSONString(tok, "element Text")
+			v.Text, err = jsonwire.String(tok, "element Text")
 		case "Count":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "element Count", "int", 32)
+				n, err = jsonwire.Int(tok, "element Count", "int", 32)
 				v.Count = int32(n)
 			}
 		case "Big":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "element Big", "long", 64)
+				n, err = jsonwire.Int(tok, "element Big", "long", 64)
 				v.Big = int64(n)
 			}
 		case "Small":
 			if seen[3] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[3] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "element Small", "short", 16)
+				n, err = jsonwire.Int(tok, "element Small", "short", 16)
 				v.Small = int16(n)
 			}
 		case "Flag":
 			if seen[4] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[4] = true
-			v.Flag, err = wire.JSONBool(tok, "element Flag")
+			v.Flag, err = jsonwire.Bool(tok, "element Flag")
 		case "Amount":
 			if seen[5] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[5] = true
-			v.Amount, err = wire.JSONDecimal(tok, "element Amount")
+			v.Amount, err = jsonwire.Decimal(tok, "element Amount")
 		case "Ratio":
 			if seen[6] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[6] = true
-			v.Ratio, err = wire.JSONDouble(tok, "element Ratio", "double", 64)
+			v.Ratio, err = jsonwire.Double(tok, "element Ratio", "double", 64)
 		case "Approx":
 			if seen[7] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[7] = true
 			{
 				var f float64
-				f, err = wire.JSONDouble(tok, "element Approx", "float", 32)
+				f, err = jsonwire.Double(tok, "element Approx", "float", 32)
 				v.Approx = float32(f)
 			}
 		case "When":
 			if seen[8] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[8] = true
-			v.When, err = wire.JSONDateTime(tok, "element When")
+			v.When, err = jsonwire.DateTime(tok, "element When")
 		case "Data":
 			if seen[9] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[9] = true
-			v.Data, err = wire.JSONBase64(tok, "element Data")
+			v.Data, err = jsonwire.Base64(tok, "element Data")
 		case "Key":
 			if seen[10] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[10] = true
-			v.Key, err = wire.JSONGUID(tok, "element Key")
+			v.Key, err = jsonwire.GUID(tok, "element Key")
 		case "Level":
 			if seen[11] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[11] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "element Level"); err == nil {
+				if text, err = jsonwire.String(tok, "element Level"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.Level = Tier(text)
 					default:
-						err = wire.BadValue("element Level", "Tier", text)
+						err = xsd.BadValue("element Level", "Tier", text)
 					}
 				}
 			}
 		case "Home":
 			if seen[12] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[12] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Home = nil
-			case json.Delim('{'):
+			case tok.Opens('{'):
 				v.Home = new(Address)
 				err = v.Home.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Home", "an object", tok)
+				err = jsonwire.WrongType("element Home", "an object", tok)
 			}
 		case "Others":
 			if seen[13] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[13] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Others = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Others = new(ArrayOfAddress)
 				err = v.Others.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Others", "an array", tok)
+				err = jsonwire.WrongType("element Others", "an array", tok)
 			}
 		case "MaybeInt":
 			if seen[14] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[14] = true
-			if tok == nil {
+			if tok.IsNull() {
 				v.MaybeInt = nil
 			} else {
 				var x int32
 				{
 					var n int64
-					n, err = wire.JSONInt(tok, "element MaybeInt", "int", 32)
+					n, err = jsonwire.Int(tok, "element MaybeInt", "int", 32)
 					x = int32(n)
 				}
 				v.MaybeInt = &x
 			}
 		case "MaybeWhen":
 			if seen[15] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[15] = true
-			if tok == nil {
+			if tok.IsNull() {
 				v.MaybeWhen = nil
 			} else {
-				var x wire.DateTime
-				x, err = wire.JSONDateTime(tok, "element MaybeWhen")
+				var x xsd.DateTime
+				x, err = jsonwire.DateTime(tok, "element MaybeWhen")
 				v.MaybeWhen = &x
 			}
 		case "Tags":
 			if seen[16] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[16] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Tags = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Tags = new(ArrayOfString)
 				err = v.Tags.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Tags", "an array", tok)
+				err = jsonwire.WrongType("element Tags", "an array", tok)
 			}
 		case "Numbers":
 			if seen[17] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[17] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Numbers = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Numbers = new(ArrayOfInt)
 				err = v.Numbers.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("element Numbers", "an array", tok)
+				err = jsonwire.WrongType("element Numbers", "an array", tok)
 			}
 		default:
 			err = r.Skip(tok)
@@ -3559,16 +3559,16 @@ func (v *Sample) DecodeJSON(r *wire.JSONReader) error {
 func (v *ArrayOfSample) AppendXML(b []byte) []byte {
 	for _, item := range v.Sample {
 		if item != nil {
-			b = wire.AppendComplex(b, "Sample", item)
+			b = xmlwire.AppendComplex(b, "Sample", item)
 		} else {
-			b = wire.AppendNil(b, "Sample")
+			b = xmlwire.AppendNil(b, "Sample")
 		}
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfSample, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfSample) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfSample) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -3622,7 +3622,7 @@ func (v *ArrayOfSample) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the items of ArrayOfSample after its opening '['.
-func (v *ArrayOfSample) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfSample) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -3633,14 +3633,14 @@ func (v *ArrayOfSample) DecodeJSON(r *wire.JSONReader) error {
 			return err
 		}
 		var item *Sample
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			item = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			item = new(Sample)
 			err = item.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("item of ArrayOfSample", "an object", tok)
+			err = jsonwire.WrongType("item of ArrayOfSample", "an object", tok)
 		}
 		if err != nil {
 			return err
@@ -3783,23 +3783,23 @@ func (c *SyncSoapClient) MakeSampleNoKey(request *MakeSampleNoKey) (*MakeSampleN
 	return c.MakeSampleNoKeyContext(context.Background(), request)
 }
 
-// ---- The record codec of Sample (the -record flags on the go:generate line; server/wire/record.go
+// ---- The record codec of Sample (the -record flags on the go:generate line; server/wire/recordwire
 // defines the canonical form) ----
 
 // SampleRecord describes Sample, the contract's record type: the store keeps one canonical JSON document
 // per Sample, keyed by Key and indexed by Level, and the record formats carry the same document.
-var SampleRecord = &wire.RecordType{
+var SampleRecord = &recordwire.Type{
 	Name: "Sample", Type: typeSample, Key: "Key", Index: "Level",
 	Fields: []string{"Text", "Count", "Big", "Small", "Flag", "Amount", "Ratio", "Approx", "When", "Data", "Key", "Level", "Home", "Home.Street", "Home.City", "Home.Lines", "Others", "Others[].Street", "Others[].City", "Others[].Lines", "MaybeInt", "MaybeWhen", "Tags", "Numbers"},
-	New:    func() wire.Record { return new(Sample) },
+	New:    func() recordwire.Record { return new(Sample) },
 }
 
-var _ wire.Record = (*Sample)(nil)
+var _ recordwire.Record = (*Sample)(nil)
 
 // UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
 // stays on the stack (no allocation besides the values').
-func (v *Sample) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
-	var r wire.RecordReader
+func (v *Sample) UnmarshalRecord(doc []byte, mode recordwire.Mode) error {
+	var r recordwire.Reader
 	r.Reset(doc, mode)
 	if err := v.DecodeRecord(&r); err != nil {
 		return err
@@ -3828,14 +3828,14 @@ func (v *ArrayOfString) AppendRecord(b []byte) []byte {
 		if item == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendRecordString(b, *item)
+			b = recordwire.AppendString(b, *item)
 		}
 	}
 	return append(b, ']')
 }
 
 // DecodeRecord reads ArrayOfString from a JSON array of its items ([] reads as no items, as in XML).
-func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
+func (v *ArrayOfString) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
@@ -3859,7 +3859,7 @@ func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
 			item = &vals[i]
 		}
 		if err != nil {
-			return wire.RecordItem(i, err)
+			return recordwire.Item(i, err)
 		}
 		v.Astring = append(v.Astring, item)
 	}
@@ -3868,9 +3868,9 @@ func (v *ArrayOfString) DecodeRecord(r *wire.RecordReader) error {
 // AppendRecord appends Address as a JSON object, every element in schema order.
 func (v *Address) AppendRecord(b []byte) []byte {
 	b = append(b, `{"Street":`...)
-	b = wire.AppendRecordString(b, v.Street)
+	b = recordwire.AppendString(b, v.Street)
 	b = append(b, `,"City":`...)
-	b = wire.AppendRecordString(b, v.City)
+	b = recordwire.AppendString(b, v.City)
 	b = append(b, `,"Lines":`...)
 	if v.Lines == nil {
 		b = append(b, "null"...)
@@ -3884,7 +3884,7 @@ func (v *Address) AppendRecord(b []byte) []byte {
 var recordKeysAddress = []string{"Street", "City", "Lines"}
 
 // DecodeRecord reads Address from a JSON object, keys in any order; a missing key leaves its zero value.
-func (v *Address) DecodeRecord(r *wire.RecordReader) error {
+func (v *Address) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginObject(); err != nil {
 		return err
 	}
@@ -3903,7 +3903,7 @@ func (v *Address) DecodeRecord(r *wire.RecordReader) error {
 			seen[0] = true
 			v.Street, err = r.String()
 			if err != nil {
-				return wire.RecordPath("Street", err)
+				return recordwire.Path("Street", err)
 			}
 		case "City":
 			if seen[1] {
@@ -3912,7 +3912,7 @@ func (v *Address) DecodeRecord(r *wire.RecordReader) error {
 			seen[1] = true
 			v.City, err = r.String()
 			if err != nil {
-				return wire.RecordPath("City", err)
+				return recordwire.Path("City", err)
 			}
 		case "Lines":
 			if seen[2] {
@@ -3927,7 +3927,7 @@ func (v *Address) DecodeRecord(r *wire.RecordReader) error {
 				v.Lines = x
 			}
 			if err != nil {
-				return wire.RecordPath("Lines", err)
+				return recordwire.Path("Lines", err)
 			}
 		default:
 			if err := r.Unknown(key, recordKeysAddress); err != nil {
@@ -3954,7 +3954,7 @@ func (v *ArrayOfAddress) AppendRecord(b []byte) []byte {
 }
 
 // DecodeRecord reads ArrayOfAddress from a JSON array of its items ([] reads as no items, as in XML).
-func (v *ArrayOfAddress) DecodeRecord(r *wire.RecordReader) error {
+func (v *ArrayOfAddress) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
@@ -3980,7 +3980,7 @@ func (v *ArrayOfAddress) DecodeRecord(r *wire.RecordReader) error {
 			item = x
 		}
 		if err != nil {
-			return wire.RecordItem(i, err)
+			return recordwire.Item(i, err)
 		}
 		v.Address = append(v.Address, item)
 	}
@@ -3993,13 +3993,13 @@ func (v *ArrayOfInt) AppendRecord(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendRecordInt(b, int64(item))
+		b = recordwire.AppendInt(b, int64(item))
 	}
 	return append(b, ']')
 }
 
 // DecodeRecord reads ArrayOfInt from a JSON array of its items ([] reads as no items, as in XML).
-func (v *ArrayOfInt) DecodeRecord(r *wire.RecordReader) error {
+func (v *ArrayOfInt) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginArray(); err != nil {
 		return err
 	}
@@ -4023,7 +4023,7 @@ func (v *ArrayOfInt) DecodeRecord(r *wire.RecordReader) error {
 			item = int32(n)
 		}
 		if err != nil {
-			return wire.RecordItem(i, err)
+			return recordwire.Item(i, err)
 		}
 		v.Int = append(v.Int, item)
 	}
@@ -4032,29 +4032,29 @@ func (v *ArrayOfInt) DecodeRecord(r *wire.RecordReader) error {
 // AppendRecord appends Sample as a JSON object, every element in schema order.
 func (v *Sample) AppendRecord(b []byte) []byte {
 	b = append(b, `{"Text":`...)
-	b = wire.AppendRecordString(b, v.Text)
+	b = recordwire.AppendString(b, v.Text)
 	b = append(b, `,"Count":`...)
-	b = wire.AppendRecordInt(b, int64(v.Count))
+	b = recordwire.AppendInt(b, int64(v.Count))
 	b = append(b, `,"Big":`...)
-	b = wire.AppendRecordInt(b, int64(v.Big))
+	b = recordwire.AppendInt(b, int64(v.Big))
 	b = append(b, `,"Small":`...)
-	b = wire.AppendRecordInt(b, int64(v.Small))
+	b = recordwire.AppendInt(b, int64(v.Small))
 	b = append(b, `,"Flag":`...)
-	b = wire.AppendRecordBool(b, v.Flag)
+	b = recordwire.AppendBool(b, v.Flag)
 	b = append(b, `,"Amount":`...)
-	b = wire.AppendRecordDecimal(b, v.Amount)
+	b = recordwire.AppendDecimal(b, v.Amount)
 	b = append(b, `,"Ratio":`...)
-	b = wire.AppendRecordDouble(b, v.Ratio)
+	b = recordwire.AppendDouble(b, v.Ratio)
 	b = append(b, `,"Approx":`...)
-	b = wire.AppendRecordFloat(b, v.Approx)
+	b = recordwire.AppendFloat(b, v.Approx)
 	b = append(b, `,"When":`...)
-	b = wire.AppendRecordDateTime(b, v.When)
+	b = recordwire.AppendDateTime(b, v.When)
 	b = append(b, `,"Data":`...)
-	b = wire.AppendRecordBase64(b, v.Data)
+	b = recordwire.AppendBase64(b, v.Data)
 	b = append(b, `,"Key":`...)
-	b = wire.AppendRecordGUID(b, v.Key)
+	b = recordwire.AppendGUID(b, v.Key)
 	b = append(b, `,"Level":`...)
-	b = wire.AppendRecordString(b, v.Level.wireText())
+	b = recordwire.AppendString(b, v.Level.wireText())
 	b = append(b, `,"Home":`...)
 	if v.Home == nil {
 		b = append(b, "null"...)
@@ -4071,13 +4071,13 @@ func (v *Sample) AppendRecord(b []byte) []byte {
 	if v.MaybeInt == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendRecordInt(b, int64(*v.MaybeInt))
+		b = recordwire.AppendInt(b, int64(*v.MaybeInt))
 	}
 	b = append(b, `,"MaybeWhen":`...)
 	if v.MaybeWhen == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendRecordDateTime(b, *v.MaybeWhen)
+		b = recordwire.AppendDateTime(b, *v.MaybeWhen)
 	}
 	b = append(b, `,"Tags":`...)
 	if v.Tags == nil {
@@ -4098,7 +4098,7 @@ func (v *Sample) AppendRecord(b []byte) []byte {
 var recordKeysSample = []string{"Text", "Count", "Big", "Small", "Flag", "Amount", "Ratio", "Approx", "When", "Data", "Key", "Level", "Home", "Others", "MaybeInt", "MaybeWhen", "Tags", "Numbers"}
 
 // DecodeRecord reads Sample from a JSON object, keys in any order; a missing key leaves its zero value.
-func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
+func (v *Sample) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginObject(); err != nil {
 		return err
 	}
@@ -4117,7 +4117,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[0] = true
 			v.Text, err = r.String()
 			if err != nil {
-				return wire.RecordPath("Text", err)
+				return recordwire.Path("Text", err)
 			}
 		case "Count":
 			if seen[1] {
@@ -4130,7 +4130,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Count = int32(n)
 			}
 			if err != nil {
-				return wire.RecordPath("Count", err)
+				return recordwire.Path("Count", err)
 			}
 		case "Big":
 			if seen[2] {
@@ -4143,7 +4143,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Big = int64(n)
 			}
 			if err != nil {
-				return wire.RecordPath("Big", err)
+				return recordwire.Path("Big", err)
 			}
 		case "Small":
 			if seen[3] {
@@ -4156,7 +4156,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Small = int16(n)
 			}
 			if err != nil {
-				return wire.RecordPath("Small", err)
+				return recordwire.Path("Small", err)
 			}
 		case "Flag":
 			if seen[4] {
@@ -4165,7 +4165,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[4] = true
 			v.Flag, err = r.Bool()
 			if err != nil {
-				return wire.RecordPath("Flag", err)
+				return recordwire.Path("Flag", err)
 			}
 		case "Amount":
 			if seen[5] {
@@ -4174,7 +4174,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[5] = true
 			v.Amount, err = r.Decimal()
 			if err != nil {
-				return wire.RecordPath("Amount", err)
+				return recordwire.Path("Amount", err)
 			}
 		case "Ratio":
 			if seen[6] {
@@ -4183,7 +4183,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[6] = true
 			v.Ratio, err = r.Double("double", 64)
 			if err != nil {
-				return wire.RecordPath("Ratio", err)
+				return recordwire.Path("Ratio", err)
 			}
 		case "Approx":
 			if seen[7] {
@@ -4196,7 +4196,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Approx = float32(f)
 			}
 			if err != nil {
-				return wire.RecordPath("Approx", err)
+				return recordwire.Path("Approx", err)
 			}
 		case "When":
 			if seen[8] {
@@ -4205,7 +4205,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[8] = true
 			v.When, err = r.DateTime()
 			if err != nil {
-				return wire.RecordPath("When", err)
+				return recordwire.Path("When", err)
 			}
 		case "Data":
 			if seen[9] {
@@ -4214,7 +4214,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[9] = true
 			v.Data, err = r.Base64()
 			if err != nil {
-				return wire.RecordPath("Data", err)
+				return recordwire.Path("Data", err)
 			}
 		case "Key":
 			if seen[10] {
@@ -4223,7 +4223,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			seen[10] = true
 			v.Key, err = r.GUID()
 			if err != nil {
-				return wire.RecordPath("Key", err)
+				return recordwire.Path("Key", err)
 			}
 		case "Level":
 			if seen[11] {
@@ -4242,7 +4242,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				}
 			}
 			if err != nil {
-				return wire.RecordPath("Level", err)
+				return recordwire.Path("Level", err)
 			}
 		case "Home":
 			if seen[12] {
@@ -4257,7 +4257,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Home = x
 			}
 			if err != nil {
-				return wire.RecordPath("Home", err)
+				return recordwire.Path("Home", err)
 			}
 		case "Others":
 			if seen[13] {
@@ -4272,7 +4272,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Others = x
 			}
 			if err != nil {
-				return wire.RecordPath("Others", err)
+				return recordwire.Path("Others", err)
 			}
 		case "MaybeInt":
 			if seen[14] {
@@ -4291,7 +4291,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.MaybeInt = &x
 			}
 			if err != nil {
-				return wire.RecordPath("MaybeInt", err)
+				return recordwire.Path("MaybeInt", err)
 			}
 		case "MaybeWhen":
 			if seen[15] {
@@ -4301,12 +4301,12 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 			if r.Null() {
 				v.MaybeWhen = nil
 			} else {
-				var x wire.DateTime
+				var x xsd.DateTime
 				x, err = r.DateTime()
 				v.MaybeWhen = &x
 			}
 			if err != nil {
-				return wire.RecordPath("MaybeWhen", err)
+				return recordwire.Path("MaybeWhen", err)
 			}
 		case "Tags":
 			if seen[16] {
@@ -4321,7 +4321,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Tags = x
 			}
 			if err != nil {
-				return wire.RecordPath("Tags", err)
+				return recordwire.Path("Tags", err)
 			}
 		case "Numbers":
 			if seen[17] {
@@ -4336,7 +4336,7 @@ func (v *Sample) DecodeRecord(r *wire.RecordReader) error {
 				v.Numbers = x
 			}
 			if err != nil {
-				return wire.RecordPath("Numbers", err)
+				return recordwire.Path("Numbers", err)
 			}
 		default:
 			if err := r.Unknown(key, recordKeysSample); err != nil {

@@ -6,7 +6,7 @@ package zoo2
 import (
 	"context"
 	"encoding/xml"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/hooklift/gowsdl/soap"
 	"time"
 )
@@ -72,7 +72,7 @@ type EchoWhensResponse struct {
 type EchoWhen struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo2/v1/ EchoWhen"`
 
-	When wire.DateTime `xml:"when" json:"when"`
+	When xsd.DateTime `xml:"when" json:"when"`
 }
 
 type EchoWhenResponse struct {
@@ -96,25 +96,25 @@ type EchoStampResponse struct {
 type EchoKey struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo2/v1/ EchoKey"`
 
-	Key wire.GUID `xml:"key" json:"key"`
+	Key xsd.GUID `xml:"key" json:"key"`
 }
 
 type EchoKeyResponse struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo2/v1/ EchoKeyResponse"`
 
-	EchoKeyResult wire.GUID `xml:"EchoKeyResult" json:"EchoKeyResult"`
+	EchoKeyResult xsd.GUID `xml:"EchoKeyResult" json:"EchoKeyResult"`
 }
 
 type EchoAmount struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo2/v1/ EchoAmount"`
 
-	Amount wire.Decimal `xml:"amount" json:"amount"`
+	Amount xsd.Decimal `xml:"amount" json:"amount"`
 }
 
 type EchoAmountResponse struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo2/v1/ EchoAmountResponse"`
 
-	EchoAmountResult wire.Decimal `xml:"EchoAmountResult" json:"EchoAmountResult"`
+	EchoAmountResult xsd.Decimal `xml:"EchoAmountResult" json:"EchoAmountResult"`
 }
 
 type EchoRatio struct {
@@ -198,13 +198,13 @@ type ArrayOfInt struct {
 }
 
 type ArrayOfDateTime struct {
-	DateTime []wire.DateTime `xml:"dateTime,omitempty" json:"dateTime,omitempty"`
+	DateTime []xsd.DateTime `xml:"dateTime,omitempty" json:"dateTime,omitempty"`
 }
 
 type Stamp struct {
-	When wire.DateTime `xml:"When" json:"When"`
+	When xsd.DateTime `xml:"When" json:"When"`
 
-	MaybeWhen *wire.DateTime `xml:"MaybeWhen" json:"MaybeWhen"`
+	MaybeWhen *xsd.DateTime `xml:"MaybeWhen" json:"MaybeWhen"`
 
 	Kind string `xml:"Kind,omitempty" json:"Kind,omitempty"`
 

@@ -5,15 +5,15 @@ package zoo2
 
 import (
 	"context"
-	"encoding/json"
+
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
-)
-
-var (
-	_ = url.Values{}
-	_ json.Token
+	"github.com/contactsync/contactsync/server/wire/formwire"
+	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // SyncSoapServer is the interface the service implements: one method per operation of the contract, each
@@ -214,7 +214,7 @@ var opEchoIds = &wire.Operation{
 	HTTPRoot:    "ArrayOfString",
 	NewRequest:  func() wire.Message { return new(EchoIds) },
 	NewResponse: func() wire.Message { return new(EchoIdsResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoIds)
 		{
 			values := form.Values("ids")
@@ -245,7 +245,7 @@ var opEchoIds = &wire.Operation{
 		}
 		return v.EchoIdsResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoIdsResponse)
 		var err error
 		if el.Nil() {
@@ -257,7 +257,7 @@ var opEchoIds = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoIds)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -273,17 +273,17 @@ var opEchoIds = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoIdsResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoIdsResult = nil
-		case json.Delim('['):
+		case tok.Opens('['):
 			v.EchoIdsResult = new(ArrayOfString)
 			err = v.EchoIdsResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an array", tok)
+			err = jsonwire.WrongType("result", "an array", tok)
 		}
 		return err
 	},
@@ -301,13 +301,13 @@ var opEchoCounts = &wire.Operation{
 	HTTPRoot:    "ArrayOfInt",
 	NewRequest:  func() wire.Message { return new(EchoCounts) },
 	NewResponse: func() wire.Message { return new(EchoCountsResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoCounts)
 		{
 			values := form.Values("counts")
 			list := &ArrayOfInt{Int: make([]int32, 0, len(values))}
 			for i, v := range values {
-				n, err := wire.FormInt("counts", i, v, "int", 32)
+				n, err := formwire.Int("counts", i, v, "int", 32)
 				if err != nil {
 					return nil, err
 				}
@@ -322,7 +322,7 @@ var opEchoCounts = &wire.Operation{
 		req := m.(*EchoCounts)
 		if req.Counts != nil {
 			for _, item := range req.Counts.Int {
-				form.Add("counts", wire.FormatInt(int64(item)))
+				form.Add("counts", formwire.FormatInt(int64(item)))
 			}
 		}
 	},
@@ -333,7 +333,7 @@ var opEchoCounts = &wire.Operation{
 		}
 		return v.EchoCountsResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoCountsResponse)
 		var err error
 		if el.Nil() {
@@ -345,7 +345,7 @@ var opEchoCounts = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoCounts)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -361,17 +361,17 @@ var opEchoCounts = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoCountsResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoCountsResult = nil
-		case json.Delim('['):
+		case tok.Opens('['):
 			v.EchoCountsResult = new(ArrayOfInt)
 			err = v.EchoCountsResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an array", tok)
+			err = jsonwire.WrongType("result", "an array", tok)
 		}
 		return err
 	},
@@ -389,13 +389,13 @@ var opEchoWhens = &wire.Operation{
 	HTTPRoot:    "ArrayOfDateTime",
 	NewRequest:  func() wire.Message { return new(EchoWhens) },
 	NewResponse: func() wire.Message { return new(EchoWhensResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoWhens)
 		{
 			values := form.Values("whens")
-			list := &ArrayOfDateTime{DateTime: make([]wire.DateTime, 0, len(values))}
+			list := &ArrayOfDateTime{DateTime: make([]xsd.DateTime, 0, len(values))}
 			for i, v := range values {
-				x, err := wire.FormDateTime("whens", i, v)
+				x, err := formwire.DateTime("whens", i, v)
 				if err != nil {
 					return nil, err
 				}
@@ -420,7 +420,7 @@ var opEchoWhens = &wire.Operation{
 		}
 		return v.EchoWhensResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoWhensResponse)
 		var err error
 		if el.Nil() {
@@ -432,7 +432,7 @@ var opEchoWhens = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoWhens)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -448,17 +448,17 @@ var opEchoWhens = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoWhensResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoWhensResult = nil
-		case json.Delim('['):
+		case tok.Opens('['):
 			v.EchoWhensResult = new(ArrayOfDateTime)
 			err = v.EchoWhensResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an array", tok)
+			err = jsonwire.WrongType("result", "an array", tok)
 		}
 		return err
 	},
@@ -476,14 +476,14 @@ var opEchoWhen = &wire.Operation{
 	HTTPRoot:    "Stamp",
 	NewRequest:  func() wire.Message { return new(EchoWhen) },
 	NewResponse: func() wire.Message { return new(EchoWhenResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoWhen)
 		{
-			v, err := wire.FormParam(form, "when")
+			v, err := formwire.Param(form, "when")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDateTime("when", wire.FormScalar, v)
+			x, err := formwire.DateTime("when", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
@@ -502,7 +502,7 @@ var opEchoWhen = &wire.Operation{
 		}
 		return v.EchoWhenResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoWhenResponse)
 		var err error
 		if el.Nil() {
@@ -514,7 +514,7 @@ var opEchoWhen = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoWhen)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -530,17 +530,17 @@ var opEchoWhen = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoWhenResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoWhenResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.EchoWhenResult = new(Stamp)
 			err = v.EchoWhenResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -565,7 +565,7 @@ var opEchoStamp = &wire.Operation{
 		}
 		return v.EchoStampResult.AppendXML(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoStampResponse)
 		var err error
 		if el.Nil() {
@@ -577,7 +577,7 @@ var opEchoStamp = &wire.Operation{
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoStamp)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -593,17 +593,17 @@ var opEchoStamp = &wire.Operation{
 		}
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoStampResponse)
 		var err error
-		switch tok {
-		case nil:
+		switch {
+		case tok.IsNull():
 			v.EchoStampResult = nil
-		case json.Delim('{'):
+		case tok.Opens('{'):
 			v.EchoStampResult = new(Stamp)
 			err = v.EchoStampResult.DecodeJSON(r)
 		default:
-			err = wire.WrongJSONType("result", "an object", tok)
+			err = jsonwire.WrongType("result", "an object", tok)
 		}
 		return err
 	},
@@ -625,13 +625,13 @@ var opEchoKey = &wire.Operation{
 		v := m.(*EchoKeyResponse)
 		return v.EchoKeyResult.AppendText(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoKeyResponse)
 		var err error
 		v.EchoKeyResult, err = r.ReadGUID(el, "result")
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoKey)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -640,13 +640,13 @@ var opEchoKey = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*EchoKeyResponse)
-		b = wire.AppendJSONGUID(b, v.EchoKeyResult)
+		b = jsonwire.AppendGUID(b, v.EchoKeyResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoKeyResponse)
 		var err error
-		v.EchoKeyResult, err = wire.JSONGUID(tok, "result")
+		v.EchoKeyResult, err = jsonwire.GUID(tok, "result")
 		return err
 	},
 }
@@ -663,14 +663,14 @@ var opEchoAmount = &wire.Operation{
 	HTTPRoot:    "decimal",
 	NewRequest:  func() wire.Message { return new(EchoAmount) },
 	NewResponse: func() wire.Message { return new(EchoAmountResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoAmount)
 		{
-			v, err := wire.FormParam(form, "amount")
+			v, err := formwire.Param(form, "amount")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDecimal("amount", wire.FormScalar, v)
+			x, err := formwire.Decimal("amount", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
@@ -686,13 +686,13 @@ var opEchoAmount = &wire.Operation{
 		v := m.(*EchoAmountResponse)
 		return v.EchoAmountResult.AppendText(b), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoAmountResponse)
 		var err error
 		v.EchoAmountResult, err = r.ReadDecimal(el, "result")
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoAmount)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -701,13 +701,13 @@ var opEchoAmount = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*EchoAmountResponse)
-		b = wire.AppendJSONDecimal(b, v.EchoAmountResult)
+		b = jsonwire.AppendDecimal(b, v.EchoAmountResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoAmountResponse)
 		var err error
-		v.EchoAmountResult, err = wire.JSONDecimal(tok, "result")
+		v.EchoAmountResult, err = jsonwire.Decimal(tok, "result")
 		return err
 	},
 }
@@ -724,14 +724,14 @@ var opEchoRatio = &wire.Operation{
 	HTTPRoot:    "double",
 	NewRequest:  func() wire.Message { return new(EchoRatio) },
 	NewResponse: func() wire.Message { return new(EchoRatioResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoRatio)
 		{
-			v, err := wire.FormParam(form, "ratio")
+			v, err := formwire.Param(form, "ratio")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormDouble("ratio", wire.FormScalar, v, "double", 64)
+			x, err := formwire.Double("ratio", formwire.Scalar, v, "double", 64)
 			if err != nil {
 				return nil, err
 			}
@@ -741,19 +741,19 @@ var opEchoRatio = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*EchoRatio)
-		form.Set("ratio", wire.FormatDouble(req.Ratio))
+		form.Set("ratio", formwire.FormatDouble(req.Ratio))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoRatioResponse)
-		return wire.AppendDoubleValue(b, v.EchoRatioResult), true
+		return xsd.AppendDouble(b, v.EchoRatioResult), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoRatioResponse)
 		var err error
 		v.EchoRatioResult, err = r.ReadDouble(el, "result", "double", 64)
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoRatio)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -762,13 +762,13 @@ var opEchoRatio = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*EchoRatioResponse)
-		b = wire.AppendJSONDouble(b, v.EchoRatioResult)
+		b = jsonwire.AppendDouble(b, v.EchoRatioResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoRatioResponse)
 		var err error
-		v.EchoRatioResult, err = wire.JSONDouble(tok, "result", "double", 64)
+		v.EchoRatioResult, err = jsonwire.Double(tok, "result", "double", 64)
 		return err
 	},
 }
@@ -785,14 +785,14 @@ var opEchoApprox = &wire.Operation{
 	HTTPRoot:    "float",
 	NewRequest:  func() wire.Message { return new(EchoApprox) },
 	NewResponse: func() wire.Message { return new(EchoApproxResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoApprox)
 		{
-			v, err := wire.FormParam(form, "approx")
+			v, err := formwire.Param(form, "approx")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormDouble("approx", wire.FormScalar, v, "float", 32)
+			n, err := formwire.Double("approx", formwire.Scalar, v, "float", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -803,13 +803,13 @@ var opEchoApprox = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*EchoApprox)
-		form.Set("approx", wire.FormatFloat(req.Approx))
+		form.Set("approx", formwire.FormatFloat(req.Approx))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoApproxResponse)
-		return wire.AppendFloatValue(b, v.EchoApproxResult), true
+		return xsd.AppendFloat(b, v.EchoApproxResult), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoApproxResponse)
 		var err error
 		var f float64
@@ -817,7 +817,7 @@ var opEchoApprox = &wire.Operation{
 		v.EchoApproxResult = float32(f)
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoApprox)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -826,15 +826,15 @@ var opEchoApprox = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*EchoApproxResponse)
-		b = wire.AppendJSONFloat(b, v.EchoApproxResult)
+		b = jsonwire.AppendFloat(b, v.EchoApproxResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoApproxResponse)
 		var err error
 		{
 			var f float64
-			f, err = wire.JSONDouble(tok, "result", "float", 32)
+			f, err = jsonwire.Double(tok, "result", "float", 32)
 			v.EchoApproxResult = float32(f)
 		}
 		return err
@@ -853,10 +853,10 @@ var opEchoText = &wire.Operation{
 	HTTPRoot:    "string",
 	NewRequest:  func() wire.Message { return new(EchoText) },
 	NewResponse: func() wire.Message { return new(EchoTextResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoText)
 		{
-			v, err := wire.FormParam(form, "text")
+			v, err := formwire.Param(form, "text")
 			if err != nil {
 				return nil, err
 			}
@@ -870,15 +870,15 @@ var opEchoText = &wire.Operation{
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoTextResponse)
-		return wire.AppendEscaped(b, v.EchoTextResult), true
+		return xmlwire.AppendEscaped(b, v.EchoTextResult), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoTextResponse)
 		var err error
 		v.EchoTextResult, err = r.Text(el, "result")
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoText)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -887,13 +887,13 @@ var opEchoText = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*EchoTextResponse)
-		b = wire.AppendJSONString(b, v.EchoTextResult)
+		b = jsonwire.AppendString(b, v.EchoTextResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoTextResponse)
 		var err error
-		v.EchoTextResult, err = wire.JSONString(tok, "result")
+		v.EchoTextResult, err = jsonwire.String(tok, "result")
 		return err
 	},
 }
@@ -910,14 +910,14 @@ var opEchoInt = &wire.Operation{
 	HTTPRoot:    "int",
 	NewRequest:  func() wire.Message { return new(EchoInt) },
 	NewResponse: func() wire.Message { return new(EchoIntResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoInt)
 		{
-			v, err := wire.FormParam(form, "n")
+			v, err := formwire.Param(form, "n")
 			if err != nil {
 				return nil, err
 			}
-			n, err := wire.FormInt("n", wire.FormScalar, v, "int", 32)
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
 			if err != nil {
 				return nil, err
 			}
@@ -928,13 +928,13 @@ var opEchoInt = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*EchoInt)
-		form.Set("n", wire.FormatInt(int64(req.N)))
+		form.Set("n", formwire.FormatInt(int64(req.N)))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoIntResponse)
-		return wire.AppendIntValue(b, int64(v.EchoIntResult)), true
+		return xsd.AppendInt(b, int64(v.EchoIntResult)), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoIntResponse)
 		var err error
 		var n int64
@@ -942,7 +942,7 @@ var opEchoInt = &wire.Operation{
 		v.EchoIntResult = int32(n)
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoInt)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -951,15 +951,15 @@ var opEchoInt = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*EchoIntResponse)
-		b = wire.AppendIntValue(b, int64(v.EchoIntResult))
+		b = xsd.AppendInt(b, int64(v.EchoIntResult))
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoIntResponse)
 		var err error
 		{
 			var n int64
-			n, err = wire.JSONInt(tok, "result", "int", 32)
+			n, err = jsonwire.Int(tok, "result", "int", 32)
 			v.EchoIntResult = int32(n)
 		}
 		return err
@@ -978,14 +978,14 @@ var opEchoFlag = &wire.Operation{
 	HTTPRoot:    "boolean",
 	NewRequest:  func() wire.Message { return new(EchoFlag) },
 	NewResponse: func() wire.Message { return new(EchoFlagResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoFlag)
 		{
-			v, err := wire.FormParam(form, "flag")
+			v, err := formwire.Param(form, "flag")
 			if err != nil {
 				return nil, err
 			}
-			x, err := wire.FormBool("flag", wire.FormScalar, v)
+			x, err := formwire.Bool("flag", formwire.Scalar, v)
 			if err != nil {
 				return nil, err
 			}
@@ -995,19 +995,19 @@ var opEchoFlag = &wire.Operation{
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
 		req := m.(*EchoFlag)
-		form.Set("flag", wire.FormatBool(req.Flag))
+		form.Set("flag", formwire.FormatBool(req.Flag))
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoFlagResponse)
-		return wire.AppendBoolValue(b, v.EchoFlagResult), true
+		return xsd.AppendBool(b, v.EchoFlagResult), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoFlagResponse)
 		var err error
 		v.EchoFlagResult, err = r.ReadBool(el, "result")
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoFlag)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -1016,13 +1016,13 @@ var opEchoFlag = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*EchoFlagResponse)
-		b = wire.AppendBoolValue(b, v.EchoFlagResult)
+		b = xsd.AppendBool(b, v.EchoFlagResult)
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoFlagResponse)
 		var err error
-		v.EchoFlagResult, err = wire.JSONBool(tok, "result")
+		v.EchoFlagResult, err = jsonwire.Bool(tok, "result")
 		return err
 	},
 }
@@ -1039,14 +1039,14 @@ var opEchoTier = &wire.Operation{
 	HTTPRoot:    "Tier",
 	NewRequest:  func() wire.Message { return new(EchoTier) },
 	NewResponse: func() wire.Message { return new(EchoTierResponse) },
-	DecodeForm: func(form *wire.Form) (wire.Message, error) {
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
 		req := new(EchoTier)
 		{
-			v, err := wire.FormParam(form, "tier")
+			v, err := formwire.Param(form, "tier")
 			if err != nil {
 				return nil, err
 			}
-			text, err := wire.FormEnum("tier", wire.FormScalar, v, typeTier)
+			text, err := formwire.Enum("tier", formwire.Scalar, v, "Tier", typeTier.Enum)
 			if err != nil {
 				return nil, err
 			}
@@ -1061,9 +1061,9 @@ var opEchoTier = &wire.Operation{
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*EchoTierResponse)
-		return wire.AppendEscaped(b, v.EchoTierResult.wireText()), true
+		return xmlwire.AppendEscaped(b, v.EchoTierResult.wireText()), true
 	},
-	DecodeResult: func(r *wire.Reader, el wire.Start, m wire.Message) error {
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoTierResponse)
 		var err error
 		var text string
@@ -1072,12 +1072,12 @@ var opEchoTier = &wire.Operation{
 			case "Bronze", "Silver", "Gold":
 				v.EchoTierResult = Tier(text)
 			default:
-				err = wire.BadValue("result", "Tier", text)
+				err = xsd.BadValue("result", "Tier", text)
 			}
 		}
 		return err
 	},
-	DecodeJSON: func(r *wire.JSONReader) (wire.Message, error) {
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
 		req := new(EchoTier)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
@@ -1086,20 +1086,20 @@ var opEchoTier = &wire.Operation{
 	},
 	AppendResultJSON: func(b []byte, m wire.Message) []byte {
 		v := m.(*EchoTierResponse)
-		b = wire.AppendJSONString(b, v.EchoTierResult.wireText())
+		b = jsonwire.AppendString(b, v.EchoTierResult.wireText())
 		return b
 	},
-	DecodeResultJSON: func(r *wire.JSONReader, tok json.Token, m wire.Message) error {
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
 		v := m.(*EchoTierResponse)
 		var err error
 		{
 			var text string
-			if text, err = wire.JSONString(tok, "result"); err == nil {
+			if text, err = jsonwire.String(tok, "result"); err == nil {
 				switch text {
 				case "Bronze", "Silver", "Gold":
 					v.EchoTierResult = Tier(text)
 				default:
-					err = wire.BadValue("result", "Tier", text)
+					err = xsd.BadValue("result", "Tier", text)
 				}
 			}
 		}
@@ -1140,13 +1140,13 @@ func (v Tier) wireText() string {
 // AppendXML appends the elements of EchoIds in schema order.
 func (v *EchoIds) AppendXML(b []byte) []byte {
 	if v.Ids != nil {
-		b = wire.AppendComplex(b, "ids", v.Ids)
+		b = xmlwire.AppendComplex(b, "ids", v.Ids)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoIds, in any order, skipping unknown ones as ASMX does.
-func (v *EchoIds) DecodeXML(r *wire.Reader) error {
+func (v *EchoIds) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1159,7 +1159,7 @@ func (v *EchoIds) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("ids"):
 			if seen[0] {
-				return wire.Duplicate("parameter ids")
+				return xsd.Duplicate("parameter ids")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1185,13 +1185,13 @@ func (v *EchoIds) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of EchoIdsResponse in schema order.
 func (v *EchoIdsResponse) AppendXML(b []byte) []byte {
 	if v.EchoIdsResult != nil {
-		b = wire.AppendComplex(b, "EchoIdsResult", v.EchoIdsResult)
+		b = xmlwire.AppendComplex(b, "EchoIdsResult", v.EchoIdsResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoIdsResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoIdsResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoIdsResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1204,7 +1204,7 @@ func (v *EchoIdsResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoIdsResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoIdsResult")
+				return xsd.Duplicate("element EchoIdsResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1240,7 +1240,7 @@ func (v *EchoIds) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of EchoIds after its opening '{'.
-func (v *EchoIds) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoIds) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1257,27 +1257,27 @@ func (v *EchoIds) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "ids":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Ids = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Ids = new(ArrayOfString)
 				err = v.Ids.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("parameter ids", "an array", tok)
+				err = jsonwire.WrongType("parameter ids", "an array", tok)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("ids")
+		return jsonwire.MissingParameter("ids")
 	}
 	return nil
 }
@@ -1285,13 +1285,13 @@ func (v *EchoIds) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of EchoCounts in schema order.
 func (v *EchoCounts) AppendXML(b []byte) []byte {
 	if v.Counts != nil {
-		b = wire.AppendComplex(b, "counts", v.Counts)
+		b = xmlwire.AppendComplex(b, "counts", v.Counts)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoCounts, in any order, skipping unknown ones as ASMX does.
-func (v *EchoCounts) DecodeXML(r *wire.Reader) error {
+func (v *EchoCounts) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1304,7 +1304,7 @@ func (v *EchoCounts) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("counts"):
 			if seen[0] {
-				return wire.Duplicate("parameter counts")
+				return xsd.Duplicate("parameter counts")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1330,13 +1330,13 @@ func (v *EchoCounts) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of EchoCountsResponse in schema order.
 func (v *EchoCountsResponse) AppendXML(b []byte) []byte {
 	if v.EchoCountsResult != nil {
-		b = wire.AppendComplex(b, "EchoCountsResult", v.EchoCountsResult)
+		b = xmlwire.AppendComplex(b, "EchoCountsResult", v.EchoCountsResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoCountsResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoCountsResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoCountsResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1349,7 +1349,7 @@ func (v *EchoCountsResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoCountsResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoCountsResult")
+				return xsd.Duplicate("element EchoCountsResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1385,7 +1385,7 @@ func (v *EchoCounts) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of EchoCounts after its opening '{'.
-func (v *EchoCounts) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoCounts) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1402,27 +1402,27 @@ func (v *EchoCounts) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "counts":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Counts = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Counts = new(ArrayOfInt)
 				err = v.Counts.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("parameter counts", "an array", tok)
+				err = jsonwire.WrongType("parameter counts", "an array", tok)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("counts")
+		return jsonwire.MissingParameter("counts")
 	}
 	return nil
 }
@@ -1430,13 +1430,13 @@ func (v *EchoCounts) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of EchoWhens in schema order.
 func (v *EchoWhens) AppendXML(b []byte) []byte {
 	if v.Whens != nil {
-		b = wire.AppendComplex(b, "whens", v.Whens)
+		b = xmlwire.AppendComplex(b, "whens", v.Whens)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoWhens, in any order, skipping unknown ones as ASMX does.
-func (v *EchoWhens) DecodeXML(r *wire.Reader) error {
+func (v *EchoWhens) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1449,7 +1449,7 @@ func (v *EchoWhens) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("whens"):
 			if seen[0] {
-				return wire.Duplicate("parameter whens")
+				return xsd.Duplicate("parameter whens")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1475,13 +1475,13 @@ func (v *EchoWhens) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of EchoWhensResponse in schema order.
 func (v *EchoWhensResponse) AppendXML(b []byte) []byte {
 	if v.EchoWhensResult != nil {
-		b = wire.AppendComplex(b, "EchoWhensResult", v.EchoWhensResult)
+		b = xmlwire.AppendComplex(b, "EchoWhensResult", v.EchoWhensResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoWhensResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoWhensResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoWhensResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1494,7 +1494,7 @@ func (v *EchoWhensResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoWhensResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoWhensResult")
+				return xsd.Duplicate("element EchoWhensResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1530,7 +1530,7 @@ func (v *EchoWhens) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of EchoWhens after its opening '{'.
-func (v *EchoWhens) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoWhens) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1547,39 +1547,39 @@ func (v *EchoWhens) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "whens":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Whens = nil
-			case json.Delim('['):
+			case tok.Opens('['):
 				v.Whens = new(ArrayOfDateTime)
 				err = v.Whens.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("parameter whens", "an array", tok)
+				err = jsonwire.WrongType("parameter whens", "an array", tok)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("whens")
+		return jsonwire.MissingParameter("whens")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoWhen in schema order.
 func (v *EchoWhen) AppendXML(b []byte) []byte {
-	b = wire.AppendDateTime(b, "when", v.When)
+	b = xmlwire.AppendDateTime(b, "when", v.When)
 	return b
 }
 
 // DecodeXML reads the elements of EchoWhen, in any order, skipping unknown ones as ASMX does.
-func (v *EchoWhen) DecodeXML(r *wire.Reader) error {
+func (v *EchoWhen) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1592,7 +1592,7 @@ func (v *EchoWhen) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("when"):
 			if seen[0] {
-				return wire.Duplicate("parameter when")
+				return xsd.Duplicate("parameter when")
 			}
 			seen[0] = true
 			v.When, err = r.ReadDateTime(el, "parameter when")
@@ -1612,13 +1612,13 @@ func (v *EchoWhen) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of EchoWhenResponse in schema order.
 func (v *EchoWhenResponse) AppendXML(b []byte) []byte {
 	if v.EchoWhenResult != nil {
-		b = wire.AppendComplex(b, "EchoWhenResult", v.EchoWhenResult)
+		b = xmlwire.AppendComplex(b, "EchoWhenResult", v.EchoWhenResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoWhenResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoWhenResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoWhenResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1631,7 +1631,7 @@ func (v *EchoWhenResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoWhenResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoWhenResult")
+				return xsd.Duplicate("element EchoWhenResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1658,12 +1658,12 @@ func (v *EchoWhenResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoWhen) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"when\":"...)
-	b = wire.AppendJSONDateTime(b, v.When)
+	b = jsonwire.AppendDateTime(b, v.When)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoWhen after its opening '{'.
-func (v *EchoWhen) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoWhen) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1680,19 +1680,19 @@ func (v *EchoWhen) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "when":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.When, err = wire.JSONDateTime(tok, "parameter when")
+			v.When, err = jsonwire.DateTime(tok, "parameter when")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("when")
+		return jsonwire.MissingParameter("when")
 	}
 	return nil
 }
@@ -1700,13 +1700,13 @@ func (v *EchoWhen) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of EchoStamp in schema order.
 func (v *EchoStamp) AppendXML(b []byte) []byte {
 	if v.Stamp != nil {
-		b = wire.AppendComplex(b, "stamp", v.Stamp)
+		b = xmlwire.AppendComplex(b, "stamp", v.Stamp)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoStamp, in any order, skipping unknown ones as ASMX does.
-func (v *EchoStamp) DecodeXML(r *wire.Reader) error {
+func (v *EchoStamp) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1719,7 +1719,7 @@ func (v *EchoStamp) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("stamp"):
 			if seen[0] {
-				return wire.Duplicate("parameter stamp")
+				return xsd.Duplicate("parameter stamp")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1745,13 +1745,13 @@ func (v *EchoStamp) DecodeXML(r *wire.Reader) error {
 // AppendXML appends the elements of EchoStampResponse in schema order.
 func (v *EchoStampResponse) AppendXML(b []byte) []byte {
 	if v.EchoStampResult != nil {
-		b = wire.AppendComplex(b, "EchoStampResult", v.EchoStampResult)
+		b = xmlwire.AppendComplex(b, "EchoStampResult", v.EchoStampResult)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of EchoStampResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoStampResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoStampResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1764,7 +1764,7 @@ func (v *EchoStampResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoStampResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoStampResult")
+				return xsd.Duplicate("element EchoStampResult")
 			}
 			seen[0] = true
 			if el.Nil() {
@@ -1800,7 +1800,7 @@ func (v *EchoStamp) AppendJSON(b []byte) []byte {
 }
 
 // DecodeJSON reads the keys of EchoStamp after its opening '{'.
-func (v *EchoStamp) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoStamp) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1817,39 +1817,39 @@ func (v *EchoStamp) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "stamp":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			switch tok {
-			case nil:
+			switch {
+			case tok.IsNull():
 				v.Stamp = nil
-			case json.Delim('{'):
+			case tok.Opens('{'):
 				v.Stamp = new(Stamp)
 				err = v.Stamp.DecodeJSON(r)
 			default:
-				err = wire.WrongJSONType("parameter stamp", "an object", tok)
+				err = jsonwire.WrongType("parameter stamp", "an object", tok)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("stamp")
+		return jsonwire.MissingParameter("stamp")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoKey in schema order.
 func (v *EchoKey) AppendXML(b []byte) []byte {
-	b = wire.AppendGUID(b, "key", v.Key)
+	b = xmlwire.AppendGUID(b, "key", v.Key)
 	return b
 }
 
 // DecodeXML reads the elements of EchoKey, in any order, skipping unknown ones as ASMX does.
-func (v *EchoKey) DecodeXML(r *wire.Reader) error {
+func (v *EchoKey) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1862,7 +1862,7 @@ func (v *EchoKey) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("key"):
 			if seen[0] {
-				return wire.Duplicate("parameter key")
+				return xsd.Duplicate("parameter key")
 			}
 			seen[0] = true
 			v.Key, err = r.ReadGUID(el, "parameter key")
@@ -1881,12 +1881,12 @@ func (v *EchoKey) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of EchoKeyResponse in schema order.
 func (v *EchoKeyResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendGUID(b, "EchoKeyResult", v.EchoKeyResult)
+	b = xmlwire.AppendGUID(b, "EchoKeyResult", v.EchoKeyResult)
 	return b
 }
 
 // DecodeXML reads the elements of EchoKeyResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoKeyResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoKeyResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1899,7 +1899,7 @@ func (v *EchoKeyResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoKeyResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoKeyResult")
+				return xsd.Duplicate("element EchoKeyResult")
 			}
 			seen[0] = true
 			v.EchoKeyResult, err = r.ReadGUID(el, "element EchoKeyResult")
@@ -1920,12 +1920,12 @@ func (v *EchoKeyResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoKey) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"key\":"...)
-	b = wire.AppendJSONGUID(b, v.Key)
+	b = jsonwire.AppendGUID(b, v.Key)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoKey after its opening '{'.
-func (v *EchoKey) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoKey) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -1942,31 +1942,31 @@ func (v *EchoKey) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "key":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Key, err = wire.JSONGUID(tok, "parameter key")
+			v.Key, err = jsonwire.GUID(tok, "parameter key")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("key")
+		return jsonwire.MissingParameter("key")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoAmount in schema order.
 func (v *EchoAmount) AppendXML(b []byte) []byte {
-	b = wire.AppendDecimal(b, "amount", v.Amount)
+	b = xmlwire.AppendDecimal(b, "amount", v.Amount)
 	return b
 }
 
 // DecodeXML reads the elements of EchoAmount, in any order, skipping unknown ones as ASMX does.
-func (v *EchoAmount) DecodeXML(r *wire.Reader) error {
+func (v *EchoAmount) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -1979,7 +1979,7 @@ func (v *EchoAmount) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("amount"):
 			if seen[0] {
-				return wire.Duplicate("parameter amount")
+				return xsd.Duplicate("parameter amount")
 			}
 			seen[0] = true
 			v.Amount, err = r.ReadDecimal(el, "parameter amount")
@@ -1998,12 +1998,12 @@ func (v *EchoAmount) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of EchoAmountResponse in schema order.
 func (v *EchoAmountResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendDecimal(b, "EchoAmountResult", v.EchoAmountResult)
+	b = xmlwire.AppendDecimal(b, "EchoAmountResult", v.EchoAmountResult)
 	return b
 }
 
 // DecodeXML reads the elements of EchoAmountResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoAmountResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoAmountResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2016,7 +2016,7 @@ func (v *EchoAmountResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoAmountResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoAmountResult")
+				return xsd.Duplicate("element EchoAmountResult")
 			}
 			seen[0] = true
 			v.EchoAmountResult, err = r.ReadDecimal(el, "element EchoAmountResult")
@@ -2037,12 +2037,12 @@ func (v *EchoAmountResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoAmount) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"amount\":"...)
-	b = wire.AppendJSONDecimal(b, v.Amount)
+	b = jsonwire.AppendDecimal(b, v.Amount)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoAmount after its opening '{'.
-func (v *EchoAmount) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoAmount) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2059,31 +2059,31 @@ func (v *EchoAmount) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "amount":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Amount, err = wire.JSONDecimal(tok, "parameter amount")
+			v.Amount, err = jsonwire.Decimal(tok, "parameter amount")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("amount")
+		return jsonwire.MissingParameter("amount")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoRatio in schema order.
 func (v *EchoRatio) AppendXML(b []byte) []byte {
-	b = wire.AppendDouble(b, "ratio", v.Ratio)
+	b = xmlwire.AppendDouble(b, "ratio", v.Ratio)
 	return b
 }
 
 // DecodeXML reads the elements of EchoRatio, in any order, skipping unknown ones as ASMX does.
-func (v *EchoRatio) DecodeXML(r *wire.Reader) error {
+func (v *EchoRatio) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2096,7 +2096,7 @@ func (v *EchoRatio) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("ratio"):
 			if seen[0] {
-				return wire.Duplicate("parameter ratio")
+				return xsd.Duplicate("parameter ratio")
 			}
 			seen[0] = true
 			v.Ratio, err = r.ReadDouble(el, "parameter ratio", "double", 64)
@@ -2115,12 +2115,12 @@ func (v *EchoRatio) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of EchoRatioResponse in schema order.
 func (v *EchoRatioResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendDouble(b, "EchoRatioResult", v.EchoRatioResult)
+	b = xmlwire.AppendDouble(b, "EchoRatioResult", v.EchoRatioResult)
 	return b
 }
 
 // DecodeXML reads the elements of EchoRatioResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoRatioResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoRatioResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2133,7 +2133,7 @@ func (v *EchoRatioResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoRatioResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoRatioResult")
+				return xsd.Duplicate("element EchoRatioResult")
 			}
 			seen[0] = true
 			v.EchoRatioResult, err = r.ReadDouble(el, "element EchoRatioResult", "double", 64)
@@ -2154,12 +2154,12 @@ func (v *EchoRatioResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoRatio) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"ratio\":"...)
-	b = wire.AppendJSONDouble(b, v.Ratio)
+	b = jsonwire.AppendDouble(b, v.Ratio)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoRatio after its opening '{'.
-func (v *EchoRatio) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoRatio) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2176,31 +2176,31 @@ func (v *EchoRatio) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "ratio":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Ratio, err = wire.JSONDouble(tok, "parameter ratio", "double", 64)
+			v.Ratio, err = jsonwire.Double(tok, "parameter ratio", "double", 64)
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("ratio")
+		return jsonwire.MissingParameter("ratio")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoApprox in schema order.
 func (v *EchoApprox) AppendXML(b []byte) []byte {
-	b = wire.AppendFloat(b, "approx", v.Approx)
+	b = xmlwire.AppendFloat(b, "approx", v.Approx)
 	return b
 }
 
 // DecodeXML reads the elements of EchoApprox, in any order, skipping unknown ones as ASMX does.
-func (v *EchoApprox) DecodeXML(r *wire.Reader) error {
+func (v *EchoApprox) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2213,7 +2213,7 @@ func (v *EchoApprox) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("approx"):
 			if seen[0] {
-				return wire.Duplicate("parameter approx")
+				return xsd.Duplicate("parameter approx")
 			}
 			seen[0] = true
 			var f float64
@@ -2234,12 +2234,12 @@ func (v *EchoApprox) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of EchoApproxResponse in schema order.
 func (v *EchoApproxResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendFloat(b, "EchoApproxResult", v.EchoApproxResult)
+	b = xmlwire.AppendFloat(b, "EchoApproxResult", v.EchoApproxResult)
 	return b
 }
 
 // DecodeXML reads the elements of EchoApproxResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoApproxResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoApproxResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2252,7 +2252,7 @@ func (v *EchoApproxResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoApproxResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoApproxResult")
+				return xsd.Duplicate("element EchoApproxResult")
 			}
 			seen[0] = true
 			var f float64
@@ -2275,12 +2275,12 @@ func (v *EchoApproxResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoApprox) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"approx\":"...)
-	b = wire.AppendJSONFloat(b, v.Approx)
+	b = jsonwire.AppendFloat(b, v.Approx)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoApprox after its opening '{'.
-func (v *EchoApprox) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoApprox) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2297,35 +2297,35 @@ func (v *EchoApprox) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "approx":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var f float64
-				f, err = wire.JSONDouble(tok, "parameter approx", "float", 32)
+				f, err = jsonwire.Double(tok, "parameter approx", "float", 32)
 				v.Approx = float32(f)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("approx")
+		return jsonwire.MissingParameter("approx")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoText in schema order.
 func (v *EchoText) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "text", v.Text)
+	b = xmlwire.AppendString(b, "text", v.Text)
 	return b
 }
 
 // DecodeXML reads the elements of EchoText, in any order, skipping unknown ones as ASMX does.
-func (v *EchoText) DecodeXML(r *wire.Reader) error {
+func (v *EchoText) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2338,7 +2338,7 @@ func (v *EchoText) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("text"):
 			if seen[0] {
-				return wire.Duplicate("parameter text")
+				return xsd.Duplicate("parameter text")
 			}
 			seen[0] = true
 			v.Text, err = r.Text(el, "parameter text")
@@ -2357,12 +2357,12 @@ func (v *EchoText) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of EchoTextResponse in schema order.
 func (v *EchoTextResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "EchoTextResult", v.EchoTextResult)
+	b = xmlwire.AppendString(b, "EchoTextResult", v.EchoTextResult)
 	return b
 }
 
 // DecodeXML reads the elements of EchoTextResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoTextResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoTextResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2375,7 +2375,7 @@ func (v *EchoTextResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoTextResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoTextResult")
+				return xsd.Duplicate("element EchoTextResult")
 			}
 			seen[0] = true
 			v.EchoTextResult, err = r.Text(el, "element EchoTextResult")
@@ -2396,12 +2396,12 @@ func (v *EchoTextResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoText) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"text\":"...)
-	b = wire.AppendJSONString(b, v.Text)
+	b = jsonwire.AppendString(b, v.Text)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoText after its opening '{'.
-func (v *EchoText) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoText) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2418,31 +2418,31 @@ func (v *EchoText) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "text":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Text, err = wire.JSONString(tok, "parameter text")
+			v.Text, err = jsonwire.String(tok, "parameter text")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("text")
+		return jsonwire.MissingParameter("text")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoInt in schema order.
 func (v *EchoInt) AppendXML(b []byte) []byte {
-	b = wire.AppendInt(b, "n", int64(v.N))
+	b = xmlwire.AppendInt(b, "n", int64(v.N))
 	return b
 }
 
 // DecodeXML reads the elements of EchoInt, in any order, skipping unknown ones as ASMX does.
-func (v *EchoInt) DecodeXML(r *wire.Reader) error {
+func (v *EchoInt) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2455,7 +2455,7 @@ func (v *EchoInt) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("n"):
 			if seen[0] {
-				return wire.Duplicate("parameter n")
+				return xsd.Duplicate("parameter n")
 			}
 			seen[0] = true
 			var n int64
@@ -2476,12 +2476,12 @@ func (v *EchoInt) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of EchoIntResponse in schema order.
 func (v *EchoIntResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendInt(b, "EchoIntResult", int64(v.EchoIntResult))
+	b = xmlwire.AppendInt(b, "EchoIntResult", int64(v.EchoIntResult))
 	return b
 }
 
 // DecodeXML reads the elements of EchoIntResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoIntResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoIntResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2494,7 +2494,7 @@ func (v *EchoIntResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoIntResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoIntResult")
+				return xsd.Duplicate("element EchoIntResult")
 			}
 			seen[0] = true
 			var n int64
@@ -2517,12 +2517,12 @@ func (v *EchoIntResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoInt) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"n\":"...)
-	b = wire.AppendIntValue(b, int64(v.N))
+	b = xsd.AppendInt(b, int64(v.N))
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoInt after its opening '{'.
-func (v *EchoInt) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoInt) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2539,35 +2539,35 @@ func (v *EchoInt) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "n":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "parameter n", "int", 32)
+				n, err = jsonwire.Int(tok, "parameter n", "int", 32)
 				v.N = int32(n)
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("n")
+		return jsonwire.MissingParameter("n")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoFlag in schema order.
 func (v *EchoFlag) AppendXML(b []byte) []byte {
-	b = wire.AppendBool(b, "flag", v.Flag)
+	b = xmlwire.AppendBool(b, "flag", v.Flag)
 	return b
 }
 
 // DecodeXML reads the elements of EchoFlag, in any order, skipping unknown ones as ASMX does.
-func (v *EchoFlag) DecodeXML(r *wire.Reader) error {
+func (v *EchoFlag) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2580,7 +2580,7 @@ func (v *EchoFlag) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("flag"):
 			if seen[0] {
-				return wire.Duplicate("parameter flag")
+				return xsd.Duplicate("parameter flag")
 			}
 			seen[0] = true
 			v.Flag, err = r.ReadBool(el, "parameter flag")
@@ -2599,12 +2599,12 @@ func (v *EchoFlag) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of EchoFlagResponse in schema order.
 func (v *EchoFlagResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendBool(b, "EchoFlagResult", v.EchoFlagResult)
+	b = xmlwire.AppendBool(b, "EchoFlagResult", v.EchoFlagResult)
 	return b
 }
 
 // DecodeXML reads the elements of EchoFlagResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoFlagResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoFlagResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2617,7 +2617,7 @@ func (v *EchoFlagResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoFlagResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoFlagResult")
+				return xsd.Duplicate("element EchoFlagResult")
 			}
 			seen[0] = true
 			v.EchoFlagResult, err = r.ReadBool(el, "element EchoFlagResult")
@@ -2638,12 +2638,12 @@ func (v *EchoFlagResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoFlag) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"flag\":"...)
-	b = wire.AppendBoolValue(b, v.Flag)
+	b = xsd.AppendBool(b, v.Flag)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoFlag after its opening '{'.
-func (v *EchoFlag) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoFlag) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2660,31 +2660,31 @@ func (v *EchoFlag) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "flag":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.Flag, err = wire.JSONBool(tok, "parameter flag")
+			v.Flag, err = jsonwire.Bool(tok, "parameter flag")
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("flag")
+		return jsonwire.MissingParameter("flag")
 	}
 	return nil
 }
 
 // AppendXML appends the elements of EchoTier in schema order.
 func (v *EchoTier) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "tier", v.Tier.wireText())
+	b = xmlwire.AppendString(b, "tier", v.Tier.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of EchoTier, in any order, skipping unknown ones as ASMX does.
-func (v *EchoTier) DecodeXML(r *wire.Reader) error {
+func (v *EchoTier) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2697,7 +2697,7 @@ func (v *EchoTier) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("tier"):
 			if seen[0] {
-				return wire.Duplicate("parameter tier")
+				return xsd.Duplicate("parameter tier")
 			}
 			seen[0] = true
 			var text string
@@ -2706,7 +2706,7 @@ func (v *EchoTier) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.Tier = Tier(text)
 				default:
-					err = wire.BadValue("parameter tier", "Tier", text)
+					err = xsd.BadValue("parameter tier", "Tier", text)
 				}
 			}
 		default:
@@ -2724,12 +2724,12 @@ func (v *EchoTier) DecodeXML(r *wire.Reader) error {
 
 // AppendXML appends the elements of EchoTierResponse in schema order.
 func (v *EchoTierResponse) AppendXML(b []byte) []byte {
-	b = wire.AppendString(b, "EchoTierResult", v.EchoTierResult.wireText())
+	b = xmlwire.AppendString(b, "EchoTierResult", v.EchoTierResult.wireText())
 	return b
 }
 
 // DecodeXML reads the elements of EchoTierResponse, in any order, skipping unknown ones as ASMX does.
-func (v *EchoTierResponse) DecodeXML(r *wire.Reader) error {
+func (v *EchoTierResponse) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2742,7 +2742,7 @@ func (v *EchoTierResponse) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("EchoTierResult"):
 			if seen[0] {
-				return wire.Duplicate("element EchoTierResult")
+				return xsd.Duplicate("element EchoTierResult")
 			}
 			seen[0] = true
 			var text string
@@ -2751,7 +2751,7 @@ func (v *EchoTierResponse) DecodeXML(r *wire.Reader) error {
 				case "Bronze", "Silver", "Gold":
 					v.EchoTierResult = Tier(text)
 				default:
-					err = wire.BadValue("element EchoTierResult", "Tier", text)
+					err = xsd.BadValue("element EchoTierResult", "Tier", text)
 				}
 			}
 		default:
@@ -2771,12 +2771,12 @@ func (v *EchoTierResponse) DecodeXML(r *wire.Reader) error {
 func (v *EchoTier) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"tier\":"...)
-	b = wire.AppendJSONString(b, v.Tier.wireText())
+	b = jsonwire.AppendString(b, v.Tier.wireText())
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of EchoTier after its opening '{'.
-func (v *EchoTier) DecodeJSON(r *wire.JSONReader) error {
+func (v *EchoTier) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -2793,29 +2793,29 @@ func (v *EchoTier) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "tier":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
 			{
 				var text string
-				if text, err = wire.JSONString(tok, "parameter tier"); err == nil {
+				if text, err = jsonwire.String(tok, "parameter tier"); err == nil {
 					switch text {
 					case "Bronze", "Silver", "Gold":
 						v.Tier = Tier(text)
 					default:
-						err = wire.BadValue("parameter tier", "Tier", text)
+						err = xsd.BadValue("parameter tier", "Tier", text)
 					}
 				}
 			}
 		default:
-			return wire.UnknownJSONParameter(key)
+			return jsonwire.UnknownParameter(key)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if !seen[0] {
-		return wire.MissingJSONParameter("tier")
+		return jsonwire.MissingParameter("tier")
 	}
 	return nil
 }
@@ -2824,16 +2824,16 @@ func (v *EchoTier) DecodeJSON(r *wire.JSONReader) error {
 func (v *ArrayOfString) AppendXML(b []byte) []byte {
 	for _, item := range v.Astring {
 		if item != nil {
-			b = wire.AppendString(b, "string", *item)
+			b = xmlwire.AppendString(b, "string", *item)
 		} else {
-			b = wire.AppendNil(b, "string")
+			b = xmlwire.AppendNil(b, "string")
 		}
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfString, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfString) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfString) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2881,14 +2881,14 @@ func (v *ArrayOfString) AppendJSON(b []byte) []byte {
 		if item == nil {
 			b = append(b, "null"...)
 		} else {
-			b = wire.AppendJSONString(b, *item)
+			b = jsonwire.AppendString(b, *item)
 		}
 	}
 	return append(b, ']')
 }
 
 // DecodeJSON reads the items of ArrayOfString after its opening '['.
-func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfString) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -2899,11 +2899,11 @@ func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
 			return err
 		}
 		var item *string
-		if tok == nil {
+		if tok.IsNull() {
 			item = nil
 		} else {
 			var x string
-			x, err = wire.JSONString(tok, "item of ArrayOfString")
+			x, err = jsonwire.String(tok, "item of ArrayOfString")
 			item = &x
 		}
 		if err != nil {
@@ -2916,13 +2916,13 @@ func (v *ArrayOfString) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of ArrayOfInt in schema order.
 func (v *ArrayOfInt) AppendXML(b []byte) []byte {
 	for _, item := range v.Int {
-		b = wire.AppendInt(b, "int", int64(item))
+		b = xmlwire.AppendInt(b, "int", int64(item))
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfInt, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfInt) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfInt) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -2962,13 +2962,13 @@ func (v *ArrayOfInt) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendIntValue(b, int64(item))
+		b = xsd.AppendInt(b, int64(item))
 	}
 	return append(b, ']')
 }
 
 // DecodeJSON reads the items of ArrayOfInt after its opening '['.
-func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfInt) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -2981,7 +2981,7 @@ func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
 		var item int32
 		{
 			var n int64
-			n, err = wire.JSONInt(tok, "item of ArrayOfInt", "int", 32)
+			n, err = jsonwire.Int(tok, "item of ArrayOfInt", "int", 32)
 			item = int32(n)
 		}
 		if err != nil {
@@ -2994,13 +2994,13 @@ func (v *ArrayOfInt) DecodeJSON(r *wire.JSONReader) error {
 // AppendXML appends the elements of ArrayOfDateTime in schema order.
 func (v *ArrayOfDateTime) AppendXML(b []byte) []byte {
 	for _, item := range v.DateTime {
-		b = wire.AppendDateTime(b, "dateTime", item)
+		b = xmlwire.AppendDateTime(b, "dateTime", item)
 	}
 	return b
 }
 
 // DecodeXML reads the elements of ArrayOfDateTime, in any order, skipping unknown ones as ASMX does.
-func (v *ArrayOfDateTime) DecodeXML(r *wire.Reader) error {
+func (v *ArrayOfDateTime) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -3014,7 +3014,7 @@ func (v *ArrayOfDateTime) DecodeXML(r *wire.Reader) error {
 		case el.Is("dateTime"):
 			seen[0] = true
 			{
-				var item wire.DateTime
+				var item xsd.DateTime
 				item, err = r.ReadDateTime(el, "element dateTime")
 				v.DateTime = append(v.DateTime, item)
 			}
@@ -3038,13 +3038,13 @@ func (v *ArrayOfDateTime) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendJSONDateTime(b, item)
+		b = jsonwire.AppendDateTime(b, item)
 	}
 	return append(b, ']')
 }
 
 // DecodeJSON reads the items of ArrayOfDateTime after its opening '['.
-func (v *ArrayOfDateTime) DecodeJSON(r *wire.JSONReader) error {
+func (v *ArrayOfDateTime) DecodeJSON(r *jsonwire.Reader) error {
 	for {
 		more, err := r.More()
 		if err != nil || !more {
@@ -3054,8 +3054,8 @@ func (v *ArrayOfDateTime) DecodeJSON(r *wire.JSONReader) error {
 		if err != nil {
 			return err
 		}
-		var item wire.DateTime
-		item, err = wire.JSONDateTime(tok, "item of ArrayOfDateTime")
+		var item xsd.DateTime
+		item, err = jsonwire.DateTime(tok, "item of ArrayOfDateTime")
 		if err != nil {
 			return err
 		}
@@ -3065,19 +3065,19 @@ func (v *ArrayOfDateTime) DecodeJSON(r *wire.JSONReader) error {
 
 // AppendXML appends the elements of Stamp in schema order.
 func (v *Stamp) AppendXML(b []byte) []byte {
-	b = wire.AppendDateTime(b, "When", v.When)
+	b = xmlwire.AppendDateTime(b, "When", v.When)
 	if v.MaybeWhen != nil {
-		b = wire.AppendDateTime(b, "MaybeWhen", *v.MaybeWhen)
+		b = xmlwire.AppendDateTime(b, "MaybeWhen", *v.MaybeWhen)
 	} else {
-		b = wire.AppendNil(b, "MaybeWhen")
+		b = xmlwire.AppendNil(b, "MaybeWhen")
 	}
-	b = wire.AppendString(b, "Kind", v.Kind)
-	b = wire.AppendInt(b, "Ticks", int64(v.Ticks))
+	b = xmlwire.AppendString(b, "Kind", v.Kind)
+	b = xmlwire.AppendInt(b, "Ticks", int64(v.Ticks))
 	return b
 }
 
 // DecodeXML reads the elements of Stamp, in any order, skipping unknown ones as ASMX does.
-func (v *Stamp) DecodeXML(r *wire.Reader) error {
+func (v *Stamp) DecodeXML(r *xmlwire.Reader) error {
 	var seen [4]bool
 	for {
 		el, ok, err := r.Child()
@@ -3090,32 +3090,32 @@ func (v *Stamp) DecodeXML(r *wire.Reader) error {
 		switch {
 		case el.Is("When"):
 			if seen[0] {
-				return wire.Duplicate("element When")
+				return xsd.Duplicate("element When")
 			}
 			seen[0] = true
 			v.When, err = r.ReadDateTime(el, "element When")
 		case el.Is("MaybeWhen"):
 			if seen[1] {
-				return wire.Duplicate("element MaybeWhen")
+				return xsd.Duplicate("element MaybeWhen")
 			}
 			seen[1] = true
 			if el.Nil() {
 				v.MaybeWhen = nil
 				err = r.Skip(el)
 			} else {
-				var x wire.DateTime
+				var x xsd.DateTime
 				x, err = r.ReadDateTime(el, "element MaybeWhen")
 				v.MaybeWhen = &x
 			}
 		case el.Is("Kind"):
 			if seen[2] {
-				return wire.Duplicate("element Kind")
+				return xsd.Duplicate("element Kind")
 			}
 			seen[2] = true
 			v.Kind, err = r.Text(el, "element Kind")
 		case el.Is("Ticks"):
 			if seen[3] {
-				return wire.Duplicate("element Ticks")
+				return xsd.Duplicate("element Ticks")
 			}
 			seen[3] = true
 			var n int64
@@ -3147,22 +3147,22 @@ func (v *Stamp) DecodeXML(r *wire.Reader) error {
 func (v *Stamp) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"When\":"...)
-	b = wire.AppendJSONDateTime(b, v.When)
+	b = jsonwire.AppendDateTime(b, v.When)
 	b = append(b, ",\"MaybeWhen\":"...)
 	if v.MaybeWhen == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendJSONDateTime(b, *v.MaybeWhen)
+		b = jsonwire.AppendDateTime(b, *v.MaybeWhen)
 	}
 	b = append(b, ",\"Kind\":"...)
-	b = wire.AppendJSONString(b, v.Kind)
+	b = jsonwire.AppendString(b, v.Kind)
 	b = append(b, ",\"Ticks\":"...)
-	b = wire.AppendIntValue(b, int64(v.Ticks))
+	b = xsd.AppendInt(b, int64(v.Ticks))
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Stamp after its opening '{'.
-func (v *Stamp) DecodeJSON(r *wire.JSONReader) error {
+func (v *Stamp) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [4]bool
 	for {
 		key, ok, err := r.Key()
@@ -3179,36 +3179,36 @@ func (v *Stamp) DecodeJSON(r *wire.JSONReader) error {
 		switch key {
 		case "When":
 			if seen[0] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[0] = true
-			v.When, err = wire.JSONDateTime(tok, "element When")
+			v.When, err = jsonwire.DateTime(tok, "element When")
 		case "MaybeWhen":
 			if seen[1] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[1] = true
-			if tok == nil {
+			if tok.IsNull() {
 				v.MaybeWhen = nil
 			} else {
-				var x wire.DateTime
-				x, err = wire.JSONDateTime(tok, "element MaybeWhen")
+				var x xsd.DateTime
+				x, err = jsonwire.DateTime(tok, "element MaybeWhen")
 				v.MaybeWhen = &x
 			}
 		case "Kind":
 			if seen[2] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[2] = true
-			v.Kind, err = wire.JSONString(tok, "element Kind")
+			v.Kind, err = jsonwire.String(tok, "element Kind")
 		case "Ticks":
 			if seen[3] {
-				return wire.DuplicateJSONKey(key)
+				return jsonwire.DuplicateKey(key)
 			}
 			seen[3] = true
 			{
 				var n int64
-				n, err = wire.JSONInt(tok, "element Ticks", "long", 64)
+				n, err = jsonwire.Int(tok, "element Ticks", "long", 64)
 				v.Ticks = int64(n)
 			}
 		default:
@@ -3411,23 +3411,23 @@ func (c *SyncSoapClient) EchoTier(request *EchoTier) (*EchoTierResponse, error) 
 	return c.EchoTierContext(context.Background(), request)
 }
 
-// ---- The record codec of Stamp (the -record flags on the go:generate line; server/wire/record.go
+// ---- The record codec of Stamp (the -record flags on the go:generate line; server/wire/recordwire
 // defines the canonical form) ----
 
 // StampRecord describes Stamp, the contract's record type: the store keeps one canonical JSON document
 // per Stamp, keyed by Kind and indexed by When, and the record formats carry the same document.
-var StampRecord = &wire.RecordType{
+var StampRecord = &recordwire.Type{
 	Name: "Stamp", Type: typeStamp, Key: "Kind", Index: "When",
 	Fields: []string{"When", "MaybeWhen", "Kind", "Ticks"},
-	New:    func() wire.Record { return new(Stamp) },
+	New:    func() recordwire.Record { return new(Stamp) },
 }
 
-var _ wire.Record = (*Stamp)(nil)
+var _ recordwire.Record = (*Stamp)(nil)
 
 // UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
 // stays on the stack (no allocation besides the values').
-func (v *Stamp) UnmarshalRecord(doc []byte, mode wire.RecordMode) error {
-	var r wire.RecordReader
+func (v *Stamp) UnmarshalRecord(doc []byte, mode recordwire.Mode) error {
+	var r recordwire.Reader
 	r.Reset(doc, mode)
 	if err := v.DecodeRecord(&r); err != nil {
 		return err
@@ -3449,17 +3449,17 @@ func (v *Stamp) RecordIndex() string {
 // AppendRecord appends Stamp as a JSON object, every element in schema order.
 func (v *Stamp) AppendRecord(b []byte) []byte {
 	b = append(b, `{"When":`...)
-	b = wire.AppendRecordDateTime(b, v.When)
+	b = recordwire.AppendDateTime(b, v.When)
 	b = append(b, `,"MaybeWhen":`...)
 	if v.MaybeWhen == nil {
 		b = append(b, "null"...)
 	} else {
-		b = wire.AppendRecordDateTime(b, *v.MaybeWhen)
+		b = recordwire.AppendDateTime(b, *v.MaybeWhen)
 	}
 	b = append(b, `,"Kind":`...)
-	b = wire.AppendRecordString(b, v.Kind)
+	b = recordwire.AppendString(b, v.Kind)
 	b = append(b, `,"Ticks":`...)
-	b = wire.AppendRecordInt(b, int64(v.Ticks))
+	b = recordwire.AppendInt(b, int64(v.Ticks))
 	return append(b, '}')
 }
 
@@ -3467,7 +3467,7 @@ func (v *Stamp) AppendRecord(b []byte) []byte {
 var recordKeysStamp = []string{"When", "MaybeWhen", "Kind", "Ticks"}
 
 // DecodeRecord reads Stamp from a JSON object, keys in any order; a missing key leaves its zero value.
-func (v *Stamp) DecodeRecord(r *wire.RecordReader) error {
+func (v *Stamp) DecodeRecord(r *recordwire.Reader) error {
 	if err := r.BeginObject(); err != nil {
 		return err
 	}
@@ -3486,7 +3486,7 @@ func (v *Stamp) DecodeRecord(r *wire.RecordReader) error {
 			seen[0] = true
 			v.When, err = r.DateTime()
 			if err != nil {
-				return wire.RecordPath("When", err)
+				return recordwire.Path("When", err)
 			}
 		case "MaybeWhen":
 			if seen[1] {
@@ -3496,12 +3496,12 @@ func (v *Stamp) DecodeRecord(r *wire.RecordReader) error {
 			if r.Null() {
 				v.MaybeWhen = nil
 			} else {
-				var x wire.DateTime
+				var x xsd.DateTime
 				x, err = r.DateTime()
 				v.MaybeWhen = &x
 			}
 			if err != nil {
-				return wire.RecordPath("MaybeWhen", err)
+				return recordwire.Path("MaybeWhen", err)
 			}
 		case "Kind":
 			if seen[2] {
@@ -3510,7 +3510,7 @@ func (v *Stamp) DecodeRecord(r *wire.RecordReader) error {
 			seen[2] = true
 			v.Kind, err = r.String()
 			if err != nil {
-				return wire.RecordPath("Kind", err)
+				return recordwire.Path("Kind", err)
 			}
 		case "Ticks":
 			if seen[3] {
@@ -3523,7 +3523,7 @@ func (v *Stamp) DecodeRecord(r *wire.RecordReader) error {
 				v.Ticks = int64(n)
 			}
 			if err != nil {
-				return wire.RecordPath("Ticks", err)
+				return recordwire.Path("Ticks", err)
 			}
 		default:
 			if err := r.Unknown(key, recordKeysStamp); err != nil {

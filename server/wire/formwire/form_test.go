@@ -1,4 +1,4 @@
-package wire
+package formwire
 
 import (
 	"strings"
@@ -7,67 +7,69 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // TestFormNames: parameter names match without regard to case, and an array parameter's values come
 // in the order given, never split (asmx-typezoo/more get-EchoIds-name-case, get-EchoInt-name-case,
 // get-EchoIds-comma).
 func TestFormNames(t *testing.T) {
-	form, err := ParseForm("IDS=a&ids=b&N=5&ids=c%2Cd&ids=&text=x&text=y")
+	form, err := Parse("IDS=a&ids=b&N=5&ids=c%2Cd&ids=&text=x&text=y")
 	require.NoError(t, err)
-	defer PutForm(form)
+	defer Put(form)
 
 	assert.Equal(t, []string{"a", "b", "c,d", ""}, form.Values("ids"))
 	assert.Nil(t, form.Values("counts"))
-	v, err := FormParam(form, "n")
+	v, err := Param(form, "n")
 	require.NoError(t, err)
 	assert.Equal(t, "5", v)
-	_, err = FormParam(form, "when")
+	_, err = Param(form, "when")
 	require.ErrorContains(t, err, "The parameter when is required.")
-	_, err = FormParam(form, "text")
+	_, err = Param(form, "text")
 	require.ErrorContains(t, err, "The parameter text is given more than once.")
 }
 
 // TestFormReaders: each reader names the parameter, or the item of an array parameter, in its error.
 func TestFormReaders(t *testing.T) {
-	n, err := FormInt("n", FormScalar, " +7 ", "int", 32)
+	n, err := Int("n", Scalar, " +7 ", "int", 32)
 	require.NoError(t, err)
 	assert.EqualValues(t, 7, n)
-	_, err = FormInt("n", FormScalar, "", "int", 32)
+	_, err = Int("n", Scalar, "", "int", 32)
 	require.ErrorContains(t, err, `The parameter n must be an xsd:int; "" is not.`)
-	_, err = FormInt("counts", 1, "x", "int", 32)
+	_, err = Int("counts", 1, "x", "int", 32)
 	require.ErrorContains(t, err, `The item 2 of the parameter counts must be an xsd:int; "x" is not.`)
 
-	d, err := FormDecimal("amount", FormScalar, "12.50")
+	d, err := Decimal("amount", Scalar, "12.50")
 	require.NoError(t, err)
 	assert.Equal(t, "12.50", d.String())
 	for _, bad := range []string{"12,5", "1,000", "5-", "1E3", ""} { // get-MakeSampleNoKey-amount-comma, get-EchoAmount-*
-		_, err = FormDecimal("amount", FormScalar, bad)
+		_, err = Decimal("amount", Scalar, bad)
 		require.ErrorContains(t, err, `The parameter amount must be an xsd:decimal`, bad)
 	}
 
-	f, err := FormDouble("ratio", FormScalar, "Infinity", "double", 64)
+	f, err := Double("ratio", Scalar, "Infinity", "double", 64)
 	require.NoError(t, err)
 	assert.Equal(t, "INF", FormatDouble(f))
-	_, err = FormDouble("ratio", FormScalar, "1,5", "double", 64)
+	_, err = Double("ratio", Scalar, "1,5", "double", 64)
 	require.ErrorContains(t, err, `The parameter ratio must be an xsd:double; "1,5" is not.`)
 
-	tier := &Type{Name: "Tier", Kind: KindEnum, Enum: []string{"Bronze", "Silver", "Gold"}}
-	e, err := FormEnum("tier", FormScalar, " Gold ", tier)
+	tier := []string{"Bronze", "Silver", "Gold"}
+	e, err := Enum("tier", Scalar, " Gold ", "Tier", tier)
 	require.NoError(t, err)
 	assert.Equal(t, "Gold", e)
 	for _, bad := range []string{"gold", "2", "7", "Silver,Gold", "", "Purple"} { // get-EchoTier-*
-		_, err = FormEnum("tier", FormScalar, bad, tier)
+		_, err = Enum("tier", Scalar, bad, "Tier", tier)
 		require.ErrorContains(t, err, `The parameter tier must be an xsd:Tier`, bad)
 	}
 
-	b, err := FormBase64("data", FormScalar, "+/8=")
+	b, err := Base64("data", Scalar, "+/8=")
 	require.NoError(t, err)
 	assert.Equal(t, []byte{0xfb, 0xff}, b)
-	_, err = FormBase64("data", 0, "***")
+	_, err = Base64("data", 0, "***")
 	require.ErrorContains(t, err, `The item 1 of the parameter data must be an xsd:base64Binary`)
 
-	_, err = FormDateTime("when", FormScalar, "22.11.2026")
+	_, err = DateTime("when", Scalar, "22.11.2026")
 	require.ErrorContains(t, err, `The parameter when must be an xsd:dateTime; "22.11.2026" is not.`)
 }
 
@@ -75,12 +77,12 @@ func TestFormReaders(t *testing.T) {
 // (asmx-typezoo/more get-EchoFlag-*).
 func TestParseFormBool(t *testing.T) {
 	for in, want := range map[string]bool{"true": true, "True": true, "TRUE": true, " false ": false, "False": false, "1": true, "0": false} {
-		got, ok := ParseFormBool(in)
+		got, ok := xsd.ParseFormBool(in)
 		assert.True(t, ok, in)
 		assert.Equal(t, want, got, in)
 	}
 	for _, in := range []string{"yes", "", "t", "truee", "2"} {
-		_, ok := ParseFormBool(in)
+		_, ok := xsd.ParseFormBool(in)
 		assert.False(t, ok, in)
 	}
 }
@@ -109,7 +111,7 @@ func TestParseFormDateTime(t *testing.T) {
 		{"Sun, 22 Nov 2026 10:15:30 GMT", "2026-11-22T10:15:30Z"},            // rfc1123: ASMX 11:15:30+01:00
 		{" 2026-11-22 10:15:30 ", "2026-11-22T10:15:30"},                     //
 	} {
-		v, ok := ParseFormDateTime(tt.in)
+		v, ok := xsd.ParseFormDateTime(tt.in)
 		if assert.True(t, ok, tt.in) {
 			assert.Equal(t, tt.want, v.String(), tt.in)
 		}
@@ -128,7 +130,7 @@ func TestParseFormDateTime(t *testing.T) {
 		"2026-11-22 10:15:3",
 		"2026-11-22X10:15:30",
 	} {
-		_, ok := ParseFormDateTime(in)
+		_, ok := xsd.ParseFormDateTime(in)
 		assert.False(t, ok, in)
 	}
 }
@@ -143,22 +145,22 @@ func FuzzFormValues(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if b, ok := ParseBool(s); ok {
-			fb, fok := ParseFormBool(s)
+		if b, ok := xsd.ParseBool(s); ok {
+			fb, fok := xsd.ParseFormBool(s)
 			require.True(t, fok)
 			require.Equal(t, b, fb)
 		}
-		xsd, xsdOK := ParseDateTime(s)
-		v, ok := ParseFormDateTime(s)
-		if xsdOK {
+		strict, strictOK := xsd.ParseDateTime(s)
+		v, ok := xsd.ParseFormDateTime(s)
+		if strictOK {
 			require.True(t, ok, "%q is an xsd:dateTime", s)
-			require.Equal(t, xsd, v)
+			require.Equal(t, strict, v)
 		}
 		if !ok {
 			return
 		}
 		require.Zero(t, v.Time.Nanosecond()%100, "%q is rounded to ticks", s)
-		back, ok := ParseDateTime(v.String())
+		back, ok := xsd.ParseDateTime(v.String())
 		require.True(t, ok, "%q (from %q) reads back", v.String(), s)
 		require.True(t, back.Time.Equal(v.Time) && back.NoZone == v.NoZone, "%q (from %q) reads back as itself", v.String(), s)
 		require.False(t, strings.ContainsAny(v.String(), " /"))

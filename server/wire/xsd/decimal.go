@@ -1,7 +1,6 @@
-package wire
+package xsd
 
 import (
-	"encoding/json"
 	"math/big"
 	"strings"
 )
@@ -143,54 +142,10 @@ func (d Decimal) AppendText(b []byte) []byte {
 	return append(b, d.text...)
 }
 
-// Rat returns the value as an exact rational number, for arithmetic.
-func (d Decimal) Rat() *big.Rat {
+// rat returns the value as an exact rational number, for arithmetic.
+func (d Decimal) rat() *big.Rat {
 	r, _ := new(big.Rat).SetString(d.String())
 	return r
-}
-
-// AppendDecimal appends <name>d</name>.
-func AppendDecimal(b []byte, name string, d Decimal) []byte {
-	b = AppendStart(b, name)
-	b = d.AppendText(b)
-	return AppendEnd(b, name)
-}
-
-// ReadDecimal reads an xsd:decimal element.
-func (r *Reader) ReadDecimal(s Start, what string) (Decimal, error) {
-	text, err := r.Text(s, what)
-	if err != nil {
-		return Decimal{}, err
-	}
-	d, ok := ParseDecimal(text)
-	if !ok {
-		return Decimal{}, BadValue(what, "decimal", text)
-	}
-	return d, nil
-}
-
-// AppendJSONDecimal appends d as a JSON number in its lexical form, scale kept, as ASP.NET's
-// JavaScriptSerializer writes a decimal (1.10, not 1.1).
-func AppendJSONDecimal(b []byte, d Decimal) []byte { return d.AppendText(b) }
-
-// JSONDecimal reads an xsd:decimal from a JSON number, or from a string holding one (which keeps
-// digits a JavaScript number would round, as JavaScriptSerializer also accepts). The lexical rules
-// are ParseDecimal's: a number in exponent form is refused.
-func JSONDecimal(tok json.Token, what string) (Decimal, error) {
-	var text string
-	switch t := tok.(type) {
-	case json.Number:
-		text = string(t)
-	case string:
-		text = t
-	default:
-		return Decimal{}, WrongJSONType(what, "a number", tok)
-	}
-	d, ok := ParseDecimal(text)
-	if !ok {
-		return Decimal{}, BadValue(what, "decimal", text)
-	}
-	return d, nil
 }
 
 // MarshalText and UnmarshalText make a Decimal an encoding.TextMarshaler, so code outside the

@@ -1,4 +1,4 @@
-package wire_test
+package xmlwire_test
 
 import (
 	"encoding/xml"
@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server/internal/testsupport"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // TestXMLCarried pins the expected round trip of characters XML cannot carry, which the server root's
@@ -24,7 +24,7 @@ func TestXMLCarried(t *testing.T) {
 	} {
 		require.Equal(t, tc.want, testsupport.XMLCarried(tc.in), "%q", tc.in)
 		// The writer replaces the same characters (and escapes the rest).
-		escaped := string(wire.AppendEscaped(nil, tc.in))
+		escaped := string(xmlwire.AppendEscaped(nil, tc.in))
 		require.Equal(t, tc.want, unescapeXML(t, escaped), "AppendEscaped(%q) = %q", tc.in, escaped)
 	}
 }

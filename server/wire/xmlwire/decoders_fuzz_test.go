@@ -1,4 +1,4 @@
-package wire_test
+package xmlwire_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/internal/testsupport"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -82,7 +83,7 @@ func decoderTargets(ops []*wire.Operation) ([]decoderTarget, error) {
 }
 
 // fuzzDecoderLimits are the service's default limits.
-var fuzzDecoderLimits = wire.Limits{MaxDepth: 32, MaxElements: 1000}
+var fuzzDecoderLimits = xmlwire.Limits{MaxDepth: 32, MaxElements: 1000}
 
 // decodeWrapped decodes content as the children of a synthetic element in the service namespace, the
 // way the SOAP binding hands a wrapper's content to its generated decoder, with one mode of the reader.
@@ -91,7 +92,7 @@ func decodeWrapped(target decoderTarget, content []byte, fast bool) (wire.Messag
 	doc = append(doc, `<w xmlns="`+wsdl.DefaultNamespace+`">`...)
 	doc = append(doc, content...)
 	doc = append(doc, "</w>"...)
-	r := wire.NewReader(doc, wsdl.DefaultNamespace, fuzzDecoderLimits, fast)
+	r := xmlwire.NewReader(doc, wsdl.DefaultNamespace, fuzzDecoderLimits, fast)
 	if _, err := r.Root(); err != nil {
 		return nil, err
 	}
@@ -124,7 +125,7 @@ var decoderSeedShapes = []string{
 	`<%[1]s>` + strings.Repeat("<a>", 40) + strings.Repeat("</a>", 40) + `</%[1]s>`,
 }
 
-// FuzzGeneratedDecoders holds the two modes of wire.Reader to each other at the message level, for
+// FuzzGeneratedDecoders holds the two modes of xmlwire.Reader to each other at the message level, for
 // every generated decoder (testsupport's filler reaches them all from the descriptors): whenever fast mode
 // decodes arbitrary content, full mode decodes it too, to a reflect.DeepEqual value; an error of the
 // content's meaning (a repeated element, a bad value) is the same in both. FuzzFastEnvelope covers the
@@ -158,7 +159,7 @@ func fuzzDecoders(f *testing.F, ops []*wire.Operation) {
 		got, err := decodeWrapped(target, content, true)
 		want, fullErr := decodeWrapped(target, content, false)
 		if err != nil {
-			if err != wire.ErrFallback && (fullErr == nil || err.Error() != fullErr.Error()) {
+			if err != xmlwire.ErrFallback && (fullErr == nil || err.Error() != fullErr.Error()) {
 				t.Fatalf("%s: fast mode reported %v, full mode %v: %q", target.name, err, fullErr, content)
 			}
 			return

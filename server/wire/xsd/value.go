@@ -1,4 +1,4 @@
-package wire
+package xsd
 
 import (
 	"encoding/base64"
@@ -11,18 +11,18 @@ import (
 // The lexical forms of the XSD simple types, as ASMX (XmlSerializer and XmlConvert) writes and reads
 // them; ../shared/reference/asmx-typezoo holds the captures each rule is taken from.
 
-// AppendDoubleValue appends f as .NET Framework's "R" format writes an xsd:double: 15 significant
+// AppendDouble appends f as .NET Framework's "R" format writes an xsd:double: 15 significant
 // digits when they round-trip, 17 otherwise; fixed notation for decimal exponents from -5 to 14
 // (16 with 17 digits), else E notation with a sign and at least two exponent digits (1E+21, 1E-07);
 // NaN, INF, -INF and -0 for the special values. Go's shortest form (strconv 'g', -1) differs, e.g.
 // 0.33333333333333331 is written by .NET where Go writes 0.3333333333333333.
-func AppendDoubleValue(b []byte, f float64) []byte {
+func AppendDouble(b []byte, f float64) []byte {
 	return appendRoundTrip(b, f, 64, 15, 17)
 }
 
-// AppendFloatValue appends f as .NET Framework's "R" format writes an xsd:float: 7 significant digits
-// when they round-trip, 9 otherwise, with the rules of AppendDoubleValue.
-func AppendFloatValue(b []byte, f float32) []byte {
+// AppendFloat appends f as .NET Framework's "R" format writes an xsd:float: 7 significant digits
+// when they round-trip, 9 otherwise, with the rules of AppendDouble.
+func AppendFloat(b []byte, f float32) []byte {
 	return appendRoundTrip(b, float64(f), 32, 7, 9)
 }
 
@@ -278,9 +278,6 @@ func parseDateTimeSlow(s string) (DateTime, bool) {
 	return roundTicks(DateTime{Time: time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.FixedZone("", secs))})
 }
 
-// unixMilliUTC is the UTC time ms milliseconds after the Unix epoch.
-func unixMilliUTC(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
-
 // The HTTP GET and POST bindings read parameters with ASMX's URL reader (ScalarFormatter.FromString:
 // Convert.ChangeType with the invariant culture), which takes what .NET's invariant Parse methods take
 // rather than XmlConvert's XSD forms. The readers below accept, on those bindings only, the forms of
@@ -435,3 +432,12 @@ func daysIn(month time.Month, year int) int {
 	}
 	return 30 + int((month+month/8)%2)
 }
+
+// AppendInt, AppendBool and AppendBase64 append a simple value's text.
+func AppendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
+
+// AppendBool appends true or false.
+func AppendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+
+// AppendBase64 appends v in base64 (standard alphabet, padded, no line breaks).
+func AppendBase64(b []byte, v []byte) []byte { return base64.StdEncoding.AppendEncode(b, v) }

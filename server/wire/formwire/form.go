@@ -1,4 +1,4 @@
-package wire
+package formwire
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // Form holds the parameters of an HTTP GET query or POST form body, as url.ParseQuery reads them, in a
@@ -25,17 +26,17 @@ var formPool = sync.Pool{New: func() any { return new(Form) }}
 // errFormEncoding is returned for a query or form that is not valid URL encoding.
 var errFormEncoding = errors.New("invalid URL encoding")
 
-// ParseForm reads raw (a query string or an application/x-www-form-urlencoded body) with the rules of
+// Parse reads raw (a query string or an application/x-www-form-urlencoded body) with the rules of
 // url.ParseQuery: pairs separated by '&', a semicolon refused, names and values unescaped. Give the
-// Form back with PutForm once the decoded request no longer needs it (values are not copied).
-func ParseForm(raw string) (*Form, error) {
+// Form back with Put once the decoded request no longer needs it (values are not copied).
+func Parse(raw string) (*Form, error) {
 	f := formPool.Get().(*Form)
 	f.pairs = f.store[:0]
 	for raw != "" {
 		var part string
 		part, raw, _ = strings.Cut(raw, "&")
 		if strings.Contains(part, ";") {
-			PutForm(f)
+			Put(f)
 			return nil, errFormEncoding
 		}
 		if part == "" {
@@ -45,7 +46,7 @@ func ParseForm(raw string) (*Form, error) {
 		key, err1 := url.QueryUnescape(key)
 		value, err2 := url.QueryUnescape(value)
 		if err1 != nil || err2 != nil {
-			PutForm(f)
+			Put(f)
 			return nil, errFormEncoding
 		}
 		f.pairs = append(f.pairs, formPair{key, value})
@@ -53,8 +54,8 @@ func ParseForm(raw string) (*Form, error) {
 	return f, nil
 }
 
-// PutForm returns f to the pool.
-func PutForm(f *Form) {
+// Put returns f to the pool.
+func Put(f *Form) {
 	clear(f.store[:])
 	f.pairs = nil
 	formPool.Put(f)
@@ -89,7 +90,7 @@ func (f *Form) Values(name string) []string {
 }
 
 // Parameters of the HTTP GET and POST bindings. The generated DecodeForm reads each parameter with
-// FormParam (a simple type) or Form.Values (an array of a simple type), then converts each value with
+// Param (a simple type) or Form.Values (an array of a simple type), then converts each value with
 // the Form reader of its XSD type, which names the parameter, or the item of an array parameter, in
 // its error. The rules are ASMX's (asmx-typezoo/more, README §1 and §5; docs/bindings.md):
 //
@@ -101,103 +102,109 @@ func (f *Form) Values(name string) []string {
 //     is an empty array (ASMX fails with a null reference, 500): a query cannot tell an empty array
 //     from a missing one, and an empty array is what a client with no items sends.
 
-// FormScalar is the item argument of the Form readers for a simple parameter, as opposed to the
+// Scalar is the item argument of the Form readers for a simple parameter, as opposed to the
 // (0-based) index of an item of an array parameter.
-const FormScalar = -1
+const Scalar = -1
 
-// FormParam returns the value of the simple parameter name: an error naming it when it is left out
+// Param returns the value of the simple parameter name: an error naming it when it is left out
 // or given more than once.
-func FormParam(form *Form, name string) (string, error) {
+func Param(form *Form, name string) (string, error) {
 	v, n := form.Lookup(name)
 	switch n {
 	case 0:
-		return "", FormRequired(name)
+		return "", required(name)
 	case 1:
 		return v, nil
 	}
-	return "", Duplicate("parameter " + name)
+	return "", xsd.Duplicate("parameter " + name)
 }
 
-// FormRequired is the error for a parameter left out.
-func FormRequired(name string) error {
+// required is the error for a parameter left out.
+func required(name string) error {
 	return fault.Errorf(fault.InvalidArgument, "The parameter %s is required.", name)
 }
 
 // formWhat names a parameter, or item (0-based) of an array parameter, in errors.
 func formWhat(name string, item int) string {
-	if item == FormScalar {
+	if item == Scalar {
 		return "parameter " + name
 	}
 	return "item " + strconv.Itoa(item+1) + " of the parameter " + name
 }
 
-// FormInt reads an integer of the given XSD type and size: the xsd forms, as Int32.Parse reads them
+// Int reads an integer of the given XSD type and size: the xsd forms, as Int32.Parse reads them
 // too (white space around, a sign).
-func FormInt(name string, item int, v, xsdType string, bits int) (int64, error) {
-	n, ok := ParseInt(v, bits)
+func Int(name string, item int, v, xsdType string, bits int) (int64, error) {
+	n, ok := xsd.ParseInt(v, bits)
 	if !ok {
-		return 0, BadValue(formWhat(name, item), xsdType, v)
+		return 0, xsd.BadValue(formWhat(name, item), xsdType, v)
 	}
 	return n, nil
 }
 
-// FormBool reads a boolean with ParseFormBool's forms.
-func FormBool(name string, item int, v string) (bool, error) {
-	b, ok := ParseFormBool(v)
+// Bool reads a boolean with ParseFormBool's forms.
+func Bool(name string, item int, v string) (bool, error) {
+	b, ok := xsd.ParseFormBool(v)
 	if !ok {
-		return false, BadValue(formWhat(name, item), "boolean", v)
+		return false, xsd.BadValue(formWhat(name, item), "boolean", v)
 	}
 	return b, nil
 }
 
-// FormDouble reads an xsd:double (bits 64) or xsd:float (bits 32).
-func FormDouble(name string, item int, v, xsdType string, bits int) (float64, error) {
-	f, ok := ParseDouble(v, bits)
+// Double reads an xsd:double (bits 64) or xsd:float (bits 32).
+func Double(name string, item int, v, xsdType string, bits int) (float64, error) {
+	f, ok := xsd.ParseDouble(v, bits)
 	if !ok {
-		return 0, BadValue(formWhat(name, item), xsdType, v)
+		return 0, xsd.BadValue(formWhat(name, item), xsdType, v)
 	}
 	return f, nil
 }
 
-// FormDateTime reads a dateTime with ParseFormDateTime's forms.
-func FormDateTime(name string, item int, v string) (DateTime, error) {
-	t, ok := ParseFormDateTime(v)
+// DateTime reads a dateTime with ParseFormDateTime's forms.
+func DateTime(name string, item int, v string) (xsd.DateTime, error) {
+	t, ok := xsd.ParseFormDateTime(v)
 	if !ok {
-		return DateTime{}, BadValue(formWhat(name, item), "dateTime", v)
+		return xsd.DateTime{}, xsd.BadValue(formWhat(name, item), "dateTime", v)
 	}
 	return t, nil
 }
 
-// FormDecimal reads an xsd:decimal with ParseDecimal's rules. Unlike ASMX's URL reader, which reads
+// Decimal reads an xsd:decimal with ParseDecimal's rules. Unlike ASMX's URL reader, which reads
 // amount=12,5 as 125 and 5- as -5 (a comma is a thousands separator to it, and a sign may trail), the
 // value is held to the xsd:decimal lexical space like on every other binding.
-func FormDecimal(name string, item int, v string) (Decimal, error) {
-	d, ok := ParseDecimal(v)
+func Decimal(name string, item int, v string) (xsd.Decimal, error) {
+	d, ok := xsd.ParseDecimal(v)
 	if !ok {
-		return Decimal{}, BadValue(formWhat(name, item), "decimal", v)
+		return xsd.Decimal{}, xsd.BadValue(formWhat(name, item), "decimal", v)
 	}
 	return d, nil
 }
 
-// FormBase64 reads an xsd:base64Binary.
-func FormBase64(name string, item int, v string) ([]byte, error) {
-	b, ok := ParseBase64(v)
+// Base64 reads an xsd:base64Binary.
+func Base64(name string, item int, v string) ([]byte, error) {
+	b, ok := xsd.ParseBase64(v)
 	if !ok {
-		return nil, BadValue(formWhat(name, item), "base64Binary", v)
+		return nil, xsd.BadValue(formWhat(name, item), "base64Binary", v)
 	}
 	return b, nil
 }
 
-// FormEnum reads a value of the enumeration t: one of its names, exactly, with the white space around
+// Enum reads a value of the enumeration xsdType whose members are members: one of its names, exactly, with the white space around
 // it trimmed, as Enum.Parse reads it (get-EchoTier-spaces). ASMX's URL reader also takes a member's
 // number (tier=2 for Gold) and comma-separated names; they are refused, the number because it is no
 // name of the contract and would read any out-of-range number as a value the service cannot write.
-func FormEnum(name string, item int, v string, t *Type) (string, error) {
+func Enum(name string, item int, v string, xsdType string, members []string) (string, error) {
 	text := strings.TrimSpace(v)
-	for _, e := range t.Enum {
+	for _, e := range members {
 		if text == e {
 			return e, nil
 		}
 	}
-	return "", BadValue(formWhat(name, item), t.Name, v)
+	return "", xsd.BadValue(formWhat(name, item), xsdType, v)
 }
+
+// FormatInt, FormatBool, FormatDouble and FormatFloat write simple values as form values.
+func FormatInt(n int64) string      { return strconv.FormatInt(n, 10) }
+func FormatBool(v bool) string      { return strconv.FormatBool(v) }
+func FormatDouble(f float64) string { return string(xsd.AppendDouble(nil, f)) }
+func FormatFloat(f float32) string  { return string(xsd.AppendFloat(nil, f)) }

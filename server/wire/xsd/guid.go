@@ -1,7 +1,6 @@
-package wire
+package xsd
 
 import (
-	"encoding/json"
 	"strings"
 )
 
@@ -137,47 +136,6 @@ func (g GUID) AppendText(b []byte) []byte {
 
 // String returns the lexical form.
 func (g GUID) String() string { return string(g.AppendText(make([]byte, 0, 36))) }
-
-// AppendGUID appends <name>g</name>.
-func AppendGUID(b []byte, name string, g GUID) []byte {
-	b = AppendStart(b, name)
-	b = g.AppendText(b)
-	return AppendEnd(b, name)
-}
-
-// ReadGUID reads a guid element.
-func (r *Reader) ReadGUID(s Start, what string) (GUID, error) {
-	text, err := r.Text(s, what)
-	if err != nil {
-		return GUID{}, err
-	}
-	g, ok := ParseGUID(text)
-	if !ok {
-		return GUID{}, BadValue(what, "guid", text)
-	}
-	return g, nil
-}
-
-// AppendJSONGUID appends g as a JSON string, lower case 8-4-4-4-12, as JavaScriptSerializer writes a
-// Guid.
-func AppendJSONGUID(b []byte, g GUID) []byte {
-	b = append(b, '"')
-	b = g.AppendText(b)
-	return append(b, '"')
-}
-
-// JSONGUID reads a guid from a JSON string.
-func JSONGUID(tok json.Token, what string) (GUID, error) {
-	s, ok := tok.(string)
-	if !ok {
-		return GUID{}, WrongJSONType(what, "a guid string", tok)
-	}
-	g, ok := ParseGUID(s)
-	if !ok {
-		return GUID{}, BadValue(what, "guid", s)
-	}
-	return g, nil
-}
 
 // MarshalText and UnmarshalText make a GUID an encoding.TextMarshaler (see Decimal.MarshalText).
 func (g GUID) MarshalText() ([]byte, error) { return g.AppendText(nil), nil }

@@ -1,9 +1,11 @@
-package wire
+package xmlwire
 
 import (
 	"encoding/base64"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // Namespaces the wire format uses (XML Schema Part 1 §3.2.7, §2.6).
@@ -91,8 +93,8 @@ func AppendEnd(b []byte, name string) []byte {
 	return append(b, '>')
 }
 
-// AppendEmpty appends <name />, the form ASMX writes for an empty element.
-func AppendEmpty(b []byte, name string) []byte {
+// appendEmpty appends <name />, the form ASMX writes for an empty element.
+func appendEmpty(b []byte, name string) []byte {
 	b = append(b, '<')
 	b = append(b, name...)
 	return append(b, " />"...)
@@ -109,7 +111,7 @@ func AppendNil(b []byte, name string) []byte {
 // AppendString appends <name>s</name>, or <name /> when s is empty.
 func AppendString(b []byte, name, s string) []byte {
 	if s == "" {
-		return AppendEmpty(b, name)
+		return appendEmpty(b, name)
 	}
 	b = AppendStart(b, name)
 	b = AppendEscaped(b, s)
@@ -133,14 +135,14 @@ func AppendBool(b []byte, name string, v bool) []byte {
 // AppendDouble appends <name>f</name> in .NET's round-trip form (see AppendDoubleValue).
 func AppendDouble(b []byte, name string, f float64) []byte {
 	b = AppendStart(b, name)
-	b = AppendDoubleValue(b, f)
+	b = xsd.AppendDouble(b, f)
 	return AppendEnd(b, name)
 }
 
 // AppendFloat appends <name>f</name> in .NET's round-trip form for xsd:float.
 func AppendFloat(b []byte, name string, f float32) []byte {
 	b = AppendStart(b, name)
-	b = AppendFloatValue(b, f)
+	b = xsd.AppendFloat(b, f)
 	return AppendEnd(b, name)
 }
 
@@ -148,7 +150,7 @@ func AppendFloat(b []byte, name string, f float32) []byte {
 // for an empty value. A nil slice is an absent element, which the generated code handles.
 func AppendBase64(b []byte, name string, v []byte) []byte {
 	if len(v) == 0 {
-		return AppendEmpty(b, name)
+		return appendEmpty(b, name)
 	}
 	b = AppendStart(b, name)
 	b = base64.StdEncoding.AppendEncode(b, v)
@@ -156,23 +158,21 @@ func AppendBase64(b []byte, name string, v []byte) []byte {
 }
 
 // AppendDateTime appends <name>dateTime</name> (see DateTime.AppendText).
-func AppendDateTime(b []byte, name string, v DateTime) []byte {
+func AppendDateTime(b []byte, name string, v xsd.DateTime) []byte {
 	b = AppendStart(b, name)
 	b = v.AppendText(b)
 	return AppendEnd(b, name)
 }
 
-// AppendIntValue, AppendBoolValue and AppendBase64Value append a simple value's text.
-func AppendIntValue(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
-
-// AppendBoolValue appends true or false.
-func AppendBoolValue(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
-
-// AppendBase64Value appends v in base64 (standard alphabet, padded, no line breaks).
-func AppendBase64Value(b []byte, v []byte) []byte { return base64.StdEncoding.AppendEncode(b, v) }
+// Content is a value that writes an element's content: the generated complex types and wrappers
+// (every wire.Message is one).
+type Content interface {
+	// AppendXML appends the element's children in schema order.
+	AppendXML(b []byte) []byte
+}
 
 // AppendComplex appends <name>content</name> with m's content, or <name /> when m writes none.
-func AppendComplex(b []byte, name string, m Message) []byte {
+func AppendComplex(b []byte, name string, m Content) []byte {
 	b = append(b, '<')
 	b = append(b, name...)
 	mark := len(b)

@@ -1,4 +1,4 @@
-package wire
+package xmlwire
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -767,21 +766,6 @@ func onlyXMLChars(b []byte) bool {
 		i += width
 	}
 	return true
-}
-
-// Value errors, named by what they are about ("parameter id", "element FirstName").
-
-// BadValue reports a value its XSD type cannot carry.
-func BadValue(what, xsdType, value string) error {
-	if len(value) > 64 {
-		value = value[:64] + "…"
-	}
-	return fault.Errorf(fault.InvalidArgument, "The %s must be an xsd:%s; %q is not.", what, xsdType, strings.ToValidUTF8(value, "\uFFFD"))
-}
-
-// Duplicate reports an element given more than once where the schema allows one.
-func Duplicate(what string) error {
-	return fault.Errorf(fault.InvalidArgument, "The %s is given more than once.", what)
 }
 
 // WrongNamespace reports an element that was sent outside the service namespace.

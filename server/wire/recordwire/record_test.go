@@ -1,4 +1,4 @@
-package wire_test
+package recordwire_test
 
 import (
 	"encoding/json"
@@ -11,7 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/gen"
-	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // The generated record codecs are tested on every XSD type in tools/gowsdlgen/internal/zoo
@@ -20,7 +21,7 @@ import (
 
 func TestAppendRecordString(t *testing.T) {
 	for _, s := range []string{"", "plain", `"quoted" \ back`, "\x00\x01\b\f\n\r\t\x1f\x7f", "<&>'", "café 😀 \u2028", "\xff bad \xc3"} {
-		b := wire.AppendRecordString(nil, s)
+		b := recordwire.AppendString(nil, s)
 		require.True(t, json.Valid(b), "%q", b)
 		var back string
 		require.NoError(t, json.Unmarshal(b, &back))
@@ -30,7 +31,7 @@ func TestAppendRecordString(t *testing.T) {
 			assert.Equal(t, strings.ToValidUTF8(s, "\uFFFD"), back, "invalid UTF-8 becomes U+FFFD")
 		}
 	}
-	assert.Equal(t, `"<&>\"\\\n\u0001é"`, string(wire.AppendRecordString(nil, "<&>\"\\\n\x01é")), "only what JSON requires is escaped")
+	assert.Equal(t, `"<&>\"\\\n\u0001é"`, string(recordwire.AppendString(nil, "<&>\"\\\n\x01é")), "only what JSON requires is escaped")
 }
 
 func TestAppendRecordDouble(t *testing.T) {
@@ -42,16 +43,16 @@ func TestAppendRecordDouble(t *testing.T) {
 		{1.0 / 3, "0.3333333333333333"}, {1e21, "1e+21"}, {1e-7, "1e-07"}, {math.MaxFloat64, "1.7976931348623157e+308"},
 		{5e-324, "5e-324"}, {-2.5, "-2.5"},
 	} {
-		assert.Equal(t, c.want, string(wire.AppendRecordDouble(nil, c.f)))
+		assert.Equal(t, c.want, string(recordwire.AppendDouble(nil, c.f)))
 	}
-	assert.Equal(t, "0.1", string(wire.AppendRecordFloat(nil, 0.1)), "float's shortest form is float32's")
-	assert.Equal(t, "3.4028235e+38", string(wire.AppendRecordFloat(nil, math.MaxFloat32)))
+	assert.Equal(t, "0.1", string(recordwire.AppendFloat(nil, 0.1)), "float's shortest form is float32's")
+	assert.Equal(t, "3.4028235e+38", string(recordwire.AppendFloat(nil, math.MaxFloat32)))
 }
 
 // TestRecordReaderValues reads each kind of value from its canonical and other spellings.
 func TestRecordReaderValues(t *testing.T) {
-	read := func(doc string, fn func(r *wire.RecordReader) error) error {
-		r := wire.NewRecordReader([]byte(doc), wire.RecordStrict)
+	read := func(doc string, fn func(r *recordwire.Reader) error) error {
+		r := recordwire.NewReader([]byte(doc), recordwire.Strict)
 		if err := fn(r); err != nil {
 			return err
 		}
@@ -71,7 +72,7 @@ func TestRecordReaderValues(t *testing.T) {
 		{"+1", 32, 0, false}, {"1.", 32, 0, false}, {"null", 32, 0, true},
 	} {
 		var got int64
-		err := read(c.doc, func(r *wire.RecordReader) (err error) { got, err = r.Int("int", c.bits); return })
+		err := read(c.doc, func(r *recordwire.Reader) (err error) { got, err = r.Int("int", c.bits); return })
 		if c.ok {
 			assert.NoError(t, err, c.doc)
 			assert.Equal(t, c.want, got, c.doc)
@@ -88,7 +89,7 @@ func TestRecordReaderValues(t *testing.T) {
 		{`"Infinity"`, 0, false}, {"1e400", 0, false}, {".5", 0, false}, {"0x10", 0, false}, {`"1"`, 0, false},
 	} {
 		var got float64
-		err := read(c.doc, func(r *wire.RecordReader) (err error) { got, err = r.Double("double", 64); return })
+		err := read(c.doc, func(r *recordwire.Reader) (err error) { got, err = r.Double("double", 64); return })
 		if c.ok {
 			assert.NoError(t, err, c.doc)
 			assert.Equal(t, math.Float64bits(c.want), math.Float64bits(got), c.doc)
@@ -96,13 +97,13 @@ func TestRecordReaderValues(t *testing.T) {
 			assert.Error(t, err, c.doc)
 		}
 	}
-	var when wire.DateTime
-	require.NoError(t, read(`"2026-11-22T10:15:30.1234567-03:30"`, func(r *wire.RecordReader) (err error) { when, err = r.DateTime(); return }))
+	var when xsd.DateTime
+	require.NoError(t, read(`"2026-11-22T10:15:30.1234567-03:30"`, func(r *recordwire.Reader) (err error) { when, err = r.DateTime(); return }))
 	assert.Equal(t, "2026-11-22T10:15:30.1234567-03:30", when.String())
 	var data []byte
-	require.NoError(t, read(`""`, func(r *wire.RecordReader) (err error) { data, err = r.Base64(); return }))
+	require.NoError(t, read(`""`, func(r *recordwire.Reader) (err error) { data, err = r.Base64(); return }))
 	assert.Equal(t, []byte{}, data)
-	require.NoError(t, read(`null`, func(r *wire.RecordReader) (err error) { data, err = r.Base64(); return }))
+	require.NoError(t, read(`null`, func(r *recordwire.Reader) (err error) { data, err = r.Base64(); return }))
 	assert.Nil(t, data)
 }
 
@@ -114,7 +115,7 @@ func FuzzRecordReader(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		r := wire.NewRecordReader(doc, wire.RecordLenient)
+		r := recordwire.NewReader(doc, recordwire.Lenient)
 		raw, err := r.RawValue()
 		if err == nil {
 			err = r.End()
@@ -128,7 +129,7 @@ func FuzzRecordReader(f *testing.F) {
 		case err == nil && len(raw) > 0 && raw[0] == '"':
 			var want string
 			require.NoError(t, json.Unmarshal(raw, &want))
-			got, err := wire.NewRecordReader(raw, wire.RecordStrict).String()
+			got, err := recordwire.NewReader(raw, recordwire.Strict).String()
 			require.NoError(t, err)
 			if got != want {
 				t.Fatalf("read %q as %q, encoding/json as %q", raw, got, want)
@@ -145,13 +146,13 @@ func benchContact() *gen.Contact {
 }
 
 // BenchmarkContactRecordDecode is the store's read path: one document decoded per ReadContact, its
-// strings copied once (lenient) or aliasing the document (the service's RecordAlias).
+// strings copied once (lenient) or aliasing the document (the service's Alias).
 func BenchmarkContactRecordDecode(b *testing.B) {
 	doc := benchContact().AppendRecord(nil)
 	for _, mode := range []struct {
 		name string
-		mode wire.RecordMode
-	}{{"copy", wire.RecordLenient}, {"alias", wire.RecordLenient | wire.RecordAlias}} {
+		mode recordwire.Mode
+	}{{"copy", recordwire.Lenient}, {"alias", recordwire.Lenient | recordwire.Alias}} {
 		b.Run(mode.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(doc)))
@@ -171,7 +172,7 @@ func BenchmarkContactRecordDecode(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			c := new(gen.Contact)
-			if err := c.UnmarshalRecord(jsonb, wire.RecordLenient|wire.RecordAlias); err != nil {
+			if err := c.UnmarshalRecord(jsonb, recordwire.Lenient|recordwire.Alias); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -205,12 +206,12 @@ func BenchmarkContactJSONDecode(b *testing.B) {
 	}
 }
 
-// TestRecordAlias: under RecordAlias a string without escapes shares the document's memory, one with
+// TestRecordAlias: under Alias a string without escapes shares the document's memory, one with
 // escapes is decoded into its own; without it, no string shares the document.
 func TestRecordAlias(t *testing.T) {
 	doc := []byte(`{"Id":"abc","FirstName":"x\ny","RoleIds":["r1",null,"r2"]}`)
 	c := new(gen.Contact)
-	require.NoError(t, c.UnmarshalRecord(doc, wire.RecordLenient|wire.RecordAlias))
+	require.NoError(t, c.UnmarshalRecord(doc, recordwire.Lenient|recordwire.Alias))
 	assert.Equal(t, "x\ny", c.FirstName)
 	copy(doc[7:10], "XYZ")
 	assert.Equal(t, "XYZ", c.Id, "the id aliases the document")
@@ -218,10 +219,10 @@ func TestRecordAlias(t *testing.T) {
 
 	doc = []byte(`{"Id":"abc"}`)
 	c = new(gen.Contact)
-	require.NoError(t, c.UnmarshalRecord(doc, wire.RecordLenient))
+	require.NoError(t, c.UnmarshalRecord(doc, recordwire.Lenient))
 	copy(doc[7:10], "XYZ")
 	assert.Equal(t, "abc", c.Id, "a copy")
-	err := c.UnmarshalRecord([]byte(`{"Nickname":1}`), wire.RecordStrict|wire.RecordAlias)
+	err := c.UnmarshalRecord([]byte(`{"Nickname":1}`), recordwire.Strict|recordwire.Alias)
 	assert.EqualError(t, err, `record: unknown field "Nickname"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`)
 }
 
@@ -239,13 +240,13 @@ func rolesOf(c *gen.Contact) []string {
 
 func TestEachRecordString(t *testing.T) {
 	var got []string
-	err := wire.EachRecordString([]byte(`{"Id":"a","N":1,"Home":{"Lines":["x",null,"y\n"]},"Tags":[{"K":"v"}]}`), func(path, s string) error {
+	err := recordwire.EachString([]byte(`{"Id":"a","N":1,"Home":{"Lines":["x",null,"y\n"]},"Tags":[{"K":"v"}]}`), func(path, s string) error {
 		got = append(got, path+"="+s)
 		return nil
 	})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Id=a", "Home.Lines[0]=x", "Home.Lines[2]=y\n", "Tags[0].K=v"}, got)
-	assert.Error(t, wire.EachRecordString([]byte(`{"a":"b"} x`), func(string, string) error { return nil }))
+	assert.Error(t, recordwire.EachString([]byte(`{"a":"b"} x`), func(string, string) error { return nil }))
 }
 
 // TestPlainStrings: the word-at-a-time scan stops at every byte that needs a look, wherever it is
@@ -254,14 +255,14 @@ func TestPlainStrings(t *testing.T) {
 	for _, special := range []string{`"`, `\\`, "\x00", "\x1f", "é", "\x7f"} {
 		for pos := range 17 {
 			s := strings.Repeat("a", pos) + special + strings.Repeat("b", 16-pos)
-			doc := wire.AppendRecordString(nil, s)
-			got, err := wire.NewRecordReader(doc, wire.RecordStrict).String()
+			doc := recordwire.AppendString(nil, s)
+			got, err := recordwire.NewReader(doc, recordwire.Strict).String()
 			require.NoError(t, err, "%q", doc)
 			assert.Equal(t, s, got, "%q", doc)
 		}
 	}
-	_, err := wire.NewRecordReader([]byte("\"aaaaaaaa\x01bbbbbbbb\""), wire.RecordStrict).String()
+	_, err := recordwire.NewReader([]byte("\"aaaaaaaa\x01bbbbbbbb\""), recordwire.Strict).String()
 	assert.ErrorContains(t, err, "control character")
-	_, err = wire.NewRecordReader([]byte("\"aaaaaaaaaaaaaaaa"), wire.RecordStrict).String()
+	_, err = recordwire.NewReader([]byte("\"aaaaaaaaaaaaaaaa"), recordwire.Strict).String()
 	assert.ErrorContains(t, err, "unterminated string")
 }
