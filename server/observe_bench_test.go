@@ -13,6 +13,7 @@ import (
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/observe"
+	"github.com/contactsync/contactsync/server/observe/accesslog"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
@@ -99,7 +100,7 @@ func BenchmarkObservedReadContact(b *testing.B) {
 			reg := prometheus.NewRegistry()
 			h := newHandler(instrumented.New(st, instrumented.NewMetrics(reg)))
 			return observe.Middleware(h, observe.Config{
-				Metrics: observe.NewMetrics(reg, h.MetricLabels()), AccessLog: true, AccessLines: observe.NewAccessLog(io.Discard, observe.JSON, nil)})
+				Metrics: observe.NewMetrics(reg, h.MetricLabels()), AccessLog: true, AccessLines: accesslog.New(io.Discard, accesslog.JSON, nil)})
 		}},
 	}
 	soapBody := soapEnvelope(false, ns, "ReadContact", "<id>bench-1</id>")

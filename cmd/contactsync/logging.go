@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/contactsync/contactsync/server/observe"
+	"github.com/contactsync/contactsync/server/observe/accesslog"
 	"github.com/spf13/cobra"
 )
 
@@ -52,17 +52,17 @@ func newLogger(w io.Writer, o logOptions) (*slog.Logger, error) {
 // newAccessLog builds the access line writer matching newLogger(w, o): the same destination, format
 // and level, so its lines are exactly the ones the logger would write. It assumes o was accepted by
 // newLogger.
-func newAccessLog(w io.Writer, o logOptions) *observe.AccessLog {
+func newAccessLog(w io.Writer, o logOptions) *accesslog.Writer {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(o.level.value)) // newLogger has refused a bad level
-	format := observe.Text
+	format := accesslog.Text
 	if o.format.value == "json" {
-		format = observe.JSON
+		format = accesslog.JSON
 	}
 	if o.levelVar != nil {
-		return observe.NewAccessLog(w, format, o.levelVar)
+		return accesslog.New(w, format, o.levelVar)
 	}
-	return observe.NewAccessLog(w, format, level)
+	return accesslog.New(w, format, level)
 }
 
 // choice is a pflag.Value holding one of a fixed list of words.

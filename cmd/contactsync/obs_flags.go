@@ -11,6 +11,7 @@ import (
 
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/observe"
+	"github.com/contactsync/contactsync/server/observe/accesslog"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/instrumented"
 	"github.com/prometheus/client_golang/prometheus"
@@ -28,7 +29,7 @@ type obsOptions struct {
 	accessLog bool
 	// accessLines, set by serve from the log settings, writes the access lines by hand to the log's
 	// destination (server/observe); when nil they go through the logger as slog records.
-	accessLines *observe.AccessLog
+	accessLines *accesslog.Writer
 	// adminPprof serves net/http/pprof under /debug/pprof/ on the admin listener, never on the main
 	// one: profiles reveal the program's internals and cost CPU, so they stay with the metrics on an
 	// address clients do not reach.

@@ -1,6 +1,6 @@
 // Package observe is how the service is operated: the request middleware (X-Request-ID, the in-flight
 // gauge, one event record per request and the observers that read it), the Prometheus metrics, the
-// access log's line writer, the debug trace, and the operational endpoints /healthz, /readyz and
+// access log (its line writer is observe/accesslog), the debug trace, and the operational endpoints /healthz, /readyz and
 // /metrics.
 //
 // The handler reports each stage of a request once (the binding chosen, the authentication decision,

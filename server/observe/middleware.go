@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/observe/accesslog"
 )
 
 // RequestIDHeader carries a request's id: taken from the request when sane, generated otherwise, and
@@ -37,7 +38,7 @@ type Config struct {
 	// AccessLines writes the access lines when set: serve passes one writing to Logger's destination
 	// in Logger's format, which formats a line by hand instead of through a slog record. When nil,
 	// the lines go through Logger.
-	AccessLines *AccessLog
+	AccessLines *accesslog.Writer
 	// Observers read each request's events after the built-in ones (the debug trace, which writes
 	// only while Logger takes debug lines, the metrics, the access log), in this order.
 	Observers []Observer
@@ -62,7 +63,7 @@ func Middleware(next http.Handler, cfg Config) http.Handler {
 	if cfg.AccessLog {
 		access := cfg.AccessLines
 		if access == nil {
-			access = Through(logger)
+			access = accesslog.Through(logger)
 		}
 		o.observers = append(o.observers, accessLine{access})
 	}
@@ -212,14 +213,14 @@ func (o *observer) finish(ex *Exchange, r *http.Request) {
 }
 
 // accessLine is the Observer writing the access log: one line per request.
-type accessLine struct{ log *AccessLog }
+type accessLine struct{ log *accesslog.Writer }
 
 func (a accessLine) Finished(r *http.Request, ev *Events) {
 	path := r.URL.Path
 	if len(path) > maxLoggedPathBytes {
 		path = path[:maxLoggedPathBytes] + "…"
 	}
-	a.log.Log(r.Context(), &Access{Time: ev.End, RequestID: ev.RequestID, Method: r.Method, Path: path,
+	a.log.Log(r.Context(), &accesslog.Entry{Time: ev.End, RequestID: ev.RequestID, Method: r.Method, Path: path,
 		Binding: ev.BindingLabel(), Operation: ev.OperationLabel(), Status: ev.Status, Outcome: ev.Outcome, Duration: ev.Duration,
 		Bytes: ev.Bytes, Remote: r.RemoteAddr, User: ev.User()})
 }

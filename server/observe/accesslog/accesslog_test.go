@@ -1,4 +1,4 @@
-package observe_test
+package accesslog_test
 
 import (
 	"bytes"
@@ -12,18 +12,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/server/observe"
+	"github.com/contactsync/contactsync/server/observe/accesslog"
 )
 
 // slogLine returns what slog's built-in handler of format writes for a, logged at a.Time: the lines
 // AccessLog must reproduce byte for byte.
-func slogLine(t testing.TB, format observe.Format, a observe.Access) string {
+func slogLine(t testing.TB, format accesslog.Format, a accesslog.Entry) string {
 	var buf bytes.Buffer
 	var h slog.Handler = slog.NewTextHandler(&buf, nil)
-	if format == observe.JSON {
+	if format == accesslog.JSON {
 		h = slog.NewJSONHandler(&buf, nil)
 	}
-	r := slog.NewRecord(a.Time, slog.LevelInfo, observe.AccessMessage, 0)
+	r := slog.NewRecord(a.Time, slog.LevelInfo, accesslog.Message, 0)
 	r.AddAttrs(
 		slog.String("request_id", a.RequestID), slog.String("method", a.Method), slog.String("path", a.Path),
 		slog.String("binding", a.Binding), slog.String("operation", a.Operation), slog.Int("status", a.Status),
@@ -36,19 +36,19 @@ func slogLine(t testing.TB, format observe.Format, a observe.Access) string {
 	return buf.String()
 }
 
-func accessLine(t testing.TB, format observe.Format, a observe.Access) string {
+func accessLine(t testing.TB, format accesslog.Format, a accesslog.Entry) string {
 	var buf bytes.Buffer
-	observe.NewAccessLog(&buf, format, nil).Log(context.Background(), &a)
+	accesslog.New(&buf, format, nil).Log(context.Background(), &a)
 	return buf.String()
 }
 
 var formats = []struct {
 	name   string
-	format observe.Format
-}{{"text", observe.Text}, {"json", observe.JSON}}
+	format accesslog.Format
+}{{"text", accesslog.Text}, {"json", accesslog.JSON}}
 
-func ordinary() observe.Access {
-	return observe.Access{
+func ordinary() accesslog.Entry {
+	return accesslog.Entry{
 		Time: time.Date(2026, 11, 21, 7, 1, 39, 500_000_000, time.UTC), RequestID: "3f9a1c2b7d4e-42", Method: "POST",
 		Path: "/contactsync/v1/sync.asmx", Binding: "soap11", Operation: "ReadContact", Status: 200, Outcome: "ok",
 		Duration: 234567 * time.Nanosecond, Bytes: 686, Remote: "127.0.0.1:39104",
@@ -61,35 +61,35 @@ func TestAccessLogMatchesSlog(t *testing.T) {
 	local := time.FixedZone("CET", 3600)
 	cases := []struct {
 		name   string
-		change func(*observe.Access)
+		change func(*accesslog.Entry)
 	}{
-		{"ordinary", func(*observe.Access) {}},
-		{"whole milliseconds", func(a *observe.Access) { a.Time = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }},
-		{"time zone", func(a *observe.Access) { a.Time = time.Date(2026, 1, 2, 3, 4, 5, 123456789, local) }},
-		{"nanoseconds", func(a *observe.Access) { a.Duration = 999 }},
-		{"zero duration", func(a *observe.Access) { a.Duration = 0 }},
-		{"milliseconds", func(a *observe.Access) { a.Duration = 12*time.Millisecond + 345 }},
-		{"seconds", func(a *observe.Access) { a.Duration = 61*time.Second + 5*time.Millisecond }},
-		{"negative", func(a *observe.Access) { a.Duration, a.Bytes = -time.Microsecond, -1 }},
-		{"fault", func(a *observe.Access) {
+		{"ordinary", func(*accesslog.Entry) {}},
+		{"whole milliseconds", func(a *accesslog.Entry) { a.Time = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }},
+		{"time zone", func(a *accesslog.Entry) { a.Time = time.Date(2026, 1, 2, 3, 4, 5, 123456789, local) }},
+		{"nanoseconds", func(a *accesslog.Entry) { a.Duration = 999 }},
+		{"zero duration", func(a *accesslog.Entry) { a.Duration = 0 }},
+		{"milliseconds", func(a *accesslog.Entry) { a.Duration = 12*time.Millisecond + 345 }},
+		{"seconds", func(a *accesslog.Entry) { a.Duration = 61*time.Second + 5*time.Millisecond }},
+		{"negative", func(a *accesslog.Entry) { a.Duration, a.Bytes = -time.Microsecond, -1 }},
+		{"fault", func(a *accesslog.Entry) {
 			a.Status, a.Outcome, a.Binding, a.Operation = 404, "UnknownOperation", "none", "unknown"
 		}},
-		{"IPv6 remote", func(a *observe.Access) { a.Remote = "[::1]:52000" }},
-		{"user", func(a *observe.Access) { a.User = "alice" }},
-		{"user with a space", func(a *observe.Access) { a.User = "Alice Smith" }},
-		{"user with a quote", func(a *observe.Access) { a.User = `o"neil` }},
-		{"space in path", func(a *observe.Access) { a.Path = "/a b" }},
-		{"equals in id", func(a *observe.Access) { a.RequestID = "a=b" }},
-		{"quote and backslash", func(a *observe.Access) { a.RequestID = `x"y\z` }},
-		{"html in path", func(a *observe.Access) { a.Path = "/<script>&amp;" }},
-		{"non-ASCII path", func(a *observe.Access) { a.Path = "/kontakt/äö…" }},
-		{"control byte", func(a *observe.Access) { a.Path = "/a\x01\x7f" }},
-		{"invalid UTF-8", func(a *observe.Access) { a.Path = "/\xff\xfe" }},
-		{"empty path", func(a *observe.Access) { a.Path = "" }},
-		{"year 0", func(a *observe.Access) { a.Time = time.Date(0, 1, 1, 0, 0, 0, 1, time.UTC) }},
-		{"year 9999", func(a *observe.Access) { a.Time = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC) }},
-		{"year 10000", func(a *observe.Access) { a.Time = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }},
-		{"year -1", func(a *observe.Access) { a.Time = time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC) }},
+		{"IPv6 remote", func(a *accesslog.Entry) { a.Remote = "[::1]:52000" }},
+		{"user", func(a *accesslog.Entry) { a.User = "alice" }},
+		{"user with a space", func(a *accesslog.Entry) { a.User = "Alice Smith" }},
+		{"user with a quote", func(a *accesslog.Entry) { a.User = `o"neil` }},
+		{"space in path", func(a *accesslog.Entry) { a.Path = "/a b" }},
+		{"equals in id", func(a *accesslog.Entry) { a.RequestID = "a=b" }},
+		{"quote and backslash", func(a *accesslog.Entry) { a.RequestID = `x"y\z` }},
+		{"html in path", func(a *accesslog.Entry) { a.Path = "/<script>&amp;" }},
+		{"non-ASCII path", func(a *accesslog.Entry) { a.Path = "/kontakt/äö…" }},
+		{"control byte", func(a *accesslog.Entry) { a.Path = "/a\x01\x7f" }},
+		{"invalid UTF-8", func(a *accesslog.Entry) { a.Path = "/\xff\xfe" }},
+		{"empty path", func(a *accesslog.Entry) { a.Path = "" }},
+		{"year 0", func(a *accesslog.Entry) { a.Time = time.Date(0, 1, 1, 0, 0, 0, 1, time.UTC) }},
+		{"year 9999", func(a *accesslog.Entry) { a.Time = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC) }},
+		{"year 10000", func(a *accesslog.Entry) { a.Time = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }},
+		{"year -1", func(a *accesslog.Entry) { a.Time = time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC) }},
 	}
 	for _, f := range formats {
 		for _, c := range cases {
@@ -115,7 +115,7 @@ func FuzzAccessLogMatchesSlog(f *testing.F) {
 			require.Equal(t, slogLine(t, f.format, a), accessLine(t, f.format, a))
 			// The same line again through one AccessLog, the second now cached.
 			var buf bytes.Buffer
-			l := observe.NewAccessLog(&buf, f.format, nil)
+			l := accesslog.New(&buf, f.format, nil)
 			l.Log(context.Background(), &a)
 			buf.Reset()
 			l.Log(context.Background(), &a)
@@ -136,7 +136,7 @@ func TestAccessLogSecondCache(t *testing.T) {
 	}
 	for _, f := range formats {
 		var buf bytes.Buffer
-		l := observe.NewAccessLog(&buf, f.format, nil)
+		l := accesslog.New(&buf, f.format, nil)
 		for _, tm := range times {
 			a := ordinary()
 			a.Time = tm
@@ -154,9 +154,9 @@ func TestAccessLogLevel(t *testing.T) {
 		lines int
 	}{{slog.LevelDebug, 1}, {slog.LevelInfo, 1}, {slog.LevelWarn, 0}, {slog.LevelError, 0}} {
 		t.Run(c.level.String(), func(t *testing.T) {
-			for _, a := range []observe.Access{ordinary(), {Path: "needs quoting"}} {
+			for _, a := range []accesslog.Entry{ordinary(), {Path: "needs quoting"}} {
 				var buf bytes.Buffer
-				observe.NewAccessLog(&buf, observe.Text, c.level).Log(context.Background(), &a)
+				accesslog.New(&buf, accesslog.Text, c.level).Log(context.Background(), &a)
 				assert.Equal(t, c.lines, strings.Count(buf.String(), "\n"))
 			}
 		})
@@ -174,7 +174,7 @@ func TestAccessLogNowAndConcurrency(t *testing.T) {
 		lines = append(lines, string(p))
 		return len(p), nil
 	})
-	l := observe.NewAccessLog(w, observe.JSON, nil)
+	l := accesslog.New(w, accesslog.JSON, nil)
 	before := time.Now().Truncate(time.Second)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -200,7 +200,7 @@ func TestAccessLogNowAndConcurrency(t *testing.T) {
 func TestThrough(t *testing.T) {
 	var buf bytes.Buffer
 	a := ordinary()
-	observe.Through(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
+	accesslog.Through(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
 		ReplaceAttr: func(_ []string, at slog.Attr) slog.Attr {
 			if at.Key == slog.TimeKey {
 				at.Value = slog.TimeValue(a.Time)
@@ -208,7 +208,7 @@ func TestThrough(t *testing.T) {
 			return at
 		},
 	}))).Log(context.Background(), &a)
-	assert.Equal(t, slogLine(t, observe.Text, a), buf.String())
+	assert.Equal(t, slogLine(t, accesslog.Text, a), buf.String())
 }
 
 type writerFunc func([]byte) (int, error)
@@ -224,7 +224,7 @@ func BenchmarkAccessLine(b *testing.B) {
 	b.Run("observe", func(b *testing.B) {
 		for _, f := range formats {
 			b.Run(f.name, func(b *testing.B) {
-				l := observe.NewAccessLog(discard{}, f.format, nil)
+				l := accesslog.New(discard{}, f.format, nil)
 				b.ReportAllocs()
 				for b.Loop() {
 					l.Log(context.Background(), &a)
@@ -236,10 +236,10 @@ func BenchmarkAccessLine(b *testing.B) {
 		for _, f := range formats {
 			b.Run(f.name, func(b *testing.B) {
 				var h slog.Handler = slog.NewTextHandler(discard{}, nil)
-				if f.format == observe.JSON {
+				if f.format == accesslog.JSON {
 					h = slog.NewJSONHandler(discard{}, nil)
 				}
-				l := observe.Through(slog.New(h))
+				l := accesslog.Through(slog.New(h))
 				b.ReportAllocs()
 				for b.Loop() {
 					l.Log(context.Background(), &a)

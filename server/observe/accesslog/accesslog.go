@@ -1,4 +1,8 @@
-package observe
+// Package accesslog writes the access log's lines: one line per request, byte for byte what log/slog's
+// built-in text or JSON handler would write for the same record, formatted by hand into a pooled
+// buffer (a slog record per request costs throughput). observe's middleware writes one Entry per
+// request through a Writer. It imports only the standard library.
+package accesslog
 
 import (
 	"context"
@@ -20,13 +24,13 @@ const (
 	JSON
 )
 
-// AccessMessage is the message of every access line ("msg" in both formats).
-const AccessMessage = "request"
+// Message is the message of every access line ("msg" in both formats).
+const Message = "request"
 
-// Access is one request's access log entry. Its fields are written in this order under these keys:
+// Entry is one request's access log entry. Its fields are written in this order under these keys:
 // request_id, method, path, binding, operation, status, outcome, duration, bytes, remote, and user when
 // the request was authenticated.
-type Access struct {
+type Entry struct {
 	// Time is when the line is logged; the zero time means now.
 	Time      time.Time
 	RequestID string
@@ -44,9 +48,9 @@ type Access struct {
 	User string
 }
 
-// AccessLog writes access lines exactly as a slog.Logger with slog's built-in handler of the same
+// Writer writes access lines exactly as a slog.Logger with slog's built-in handler of the same
 // format and no handler options other than the level would write them (slog.Logger.LogAttrs at level
-// info with message AccessMessage and the Access fields as typed attributes), byte for byte, but
+// info with message Message and the Entry fields as typed attributes), byte for byte, but
 // without building a slog.Record: each line is appended by hand to a pooled buffer and handed to the
 // writer in one Write. Under load that formatting was most of what the access log cost (BENCHMARKS.md).
 //
@@ -55,8 +59,8 @@ type Access struct {
 // quote, a backslash, a control or non-ASCII byte, or an empty string) is rare: it goes through the
 // slog handler itself, so such lines are exactly slog's too.
 //
-// An AccessLog is safe for concurrent use; each line is one Write to the writer.
-type AccessLog struct {
+// An Writer is safe for concurrent use; each line is one Write to the writer.
+type Writer struct {
 	w      io.Writer
 	format Format
 	level  slog.Leveler
@@ -78,9 +82,9 @@ type formattedSecond struct {
 	zone string
 }
 
-// NewAccessLog returns an AccessLog writing lines of the given format to w, when level (nil means
+// New returns an Writer writing lines of the given format to w, when level (nil means
 // info) lets info lines through. Give it the writer and level of the logger the rest of the log uses.
-func NewAccessLog(w io.Writer, format Format, level slog.Leveler) *AccessLog {
+func New(w io.Writer, format Format, level slog.Leveler) *Writer {
 	if level == nil {
 		level = slog.LevelInfo
 	}
@@ -89,13 +93,13 @@ func NewAccessLog(w io.Writer, format Format, level slog.Leveler) *AccessLog {
 	if format == JSON {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	return &AccessLog{w: w, format: format, level: level, slow: slog.New(h)}
+	return &Writer{w: w, format: format, level: level, slow: slog.New(h)}
 }
 
-// Through returns an AccessLog that hands every entry to logger as one LogAttrs call, for a logger
-// whose handler and writer are not known (tests, embedding). It is slower than NewAccessLog's.
-func Through(logger *slog.Logger) *AccessLog {
-	return &AccessLog{through: logger}
+// Through returns an Writer that hands every entry to logger as one LogAttrs call, for a logger
+// whose handler and writer are not known (tests, embedding). It is slower than New's.
+func Through(logger *slog.Logger) *Writer {
+	return &Writer{through: logger}
 }
 
 // bufferPool holds line buffers; 512 bytes fits an ordinary line in either format.
@@ -106,9 +110,9 @@ const maxPooledBuffer = 4 << 10
 
 // Log writes one access line, unless the level keeps info lines out. Like slog's handlers, it drops a
 // write error: the log has nowhere to report its own failure.
-func (l *AccessLog) Log(ctx context.Context, a *Access) {
+func (l *Writer) Log(ctx context.Context, a *Entry) {
 	if l.through != nil {
-		l.through.LogAttrs(ctx, slog.LevelInfo, AccessMessage, a.attrs()...)
+		l.through.LogAttrs(ctx, slog.LevelInfo, Message, a.attrs()...)
 		return
 	}
 	if slog.LevelInfo < l.level.Level() {
@@ -120,7 +124,7 @@ func (l *AccessLog) Log(ctx context.Context, a *Access) {
 	}
 	sec := l.formatSecond(t)
 	if sec == nil || !a.plain() {
-		r := slog.NewRecord(t, slog.LevelInfo, AccessMessage, 0)
+		r := slog.NewRecord(t, slog.LevelInfo, Message, 0)
 		r.AddAttrs(a.attrs()...)
 		_ = l.slow.Handler().Handle(ctx, r)
 		return
@@ -140,7 +144,7 @@ func (l *AccessLog) Log(ctx context.Context, a *Access) {
 }
 
 // attrs returns the entry as slog attributes, in the order of the line.
-func (a *Access) attrs() []slog.Attr {
+func (a *Entry) attrs() []slog.Attr {
 	attrs := []slog.Attr{
 		slog.String("request_id", a.RequestID),
 		slog.String("method", a.Method),
@@ -163,7 +167,7 @@ func (a *Access) attrs() []slog.Attr {
 // text handler quotes an empty string and one holding a space, '=', '"', a control or non-ASCII
 // character; its JSON handler escapes '"', '\\', control characters and some non-ASCII ones. Visible
 // ASCII other than those three is written verbatim by both.
-func (a *Access) plain() bool {
+func (a *Entry) plain() bool {
 	return plain(a.RequestID) && plain(a.Method) && plain(a.Path) && plain(a.Binding) &&
 		plain(a.Operation) && plain(a.Outcome) && plain(a.Remote) && (a.User == "" || plain(a.User))
 }
@@ -192,7 +196,7 @@ var plainByte = func() (t [256]bool) {
 // formatSecond returns t's second formatted, from the cache when it holds that second, or nil when
 // the year has other than four digits (which RFC 3339 does not allow: slog's JSON handler reports an
 // error in the line, so such a line is left to slog).
-func (l *AccessLog) formatSecond(t time.Time) *formattedSecond {
+func (l *Writer) formatSecond(t time.Time) *formattedSecond {
 	unix, loc := t.Unix(), t.Location()
 	if f := l.second.Load(); f != nil && f.unix == unix && f.loc == loc {
 		return f
@@ -209,14 +213,14 @@ func (l *AccessLog) formatSecond(t time.Time) *formattedSecond {
 }
 
 // appendText appends the line slog.TextHandler writes for the entry at time t, whose second is s.
-func (a *Access) appendText(b []byte, t time.Time, s *formattedSecond) []byte {
+func (a *Entry) appendText(b []byte, t time.Time, s *formattedSecond) []byte {
 	b = append(b, "time="...)
 	// Exactly three digits of milliseconds, truncated, as slog's text handler writes them.
 	ms := t.Nanosecond() / int(time.Millisecond)
 	b = append(b, s.date...)
 	b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
 	b = append(b, s.zone...)
-	b = append(b, " level=INFO msg="+AccessMessage+" request_id="...)
+	b = append(b, " level=INFO msg="+Message+" request_id="...)
 	b = append(b, a.RequestID...)
 	b = append(b, " method="...)
 	b = append(b, a.Method...)
@@ -245,12 +249,12 @@ func (a *Access) appendText(b []byte, t time.Time, s *formattedSecond) []byte {
 }
 
 // appendJSON appends the line slog.JSONHandler writes for the entry at time t, whose second is s.
-func (a *Access) appendJSON(b []byte, t time.Time, s *formattedSecond) []byte {
+func (a *Entry) appendJSON(b []byte, t time.Time, s *formattedSecond) []byte {
 	b = append(b, `{"time":"`...)
 	b = append(b, s.date...) // time.RFC3339Nano, as slog's JSON handler writes it
 	b = appendNanoFraction(b, t.Nanosecond())
 	b = append(b, s.zone...)
-	b = append(b, `","level":"INFO","msg":"`+AccessMessage+`","request_id":"`...)
+	b = append(b, `","level":"INFO","msg":"`+Message+`","request_id":"`...)
 	b = append(b, a.RequestID...)
 	b = append(b, `","method":"`...)
 	b = append(b, a.Method...)
