@@ -235,22 +235,8 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	wait := &storeWait{}
 	srv, handlers, served := newServer(opts, front, listeners.main, wait, logger)
 	admin := newAdminServer(opts.obs)
-	var serving sync.Once
-	wait.serve = func() {
-		serving.Do(func() {
-			go srv.serve()
-			admin.start(wait, opts.limits, logger)
-			if opts.listening != nil {
-				opts.listening(listeners.main.Addr())
-			}
-		})
-	}
-	defer func() {
-		if !started {
-			_ = srv.Close()
-			_ = admin.shutdown(context.Background())
-		}
-	}()
+	wait.serve = serveOnce(srv, admin, wait, listeners.main.Addr(), opts, logger)
+	defer func() { stopUnless(started, srv, admin) }()
 	st, err := openServeStore(ctx, opts, wait, logger)
 	if errors.Is(err, errStoppedWaiting) {
 		logger.Info("contactsync stopped while waiting for the store")
@@ -277,6 +263,30 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 		opts.ready(listeners.main.Addr())
 	}
 	return serveUntilStopped(ctx, srv.Server, served, admin, opts.shutdownTimeout, hup, reload, logger)
+}
+
+// serveOnce returns the function that starts serving (the main server, the admin server, and the
+// listening hook) the first time it is called and does nothing after: the store wait calls it at its
+// first failed attempt, runServe once the store is open, whichever comes first.
+func serveOnce(srv *earlyServer, admin *adminServer, wait *storeWait, addr net.Addr, opts serveOptions, logger *slog.Logger) func() {
+	var serving sync.Once
+	return func() {
+		serving.Do(func() {
+			go srv.serve()
+			admin.start(wait, opts.limits, logger)
+			if opts.listening != nil {
+				opts.listening(addr)
+			}
+		})
+	}
+}
+
+// stopUnless closes the servers of a serve that failed before it started serving for good.
+func stopUnless(started bool, srv *earlyServer, admin *adminServer) {
+	if !started {
+		_ = srv.Close()
+		_ = admin.shutdown(context.Background())
+	}
 }
 
 // checkServeOptions gives what in-process callers (tests) leave zero its default, then refuses
