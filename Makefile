@@ -69,16 +69,54 @@ image: build ## Build the container image IMAGE (Containerfile) from bin/contact
 run: ## Run the service on :8080 with the embedded SQLite store (./contactsync.db).
 	$(GO) run ./cmd/contactsync serve
 
+# RACE_PACKAGES are the packages that run goroutines over shared state, in their code or their tests
+# (the server and its handlers, serve and the CLI, the stores and their batching and health probes,
+# admission, authentication, observability, the transfer pipeline, the pools of the wire readers and
+# binding buffers, the client): make test runs them under the race detector. Every other package
+# (go list ./... less these: the generator and its type zoos, the contract and its checks, the
+# bindings' decoders, the service, deploy/, docs/ and tools/, whose tests drive processes and builds)
+# is sequential and runs without it, two to ten times faster. A package that starts goroutines belongs
+# here. go test starts packages in this order, two at a time, and gotestsum prints each as it ends:
+# the longest (cmd/contactsync) first, then the quick ones, so progress shows in the first minute, then
+# server and the stores.
+RACE_PACKAGES = ./cmd/... ./server/admission ./server/auth ./server/binding ./server/client \
+	./server/internal/ratelog ./server/observe ./server/transfer ./server/wire ./server ./server/store/...
+
+# FIRST_PACKAGES start first among the packages without the race detector: the longest, so the rest
+# run beside it instead of after it.
+FIRST_PACKAGES = ./tools/contractevo
+
+# TEST_FLAGS are make test's go test flags; -parallel 4 lets cmd/contactsync's parallel tests (real
+# binaries and servers, mostly waiting) overlap on two cores; tools/contractevo bounds its own patches.
+TEST_FLAGS = -count=1 -parallel 4
+
+# FAIL_ON_SKIP=true (what .ci/run sets) makes make test fail when any test skipped or none ran.
+FAIL_ON_SKIP = false
+
 .PHONY: test
-test: ## Run every test with the race detector, then each fuzz target briefly.
-	$(GO) test -race -count=1 ./...
+test: ## Every test (RACE_PACKAGES with the race detector), each fuzz target briefly, then every skipped test with its reason.
+	@mkdir -p bin
+	$(GO) tool gotestsum --format pkgname --jsonfile bin/test.json --raw-command -- sh -c '\
+		race=$$($(GO) list $(RACE_PACKAGES)) && first=$$($(GO) list $(FIRST_PACKAGES)) && \
+		plain=$$($(GO) list ./... | grep -vxF "$$race" | grep -vxF "$$first") || exit 1; \
+		$(GO) test -json -race $(TEST_FLAGS) $$race; status=$$?; \
+		$(GO) test -json $(TEST_FLAGS) $$first $$plain || status=$$?; \
+		exit $$status'
 	$(MAKE) fuzz FUZZTIME=$(TEST_FUZZTIME)
+	$(GO) run ./tools/skipreport -fail-on-skip=$(FAIL_ON_SKIP) bin/test.json
 
 # TEST_FUZZTIME is an execution count, not a duration: with a duration, Go 1.26's fuzz coordinator can
 # report a spurious "context deadline exceeded" failure when the time runs out under CPU contention
-# (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race. 50,000 executions take
-# 1-10 s per target on this project's machines.
-TEST_FUZZTIME = 50000x
+# (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race. 10,000 executions take
+# 2-7 s per target (the twenty take 1-2 minutes) on this project's two-core machines; make test-long
+# gives each LONG_FUZZTIME.
+TEST_FUZZTIME = 10000x
+LONG_FUZZTIME = 50000x
+
+.PHONY: test-long
+test-long: ## The long forms of what make test runs short: make jepsen (JEPSEN_DURATION), then each fuzz target for LONG_FUZZTIME.
+	$(MAKE) jepsen
+	$(MAKE) fuzz FUZZTIME=$(LONG_FUZZTIME)
 
 FUZZTIME = 30s
 

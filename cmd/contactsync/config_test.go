@@ -457,6 +457,7 @@ func getText(url string) (string, error) {
 // TestDocsListEverySetting keeps the settings tables of docs/ true: every setting of every command is
 // in one of them with its environment variable.
 func TestDocsListEverySetting(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	files, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

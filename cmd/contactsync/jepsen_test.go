@@ -154,6 +154,7 @@ func (r *jepsenRun) problem(format string, args ...any) {
 
 // TestJepsen is the history-checked fault test; see the comment at the top of this file.
 func TestJepsen(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	if testing.Short() {
 		t.Skip("builds and runs the real binary three times under faults; skipped with -short")
 	}

@@ -169,6 +169,7 @@ func TestObsFlags(t *testing.T) {
 // TestBinaryAdminAddr runs the real binary with --admin-addr and checks metrics and health there,
 // the access line on stderr, and a clean exit on SIGTERM.
 func TestBinaryAdminAddr(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	if testing.Short() {
 		t.Skip("builds the real binary; skipped with -short")
 	}

@@ -159,6 +159,7 @@ func TestServeNeverLogsTheDSNPassword(t *testing.T) {
 // (while /healthz keeps saying it is alive); once the proxy is back the same server is ready and
 // serves again by itself, with the data intact.
 func TestServePostgresOutage(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	dsn := pgtest.Schema(t)
 	proxy := pgtest.NewProxy(t, pgtest.Target(t, dsn))
 	const dbTimeout = 500 * time.Millisecond
@@ -234,6 +235,7 @@ func TestServePostgresOutage(t *testing.T) {
 // the same contact; the partition heals and whatever A had sent reaches the server. The write
 // answered 503 must never take effect: B's record is the one read afterwards.
 func TestNoLateWriteAfterUnavailable(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	for _, tc := range []struct {
 		name string
 		// setup prepares the contact through B before the partition.

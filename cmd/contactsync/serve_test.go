@@ -171,6 +171,7 @@ func TestWSDLAndVersionCommands(t *testing.T) {
 // process with SIGKILL while they are writing, restarts it on the same file and checks that every
 // create the server acknowledged is there.
 func TestKillNineLosesNothing(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	if testing.Short() {
 		t.Skip("builds and kills the real binary; skipped with -short")
 	}

@@ -185,6 +185,7 @@ func (b *syncBuffer) String() string {
 // that has sent the headers and half the body of an HTTP POST. The server stops accepting, waits for
 // the rest, answers 200 and exits 0.
 func TestSIGTERMLetsRequestsFinish(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	if testing.Short() {
 		t.Skip("builds and signals the real binary; skipped with -short")
 	}

@@ -42,6 +42,7 @@ func loadUsers(t *testing.T, path string) *auth.Users {
 }
 
 func TestUserAddAndRemove(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	path := filepath.Join(t.TempDir(), "users")
 
 	out, err := runCLIStdin(t, "first-pw\n", "user", "add", "alice", "--users-file", path, "--password-stdin")
@@ -102,6 +103,7 @@ func TestUserCommandsTakeTheUsersFileFromTheEnvironment(t *testing.T) {
 // TestUserAddDigestTightensTheFileMode checks that a users file readable by others is made 0600 once
 // it holds a password-equivalent digest secret, and that a file without one keeps the operator's mode.
 func TestUserAddDigestTightensTheFileMode(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	path := filepath.Join(t.TempDir(), "users")
 	_, err := runCLIStdin(t, "alice-pw\n", "user", "add", "alice", "--users-file", path, "--password-stdin")
 	require.NoError(t, err)
@@ -224,6 +226,7 @@ func TestServeAuthConfiguration(t *testing.T) {
 // TestServeWithUsersFile runs the real wiring with a users file written by `user add`: no credentials
 // get 401, Basic gets through, the docs stay open, and the log names no secret.
 func TestServeWithUsersFile(t *testing.T) {
+	t.Parallel() // no t.Setenv, no process-wide state: runs beside the other parallel tests
 	dir := t.TempDir()
 	users := filepath.Join(dir, "users")
 	_, err := runCLIStdin(t, "s3cret-pw\n", "user", "add", "alice", "--users-file", users, "--password-stdin", "--digest")

@@ -22,4 +22,9 @@
 // of every kind read back after a restart and carried by export, import and copy, and a renamed field
 // through serve's refusal, migrate and import --rename. The package has no non-test code but this
 // comment.
+//
+// The patches run in parallel, one per core (at least two), and share the caller's build cache: their
+// go commands build with -trimpath, so a package a patch leaves alone is compiled once (by a warm-up
+// build of the unpatched copy) rather than once per scratch directory, and a second run finds even
+// the patched packages cached.
 package contractevo

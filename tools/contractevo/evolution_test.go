@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -31,10 +32,17 @@ const python = "/usr/bin/python3"
 // serves to zeep for contracts with ASMX's AbstractTypes schema (see zeep_call.py).
 const soapEncodingSchema = "/usr/lib/python3/dist-packages/xmlschema/schemas/WSDL/soap-encoding.xsd"
 
-// patchTimeout bounds one patch end to end (copy, generate, two builds, serve, calls). A patch costs
-// about 10 s of CPU on a warm build cache and took 20-35 s of wall time, two at a time, on a 2-core
-// machine shared with other work (up to 100 s when that machine was heavily loaded).
+// patchTimeout bounds one patch end to end (copy, generate, two builds, serve, calls), from the moment
+// it gets one of the patchSlots. A patch costs about 10 s of CPU on a warm build cache and took 20-35 s
+// of wall time, two at a time, on a 2-core machine shared with other work (up to 100 s when that
+// machine was heavily loaded).
 const patchTimeout = 3 * time.Minute
+
+// patchSlots bounds how many patches build and run at once: one per core, at least two. Each patch's
+// go build already uses every core while it compiles, so more at once gains nothing and only costs
+// memory; two on two cores overlap one patch's builds with the other's server calls, which mostly
+// wait. It holds whatever -parallel says, so `go test -parallel 16` does not start sixteen builds.
+var patchSlots = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 
 // evolution is one contract patch and what the test checks once its service code is in.
 type evolution struct {
@@ -351,9 +359,19 @@ func TestContractEvolution(t *testing.T) {
 	files := gitFiles(t, root)
 	module := modulePath(t, root)
 	haveZeep := exec.Command(python, "-c", "import zeep").Run() == nil
-	for _, ev := range evolutions {
+	goFlags := scratchGoFlags(t)
+	warmBuildCache(t, root, files, goFlags)
+	// The patches built on a base patch take about twice as long as the others: they start first, so
+	// the longest patch is not the one left running alone at the end.
+	ordered := slices.Clone(evolutions)
+	slices.SortStableFunc(ordered, func(a, b evolution) int {
+		return compareBool(a.base == "", b.base == "")
+	})
+	for _, ev := range ordered {
 		t.Run(ev.dir, func(t *testing.T) {
 			t.Parallel()
+			patchSlots <- struct{}{}
+			defer func() { <-patchSlots }()
 			start, last := time.Now(), time.Now()
 			lap := func(what string) {
 				t.Logf("%s: %s", what, time.Since(last).Round(100*time.Millisecond))
@@ -365,7 +383,7 @@ func TestContractEvolution(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			s := &scratch{ctx: ctx, dir: t.TempDir(), zeepOK: haveZeep}
+			s := &scratch{ctx: ctx, dir: t.TempDir(), zeepOK: haveZeep, goFlags: goFlags}
 			copyFiles(t, root, s.dir, files)
 			lap("copy")
 			patchDir := filepath.Join(root, "tools", "contractevo", "testdata", "patches", ev.dir)
@@ -439,10 +457,53 @@ func missing(t *testing.T, why string) {
 	t.Skipf("%s; skipping (in CI this fails)", why)
 }
 
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+// scratchGoFlags is GOFLAGS for the go commands run in scratch copies: the caller's (its environment,
+// else its go env file), and -trimpath. Without -trimpath, the build cache keys every package of the
+// module by its directory, so each scratch copy (a new temporary directory) compiled and vetted the
+// whole module afresh; with it, a package is keyed by its import path and content, so the copies
+// share every package a patch leaves alone, with each other, with the warm-up build and with the
+// previous run. The paths in the binaries' stack traces are then module paths, which nothing here
+// reads; the compiler's error positions (which the test matches) are unchanged.
+func scratchGoFlags(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOFLAGS").Output()
+	require.NoError(t, err, "go env GOFLAGS")
+	return strings.TrimSpace(strings.TrimSpace(string(out)) + " -trimpath")
+}
+
+// warmBuildCache builds and vets an unpatched scratch copy once, before the patches start, so the
+// packages no patch changes are compiled once (and are found in the build cache by every patch)
+// instead of by the first patches at the same time; go generate builds the generator, which the
+// build cache keeps too. On a warm cache (a second run) this takes a few seconds.
+func warmBuildCache(t *testing.T, root string, files []string, goFlags string) {
+	t.Helper()
+	start := time.Now()
+	// On a fresh machine this compiles and vets the whole module (tests included), several times a
+	// patch's work: it is bounded by go test's -timeout only.
+	s := &scratch{ctx: context.Background(), dir: t.TempDir(), goFlags: goFlags}
+	copyFiles(t, root, s.dir, files)
+	s.run(t, "go", "generate", "./...")
+	s.run(t, "go", "build", "./...")
+	s.run(t, "go", "vet", "./...")
+	t.Logf("warm-up build of the unpatched module: %s", time.Since(start).Round(100*time.Millisecond))
+}
+
 // scratch is one patched copy of the module and, once started, its server.
 type scratch struct {
 	ctx       context.Context
 	dir       string
+	goFlags   string // GOFLAGS of its go commands (scratchGoFlags)
 	zeepOK    bool
 	table     map[string][]string // operation -> bindings, from the generated table
 	endpoint  string
@@ -451,12 +512,14 @@ type scratch struct {
 }
 
 // env is the environment of the commands run in the scratch copy: the caller's, so the Go build and
-// module caches are shared (the scratch copy is a different directory, but the dependencies and the
-// generator's own packages are cached), less the service's own settings (CONTACTSYNC_*, which would
-// change e.g. the namespace under the test), and git looks for no repository above the copy.
+// module caches are shared (with GOFLAGS' -trimpath, the module's own packages too: scratchGoFlags),
+// less the service's own settings (CONTACTSYNC_*, which would change e.g. the namespace under the
+// test), and git looks for no repository above the copy.
 func (s *scratch) env() []string {
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "CONTACTSYNC_") })
-	return append(env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(s.dir), "GOWORK=off")
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "CONTACTSYNC_") || strings.HasPrefix(kv, "GOFLAGS=")
+	})
+	return append(env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(s.dir), "GOWORK=off", "GOFLAGS="+s.goFlags)
 }
 
 func (s *scratch) command(name string, args ...string) *exec.Cmd {
