@@ -72,15 +72,16 @@ run: ## Run the service on :8080 with the embedded SQLite store (./contactsync.d
 # RACE_PACKAGES are the packages that run goroutines over shared state, in their code or their tests
 # (the server and its handlers, serve and the CLI, the stores and their batching and health probes,
 # admission, authentication, observability, the transfer pipeline, the pools of the wire readers and
-# binding buffers, the client): make test runs them under the race detector. Every other package
-# (go list ./... less these: the generator and its type zoos, the contract and its checks, the
-# bindings' decoders, the service, deploy/, docs/ and tools/, whose tests drive processes and builds)
+# binding buffers, each binding and the documents every request shares, the client): make test runs
+# them under the race detector. Every other package (go list ./... less these: the generator and its
+# type zoos, the contract and its checks, the service, deploy/, docs/ and tools/, whose tests drive
+# processes and builds)
 # is sequential and runs without it, two to ten times faster. A package that starts goroutines belongs
 # here. go test starts packages in this order, two at a time, and gotestsum prints each as it ends:
 # the longest (cmd/contactsync) first, then the quick ones, so progress shows in the first minute, then
 # server and the stores.
-RACE_PACKAGES = ./cmd/... ./server/admission ./server/auth ./server/binding ./server/client \
-	./server/internal/ratelog ./server/observe ./server/transfer ./server/wire ./server ./server/store/...
+RACE_PACKAGES = ./cmd/... ./server/admission ./server/auth ./server/binding/... ./server/client ./server/docs \
+	./server/internal/ratelog ./server/observe/... ./server/transfer/... ./server/wire/... ./server ./server/store/...
 
 # FIRST_PACKAGES start first among the packages without the race detector: the longest, so the rest
 # run beside it instead of after it.
