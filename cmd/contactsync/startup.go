@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,15 +65,15 @@ func (w *storeWait) failed() {
 	}
 }
 
-// reason says why serve is not ready, for /readyz: no driver text, which may name hosts and users;
-// the log has it.
+// reason says why serve is not ready yet, for /readyz and the other paths: no driver text, which may
+// name hosts and users; the log has it.
 func (w *storeWait) reason() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.attempts == 0 {
-		return "not ready: opening the store"
+		return "opening the store"
 	}
-	return fmt.Sprintf("not ready: waiting for the store (%d attempts failed over %s; the log says why)",
+	return fmt.Sprintf("waiting for the store (%d attempts failed over %s; the log says why)",
 		w.attempts, time.Since(w.since).Round(time.Second))
 }
 
@@ -85,22 +83,12 @@ func (w *storeWait) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case observe.HealthzPath:
 		rw.Header().Del("Retry-After")
-		writeStartingText(rw, http.StatusOK, "ok")
+		observe.WriteText(rw, http.StatusOK, "ok")
 	case observe.ReadyzPath:
-		writeStartingText(rw, http.StatusServiceUnavailable, w.reason())
+		observe.WriteText(rw, http.StatusServiceUnavailable, "not ready: "+w.reason())
 	default:
-		writeStartingText(rw, http.StatusServiceUnavailable, "contactsync is starting: "+w.reason()[len("not ready: "):])
+		observe.WriteText(rw, http.StatusServiceUnavailable, "contactsync is starting: "+w.reason())
 	}
-}
-
-// writeStartingText writes one line of text, as the operational endpoints do.
-func writeStartingText(w http.ResponseWriter, status int, line string) {
-	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(line)+1))
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, line+"\n")
 }
 
 // errStoppedWaiting is openWhenReachable's error when serve was stopped while it waited.

@@ -73,14 +73,14 @@ func (o *Ops) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		writeOpsText(w, http.StatusMethodNotAllowed, "method not allowed; use GET or HEAD")
+		WriteText(w, http.StatusMethodNotAllowed, "method not allowed; use GET or HEAD")
 		return
 	}
 	switch r.URL.Path {
 	case HealthzPath:
 		// Alive means this process answers HTTP; the store is /readyz's business, so a database outage
 		// makes instances unready (taken out of the load balancer) rather than restarted.
-		writeOpsText(w, http.StatusOK, "ok")
+		WriteText(w, http.StatusOK, "ok")
 	case ReadyzPath:
 		o.serveReady(w, r)
 	case MetricsPath:
@@ -90,7 +90,7 @@ func (o *Ops) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (o *Ops) serveReady(w http.ResponseWriter, r *http.Request) {
 	if o.cfg.Store == nil {
-		writeOpsText(w, http.StatusServiceUnavailable, "not ready: no store")
+		WriteText(w, http.StatusServiceUnavailable, "not ready: no store")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), o.cfg.ReadyTimeout)
@@ -105,20 +105,22 @@ func (o *Ops) serveReady(w http.ResponseWriter, r *http.Request) {
 			reason = "store did not answer within " + o.cfg.ReadyTimeout.String()
 		}
 		w.Header().Set("Retry-After", "1")
-		writeOpsText(w, http.StatusServiceUnavailable, "not ready: "+reason)
+		WriteText(w, http.StatusServiceUnavailable, "not ready: "+reason)
 		return
 	}
 	if o.cfg.Writes != nil && o.cfg.Writes.Writable(ctx) != nil {
 		// Reads would still work, but a load balancer cannot send only reads here: every write would
 		// fail. The cause is in the log (rate-limited), never here.
 		w.Header().Set("Retry-After", "1")
-		writeOpsText(w, http.StatusServiceUnavailable, "not ready: store not writable")
+		WriteText(w, http.StatusServiceUnavailable, "not ready: store not writable")
 		return
 	}
-	writeOpsText(w, http.StatusOK, "ok")
+	WriteText(w, http.StatusOK, "ok")
 }
 
-func writeOpsText(w http.ResponseWriter, status int, line string) {
+// WriteText writes one line of plain text with status, uncached, as the operational endpoints
+// (/healthz, /readyz) answer; serve's start-up handler answers the same way while it waits for its store.
+func WriteText(w http.ResponseWriter, status int, line string) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Type", "text/plain; charset=utf-8")
