@@ -1,0 +1,281 @@
+package recordwire
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/contactsync/contactsync/server/wire"
+)
+
+// Unknown members and record types (docs/generator-model.md §4 and §5; issue 34).
+//
+// A stored document may hold members the contract does not know: fields a newer contract added
+// (written by a newer binary sharing the store, or before a rollback) or an older one removed. A
+// reader skips them (Lenient); a writer replacing the document carries them over, as protobuf keeps
+// the fields it does not know, so a rollback or a mixed-version rollout loses nothing. The carry works
+// on the JSON documents by the record type's descriptor, with no generated code: CarryUnknown. The
+// store keeps, for every field path, the field's record type (FieldTypes), the class its JSON form
+// belongs to, so a start on a contract that changed a field's type under the same name is refused
+// where carrying is impossible.
+
+// RecordTypeOf returns the record type of values of t: "xsd:<builtin>" ("xsd:int"), "ms:guid",
+// "enum:<Name>", "complex:<Name>", "array:<item record type>". Names, not namespaces, so a contract
+// whose namespace moves changes no type.
+func RecordTypeOf(t *wire.Type) string {
+	switch t.Kind {
+	case wire.KindString:
+		return "xsd:string"
+	case wire.KindInt:
+		return "xsd:int"
+	case wire.KindLong:
+		return "xsd:long"
+	case wire.KindShort:
+		return "xsd:short"
+	case wire.KindBoolean:
+		return "xsd:boolean"
+	case wire.KindDouble:
+		return "xsd:double"
+	case wire.KindFloat:
+		return "xsd:float"
+	case wire.KindDecimal:
+		return "xsd:decimal"
+	case wire.KindDateTime:
+		return "xsd:dateTime"
+	case wire.KindBase64:
+		return "xsd:base64Binary"
+	case wire.KindGUID:
+		return "ms:guid"
+	case wire.KindEnum:
+		return "enum:" + t.Name
+	case wire.KindComplex:
+		return "complex:" + t.Name
+	case wire.KindArray:
+		if t.Item == nil || t.Item.Type == nil {
+			return "array:"
+		}
+		return "array:" + RecordTypeOf(t.Item.Type)
+	}
+	return "xsd:" + t.Name
+}
+
+// SameRecordType reports whether a value stored under record type stored reads as one of record type
+// contract. Two complex types (or arrays of them) are the same here: their sub-paths are compared
+// instead.
+func SameRecordType(stored, contract string) bool {
+	for strings.HasPrefix(stored, "array:") && strings.HasPrefix(contract, "array:") {
+		stored, contract = stored[len("array:"):], contract[len("array:"):]
+	}
+	return stored == contract || strings.HasPrefix(stored, "complex:") && strings.HasPrefix(contract, "complex:")
+}
+
+// FieldTypes returns the record type of every path of t.Fields, in the same order.
+func (t *Type) FieldTypes() []string {
+	types := map[string]string{}
+	if t.Type != nil {
+		fieldTypes(t.Type, "", map[*wire.Type]bool{}, types)
+	}
+	out := make([]string, len(t.Fields))
+	for i, p := range t.Fields {
+		out[i] = types[p]
+	}
+	return out
+}
+
+// fieldTypes walks the elements of ty as the generator names Type.Fields: nested ones after their
+// parent, through "[]" for the items of an array, a recursive type descended into once per path.
+func fieldTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out map[string]string) {
+	onPath[ty] = true
+	defer delete(onPath, ty)
+	for _, f := range ty.Fields {
+		if f.Type == nil {
+			continue
+		}
+		path, ft, sep := prefix+f.Name, f.Type, "."
+		rt := RecordTypeOf(ft)
+		if f.MaxOccurs != 1 {
+			rt, sep = "array:"+rt, "[]."
+		}
+		out[path] = rt
+		if ft.Kind == wire.KindArray && ft.Item != nil {
+			ft, sep = ft.Item.Type, "[]."
+		}
+		if ft != nil && ft.Kind == wire.KindComplex && !onPath[ft] {
+			fieldTypes(ft, path+sep, onPath, out)
+		}
+	}
+}
+
+// member is an object member the record type does not know, found in a document: the path of its
+// object ("" for the record, "Address" for a nested one), its key and its value (compact JSON).
+type member struct {
+	at, key string
+	raw     []byte
+}
+
+// UnknownPaths returns the dotted paths of the members of doc the record type does not know, at
+// every object level outside arrays, sorted.
+func (t *Type) UnknownPaths(doc []byte) ([]string, error) {
+	ms, err := t.unknownMembers(doc)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = joinPath(m.at, m.key)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// CarryUnknown returns to, a document of the record type, with the members of from (a stored
+// document of the same record) that the type does not know added: at every object level outside
+// arrays, after the known members of the object they were found in, sorted by key, their values
+// compacted. A member to already holds, or whose object to lacks (a nested value now null), is not
+// added. When from holds no unknown member, to is returned as it is (no allocation).
+func (t *Type) CarryUnknown(from, to []byte) ([]byte, error) {
+	ms, err := t.unknownMembers(from)
+	if err != nil || len(ms) == 0 {
+		return to, err
+	}
+	slices.SortStableFunc(ms, func(a, b member) int {
+		if c := strings.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.key, b.key)
+	})
+	out := make([]byte, 0, len(to)+len(from))
+	r := NewReader(to, Lenient)
+	if out, err = carryInto(r, t.Type, "", ms, out); err != nil {
+		return nil, err
+	}
+	if err := r.End(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (t *Type) unknownMembers(doc []byte) ([]member, error) {
+	if t.Type == nil {
+		return nil, nil
+	}
+	var ms []member
+	r := NewReader(doc, Lenient)
+	if err := collectUnknown(r, t.Type, "", &ms); err != nil {
+		return nil, err
+	}
+	return ms, r.End()
+}
+
+// knownField returns the element of ty named key, or nil.
+func knownField(ty *wire.Type, key []byte) *wire.Field {
+	for i := range ty.Fields {
+		if ty.Fields[i].Name == string(key) {
+			return &ty.Fields[i]
+		}
+	}
+	return nil
+}
+
+// nestedObject reports whether f's value is an object of a complex type the walk descends into.
+func nestedObject(f *wire.Field) bool {
+	return f.Type != nil && f.Type.Kind == wire.KindComplex && f.MaxOccurs == 1
+}
+
+func joinPath(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+// collectUnknown reads one value of type ty at path at, adding the unknown members of its objects.
+func collectUnknown(r *Reader, ty *wire.Type, at string, out *[]member) error {
+	if r.Peek() != '{' {
+		return r.Skip()
+	}
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		f := knownField(ty, key)
+		switch {
+		case f == nil:
+			name := string(key)
+			raw, err := r.RawValue()
+			if err != nil {
+				return err
+			}
+			var b bytes.Buffer
+			if err := json.Compact(&b, raw); err != nil {
+				return err
+			}
+			*out = append(*out, member{at: at, key: name, raw: b.Bytes()})
+		case nestedObject(f):
+			if err := collectUnknown(r, f.Type, joinPath(at, f.Name), out); err != nil {
+				return err
+			}
+		default:
+			if err := r.Skip(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// carryInto copies one value of type ty at path at from r to out, adding the members of ms found
+// at its objects' paths after their own.
+func carryInto(r *Reader, ty *wire.Type, at string, ms []member, out []byte) ([]byte, error) {
+	if r.Peek() != '{' {
+		raw, err := r.RawValue()
+		return append(out, raw...), err
+	}
+	if err := r.BeginObject(); err != nil {
+		return nil, err
+	}
+	out = append(out, '{')
+	var have []string
+	for n := 0; ; n++ {
+		key, ok, err := r.Key()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		name := string(key)
+		have = append(have, name)
+		out = append(AppendString(out, name), ':')
+		if f := knownField(ty, key); f != nil && nestedObject(f) {
+			if out, err = carryInto(r, f.Type, joinPath(at, f.Name), ms, out); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		raw, err := r.RawValue()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, raw...)
+	}
+	for _, m := range ms {
+		if m.at != at || slices.Contains(have, m.key) {
+			continue
+		}
+		if len(have) > 0 {
+			out = append(out, ',')
+		}
+		have = append(have, m.key)
+		out = append(AppendString(out, m.key), ':')
+		out = append(out, m.raw...)
+	}
+	return append(out, '}'), nil
+}

@@ -1,0 +1,110 @@
+package recordwire_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/gen"
+	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+)
+
+// carryType is a record type with a nested object, an array of objects and an array of strings.
+var carryType = func() *recordwire.Type {
+	addr := &wire.Type{Name: "Address", Kind: wire.KindComplex, Fields: []wire.Field{
+		{Name: "Street", Type: wire.TypeString, MaxOccurs: 1},
+	}}
+	arr := &wire.Type{Name: "ArrayOfAddress", Kind: wire.KindArray, Item: &wire.Field{Name: "Address", Type: addr, MaxOccurs: -1}}
+	rec := &wire.Type{Name: "Rec", Kind: wire.KindComplex, Fields: []wire.Field{
+		{Name: "Id", Type: wire.TypeString, MaxOccurs: 1},
+		{Name: "Home", Type: addr, MaxOccurs: 1},
+		{Name: "Others", Type: arr, MaxOccurs: 1},
+		{Name: "Score", Type: wire.TypeDouble, MaxOccurs: 1},
+		{Name: "Tags", Type: wire.TypeString, MaxOccurs: -1},
+	}}
+	return &recordwire.Type{Name: "Rec", Type: rec, Key: "Id", Index: "Id",
+		Fields: []string{"Id", "Home", "Home.Street", "Others", "Others[].Street", "Score", "Tags"}}
+}()
+
+func TestFieldTypes(t *testing.T) {
+	assert.Equal(t, []string{"xsd:string", "complex:Address", "xsd:string", "array:complex:Address", "xsd:string", "xsd:double", "array:xsd:string"},
+		carryType.FieldTypes())
+	assert.Equal(t, []string{"xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "array:xsd:string"},
+		gen.ContactRecord.FieldTypes())
+}
+
+func TestSameRecordType(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"xsd:string", "xsd:string", true},
+		{"xsd:string", "xsd:int", false},
+		{"complex:A", "complex:B", true},
+		{"array:complex:A", "array:complex:B", true},
+		{"array:xsd:int", "array:xsd:string", false},
+		{"array:xsd:int", "xsd:int", false},
+		{"complex:A", "xsd:string", false},
+	} {
+		assert.Equal(t, c.same, recordwire.SameRecordType(c.a, c.b), "%s %s", c.a, c.b)
+	}
+}
+
+// TestCarryUnknown: the members of the stored document the type does not know are added to the new
+// one at their object, sorted and compacted; nothing else changes, and a document without any is
+// returned as it is.
+func TestCarryUnknown(t *testing.T) {
+	for _, c := range []struct {
+		name, from, to, want string
+	}{
+		{"none", `{"Id":"a","Score":1}`, `{"Id":"a","Score":2}`, `{"Id":"a","Score":2}`},
+		{"top", `{"Id":"a","Zeta":{"x": [1, 2]},"Score":1,"Birthday":"2020-01-01T00:00:00Z"}`, `{"Id":"a","Score":2}`,
+			`{"Id":"a","Score":2,"Birthday":"2020-01-01T00:00:00Z","Zeta":{"x":[1,2]}}`},
+		{"nested", `{"Id":"a","Home":{"Street":"s","Zip":"9"}}`, `{"Id":"a","Home":{"Street":"t"},"Score":2}`,
+			`{"Id":"a","Home":{"Street":"t","Zip":"9"},"Score":2}`},
+		{"nested object gone", `{"Id":"a","Home":{"Street":"s","Zip":"9"}}`, `{"Id":"a","Home":null}`, `{"Id":"a","Home":null}`},
+		{"array items not carried", `{"Id":"a","Others":[{"Street":"s","Zip":"9"}]}`, `{"Id":"a","Others":[]}`, `{"Id":"a","Others":[]}`},
+		{"already there", `{"Id":"a","X":1}`, `{"Id":"a","X":2}`, `{"Id":"a","X":2}`},
+		{"empty object", `{"X":1}`, `{}`, `{"X":1}`},
+		{"escaped key", `{"Id":"a","\u00e9\"":true}`, `{"Id":"a"}`, `{"Id":"a","é\"":true}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := carryType.CarryUnknown([]byte(c.from), []byte(c.to))
+			require.NoError(t, err)
+			assert.Equal(t, c.want, string(got))
+		})
+	}
+	_, err := carryType.CarryUnknown([]byte(`{"Id":`), []byte(`{}`))
+	assert.Error(t, err, "a broken stored document")
+	paths, err := carryType.UnknownPaths([]byte(`{"Id":"a","Zeta":1,"Home":{"Zip":"9"},"Alpha":null}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Alpha", "Home.Zip", "Zeta"}, paths)
+}
+
+// TestSawUnknown: a lenient reader says when it skipped a member its type lacks, at any level.
+func TestSawUnknown(t *testing.T) {
+	for doc, want := range map[string]bool{
+		`{"Id":"a","FirstName":"x"}`: false,
+		`{"Id":"a","Birthday":"x"}`:  true,
+	} {
+		var r recordwire.Reader
+		r.Reset([]byte(doc), recordwire.Lenient)
+		var c gen.Contact
+		require.NoError(t, c.DecodeRecord(&r))
+		assert.Equal(t, want, r.SawUnknown(), doc)
+		r.Reset([]byte(doc), recordwire.Lenient)
+		assert.False(t, r.SawUnknown(), "Reset clears it")
+	}
+}
+
+func BenchmarkCarryUnknownNone(b *testing.B) {
+	doc := []byte(`{"Id":"c1","AccountId":"acc-1","FirstName":"Zoë","LastName":"O'Brien","PhoneMobile":"+1","PhoneWork":"+2","EmailAddress":"z@example.com","RoleIds":["r1","r2"]}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := gen.ContactRecord.CarryUnknown(doc, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
