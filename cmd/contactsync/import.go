@@ -150,6 +150,11 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 			created.Remove() // a database this import created and wrote nothing to
 		}
 	}()
+	// The fields import writes are recorded before it writes them (store.Fields), and a store
+	// recording a field under another type than the contract's is refused as serve refuses it.
+	if err := checkFields(ctx, st, opts.store, nil, warnTo(stderr, "import")); err != nil {
+		return fmt.Errorf("--store %s: %w", stores.Registry.Redact(opts.store), err)
+	}
 
 	reported := 0
 	onRefused := func(r transfer.Refusal) {
