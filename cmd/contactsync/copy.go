@@ -98,7 +98,7 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (e
 	if len(plan.Report.Changed) > 0 {
 		return fmt.Errorf("--from %s: %w", stores.Registry.Redact(opts.from), &FieldTypeError{Changed: plan.Report.Changed, Store: quoteArg(stores.Registry.Redact(opts.from))})
 	}
-	if err := checkFields(ctx, dst, opts.to, plan.Report.Carried, warnTo(stderr, "copy")); err != nil {
+	if _, err := checkFields(ctx, dst, opts.to, plan.Report.Carried, warnTo(stderr, "copy")); err != nil {
 		return fmt.Errorf("--to %s: %w", stores.Registry.Redact(opts.to), err)
 	}
 	total := int64(-1)

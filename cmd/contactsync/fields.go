@@ -57,19 +57,19 @@ const carriedWarning = "the stored records may hold fields the contract does not
 // copy carries a source's) and refuses, naming them and the commands that resolve it, when the store's
 // records may hold a field under another type (store.Fields). Recorded fields the contract lacks are
 // carried: warn gets the warning naming them, and the command that counts them.
-func checkFields(ctx context.Context, st store.Fields, spec string, extra []store.Field, warn func(msg string, fields, check string)) error {
+func checkFields(ctx context.Context, st store.Fields, spec string, extra []store.Field, warn func(msg string, fields, check string)) (store.FieldsReport, error) {
 	report, err := st.SyncFields(ctx, append(contractFields(), extra...))
 	if err != nil {
-		return err
+		return report, err
 	}
 	name := quoteArg(stores.Registry.Redact(spec))
 	if len(report.Changed) > 0 {
-		return &FieldTypeError{Changed: report.Changed, Store: name}
+		return report, &FieldTypeError{Changed: report.Changed, Store: name}
 	}
 	if len(report.Carried) > 0 && warn != nil {
 		warn(carriedWarning, strings.Join(store.Paths(report.Carried), ", "), "contactsync migrate --store "+name+" --check")
 	}
-	return nil
+	return report, nil
 }
 
 // warnTo returns a checkFields warning written to w as one line, prefixed with the command's name.

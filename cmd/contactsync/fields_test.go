@@ -238,3 +238,34 @@ func TestServeWiringOffersTheWholeStore(t *testing.T) {
 	_, err = wired.Get(ctx, "w-2")
 	assert.True(t, errors.Is(err, store.ErrNotFound))
 }
+
+// TestImportKeepsUnknownFields: a JSON Lines field the contract does not have is refused by import,
+// kept with --keep-unknown (and recorded, so serve names it), kept without the flag once the store
+// records it, and exported again; a CSV export refuses the record, naming the field.
+func TestImportKeepsUnknownFields(t *testing.T) {
+	clearSettingsEnv(t)
+	spec := "sqlite:" + filepath.Join(t.TempDir(), "c.db")
+	line := `{"Id":"k1","Birthday":"2001-02-03T00:00:00Z"}` + "\n"
+	r := runData(t, line, "import", "--store", spec)
+	require.Error(t, r.err)
+	assert.Contains(t, r.stderr, `line 1: unknown field "Birthday"`)
+
+	r = runData(t, line, "import", "--store", spec, "--keep-unknown")
+	require.NoError(t, r.err, r.stderr)
+	assert.Contains(t, r.stderr, "kept fields the contract does not have, as unknown fields: Birthday")
+	assert.Equal(t, `{"Id":"k1","AccountId":"","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,"Birthday":"2001-02-03T00:00:00Z"}`+"\n",
+		exportOf(t, spec, "jsonl"))
+	r = runData(t, "", "export", "--store", spec, "--format", "csv")
+	require.Error(t, r.err)
+	assert.Contains(t, r.err.Error(), "(Birthday)")
+
+	r = runData(t, `{"Id":"k2","Birthday":"2002-02-03T00:00:00Z"}`+"\n", "import", "--store", spec)
+	require.NoError(t, r.err, "the store records Birthday: %s", r.stderr)
+	assert.Contains(t, r.stderr, "warning: "+carriedWarning+": Birthday")
+	st, _, err := stores.Registry.Open(t.Context(), spec, nil, backend.Write)
+	require.NoError(t, err)
+	defer st.Close()
+	stored, err := st.StoredFields(t.Context())
+	require.NoError(t, err)
+	assert.Contains(t, stored, store.Field{Path: "Birthday"})
+}

@@ -432,7 +432,7 @@ func openServeStore(ctx context.Context, opts serveOptions, wait *storeWait, log
 	// reading a record: a field whose type the contract changed stops serve here, before a read
 	// fails; a field the contract lacks is carried by every write, with a warning naming it.
 	warn := func(msg, fields, check string) { logger.Warn(msg, "fields", fields, "check", check) }
-	if err := checkFields(ctx, opened, opts.store, nil, warn); err != nil {
+	if _, err := checkFields(ctx, opened, opts.store, nil, warn); err != nil {
 		served.close(false)
 		return nil, fmt.Errorf("--store %s: %w", name, err)
 	}
