@@ -235,11 +235,8 @@ func (s *memStore) Close() error                     { return nil }
 func (s *memStore) SyncFields(_ context.Context, fields []store.Field) (store.FieldsReport, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.records) == 0 {
-		s.fields = slices.Clone(fields)
-		return store.FieldsReport{}, nil
-	}
-	plan := store.Compare(s.fields, fields)
+	plan, drop := store.PlanSync(s.fields, fields, len(s.records) == 0)
+	s.fields = slices.DeleteFunc(s.fields, func(f store.Field) bool { return slices.Contains(drop, f.Path) })
 	s.fields = append(s.fields, plan.Add...)
 	return plan.Report, nil
 }

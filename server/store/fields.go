@@ -22,11 +22,13 @@ import (
 // item) is refused by CountField, RenameField and DropField with ErrPathInArray.
 type Fields interface {
 	// SyncFields compares fields, the contract's fields, with the recorded ones, in one transaction
-	// serialized with every other SyncFields. On a store holding no record, the recorded set becomes
-	// fields and the report is empty. Otherwise, when a recorded field's type differs from the
+	// serialized with every other SyncFields. When a recorded field's type differs from the
 	// contract's (SameRecordType), it records nothing and reports those in Changed; else it records
 	// the fields the table lacks, fills in the types recorded as "" (not known yet), and reports the
-	// recorded fields the contract lacks in Carried.
+	// recorded fields the contract lacks in Carried. On a store holding no record nothing is reported:
+	// a recorded field whose type differs is recorded again with the contract's type (no record holds
+	// it), and the recorded fields the contract lacks stay recorded (another version of the contract,
+	// serving the same store, may be about to write them).
 	SyncFields(ctx context.Context, fields []Field) (FieldsReport, error)
 	// StoredFields returns the recorded fields, sorted by path.
 	StoredFields(ctx context.Context) ([]Field, error)
@@ -115,6 +117,25 @@ func Compare(recorded, fields []Field) FieldsPlan {
 		plan.Add, plan.Fill = nil, nil
 	}
 	return plan
+}
+
+// PlanSync is what SyncFields does given the recorded fields, the contract's, and whether the store
+// holds no record: the plan (its Report is what SyncFields returns) and the recorded paths to delete
+// first.
+func PlanSync(recorded, fields []Field, empty bool) (plan FieldsPlan, drop []string) {
+	plan = Compare(recorded, fields)
+	if !empty {
+		return plan, nil
+	}
+	if len(plan.Report.Changed) > 0 {
+		for _, c := range plan.Report.Changed {
+			drop = append(drop, c.Path)
+		}
+		recorded = slices.DeleteFunc(slices.Clone(recorded), func(f Field) bool { return slices.Contains(drop, f.Path) })
+		plan = Compare(recorded, fields)
+	}
+	plan.Report = FieldsReport{}
+	return plan, drop
 }
 
 // Paths returns the paths of fields, in their order.

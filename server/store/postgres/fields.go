@@ -80,24 +80,21 @@ func (s *Store) SyncFields(ctx context.Context, fields []store.Field) (store.Fie
 		if _, err := tx.Exec(op, lockFieldsSQL); err != nil {
 			return err
 		}
-		var any bool
-		if err := tx.QueryRow(op, `SELECT EXISTS (SELECT 1 FROM contacts)`).Scan(&any); err != nil {
-			return err
-		}
-		if !any { // an empty store follows the contract of whoever writes to it first
-			if _, err := tx.Exec(op, `DELETE FROM record_fields WHERE role = 'field'`); err != nil {
-				return err
-			}
-			paths, types := fieldArrays(fields)
-			_, err := tx.Exec(op, insertFieldsSQL, paths, types)
+		var empty bool
+		if err := tx.QueryRow(op, `SELECT NOT EXISTS (SELECT 1 FROM contacts)`).Scan(&empty); err != nil {
 			return err
 		}
 		recorded, err := storedFields(op, tx)
 		if err != nil {
 			return err
 		}
-		plan := store.Compare(recorded, fields)
+		plan, drop := store.PlanSync(recorded, fields, empty)
 		report = plan.Report
+		if len(drop) > 0 {
+			if _, err := tx.Exec(op, `DELETE FROM record_fields WHERE path = ANY($1) AND role = 'field'`, drop); err != nil {
+				return err
+			}
+		}
 		if len(plan.Fill) > 0 {
 			paths, types := fieldArrays(plan.Fill)
 			if _, err := tx.Exec(op, `UPDATE record_fields r SET xsd_type = f.t FROM unnest($1::text[], $2::text[]) AS f (p, t)

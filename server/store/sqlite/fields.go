@@ -43,22 +43,21 @@ func (s *Store) SyncFields(ctx context.Context, fields []store.Field) (store.Fie
 	var report store.FieldsReport
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		report = store.FieldsReport{}
-		var any int
-		if err := tx.QueryRow(`SELECT EXISTS (SELECT 1 FROM contacts)`).Scan(&any); err != nil {
+		var empty int
+		if err := tx.QueryRow(`SELECT NOT EXISTS (SELECT 1 FROM contacts)`).Scan(&empty); err != nil {
 			return err
-		}
-		if any == 0 { // an empty store follows the contract of whoever writes to it first
-			if _, err := tx.Exec(`DELETE FROM record_fields WHERE role = 'field'`); err != nil {
-				return err
-			}
-			return insertFields(tx, fields)
 		}
 		recorded, err := storedFields(tx)
 		if err != nil {
 			return err
 		}
-		plan := store.Compare(recorded, fields)
+		plan, drop := store.PlanSync(recorded, fields, empty == 1)
 		report = plan.Report
+		for _, p := range drop {
+			if _, err := tx.Exec(`DELETE FROM record_fields WHERE path = ? AND role = 'field'`, p); err != nil {
+				return err
+			}
+		}
 		for _, f := range plan.Fill {
 			if _, err := tx.Exec(`UPDATE record_fields SET xsd_type = ? WHERE path = ? AND role = 'field' AND xsd_type = ''`, f.Type, f.Path); err != nil {
 				return err
