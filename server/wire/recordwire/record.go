@@ -82,9 +82,9 @@ func (t *Type) Decode(doc []byte, mode Mode) (Record, error) {
 type Mode uint8
 
 const (
-	// Lenient skips unknown keys: the store's read path, where a row written before a field
-	// was removed from the contract still reads (serve refuses to start while such rows may exist;
-	// docs/contract.md).
+	// Lenient skips unknown keys (and Reader.SawUnknown says so): the store's read path, where a
+	// row holding fields of a newer or an older contract still reads; a writer carries them
+	// (Type.CarryUnknown; docs/contract.md).
 	Lenient Mode = 0
 	// Strict refuses an unknown key with an error naming it and the known ones: import.
 	Strict Mode = 1
