@@ -1,6 +1,9 @@
 package recordwire_test
 
 import (
+	"encoding/json"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,23 +36,6 @@ func TestFieldTypes(t *testing.T) {
 		carryType.FieldTypes())
 	assert.Equal(t, []string{"xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "array:xsd:string"},
 		gen.ContactRecord.FieldTypes())
-}
-
-func TestSameRecordType(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		same bool
-	}{
-		{"xsd:string", "xsd:string", true},
-		{"xsd:string", "xsd:int", false},
-		{"complex:A", "complex:B", true},
-		{"array:complex:A", "array:complex:B", true},
-		{"array:xsd:int", "array:xsd:string", false},
-		{"array:xsd:int", "xsd:int", false},
-		{"complex:A", "xsd:string", false},
-	} {
-		assert.Equal(t, c.same, recordwire.SameRecordType(c.a, c.b), "%s %s", c.a, c.b)
-	}
 }
 
 // TestCarryUnknown: the members of the stored document the type does not know are added to the new
@@ -107,4 +93,44 @@ func BenchmarkCarryUnknownNone(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzCarryUnknown: whatever the stored document (from) and the new one (to), CarryUnknown does not
+// panic; when to is a Contact document and the carry succeeds, the result is one JSON value that reads
+// as the same Contact, and holds every member of from the contract does not know.
+func FuzzCarryUnknown(f *testing.F) {
+	f.Add([]byte(`{"Id":"a","Birthday":"x","Zeta":{"a": [1, {"b":null}]}}`), []byte(`{"Id":"a","FirstName":"b"}`))
+	f.Add([]byte(`{"Id":"a","RoleIds":["r"],"X":1,"X":2}`), []byte(`{"Id":"a","X":true}`))
+	f.Add([]byte(`{"\u00e9":"\ud83d\ude00"}`), []byte(`{}`))
+	f.Add([]byte(`[]`), []byte(`null`))
+	f.Fuzz(func(t *testing.T, from, to []byte) {
+		out, err := gen.ContactRecord.CarryUnknown(from, to)
+		var want gen.Contact
+		if err != nil || want.UnmarshalRecord(to, recordwire.Lenient) != nil {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("not JSON: %s", out)
+		}
+		var got gen.Contact
+		if err := got.UnmarshalRecord(out, recordwire.Lenient); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("the known fields changed: %s became %s", to, out)
+		}
+		fromPaths, err := gen.ContactRecord.UnknownPaths(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outPaths, err := gen.ContactRecord.UnknownPaths(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range fromPaths {
+			if !slices.Contains(outPaths, p) {
+				t.Fatalf("%s lost from %s: %s", p, from, out)
+			}
+		}
+	})
 }
