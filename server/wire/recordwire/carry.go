@@ -60,16 +60,6 @@ func RecordTypeOf(t *wire.Type) string {
 	return "xsd:" + t.Name
 }
 
-// SameRecordType reports whether a value stored under record type stored reads as one of record type
-// contract. Two complex types (or arrays of them) are the same here: their sub-paths are compared
-// instead.
-func SameRecordType(stored, contract string) bool {
-	for strings.HasPrefix(stored, "array:") && strings.HasPrefix(contract, "array:") {
-		stored, contract = stored[len("array:"):], contract[len("array:"):]
-	}
-	return stored == contract || strings.HasPrefix(stored, "complex:") && strings.HasPrefix(contract, "complex:")
-}
-
 // FieldTypes returns the record type of every path of t.Fields, in the same order.
 func (t *Type) FieldTypes() []string {
 	types := map[string]string{}
