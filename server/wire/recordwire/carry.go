@@ -3,7 +3,9 @@ package recordwire
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/contactsync/contactsync/server/wire"
@@ -98,38 +100,66 @@ func fieldTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out ma
 }
 
 // member is an object member the record type does not know, found in a document: the path of its
-// object ("" for the record, "Address" for a nested one), its key and its value (compact JSON).
+// object ("" for the record, "Address" for a nested one, "Others[2]" for an item of an array), its
+// key and its value (compact JSON).
 type member struct {
 	at, key string
 	raw     []byte
 }
 
+// unknowns are the unknown members of a document, and the length of each array of complex values
+// on the way to them (by path, "Others", "A[0].B"): a member inside an array item is carried only
+// into an array of the same length.
+type unknowns struct {
+	ms   []member
+	lens map[string]int
+}
+
+// under reports whether some member lies inside the items of the array at path.
+func (u *unknowns) under(path string) bool {
+	for _, m := range u.ms {
+		if strings.HasPrefix(m.at, path+"[") {
+			return true
+		}
+	}
+	return false
+}
+
 // UnknownPaths returns the dotted paths of the members of doc the record type does not know, at
-// every object level outside arrays, sorted.
+// every object level, array items included (named through "[]" as Type.Fields names them:
+// "Others[].Zip"), sorted, each once.
 func (t *Type) UnknownPaths(doc []byte) ([]string, error) {
-	ms, err := t.unknownMembers(doc)
+	u, err := t.unknownMembers(doc)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = joinPath(m.at, m.key)
+	var out []string
+	for _, m := range u.ms {
+		p := itemIndex.ReplaceAllString(joinPath(m.at, m.key), "[]")
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
 	}
 	slices.Sort(out)
 	return out, nil
 }
 
+// itemIndex matches the index of an array item in a path.
+var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)
+
 // CarryUnknown returns to, a document of the record type, with the members of from (a stored
-// document of the same record) that the type does not know added: at every object level outside
-// arrays, after the known members of the object they were found in, sorted by key, their values
-// compacted. A member to already holds, or whose object to lacks (a nested value now null), is not
-// added. When from holds no unknown member, to is returned as it is (no allocation).
+// document of the same record) that the type does not know added: at every object level, after the
+// known members of the object they were found in, sorted by key, their values compacted; inside an
+// array of complex values by item index, when to's array has as many items as from's (otherwise the
+// items were replaced, and what they held unknown goes with them). A member to already holds, or
+// whose object to lacks (a nested value now null), is not added. When from holds no unknown member,
+// to is returned as it is (no allocation).
 func (t *Type) CarryUnknown(from, to []byte) ([]byte, error) {
-	ms, err := t.unknownMembers(from)
-	if err != nil || len(ms) == 0 {
+	u, err := t.unknownMembers(from)
+	if err != nil || len(u.ms) == 0 {
 		return to, err
 	}
-	slices.SortStableFunc(ms, func(a, b member) int {
+	slices.SortStableFunc(u.ms, func(a, b member) int {
 		if c := strings.Compare(a.at, b.at); c != 0 {
 			return c
 		}
@@ -137,7 +167,7 @@ func (t *Type) CarryUnknown(from, to []byte) ([]byte, error) {
 	})
 	out := make([]byte, 0, len(to)+len(from))
 	r := NewReader(to, Lenient)
-	if out, err = carryInto(r, t.Type, "", ms, out); err != nil {
+	if out, err = carryInto(r, t.Type, "", &u, out); err != nil {
 		return nil, err
 	}
 	if err := r.End(); err != nil {
@@ -146,16 +176,16 @@ func (t *Type) CarryUnknown(from, to []byte) ([]byte, error) {
 	return out, nil
 }
 
-func (t *Type) unknownMembers(doc []byte) ([]member, error) {
+func (t *Type) unknownMembers(doc []byte) (unknowns, error) {
+	var u unknowns
 	if t.Type == nil {
-		return nil, nil
+		return u, nil
 	}
-	var ms []member
 	r := NewReader(doc, Lenient)
-	if err := collectUnknown(r, t.Type, "", &ms); err != nil {
-		return nil, err
+	if err := collectUnknown(r, t.Type, "", &u); err != nil {
+		return u, err
 	}
-	return ms, r.End()
+	return u, r.End()
 }
 
 // knownField returns the element of ty named key, or nil.
@@ -173,6 +203,22 @@ func nestedObject(f *wire.Field) bool {
 	return f.Type != nil && f.Type.Kind == wire.KindComplex && f.MaxOccurs == 1
 }
 
+// arrayItems returns the complex type of the items of f's value when it is an array of them (an
+// element repeated, or an ASMX array wrapper type), and nil otherwise.
+func arrayItems(f *wire.Field) *wire.Type {
+	switch {
+	case f.Type == nil:
+		return nil
+	case f.MaxOccurs != 1:
+		if f.Type.Kind == wire.KindComplex {
+			return f.Type
+		}
+	case f.Type.Kind == wire.KindArray && f.Type.Item != nil && f.Type.Item.Type != nil && f.Type.Item.Type.Kind == wire.KindComplex:
+		return f.Type.Item.Type
+	}
+	return nil
+}
+
 func joinPath(at, key string) string {
 	if at == "" {
 		return key
@@ -180,8 +226,10 @@ func joinPath(at, key string) string {
 	return at + "." + key
 }
 
+func itemPath(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
 // collectUnknown reads one value of type ty at path at, adding the unknown members of its objects.
-func collectUnknown(r *Reader, ty *wire.Type, at string, out *[]member) error {
+func collectUnknown(r *Reader, ty *wire.Type, at string, u *unknowns) error {
 	if r.Peek() != '{' {
 		return r.Skip()
 	}
@@ -205,11 +253,33 @@ func collectUnknown(r *Reader, ty *wire.Type, at string, out *[]member) error {
 			if err := json.Compact(&b, raw); err != nil {
 				return err
 			}
-			*out = append(*out, member{at: at, key: name, raw: b.Bytes()})
+			u.ms = append(u.ms, member{at: at, key: name, raw: b.Bytes()})
 		case nestedObject(f):
-			if err := collectUnknown(r, f.Type, joinPath(at, f.Name), out); err != nil {
+			if err := collectUnknown(r, f.Type, joinPath(at, f.Name), u); err != nil {
 				return err
 			}
+		case arrayItems(f) != nil && r.Peek() == '[':
+			path, items := joinPath(at, f.Name), arrayItems(f)
+			if err := r.BeginArray(); err != nil {
+				return err
+			}
+			n := 0
+			for ; ; n++ {
+				more, err := r.More()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				if err := collectUnknown(r, items, itemPath(path, n), u); err != nil {
+					return err
+				}
+			}
+			if u.lens == nil {
+				u.lens = map[string]int{}
+			}
+			u.lens[path] = n
 		default:
 			if err := r.Skip(); err != nil {
 				return err
@@ -218,9 +288,9 @@ func collectUnknown(r *Reader, ty *wire.Type, at string, out *[]member) error {
 	}
 }
 
-// carryInto copies one value of type ty at path at from r to out, adding the members of ms found
+// carryInto copies one value of type ty at path at from r to out, adding the members of u found
 // at its objects' paths after their own.
-func carryInto(r *Reader, ty *wire.Type, at string, ms []member, out []byte) ([]byte, error) {
+func carryInto(r *Reader, ty *wire.Type, at string, u *unknowns, out []byte) ([]byte, error) {
 	if r.Peek() != '{' {
 		raw, err := r.RawValue()
 		return append(out, raw...), err
@@ -244,19 +314,22 @@ func carryInto(r *Reader, ty *wire.Type, at string, ms []member, out []byte) ([]
 		name := string(key)
 		have = append(have, name)
 		out = append(AppendString(out, name), ':')
-		if f := knownField(ty, key); f != nil && nestedObject(f) {
-			if out, err = carryInto(r, f.Type, joinPath(at, f.Name), ms, out); err != nil {
-				return nil, err
-			}
-			continue
+		f := knownField(ty, key)
+		switch {
+		case f != nil && nestedObject(f):
+			out, err = carryInto(r, f.Type, joinPath(at, f.Name), u, out)
+		case f != nil && arrayItems(f) != nil && r.Peek() == '[' && u.under(joinPath(at, f.Name)):
+			out, err = carryItems(r, arrayItems(f), joinPath(at, f.Name), u, out)
+		default:
+			var raw []byte
+			raw, err = r.RawValue()
+			out = append(out, raw...)
 		}
-		raw, err := r.RawValue()
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, raw...)
 	}
-	for _, m := range ms {
+	for _, m := range u.ms {
 		if m.at != at || slices.Contains(have, m.key) {
 			continue
 		}
@@ -268,4 +341,42 @@ func carryInto(r *Reader, ty *wire.Type, at string, ms []member, out []byte) ([]
 		out = append(out, m.raw...)
 	}
 	return append(out, '}'), nil
+}
+
+// carryItems copies the array of items at path, carrying the members of u into each item when it
+// has as many items as the stored document's array.
+func carryItems(r *Reader, items *wire.Type, path string, u *unknowns, out []byte) ([]byte, error) {
+	if err := r.BeginArray(); err != nil {
+		return nil, err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return nil, err
+	}
+	byIndex := n == u.lens[path]
+	out = append(out, '[')
+	for i := 0; ; i++ {
+		more, err := r.More()
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			break
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		if byIndex {
+			if out, err = carryInto(r, items, itemPath(path, i), u, out); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		raw, err := r.RawValue()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, raw...)
+	}
+	return append(out, ']'), nil
 }

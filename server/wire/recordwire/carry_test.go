@@ -51,7 +51,13 @@ func TestCarryUnknown(t *testing.T) {
 		{"nested", `{"Id":"a","Home":{"Street":"s","Zip":"9"}}`, `{"Id":"a","Home":{"Street":"t"},"Score":2}`,
 			`{"Id":"a","Home":{"Street":"t","Zip":"9"},"Score":2}`},
 		{"nested object gone", `{"Id":"a","Home":{"Street":"s","Zip":"9"}}`, `{"Id":"a","Home":null}`, `{"Id":"a","Home":null}`},
-		{"array items not carried", `{"Id":"a","Others":[{"Street":"s","Zip":"9"}]}`, `{"Id":"a","Others":[]}`, `{"Id":"a","Others":[]}`},
+		{"array items replaced", `{"Id":"a","Others":[{"Street":"s","Zip":"9"}]}`, `{"Id":"a","Others":[]}`, `{"Id":"a","Others":[]}`},
+		{"array items by index", `{"Id":"a","Others":[{"Street":"s","Zip":"9"},null,{"Street":"u","Zip":"7","Geo":[1]}]}`,
+			`{"Id":"a","Others":[{"Street":"S"},{"Street":"T"},{"Street":"U"}],"Score":1}`,
+			`{"Id":"a","Others":[{"Street":"S","Zip":"9"},{"Street":"T"},{"Street":"U","Geo":[1],"Zip":"7"}],"Score":1}`},
+		{"array items of another length", `{"Id":"a","Others":[{"Zip":"9"}],"X":1}`, `{"Id":"a","Others":[{"Street":"S"},{"Street":"T"}]}`,
+			`{"Id":"a","Others":[{"Street":"S"},{"Street":"T"}],"X":1}`},
+		{"array now null", `{"Id":"a","Others":[{"Zip":"9"}]}`, `{"Id":"a","Others":null}`, `{"Id":"a","Others":null}`},
 		{"already there", `{"Id":"a","X":1}`, `{"Id":"a","X":2}`, `{"Id":"a","X":2}`},
 		{"empty object", `{"X":1}`, `{}`, `{"X":1}`},
 		{"escaped key", `{"Id":"a","\u00e9\"":true}`, `{"Id":"a"}`, `{"Id":"a","é\"":true}`},
@@ -64,9 +70,9 @@ func TestCarryUnknown(t *testing.T) {
 	}
 	_, err := carryType.CarryUnknown([]byte(`{"Id":`), []byte(`{}`))
 	assert.Error(t, err, "a broken stored document")
-	paths, err := carryType.UnknownPaths([]byte(`{"Id":"a","Zeta":1,"Home":{"Zip":"9"},"Alpha":null}`))
+	paths, err := carryType.UnknownPaths([]byte(`{"Id":"a","Zeta":1,"Home":{"Zip":"9"},"Alpha":null,"Others":[{"Zip":1},{"Zip":2,"Geo":3}]}`))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"Alpha", "Home.Zip", "Zeta"}, paths)
+	assert.Equal(t, []string{"Alpha", "Home.Zip", "Others[].Geo", "Others[].Zip", "Zeta"}, paths)
 }
 
 // TestSawUnknown: a lenient reader says when it skipped a member its type lacks, at any level.
@@ -103,7 +109,12 @@ func FuzzCarryUnknown(f *testing.F) {
 	f.Add([]byte(`{"Id":"a","RoleIds":["r"],"X":1,"X":2}`), []byte(`{"Id":"a","X":true}`))
 	f.Add([]byte(`{"\u00e9":"\ud83d\ude00"}`), []byte(`{}`))
 	f.Add([]byte(`[]`), []byte(`null`))
+	f.Add([]byte(`{"Others":[{"Zip":1},{"Street":"s","Geo":[2]}],"Home":{"Zip":3}}`), []byte(`{"Others":[{},{"Street":"t"}],"Home":{}}`))
 	f.Fuzz(func(t *testing.T, from, to []byte) {
+		// A type with a nested object and an array of objects: one JSON value out of one in.
+		if out, err := carryType.CarryUnknown(from, to); err == nil && json.Valid(to) && !json.Valid(out) {
+			t.Fatalf("not JSON: %s (from %s into %s)", out, from, to)
+		}
 		out, err := gen.ContactRecord.CarryUnknown(from, to)
 		var want gen.Contact
 		if err != nil || want.UnmarshalRecord(to, recordwire.Lenient) != nil {
