@@ -37,6 +37,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdlgen"
 )
 
@@ -57,7 +58,7 @@ func run(args []string, stderr io.Writer) error {
 	pkg := fs.String("pkg", "gen", "the Go package name of the output")
 	viewPath := fs.String("view", "", "also write the SOAP-only view gowsdl was run on to this file")
 	wireOut := fs.String("wire", "", "also generate the wire codec and operation table into this Go file")
-	record := fs.String("record", "", "also generate the record codec of this complex type (needs -wire, -record-key and -record-index)")
+	recordType := fs.String("record", "", "also generate the record codec of this complex type (needs -wire, -record-key and -record-index)")
 	recordKey := fs.String("record-key", "", "the record type's key element")
 	recordIndex := fs.String("record-index", "", "the record type's indexed element")
 	rebase := fs.Bool("rebase-namespace", false, "serve the contract's namespace moved onto the deployment's base URL (needs -wire)")
@@ -77,14 +78,14 @@ func run(args []string, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("-rebase-namespace is part of the wire code's descriptor: it needs -wire")
 	}
-	var recordOpts *wsdlgen.RecordOptions
+	var recordOpts *record.Options
 	switch {
-	case *record == "" && *recordKey == "" && *recordIndex == "":
-	case *record == "" || *recordKey == "" || *recordIndex == "" || *wireOut == "":
+	case *recordType == "" && *recordKey == "" && *recordIndex == "":
+	case *recordType == "" || *recordKey == "" || *recordIndex == "" || *wireOut == "":
 		fs.Usage()
 		return errors.New("-record, -record-key and -record-index go together, with -wire")
 	default:
-		recordOpts = &wsdlgen.RecordOptions{Type: *record, Key: *recordKey, Index: *recordIndex}
+		recordOpts = &record.Options{Type: *recordType, Key: *recordKey, Index: *recordIndex}
 	}
 
 	contract, err := os.ReadFile(*wsdlPath)

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdlgen"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
 // binary is the gowsdlgen command, built once for all tests.
@@ -185,7 +185,7 @@ func TestViewFlag(t *testing.T) {
 
 	contract, err := os.ReadFile("../../wsdl/contactsync.wsdl")
 	require.NoError(t, err)
-	want, err := wsdlgen.SOAPView(contract)
+	want, err := wsdl.SOAPView(contract)
 	require.NoError(t, err)
 	got, err := os.ReadFile(filepath.Join(dir, "view.wsdl"))
 	require.NoError(t, err)

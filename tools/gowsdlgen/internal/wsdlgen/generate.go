@@ -6,8 +6,13 @@ import (
 	"fmt"
 	"go/token"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
 // Options configure Generate.
@@ -23,8 +28,8 @@ type Options struct {
 	// whose namespace is an http or https URL with a path can be rebased.
 	RebaseNamespace bool
 	// Record asks for the record codec of a complex type too (in Result.Wire; needs Wire): see
-	// RecordOptions. Nil means none.
-	Record *RecordOptions
+	// record.Options. Nil means none.
+	Record *record.Options
 	// Gowsdl turns a WSDL document into gowsdl's code sections. Nil means RunGowsdl, the real library;
 	// tests substitute a fake to see what Generate does with the sections.
 	Gowsdl func(wsdl []byte, pkg string) (map[string][]byte, error)
@@ -38,7 +43,7 @@ type Result struct {
 	// client stub), a second file of the same package.
 	Wire []byte
 	// View is the SOAP-only view gowsdl was run on.
-	View *View
+	View *wsdl.View
 }
 
 // keptSections are the gowsdl sections that make up the output, in order: the imports and helper
@@ -58,22 +63,22 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	if opts.Record != nil && !opts.Wire {
 		return nil, errors.New("the record codec is part of the wire code: it needs the wire code too")
 	}
-	defs, err := readDefinitions(contract)
+	defs, err := wsdl.Read(contract)
 	if err != nil {
 		return nil, err
 	}
 	// The contract model refuses anything outside the XSD subset with the construct and its line, so
 	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
-	model, err := readContract(defs)
+	m, err := model.Read(defs)
 	if err != nil {
 		return nil, err
 	}
-	view, cut, err := defs.soapView()
+	view, cut, err := defs.View()
 	if err != nil {
 		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
 	}
 	// gowsdl sees the view, so the fields to fix are those of the schema components the view keeps.
-	fields, typed := model.fieldsToFix(cut)
+	fields, typed := m.FieldsToFix(cut)
 	run := opts.Gowsdl
 	if run == nil {
 		run = RunGowsdl
@@ -95,49 +100,25 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	required := make([][]string, 0, len(fields))
 	for _, f := range fields {
-		required = append(required, append([]string{goTypeName(f.Owner)}, f.Path...))
+		required = append(required, append([]string{names.GowsdlType(f.Owner)}, f.Path...))
 	}
-	var retyped []RetypedField
+	var retyped []postprocess.RetypedField
 	for _, f := range typed {
-		retyped = append(retyped, RetypedField{Path: append([]string{goTypeName(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
+		retyped = append(retyped, postprocess.RetypedField{Path: append([]string{names.GowsdlType(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
 	}
-	code, err := PostProcess(src.Bytes(), PostProcessOptions{Required: required, Retyped: retyped, Source: opts.Source})
+	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source})
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}
 	res := &Result{Code: code, View: view}
 	if opts.Wire {
-		desc, err := describeContract(defs, opts.RebaseNamespace)
+		desc, err := xmlcodec.Describe(defs, opts.RebaseNamespace)
 		if err != nil {
 			return nil, err
 		}
-		if res.Wire, err = emitWire(model, desc, code, opts.Package, opts.Source, opts.Record); err != nil {
+		if res.Wire, err = emitWire(m, desc, code, opts.Package, opts.Source, opts.Record); err != nil {
 			return nil, fmt.Errorf("generating the wire code: %w", err)
 		}
 	}
 	return res, nil
-}
-
-// goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component (gowsdl
-// exports no naming function, so its rules are restated here):
-// replaceReservedWords (a keyword gets a "_" suffix, otherwise "." becomes "_" and anything but
-// letters, digits and "_" goes), then makePublic (first letter upper-case). makePublic leaves Go basic
-// type names such as "string" alone; such a struct is refused by the predeclared-identifier check
-// before its fields matter.
-func goTypeName(name string) string {
-	if token.IsKeyword(name) {
-		name += "_"
-	} else {
-		name = strings.Map(func(r rune) rune {
-			switch {
-			case r == '.':
-				return '_'
-			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
-				return r
-			}
-			return -1
-		}, name)
-	}
-	r, size := utf8.DecodeRuneInString(name)
-	return string(unicode.ToUpper(r)) + name[size:]
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdlgen"
 )
 
@@ -138,8 +140,8 @@ func TestGenerateRefusesOutsideTheSubset(t *testing.T) {
 // TestSubsetTypesReachGowsdlAsItCanRead: the view gowsdl runs on has the Microsoft guid as a plain
 // xsd:string, without the import gowsdl cannot resolve and without the Microsoft schema.
 func TestSubsetTypesReachGowsdlAsItCanRead(t *testing.T) {
-	wsdl := fmt.Sprintf(subsetWSDL, "s1:guid", "s:decimal", "")
-	view, err := wsdlgen.SOAPView([]byte(wsdl))
+	doc := fmt.Sprintf(subsetWSDL, "s1:guid", "s:decimal", "")
+	view, err := wsdl.SOAPView([]byte(doc))
 	require.NoError(t, err)
 	got := string(view.WSDL)
 	assert.Contains(t, got, `<s:element minOccurs="1" maxOccurs="1" name="p" type="s:string" />`)
@@ -150,21 +152,21 @@ func TestSubsetTypesReachGowsdlAsItCanRead(t *testing.T) {
 	assert.Contains(t, componentStrings(view.Dropped), "schema http://microsoft.com/wsdl/types/")
 
 	// The model refuses a guid parameter on HTTP GET, so the retyped fields are read with Op on SOAP only.
-	typed, err := wsdlgen.TypedFields([]byte(strings.Replace(wsdl, `<operation name="Op"><http:operation location="/Op" /></operation>`, "", 1)))
+	typed, err := model.TypedFields([]byte(strings.Replace(doc, `<operation name="Op"><http:operation location="/Op" /></operation>`, "", 1)))
 	require.NoError(t, err)
-	assert.Equal(t, []wsdlgen.TypedField{
-		{Field: wsdlgen.Field{Owner: "Op", Path: []string{"p"}}, GoType: "xsd.GUID"},
-		{Field: wsdlgen.Field{Owner: "OpResponse", Path: []string{"OpResult"}}, GoType: "xsd.Decimal"},
+	assert.Equal(t, []model.TypedField{
+		{StructField: model.StructField{Owner: "Op", Path: []string{"p"}}, GoType: "xsd.GUID"},
+		{StructField: model.StructField{Owner: "OpResponse", Path: []string{"OpResult"}}, GoType: "xsd.Decimal"},
 	}, typed)
 }
 
 // TestGUIDViewUsesAnXSDPrefixInScope: the rewritten QName uses whatever prefix is bound to XML Schema
 // where the element is, the default namespace included.
 func TestGUIDViewUsesAnXSDPrefixInScope(t *testing.T) {
-	wsdl := strings.Replace(fmt.Sprintf(subsetWSDL, "s1:guid", "s:int", ""),
+	doc := strings.Replace(fmt.Sprintf(subsetWSDL, "s1:guid", "s:int", ""),
 		`<s:element minOccurs="1" maxOccurs="1" name="p" type="s1:guid" />`,
 		`<element xmlns="http://www.w3.org/2001/XMLSchema" minOccurs="1" maxOccurs="1" name="p" type='s1:guid' />`, 1)
-	view, err := wsdlgen.SOAPView([]byte(wsdl))
+	view, err := wsdl.SOAPView([]byte(doc))
 	require.NoError(t, err)
 	assert.Contains(t, string(view.WSDL), `name="p" type='string' />`, "of the prefixes in scope, the default namespace sorts first")
 }

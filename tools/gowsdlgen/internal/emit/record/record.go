@@ -1,40 +1,60 @@
-package wsdlgen
+// Package record writes the record codec: the canonical JSON document the store keeps per record and
+// the record formats carry (server/wire/recordwire defines the form). It is generated for the record
+// type named by the -record flag and every complex type reachable from it: AppendRecord and
+// DecodeRecord for each, and for the record type RecordKey, RecordIndex and the exported descriptor
+// <Type>Record.
+//
+// It imports the standard library, model, names and emit.
+package record
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
-// The record codec: the canonical JSON document the store keeps per record and the record formats
-// carry (server/wire/recordwire defines the form). It is generated for the record type named by the
-// -record flag and every complex type reachable from it: AppendRecord and DecodeRecord for each, and
-// for the record type RecordKey, RecordIndex and the exported descriptor <Type>Record.
-
-// RecordOptions name the contract's record type, its key field and its indexed field.
-type RecordOptions struct {
+// Options name the contract's record type, its key field and its indexed field.
+type Options struct {
 	// Type is the XSD name of the record type, a complex type of the contract.
 	Type string
 	// Key and Index are the names of two of its top-level elements of a simple type, occurring once.
 	Key, Index string
 }
 
+// emitter writes the record codec into the wire code's Writer.
+type emitter struct {
+	*emit.Writer
+	c *model.Contract
+}
+
+func (e *emitter) p(format string, args ...any) { e.P(format, args...) }
+
+// Emit writes the record codec of the type opts names, and of every type reachable from it, to w.
+func Emit(w *emit.Writer, c *model.Contract, opts *Options) error {
+	e := &emitter{Writer: w, c: c}
+	return e.record(opts)
+}
+
 // recordTypes returns the record type and the complex and array types reachable from it, in the
 // contract's type order.
-func (e *emitter) recordTypes(root *xsdType) []*xsdType {
-	reach := map[*xsdType]bool{}
-	var walk func(t *xsdType)
-	walk = func(t *xsdType) {
-		if reach[t] || t.simple() {
+func (e *emitter) recordTypes(root *model.Type) []*model.Type {
+	reach := map[*model.Type]bool{}
+	var walk func(t *model.Type)
+	walk = func(t *model.Type) {
+		if reach[t] || t.Simple() {
 			return
 		}
 		reach[t] = true
-		for _, f := range t.fields {
-			walk(f.typ)
+		for _, f := range t.Fields {
+			walk(f.Type)
 		}
 	}
 	walk(root)
-	var out []*xsdType
-	for _, t := range e.c.types {
+	var out []*model.Type
+	for _, t := range e.c.Types {
 		if reach[t] {
 			out = append(out, t)
 		}
@@ -45,20 +65,20 @@ func (e *emitter) recordTypes(root *xsdType) []*xsdType {
 // recordPaths lists the dotted path of every element of t, nested ones after their parent; the
 // elements of the items of an array of complex values are named through "[]". A type met again on
 // its own path (a recursive type) is not descended into twice.
-func recordPaths(t *xsdType, prefix string, onPath map[*xsdType]bool, out []string) []string {
+func recordPaths(t *model.Type, prefix string, onPath map[*model.Type]bool, out []string) []string {
 	onPath[t] = true
 	defer delete(onPath, t)
-	for _, f := range t.fields {
-		path := prefix + f.name
+	for _, f := range t.Fields {
+		path := prefix + f.Name
 		out = append(out, path)
-		ft, sep := f.typ, "."
-		if f.maxOccurs != 1 {
+		ft, sep := f.Type, "."
+		if f.MaxOccurs != 1 {
 			sep = "[]."
 		}
-		if ft.kind == kindArray {
-			ft, sep = ft.fields[0].typ, "[]."
+		if ft.Kind == model.KindArray {
+			ft, sep = ft.Fields[0].Type, "[]."
 		}
-		if ft.kind == kindComplex && !onPath[ft] {
+		if ft.Kind == model.KindComplex && !onPath[ft] {
 			out = recordPaths(ft, path+sep, onPath, out)
 		}
 	}
@@ -66,23 +86,23 @@ func recordPaths(t *xsdType, prefix string, onPath map[*xsdType]bool, out []stri
 }
 
 // record writes the record codec.
-func (e *emitter) record(opts *RecordOptions) error {
-	var root *xsdType
-	for _, t := range e.c.types {
-		if t.name == opts.Type {
+func (e *emitter) record(opts *Options) error {
+	var root *model.Type
+	for _, t := range e.c.Types {
+		if t.Name == opts.Type {
 			root = t
 		}
 	}
-	if root == nil || root.kind != kindComplex {
+	if root == nil || root.Kind != model.KindComplex {
 		var names []string
-		for _, t := range e.c.types {
-			if t.kind == kindComplex {
-				names = append(names, t.name)
+		for _, t := range e.c.Types {
+			if t.Kind == model.KindComplex {
+				names = append(names, t.Name)
 			}
 		}
 		return fmt.Errorf("-record %s: the contract has no complex type %s (its complex types: %s)", opts.Type, opts.Type, strings.Join(names, ", "))
 	}
-	goName := goTypeName(root.name)
+	goName := names.GowsdlType(root.Name)
 	keyExpr, err := e.recordField(root, goName, "-record-key", opts.Key)
 	if err != nil {
 		return err
@@ -93,14 +113,14 @@ func (e *emitter) record(opts *RecordOptions) error {
 	}
 
 	e.p("")
-	e.p("// ---- The record codec of %s (the -record flags on the go:generate line; server/wire/recordwire", root.name)
+	e.p("// ---- The record codec of %s (the -record flags on the go:generate line; server/wire/recordwire", root.Name)
 	e.p("// defines the canonical form) ----")
 	e.p("")
-	e.p("// %sRecord describes %s, the contract's record type: the store keeps one canonical JSON document", goName, root.name)
-	e.p("// per %s, keyed by %s and indexed by %s, and the record formats carry the same document.", root.name, opts.Key, opts.Index)
+	e.p("// %sRecord describes %s, the contract's record type: the store keeps one canonical JSON document", goName, root.Name)
+	e.p("// per %s, keyed by %s and indexed by %s, and the record formats carry the same document.", root.Name, opts.Key, opts.Index)
 	e.p("var %sRecord = &recordwire.Type{", goName)
-	e.p("Name: %q, Type: %s, Key: %q, Index: %q,", root.name, typeRef(root), opts.Key, opts.Index)
-	e.p("Fields: %#v,", recordPaths(root, "", map[*xsdType]bool{}, nil))
+	e.p("Name: %q, Type: %s, Key: %q, Index: %q,", root.Name, emit.TypeRef(root), opts.Key, opts.Index)
+	e.p("Fields: %#v,", recordPaths(root, "", map[*model.Type]bool{}, nil))
 	e.p("New: func() recordwire.Record { return new(%s) },", goName)
 	e.p("}")
 	e.p("")
@@ -134,116 +154,116 @@ func (e *emitter) record(opts *RecordOptions) error {
 
 // recordField checks the key or index element and returns the body of the method returning its
 // lexical form.
-func (e *emitter) recordField(t *xsdType, goName, flag, name string) (string, error) {
+func (e *emitter) recordField(t *model.Type, goName, flag, name string) (string, error) {
 	var names []string
-	for _, f := range t.fields {
-		names = append(names, f.name)
-		if f.name != name {
+	for _, f := range t.Fields {
+		names = append(names, f.Name)
+		if f.Name != name {
 			continue
 		}
-		gf := goFieldOf(f)
-		if !f.typ.simple() || f.maxOccurs != 1 || f.typ.kind == kindBase64 || strings.HasPrefix(gf.typ, "*") {
+		gf := model.GoFieldOf(f)
+		if !f.Type.Simple() || f.MaxOccurs != 1 || f.Type.Kind == model.KindBase64 || strings.HasPrefix(gf.Type, "*") {
 			return "", fmt.Errorf("%s %s: %s.%s must be an element of a simple type other than base64Binary, occurring once and not nillable",
-				flag, name, t.name, name)
+				flag, name, t.Name, name)
 		}
-		switch f.typ.kind {
-		case kindString:
-			return "return v." + gf.name, nil
-		case kindEnum:
-			return "return v." + gf.name + ".wireText()", nil
+		switch f.Type.Kind {
+		case model.KindString:
+			return "return v." + gf.Name, nil
+		case model.KindEnum:
+			return "return v." + gf.Name + ".wireText()", nil
 		}
-		text, err := textExpr(f.typ, gf.typ, "v."+gf.name)
+		text, err := emit.TextExpr(f.Type, gf.Type, "v."+gf.Name)
 		if err != nil {
 			return "", err
 		}
 		return "var b []byte\nreturn string(" + text + ")", nil
 	}
-	return "", fmt.Errorf("%s %s: %s has no element %s (its elements: %s)", flag, name, t.name, name, strings.Join(names, ", "))
+	return "", fmt.Errorf("%s %s: %s has no element %s (its elements: %s)", flag, name, t.Name, name, strings.Join(names, ", "))
 }
 
 // recordCodec writes AppendRecord and DecodeRecord for one complex or array type.
-func (e *emitter) recordCodec(t *xsdType) error {
-	goName := goTypeName(t.name)
-	fields := make([]goField, len(t.fields))
-	for i, f := range t.fields {
-		fields[i] = goFieldOf(f)
+func (e *emitter) recordCodec(t *model.Type) error {
+	goName := names.GowsdlType(t.Name)
+	fields := make([]model.GoField, len(t.Fields))
+	for i, f := range t.Fields {
+		fields[i] = model.GoFieldOf(f)
 	}
 	e.p("")
-	if t.kind == kindArray {
-		f, gf := t.fields[0], fields[0]
-		item := strings.TrimPrefix(gf.typ, "[]")
-		e.p("// AppendRecord appends %s as a JSON array of its items.", t.name)
+	if t.Kind == model.KindArray {
+		f, gf := t.Fields[0], fields[0]
+		item := strings.TrimPrefix(gf.Type, "[]")
+		e.p("// AppendRecord appends %s as a JSON array of its items.", t.Name)
 		e.p("func (v *%s) AppendRecord(b []byte) []byte {", goName)
 		e.p("b = append(b, '[')")
-		e.p("for i, item := range v.%s {", gf.name)
+		e.p("for i, item := range v.%s {", gf.Name)
 		e.p("if i > 0 { b = append(b, ',') }")
 		if err := e.recordAppendValue(f, item, "item"); err != nil {
-			return fmt.Errorf("%s: %w", t.name, err)
+			return fmt.Errorf("%s: %w", t.Name, err)
 		}
 		e.p("}")
 		e.p("return append(b, ']')")
 		e.p("}")
 		e.p("")
-		e.p("// DecodeRecord reads %s from a JSON array of its items ([] reads as no items, as in XML).", t.name)
+		e.p("// DecodeRecord reads %s from a JSON array of its items ([] reads as no items, as in XML).", t.Name)
 		e.p("func (v *%s) DecodeRecord(r *recordwire.Reader) error {", goName)
 		e.p("if err := r.BeginArray(); err != nil { return err }")
 		e.p("n, err := r.ArrayLen()")
 		e.p("if err != nil { return err }")
-		e.p("v.%s = nil", gf.name)
-		e.p("if n > 0 { v.%s = make(%s, 0, n) }", gf.name, gf.typ)
-		if err := e.recordDecodeItems(f, item, "v."+gf.name, "return err", "return recordwire.Item(i, err)"); err != nil {
-			return fmt.Errorf("%s: %w", t.name, err)
+		e.p("v.%s = nil", gf.Name)
+		e.p("if n > 0 { v.%s = make(%s, 0, n) }", gf.Name, gf.Type)
+		if err := e.recordDecodeItems(f, item, "v."+gf.Name, "return err", "return recordwire.Item(i, err)"); err != nil {
+			return fmt.Errorf("%s: %w", t.Name, err)
 		}
 		e.p("}")
 		return nil
 	}
 
-	keys := make([]string, len(t.fields))
-	for i, f := range t.fields {
-		keys[i] = f.name
+	keys := make([]string, len(t.Fields))
+	for i, f := range t.Fields {
+		keys[i] = f.Name
 	}
-	e.p("// AppendRecord appends %s as a JSON object, every element in schema order.", t.name)
+	e.p("// AppendRecord appends %s as a JSON object, every element in schema order.", t.Name)
 	e.p("func (v *%s) AppendRecord(b []byte) []byte {", goName)
-	if len(t.fields) == 0 {
+	if len(t.Fields) == 0 {
 		e.p("return append(b, \"{}\"...)")
 		e.p("}")
 	} else {
-		for i, f := range t.fields {
+		for i, f := range t.Fields {
 			open := ","
 			if i == 0 {
 				open = "{"
 			}
-			e.p("b = append(b, `%s`...)", open+`"`+f.name+`":`)
-			if err := e.recordAppendField(f, fields[i], "v."+fields[i].name); err != nil {
-				return fmt.Errorf("%s.%s: %w", t.name, f.name, err)
+			e.p("b = append(b, `%s`...)", open+`"`+f.Name+`":`)
+			if err := e.recordAppendField(f, fields[i], "v."+fields[i].Name); err != nil {
+				return fmt.Errorf("%s.%s: %w", t.Name, f.Name, err)
 			}
 		}
 		e.p("return append(b, '}')")
 		e.p("}")
 	}
 	e.p("")
-	e.p("// recordKeys%s are the keys of %s's record object.", goName, t.name)
+	e.p("// recordKeys%s are the keys of %s's record object.", goName, t.Name)
 	e.p("var recordKeys%s = %#v", goName, keys)
 	e.p("")
-	e.p("// DecodeRecord reads %s from a JSON object, keys in any order; a missing key leaves its zero value.", t.name)
+	e.p("// DecodeRecord reads %s from a JSON object, keys in any order; a missing key leaves its zero value.", t.Name)
 	e.p("func (v *%s) DecodeRecord(r *recordwire.Reader) error {", goName)
 	e.p("if err := r.BeginObject(); err != nil { return err }")
 	e.p("*v = %s{}", goName)
-	if len(t.fields) > 0 {
-		e.p("var seen [%d]bool", len(t.fields))
+	if len(t.Fields) > 0 {
+		e.p("var seen [%d]bool", len(t.Fields))
 	}
 	e.p("for {")
 	e.p("key, ok, err := r.Key()")
 	e.p("if err != nil || !ok { return err }")
 	e.p("switch string(key) {")
-	for i, f := range t.fields {
-		e.p("case %q:", f.name)
+	for i, f := range t.Fields {
+		e.p("case %q:", f.Name)
 		e.p("if seen[%d] { return r.Duplicate(key) }", i)
 		e.p("seen[%d] = true", i)
-		if err := e.recordDecodeField(f, fields[i], "v."+fields[i].name); err != nil {
-			return fmt.Errorf("%s.%s: %w", t.name, f.name, err)
+		if err := e.recordDecodeField(f, fields[i], "v."+fields[i].Name); err != nil {
+			return fmt.Errorf("%s.%s: %w", t.Name, f.Name, err)
 		}
-		e.p("if err != nil { return recordwire.Path(%q, err) }", f.name)
+		e.p("if err != nil { return recordwire.Path(%q, err) }", f.Name)
 	}
 	e.p("default:")
 	e.p("if err := r.Unknown(key, recordKeys%s); err != nil { return err }", goName)
@@ -253,14 +273,14 @@ func (e *emitter) recordCodec(t *xsdType) error {
 	return nil
 }
 
-func (e *emitter) recordAppendField(f *xsdField, gf goField, expr string) error {
-	return e.appendRepeatable(f, gf, expr, e.recordAppendValue)
+func (e *emitter) recordAppendField(f *model.Field, gf model.GoField, expr string) error {
+	return e.AppendRepeatable(f, gf, expr, e.recordAppendValue)
 }
 
 // recordAppendValue writes statements appending one value of goType held in expr.
-func (e *emitter) recordAppendValue(f *xsdField, goType, expr string) error {
+func (e *emitter) recordAppendValue(f *model.Field, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
-	complexType := !f.typ.simple()
+	complexType := !f.Type.Simple()
 	if ptr {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		if complexType {
@@ -274,45 +294,45 @@ func (e *emitter) recordAppendValue(f *xsdField, goType, expr string) error {
 	return e.recordAppendSimple(f, base, expr)
 }
 
-func (e *emitter) recordAppendSimple(f *xsdField, goType, val string) error {
-	switch f.typ.kind {
-	case kindString:
+func (e *emitter) recordAppendSimple(f *model.Field, goType, val string) error {
+	switch f.Type.Kind {
+	case model.KindString:
 		e.p("b = recordwire.AppendString(b, %s)", val)
-	case kindEnum:
+	case model.KindEnum:
 		e.p("b = recordwire.AppendString(b, %s.wireText())", val)
-	case kindInt, kindLong, kindShort:
+	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = recordwire.AppendInt(b, int64(%s))", val)
-	case kindBoolean:
+	case model.KindBoolean:
 		e.p("b = recordwire.AppendBool(b, %s)", val)
-	case kindDouble:
+	case model.KindDouble:
 		e.p("b = recordwire.AppendDouble(b, %s)", val)
-	case kindFloat:
+	case model.KindFloat:
 		e.p("b = recordwire.AppendFloat(b, %s)", val)
-	case kindDateTime:
+	case model.KindDateTime:
 		e.p("b = recordwire.AppendDateTime(b, %s)", val)
-	case kindDecimal:
+	case model.KindDecimal:
 		e.p("b = recordwire.AppendDecimal(b, %s)", val)
-	case kindGUID:
+	case model.KindGUID:
 		e.p("b = recordwire.AppendGUID(b, %s)", val)
-	case kindBase64:
+	case model.KindBase64:
 		e.p("b = recordwire.AppendBase64(b, %s)", val)
 	default:
-		return fmt.Errorf("type %s has no record form", f.typ.name)
+		return fmt.Errorf("type %s has no record form", f.Type.Name)
 	}
 	return nil
 }
 
 // recordDecodeField writes statements decoding one element's value into expr, setting err (declared
 // by the caller).
-func (e *emitter) recordDecodeField(f *xsdField, gf goField, expr string) error {
-	if f.maxOccurs != 1 {
-		item := strings.TrimPrefix(gf.typ, "[]")
+func (e *emitter) recordDecodeField(f *model.Field, gf model.GoField, expr string) error {
+	if f.MaxOccurs != 1 {
+		item := strings.TrimPrefix(gf.Type, "[]")
 		e.p("if r.Null() {")
 		e.p("%s = nil", expr)
 		e.p("} else if err = r.BeginArray(); err == nil {")
 		e.p("var n int")
 		e.p("if n, err = r.ArrayLen(); err == nil {")
-		e.p("%s = make(%s, 0, n)", expr, gf.typ)
+		e.p("%s = make(%s, 0, n)", expr, gf.Type)
 		if err := e.recordDecodeItems(f, item, expr, "break", "err = recordwire.Item(i, err); break"); err != nil {
 			return err
 		}
@@ -320,16 +340,16 @@ func (e *emitter) recordDecodeField(f *xsdField, gf goField, expr string) error 
 		e.p("}")
 		return nil
 	}
-	return e.recordDecodeValue(f, gf.typ, expr)
+	return e.recordDecodeValue(f, gf.Type, expr)
 }
 
 // recordDecodeItems writes the loop reading the items of an array whose '[' was read and whose
 // item count is n, appending them to expr (allocated with room for n). A nillable simple item (a
 // pointer) points into one backing slice of n values, so the items cost one allocation, not one each.
 // onEnd and onErr are the statements leaving the loop at the end and on an item's error (i, err).
-func (e *emitter) recordDecodeItems(f *xsdField, item, expr, onEnd, onErr string) error {
+func (e *emitter) recordDecodeItems(f *model.Field, item, expr, onEnd, onErr string) error {
 	base, ptr := strings.CutPrefix(item, "*")
-	ptrSimple := ptr && f.typ.simple()
+	ptrSimple := ptr && f.Type.Simple()
 	if ptrSimple {
 		e.p("vals := make([]%s, n)", base)
 	}
@@ -354,9 +374,9 @@ func (e *emitter) recordDecodeItems(f *xsdField, item, expr, onEnd, onErr string
 }
 
 // recordDecodeValue writes statements decoding one value of goType into expr, setting err.
-func (e *emitter) recordDecodeValue(f *xsdField, goType, expr string) error {
+func (e *emitter) recordDecodeValue(f *model.Field, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
-	if !f.typ.simple() {
+	if !f.Type.Simple() {
 		e.p("if r.Null() {")
 		e.p("%s = nil", expr)
 		e.p("} else {")
@@ -381,49 +401,49 @@ func (e *emitter) recordDecodeValue(f *xsdField, goType, expr string) error {
 	return e.recordDecodeSimple(f, base, expr)
 }
 
-func (e *emitter) recordDecodeSimple(f *xsdField, goType, target string) error {
-	switch f.typ.kind {
-	case kindString:
+func (e *emitter) recordDecodeSimple(f *model.Field, goType, target string) error {
+	switch f.Type.Kind {
+	case model.KindString:
 		e.p("%s, err = r.String()", target)
-	case kindEnum:
+	case model.KindEnum:
 		e.p("{")
 		e.p("var text string")
 		e.p("if text, err = r.String(); err == nil {")
 		e.p("switch text {")
-		e.p("case \"\", %s:", quoteList(f.typ.enum))
+		e.p("case \"\", %s:", emit.QuoteList(f.Type.Enum))
 		e.p("%s = %s(text)", target, goType)
 		e.p("default:")
-		e.p("err = r.BadEnum(%q, text)", f.typ.name)
+		e.p("err = r.BadEnum(%q, text)", f.Type.Name)
 		e.p("}")
 		e.p("}")
 		e.p("}")
-	case kindInt, kindLong, kindShort:
-		bits := map[xsdKind]int{kindInt: 32, kindLong: 64, kindShort: 16}[f.typ.kind]
+	case model.KindInt, model.KindLong, model.KindShort:
+		bits := map[model.Kind]int{model.KindInt: 32, model.KindLong: 64, model.KindShort: 16}[f.Type.Kind]
 		e.p("{")
 		e.p("var n int64")
-		e.p("n, err = r.Int(%q, %d)", f.typ.name, bits)
+		e.p("n, err = r.Int(%q, %d)", f.Type.Name, bits)
 		e.p("%s = %s(n)", target, goType)
 		e.p("}")
-	case kindBoolean:
+	case model.KindBoolean:
 		e.p("%s, err = r.Bool()", target)
-	case kindDouble:
+	case model.KindDouble:
 		e.p("%s, err = r.Double(\"double\", 64)", target)
-	case kindFloat:
+	case model.KindFloat:
 		e.p("{")
 		e.p("var f float64")
 		e.p("f, err = r.Double(\"float\", 32)")
 		e.p("%s = float32(f)", target)
 		e.p("}")
-	case kindDateTime:
+	case model.KindDateTime:
 		e.p("%s, err = r.DateTime()", target)
-	case kindDecimal:
+	case model.KindDecimal:
 		e.p("%s, err = r.Decimal()", target)
-	case kindGUID:
+	case model.KindGUID:
 		e.p("%s, err = r.GUID()", target)
-	case kindBase64:
+	case model.KindBase64:
 		e.p("%s, err = r.Base64()", target)
 	default:
-		return fmt.Errorf("type %s has no record form", f.typ.name)
+		return fmt.Errorf("type %s has no record form", f.Type.Name)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package wsdlgen
+package wsdl
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 // replacement swaps the bytes [start, end) of a document for text.
 type replacement struct {
-	start, end int
+	Start, End int
 	text       string
 }
 
@@ -21,25 +21,25 @@ type replacement struct {
 // Schema at that element. PostProcess then gives those fields the runtime's xsd.GUID (TypedFields
 // lists them from the contract itself). The rest of the Microsoft schema is not inspected here:
 // anything in it other than guid is refused by the contract model, which names its line.
-func plainGUIDs(defs *definitions) ([]dropped, []replacement, error) {
+func plainGUIDs(defs *Definitions) ([]dropped, []replacement, error) {
 	var drop []dropped
 	var repl []replacement
-	for _, s := range defs.schemas {
-		if tns, _ := s.attr("targetNamespace"); tns == NamespaceMSTypes {
+	for _, s := range defs.Schemas {
+		if tns, _ := s.Attr("targetNamespace"); tns == NamespaceMSTypes {
 			drop = append(drop, dropped{Component{"schema", NamespaceMSTypes}, s})
 			continue
 		}
-		for _, c := range s.children {
-			if ns, _ := c.attr("namespace"); c.is(NamespaceXSD, "import") && ns == NamespaceMSTypes {
+		for _, c := range s.Children {
+			if ns, _ := c.Attr("namespace"); c.Is(NamespaceXSD, "import") && ns == NamespaceMSTypes {
 				drop = append(drop, dropped{Component{"import", NamespaceMSTypes}, c})
 			}
 		}
 		var err error
-		s.walk(func(n *node) {
-			if err != nil || !n.is(NamespaceXSD, "element") && !n.is(NamespaceXSD, "attribute") {
+		s.Walk(func(n *Node) {
+			if err != nil || !n.Is(NamespaceXSD, "element") && !n.Is(NamespaceXSD, "attribute") {
 				return
 			}
-			q, ok, qerr := n.qnameAttr("type")
+			q, ok, qerr := n.QNameAttr("type")
 			if qerr != nil {
 				err = qerr
 				return
@@ -48,7 +48,7 @@ func plainGUIDs(defs *definitions) ([]dropped, []replacement, error) {
 				return
 			}
 			var r replacement
-			if r, err = retypeAsString(defs.data, n); err == nil {
+			if r, err = retypeAsString(defs.Data, n); err == nil {
 				repl = append(repl, r)
 			}
 		})
@@ -56,7 +56,7 @@ func plainGUIDs(defs *definitions) ([]dropped, []replacement, error) {
 			return nil, nil, err
 		}
 	}
-	slices.SortFunc(repl, func(a, b replacement) int { return a.start - b.start })
+	slices.SortFunc(repl, func(a, b replacement) int { return a.Start - b.Start })
 	return drop, repl, nil
 }
 
@@ -64,27 +64,27 @@ func plainGUIDs(defs *definitions) ([]dropped, []replacement, error) {
 var typeAttr = regexp.MustCompile(`\stype\s*=\s*(["'])([^"']*)["']`)
 
 // retypeAsString returns the replacement of the value of n's type attribute by an xsd:string QName.
-func retypeAsString(data []byte, n *node) (replacement, error) {
+func retypeAsString(data []byte, n *Node) (replacement, error) {
 	tag := startTag(data, n)
 	m := typeAttr.FindSubmatchIndex(tag)
 	if m == nil {
-		return replacement{}, fmt.Errorf("<%s> at byte %d: cannot find its type attribute", qualified(n.raw), n.start)
+		return replacement{}, fmt.Errorf("<%s> at byte %d: cannot find its type attribute", qualified(n.Raw), n.Start)
 	}
 	prefix, ok := prefixFor(n.scope, NamespaceXSD)
 	if !ok {
-		return replacement{}, fmt.Errorf("<%s> at byte %d: no prefix is bound to %s there, so its guid type cannot be written as xsd:string", qualified(n.raw), n.start, NamespaceXSD)
+		return replacement{}, fmt.Errorf("<%s> at byte %d: no prefix is bound to %s there, so its guid type cannot be written as xsd:string", qualified(n.Raw), n.Start, NamespaceXSD)
 	}
 	text := "string"
 	if prefix != "" {
 		text = prefix + ":string"
 	}
-	return replacement{start: n.start + m[4], end: n.start + m[5], text: text}, nil
+	return replacement{Start: n.Start + m[4], End: n.Start + m[5], text: text}, nil
 }
 
 // startTag returns the bytes of n's start tag, up to and including its '>'.
-func startTag(data []byte, n *node) []byte {
+func startTag(data []byte, n *Node) []byte {
 	var quote byte
-	for i := n.start; i < n.end; i++ {
+	for i := n.Start; i < n.End; i++ {
 		switch c := data[i]; {
 		case quote != 0:
 			if c == quote {
@@ -93,10 +93,10 @@ func startTag(data []byte, n *node) []byte {
 		case c == '"' || c == '\'':
 			quote = c
 		case c == '>':
-			return data[n.start : i+1]
+			return data[n.Start : i+1]
 		}
 	}
-	return data[n.start:n.end]
+	return data[n.Start:n.End]
 }
 
 // prefixFor returns a prefix that resolves to uri in scope s (the default namespace as ""), the

@@ -1,4 +1,4 @@
-package wsdlgen
+package xmlcodec
 
 import (
 	"bytes"
@@ -8,43 +8,47 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
 // contractGoName is the generated variable holding the contract's descriptor (wire.Contract).
 const contractGoName = "Contract"
 
-// contractDescriptor is what the generated wire.Contract says of the contract as a whole: what the
+// Descriptor is what the generated wire.Contract says of the contract as a whole: what the
 // runtime needs to serve and describe it that is not an operation's (the operation table carries the
 // rest), so the runtime never reads a package of its own contract.
-type contractDescriptor struct {
+type Descriptor struct {
 	service, namespace, address, path string
 	rebaseNamespace                   bool
 	// document is the WSDL as served: the contract without its comments.
 	document []byte
 }
 
-// describeContract reads the descriptor from the parsed contract: the first wsdl:service's name, and
+// Describe reads the descriptor from the parsed contract: the first wsdl:service's name, and
 // the location of its first port with a SOAP address (ASMX writes the same location at every port),
 // whose path is the endpoint's. A contract without a SOAP address generates, with no path: whoever
 // serves it names one.
-func describeContract(defs *definitions, rebaseNamespace bool) (*contractDescriptor, error) {
-	d := &contractDescriptor{namespace: defs.tns, rebaseNamespace: rebaseNamespace, document: withoutComments(defs.data)}
+func Describe(defs *wsdl.Definitions, rebaseNamespace bool) (*Descriptor, error) {
+	d := &Descriptor{namespace: defs.TNS, rebaseNamespace: rebaseNamespace, document: withoutComments(defs.Data)}
 	if rebaseNamespace {
-		if u, err := url.Parse(defs.tns); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path == "" {
-			return nil, fmt.Errorf("-rebase-namespace: the target namespace %q is not an absolute http or https URL with a path, which a base URL could replace the start of", defs.tns)
+		if u, err := url.Parse(defs.TNS); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path == "" {
+			return nil, fmt.Errorf("-rebase-namespace: the target namespace %q is not an absolute http or https URL with a path, which a base URL could replace the start of", defs.TNS)
 		}
 	}
-	for _, svc := range defs.services {
+	for _, svc := range defs.Services {
 		if d.service == "" {
-			d.service, _ = svc.attr("name")
+			d.service, _ = svc.Attr("name")
 		}
-		for _, port := range svc.elements(NamespaceWSDL, "port") {
-			for _, ns := range []string{NamespaceSOAP11, NamespaceSOAP12} {
-				for _, addr := range port.elements(ns, "address") {
-					if loc, ok := addr.attr("location"); ok && d.address == "" {
+		for _, port := range svc.Elements(wsdl.NamespaceWSDL, "port") {
+			for _, ns := range []string{wsdl.NamespaceSOAP11, wsdl.NamespaceSOAP12} {
+				for _, addr := range port.Elements(ns, "address") {
+					if loc, ok := addr.Attr("location"); ok && d.address == "" {
 						u, err := url.Parse(loc)
 						if err != nil {
-							return nil, modelError(defs.data, addr, "the location %q is not a URL: %v", loc, err)
+							return nil, wsdl.Errorf(defs.Data, addr, "the location %q is not a URL: %v", loc, err)
 						}
 						d.address, d.path = loc, u.EscapedPath()
 						if d.path == "" {
@@ -58,24 +62,24 @@ func describeContract(defs *definitions, rebaseNamespace bool) (*contractDescrip
 	return d, nil
 }
 
-// checkContractName refuses a contract one of whose schema types gowsdl would name like the generated
+// CheckContractName refuses a contract one of whose schema types gowsdl would name like the generated
 // descriptor, which would not compile.
-func checkContractName(c *contractModel) error {
-	for _, t := range c.structs {
-		if goTypeName(t.name) == contractGoName {
-			return fmt.Errorf("the schema type %s would be the Go type %s, the name of the generated contract descriptor", t.name, contractGoName)
+func CheckContractName(c *model.Contract) error {
+	for _, t := range c.Structs {
+		if names.GowsdlType(t.Name) == contractGoName {
+			return fmt.Errorf("the schema type %s would be the Go type %s, the name of the generated contract descriptor", t.Name, contractGoName)
 		}
 	}
-	for _, t := range c.types {
-		if goTypeName(t.name) == contractGoName {
-			return fmt.Errorf("the schema type %s would be the Go type %s, the name of the generated contract descriptor", t.name, contractGoName)
+	for _, t := range c.Types {
+		if names.GowsdlType(t.Name) == contractGoName {
+			return fmt.Errorf("the schema type %s would be the Go type %s, the name of the generated contract descriptor", t.Name, contractGoName)
 		}
 	}
 	return nil
 }
 
-// contractDescriptorDecl writes the descriptor, Contract, which Bind puts in the wire.Bound it returns.
-func (e *emitter) contractDescriptorDecl() {
+// descriptorDecl writes the descriptor, Contract, which Bind puts in the wire.Bound it returns.
+func (e *emitter) descriptorDecl() {
 	d := e.desc
 	e.p("")
 	e.p("// %s describes the contract as a whole for the runtime that serves it: the document served at", contractGoName)

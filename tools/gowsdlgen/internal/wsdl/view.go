@@ -1,4 +1,4 @@
-package wsdlgen
+package wsdl
 
 import (
 	"encoding/xml"
@@ -49,25 +49,25 @@ type View struct {
 // Every decision resolves QName attributes against the namespaces in scope, never name patterns, so a
 // renamed binding or a different prefix cannot change the result.
 func SOAPView(data []byte) (*View, error) {
-	defs, err := readDefinitions(data)
+	defs, err := Read(data)
 	if err != nil {
 		return nil, err
 	}
-	view, _, err := defs.soapView()
+	view, _, err := defs.View()
 	return view, err
 }
 
 // soapView derives the SOAP-only view (see SOAPView) and also returns the elements it cuts, so what
 // is derived from the contract's schemas can leave out what gowsdl never sees.
-func (defs *definitions) soapView() (*View, map[*node]bool, error) {
-	keptBindings := make(map[*node]bool)
-	keptPortTypes := make(map[*node]bool)
-	for _, b := range defs.bindings.order {
+func (defs *Definitions) View() (*View, map[*Node]bool, error) {
+	keptBindings := make(map[*Node]bool)
+	keptPortTypes := make(map[*Node]bool)
+	for _, b := range defs.Bindings.Order {
 		if !isSOAPBinding(b) {
 			continue
 		}
 		keptBindings[b] = true
-		pt, err := defs.portTypes.resolve(b, "type", defs.tns)
+		pt, err := defs.PortTypes.Resolve(b, "type", defs.TNS)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -77,17 +77,17 @@ func (defs *definitions) soapView() (*View, map[*node]bool, error) {
 		return nil, nil, errors.New("no wsdl:binding has a SOAP 1.1 or SOAP 1.2 binding extension: nothing to generate")
 	}
 
-	keptMessages := make(map[*node]bool)
-	for _, pt := range defs.portTypes.order {
+	keptMessages := make(map[*Node]bool)
+	for _, pt := range defs.PortTypes.Order {
 		if !keptPortTypes[pt] {
 			continue
 		}
-		for _, op := range pt.elements(NamespaceWSDL, "operation") {
-			for _, io := range op.children {
-				if !io.is(NamespaceWSDL, "input") && !io.is(NamespaceWSDL, "output") && !io.is(NamespaceWSDL, "fault") {
+		for _, op := range pt.Elements(NamespaceWSDL, "operation") {
+			for _, io := range op.Children {
+				if !io.Is(NamespaceWSDL, "input") && !io.Is(NamespaceWSDL, "output") && !io.Is(NamespaceWSDL, "fault") {
 					continue
 				}
-				m, err := defs.messages.resolve(io, "message", defs.tns)
+				m, err := defs.Messages.Resolve(io, "message", defs.TNS)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -97,21 +97,21 @@ func (defs *definitions) soapView() (*View, map[*node]bool, error) {
 	}
 
 	var drop []dropped
-	drop = appendUnkept(drop, "binding", defs.bindings, keptBindings)
-	drop = appendUnkept(drop, "portType", defs.portTypes, keptPortTypes)
-	drop = appendUnkept(drop, "message", defs.messages, keptMessages)
+	drop = appendUnkept(drop, "binding", defs.Bindings, keptBindings)
+	drop = appendUnkept(drop, "portType", defs.PortTypes, keptPortTypes)
+	drop = appendUnkept(drop, "message", defs.Messages, keptMessages)
 
-	for _, svc := range defs.services {
-		svcName, _ := svc.attr("name")
-		ports := svc.elements(NamespaceWSDL, "port")
+	for _, svc := range defs.Services {
+		svcName, _ := svc.Attr("name")
+		ports := svc.Elements(NamespaceWSDL, "port")
 		var gone []dropped
 		for _, p := range ports {
-			b, err := defs.bindings.resolve(p, "binding", defs.tns)
+			b, err := defs.Bindings.Resolve(p, "binding", defs.TNS)
 			if err != nil {
 				return nil, nil, err
 			}
 			if !keptBindings[b] {
-				name, _ := p.attr("name")
+				name, _ := p.Attr("name")
 				gone = append(gone, dropped{Component{"port", svcName + "/" + name}, p})
 			}
 		}
@@ -140,9 +140,9 @@ func (defs *definitions) soapView() (*View, map[*node]bool, error) {
 	}
 	drop = append(drop, schemaDrops...)
 
-	slices.SortFunc(drop, func(a, b dropped) int { return a.node.start - b.node.start })
-	view := &View{WSDL: cut(defs.data, drop, repl)}
-	cutNodes := make(map[*node]bool, len(drop))
+	slices.SortFunc(drop, func(a, b dropped) int { return a.node.Start - b.node.Start })
+	view := &View{WSDL: cut(defs.Data, drop, repl)}
+	cutNodes := make(map[*Node]bool, len(drop))
 	for _, d := range drop {
 		view.Dropped = append(view.Dropped, d.Component)
 		cutNodes[d.node] = true
@@ -153,21 +153,21 @@ func (defs *definitions) soapView() (*View, map[*node]bool, error) {
 // unreferencedSchemas returns the schemas of another target namespace than the contract's (and
 // Microsoft's, see plainGUIDs) that no kept message part and no other schema refers to by a QName
 // attribute, with every import of their namespace.
-func unreferencedSchemas(defs *definitions, keptMessages map[*node]bool) ([]dropped, error) {
+func unreferencedSchemas(defs *Definitions, keptMessages map[*Node]bool) ([]dropped, error) {
 	var out []dropped
-	for _, s := range defs.schemas {
-		tns, _ := s.attr("targetNamespace")
-		if tns == defs.tns || tns == NamespaceMSTypes {
+	for _, s := range defs.Schemas {
+		tns, _ := s.Attr("targetNamespace")
+		if tns == defs.TNS || tns == NamespaceMSTypes {
 			continue
 		}
 		used := false
-		for _, m := range defs.messages.order {
+		for _, m := range defs.Messages.Order {
 			if !keptMessages[m] {
 				continue
 			}
-			for _, part := range m.elements(NamespaceWSDL, "part") {
+			for _, part := range m.Elements(NamespaceWSDL, "part") {
 				for _, attr := range []string{"element", "type"} {
-					q, ok, err := part.qnameAttr(attr)
+					q, ok, err := part.QNameAttr(attr)
 					if err != nil {
 						return nil, err
 					}
@@ -176,16 +176,16 @@ func unreferencedSchemas(defs *definitions, keptMessages map[*node]bool) ([]drop
 			}
 		}
 		var err error
-		for _, other := range defs.schemas {
+		for _, other := range defs.Schemas {
 			if other == s {
 				continue
 			}
-			other.walk(func(n *node) {
-				if err != nil || n.name.Space != NamespaceXSD {
+			other.Walk(func(n *Node) {
+				if err != nil || n.Name.Space != NamespaceXSD {
 					return
 				}
 				for _, attr := range []string{"type", "base", "ref", "itemType", "substitutionGroup"} {
-					q, ok, qerr := n.qnameAttr(attr)
+					q, ok, qerr := n.QNameAttr(attr)
 					if qerr != nil {
 						err = qerr
 						return
@@ -201,9 +201,9 @@ func unreferencedSchemas(defs *definitions, keptMessages map[*node]bool) ([]drop
 			continue
 		}
 		out = append(out, dropped{Component{"schema", tns}, s})
-		for _, other := range defs.schemas {
-			for _, c := range other.children {
-				if ns, _ := c.attr("namespace"); other != s && c.is(NamespaceXSD, "import") && ns == tns {
+		for _, other := range defs.Schemas {
+			for _, c := range other.Children {
+				if ns, _ := c.Attr("namespace"); other != s && c.Is(NamespaceXSD, "import") && ns == tns {
 					out = append(out, dropped{Component{"import", tns}, c})
 				}
 			}
@@ -215,99 +215,99 @@ func unreferencedSchemas(defs *definitions, keptMessages map[*node]bool) ([]drop
 // dropped pairs a component with the element that holds it.
 type dropped struct {
 	Component
-	node *node
+	node *Node
 }
 
-// definitions is a WSDL document read once: its bytes, and the top level of its wsdl:definitions
+// Definitions is a WSDL document read once: its bytes, and the top level of its wsdl:definitions
 // element indexed. The contract model, the SOAP-only view and the required and retyped fields are all
 // derived from it, so the document is parsed once per run.
-type definitions struct {
-	data                          []byte
-	tns                           string
-	messages, portTypes, bindings table
-	services                      []*node
-	schemas                       []*node
+type Definitions struct {
+	Data                          []byte
+	TNS                           string
+	Messages, PortTypes, Bindings Table
+	Services                      []*Node
+	Schemas                       []*Node
 }
 
-// table holds the WSDL components of one kind by local name (they are all in the target namespace),
+// Table holds the WSDL components of one kind by local name (they are all in the target namespace),
 // and in document order so results never depend on map iteration.
-type table struct {
+type Table struct {
 	kind   string
-	byName map[string]*node
-	order  []*node
+	byName map[string]*Node
+	Order  []*Node
 }
 
-// readDefinitions parses a WSDL document and indexes its top level.
-func readDefinitions(data []byte) (*definitions, error) {
+// Read parses a WSDL document and indexes its top level.
+func Read(data []byte) (*Definitions, error) {
 	root, err := parseTree(data)
 	if err != nil {
 		return nil, err
 	}
-	if !root.is(NamespaceWSDL, "definitions") {
-		return nil, fmt.Errorf("root element is {%s}%s, not a WSDL 1.1 definitions element", root.name.Space, root.name.Local)
+	if !root.Is(NamespaceWSDL, "definitions") {
+		return nil, fmt.Errorf("root element is {%s}%s, not a WSDL 1.1 definitions element", root.Name.Space, root.Name.Local)
 	}
-	tns, _ := root.attr("targetNamespace")
-	defs := &definitions{
-		data:      data,
-		tns:       tns,
-		messages:  table{kind: "message", byName: map[string]*node{}},
-		portTypes: table{kind: "portType", byName: map[string]*node{}},
-		bindings:  table{kind: "binding", byName: map[string]*node{}},
+	tns, _ := root.Attr("targetNamespace")
+	defs := &Definitions{
+		Data:      data,
+		TNS:       tns,
+		Messages:  Table{kind: "message", byName: map[string]*Node{}},
+		PortTypes: Table{kind: "portType", byName: map[string]*Node{}},
+		Bindings:  Table{kind: "binding", byName: map[string]*Node{}},
 	}
-	for _, c := range root.children {
-		if c.name.Space != NamespaceWSDL {
+	for _, c := range root.Children {
+		if c.Name.Space != NamespaceWSDL {
 			continue
 		}
-		var t *table
-		switch c.name.Local {
+		var t *Table
+		switch c.Name.Local {
 		case "types":
-			defs.schemas = append(defs.schemas, c.elements(NamespaceXSD, "schema")...)
+			defs.Schemas = append(defs.Schemas, c.Elements(NamespaceXSD, "schema")...)
 			continue
 		case "service":
-			defs.services = append(defs.services, c)
+			defs.Services = append(defs.Services, c)
 			continue
 		case "message":
-			t = &defs.messages
+			t = &defs.Messages
 		case "portType":
-			t = &defs.portTypes
+			t = &defs.PortTypes
 		case "binding":
-			t = &defs.bindings
+			t = &defs.Bindings
 		default:
 			continue
 		}
-		name, ok := c.attr("name")
+		name, ok := c.Attr("name")
 		if !ok {
-			return nil, fmt.Errorf("wsdl:%s at byte %d has no name", t.kind, c.start)
+			return nil, fmt.Errorf("wsdl:%s at byte %d has no name", t.kind, c.Start)
 		}
 		if t.byName[name] != nil {
 			return nil, fmt.Errorf("wsdl:%s %q is defined twice", t.kind, name)
 		}
 		t.byName[name] = c
-		t.order = append(t.order, c)
+		t.Order = append(t.Order, c)
 	}
 	return defs, nil
 }
 
 // resolve finds the component that from's QName attribute names. A reference that does not resolve is
 // an error rather than a reason to drop something: the view must not paper over a broken contract.
-func (t table) resolve(from *node, attr, tns string) (*node, error) {
-	q, ok, err := from.qnameAttr(attr)
+func (t Table) Resolve(from *Node, attr, tns string) (*Node, error) {
+	q, ok, err := from.QNameAttr(attr)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("<%s> at byte %d has no %s attribute", qualified(from.raw), from.start, attr)
+		return nil, fmt.Errorf("<%s> at byte %d has no %s attribute", qualified(from.Raw), from.Start, attr)
 	}
 	if n := t.byName[q.Local]; n != nil && q.Space == tns {
 		return n, nil
 	}
-	return nil, fmt.Errorf("<%s> at byte %d: %s=%q names no wsdl:%s in this document", qualified(from.raw), from.start, attr, q.Local, t.kind)
+	return nil, fmt.Errorf("<%s> at byte %d: %s=%q names no wsdl:%s in this document", qualified(from.Raw), from.Start, attr, q.Local, t.kind)
 }
 
-func appendUnkept(drop []dropped, kind string, t table, kept map[*node]bool) []dropped {
-	for _, n := range t.order {
+func appendUnkept(drop []dropped, kind string, t Table, kept map[*Node]bool) []dropped {
+	for _, n := range t.Order {
 		if !kept[n] {
-			name, _ := n.attr("name")
+			name, _ := n.Attr("name")
 			drop = append(drop, dropped{Component{kind, name}, n})
 		}
 	}
@@ -315,9 +315,9 @@ func appendUnkept(drop []dropped, kind string, t table, kept map[*node]bool) []d
 }
 
 // isSOAPBinding reports whether a wsdl:binding's binding extension is SOAP 1.1 or SOAP 1.2.
-func isSOAPBinding(b *node) bool {
-	for _, c := range b.children {
-		if c.is(NamespaceSOAP11, "binding") || c.is(NamespaceSOAP12, "binding") {
+func isSOAPBinding(b *Node) bool {
+	for _, c := range b.Children {
+		if c.Is(NamespaceSOAP11, "binding") || c.Is(NamespaceSOAP12, "binding") {
 			return true
 		}
 	}
@@ -328,12 +328,12 @@ func isSOAPBinding(b *node) bool {
 // kept does: no kept message part, and no element ref or substitutionGroup outside the element itself.
 // Other schema components stay even when only those elements used them (the complexType Contact, say),
 // because gowsdl emits them harmlessly and the SOAP messages usually need them anyway.
-func unreachableElements(defs *definitions, keptMessages map[*node]bool) ([]dropped, error) {
-	global := make(map[xml.Name]*node)
-	for _, s := range defs.schemas {
-		tns, _ := s.attr("targetNamespace")
-		for _, e := range s.elements(NamespaceXSD, "element") {
-			if name, ok := e.attr("name"); ok {
+func unreachableElements(defs *Definitions, keptMessages map[*Node]bool) ([]dropped, error) {
+	global := make(map[xml.Name]*Node)
+	for _, s := range defs.Schemas {
+		tns, _ := s.Attr("targetNamespace")
+		for _, e := range s.Elements(NamespaceXSD, "element") {
+			if name, ok := e.Attr("name"); ok {
 				global[xml.Name{Space: tns, Local: name}] = e
 			}
 		}
@@ -341,9 +341,9 @@ func unreachableElements(defs *definitions, keptMessages map[*node]bool) ([]drop
 
 	needed := make(map[xml.Name]bool)
 	var candidates []xml.Name
-	for _, m := range defs.messages.order {
-		for _, part := range m.elements(NamespaceWSDL, "part") {
-			q, ok, err := part.qnameAttr("element")
+	for _, m := range defs.Messages.Order {
+		for _, part := range m.Elements(NamespaceWSDL, "part") {
+			q, ok, err := part.QNameAttr("element")
 			if err != nil {
 				return nil, err
 			}
@@ -359,17 +359,17 @@ func unreachableElements(defs *definitions, keptMessages map[*node]bool) ([]drop
 
 	type ref struct {
 		to   xml.Name
-		from *node
+		from *Node
 	}
 	var refs []ref
-	for _, s := range defs.schemas {
+	for _, s := range defs.Schemas {
 		var err error
-		s.walk(func(n *node) {
-			if err != nil || !n.is(NamespaceXSD, "element") {
+		s.Walk(func(n *Node) {
+			if err != nil || !n.Is(NamespaceXSD, "element") {
 				return
 			}
 			for _, attr := range []string{"ref", "substitutionGroup"} {
-				q, ok, qerr := n.qnameAttr(attr)
+				q, ok, qerr := n.QNameAttr(attr)
 				if qerr != nil {
 					err = qerr
 					return
@@ -390,7 +390,7 @@ func unreachableElements(defs *definitions, keptMessages map[*node]bool) ([]drop
 		if e == nil || needed[q] {
 			continue
 		}
-		if slices.ContainsFunc(refs, func(r ref) bool { return r.to == q && !e.contains(r.from) }) {
+		if slices.ContainsFunc(refs, func(r ref) bool { return r.to == q && !e.Contains(r.from) }) {
 			continue
 		}
 		out = append(out, dropped{Component{"element", q.Local}, e})
@@ -404,33 +404,33 @@ func unreachableElements(defs *definitions, keptMessages map[*node]bool) ([]drop
 // must be sorted by start; a replacement inside a dropped element is not made.
 func cut(data []byte, drop []dropped, repl []replacement) []byte {
 	type span struct {
-		start, end int
+		Start, End int
 		text       string
 	}
 	var spans []span
 	for _, d := range drop {
-		start, end := lineSpan(data, d.node.start, d.node.end)
+		start, end := lineSpan(data, d.node.Start, d.node.End)
 		spans = append(spans, span{start, end, ""})
 	}
 	for _, r := range repl {
 		spans = append(spans, span(r))
 	}
-	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
+	slices.SortStableFunc(spans, func(a, b span) int { return a.Start - b.Start })
 	out := make([]byte, 0, len(data))
 	pos := 0
 	for _, s := range spans {
-		if s.start < pos { // inside a range already cut
+		if s.Start < pos { // inside a range already cut
 			if s.text != "" {
 				continue
 			}
-			s.start = pos
+			s.Start = pos
 		}
-		if s.end <= s.start {
+		if s.End <= s.Start {
 			continue
 		}
-		out = append(out, data[pos:s.start]...)
+		out = append(out, data[pos:s.Start]...)
 		out = append(out, s.text...)
-		pos = s.end
+		pos = s.End
 	}
 	return append(out, data[pos:]...)
 }

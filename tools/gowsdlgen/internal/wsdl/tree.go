@@ -1,4 +1,9 @@
-package wsdlgen
+// Package wsdl reads a WSDL 1.1 document into a tree of elements that keep their byte spans,
+// namespace scopes and lines (Read, Node, Errorf), indexes its top level (Definitions), and derives
+// from it the SOAP-only view gowsdl is run on (SOAPView, Definitions.View).
+//
+// It imports the standard library only.
+package wsdl
 
 import (
 	"bytes"
@@ -20,16 +25,24 @@ const (
 	namespaceXML = "http://www.w3.org/XML/1998/namespace"
 )
 
+// NamespaceHTTP is the WSDL 1.1 HTTP binding namespace; NamespaceMSTypes holds .NET's guid type;
+// NamespaceSOAPEncoding holds soapenc:Array, the base of the AbstractTypes schema's array types.
+const (
+	NamespaceHTTP         = "http://schemas.xmlsoap.org/wsdl/http/"
+	NamespaceMSTypes      = "http://microsoft.com/wsdl/types/"
+	NamespaceSOAPEncoding = "http://schemas.xmlsoap.org/soap/encoding/"
+)
+
 // node is one element of a parsed document. It records where the element's bytes are in the input, so
 // the view can cut whole elements out without re-encoding anything it keeps, and the namespace scope
 // in force at the element, so QName attribute values ("tns:Foo") can be resolved.
-type node struct {
-	name       xml.Name   // namespace URI and local name
-	raw        xml.Name   // prefix and local name as written, to match the end tag
-	attrs      []xml.Attr // as written: Name.Space is the prefix
+type Node struct {
+	Name       xml.Name   // namespace URI and local name
+	Raw        xml.Name   // prefix and local name as written, to match the end tag
+	Attrs      []xml.Attr // as written: Name.Space is the prefix
 	scope      *scope
-	start, end int // byte range [start, end) of the whole element in the input
-	children   []*node
+	Start, End int // byte range [Start, End) of the whole element in the input
+	Children   []*Node
 }
 
 // scope is one level of namespace declarations; prefix "" is the default namespace.
@@ -54,11 +67,11 @@ func (s *scope) lookup(prefix string) (string, bool) {
 // parseTree reads a whole XML document into nodes. It uses RawToken rather than Token because Token
 // rewrites prefixes into namespace URIs and hides the raw byte positions the view depends on; the
 // price is doing namespace scoping and end-tag matching here.
-func parseTree(data []byte) (*node, error) {
+func parseTree(data []byte) (*Node, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	var (
-		root  *node
-		stack []*node
+		root  *Node
+		stack []*Node
 	)
 	for {
 		start := int(d.InputOffset())
@@ -75,16 +88,16 @@ func parseTree(data []byte) (*node, error) {
 			if len(stack) > 0 {
 				parent = stack[len(stack)-1].scope
 			}
-			n := &node{raw: t.Name, attrs: t.Attr, scope: declare(parent, t.Attr), start: start}
+			n := &Node{Raw: t.Name, Attrs: t.Attr, scope: declare(parent, t.Attr), Start: start}
 			uri, ok := n.scope.lookup(t.Name.Space)
 			if !ok {
 				return nil, fmt.Errorf("parsing XML: element <%s:%s> at byte %d uses an undeclared prefix", t.Name.Space, t.Name.Local, start)
 			}
-			n.name = xml.Name{Space: uri, Local: t.Name.Local}
+			n.Name = xml.Name{Space: uri, Local: t.Name.Local}
 			switch {
 			case len(stack) > 0:
 				p := stack[len(stack)-1]
-				p.children = append(p.children, n)
+				p.Children = append(p.Children, n)
 			case root == nil:
 				root = n
 			default:
@@ -96,15 +109,15 @@ func parseTree(data []byte) (*node, error) {
 				return nil, fmt.Errorf("parsing XML: unexpected </%s> at byte %d", qualified(t.Name), start)
 			}
 			n := stack[len(stack)-1]
-			if n.raw != t.Name {
-				return nil, fmt.Errorf("parsing XML: <%s> at byte %d is closed by </%s>", qualified(n.raw), n.start, qualified(t.Name))
+			if n.Raw != t.Name {
+				return nil, fmt.Errorf("parsing XML: <%s> at byte %d is closed by </%s>", qualified(n.Raw), n.Start, qualified(t.Name))
 			}
-			n.end = int(d.InputOffset())
+			n.End = int(d.InputOffset())
 			stack = stack[:len(stack)-1]
 		}
 	}
 	if len(stack) > 0 {
-		return nil, fmt.Errorf("parsing XML: <%s> at byte %d is never closed", qualified(stack[len(stack)-1].raw), stack[len(stack)-1].start)
+		return nil, fmt.Errorf("parsing XML: <%s> at byte %d is never closed", qualified(stack[len(stack)-1].Raw), stack[len(stack)-1].Start)
 	}
 	if root == nil {
 		return nil, errors.New("parsing XML: no root element")
@@ -146,13 +159,13 @@ func qualified(n xml.Name) string {
 }
 
 // is reports whether the element is {space}local.
-func (n *node) is(space, local string) bool {
-	return n.name.Space == space && n.name.Local == local
+func (n *Node) Is(space, local string) bool {
+	return n.Name.Space == space && n.Name.Local == local
 }
 
 // attr returns the value of an unprefixed attribute, the only kind WSDL and XSD define.
-func (n *node) attr(local string) (string, bool) {
-	for _, a := range n.attrs {
+func (n *Node) Attr(local string) (string, bool) {
+	for _, a := range n.Attrs {
 		if a.Name.Space == "" && a.Name.Local == local {
 			return a.Value, true
 		}
@@ -163,8 +176,8 @@ func (n *node) attr(local string) (string, bool) {
 // qnameAttr resolves a QName-valued attribute such as type="tns:SyncServiceSoap" against the
 // namespaces in scope at the element. An unprefixed value is in the default namespace, as XML Schema
 // defines for QNames.
-func (n *node) qnameAttr(local string) (xml.Name, bool, error) {
-	v, ok := n.attr(local)
+func (n *Node) QNameAttr(local string) (xml.Name, bool, error) {
+	v, ok := n.Attr(local)
 	if !ok {
 		return xml.Name{}, false, nil
 	}
@@ -175,16 +188,16 @@ func (n *node) qnameAttr(local string) (xml.Name, bool, error) {
 	}
 	uri, ok := n.scope.lookup(prefix)
 	if !ok || name == "" {
-		return xml.Name{}, false, fmt.Errorf("<%s> at byte %d: %s=%q is not a QName with a declared prefix", qualified(n.raw), n.start, local, v)
+		return xml.Name{}, false, fmt.Errorf("<%s> at byte %d: %s=%q is not a QName with a declared prefix", qualified(n.Raw), n.Start, local, v)
 	}
 	return xml.Name{Space: uri, Local: name}, true, nil
 }
 
 // elements returns the child elements named {space}local, in document order.
-func (n *node) elements(space, local string) []*node {
-	var out []*node
-	for _, c := range n.children {
-		if c.is(space, local) {
+func (n *Node) Elements(space, local string) []*Node {
+	var out []*Node
+	for _, c := range n.Children {
+		if c.Is(space, local) {
 			out = append(out, c)
 		}
 	}
@@ -192,14 +205,21 @@ func (n *node) elements(space, local string) []*node {
 }
 
 // walk calls fn for n and every element below it, in document order.
-func (n *node) walk(fn func(*node)) {
+func (n *Node) Walk(fn func(*Node)) {
 	fn(n)
-	for _, c := range n.children {
-		c.walk(fn)
+	for _, c := range n.Children {
+		c.Walk(fn)
 	}
 }
 
 // contains reports whether m is n or an element inside it.
-func (n *node) contains(m *node) bool {
-	return n.start <= m.start && m.end <= n.end
+func (n *Node) Contains(m *Node) bool {
+	return n.Start <= m.Start && m.End <= n.End
+}
+
+// Errorf returns a generation error that names the construct n and its line in data, the document
+// n was parsed from: "line 12: <s:choice>: …".
+func Errorf(data []byte, n *Node, format string, args ...any) error {
+	line := 1 + bytes.Count(data[:n.Start], []byte("\n"))
+	return fmt.Errorf("line %d: <%s>: %s", line, qualified(n.Raw), fmt.Sprintf(format, args...))
 }

@@ -1,18 +1,28 @@
-package wsdlgen_test
+package model_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdlgen"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 )
 
-func TestRequiredFieldsOfContract(t *testing.T) {
-	fields, err := wsdlgen.RequiredFields([]byte(readContract(t)))
+const contractPath = "../../../../wsdl/contactsync.wsdl"
+
+func readContract(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(contractPath)
 	require.NoError(t, err)
-	assert.Equal(t, []wsdlgen.Field{
+	return string(data)
+}
+
+func TestRequiredFieldsOfContract(t *testing.T) {
+	fields, err := model.RequiredFields([]byte(readContract(t)))
+	require.NoError(t, err)
+	assert.Equal(t, []model.StructField{
 		{Owner: "VersionMajorResponse", Path: []string{"VersionMajorResult"}},
 		{Owner: "VersionMinorResponse", Path: []string{"VersionMinorResult"}},
 	}, fields)
@@ -39,7 +49,7 @@ func TestRequiredFields(t *testing.T) {
 	tests := []struct {
 		name   string
 		schema string
-		want   []wsdlgen.Field
+		want   []model.StructField
 	}{
 		{
 			name: "minOccurs 1 and absent (XML Schema's default is 1) are required, repeated or not; 0 is not",
@@ -49,22 +59,22 @@ func TestRequiredFields(t *testing.T) {
 				<xs:element name="many" maxOccurs="unbounded" type="xs:int" />
 				<xs:element name="zero" minOccurs="0" type="xs:int" />
 			</xs:sequence></xs:complexType></xs:element>`,
-			want: []wsdlgen.Field{{"E", []string{"one"}}, {"E", []string{"absent"}}, {"E", []string{"many"}}},
+			want: []model.StructField{{"E", []string{"one"}}, {"E", []string{"absent"}}, {"E", []string{"many"}}},
 		},
 		{
 			name:   "named complex type",
 			schema: `<xs:complexType name="C"><xs:sequence><xs:element name="o" minOccurs="0" type="xs:int" /><xs:element name="r" type="xs:int" /></xs:sequence></xs:complexType>`,
-			want:   []wsdlgen.Field{{"C", []string{"r"}}},
+			want:   []model.StructField{{"C", []string{"r"}}},
 		},
 		{
 			name:   "top-level element with a named type has no struct of its own",
 			schema: `<xs:element name="E" type="t:C" /><xs:complexType name="C"><xs:sequence><xs:element name="x" type="xs:int" /></xs:sequence></xs:complexType>`,
-			want:   []wsdlgen.Field{{"C", []string{"x"}}},
+			want:   []model.StructField{{"C", []string{"x"}}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fields, err := wsdlgen.RequiredFields(inContract(tt.schema))
+			fields, err := model.RequiredFields(inContract(tt.schema))
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, fields)
 		})
@@ -100,7 +110,7 @@ func TestRequiredFieldsRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := wsdlgen.RequiredFields(inContract(tt.schema))
+			_, err := model.RequiredFields(inContract(tt.schema))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.wantErr)
 		})

@@ -1,4 +1,4 @@
-package wsdlgen_test
+package wsdl_test
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdlgen"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
 const contractPath = "../../../../wsdl/contactsync.wsdl"
@@ -27,7 +27,7 @@ var contractOps = []string{"TestCreateContact", "TestUpdateContact", "DeleteCont
 // input with exactly the dropped components' lines deleted, found by plain string search.
 func TestSOAPViewOfContract(t *testing.T) {
 	contract := readContract(t)
-	view, err := wsdlgen.SOAPView([]byte(contract))
+	view, err := wsdl.SOAPView([]byte(contract))
 	require.NoError(t, err)
 
 	want := []string{"element Contact", "element string", "element int"}
@@ -92,7 +92,7 @@ func deleteLines(t *testing.T, doc, tag, name string) string {
 	return doc[:start] + doc[end:]
 }
 
-func componentStrings(cs []wsdlgen.Component) []string {
+func componentStrings(cs []wsdl.Component) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, c.String())
@@ -210,7 +210,7 @@ func TestSOAPView(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			view, err := wsdlgen.SOAPView([]byte(tt.wsdl))
+			view, err := wsdl.SOAPView([]byte(tt.wsdl))
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantView, string(view.WSDL))
 			assert.Equal(t, tt.wantDropped, componentStrings(view.Dropped))
@@ -237,7 +237,7 @@ func TestSOAPViewRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := wsdlgen.SOAPView([]byte(tt.wsdl))
+			_, err := wsdl.SOAPView([]byte(tt.wsdl))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.wantErr)
 		})

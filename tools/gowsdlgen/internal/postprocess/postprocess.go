@@ -1,4 +1,9 @@
-package wsdlgen
+// Package postprocess fixes what gowsdl gets wrong in the Go source it generates, through go/ast
+// (PostProcess), and checks that gowsdl's structs are the ones the wire code is written against
+// (CheckStructs).
+//
+// It imports the standard library, model and names.
+package postprocess
 
 import (
 	"bytes"
@@ -11,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 )
 
 // RetypedField is a field PostProcess gives a runtime type.
@@ -23,8 +30,8 @@ type RetypedField struct {
 	Deref bool
 }
 
-// PostProcessOptions configure PostProcess.
-type PostProcessOptions struct {
+// Options configure PostProcess.
+type Options struct {
 	// Required lists the struct fields whose XML elements the schema requires. Each entry is a Go type
 	// name followed by the XML names from that struct down to the field, as RequiredFields reports them.
 	Required [][]string
@@ -49,7 +56,7 @@ type PostProcessOptions struct {
 //
 // Edits go through go/ast and go/format rather than text substitution, so they cannot match inside
 // strings or comments, and the result is the same bytes for the same input.
-func PostProcess(src []byte, opts PostProcessOptions) ([]byte, error) {
+func PostProcess(src []byte, opts Options) ([]byte, error) {
 	if strings.ContainsAny(opts.Source, "\r\n") {
 		return nil, fmt.Errorf("source name %q spans lines", opts.Source)
 	}
@@ -368,9 +375,9 @@ func useRuntimeDateTime(f *ast.File) {
 	}
 }
 
-// addRuntimeImport adds the import of the runtime's XSD value types (ValuesImport) to the file's first import declaration, once.
+// addRuntimeImport adds the import of the runtime's XSD value types (model.ValuesImport) to the file's first import declaration, once.
 func addRuntimeImport(f *ast.File) {
-	quoted := strconv.Quote(ValuesImport)
+	quoted := strconv.Quote(model.ValuesImport)
 	for _, imp := range f.Imports {
 		if imp.Path.Value == quoted {
 			return

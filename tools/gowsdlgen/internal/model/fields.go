@@ -1,8 +1,10 @@
-package wsdlgen
+package model
 
-// Field is a child element the schema requires: its minOccurs is 1, so a Go field generated for it
+import "github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
+
+// StructField is a child element the schema requires: its minOccurs is 1, so a Go field generated for it
 // must be marshalled even when it holds the zero value.
-type Field struct {
+type StructField struct {
 	// Owner names the schema component gowsdl turns into a Go struct: a top-level element with an
 	// anonymous complex type, or a top-level named complex type.
 	Owner string
@@ -14,7 +16,7 @@ type Field struct {
 
 // TypedField is an element whose Go type the runtime provides instead of gowsdl's choice.
 type TypedField struct {
-	Field
+	StructField
 	// GoType is the runtime type: "xsd.Decimal" or "xsd.GUID"; "" when only Deref applies.
 	GoType string
 	// Deref marks an element of an enumeration type that is required and not nillable: gowsdl makes
@@ -28,7 +30,7 @@ type TypedField struct {
 // types that can: gowsdl v0.5.0 makes xsd:decimal a float64, which loses the scale ASMX keeps (1.10
 // would come back as 1.1) and the digits beyond 17, and Microsoft's guid, which the SOAP-only view
 // turns into xsd:string (see plainGUIDs), a string no one validates.
-var runtimeTypes = map[xsdKind]string{kindDecimal: "xsd.Decimal", kindGUID: "xsd.GUID"}
+var runtimeTypes = map[Kind]string{KindDecimal: "xsd.Decimal", KindGUID: "xsd.GUID"}
 
 // RequiredFields lists the elements whose minOccurs is 1 (XML Schema's default) of the structs
 // gowsdl generates from a WSDL document's SOAP-only view, in document order; TypedFields lists
@@ -37,7 +39,7 @@ var runtimeTypes = map[xsdKind]string{kindDecimal: "xsd.Decimal", kindGUID: "xsd
 //
 // gowsdl v0.5.0 tags every field omitempty, which is wrong for a required element: VersionMajorResult
 // (xsd:int, minOccurs="1") would vanish from the response whenever the version is 0.
-func RequiredFields(data []byte) ([]Field, error) {
+func RequiredFields(data []byte) ([]StructField, error) {
 	required, _, err := readFieldsToFix(data)
 	return required, err
 }
@@ -48,40 +50,40 @@ func TypedFields(data []byte) ([]TypedField, error) {
 	return typed, err
 }
 
-func readFieldsToFix(data []byte) ([]Field, []TypedField, error) {
-	defs, err := readDefinitions(data)
+func readFieldsToFix(data []byte) ([]StructField, []TypedField, error) {
+	defs, err := wsdl.Read(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	model, err := readContract(defs)
+	contract, err := Read(defs)
 	if err != nil {
 		return nil, nil, err
 	}
-	_, cut, err := defs.soapView()
+	_, cut, err := defs.View()
 	if err != nil {
 		return nil, nil, err
 	}
-	required, typed := model.fieldsToFix(cut)
+	required, typed := contract.FieldsToFix(cut)
 	return required, typed, nil
 }
 
-// fieldsToFix returns the required and the retyped fields of the model's structs, leaving out the
+// FieldsToFix returns the required and the retyped fields of the model's structs, leaving out the
 // components in cut: what the SOAP-only view leaves out has no struct in gowsdl's output.
-func (c *contractModel) fieldsToFix(cut map[*node]bool) (required []Field, typed []TypedField) {
-	for _, t := range c.structs {
-		if cut[t.node] {
+func (c *Contract) FieldsToFix(cut map[*wsdl.Node]bool) (required []StructField, typed []TypedField) {
+	for _, t := range c.Structs {
+		if cut[t.Node] {
 			continue
 		}
-		for _, f := range t.fields {
-			at := Field{Owner: t.name, Path: []string{f.name}}
-			if f.minOccurs == 1 {
+		for _, f := range t.Fields {
+			at := StructField{Owner: t.Name, Path: []string{f.Name}}
+			if f.MinOccurs == 1 {
 				required = append(required, at)
 			}
 			switch {
-			case runtimeTypes[f.typ.kind] != "":
-				typed = append(typed, TypedField{Field: at, GoType: runtimeTypes[f.typ.kind]})
-			case f.typ.kind == kindEnum && f.minOccurs == 1 && !f.nillable:
-				typed = append(typed, TypedField{Field: at, Deref: true})
+			case runtimeTypes[f.Type.Kind] != "":
+				typed = append(typed, TypedField{StructField: at, GoType: runtimeTypes[f.Type.Kind]})
+			case f.Type.Kind == KindEnum && f.MinOccurs == 1 && !f.Nillable:
+				typed = append(typed, TypedField{StructField: at, Deref: true})
 			}
 		}
 	}
