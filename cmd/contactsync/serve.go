@@ -171,6 +171,7 @@ func limitFlags(cmd *cobra.Command, l *server.Limits) {
 	f.DurationVar(&l.ReadTimeout, "read-timeout", d.ReadTimeout, "time allowed to read a whole request")
 	f.DurationVar(&l.WriteTimeout, "write-timeout", d.WriteTimeout, "time allowed to write a response")
 	f.DurationVar(&l.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
+	f.DurationVar(&l.OneWayTimeout, "oneway-timeout", d.OneWayTimeout, "time a one-way operation (a contract's OneWay=true method) may run after its 202")
 	xmlBudgetFlags(f, &l.XML, d.XML)             // admission_flags.go
 	admissionFlags(f, &l.Admission, d.Admission) // admission_flags.go
 }
@@ -196,6 +197,8 @@ func validateLimits(l server.Limits) error {
 		return errors.New("--write-timeout must be positive")
 	case l.IdleTimeout <= 0:
 		return errors.New("--idle-timeout must be positive")
+	case l.OneWayTimeout <= 0:
+		return errors.New("--oneway-timeout must be positive")
 	}
 	if err := validateAdmission(l.Admission); err != nil { // admission_flags.go
 		return err
