@@ -91,6 +91,11 @@ type Operation struct {
 	Doc string
 	// Bindings are the bindings that offer the operation (those whose wsdl:binding lists it).
 	Bindings Bindings
+	// OneWay: the operation has no response (its SOAP portType operation has no wsdl:output; ASMX's
+	// [SoapDocumentMethod(OneWay = true)]). SOAP acknowledges it with 202 and an empty body before the
+	// method runs; GET, POST and JSON run it as a void method. ResponseElement is "", NewResponse nil,
+	// and the Bound's Call returns a nil response for it.
+	OneWay bool
 	// RequestElement and ResponseElement are the SOAP body wrappers (Name and Name+"Response").
 	RequestElement, ResponseElement string
 	// Params are the request wrapper's elements.
@@ -135,7 +140,7 @@ type Bound struct {
 	Ops []*Operation
 	// Call calls the method of the operation whose request wrapper req is (one made by the NewRequest
 	// of an entry of Ops) on the implementation, and returns its response wrapper; a nil response
-	// from the method is returned as an empty one.
+	// from the method is returned as an empty one. For a OneWay operation it returns a nil response.
 	Call func(ctx context.Context, req Message) (Message, error)
 }
 

@@ -87,6 +87,11 @@ type Operation struct {
 	// HTTPParams are the parameters as HTTP GET and POST carry them, in order; nil when neither
 	// binding offers the operation.
 	HTTPParams []*HTTPParam
+	// OneWay: the SOAP portType operation has no wsdl:output (ASMX's
+	// [SoapDocumentMethod(OneWay = true)], shapes README §10). The service acknowledges the request
+	// before the method runs and sends nothing back; GET and POST offer it as a void method. It has
+	// no response wrapper: Response is nil and ResponseElement "".
+	OneWay bool
 }
 
 // HTTPParam is a parameter of an operation offered on HTTP GET or POST: a simple type, carried as one
@@ -532,6 +537,10 @@ func (m *modeler) readOperations() error {
 		co := &Operation{Name: name, Doc: documentation(op, m.data)}
 		for _, io := range []string{"input", "output"} {
 			ios := op.Elements(wsdl.NamespaceWSDL, io)
+			if io == "output" && len(ios) == 0 && len(op.Elements(wsdl.NamespaceWSDL, "fault")) == 0 {
+				co.OneWay = true // a one-way operation (WSDL 1.1 §2.4.1): input only
+				continue
+			}
 			if len(ios) != 1 {
 				return modelError(m.data, op, "a SOAP operation needs exactly one %s", io)
 			}
@@ -553,13 +562,18 @@ func (m *modeler) readOperations() error {
 				co.ResponseElement, co.Response = el, t
 			}
 		}
-		if co.RequestElement != name || co.ResponseElement != name+"Response" {
+		if co.OneWay {
+			if err := m.oneWay(op, co); err != nil {
+				return err
+			}
+		}
+		if !co.OneWay && (co.RequestElement != name || co.ResponseElement != name+"Response") {
 			return modelError(m.data, op, "the wrappers must be named %s and %sResponse", name, name)
 		}
-		if len(co.Response.Fields) > 1 {
+		if !co.OneWay && len(co.Response.Fields) > 1 {
 			return modelError(m.data, co.Response.Node, "a response wrapper holds at most one element, the result")
 		}
-		if len(co.Response.Fields) == 1 && co.Response.Fields[0].Name != name+"Result" {
+		if !co.OneWay && len(co.Response.Fields) == 1 && co.Response.Fields[0].Name != name+"Result" {
 			return modelError(m.data, co.Response.Node, "the result element must be named %sResult", name)
 		}
 		for _, kind := range []string{"SOAP11", "SOAP12", "HTTPGet", "HTTPPost"} {
@@ -585,7 +599,7 @@ func (m *modeler) readOperations() error {
 			}
 			co.HTTPRoot = root
 		}
-		if co.HTTPRoot == "" && len(co.Response.Fields) == 1 {
+		if co.HTTPRoot == "" && !co.OneWay && len(co.Response.Fields) == 1 {
 			co.HTTPRoot = co.Response.Fields[0].Type.Name
 		}
 		m.c.Operations = append(m.c.Operations, co)

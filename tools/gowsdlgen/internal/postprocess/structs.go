@@ -59,7 +59,10 @@ func CheckStructs(c *model.Contract, src []byte) error {
 	}
 	types := slices.Clone(c.Types)
 	for _, op := range c.Operations {
-		types = append(types, op.Request, op.Response)
+		types = append(types, op.Request)
+		if op.Response != nil { // nil for a one-way operation
+			types = append(types, op.Response)
+		}
 	}
 	for _, t := range types {
 		if t.Simple() {

@@ -409,6 +409,10 @@ func (e *emitter) client() {
 	e.p("")
 	e.p("var _ %s = (*%s)(nil)", e.c.PortType, name)
 	for _, op := range e.c.Operations {
+		if op.OneWay {
+			e.oneWayClientMethod(name, op)
+			continue
+		}
 		req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
 		e.p("")
 		e.p("// %sContext calls %s.", op.Name, op.Name)

@@ -74,6 +74,13 @@ func (e *emitter) file(source string) error {
 		if op.Doc != "" {
 			e.p("// %sContext: %s", op.Name, op.Doc)
 		}
+		if op.OneWay {
+			e.p("//")
+			e.p("// %sContext is one-way: on SOAP the caller has its 202 Accepted before it runs, and its error", op.Name)
+			e.p("// is logged and counted, never sent; on HTTP GET and POST it runs before the empty answer.")
+			e.p("%sContext(ctx context.Context, request *%s) error", op.Name, names.GowsdlType(op.RequestElement))
+			continue
+		}
 		e.p("%sContext(ctx context.Context, request *%s) (*%s, error)", op.Name, names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement))
 	}
 	e.p("}")
@@ -97,7 +104,7 @@ func (e *emitter) file(source string) error {
 		if err := e.codec(op.Request, names.GowsdlType(op.RequestElement), "parameter"); err != nil {
 			return err
 		}
-		if err := e.codec(op.Response, names.GowsdlType(op.ResponseElement), "element"); err != nil {
+		if err := e.responseCodec(op); err != nil {
 			return err
 		}
 		if err := jsoncodec.Codec(e.Writer, op.Request, names.GowsdlType(op.RequestElement), true); err != nil {
@@ -135,6 +142,10 @@ func (e *emitter) bind(server string) {
 	e.p("switch req := req.(type) {")
 	for _, op := range e.c.Operations {
 		e.p("case *%s:", names.GowsdlType(op.RequestElement))
+		if op.OneWay {
+			e.p("return nil, svc.%sContext(ctx, req)", op.Name)
+			continue
+		}
 		e.p("resp, err := svc.%sContext(ctx, req)", op.Name)
 		e.p("if err != nil { return nil, err }")
 		e.p("if resp == nil { resp = new(%s) }", names.GowsdlType(op.ResponseElement))
@@ -196,6 +207,9 @@ func (e *emitter) operation(op *model.Operation) error {
 	e.p("Name: %q,", op.Name)
 	e.p("Doc: %q,", op.Doc)
 	e.p("Bindings: %s,", bindingsExpr(op.Bindings))
+	if op.OneWay {
+		e.p("OneWay: true,")
+	}
 	e.p("RequestElement: %q, ResponseElement: %q,", op.RequestElement, op.ResponseElement)
 	if len(op.Request.Fields) > 0 {
 		e.p("Params: []wire.Field{")
@@ -205,13 +219,15 @@ func (e *emitter) operation(op *model.Operation) error {
 		e.p("},")
 	}
 	var result *model.Field
-	if len(op.Response.Fields) == 1 {
+	if !op.OneWay && len(op.Response.Fields) == 1 {
 		result = op.Response.Fields[0]
 		e.p("Result: &wire.Field%s,", fieldLiteral(result))
 	}
 	e.p("HTTPRoot: %q,", op.HTTPRoot)
 	e.p("NewRequest: func() wire.Message { return new(%s) },", req)
-	e.p("NewResponse: func() wire.Message { return new(%s) },", resp)
+	if !op.OneWay { // a one-way operation has no response: NewResponse stays nil
+		e.p("NewResponse: func() wire.Message { return new(%s) },", resp)
+	}
 	offeredHTTP := false
 	for _, b := range op.Bindings {
 		offeredHTTP = offeredHTTP || strings.HasPrefix(b, "HTTP")
