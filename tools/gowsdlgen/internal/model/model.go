@@ -58,6 +58,7 @@ var builtinKinds = map[string]Kind{
 // Type is a type of the contract.
 type Type struct {
 	Name   string // XSD local name
+	GoName string // the Go type's name (names.Go; unique in the package)
 	Kind   Kind
 	Fields []*Field // complex types and arrays (one unbounded field)
 	Enum   []string
@@ -69,7 +70,8 @@ func (t *Type) Simple() bool { return t.Kind != KindComplex && t.Kind != KindArr
 
 // Field is an element of a sequence.
 type Field struct {
-	Name      string
+	Name      string // the XML name, which the wire codec always uses
+	GoName    string // the Go field's name (names.Go; unique in its struct)
 	Type      *Type
 	MinOccurs int
 	MaxOccurs int // -1 for unbounded
@@ -78,7 +80,12 @@ type Field struct {
 
 // Operation is an operation with everything the codec needs.
 type Operation struct {
-	Name, Doc         string
+	Name string
+	// GoName names the Go methods (GoName and GoName+"Context") and the operation's table entry
+	// (op<GoName>); unique among the operations.
+	GoName string
+	// Doc is the wsdl:documentation text, entities decoded and line breaks kept (as LF).
+	Doc               string
 	Request, Response *Type // the wrapper elements' anonymous complex types
 	RequestElement    string
 	ResponseElement   string
@@ -101,9 +108,12 @@ type HTTPParam struct {
 // Contract is the model of a whole WSDL document.
 type Contract struct {
 	TargetNamespace string
-	PortType        string // the SOAP portType: the generated interface's name
-	Types           []*Type
-	Operations      []*Operation
+	PortType        string // the SOAP portType's name
+	// PortTypeGoName is the Go name of gowsdl's client interface for the portType, and the stem of
+	// the generated <PortTypeGoName>Server, …Client and Unimplemented…Server.
+	PortTypeGoName string
+	Types          []*Type
+	Operations     []*Operation
 	// AbstractArrays are the array types of the AbstractTypes schema (StringArray), by local name.
 	AbstractArrays map[string]bool
 	// Structs are the schema components gowsdl turns into a Go struct each, in document order: every
@@ -111,6 +121,9 @@ type Contract struct {
 	// operation reaches it or not, as gowsdl emits them all. The required and retyped fields are
 	// derived from them (FieldsToFix).
 	Structs []*Type
+	// Declared are the types gowsdl declares a Go type for that the model has read, in the order
+	// gowsdl declares them (per schema: simple types, elements, complex types), each with its GoName.
+	Declared []*Type
 }
 
 // modelError is a generation error that names the construct and where it is.
@@ -176,6 +189,7 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 		}
 	}
 	m.c.Types = m.c.Types[:reached]
+	m.nameAll()
 	return m.c, nil
 }
 
@@ -482,14 +496,23 @@ func documentation(n *wsdl.Node, data []byte) string {
 	if len(docs) == 0 {
 		return ""
 	}
-	inner := data[docs[0].Start:docs[0].End] // the first, as WSDL allows one
-	if i := bytes.IndexByte(inner, '>'); i >= 0 {
-		inner = inner[i+1:]
+	// The text of the first (WSDL allows one), entities and character references decoded, line
+	// breaks kept; markup inside it, which WSDL allows, contributes its text.
+	d := xml.NewDecoder(bytes.NewReader(data[docs[0].Start:docs[0].End]))
+	var text strings.Builder
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			text.Write(cd)
+		}
 	}
-	if i := bytes.LastIndexByte(inner, '<'); i >= 0 {
-		inner = inner[:i]
-	}
-	return strings.TrimSpace(string(inner))
+	// Line breaks are LF whatever the document wrote (a character reference &#13; survives XML's
+	// own normalisation), so the comment lines and the help page agree.
+	doc := strings.ReplaceAll(text.String(), "\r\n", "\n")
+	return strings.TrimSpace(strings.ReplaceAll(doc, "\r", "\n"))
 }
 
 // operations reads the SOAP portType's operations and which bindings offer each.

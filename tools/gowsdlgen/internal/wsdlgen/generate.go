@@ -10,7 +10,6 @@ import (
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
@@ -78,7 +77,7 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
 	}
 	// gowsdl sees the view, so the fields to fix are those of the schema components the view keeps.
-	fields, typed := m.FieldsToFix(cut)
+	fields, typed := m.GoFieldsToFix(cut)
 	run := opts.Gowsdl
 	if run == nil {
 		run = RunGowsdl
@@ -100,13 +99,20 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	required := make([][]string, 0, len(fields))
 	for _, f := range fields {
-		required = append(required, append([]string{names.GowsdlType(f.Owner)}, f.Path...))
+		required = append(required, append([]string{f.Owner}, f.Path...))
 	}
 	var retyped []postprocess.RetypedField
 	for _, f := range typed {
-		retyped = append(retyped, postprocess.RetypedField{Path: append([]string{names.GowsdlType(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
+		retyped = append(retyped, postprocess.RetypedField{Path: append([]string{f.Owner}, f.Path...), GoType: f.GoType, Deref: f.Deref})
 	}
-	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source})
+	var declared []*model.Type
+	for _, t := range m.Declared {
+		if !cut[t.Node] {
+			declared = append(declared, t)
+		}
+	}
+	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source,
+		Contract: m, Declared: declared})
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}

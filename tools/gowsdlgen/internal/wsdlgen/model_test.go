@@ -239,14 +239,24 @@ func TestGenerateAcceptsHTTPArrayParameters(t *testing.T) {
 	assert.Contains(t, wire, `v, err := formwire.Param(form, "n")`)
 }
 
+// TestGenerateRenamesGowsdlsFieldsByXMLName: a field of gowsdl's struct is matched to the model's by
+// the XML name in its tag and takes the model's Go name, whatever gowsdl called it.
+func TestGenerateRenamesGowsdlsFieldsByXMLName(t *testing.T) {
+	types := strings.Replace(arrayTypes, "Astring []*string", "Strings []*string", 1)
+	require.NotEqual(t, arrayTypes, types)
+	fake := &fakeGowsdl{sections: arraySections(types)}
+	res, err := wsdlgen.Generate([]byte(fmt.Sprintf(arrayWSDL, "", "", arrayParts)), wsdlgen.Options{Package: "p", Wire: true, Gowsdl: fake.run})
+	require.NoError(t, err)
+	assert.Contains(t, string(res.Code), "Astring []*string")
+	assert.NotContains(t, string(res.Code), "Strings")
+}
+
 // TestGenerateChecksGowsdlsTypesAgainstTheModel: the wire code is written against the Go fields the
 // contract model predicts; gowsdl's types that differ fail generation, naming the struct and element.
 func TestGenerateChecksGowsdlsTypesAgainstTheModel(t *testing.T) {
 	tests := []struct{ name, from, to, wantErr string }{
 		{"another type", "N int32", "N int64",
 			"generating the wire code: reading gowsdl's types: gowsdl's struct Op has the field N int64 for element n, not the field N int32 the wire code is written against"},
-		{"another name", "Astring []*string", "Strings []*string",
-			"gowsdl's struct ArrayOfString has the field Strings []*string for element string, not the field Astring []*string"},
 		{"no field", "\tIds *ArrayOfString `xml:\"ids,omitempty\"`\n", "",
 			"gowsdl's struct Op has no field for element ids, not the field Ids *ArrayOfString"},
 		{"no struct", "type ArrayOfString struct", "type StringList struct",

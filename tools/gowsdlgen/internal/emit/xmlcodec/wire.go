@@ -66,22 +66,26 @@ func (e *emitter) file(source string) error {
 	}
 	e.p(")")
 	e.p("")
-	server := e.c.PortType + "Server"
+	server := e.c.PortTypeGoName + "Server"
 	e.p("// %s is the interface the service implements: one method per operation of the contract, each", server)
 	e.p("// taking a context. Bind binds an implementation to the operation table (Operations), for every binding.")
 	e.p("type %s interface {", server)
 	for _, op := range e.c.Operations {
-		if op.Doc != "" {
-			e.p("// %sContext: %s", op.Name, op.Doc)
+		// The description, line by line: nothing in it can end the comment (names.Comment).
+		if lines := names.Comment(op.Doc); len(lines) > 0 {
+			e.p("// %sContext: %s", op.GoName, strings.TrimPrefix(lines[0], "// "))
+			for _, l := range lines[1:] {
+				e.p("%s", l)
+			}
 		}
-		e.p("%sContext(ctx context.Context, request *%s) (*%s, error)", op.Name, names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement))
+		e.p("%sContext(ctx context.Context, request *%s) (*%s, error)", op.GoName, op.Request.GoName, op.Response.GoName)
 	}
 	e.p("}")
 	e.p("")
 	e.p("// Operations is the operation table, in the contract's order.")
 	e.p("var Operations = []*wire.Operation{")
 	for _, op := range e.c.Operations {
-		e.p("op%s,", names.GowsdlType(op.Name))
+		e.p("op%s,", op.GoName)
 	}
 	e.p("}")
 	e.descriptorDecl()
@@ -94,22 +98,22 @@ func (e *emitter) file(source string) error {
 	e.types()
 	e.enumTexts()
 	for _, op := range e.c.Operations {
-		if err := e.codec(op.Request, names.GowsdlType(op.RequestElement), "parameter"); err != nil {
+		if err := e.codec(op.Request, op.Request.GoName, "parameter"); err != nil {
 			return err
 		}
-		if err := e.codec(op.Response, names.GowsdlType(op.ResponseElement), "element"); err != nil {
+		if err := e.codec(op.Response, op.Response.GoName, "element"); err != nil {
 			return err
 		}
-		if err := jsoncodec.Codec(e.Writer, op.Request, names.GowsdlType(op.RequestElement), true); err != nil {
+		if err := jsoncodec.Codec(e.Writer, op.Request, op.Request.GoName, true); err != nil {
 			return err
 		}
 	}
 	for _, t := range e.c.Types {
 		if t.Kind == model.KindComplex || t.Kind == model.KindArray {
-			if err := e.codec(t, names.GowsdlType(t.Name), "element"); err != nil {
+			if err := e.codec(t, t.GoName, "element"); err != nil {
 				return err
 			}
-			if err := jsoncodec.Codec(e.Writer, t, names.GowsdlType(t.Name), false); err != nil {
+			if err := jsoncodec.Codec(e.Writer, t, t.GoName, false); err != nil {
 				return err
 			}
 		}
@@ -134,10 +138,10 @@ func (e *emitter) bind(server string) {
 	}
 	e.p("switch req := req.(type) {")
 	for _, op := range e.c.Operations {
-		e.p("case *%s:", names.GowsdlType(op.RequestElement))
-		e.p("resp, err := svc.%sContext(ctx, req)", op.Name)
+		e.p("case *%s:", op.Request.GoName)
+		e.p("resp, err := svc.%sContext(ctx, req)", op.GoName)
 		e.p("if err != nil { return nil, err }")
-		e.p("if resp == nil { resp = new(%s) }", names.GowsdlType(op.ResponseElement))
+		e.p("if resp == nil { resp = new(%s) }", op.Response.GoName)
 		e.p("return resp, nil")
 	}
 	e.p("}")
@@ -156,7 +160,7 @@ func (e *emitter) types() {
 	e.p("// The descriptors of the contract's named types, for documentation, samples and tooling.")
 	e.p("var (")
 	for _, t := range e.c.Types {
-		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s}", names.GowsdlType(t.Name), t.Name, t.Kind)
+		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s}", t.GoName, t.Name, t.Kind)
 	}
 	e.p(")")
 	e.p("")
@@ -164,15 +168,15 @@ func (e *emitter) types() {
 	for _, t := range e.c.Types {
 		switch t.Kind {
 		case model.KindComplex:
-			e.p("type%s.Fields = []wire.Field{", names.GowsdlType(t.Name))
+			e.p("type%s.Fields = []wire.Field{", t.GoName)
 			for _, f := range t.Fields {
 				e.p("%s,", fieldLiteral(f))
 			}
 			e.p("}")
 		case model.KindArray:
-			e.p("type%s.Item = &wire.Field%s", names.GowsdlType(t.Name), fieldLiteral(t.Fields[0]))
+			e.p("type%s.Item = &wire.Field%s", t.GoName, fieldLiteral(t.Fields[0]))
 		case model.KindEnum:
-			e.p("type%s.Enum = %#v", names.GowsdlType(t.Name), t.Enum)
+			e.p("type%s.Enum = %#v", t.GoName, t.Enum)
 		}
 	}
 	e.p("}")
@@ -190,9 +194,9 @@ func bindingsExpr(bs []string) string {
 }
 
 func (e *emitter) operation(op *model.Operation) error {
-	req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
+	req, resp := op.Request.GoName, op.Response.GoName
 	e.p("")
-	e.p("var op%s = &wire.Operation{", names.GowsdlType(op.Name))
+	e.p("var op%s = &wire.Operation{", op.GoName)
 	e.p("Name: %q,", op.Name)
 	e.p("Doc: %q,", op.Doc)
 	e.p("Bindings: %s,", bindingsExpr(op.Bindings))
@@ -281,7 +285,7 @@ func (e *emitter) enumTexts() {
 		if t.Kind != model.KindEnum {
 			continue
 		}
-		name := names.GowsdlType(t.Name)
+		name := t.GoName
 		e.p("")
 		e.p("// wireText is the text v is written as: %q for the zero value, as .NET writes default(%s).", t.Enum[0], t.Name)
 		e.p("func (v %s) wireText() string {", name)
