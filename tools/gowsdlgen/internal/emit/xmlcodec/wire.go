@@ -81,6 +81,7 @@ func (e *emitter) file(source string) error {
 		e.p("%sContext(ctx context.Context, request *%s) (*%s, error)", op.GoName, op.Request.GoName, op.Response.GoName)
 	}
 	e.p("}")
+	e.unimplemented(server)
 	e.p("")
 	e.p("// Operations is the operation table, in the contract's order.")
 	e.p("var Operations = []*wire.Operation{")
@@ -120,6 +121,29 @@ func (e *emitter) file(source string) error {
 	}
 	e.client()
 	return nil
+}
+
+// unimplemented writes Unimplemented<PortType>Server (connect-go's pattern): a service embeds it to be
+// served before every method is written, and each method it has not written answers
+// wire.Unimplemented, a NotImplemented fault naming the operation. A service that must implement the
+// whole contract (server/service) does not embed it, so the compiler names a missing method.
+func (e *emitter) unimplemented(server string) {
+	name := "Unimplemented" + server
+	e.p("")
+	e.p("// %s answers every operation with a NotImplemented fault naming it", name)
+	e.p("// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:")
+	e.p("// the methods the service defines take precedence. A service that must implement the whole contract")
+	e.p("// does not embed it, so the compiler names each method it lacks.")
+	e.p("type %s struct{}", name)
+	e.p("")
+	e.p("var _ %s = %s{}", server, name)
+	for _, op := range e.c.Operations {
+		e.p("")
+		e.p("// %sContext answers that %s is not implemented.", op.GoName, op.Name)
+		e.p("func (%s) %sContext(context.Context, *%s) (*%s, error) {", name, op.GoName, op.Request.GoName, op.Response.GoName)
+		e.p("return nil, wire.Unimplemented(%q)", op.Name)
+		e.p("}")
+	}
 }
 
 // bind writes Bind, which binds an implementation of the server interface to the operation table: the

@@ -28,6 +28,34 @@ type UrunServisSoapServer interface {
 	Echo_2Context(ctx context.Context, request *Echo_2) (*EchoResponse_2, error)
 }
 
+// UnimplementedUrunServisSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedUrunServisSoapServer struct{}
+
+var _ UrunServisSoapServer = UnimplementedUrunServisSoapServer{}
+
+// DeletePerformanceContext answers that deletePerformance is not implemented.
+func (UnimplementedUrunServisSoapServer) DeletePerformanceContext(context.Context, *DeletePerformance) (*DeletePerformanceResponse, error) {
+	return nil, wire.Unimplemented("deletePerformance")
+}
+
+// GetUrunContext answers that getUrun is not implemented.
+func (UnimplementedUrunServisSoapServer) GetUrunContext(context.Context, *GetUrun) (*GetUrunResponse, error) {
+	return nil, wire.Unimplemented("getUrun")
+}
+
+// EchoContext answers that echo is not implemented.
+func (UnimplementedUrunServisSoapServer) EchoContext(context.Context, *Echo) (*EchoResponse, error) {
+	return nil, wire.Unimplemented("echo")
+}
+
+// Echo_2Context answers that Echo is not implemented.
+func (UnimplementedUrunServisSoapServer) Echo_2Context(context.Context, *Echo_2) (*EchoResponse_2, error) {
+	return nil, wire.Unimplemented("Echo")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opDeletePerformance,
