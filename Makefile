@@ -13,7 +13,7 @@ generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoos' pack
 
 # GENERATED are the packages go generate writes: contactsync's own contract, and the type zoos and the
 # contract of awkward names (zoo/names) the generator's golden tests use.
-GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/names
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/names ./tools/gowsdlgen/internal/zoo/zoo3
 
 .PHONY: check-generate
 check-generate: generate ## Fail if regenerating gen/ (or the type zoos' packages) changes it or adds files, or the result does not build.

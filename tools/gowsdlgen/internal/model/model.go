@@ -325,6 +325,9 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.complexTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindComplex, Node: n}
 		m.done[name] = t // before its fields, so recursive types resolve
+		if v, _ := n.Attr("abstract"); v == "true" {
+			return nil, notYet(m.data, n, "an abstract type (an abstract class, whose values are of derived types)")
+		}
 		fields, err := m.sequence(n)
 		if err != nil {
 			return nil, err
@@ -729,6 +732,8 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 				"must be an array type of the %s schema, as ASMX writes type=\"s2:StringArray\"", offered, t.Name, AbstractTypesNamespace(m.defs.TNS))
 		case t.Kind == KindArray:
 			out = append(out, &HTTPParam{Field: f, Item: t.Fields[0].Type})
+		case list && t.Kind == KindBase64:
+			return nil, notYet(m.data, part, "%s is a base64Binary (byte[]) that ASMX describes as an array type on %s", offered, kind)
 		case list:
 			return nil, modelError(m.data, part, "%s is a simple type (%s), but its part is typed as an array; ASMX types it s:string", offered, t.Name)
 		case typ.Space != wsdl.NamespaceXSD:
