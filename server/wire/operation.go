@@ -149,6 +149,13 @@ func ForeignRequest(req Message) error {
 	return fault.InternalError(fmt.Errorf("the request %T is not one of the bound contract's", req))
 }
 
+// Unimplemented is the error of an operation the service has not written yet: the generated
+// Unimplemented<PortType>Server answers every method with it, naming the operation (its message name,
+// as the operation table and the help page name it). Every binding answers it as fault.NotImplemented.
+func Unimplemented(operation string) error {
+	return fault.Errorf(fault.NotImplemented, "The operation %s is not implemented by this service.", operation)
+}
+
 // Invoker sends one operation to a service and decodes its response; the generated client stub calls
 // it, and server/client implements it over the four bindings.
 type Invoker interface {

@@ -29,9 +29,9 @@ var generatorImports = map[string][]string{
 	"model":          {"wsdl", "names"},
 	"postprocess":    {"model", "names"},
 	"emit":           {"model", "names"},
-	"emit/jsoncodec": {"emit", "model", "names"},
+	"emit/jsoncodec": {"emit", "model"},
 	"emit/xmlcodec":  {"emit", "emit/jsoncodec", "model", "names", "wsdl"},
-	"emit/record":    {"emit", "model", "names"},
+	"emit/record":    {"emit", "model"},
 	"wsdlgen": {"wsdl", "names", "model", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/record",
 		"github.com/hooklift/gowsdl"},
 }
