@@ -146,9 +146,9 @@ func TestFieldsCarried(t *testing.T) {
 }
 
 // TestFieldTypeChanged plays a contract edit that changed a field's type under the same name
-// (records hold FirstName as an int, recorded so): serve, import and copy to the store refuse, naming
-// the field, both types and the commands; migrate --check counts the records and fails; migrate
-// --drop FirstName removes the values, after which serve starts.
+// (records hold FirstName as an int, recorded so): serve, import to the store, copy from it and plain
+// migrate refuse, naming the field, both types and the commands; migrate --check counts the records
+// and fails; migrate --drop FirstName removes the values, after which serve starts.
 func TestFieldTypeChanged(t *testing.T) {
 	for _, tc := range fieldStores {
 		t.Run(tc.name, func(t *testing.T) {
@@ -175,6 +175,10 @@ func TestFieldTypeChanged(t *testing.T) {
 			}
 			_, err = runCLIStdin(t, "", "import", "--store", spec)
 			assert.ErrorAs(t, err, &typeErr, "import refuses too")
+			_, err = runCLI(t, "copy", "--from", spec, "--to", "sqlite:"+filepath.Join(t.TempDir(), "copy.db"))
+			assert.ErrorAs(t, err, &typeErr, "copy refuses such a source")
+			_, err = runCLI(t, "migrate", "--store", spec)
+			assert.ErrorAs(t, err, &typeErr, "migrate reports it before serve would")
 
 			out, err := runCLI(t, "migrate", "--store", spec, "--check")
 			require.Error(t, err)
