@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer/internal/input"
+	"github.com/contactsync/contactsync/server/transfer/internal/names"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
@@ -77,7 +79,7 @@ func NewEncoder(w io.Writer, format Format, s Schema) (*Encoder, error) {
 	case CSV:
 		e.cw = csv.NewWriter(e.bw)
 		e.row = make([]string, len(cols))
-		if err := e.cw.Write(names(cols)); err != nil {
+		if err := e.cw.Write(elementNames(cols)); err != nil {
 			return nil, err
 		}
 	default:
@@ -190,7 +192,7 @@ type Record struct {
 type Decoder struct {
 	schema Schema
 	cols   []column
-	keys   *keyMap
+	keys   *names.Map
 	keep   func(path string) bool
 	kept   map[string]bool // the unknown paths kept so far
 	count  *input.Counter
@@ -227,11 +229,11 @@ func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Deco
 	if err != nil {
 		return nil, err
 	}
-	keys, err := newKeyMap(cols, opts.Renames)
+	keys, err := names.New(elementNames(cols), opts.Renames)
 	if err != nil {
 		return nil, err
 	}
-	d := &Decoder{schema: s, cols: cols, keys: keys, keep: opts.Keep, count: &input.Counter{R: r}}
+	d := &Decoder{schema: s, cols: cols, keys: keys, keep: opts.Keep, kept: map[string]bool{}, count: &input.Counter{R: r}}
 	br := bufio.NewReaderSize(d.count, 64<<10)
 	if err := input.SkipBOM(br); err != nil {
 		return nil, err
@@ -256,14 +258,7 @@ func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Deco
 
 // Kept returns the paths of the members the record type does not have that the records read so far
 // held and DecodeOptions.Keep kept, sorted.
-func (d *Decoder) Kept() []string {
-	out := make([]string, 0, len(d.kept))
-	for p := range d.kept {
-		out = append(out, p)
-	}
-	slices.Sort(out)
-	return out
-}
+func (d *Decoder) Kept() []string { return slices.Sorted(maps.Keys(d.kept)) }
 
 // Next returns the next record, or io.EOF after the last. Any other error ends the input (it could
 // not be read); a record that cannot be stored is returned with Err set, and Next may be called again.
@@ -319,11 +314,11 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 		if !ok {
 			break
 		}
-		_, exact, err := d.keys.lookup(key)
+		_, exact, known := d.keys.Lookup(key)
 		switch {
-		case err != nil && d.keep == nil:
-			return nil, err
-		case err == nil && !exact:
+		case !known && d.keep == nil:
+			return nil, d.unknown(key)
+		case known && !exact:
 			rewrite = true
 		}
 		if err := d.rd.Skip(); err != nil {
@@ -342,7 +337,7 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 			break
 		}
 		name := string(key)
-		if col, _, err := d.keys.lookup(key); err == nil {
+		if col, _, known := d.keys.Lookup(key); known {
 			name = d.cols[col].name
 		}
 		raw, _ := d.rd.RawValue()
@@ -396,29 +391,19 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 // keepUnknown carries the members of doc the record type does not have into canonical when Keep
 // keeps every one, and refuses the record, naming the first it does not keep, otherwise.
 func (d *Decoder) keepUnknown(doc, canonical []byte) ([]byte, error) {
-	paths, err := d.schema.Type.UnknownPaths(doc)
+	out, paths, err := d.schema.Type.KeepUnknown(doc, canonical, d.keep)
 	if err != nil {
 		return nil, recordError(err)
-	}
-	for _, p := range paths {
-		if !d.keep(p) {
-			if !strings.Contains(p, ".") {
-				return nil, recordError(recordwire.UnknownField(p, names(d.cols)))
-			}
-			return nil, fmt.Errorf("unknown field %q (import --keep-unknown keeps the fields the contract does not have)", p)
-		}
-	}
-	if d.kept == nil {
-		d.kept = map[string]bool{}
 	}
 	for _, p := range paths {
 		d.kept[p] = true
 	}
-	out, err := d.schema.Type.CarryUnknown(doc, canonical)
-	if err != nil {
-		return nil, recordError(err)
-	}
 	return out, nil
+}
+
+// unknown is the error for a name that is not an element of the record type, listing them.
+func (d *Decoder) unknown(name []byte) error {
+	return recordError(recordwire.UnknownField(string(name), elementNames(d.cols)))
 }
 
 // recordError words a record decoding error for an import report: the path of the value, then what
@@ -447,9 +432,9 @@ func (d *Decoder) readHeader() error {
 	d.columns = make([]int, len(header))
 	seen := make([]bool, len(d.cols))
 	for i, name := range header {
-		col, _, err := d.keys.lookup([]byte(strings.TrimSpace(name)))
-		if err != nil {
-			return fmt.Errorf("line 1: column %q: %w", name, err)
+		col, _, known := d.keys.Lookup([]byte(strings.TrimSpace(name)))
+		if !known {
+			return fmt.Errorf("line 1: column %q: %w", name, d.unknown([]byte(strings.TrimSpace(name))))
 		}
 		if seen[col] {
 			return fmt.Errorf("line 1: column %q appears twice (as %s)", name, d.cols[col].name)

@@ -176,6 +176,28 @@ func (t *Type) CarryUnknown(from, to []byte) ([]byte, error) {
 	return out, nil
 }
 
+// KeepUnknown is CarryUnknown(doc, canonical) for a document read from a file (doc) and its record
+// as the type writes it (canonical), when keep keeps every unknown member of doc (by its path, as
+// UnknownPaths names it); it returns the result and those paths. A member keep refuses is an error
+// naming it and the type's fields, as Strict mode's.
+func (t *Type) KeepUnknown(doc, canonical []byte, keep func(path string) bool) ([]byte, []string, error) {
+	paths, err := t.UnknownPaths(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range paths {
+		if keep == nil || !keep(p) {
+			known := make([]string, len(t.Type.Fields))
+			for i, f := range t.Type.Fields {
+				known[i] = f.Name
+			}
+			return nil, nil, UnknownField(p, known)
+		}
+	}
+	out, err := t.CarryUnknown(doc, canonical)
+	return out, paths, err
+}
+
 func (t *Type) unknownMembers(doc []byte) (unknowns, error) {
 	var u unknowns
 	if t.Type == nil {

@@ -75,6 +75,17 @@ func TestCarryUnknown(t *testing.T) {
 	assert.Equal(t, []string{"Alpha", "Home.Zip", "Others[].Geo", "Others[].Zip", "Zeta"}, paths)
 }
 
+// TestKeepUnknown: the members keep keeps are carried and named; one it refuses is Strict mode's error.
+func TestKeepUnknown(t *testing.T) {
+	doc := []byte(`{"Id":"a","Home":{"Zip":"9"},"Nick":"n"}`)
+	out, paths, err := carryType.KeepUnknown(doc, []byte(`{"Id":"a","Home":{}}`), func(string) bool { return true })
+	require.NoError(t, err)
+	assert.Equal(t, `{"Id":"a","Home":{"Zip":"9"},"Nick":"n"}`, string(out))
+	assert.Equal(t, []string{"Home.Zip", "Nick"}, paths)
+	_, _, err = carryType.KeepUnknown(doc, []byte(`{"Id":"a"}`), func(p string) bool { return p == "Nick" })
+	assert.ErrorContains(t, err, `unknown field "Home.Zip"; the known fields are Id, Home, Others, Score, Tags`)
+}
+
 // TestSawUnknown: a lenient reader says when it skipped a member its type lacks, at any level.
 func TestSawUnknown(t *testing.T) {
 	for doc, want := range map[string]bool{
