@@ -130,8 +130,8 @@ func importViolations(pkgs []goPackage) []string {
 				out = append(out, fmt.Sprintf("server/fault imports %s; it may import only the standard library", imp))
 			case wireImports[p.ImportPath] != nil && !std(imp) && !slices.Contains(wireImports[p.ImportPath], imp):
 				out = append(out, fmt.Sprintf("%s imports %s; it may import only the standard library and %s", p.ImportPath, imp, strings.Join(wireImports[p.ImportPath], ", ")))
-			case p.ImportPath == module+"/server/transfer/internal/input" && !std(imp):
-				out = append(out, fmt.Sprintf("server/transfer/internal/input imports %s; it may import only the standard library", imp))
+			case (p.ImportPath == module+"/server/transfer/internal/input" || p.ImportPath == module+"/server/transfer/internal/names") && !std(imp):
+				out = append(out, fmt.Sprintf("%s imports %s; it may import only the standard library", p.ImportPath, imp))
 			case p.ImportPath == module+"/gen" && !std(imp) && !generatedMayImport(imp):
 				out = append(out, fmt.Sprintf("gen imports %s; generated code may import only the standard library, gowsdl's soap package and server/wire's packages", imp))
 			case strings.HasPrefix(p.ImportPath, module+"/server/store") && (imp == module+"/gen" || strings.HasPrefix(imp, module+"/server/wire")):

@@ -225,14 +225,41 @@ func TestCSVUnclosedQuote(t *testing.T) {
 	assert.Less(t, dec.Offset(), int64(len(input)), "the decoder read the whole input")
 }
 
-// TestEncodeRefusesForeignRecords: a stored document the contract cannot read stops the export,
-// rather than exporting part of it.
-func TestEncodeRefusesForeignRecords(t *testing.T) {
-	enc, err := transfer.NewEncoder(io.Discard, transfer.CSV, schema)
+// TestEncodeCarriesUnknownFields: a stored member the contract does not have (a field of a newer
+// contract) is exported in JSON Lines after the known ones, and stops a CSV export, which has no
+// column for it, naming it; a stored document the contract cannot read stops the export.
+func TestEncodeCarriesUnknownFields(t *testing.T) {
+	var buf bytes.Buffer
+	enc, err := transfer.NewEncoder(&buf, transfer.JSONL, schema)
+	require.NoError(t, err)
+	require.NoError(t, enc.Encode(store.Record{Key: "x", Doc: []byte(`{"Nickname": "y","Id":"x"}`)}))
+	require.NoError(t, enc.Flush())
+	assert.Equal(t, `{"Id":"x","AccountId":"","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,"Nickname":"y"}`+"\n", buf.String())
+
+	enc, err = transfer.NewEncoder(io.Discard, transfer.CSV, schema)
 	require.NoError(t, err)
 	err = enc.Encode(store.Record{Key: "x", Doc: []byte(`{"Id":"x","Nickname":"y"}`)})
+	require.ErrorContains(t, err, `record "x" holds fields the contract does not have (Nickname)`)
+	require.ErrorContains(t, err, "--format jsonl")
+	err = enc.Encode(store.Record{Key: "x", Doc: []byte(`{"Id":"x","FirstName":7}`)})
 	require.ErrorContains(t, err, `stored record "x" does not match the contract's Contact`)
-	require.ErrorContains(t, err, `unknown field "Nickname"`)
+}
+
+// TestDecodeKeepsUnknownFields: with Keep, the members it keeps are stored after the known ones
+// (and reported by Kept); a member it does not keep refuses the record as without it.
+func TestDecodeKeepsUnknownFields(t *testing.T) {
+	input := `{"Id":"a","Birthday":"2001-02-03","firstname":"A"}` + "\n" + `{"Id":"b","Nickname":"n"}` + "\n"
+	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, schema,
+		transfer.DecodeOptions{Keep: func(p string) bool { return p == "Birthday" }})
+	require.NoError(t, err)
+	rec, err := dec.Next()
+	require.NoError(t, err)
+	require.NoError(t, rec.Err)
+	assert.Equal(t, `{"Id":"a","AccountId":"","FirstName":"A","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,"Birthday":"2001-02-03"}`, string(rec.Record.Doc))
+	rec, err = dec.Next()
+	require.NoError(t, err)
+	require.ErrorContains(t, rec.Err, `unknown field "Nickname"; the known fields are Id,`)
+	assert.Equal(t, []string{"Birthday"}, dec.Kept())
 }
 
 func TestParseFormat(t *testing.T) {

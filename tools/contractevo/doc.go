@@ -20,8 +20,10 @@
 // every binding the generated operation table offers it on with `contactsync call`, and with zeep, a
 // real client importing the served ?WSDL. data_test.go holds the data patches' checks: stored fields
 // of every kind read back after a restart and carried by export, import and copy, and a renamed field
-// through serve's refusal, migrate and import --rename. The package has no non-test code but this
-// comment.
+// through serve's warning, migrate and import --rename. rollback_test.go builds this commit's code
+// twice, with and without 01-contact-fields, and plays a rollback and a mixed-version rollout on both
+// stores (the older binary carries the fields it does not know), then a renamed field on new stores.
+// The package has no non-test code but this comment.
 //
 // The patches run in parallel, one per core (at least two), and share the caller's build cache: their
 // go commands build with -trimpath, so a package a patch leaves alone is compiled once (by a warm-up
