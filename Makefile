@@ -31,16 +31,17 @@ check-generate: generate ## Fail if regenerating gen/ (or the type zoos' package
 	fi
 
 # After an edit of wsdl/contactsync.wsdl and `make generate`, make update-golden rewrites the golden
-# files that pin the contract as it is: the server root's responses of every binding, its routing
-# matrix (which hashes the served WSDL) and the wsdl package's Contact fields. Review the diff it leaves
-# (git diff -- '*/testdata/*') and commit it with the edit; then make test passes with only
-# server/service/ written by hand (docs/contract.md, "Changing the contract"). It runs, in each
-# package that has golden files, the tests that write them under -update.
-# tools/contractevo's TestSuiteSurvivesContractEdit runs this target on two patched contracts.
+# files that pin the contract as it is: the server root's responses of every binding and its routing
+# matrix (which hashes the served WSDL), the wsdl package's Contact fields, the data commands' exports
+# (cmd/contactsync). It runs, in each package that has such files, the tests that write them under
+# -update. Review the diff it leaves (git diff -- '*/testdata/*') and commit it with the edit; then
+# make test passes with only server/service/ written by hand (docs/contract.md, "Changing the
+# contract"). tools/contractevo's TestSuiteSurvivesContractEdit runs it on two patched contracts.
 .PHONY: update-golden
 update-golden: ## After a contract edit and make generate: rewrite the golden files that pin the contract (review, then commit them).
 	$(GO) test -count=1 -run '^(TestGolden.*|TestRoutingMatrix)$$' ./server -update
 	$(GO) test -count=1 -run '^TestContractSchema$$' ./wsdl -update
+	$(GO) test -count=1 -run '^(TestImportCSVFromSQLServer|TestImportRename)$$' ./cmd/contactsync -update
 
 # The identity `make build` and `make release` stamp into the binary (contactsync --version): VERSION
 # is what git describe says of the checkout (a tag, else a commit, "-dirty" with uncommitted changes),

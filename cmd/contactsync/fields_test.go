@@ -22,11 +22,12 @@ import (
 	"github.com/contactsync/contactsync/wsdl"
 )
 
-// TestFieldsGone plays a contract edit that renamed PhoneWork (stored records say OfficePhone, as if
-// written by the contract before the rename) and removed a field Legacy, on both stores: serve
+// TestFieldsGone plays a contract edit that renamed a text field, renamed below (the contract's last
+// text field: EmailAddress in contract 1.0; the stored records say OfficePhone, as if written by the
+// contract before the rename) and removed a field Legacy, on both stores: serve
 // refuses to start, naming both fields and the commands; migrate --check counts the records holding
 // each; --rename and --drop are refused for a field of the contract or one the store does not hold;
-// migrate --rename OfficePhone=PhoneWork --drop Legacy rewrites the records, after which serve
+// migrate --rename OfficePhone=<renamed> --drop Legacy rewrites the records, after which serve
 // starts and every binding reads the renamed field's values.
 func TestFieldsGone(t *testing.T) {
 	for _, tc := range []struct {
@@ -37,20 +38,22 @@ func TestFieldsGone(t *testing.T) {
 		{"postgres", func(t *testing.T) string { return pgtest.Schema(t) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			texts := textFields(t)
+			renamed, other := texts[len(texts)-1], texts[0]
 			spec := tc.spec(t)
 			st, _, err := stores.Registry.Open(t.Context(), spec, nil, backend.Write)
 			require.NoError(t, err)
 			// Records as the older contract wrote them: OfficePhone where the contract now has
-			// PhoneWork, and a Legacy field, recorded in record_fields as that contract would have.
-			_, err = st.DropField(t.Context(), "PhoneWork") // the older contract had none
+			// renamed, and a Legacy field, recorded in record_fields as that contract would have.
+			_, err = st.DropField(t.Context(), renamed) // the older contract had none
 			require.NoError(t, err)
-			gone, err := st.SyncFields(t.Context(), append(withoutField(contractFields(), "PhoneWork"), "OfficePhone", "Legacy"))
+			gone, err := st.SyncFields(t.Context(), append(withoutField(contractFields(), renamed), "OfficePhone", "Legacy"))
 			require.NoError(t, err)
 			require.Empty(t, gone)
 			for i, id := range []string{"a", "b", "c"} {
 				c := service.TestContact(id)
 				doc := service.ToRecord(c)
-				doc.Doc = []byte(strings.Replace(string(doc.Doc), `"PhoneWork":`, `"OfficePhone":`, 1))
+				doc.Doc = []byte(strings.Replace(string(doc.Doc), `"`+renamed+`":`, `"OfficePhone":`, 1))
 				if i < 2 {
 					doc.Doc = []byte(strings.Replace(string(doc.Doc), `{`, `{"Legacy":{"x":[1]},`, 1))
 				}
@@ -73,20 +76,20 @@ func TestFieldsGone(t *testing.T) {
 			assert.Contains(t, out, "OfficePhone: not in the contract; 3 records hold a value\n")
 
 			for _, args := range [][]string{
-				{"--rename", "PhoneWork=OfficePhone"}, // from a field of the contract
-				{"--rename", "OfficePhone=Nowhere"},   // to a field the contract lacks
-				{"--rename", "Missing=PhoneMobile"},   // from a field the store does not hold
+				{"--rename", renamed + "=OfficePhone"}, // from a field of the contract
+				{"--rename", "OfficePhone=Nowhere"},    // to a field the contract lacks
+				{"--rename", "Missing=" + other},       // from a field the store does not hold
 				{"--rename", "OfficePhone"},
-				{"--drop", "FirstName"}, // a field of the contract
+				{"--drop", other}, // a field of the contract
 				{"--drop", "Missing"},
 			} {
 				_, err := runCLI(t, append([]string{"migrate", "--store", spec}, args...)...)
 				assert.Error(t, err, "%v", args)
 			}
 
-			out, err = runCLI(t, "migrate", "--store", spec, "--rename", "OfficePhone=PhoneWork", "--drop", "Legacy", "--check")
+			out, err = runCLI(t, "migrate", "--store", spec, "--rename", "OfficePhone="+renamed, "--drop", "Legacy", "--check")
 			require.NoError(t, err)
-			assert.Contains(t, out, "renamed OfficePhone to PhoneWork in 3 records\n")
+			assert.Contains(t, out, "renamed OfficePhone to "+renamed+" in 3 records\n")
 			assert.Contains(t, out, "dropped Legacy from 2 records\n")
 			assert.Contains(t, out, "every field the stored records may hold is in the contract\n")
 
