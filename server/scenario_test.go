@@ -239,7 +239,14 @@ func TestBaseURLChangesNamespace(t *testing.T) {
 		assert.NotContains(t, body, wsdl.DefaultNamespace)
 		doc := parseContract(t, body)
 		assert.Equal(t, ns, doc.TargetNamespace)
-		assert.Equal(t, ns, doc.Types.Schema.TargetNamespace)
+		// The service's schema, and any other the contract declares under the service namespace (as
+		// the AbstractTypes schema of an array parameter on HTTP GET and POST: ns + "AbstractTypes"),
+		// moved onto the base URL.
+		require.NotEmpty(t, doc.Types.Schemas)
+		assert.Equal(t, ns, doc.Types.Schemas[0].TargetNamespace)
+		for _, schema := range doc.Types.Schemas {
+			assert.True(t, strings.HasPrefix(schema.TargetNamespace, ns), "schema %s is moved onto the base URL", schema.TargetNamespace)
+		}
 		for _, b := range doc.Bindings {
 			for _, op := range b.Operations {
 				if op.SOAP.Action != "" || op.SOAP12.Action != "" {
@@ -254,7 +261,7 @@ func TestBaseURLChangesNamespace(t *testing.T) {
 type contractDoc struct {
 	TargetNamespace string `xml:"targetNamespace,attr"`
 	Types           struct {
-		Schema struct {
+		Schemas []struct {
 			TargetNamespace string `xml:"targetNamespace,attr"`
 		} `xml:"http://www.w3.org/2001/XMLSchema schema"`
 	} `xml:"http://schemas.xmlsoap.org/wsdl/ types"`
