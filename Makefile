@@ -32,15 +32,15 @@ check-generate: generate ## Fail if regenerating gen/ (or the type zoos' package
 
 # After an edit of wsdl/contactsync.wsdl and `make generate`, make update-golden rewrites the golden
 # files that pin the contract as it is: the server root's responses of every binding and its routing
-# matrix (which hashes the served WSDL), the wsdl package's Contact fields, the data commands' exports
-# (cmd/contactsync). It runs, in each package that has such files, the tests that write them under
+# matrix (which hashes the served WSDL), the wsdl package's operations and named types, the data
+# commands' exports (cmd/contactsync). It runs, in each package that has such files, the tests that write them under
 # -update. Review the diff it leaves (git diff -- '*/testdata/*') and commit it with the edit; then
 # make test passes with only server/service/ written by hand (docs/contract.md, "Changing the
 # contract"). tools/contractevo's TestSuiteSurvivesContractEdit runs it on two patched contracts.
 .PHONY: update-golden
 update-golden: ## After a contract edit and make generate: rewrite the golden files that pin the contract (review, then commit them).
 	$(GO) test -count=1 -run '^(TestGolden.*|TestRoutingMatrix)$$' ./server -update
-	$(GO) test -count=1 -run '^TestContractSchema$$' ./wsdl -update
+	$(GO) test -count=1 -run '^(TestContractSchema|TestContractOperations)$$' ./wsdl -update
 	$(GO) test -count=1 -run '^(TestImportCSVFromSQLServer|TestImportRename)$$' ./cmd/contactsync -update
 
 # The identity `make build` and `make release` stamp into the binary (contactsync --version): VERSION
