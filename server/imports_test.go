@@ -197,6 +197,9 @@ func TestImportViolations(t *testing.T) {
 		{"cmd reads the contract file", module + "/cmd/contactsync", module + "/wsdl", false},
 		{"docs reads the contract file", srv + "docs", module + "/wsdl", true},
 		{"a tool reads the contract file", module + "/tools/databench/writer", module + "/wsdl", true},
+		{"the frozen contract uses the wire runtime", frozenContract, wireRuntime + "/recordwire", false},
+		{"the frozen contract imports the service", frozenContract, srv + "service", true},
+		{"transfer imports the frozen contract", srv + "transfer", frozenContract, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := importViolations([]goPackage{{ImportPath: tc.pkg, Imports: []string{tc.imp}}})
@@ -205,8 +208,10 @@ func TestImportViolations(t *testing.T) {
 				switch {
 				case tc.pkg == srv+"auth":
 					assert.Contains(t, v[0], "server/auth imports")
-				case tc.imp == testSupport:
+				case tc.imp == testSupport || tc.imp == frozenContract:
 					assert.Contains(t, v[0], "only tests may")
+				case tc.pkg == frozenContract:
+					assert.Contains(t, v[0], "generated code may import only")
 				case tc.imp == module+"/gen":
 					assert.Contains(t, v[0], "only server/service may")
 				case tc.imp == module+"/wsdl":
