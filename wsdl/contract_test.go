@@ -71,7 +71,7 @@ type operation struct {
 	name        string
 	description string
 	params      []param // the request wrapper's elements
-	result      string  // QName of the <Op>Result type in the SOAP response
+	result      string  // QName of the <Op>Result type in the SOAP response ("" when none)
 	resultMin   string  // minOccurs of <Op>Result
 	httpResult  string  // QName of the root element returned by HTTP GET and POST; "" when offered over SOAP only
 }
@@ -89,7 +89,10 @@ var operations = operationsOf(gen.Operations)
 func operationsOf(ops []*wire.Operation) []operation {
 	var out []operation
 	for _, op := range ops {
-		row := operation{name: op.Name, description: op.Doc, result: qname(op.Result.Type), resultMin: strconv.Itoa(op.Result.MinOccurs)}
+		row := operation{name: op.Name, description: op.Doc}
+		if op.Result != nil { // nil for an operation without a result (a one-way one)
+			row.result, row.resultMin = qname(op.Result.Type), strconv.Itoa(op.Result.MinOccurs)
+		}
 		for _, p := range op.Params {
 			pr := param{name: p.Name, typ: qname(p.Type), minOccurs: strconv.Itoa(p.MinOccurs), maxOccurs: strconv.Itoa(p.MaxOccurs), httpType: "s:string"}
 			if p.MaxOccurs < 0 {
