@@ -238,13 +238,14 @@ func TestUpdateKeepsWhatItDoesNotChange(t *testing.T) {
 }
 
 // TestUpdateCarriesUnknownFields: members of the stored document the contract does not know (fields a
-// newer contract added, at the top and in a nested object) survive TestUpdateContact, as protobuf
+// newer contract added, at the top and in a nested object; named so that no contract the suite's
+// edits play has them) survive TestUpdateContact, as protobuf
 // keeps unknown fields (issue 34); the update itself applies as usual.
 func TestUpdateCarriesUnknownFields(t *testing.T) {
 	st := testsupport.OpenSQLite(t)
 	c := service.TestContact("u-2")
 	doc := service.ToRecord(c).Doc
-	doc = append(doc[:len(doc)-1], `,"Birthday":"1990-02-03T00:00:00Z","Rating":4.5}`...)
+	doc = append(doc[:len(doc)-1], `,"LegacyBirthday":"1990-02-03T00:00:00Z","LegacyRating":4.5}`...)
 	require.NoError(t, st.Put(context.Background(), store.Record{Key: c.Id, Index: c.AccountId, Doc: doc}))
 	res, err := service.New(st).TestUpdateContactContext(context.Background(), &gen.TestUpdateContact{Id: "u-2"})
 	require.NoError(t, err)
@@ -252,6 +253,6 @@ func TestUpdateCarriesUnknownFields(t *testing.T) {
 	stored, err := st.Get(context.Background(), "u-2")
 	require.NoError(t, err)
 	want := service.ToRecord(service.TestUpdate(c)).Doc
-	want = append(want[:len(want)-1], `,"Birthday":"1990-02-03T00:00:00Z","Rating":4.5}`...)
+	want = append(want[:len(want)-1], `,"LegacyBirthday":"1990-02-03T00:00:00Z","LegacyRating":4.5}`...)
 	assert.Equal(t, string(want), string(stored.Doc))
 }
