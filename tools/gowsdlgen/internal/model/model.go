@@ -62,6 +62,9 @@ type Type struct {
 	Fields []*Field // complex types and arrays (one unbounded field)
 	Enum   []string
 	Node   *wsdl.Node
+	// AnyAttribute: the complex type ends with <s:anyAttribute />, as ASMX writes every SOAP header
+	// type (carried only there: see headers.go).
+	AnyAttribute bool
 }
 
 // Simple reports whether t is a simple type (neither complex nor an array).
@@ -87,6 +90,9 @@ type Operation struct {
 	// HTTPParams are the parameters as HTTP GET and POST carry them, in order; nil when neither
 	// binding offers the operation.
 	HTTPParams []*HTTPParam
+	// Headers are the soap:header parts of the operation's SOAP bindings (headers.go), in binding
+	// order; nil when it has none.
+	Headers []*HeaderPart
 }
 
 // HTTPParam is a parameter of an operation offered on HTTP GET or POST: a simple type, carried as one
@@ -176,6 +182,9 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 		}
 	}
 	m.c.Types = m.c.Types[:reached]
+	if err := m.checkAnyAttributes(); err != nil {
+		return nil, err
+	}
 	return m.c, nil
 }
 
@@ -252,6 +261,9 @@ type modeler struct {
 	elements, complexTypes, simpleTypes map[string]*wsdl.Node
 	done                                map[string]*Type
 	wrappers                            map[string]*Type // anonymous complex types of top-level elements, by element name
+
+	// anyAttribute maps a complex type to its <s:anyAttribute /> (headers.go).
+	anyAttribute map[*wsdl.Node]*wsdl.Node
 }
 
 // typeOf resolves a type QName used at n.
@@ -304,6 +316,7 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 			return nil, err
 		}
 		t.Fields = fields
+		t.AnyAttribute = m.anyAttribute[n] != nil
 		if strings.HasPrefix(name, "ArrayOf") && len(fields) == 1 && fields[0].MaxOccurs == -1 {
 			t.Kind = KindArray
 		}
@@ -357,6 +370,8 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 				}
 				fields = append(fields, f)
 			}
+		case c.Is(wsdl.NamespaceXSD, "anyAttribute") && len(c.Children) == 0 && len(c.Attrs) == 0:
+			m.markAnyAttribute(ct, c)
 		case c.Is(wsdl.NamespaceXSD, "complexContent") && m.soapencArray(c):
 			return nil, modelError(m.data, c, "a soapenc:Array type is allowed only in the %s schema, for HTTP GET/POST array parameters; "+
 				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.TNS))
@@ -584,6 +599,9 @@ func (m *modeler) readOperations() error {
 				return modelError(m.data, op, "HTTP GET and POST disagree on the result root element")
 			}
 			co.HTTPRoot = root
+		}
+		if err := m.readHeaders(co); err != nil {
+			return err
 		}
 		if co.HTTPRoot == "" && len(co.Response.Fields) == 1 {
 			co.HTTPRoot = co.Response.Fields[0].Type.Name

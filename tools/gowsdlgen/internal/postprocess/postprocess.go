@@ -41,6 +41,8 @@ type Options struct {
 	Retyped []RetypedField
 	// Source names the WSDL file in the header line PostProcess adds, e.g. "wsdl/contactsync.wsdl".
 	Source string
+	// Added are fields appended to gowsdl's structs (HeaderFields).
+	Added []AddedField
 }
 
 // PostProcess fixes what gowsdl gets wrong in generated Go source and returns it gofmt-formatted:
@@ -84,6 +86,9 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 	}
 	out, err := addSourceLine(buf.Bytes(), opts.Source)
 	if err != nil {
+		return nil, err
+	}
+	if out, err = addFields(out, opts.Added); err != nil {
 		return nil, err
 	}
 	return format.Source(out)

@@ -106,7 +106,7 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	for _, f := range typed {
 		retyped = append(retyped, postprocess.RetypedField{Path: append([]string{names.GowsdlType(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
 	}
-	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source})
+	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source, Added: postprocess.HeaderFields(m)})
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}

@@ -59,6 +59,7 @@ func (e *emitter) file(source string) error {
 	e.p("import (")
 	e.p(`"context"`)
 	e.p(`"encoding/json"`)
+	e.p(`"encoding/xml"`)
 	e.p(`"net/url"`)
 	e.p("")
 	for _, imp := range runtimeImports {
@@ -100,6 +101,7 @@ func (e *emitter) file(source string) error {
 		if err := e.codec(op.Response, names.GowsdlType(op.ResponseElement), "element"); err != nil {
 			return err
 		}
+		e.headerCodec(op)
 		if err := jsoncodec.Codec(e.Writer, op.Request, names.GowsdlType(op.RequestElement), true); err != nil {
 			return err
 		}
@@ -138,6 +140,7 @@ func (e *emitter) bind(server string) {
 		e.p("resp, err := svc.%sContext(ctx, req)", op.Name)
 		e.p("if err != nil { return nil, err }")
 		e.p("if resp == nil { resp = new(%s) }", names.GowsdlType(op.ResponseElement))
+		e.bindHeaders(op)
 		e.p("return resp, nil")
 	}
 	e.p("}")
@@ -156,7 +159,7 @@ func (e *emitter) types() {
 	e.p("// The descriptors of the contract's named types, for documentation, samples and tooling.")
 	e.p("var (")
 	for _, t := range e.c.Types {
-		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s}", names.GowsdlType(t.Name), t.Name, t.Kind)
+		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s%s}", names.GowsdlType(t.Name), t.Name, t.Kind, anyAttributeField(t))
 	}
 	e.p(")")
 	e.p("")
@@ -197,6 +200,7 @@ func (e *emitter) operation(op *model.Operation) error {
 	e.p("Doc: %q,", op.Doc)
 	e.p("Bindings: %s,", bindingsExpr(op.Bindings))
 	e.p("RequestElement: %q, ResponseElement: %q,", op.RequestElement, op.ResponseElement)
+	e.headersField(op)
 	if len(op.Request.Fields) > 0 {
 		e.p("Params: []wire.Field{")
 		for _, f := range op.Request.Fields {

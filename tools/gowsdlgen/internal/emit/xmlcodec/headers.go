@@ -1,0 +1,119 @@
+package xmlcodec
+
+import (
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
+)
+
+// SOAP headers (docs/generator-model.md §3.2): the operation's Headers descriptor, the request's
+// DecodeHeader (wire.HeaderDecoder), the response's AppendHeaders (wire.HeaderAppender) and what
+// Bind copies from one to the other. An operation without headers gets none of it, so a contract
+// without headers generates as before.
+
+// headersField writes the operation table entry's Headers.
+func (e *emitter) headersField(op *model.Operation) {
+	if len(op.Headers) == 0 {
+		return
+	}
+	e.p("Headers: []wire.Header{")
+	for _, h := range op.Headers {
+		e.p("{Element: xml.Name{Space: %q, Local: %q}, Type: %s, Direction: wire.%s},", e.c.TargetNamespace, h.Element, "type"+names.GowsdlType(h.Type.Name), h.Direction)
+	}
+	e.p("},")
+}
+
+// inOutBits are the mu bits of op's InOut headers, by element.
+func inOutBits(op *model.Operation) map[string]int {
+	bits := map[string]int{}
+	for _, h := range op.Headers {
+		if h.Direction == model.HeaderInOut {
+			bits[h.Element] = len(bits)
+		}
+	}
+	return bits
+}
+
+// bindHeaders writes Bind's copy of the InOut headers' mustUnderstand from request to response.
+func (e *emitter) bindHeaders(op *model.Operation) {
+	bits := inOutBits(op)
+	for _, h := range op.Headers {
+		if h.Direction == model.HeaderInOut {
+			e.p("if req.mu&(1<<%d) != 0 { resp.%sMustUnderstand = true }", bits[h.Element], h.GoName)
+		}
+	}
+}
+
+// headerCodec writes DecodeHeader on the request type and AppendHeaders on the response type of op,
+// each only when a header travels that way.
+func (e *emitter) headerCodec(op *model.Operation) {
+	req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
+	bits := inOutBits(op)
+	var in, out []*model.HeaderPart
+	for _, h := range op.Headers {
+		if h.Direction.In() {
+			in = append(in, h)
+		}
+		if h.Direction.Out() {
+			out = append(out, h)
+		}
+	}
+	if len(in) > 0 {
+		e.p("")
+		e.p("// DecodeHeader reads a header block %s declares In or InOut into its field; the first of two wins", op.Name)
+		e.p("// (wire.HeaderDecoder).")
+		e.p("func (v *%s) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {", req)
+		e.p("switch {")
+		for _, h := range in {
+			e.p("case s.Is(%q):", h.Element)
+			e.p("if v.%s != nil { return false, nil }", h.GoName)
+			if h.Type.AnyAttribute {
+				e.p("h := &%s{AnyAttrs: wire.ForeignAttrs(s)}", names.GowsdlType(h.Type.Name))
+			} else {
+				e.p("h := new(%s)", names.GowsdlType(h.Type.Name))
+			}
+			e.p("if err := h.DecodeXML(r); err != nil { return true, err }")
+			e.p("v.%s = h", h.GoName)
+			if bit, ok := bits[h.Element]; ok {
+				e.p("if mustUnderstand { v.mu |= 1 << %d }", bit)
+			}
+			e.p("return true, nil")
+		}
+		e.p("}")
+		e.p("return false, nil")
+		e.p("}")
+	}
+	if len(out) > 0 {
+		e.p("")
+		e.p("// AppendHeaders appends the header blocks %s sends, those not nil (wire.HeaderAppender).", op.Name)
+		e.p("func (v *%s) AppendHeaders(b []byte, envPrefix, namespace string) []byte {", resp)
+		for _, h := range out {
+			e.p("if v.%s != nil {", h.GoName)
+			e.p("b = append(b, %q...)", "<"+h.Element)
+			e.p("if v.%sMustUnderstand {", h.GoName)
+			e.p("b = append(b, ' ')")
+			e.p("b = append(b, envPrefix...)")
+			e.p("b = append(b, `:mustUnderstand=\"1\"`...)")
+			e.p("}")
+			e.p("b = append(b, ` xmlns=\"`...)")
+			e.p("b = xmlwire.AppendEscaped(b, namespace)")
+			e.p("b = append(b, '\"')")
+			if h.Type.AnyAttribute {
+				e.p("b = wire.AppendForeignAttrs(b, v.%s.AnyAttrs)", h.GoName)
+			}
+			e.p("b = append(b, '>')")
+			e.p("b = v.%s.AppendXML(b)", h.GoName)
+			e.p("b = xmlwire.AppendEnd(b, %q)", h.Element)
+			e.p("}")
+		}
+		e.p("return b")
+		e.p("}")
+	}
+}
+
+// anyAttributeField is the descriptor's AnyAttribute for type t, "" when false.
+func anyAttributeField(t *model.Type) string {
+	if t.AnyAttribute {
+		return ", AnyAttribute: true"
+	}
+	return ""
+}
