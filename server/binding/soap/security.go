@@ -21,6 +21,10 @@ type request struct {
 	msg wire.Message
 	// security is the WS-Security header addressed to this service, nil when there is none.
 	security *wsseSecurity
+	// blocks are the other header blocks aimed at this service and decls the namespace declarations
+	// in scope for them, recorded only for a contract with headers (headers.go).
+	blocks []headerBlock
+	decls  []xml.Attr
 }
 
 // public is the request as the handler sees it, the header's UsernameToken as its credentials.
