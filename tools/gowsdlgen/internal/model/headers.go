@@ -214,8 +214,9 @@ func (m *modeler) markAnyAttribute(ct, a *wsdl.Node) {
 }
 
 // checkAnyAttributes refuses <s:anyAttribute /> where it is not carried yet: it is carried on the
-// type of a SOAP header (where ASMX writes it), as the header's AnyAttrs, and only when no element
-// of a message body or of another type has that type too.
+// type of a SOAP header (where ASMX writes it), as the header's AnyAttrs, and on a type nothing uses;
+// not on a wrapper or on the type of an element (of a message body or of another type), where the
+// foreign attributes would be dropped.
 func (m *modeler) checkAnyAttributes() error {
 	if len(m.anyAttribute) == 0 {
 		return nil
@@ -244,9 +245,9 @@ func (m *modeler) checkAnyAttributes() error {
 		case a == nil:
 		case ct != t.Node:
 			return modelError(m.data, a, "s:anyAttribute on the operation wrapper %s is not supported yet", t.Name)
-		case !headerTypes[t]:
-			return modelError(m.data, a, "s:anyAttribute on the type %s, which is no soap:header's type, is not supported yet "+
-				"(it is carried on header types, where ASMX writes it)", t.Name)
+		case usedBy[t] != "" && !headerTypes[t]:
+			return modelError(m.data, a, "s:anyAttribute on the type %s, the type of %s, is not supported yet "+
+				"(it is carried on SOAP header types, where ASMX writes it)", t.Name, usedBy[t])
 		case usedBy[t] != "":
 			return modelError(m.data, a, "the header type %s is also the type of %s, where its s:anyAttribute is not supported yet", t.Name, usedBy[t])
 		}

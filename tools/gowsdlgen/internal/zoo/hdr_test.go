@@ -1,0 +1,120 @@
+package zoo_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoohdr"
+)
+
+// hdrNS is the namespace of the header contract (zoo3's).
+const hdrNS = "http://localhost:8080/zoo3/v1/"
+
+// attrsService is hdrService whose Renew sends the AuthHeader back with its foreign attributes.
+type attrsService struct{ hdrService }
+
+func (attrsService) RenewContext(_ context.Context, r *zoohdr.Renew) (*zoohdr.RenewResponse, error) {
+	return &zoohdr.RenewResponse{RenewResult: authText(r.AuthHeader), AuthHeader: r.AuthHeader}, nil
+}
+
+func hdrEnvelope11(envAttrs, header, body string) string {
+	return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"` + envAttrs +
+		`><soap:Header>` + header + `</soap:Header><soap:Body>` + body + `</soap:Body></soap:Envelope>`
+}
+
+const wsseToken = `<wsse:Security soap:mustUnderstand="1" xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">` +
+	`<wsse:UsernameToken><wsse:Username>alice</wsse:Username><wsse:Password Type="` + auth.PasswordText + `">%s</wsse:Password></wsse:UsernameToken></wsse:Security>`
+
+// TestHdrSOAP: the header rules the captures do not show, through the real handler: WS-Security
+// beside a contract header (authentication on), a header whose prefix the Envelope declares, a bad
+// value in a header, foreign attributes kept and written back, SOAP 1.2's NotUnderstood for an
+// undeclared header, and a contract header on an operation that declares it Out only.
+func TestHdrSOAP(t *testing.T) {
+	hash, err := bcrypt.GenerateFromPassword([]byte("alice-pw"), bcrypt.MinCost)
+	require.NoError(t, err)
+	users, err := auth.ParseUsers(strings.NewReader("alice:" + string(hash) + "\n"))
+	require.NoError(t, err)
+	authn, err := auth.New(users, auth.Options{})
+	require.NoError(t, err)
+	open, err := server.NewHandler(zoohdr.Bind(attrsService{}), server.Config{BaseURL: zooBaseURL})
+	require.NoError(t, err)
+	closed, err := server.NewHandler(zoohdr.Bind(attrsService{}), server.Config{BaseURL: zooBaseURL, Auth: authn})
+	require.NoError(t, err)
+	auth := `<AuthHeader xmlns="` + hdrNS + `"><User>bob</User><Token>t-1</Token></AuthHeader>`
+	whoAmI := `<WhoAmI xmlns="` + hdrNS + `" />`
+	tests := []struct {
+		name          string
+		h             http.Handler
+		soap12        bool
+		action        string
+		envelope      string
+		status        int
+		says, notSays []string
+	}{
+		{name: "WS-Security beside a contract header", h: closed, action: "WhoAmI",
+			envelope: hdrEnvelope11("", strings.Replace(wsseToken, "%s", "alice-pw", 1)+auth, whoAmI),
+			status:   200, says: []string{"<WhoAmIResult>AuthHeader User=bob;Token=t-1;"}},
+		{name: "WS-Security refused beside a contract header", h: closed, action: "WhoAmI",
+			envelope: hdrEnvelope11("", strings.Replace(wsseToken, "%s", "nope", 1)+auth, whoAmI),
+			status:   500, says: []string{"wsse:FailedAuthentication"}},
+		{name: "WS-Security with authentication off", h: open, action: "WhoAmI",
+			envelope: hdrEnvelope11("", strings.Replace(wsseToken, "%s", "nope", 1)+auth, whoAmI),
+			status:   200, says: []string{"User=bob"}},
+		{name: "a prefix declared on the Envelope", h: open, action: "WhoAmI",
+			envelope: hdrEnvelope11(` xmlns:t="`+hdrNS+`"`, `<t:AuthHeader soap:mustUnderstand="1"><t:User>carol</t:User></t:AuthHeader>`, `<t:WhoAmI />`),
+			status:   200, says: []string{"<WhoAmIResult>AuthHeader User=carol;Token=;"}},
+		{name: "no SOAPAction: routed by the body, then the header read", h: open,
+			envelope: hdrEnvelope11("", auth, whoAmI), status: 200, says: []string{"User=bob"}},
+		{name: "a bad value in a declared header", h: open, action: "WhoAmI",
+			envelope: hdrEnvelope11("", `<AuthHeader xmlns="`+hdrNS+`"><User><b>x</b></User></AuthHeader>`, whoAmI),
+			status:   500, says: []string{"<faultcode>soap:Client</faultcode>", "User"}},
+		{name: "foreign attributes kept and written back", h: open, action: "Renew",
+			envelope: hdrEnvelope11("", `<AuthHeader xmlns="`+hdrNS+`" xmlns:q="urn:q" q:trace="on" plain="x" soap:mustUnderstand="1"><User>bob</User></AuthHeader>`,
+				`<Renew xmlns="`+hdrNS+`"><days>3</days></Renew>`),
+			status: 200, says: []string{`<soap:Header><AuthHeader soap:mustUnderstand="1" xmlns="` + hdrNS + `" xmlns:a1="urn:q" a1:trace="on" plain="x"><User>bob</User>`}},
+		{name: "an InOut header the method leaves nil is not echoed", h: open, action: "Renew",
+			envelope: hdrEnvelope11("", "", `<Renew xmlns="`+hdrNS+`"><days>3</days></Renew>`),
+			status:   200, notSays: []string{"soap:Header"}},
+		{name: "SOAP 1.2: an undeclared header with mustUnderstand", h: open, soap12: true,
+			envelope: `<soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Header>` +
+				`<AuthHeader soap12:mustUnderstand="true" xmlns="` + hdrNS + `"><User>bob</User></AuthHeader></soap12:Header>` +
+				`<soap12:Body><Ping xmlns="` + hdrNS + `"><n>1</n></Ping></soap12:Body></soap12:Envelope>`,
+			status: 500, says: []string{`<soap12:NotUnderstood qname="h:AuthHeader" xmlns:h="` + hdrNS + `" />`, "MustUnderstand"}, notSays: []string{"TraceHeader"}},
+		{name: "an Out header sent in without mustUnderstand is ignored", h: open, action: "Ping",
+			envelope: hdrEnvelope11("", `<TraceHeader xmlns="`+hdrNS+`"><Step>9</Step></TraceHeader>`, `<Ping xmlns="`+hdrNS+`"><n>1</n></Ping>`),
+			status:   200, says: []string{"<RequestId>req-1</RequestId><Step>1</Step></TraceHeader></soap:Header>"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPost, "/contactsync/v1/sync.asmx", bytes.NewReader([]byte(tt.envelope)))
+			if tt.soap12 {
+				req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
+			} else {
+				req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+				if tt.action != "" {
+					req.Header.Set("SOAPAction", `"`+hdrNS+tt.action+`"`)
+				}
+			}
+			rec := httptest.NewRecorder()
+			tt.h.ServeHTTP(rec, req)
+			got := rec.Body.String()
+			assert.Equal(t, tt.status, rec.Code, got)
+			for _, s := range tt.says {
+				assert.Contains(t, got, s)
+			}
+			for _, s := range tt.notSays {
+				assert.NotContains(t, got, s)
+			}
+		})
+	}
+}
