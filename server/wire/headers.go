@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"encoding/xml"
 	"strconv"
 
@@ -86,4 +87,31 @@ func AppendForeignAttrs(b []byte, attrs []xml.Attr) []byte {
 		b = append(b, '"')
 	}
 	return b
+}
+
+// HeaderBlock is a SOAP header block aimed at the service that its operation does not declare In:
+// what ASMX hands a SoapUnknownHeader[] member, and no WSDL can describe (UnknownHeaders).
+type HeaderBlock struct {
+	Name           xml.Name
+	MustUnderstand bool // always false for a block the method sees: an undeclared one with it faults first
+	Actor          string
+	// XML is the block as sent, from its start tag to its end tag; namespace prefixes it uses that the
+	// Envelope or Header declares are not declared again in it.
+	XML []byte
+}
+
+type unknownHeadersKey struct{}
+
+// WithUnknownHeaders returns ctx carrying a request's undeclared header blocks, for UnknownHeaders.
+func WithUnknownHeaders(ctx context.Context, blocks []HeaderBlock) context.Context {
+	return context.WithValue(ctx, unknownHeadersKey{}, blocks)
+}
+
+// UnknownHeaders returns the header blocks of the request being served that its operation does not
+// declare In or InOut (a second block of a declared one included), WS-Security excluded, in document
+// order: empty, not nil, for a SOAP request of a contract with headers that sent none; nil on HTTP
+// GET, POST and the JSON endpoint, and for a contract without headers.
+func UnknownHeaders(ctx context.Context) []HeaderBlock {
+	blocks, _ := ctx.Value(unknownHeadersKey{}).([]HeaderBlock)
+	return blocks
 }

@@ -21,6 +21,7 @@ import (
 type headerBlock struct {
 	name           xml.Name
 	mustUnderstand bool
+	actor          string // SOAP 1.1 actor or SOAP 1.2 role as sent, "" without
 	// start and end delimit the block in the document (white space and comments before it included).
 	start, end int
 }
@@ -63,6 +64,7 @@ func (b *Binding) declaresIn(op *wire.Operation, name xml.Name) bool {
 // applyHeaders decides the recorded header blocks of a routed request (see above). body is the
 // document the blocks' spans refer to.
 func (b *Binding) applyHeaders(body []byte, req *request) *fault.Error {
+	req.unknown = []wire.HeaderBlock{} // not nil: a SOAP request of a contract with headers
 	if len(req.blocks) == 0 {
 		return nil
 	}
@@ -86,6 +88,8 @@ func (b *Binding) applyHeaders(body []byte, req *request) *fault.Error {
 	body = bytes.TrimPrefix(body, []byte("\xEF\xBB\xBF")) // as the Reader did
 	for i, blk := range req.blocks {
 		if !taken[i] {
+			req.unknown = append(req.unknown, wire.HeaderBlock{Name: blk.name, MustUnderstand: blk.mustUnderstand, Actor: blk.actor,
+				XML: blockXML(body[blk.start:blk.end])})
 			continue
 		}
 		if err := b.decodeBlock(body, req, dec, blk); err != nil {
@@ -122,6 +126,28 @@ func (b *Binding) decodeBlock(body []byte, req *request, dec wire.HeaderDecoder,
 	}
 	_, err = dec.DecodeHeader(rd, s, blk.mustUnderstand)
 	return err
+}
+
+// blockXML is a recorded span without the white space, comments and processing instructions before
+// the block's start tag.
+func blockXML(span []byte) []byte {
+	for {
+		span = bytes.TrimLeft(span, " \t\r\n")
+		var end string
+		switch {
+		case bytes.HasPrefix(span, []byte("<!--")):
+			end = "-->"
+		case bytes.HasPrefix(span, []byte("<?")):
+			end = "?>"
+		default:
+			return bytes.Clone(span)
+		}
+		i := bytes.Index(span, []byte(end))
+		if i < 0 {
+			return bytes.Clone(span)
+		}
+		span = span[i+len(end):]
+	}
 }
 
 // mustUnderstandFault is the fault of a block with mustUnderstand that the service does not

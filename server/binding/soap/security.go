@@ -23,13 +23,14 @@ type request struct {
 	security *wsseSecurity
 	// blocks are the other header blocks aimed at this service and decls the namespace declarations
 	// in scope for them, recorded only for a contract with headers (headers.go).
-	blocks []headerBlock
-	decls  []xml.Attr
+	blocks  []headerBlock
+	decls   []xml.Attr
+	unknown []wire.HeaderBlock // the blocks the operation does not take, nil without headers
 }
 
 // public is the request as the handler sees it, the header's UsernameToken as its credentials.
 func (r request) public() binding.Request {
-	out := binding.Request{Op: r.op, Msg: r.msg}
+	out := binding.Request{Op: r.op, Msg: r.msg, UnknownHeaders: r.unknown}
 	if sec := r.security; sec != nil {
 		out.Credentials.Problem = sec.problem
 		if sec.hasToken {

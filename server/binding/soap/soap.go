@@ -338,12 +338,13 @@ func (b *Binding) readHeader(rd *xmlwire.Reader, req *request) error {
 			return err
 		}
 		name := el.Name(rd)
-		mustUnderstand, targeted := false, true
+		mustUnderstand, targeted, actor := false, true, ""
 		if v, ok := el.Attr(b.envNS, "mustUnderstand"); ok {
 			mustUnderstand = v == "1" || v == "true"
 		}
 		for _, attr := range []string{"actor", "role"} {
 			if v, ok := el.Attr(b.envNS, attr); ok {
+				actor = v
 				targeted = v == "http://schemas.xmlsoap.org/soap/actor/next" ||
 					v == "http://www.w3.org/2003/05/soap-envelope/role/next" ||
 					v == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
@@ -359,7 +360,7 @@ func (b *Binding) readHeader(rd *xmlwire.Reader, req *request) error {
 			if err := rd.Discard(); err != nil {
 				return err
 			}
-			req.blocks = append(req.blocks, headerBlock{name: name, mustUnderstand: mustUnderstand, start: start, end: rd.InputOffset()})
+			req.blocks = append(req.blocks, headerBlock{name: name, mustUnderstand: mustUnderstand, actor: actor, start: start, end: rd.InputOffset()})
 			continue
 		}
 		if mustUnderstand && targeted && !understoodHeaderNamespaces[name.Space] {

@@ -32,8 +32,8 @@ const (
 		"by the binding before the method runs, so the twin cannot echo it"
 	becauseActor reason = "a block aimed at another actor or role is not ours (SOAP 1.1 §4.2.2, SOAP 1.2 Part 1 §2.2): " +
 		"ignored, declared or not; ASMX binds it, and faults on it with mustUnderstand"
-	becauseNoUnknownHeaders reason = "headers the contract does not declare are not offered to the method yet (ASMX's " +
-		"SoapUnknownHeader[]); an undeclared mustUnderstand block faults before the method, as there is no DidUnderstand"
+	becauseNoDidUnderstand reason = "an undeclared block with mustUnderstand is a MustUnderstand fault before the method runs: " +
+		"wire.UnknownHeaders has no DidUnderstand for the method to set, as ASMX's SoapUnknownHeader has"
 )
 
 // hdrDeviations lists every exchange of testdata/hdr/captures we answer otherwise than ASMX.
@@ -48,11 +48,7 @@ var hdrDeviations = map[string]hdrDeviation{
 	"soap11-WhoAmI-unknown-mustunderstand-actor-other": {why: becauseActor, accepts: true, says: "<WhoAmIResult>no AuthHeader</WhoAmIResult>"},
 	"soap12-WhoAmI-unknown-mustunderstand-role-other":  {why: becauseActor, accepts: true, says: "<WhoAmIResult>no AuthHeader</WhoAmIResult>"},
 
-	"soap11-ListUnknownHeaders-none":              {why: becauseNoUnknownHeaders, patches: []patch{{">0: <", ">Unknowns=null<", 1}}},
-	"soap11-ListUnknownHeaders-two":               {why: becauseNoUnknownHeaders, says: "<ListUnknownHeadersResult>Unknowns=null</ListUnknownHeadersResult>"},
-	"soap12-ListUnknownHeaders-two":               {why: becauseNoUnknownHeaders, says: "<ListUnknownHeadersResult>Unknowns=null</ListUnknownHeadersResult>"},
-	"soap11-ListUnknownHeaders-authheader":        {why: becauseNoUnknownHeaders, says: "<ListUnknownHeadersResult>Unknowns=null</ListUnknownHeadersResult>"},
-	"soap11-ListUnknownHeaders-ok-mustunderstand": {why: becauseNoUnknownHeaders, refuses: true, says: "was marked mustUnderstand"},
+	"soap11-ListUnknownHeaders-ok-mustunderstand": {why: becauseNoDidUnderstand, refuses: true, says: "was marked mustUnderstand"},
 }
 
 // mustUnderstandTrue turns the MustUnderstand ASMX's method saw into the twin's.

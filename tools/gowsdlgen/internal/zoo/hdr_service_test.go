@@ -3,8 +3,10 @@ package zoo_test
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoohdr"
 )
 
@@ -54,8 +56,21 @@ func (hdrService) AuditContext(_ context.Context, r *zoohdr.Audit) (*zoohdr.Audi
 		TraceHeader: &zoohdr.TraceHeader{RequestId: "audit-" + r.Text, Step: 1}}, nil
 }
 
-// ListUnknownHeadersContext: the headers a contract does not declare are not offered to the method
-// yet (docs/bindings.md), so it answers as Zoo3.cs does where its SoapUnknownHeader[] is null.
-func (hdrService) ListUnknownHeadersContext(context.Context, *zoohdr.ListUnknownHeaders) (*zoohdr.ListUnknownHeadersResponse, error) {
-	return &zoohdr.ListUnknownHeadersResponse{ListUnknownHeadersResult: "Unknowns=null"}, nil
+// ListUnknownHeadersContext lists the headers the operation does not declare, as Zoo3.cs lists its
+// SoapUnknownHeader[] (null on GET and POST). It cannot mark one understood: an undeclared block
+// with mustUnderstand never reaches it.
+func (hdrService) ListUnknownHeadersContext(ctx context.Context, _ *zoohdr.ListUnknownHeaders) (*zoohdr.ListUnknownHeadersResponse, error) {
+	blocks := wire.UnknownHeaders(ctx)
+	if blocks == nil {
+		return &zoohdr.ListUnknownHeadersResponse{ListUnknownHeadersResult: "Unknowns=null"}, nil
+	}
+	var parts []string
+	for _, h := range blocks {
+		mu := "False"
+		if h.MustUnderstand {
+			mu = "True"
+		}
+		parts = append(parts, "{"+h.Name.Space+"}"+h.Name.Local+" mu="+mu+" actor="+h.Actor+" xml="+string(h.XML))
+	}
+	return &zoohdr.ListUnknownHeadersResponse{ListUnknownHeadersResult: strconv.Itoa(len(blocks)) + ": " + strings.Join(parts, " | ")}, nil
 }
