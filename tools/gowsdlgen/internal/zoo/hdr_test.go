@@ -3,6 +3,7 @@ package zoo_test
 import (
 	"bytes"
 	"context"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -117,4 +118,28 @@ func TestHdrSOAP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHdrHelpPage: an operation's help page shows its headers in the SOAP samples only, in the request
+// for In and InOut, in the response for Out and InOut, with custom-attribute="value" for a type with
+// <s:anyAttribute /> (doc-op-Renew-msg, doc-op-WhoAmI-msg).
+func TestHdrHelpPage(t *testing.T) {
+	h, err := server.NewHandler(zoohdr.Bind(hdrService{}), server.Config{BaseURL: zooBaseURL})
+	require.NoError(t, err)
+	page := func(op string) string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/contactsync/v1/sync.asmx?op="+op, nil))
+		require.Equal(t, http.StatusOK, rec.Code)
+		return html.UnescapeString(rec.Body.String())
+	}
+	block := `<AuthHeader custom-attribute="value" xmlns="` + hdrNS + `">`
+	renew := page("Renew")
+	assert.Equal(t, 4, strings.Count(renew, block), "InOut: in both SOAP requests and both SOAP responses")
+	assert.Contains(t, renew, "<soap12:Header>")
+	whoAmI := page("WhoAmI")
+	assert.Equal(t, 2, strings.Count(whoAmI, block), "In: in the SOAP requests only")
+	ping := page("Ping")
+	assert.Equal(t, 2, strings.Count(ping, `<TraceHeader custom-attribute="value" xmlns="`+hdrNS+`">`), "Out: in the SOAP responses only")
+	assert.Contains(t, ping, "<RequestId>string</RequestId>")
+	assert.Contains(t, ping, "<Step>int</Step>")
 }
