@@ -15,6 +15,7 @@ import (
 
 	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoohdr"
 )
 
@@ -142,4 +143,27 @@ func TestHdrHelpPage(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(ping, `<TraceHeader custom-attribute="value" xmlns="`+hdrNS+`">`), "Out: in the SOAP responses only")
 	assert.Contains(t, ping, "<RequestId>string</RequestId>")
 	assert.Contains(t, ping, "<Step>int</Step>")
+}
+
+// authBlock writes an AuthHeader block (wire.HeaderAppender), as call's --header does.
+type authBlock string
+
+func (a authBlock) AppendHeaders(b []byte, _, namespace string) []byte {
+	return append(b, `<AuthHeader xmlns="`+namespace+`"><User>`+string(a)+`</User></AuthHeader>`...)
+}
+
+// TestHdrClientSendsHeaders: the bundled client's Headers reach the method on both SOAP bindings,
+// beside a WS-Security header.
+func TestHdrClientSendsHeaders(t *testing.T) {
+	h, err := server.NewHandler(zoohdr.Bind(hdrService{}), server.Config{BaseURL: zooBaseURL})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	for _, b := range []client.Binding{client.SOAP11, client.SOAP12} {
+		c := &client.Client{Endpoint: srv.URL + "/contactsync/v1/sync.asmx", Namespace: hdrNS, Binding: b, Headers: authBlock("erin"),
+			User: "erin", Password: "pw", WSSecurity: true, PasswordText: true}
+		resp := new(zoohdr.WhoAmIResponse)
+		require.NoError(t, c.Invoke(context.Background(), zoohdr.Operations[0], new(zoohdr.WhoAmI), resp))
+		assert.Equal(t, "AuthHeader User=erin;Token=;MustUnderstand=False;Actor=;DidUnderstand=True", resp.WhoAmIResult, b)
+	}
 }
