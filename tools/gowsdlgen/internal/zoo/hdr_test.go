@@ -167,3 +167,23 @@ func TestHdrClientSendsHeaders(t *testing.T) {
 		assert.Equal(t, "AuthHeader User=erin;Token=;MustUnderstand=False;Actor=;DidUnderstand=True", resp.WhoAmIResult, b)
 	}
 }
+
+// TestHdrJSONEndpoint: the JSON endpoint offers header operations as GET and POST do: In headers nil,
+// Out headers dropped, no undeclared headers (ASP.NET AJAX has no SOAP headers; no captures).
+func TestHdrJSONEndpoint(t *testing.T) {
+	h, err := server.NewHandler(zoohdr.Bind(hdrService{}), server.Config{BaseURL: zooBaseURL,
+		Protocols: []string{"soap11", "soap12", "get", "post", "json"}})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c := &client.Client{Endpoint: srv.URL + "/contactsync/v1/sync.asmx", Namespace: hdrNS, Binding: client.JSON}
+	who := new(zoohdr.WhoAmIResponse)
+	require.NoError(t, c.Invoke(context.Background(), zoohdr.Operations[0], new(zoohdr.WhoAmI), who))
+	assert.Equal(t, "no AuthHeader", who.WhoAmIResult)
+	ping := new(zoohdr.PingResponse)
+	require.NoError(t, c.Invoke(context.Background(), zoohdr.Operations[2], &zoohdr.Ping{N: 5}, ping))
+	assert.Equal(t, int32(6), ping.PingResult)
+	list := new(zoohdr.ListUnknownHeadersResponse)
+	require.NoError(t, c.Invoke(context.Background(), zoohdr.Operations[5], new(zoohdr.ListUnknownHeaders), list))
+	assert.Equal(t, "Unknowns=null", list.ListUnknownHeadersResult)
+}
