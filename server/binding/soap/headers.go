@@ -3,6 +3,7 @@ package soap
 import (
 	"bytes"
 	"encoding/xml"
+	"slices"
 
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
@@ -16,6 +17,15 @@ import (
 // decoded into the request by its generated DecodeHeader (the first of two wins), and a block with
 // mustUnderstand that nothing takes is a MustUnderstand fault, before the method runs. A contract
 // without headers records nothing and faults in the Header pass, as it always did.
+
+// headerState is what the Header pass records for after routing: the blocks aimed at this service
+// (WS-Security aside), the namespace declarations in scope for them, and, once decided, the blocks
+// the operation does not take.
+type headerState struct {
+	blocks  []headerBlock
+	decls   []xml.Attr
+	unknown []wire.HeaderBlock
+}
 
 // headerBlock is a header block recorded in the Header pass.
 type headerBlock struct {
@@ -64,35 +74,35 @@ func (b *Binding) declaresIn(op *wire.Operation, name xml.Name) bool {
 // applyHeaders decides the recorded header blocks of a routed request (see above). body is the
 // document the blocks' spans refer to.
 func (b *Binding) applyHeaders(body []byte, req *request) *fault.Error {
-	req.unknown = []wire.HeaderBlock{} // not nil: a SOAP request of a contract with headers
-	if len(req.blocks) == 0 {
+	if req.hdr == nil {
+		req.hdr = &headerState{}
+	}
+	st := req.hdr
+	st.unknown = []wire.HeaderBlock{} // not nil: a SOAP request of a contract with headers
+	if len(st.blocks) == 0 {
 		return nil
 	}
 	dec, _ := req.msg.(wire.HeaderDecoder)
-	taken := make([]bool, len(req.blocks))
-	for i, blk := range req.blocks {
-		if dec != nil && b.declaresIn(req.op, blk.name) {
-			first := true
-			for j := range i {
-				first = first && !(taken[j] && req.blocks[j].name == blk.name)
-			}
-			if first {
-				taken[i] = true
-				continue
-			}
+	taken := make([]bool, len(st.blocks))
+	var takenNames []xml.Name // at most one per header the operation declares
+	for i, blk := range st.blocks {
+		if dec != nil && !slices.Contains(takenNames, blk.name) && b.declaresIn(req.op, blk.name) {
+			taken[i] = true
+			takenNames = append(takenNames, blk.name)
+			continue
 		}
 		if blk.mustUnderstand && !understoodHeaderNamespaces[blk.name.Space] {
 			return mustUnderstandFault(blk.name)
 		}
 	}
 	body = bytes.TrimPrefix(body, []byte("\xEF\xBB\xBF")) // as the Reader did
-	for i, blk := range req.blocks {
+	for i, blk := range st.blocks {
 		if !taken[i] {
-			req.unknown = append(req.unknown, wire.HeaderBlock{Name: blk.name, MustUnderstand: blk.mustUnderstand, Actor: blk.actor,
+			st.unknown = append(st.unknown, wire.HeaderBlock{Name: blk.name, MustUnderstand: blk.mustUnderstand, Actor: blk.actor,
 				XML: blockXML(body[blk.start:blk.end])})
 			continue
 		}
-		if err := b.decodeBlock(body, req, dec, blk); err != nil {
+		if err := b.decodeBlock(body, st.decls, dec, blk); err != nil {
 			return fault.As(err)
 		}
 	}
@@ -100,9 +110,9 @@ func (b *Binding) applyHeaders(body []byte, req *request) *fault.Error {
 }
 
 // decodeBlock decodes one recorded block through the request's DecodeHeader.
-func (b *Binding) decodeBlock(body []byte, req *request, dec wire.HeaderDecoder, blk headerBlock) error {
+func (b *Binding) decodeBlock(body []byte, decls []xml.Attr, dec wire.HeaderDecoder, blk headerBlock) error {
 	doc := append(make([]byte, 0, blk.end-blk.start+64), "<h"...)
-	for _, a := range req.decls {
+	for _, a := range decls {
 		doc = append(doc, ' ')
 		if a.Name.Space == "xmlns" {
 			doc = append(doc, "xmlns:"+a.Name.Local...)

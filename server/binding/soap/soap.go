@@ -230,7 +230,7 @@ func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
 				return req, xmlwire.ErrFallback // headers carry attributes the fast path does not read
 			}
 			if b.headers {
-				req.decls = headerScope(headerScope(nil, root), el)
+				req.hdr = &headerState{decls: headerScope(headerScope(nil, root), el)}
 			}
 			if err := b.readHeader(rd, &req); err != nil {
 				return req, err
@@ -360,7 +360,7 @@ func (b *Binding) readHeader(rd *xmlwire.Reader, req *request) error {
 			if err := rd.Discard(); err != nil {
 				return err
 			}
-			req.blocks = append(req.blocks, headerBlock{name: name, mustUnderstand: mustUnderstand, actor: actor, start: start, end: rd.InputOffset()})
+			req.hdr.blocks = append(req.hdr.blocks, headerBlock{name: name, mustUnderstand: mustUnderstand, actor: actor, start: start, end: rd.InputOffset()})
 			continue
 		}
 		if mustUnderstand && targeted && !understoodHeaderNamespaces[name.Space] {

@@ -92,6 +92,9 @@ func TestHdrSOAP(t *testing.T) {
 				`<AuthHeader soap12:mustUnderstand="true" xmlns="` + hdrNS + `"><User>bob</User></AuthHeader></soap12:Header>` +
 				`<soap12:Body><Ping xmlns="` + hdrNS + `"><n>1</n></Ping></soap12:Body></soap12:Envelope>`,
 			status: 500, says: []string{`<soap12:NotUnderstood qname="h:AuthHeader" xmlns:h="` + hdrNS + `" />`, "MustUnderstand"}, notSays: []string{"TraceHeader"}},
+		{name: "many blocks of a declared header: the first is taken", h: open, action: "WhoAmI",
+			envelope: hdrEnvelope11(` xmlns:t="`+hdrNS+`"`, auth+strings.Repeat(`<t:AuthHeader />`, 300), whoAmI),
+			status:   200, says: []string{"User=bob"}},
 		{name: "an Out header sent in without mustUnderstand is ignored", h: open, action: "Ping",
 			envelope: hdrEnvelope11("", `<TraceHeader xmlns="`+hdrNS+`"><Step>9</Step></TraceHeader>`, `<Ping xmlns="`+hdrNS+`"><n>1</n></Ping>`),
 			status:   200, says: []string{"<RequestId>req-1</RequestId><Step>1</Step></TraceHeader></soap:Header>"}},
