@@ -55,6 +55,9 @@ const (
 	envelopeNS12 = "http://www.w3.org/2003/05/soap-envelope"
 )
 
+// xmlNamespace is the namespace the xml prefix is bound to (xml:lang), which no other prefix may name.
+const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+
 // ForeignAttrs returns the attributes of a header block that its type's <s:anyAttribute /> carries:
 // all but namespace declarations and the SOAP envelope's own; nil when there are none.
 func ForeignAttrs(s xmlwire.Start) []xml.Attr {
@@ -71,11 +74,20 @@ func ForeignAttrs(s xmlwire.Start) []xml.Attr {
 }
 
 // AppendForeignAttrs appends attrs (a type's AnyAttrs) to an element's start tag: an unqualified
-// attribute as it is, a qualified one with a prefix declared beside it (a1, a2, … in order).
+// attribute as it is, one in the XML namespace with the xml prefix, any other qualified one with a
+// prefix declared beside it (a1, a2, … in order). Namespace declarations are left out (the writer
+// declares what it uses); names are written as they are, so they must be XML names.
 func AppendForeignAttrs(b []byte, attrs []xml.Attr) []byte {
 	for i, a := range attrs {
+		if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" {
+			continue
+		}
 		b = append(b, ' ')
-		if a.Name.Space != "" {
+		switch a.Name.Space {
+		case "":
+		case xmlNamespace:
+			b = append(b, "xml:"...)
+		default:
 			prefix := "a" + strconv.Itoa(i+1)
 			b = append(b, "xmlns:"+prefix+`="`...)
 			b = xmlwire.AppendEscaped(b, a.Name.Space)
