@@ -40,7 +40,8 @@ func newCallCommand() *cobra.Command {
 			"the response as XML. Parameters are given by name: --param name=value for a simple type (its\n" +
 			"XSD lexical form), repeated for each item of an array of a simple type (--param ids=a --param\n" +
 			"ids=b), --param-file name=FILE for a complex one (FILE holds its XML element). A SOAP header\n" +
-			"the operation reads is given as --header Header.Field=value (SOAP bindings only). The exit\n" +
+			"the operation reads is given as --header Header.Field=value (SOAP bindings only); the headers\n" +
+			"of the answer are printed above the result, as a soap:Header element. The exit\n" +
 			"status is non-zero when the service answers with a fault or an error status.\n\n" +
 			"The namespace and the binding's address come from the service's own ?WSDL (read with the same\n" +
 			"credentials), as a client generated from it would have them; --base-url overrides the namespace\n" +

@@ -212,6 +212,9 @@ func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *cal
 	if err != nil {
 		return err
 	}
+	if headers := outHeaders(resp, c.Namespace, c.Binding); headers != nil {
+		out = append(append(headers, '\n'), out...)
+	}
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", out)
 	return err
 }

@@ -125,3 +125,23 @@ func checkHeader(op *wire.Operation, ns string, block headerBlock) error {
 	}
 	return nil
 }
+
+// outHeaders is the soap:Header of the answer as call prints it above the result: the header
+// blocks the response's generated type read, in an element declaring the envelope's prefix; nil
+// when it carried none (or the binding carries none).
+func outHeaders(resp wire.Message, namespace string, binding client.Binding) []byte {
+	ha, ok := resp.(wire.HeaderAppender)
+	if !ok || (binding != client.SOAP11 && binding != client.SOAP12) {
+		return nil
+	}
+	prefix, envNS := "soap", "http://schemas.xmlsoap.org/soap/envelope/"
+	if binding == client.SOAP12 {
+		prefix, envNS = "soap12", "http://www.w3.org/2003/05/soap-envelope"
+	}
+	open := []byte(`<` + prefix + `:Header xmlns:` + prefix + `="` + envNS + `">`)
+	out := ha.AppendHeaders(open, prefix, namespace)
+	if len(out) == len(open) {
+		return nil
+	}
+	return append(out, `</`+prefix+`:Header>`...)
+}

@@ -81,3 +81,23 @@ func TestCallHeaders(t *testing.T) {
 	_, err = callHeaders(&wire.Operation{Name: "Version"}, "urn:t", client.SOAP11, []string{"A.b=c"})
 	assert.EqualError(t, err, "--header: Version reads no SOAP header")
 }
+
+// outResponse is a response that read the Out header Trace.
+type outResponse struct{ step string }
+
+func (*outResponse) AppendXML(b []byte) []byte         { return b }
+func (*outResponse) DecodeXML(r *xmlwire.Reader) error { return r.Discard() }
+func (o *outResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
+	if o.step == "" {
+		return b
+	}
+	return append(b, `<Trace `+envPrefix+`:mustUnderstand="1" xmlns="`+namespace+`"><Step>`+o.step+`</Step></Trace>`...)
+}
+
+func TestCallPrintsOutHeaders(t *testing.T) {
+	assert.Equal(t, `<soap12:Header xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><Trace soap12:mustUnderstand="1" xmlns="urn:t"><Step>5</Step></Trace></soap12:Header>`,
+		string(outHeaders(&outResponse{step: "5"}, "urn:t", client.SOAP12)))
+	assert.Nil(t, outHeaders(&outResponse{}, "urn:t", client.SOAP11), "none carried")
+	assert.Nil(t, outHeaders(&outResponse{step: "5"}, "urn:t", client.HTTPGet), "GET carries none")
+	assert.Nil(t, outHeaders(&hdrRequest{}, "urn:t", client.SOAP11), "a type without headers")
+}

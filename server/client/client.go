@@ -409,7 +409,7 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 			return fmt.Errorf("HTTP %d: the response is not a SOAP envelope with a body", status)
 		}
 		if el.Local() != "Body" {
-			if err := rd.Discard(); err != nil {
+			if err := c.readHeader(rd, el, resp); err != nil {
 				return err
 			}
 			continue
@@ -437,6 +437,35 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 			return fmt.Errorf("decoding the %s response: %w", op.Name, err)
 		}
 		return nil
+	}
+}
+
+// readHeader reads the response's soap:Header (el, just read) into resp's header fields when its
+// type has any (a wire.HeaderDecoder), the first block of each; anything else is skipped.
+func (c *Client) readHeader(rd *xmlwire.Reader, el xmlwire.Start, resp wire.Message) error {
+	hd, ok := resp.(wire.HeaderDecoder)
+	if !ok || el.Local() != "Header" {
+		return rd.Discard()
+	}
+	envNS := nsSOAP11
+	if c.binding() == SOAP12 {
+		envNS = nsSOAP12
+	}
+	for {
+		block, ok, err := rd.Child()
+		if err != nil || !ok {
+			return err
+		}
+		mu, _ := block.Attr(envNS, "mustUnderstand")
+		taken, err := hd.DecodeHeader(rd, block, mu == "1" || mu == "true")
+		if err != nil {
+			return fmt.Errorf("decoding the response's header %s: %w", block.Local(), err)
+		}
+		if !taken {
+			if err := rd.Discard(); err != nil {
+				return err
+			}
+		}
 	}
 }
 

@@ -190,3 +190,26 @@ func TestHdrJSONEndpoint(t *testing.T) {
 	require.NoError(t, c.Invoke(context.Background(), zoohdr.Operations[5], new(zoohdr.ListUnknownHeaders), list))
 	assert.Equal(t, "Unknowns=null", list.ListUnknownHeadersResult)
 }
+
+// TestHdrClientRoundTrip: the generated request writes its In headers and the generated response reads
+// the Out headers, so the bundled client (and the generated stub over it) carries both ways.
+func TestHdrClientRoundTrip(t *testing.T) {
+	h, err := server.NewHandler(zoohdr.Bind(hdrService{}), server.Config{BaseURL: zooBaseURL})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	for _, b := range []client.Binding{client.SOAP11, client.SOAP12} {
+		c := &client.Client{Endpoint: srv.URL + "/contactsync/v1/sync.asmx", Namespace: hdrNS, Binding: b}
+		renew := new(zoohdr.RenewResponse)
+		require.NoError(t, c.Invoke(context.Background(), zoohdr.Operations[3], &zoohdr.Renew{Days: 3, AuthHeader: &zoohdr.AuthHeader{User: "erin", Token: "t"}}, renew))
+		assert.Equal(t, "AuthHeader User=erin;Token=t;MustUnderstand=False;Actor=;DidUnderstand=True", renew.RenewResult, b)
+		require.NotNil(t, renew.AuthHeader, b)
+		assert.Equal(t, "t+3d", renew.AuthHeader.Token, b)
+		assert.False(t, renew.AuthHeaderMustUnderstand, b)
+		ping := new(zoohdr.PingResponse)
+		require.NoError(t, c.Invoke(context.Background(), zoohdr.Operations[2], &zoohdr.Ping{N: 100}, ping))
+		require.NotNil(t, ping.TraceHeader, b)
+		assert.Equal(t, zoohdr.TraceHeader{RequestId: "req-100", Step: 100}, *ping.TraceHeader, b)
+		assert.True(t, ping.TraceHeaderMustUnderstand, b)
+	}
+}

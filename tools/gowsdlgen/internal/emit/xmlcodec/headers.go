@@ -43,11 +43,12 @@ func (e *emitter) bindHeaders(op *model.Operation) {
 	}
 }
 
-// headerCodec writes DecodeHeader on the request type and AppendHeaders on the response type of op,
-// each only when a header travels that way.
+// headerCodec writes the header methods of op's request and response types, each only when a header
+// travels that way: the server's side, the request's DecodeHeader (In, InOut) and the response's
+// AppendHeaders (Out, InOut); and the client's, the request's AppendHeaders and the response's
+// DecodeHeader, which the bundled client calls to send and read them.
 func (e *emitter) headerCodec(op *model.Operation) {
 	req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
-	bits := inOutBits(op)
 	var in, out []*model.HeaderPart
 	for _, h := range op.Headers {
 		if h.Direction.In() {
@@ -58,56 +59,78 @@ func (e *emitter) headerCodec(op *model.Operation) {
 		}
 	}
 	if len(in) > 0 {
-		e.p("")
-		e.p("// DecodeHeader reads a header block %s declares In or InOut into its field; the first of two wins", op.Name)
-		e.p("// (wire.HeaderDecoder).")
-		e.p("func (v *%s) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {", req)
-		e.p("switch {")
-		for _, h := range in {
-			e.p("case s.Is(%q):", h.Element)
-			e.p("if v.%s != nil { return false, nil }", h.GoName)
-			if h.Type.AnyAttribute {
-				e.p("h := &%s{AnyAttrs: wire.ForeignAttrs(s)}", names.GowsdlType(h.Type.Name))
-			} else {
-				e.p("h := new(%s)", names.GowsdlType(h.Type.Name))
-			}
-			e.p("if err := h.DecodeXML(r); err != nil { return true, err }")
-			e.p("v.%s = h", h.GoName)
-			if bit, ok := bits[h.Element]; ok {
-				e.p("if mustUnderstand { v.mu |= 1 << %d }", bit)
-			}
-			e.p("return true, nil")
-		}
-		e.p("}")
-		e.p("return false, nil")
-		e.p("}")
+		e.decodeHeader(op, req, in, false)
+		e.appendHeaders(op, req, in, false)
 	}
 	if len(out) > 0 {
-		e.p("")
-		e.p("// AppendHeaders appends the header blocks %s sends, those not nil (wire.HeaderAppender).", op.Name)
-		e.p("func (v *%s) AppendHeaders(b []byte, envPrefix, namespace string) []byte {", resp)
-		for _, h := range out {
-			e.p("if v.%s != nil {", h.GoName)
-			e.p("b = append(b, %q...)", "<"+h.Element)
+		e.decodeHeader(op, resp, out, true)
+		e.appendHeaders(op, resp, out, true)
+	}
+}
+
+// decodeHeader writes DecodeHeader (wire.HeaderDecoder) on typ for the headers hs. A response keeps
+// a block's mustUnderstand in <GoName>MustUnderstand, a request an InOut one's in its mu bit.
+func (e *emitter) decodeHeader(op *model.Operation, typ string, hs []*model.HeaderPart, response bool) {
+	bits := inOutBits(op)
+	e.p("")
+	e.p("// DecodeHeader reads a header block of %s into its field; the first of two wins (wire.HeaderDecoder).", typ)
+	e.p("func (v *%s) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {", typ)
+	e.p("switch {")
+	for _, h := range hs {
+		e.p("case s.Is(%q):", h.Element)
+		e.p("if v.%s != nil { return false, nil }", h.GoName)
+		if h.Type.AnyAttribute {
+			e.p("h := &%s{AnyAttrs: wire.ForeignAttrs(s)}", names.GowsdlType(h.Type.Name))
+		} else {
+			e.p("h := new(%s)", names.GowsdlType(h.Type.Name))
+		}
+		e.p("if err := h.DecodeXML(r); err != nil { return true, err }")
+		e.p("v.%s = h", h.GoName)
+		if response {
+			e.p("v.%sMustUnderstand = mustUnderstand", h.GoName)
+		} else if bit, ok := bits[h.Element]; ok {
+			e.p("if mustUnderstand { v.mu |= 1 << %d }", bit)
+		}
+		e.p("return true, nil")
+	}
+	e.p("}")
+	e.p("return false, nil")
+	e.p("}")
+}
+
+// appendHeaders writes AppendHeaders (wire.HeaderAppender) on typ for the headers hs; a response
+// writes soap:mustUnderstand="1" where <GoName>MustUnderstand asks for it.
+func (e *emitter) appendHeaders(op *model.Operation, typ string, hs []*model.HeaderPart, response bool) {
+	e.p("")
+	e.p("// AppendHeaders appends the header blocks of %s, those not nil (wire.HeaderAppender).", typ)
+	prefix := "_" // a request's blocks carry no mustUnderstand
+	if response {
+		prefix = "envPrefix"
+	}
+	e.p("func (v *%s) AppendHeaders(b []byte, %s, namespace string) []byte {", typ, prefix)
+	for _, h := range hs {
+		e.p("if v.%s != nil {", h.GoName)
+		e.p("b = append(b, %q...)", "<"+h.Element)
+		if response {
 			e.p("if v.%sMustUnderstand {", h.GoName)
 			e.p("b = append(b, ' ')")
 			e.p("b = append(b, envPrefix...)")
 			e.p("b = append(b, `:mustUnderstand=\"1\"`...)")
 			e.p("}")
-			e.p("b = append(b, ` xmlns=\"`...)")
-			e.p("b = xmlwire.AppendEscaped(b, namespace)")
-			e.p("b = append(b, '\"')")
-			if h.Type.AnyAttribute {
-				e.p("b = wire.AppendForeignAttrs(b, v.%s.AnyAttrs)", h.GoName)
-			}
-			e.p("b = append(b, '>')")
-			e.p("b = v.%s.AppendXML(b)", h.GoName)
-			e.p("b = xmlwire.AppendEnd(b, %q)", h.Element)
-			e.p("}")
 		}
-		e.p("return b")
+		e.p("b = append(b, ` xmlns=\"`...)")
+		e.p("b = xmlwire.AppendEscaped(b, namespace)")
+		e.p("b = append(b, '\"')")
+		if h.Type.AnyAttribute {
+			e.p("b = wire.AppendForeignAttrs(b, v.%s.AnyAttrs)", h.GoName)
+		}
+		e.p("b = append(b, '>')")
+		e.p("b = v.%s.AppendXML(b)", h.GoName)
+		e.p("b = xmlwire.AppendEnd(b, %q)", h.Element)
 		e.p("}")
 	}
+	e.p("return b")
+	e.p("}")
 }
 
 // anyAttributeField is the descriptor's AnyAttribute for type t, "" when false.

@@ -531,8 +531,7 @@ func (v *WhoAmIResponse) DecodeXML(r *xmlwire.Reader) error {
 	return nil
 }
 
-// DecodeHeader reads a header block WhoAmI declares In or InOut into its field; the first of two wins
-// (wire.HeaderDecoder).
+// DecodeHeader reads a header block of WhoAmI into its field; the first of two wins (wire.HeaderDecoder).
 func (v *WhoAmI) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
 	switch {
 	case s.Is("AuthHeader"):
@@ -547,6 +546,21 @@ func (v *WhoAmI) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand
 		return true, nil
 	}
 	return false, nil
+}
+
+// AppendHeaders appends the header blocks of WhoAmI, those not nil (wire.HeaderAppender).
+func (v *WhoAmI) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
 }
 
 // AppendJSON appends WhoAmI as a JSON object, keys in schema order.
@@ -622,8 +636,7 @@ func (v *WhoAmIOptionalResponse) DecodeXML(r *xmlwire.Reader) error {
 	return nil
 }
 
-// DecodeHeader reads a header block WhoAmIOptional declares In or InOut into its field; the first of two wins
-// (wire.HeaderDecoder).
+// DecodeHeader reads a header block of WhoAmIOptional into its field; the first of two wins (wire.HeaderDecoder).
 func (v *WhoAmIOptional) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
 	switch {
 	case s.Is("AuthHeader"):
@@ -638,6 +651,21 @@ func (v *WhoAmIOptional) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUn
 		return true, nil
 	}
 	return false, nil
+}
+
+// AppendHeaders appends the header blocks of WhoAmIOptional, those not nil (wire.HeaderAppender).
+func (v *WhoAmIOptional) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
 }
 
 // AppendJSON appends WhoAmIOptional as a JSON object, keys in schema order.
@@ -736,7 +764,25 @@ func (v *PingResponse) DecodeXML(r *xmlwire.Reader) error {
 	return nil
 }
 
-// AppendHeaders appends the header blocks Ping sends, those not nil (wire.HeaderAppender).
+// DecodeHeader reads a header block of PingResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *PingResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("TraceHeader"):
+		if v.TraceHeader != nil {
+			return false, nil
+		}
+		h := &TraceHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.TraceHeader = h
+		v.TraceHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of PingResponse, those not nil (wire.HeaderAppender).
 func (v *PingResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
 	if v.TraceHeader != nil {
 		b = append(b, "<TraceHeader"...)
@@ -879,8 +925,7 @@ func (v *RenewResponse) DecodeXML(r *xmlwire.Reader) error {
 	return nil
 }
 
-// DecodeHeader reads a header block Renew declares In or InOut into its field; the first of two wins
-// (wire.HeaderDecoder).
+// DecodeHeader reads a header block of Renew into its field; the first of two wins (wire.HeaderDecoder).
 func (v *Renew) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
 	switch {
 	case s.Is("AuthHeader"):
@@ -900,7 +945,40 @@ func (v *Renew) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand 
 	return false, nil
 }
 
-// AppendHeaders appends the header blocks Renew sends, those not nil (wire.HeaderAppender).
+// AppendHeaders appends the header blocks of Renew, those not nil (wire.HeaderAppender).
+func (v *Renew) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// DecodeHeader reads a header block of RenewResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *RenewResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		v.AuthHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of RenewResponse, those not nil (wire.HeaderAppender).
 func (v *RenewResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
 	if v.AuthHeader != nil {
 		b = append(b, "<AuthHeader"...)
@@ -1041,8 +1119,7 @@ func (v *AuditResponse) DecodeXML(r *xmlwire.Reader) error {
 	return nil
 }
 
-// DecodeHeader reads a header block Audit declares In or InOut into its field; the first of two wins
-// (wire.HeaderDecoder).
+// DecodeHeader reads a header block of Audit into its field; the first of two wins (wire.HeaderDecoder).
 func (v *Audit) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
 	switch {
 	case s.Is("AuthHeader"):
@@ -1059,7 +1136,40 @@ func (v *Audit) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand 
 	return false, nil
 }
 
-// AppendHeaders appends the header blocks Audit sends, those not nil (wire.HeaderAppender).
+// AppendHeaders appends the header blocks of Audit, those not nil (wire.HeaderAppender).
+func (v *Audit) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// DecodeHeader reads a header block of AuditResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *AuditResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("TraceHeader"):
+		if v.TraceHeader != nil {
+			return false, nil
+		}
+		h := &TraceHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.TraceHeader = h
+		v.TraceHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of AuditResponse, those not nil (wire.HeaderAppender).
 func (v *AuditResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
 	if v.TraceHeader != nil {
 		b = append(b, "<TraceHeader"...)
