@@ -213,3 +213,26 @@ func TestHdrClientRoundTrip(t *testing.T) {
 		assert.True(t, ping.TraceHeaderMustUnderstand, b)
 	}
 }
+
+// TestHdrServedWSDLKeepsHeaderMessages: the served ?WSDL keeps the messages only a binding's
+// soap:header names while a SOAP binding is served (a client importing it resolves them), and drops
+// them with the SOAP bindings.
+func TestHdrServedWSDLKeepsHeaderMessages(t *testing.T) {
+	for _, tt := range []struct {
+		protocols []string
+		kept      bool
+	}{
+		{[]string{"soap11", "soap12", "get", "post", "docs"}, true},
+		{[]string{"soap12", "docs"}, true},
+		{[]string{"get", "post", "docs"}, false},
+	} {
+		h, err := server.NewHandler(zoohdr.Bind(hdrService{}), server.Config{BaseURL: zooBaseURL, Protocols: tt.protocols})
+		require.NoError(t, err)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/contactsync/v1/sync.asmx?WSDL", nil))
+		require.Equal(t, http.StatusOK, rec.Code)
+		for _, m := range []string{"WhoAmIAuthHeader", "PingTraceHeader", "RenewAuthHeader", "AuditAuthHeader", "AuditTraceHeader"} {
+			assert.Equal(t, tt.kept, strings.Contains(rec.Body.String(), `<wsdl:message name="`+m+`">`), "%s with %v", m, tt.protocols)
+		}
+	}
+}
