@@ -104,8 +104,10 @@ func AppendForeignAttrs(b []byte, attrs []xml.Attr) []byte {
 // HeaderBlock is a SOAP header block aimed at the service that its operation does not declare In:
 // what ASMX hands a SoapUnknownHeader[] member, and no WSDL can describe (UnknownHeaders).
 type HeaderBlock struct {
-	Name           xml.Name
-	MustUnderstand bool // always false for a block the method sees: an undeclared one with it faults first
+	Name xml.Name
+	// MustUnderstand is true only for a WS-Addressing block, which the service understands: any other
+	// undeclared block with mustUnderstand is a MustUnderstand fault before the method runs.
+	MustUnderstand bool
 	Actor          string
 	// XML is the block as sent, from its start tag to its end tag; namespace prefixes it uses that the
 	// Envelope or Header declares are not declared again in it.
