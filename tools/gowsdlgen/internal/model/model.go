@@ -62,9 +62,9 @@ type Type struct {
 	Fields []*Field // complex types and arrays (one unbounded field)
 	Enum   []string
 	Node   *wsdl.Node
-	// AnyAttribute: the complex type ends with <s:anyAttribute />, as ASMX writes every SOAP header
-	// type (carried only there: see headers.go).
-	AnyAttribute bool
+	// AnyAttribute is the complex type's <s:anyAttribute />, as ASMX writes it on every SOAP header
+	// type; nil without. Package headers carries it on header types and refuses it elsewhere.
+	AnyAttribute *wsdl.Node
 }
 
 // Simple reports whether t is a simple type (neither complex nor an array).
@@ -90,8 +90,8 @@ type Operation struct {
 	// HTTPParams are the parameters as HTTP GET and POST carry them, in order; nil when neither
 	// binding offers the operation.
 	HTTPParams []*HTTPParam
-	// Headers are the soap:header parts of the operation's SOAP bindings (headers.go), in binding
-	// order; nil when it has none.
+	// Headers are the soap:header parts of the operation's SOAP bindings, in binding order, which
+	// package headers reads; nil when it has none.
 	Headers []*HeaderPart
 }
 
@@ -182,9 +182,6 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 		}
 	}
 	m.c.Types = m.c.Types[:reached]
-	if err := m.checkAnyAttributes(); err != nil {
-		return nil, err
-	}
 	return m.c, nil
 }
 
@@ -262,7 +259,7 @@ type modeler struct {
 	done                                map[string]*Type
 	wrappers                            map[string]*Type // anonymous complex types of top-level elements, by element name
 
-	// anyAttribute maps a complex type to its <s:anyAttribute /> (headers.go).
+	// anyAttribute maps a complex type to its <s:anyAttribute /> (Type.AnyAttribute).
 	anyAttribute map[*wsdl.Node]*wsdl.Node
 }
 
@@ -316,7 +313,7 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 			return nil, err
 		}
 		t.Fields = fields
-		t.AnyAttribute = m.anyAttribute[n] != nil
+		t.AnyAttribute = m.anyAttribute[n]
 		if strings.HasPrefix(name, "ArrayOf") && len(fields) == 1 && fields[0].MaxOccurs == -1 {
 			t.Kind = KindArray
 		}
@@ -467,7 +464,7 @@ func (m *modeler) anonymous(el *wsdl.Node, name string) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Type{Name: name, Kind: KindComplex, Fields: fields, Node: el}
+	t := &Type{Name: name, Kind: KindComplex, Fields: fields, Node: el, AnyAttribute: m.anyAttribute[el.Elements(wsdl.NamespaceXSD, "complexType")[0]]}
 	m.wrappers[name] = t
 	return t, nil
 }
@@ -599,9 +596,6 @@ func (m *modeler) readOperations() error {
 				return modelError(m.data, op, "HTTP GET and POST disagree on the result root element")
 			}
 			co.HTTPRoot = root
-		}
-		if err := m.readHeaders(co); err != nil {
-			return err
 		}
 		if co.HTTPRoot == "" && len(co.Response.Fields) == 1 {
 			co.HTTPRoot = co.Response.Fields[0].Type.Name

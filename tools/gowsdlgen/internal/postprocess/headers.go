@@ -34,7 +34,7 @@ func HeaderFields(c *model.Contract) []AddedField {
 		inOut := false
 		for _, h := range op.Headers {
 			typ := names.GowsdlType(h.Type.Name)
-			if h.Type.AnyAttribute && !slices.Contains(anyAttrs, h.Type) {
+			if h.Type.AnyAttribute != nil && !slices.Contains(anyAttrs, h.Type) {
 				anyAttrs = append(anyAttrs, h.Type)
 			}
 			if h.Direction.In() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/headers"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess"
@@ -71,6 +72,9 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
 	m, err := model.Read(defs)
 	if err != nil {
+		return nil, err
+	}
+	if err := headers.Read(defs, m); err != nil {
 		return nil, err
 	}
 	view, cut, err := defs.View()

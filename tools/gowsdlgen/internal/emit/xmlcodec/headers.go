@@ -79,7 +79,7 @@ func (e *emitter) decodeHeader(op *model.Operation, typ string, hs []*model.Head
 	for _, h := range hs {
 		e.p("case s.Is(%q):", h.Element)
 		e.p("if v.%s != nil { return false, nil }", h.GoName)
-		if h.Type.AnyAttribute {
+		if h.Type.AnyAttribute != nil {
 			e.p("h := &%s{AnyAttrs: wire.ForeignAttrs(s)}", names.GowsdlType(h.Type.Name))
 		} else {
 			e.p("h := new(%s)", names.GowsdlType(h.Type.Name))
@@ -121,7 +121,7 @@ func (e *emitter) appendHeaders(op *model.Operation, typ string, hs []*model.Hea
 		e.p("b = append(b, ` xmlns=\"`...)")
 		e.p("b = xmlwire.AppendEscaped(b, namespace)")
 		e.p("b = append(b, '\"')")
-		if h.Type.AnyAttribute {
+		if h.Type.AnyAttribute != nil {
 			e.p("b = wire.AppendForeignAttrs(b, v.%s.AnyAttrs)", h.GoName)
 		}
 		e.p("b = append(b, '>')")
@@ -135,7 +135,7 @@ func (e *emitter) appendHeaders(op *model.Operation, typ string, hs []*model.Hea
 
 // anyAttributeField is the descriptor's AnyAttribute for type t, "" when false.
 func anyAttributeField(t *model.Type) string {
-	if t.AnyAttribute {
+	if t.AnyAttribute != nil {
 		return ", AnyAttribute: true"
 	}
 	return ""

@@ -1,4 +1,4 @@
-package model_test
+package headers_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/headers"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
@@ -58,7 +59,11 @@ func readHeaderContract12(more, in, out, in12, out12 string) (*model.Contract, e
 	if err != nil {
 		return nil, err
 	}
-	return model.Read(defs)
+	c, err := model.Read(defs)
+	if err != nil {
+		return nil, err
+	}
+	return c, headers.Read(defs, c)
 }
 
 // TestReadHeaders: In in the input, Out in the output, InOut in both; the header type's
@@ -72,7 +77,7 @@ func TestReadHeaders(t *testing.T) {
 	assert.Equal(t, "H", hs[0].Element)
 	assert.Equal(t, model.HeaderInOut, hs[0].Direction)
 	assert.Equal(t, "H", hs[0].GoName)
-	assert.True(t, hs[0].Type.AnyAttribute)
+	assert.NotNil(t, hs[0].Type.AnyAttribute)
 	assert.Equal(t, "T", hs[1].Element)
 	assert.Equal(t, model.HeaderIn, hs[1].Direction)
 
@@ -100,29 +105,29 @@ func TestReadHeadersRefuses(t *testing.T) {
 		wantErr                    string
 	}{
 		{name: "encoded", in: `<soap:header message="tns:OpH" part="H" use="encoded" />`, in12: hdr("soap12", "OpH", "H"),
-			wantErr: `line 25: <soap:header>: operation Op: a soap:header with use="encoded" (ASMX writes use="literal"): not supported yet`},
+			wantErr: `line 25: <soap:header>: a soap:header with use="encoded"; ASMX writes use="literal" (operation Op) is not supported yet`},
 		{name: "headerfault", in: `<soap:header message="tns:OpH" part="H" use="literal"><soap:headerfault message="tns:OpT" part="T" use="literal" /></soap:header>`,
-			in12: hdr("soap12", "OpH", "H"), wantErr: `line 25: <soap:headerfault>: operation Op: soap:headerfault: not supported yet`},
+			in12: hdr("soap12", "OpH", "H"), wantErr: `line 25: <soap:headerfault>: soap:headerfault (operation Op) is not supported yet`},
 		{name: "a typed part", in: hdr("soap", "OpTyped", "X"), in12: hdr("soap12", "OpTyped", "X"),
-			wantErr: `line 20: <part>: operation Op: a header part with a type instead of an element: not supported yet`},
+			wantErr: `line 20: <part>: a header part with a type instead of an element (operation Op) is not supported yet`},
 		{name: "wsse:Security", in: hdr("soap", "OpSec", "S"), in12: hdr("soap12", "OpSec", "S"),
-			wantErr: `line 21: <part>: operation Op: a soap:header whose element is {wsse}Security (the service reads WS-Security itself, beside the contract's headers): not supported yet`},
+			wantErr: `line 21: <part>: a soap:header whose element is {wsse}Security; the service reads WS-Security itself, beside the contract's headers (operation Op) is not supported yet`},
 		{name: "an element with an anonymous type", more: `<s:element name="P"><s:complexType /></s:element>`, in: hdr("soap", "OpP", "P"), in12: hdr("soap12", "OpP", "P"),
-			wantErr: `line 12: <s:element>: operation Op: a header element without a named complex type (ASMX writes type="tns:P"): not supported yet`},
+			wantErr: `line 12: <s:element>: a header element without a named complex type; ASMX writes type="tns:P" (operation Op) is not supported yet`},
 		{name: "a simple header", more: `<s:element name="P" type="s:string" />`, in: hdr("soap", "OpP", "P"), in12: hdr("soap12", "OpP", "P"),
-			wantErr: `line 12: <s:element>: operation Op: a header element of type string, which is not a complex type: not supported yet`},
+			wantErr: `line 12: <s:element>: a header element of type string, not a complex type (operation Op) is not supported yet`},
 		{name: "twice in the input", in: hdr("soap", "OpH", "H") + hdr("soap", "OpH", "H"), in12: hdr("soap12", "OpH", "H"),
-			wantErr: `line 25: <soap:header>: operation Op: the header H is declared twice in the input; not supported yet`},
+			wantErr: `line 25: <soap:header>: the header H declared twice in the input of operation Op is not supported yet`},
 		{name: "bindings disagree", in: hdr("soap", "OpH", "H"), in12: hdr("soap12", "OpT", "T"),
-			wantErr: `line 26: <operation>: operation Op: the SOAP11 and SOAP12 bindings declare different soap:header elements; headers that differ by binding are not supported yet`},
+			wantErr: `line 26: <operation>: soap:header elements that differ between the SOAP11 and SOAP12 bindings (operation Op) is not supported yet`},
 		{name: "anyAttribute on a body type", more: `<s:complexType name="Q"><s:sequence><s:element minOccurs="0" maxOccurs="1" name="a" type="s:string" /></s:sequence><s:anyAttribute /></s:complexType>` +
 			`<s:complexType name="R"><s:sequence><s:element minOccurs="0" maxOccurs="1" name="q" type="tns:Q" /></s:sequence></s:complexType>`,
-			wantErr: `line 12: <s:anyAttribute>: s:anyAttribute on the type Q, the type of R.q, is not supported yet (it is carried on SOAP header types, where ASMX writes it)`},
+			wantErr: `line 12: <s:anyAttribute>: s:anyAttribute on the type Q, the type of R.q (it is carried on SOAP header types, where ASMX writes it) is not supported yet`},
 		{name: "anyAttribute on a wrapper", more: `<s:element name="W"><s:complexType><s:anyAttribute /></s:complexType></s:element>`,
 			wantErr: `line 12: <s:anyAttribute>: s:anyAttribute on the operation wrapper W is not supported yet`},
 		{name: "a header type in a body", more: `<s:complexType name="Q"><s:sequence><s:element minOccurs="0" maxOccurs="1" name="h" type="tns:H" /></s:sequence></s:complexType>`,
 			in: hdr("soap", "OpH", "H"), in12: hdr("soap12", "OpH", "H"),
-			wantErr: `line 9: <s:anyAttribute>: the header type H is also the type of Q.h, where its s:anyAttribute is not supported yet`},
+			wantErr: `line 9: <s:anyAttribute>: s:anyAttribute of the header type H, which is also the type of Q.h is not supported yet`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
