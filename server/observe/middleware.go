@@ -103,6 +103,8 @@ type Exchange struct {
 	// idHeader backs the X-Request-ID header value, saving the allocation of a one-element slice.
 	idHeader [1]string
 	ev       Events
+	// metrics are the request metrics, for a one-way run's failures (OneWayOf); nil without them.
+	metrics *Metrics
 }
 
 func (e *Exchange) WriteHeader(status int) {
@@ -165,7 +167,7 @@ func (e *Exchange) RequestID() string {
 }
 
 func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &Exchange{ResponseWriter: w, Context: r.Context()}
+	ex := &Exchange{ResponseWriter: w, Context: r.Context(), metrics: o.metrics}
 	ex.ev.Start, ex.ev.RequestID, ex.ev.Detailed = time.Now(), o.requestID(r.Header.Get(RequestIDHeader)), o.log.Enabled(r.Context(), slog.LevelDebug)
 	// Set the header map entry directly: the key is already canonical, and Set would canonicalize it
 	// again and allocate the value slice on every request.

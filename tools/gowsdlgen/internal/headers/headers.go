@@ -10,6 +10,7 @@ package headers
 import (
 	"encoding/xml"
 	"fmt"
+	"strconv"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
@@ -107,22 +108,36 @@ func (r *reader) operation(co *model.Operation) error {
 	if len(first) == 0 {
 		return nil
 	}
-	taken := map[string]bool{}
+	// The header fields take the element's Go name in the request's and response's field scopes
+	// (after the body's, which model.Read named), followed by "Header" when a body field has it,
+	// and a numeric suffix should that be taken too; a response's MustUnderstand field beside it.
+	var req, resp names.Scope
+	for _, s := range []*names.Scope{&req, &resp} {
+		s.Reserve("XMLName")
+	}
+	req.Reserve("mu")
 	for _, f := range co.Request.Fields {
-		taken[model.GoFieldOf(f).Name] = true
+		req.Reserve(f.GoName)
 	}
-	for _, f := range co.Response.Fields {
-		taken[model.GoFieldOf(f).Name] = true
+	if co.Response != nil {
+		for _, f := range co.Response.Fields {
+			resp.Reserve(f.GoName)
+		}
 	}
+	taken := func(n string) bool { return req.Taken(n) || resp.Taken(n) || resp.Taken(n+"MustUnderstand") }
 	for _, h := range first {
-		h.GoName = names.GowsdlType(h.Element)
-		if taken[h.GoName] {
-			h.GoName += "Header"
+		base := names.Go(h.Element, names.GowsdlType(h.Element))
+		if taken(base) {
+			base += "Header"
 		}
-		if taken[h.GoName] || taken[h.GoName+"MustUnderstand"] {
-			return r.notYet(h.Node, "the header %s as the Go field %s, which a parameter or result already is (operation %s)", h.Element, h.GoName, co.Name)
+		name := base
+		for i := 2; taken(name); i++ {
+			name = base + "_" + strconv.Itoa(i)
 		}
-		taken[h.GoName], taken[h.GoName+"MustUnderstand"] = true, true
+		h.GoName = name
+		req.Reserve(name)
+		resp.Reserve(name)
+		resp.Reserve(name + "MustUnderstand")
 	}
 	co.Headers = first
 	return nil

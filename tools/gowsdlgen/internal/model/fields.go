@@ -70,12 +70,22 @@ func readFieldsToFix(data []byte) ([]StructField, []TypedField, error) {
 // FieldsToFix returns the required and the retyped fields of the model's structs, leaving out the
 // components in cut: what the SOAP-only view leaves out has no struct in gowsdl's output.
 func (c *Contract) FieldsToFix(cut map[*wsdl.Node]bool) (required []StructField, typed []TypedField) {
+	return c.fieldsToFix(cut, func(t *Type) string { return t.Name })
+}
+
+// GoFieldsToFix is FieldsToFix with each struct named by its Go name (Type.GoName) rather than its
+// XML name, as PostProcess takes them once it has given gowsdl's declarations those names.
+func (c *Contract) GoFieldsToFix(cut map[*wsdl.Node]bool) (required []StructField, typed []TypedField) {
+	return c.fieldsToFix(cut, func(t *Type) string { return t.GoName })
+}
+
+func (c *Contract) fieldsToFix(cut map[*wsdl.Node]bool, owner func(*Type) string) (required []StructField, typed []TypedField) {
 	for _, t := range c.Structs {
 		if cut[t.Node] {
 			continue
 		}
 		for _, f := range t.Fields {
-			at := StructField{Owner: t.Name, Path: []string{f.Name}}
+			at := StructField{Owner: owner(t), Path: []string{f.Name}}
 			if f.MinOccurs == 1 {
 				required = append(required, at)
 			}

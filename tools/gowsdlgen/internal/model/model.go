@@ -58,6 +58,7 @@ var builtinKinds = map[string]Kind{
 // Type is a type of the contract.
 type Type struct {
 	Name   string // XSD local name
+	GoName string // the Go type's name (names.Go; unique in the package)
 	Kind   Kind
 	Fields []*Field // complex types and arrays (one unbounded field)
 	Enum   []string
@@ -72,7 +73,8 @@ func (t *Type) Simple() bool { return t.Kind != KindComplex && t.Kind != KindArr
 
 // Field is an element of a sequence.
 type Field struct {
-	Name      string
+	Name      string // the XML name, which the wire codec always uses
+	GoName    string // the Go field's name (names.Go; unique in its struct)
 	Type      *Type
 	MinOccurs int
 	MaxOccurs int // -1 for unbounded
@@ -81,7 +83,12 @@ type Field struct {
 
 // Operation is an operation with everything the codec needs.
 type Operation struct {
-	Name, Doc         string
+	Name string
+	// GoName names the Go methods (GoName and GoName+"Context") and the operation's table entry
+	// (op<GoName>); unique among the operations.
+	GoName string
+	// Doc is the wsdl:documentation text, entities decoded and line breaks kept (as LF).
+	Doc               string
 	Request, Response *Type // the wrapper elements' anonymous complex types
 	RequestElement    string
 	ResponseElement   string
@@ -93,6 +100,11 @@ type Operation struct {
 	// Headers are the soap:header parts of the operation's SOAP bindings, in binding order, which
 	// package headers reads; nil when it has none.
 	Headers []*HeaderPart
+	// OneWay: the SOAP portType operation has no wsdl:output (ASMX's
+	// [SoapDocumentMethod(OneWay = true)], shapes README §10). The service acknowledges the request
+	// before the method runs and sends nothing back; GET and POST offer it as a void method. It has
+	// no response wrapper: Response is nil and ResponseElement "".
+	OneWay bool
 }
 
 // HTTPParam is a parameter of an operation offered on HTTP GET or POST: a simple type, carried as one
@@ -107,9 +119,12 @@ type HTTPParam struct {
 // Contract is the model of a whole WSDL document.
 type Contract struct {
 	TargetNamespace string
-	PortType        string // the SOAP portType: the generated interface's name
-	Types           []*Type
-	Operations      []*Operation
+	PortType        string // the SOAP portType's name
+	// PortTypeGoName is the Go name of gowsdl's client interface for the portType, and the stem of
+	// the generated <PortTypeGoName>Server, …Client and Unimplemented…Server.
+	PortTypeGoName string
+	Types          []*Type
+	Operations     []*Operation
 	// AbstractArrays are the array types of the AbstractTypes schema (StringArray), by local name.
 	AbstractArrays map[string]bool
 	// Structs are the schema components gowsdl turns into a Go struct each, in document order: every
@@ -117,6 +132,9 @@ type Contract struct {
 	// operation reaches it or not, as gowsdl emits them all. The required and retyped fields are
 	// derived from them (FieldsToFix).
 	Structs []*Type
+	// Declared are the types gowsdl declares a Go type for that the model has read, in the order
+	// gowsdl declares them (per schema: simple types, elements, complex types), each with its GoName.
+	Declared []*Type
 }
 
 // modelError is a generation error that names the construct and where it is.
@@ -152,6 +170,11 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 				m.simpleTypes[name] = c
 			case c.Is(wsdl.NamespaceXSD, "import"), c.Is(wsdl.NamespaceXSD, "annotation"):
 			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType") && name == "guid":
+			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType"):
+				return nil, notYet(defs.Data, c, "the Microsoft type %s (guid is the one carried)", name)
+			case target != defs.TNS && (c.Is(wsdl.NamespaceXSD, "element") || c.Is(wsdl.NamespaceXSD, "complexType") || c.Is(wsdl.NamespaceXSD, "simpleType")):
+				return nil, notYet(defs.Data, c, "a schema of another target namespace (%s: ASMX's RequestNamespace, ResponseNamespace or "+
+					"XmlType namespace)", target)
 			case c.Name.Space == wsdl.NamespaceXSD:
 				return nil, modelError(defs.Data, c, "schema component %s is outside the XSD subset an ASMX contract uses", c.Name.Local)
 			}
@@ -182,6 +205,7 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 		}
 	}
 	m.c.Types = m.c.Types[:reached]
+	m.nameAll()
 	return m.c, nil
 }
 
@@ -270,22 +294,29 @@ func (m *modeler) typeOf(n *wsdl.Node, attr string) (*Type, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, modelError(m.data, n, "has no %s attribute (anonymous types are supported only on operation wrappers)", attr)
+		return nil, notYet(m.data, n, "an element with no %s (xsd:anyType, which ASMX writes for .NET's object)", attr)
 	}
 	switch q.Space {
 	case wsdl.NamespaceXSD:
 		kind, ok := builtinKinds[q.Local]
 		if !ok {
-			return nil, modelError(m.data, n, "type xsd:%s is outside the XSD subset an ASMX contract uses", q.Local)
+			// ASMX writes any XML Schema type: unsignedInt and the other .NET integer types, and any
+			// built-in a member's [XmlElement(DataType = …)] names.
+			return nil, notYet(m.data, n, "type xsd:%s", q.Local)
 		}
 		return m.builtin(q.Local, kind), nil
 	case wsdl.NamespaceMSTypes:
 		if q.Local != "guid" {
-			return nil, modelError(m.data, n, "type {%s}%s is outside the XSD subset an ASMX contract uses (guid is the one Microsoft type supported)", q.Space, q.Local)
+			return nil, notYet(m.data, n, "type {%s}%s (guid is the one Microsoft type carried)", q.Space, q.Local)
 		}
 		return m.builtin(q.Local, KindGUID), nil
 	case m.defs.TNS:
 		return m.named(n, q.Local)
+	}
+	for _, s := range m.defs.Schemas {
+		if target, _ := s.Attr("targetNamespace"); target == q.Space {
+			return nil, notYet(m.data, n, "type {%s}%s of another schema namespace", q.Space, q.Local)
+		}
 	}
 	return nil, modelError(m.data, n, "type {%s}%s is not defined in this contract", q.Space, q.Local)
 }
@@ -308,6 +339,9 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.complexTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindComplex, Node: n}
 		m.done[name] = t // before its fields, so recursive types resolve
+		if v, _ := n.Attr("abstract"); v == "true" {
+			return nil, notYet(m.data, n, "an abstract type (an abstract class, whose values are of derived types)")
+		}
 		fields, err := m.sequence(n)
 		if err != nil {
 			return nil, err
@@ -323,6 +357,9 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.simpleTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindEnum, Node: n}
 		restrictions := n.Elements(wsdl.NamespaceXSD, "restriction")
+		if lists := n.Elements(wsdl.NamespaceXSD, "list"); len(lists) == 1 {
+			return nil, notYet(m.data, lists[0], "a list type (ASMX's [Flags] enumeration)")
+		}
 		if len(restrictions) != 1 || len(n.Children) != 1 {
 			return nil, modelError(m.data, n, "only enumerations (a restriction of xsd:string) are supported simple types")
 		}
@@ -358,8 +395,13 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 				return nil, modelError(m.data, c, "occurrence on a sequence is outside the XSD subset")
 			}
 			for _, el := range c.Children {
-				if !el.Is(wsdl.NamespaceXSD, "element") {
-					return nil, modelError(m.data, el, "only xs:element is supported inside a sequence")
+				switch {
+				case el.Is(wsdl.NamespaceXSD, "any"):
+					return nil, notYet(m.data, el, "any (an [XmlAnyElement] member, XmlElement, XmlNode or DataSet)")
+				case el.Is(wsdl.NamespaceXSD, "choice"):
+					return nil, notYet(m.data, el, "choice (an [XmlChoiceIdentifier] or [XmlElement] choice member)")
+				case !el.Is(wsdl.NamespaceXSD, "element"):
+					return nil, modelError(m.data, el, "%s inside a sequence is outside the XSD subset an ASMX contract uses (elements only)", el.Name.Local)
 				}
 				f, err := m.field(el)
 				if err != nil {
@@ -372,6 +414,16 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 		case c.Is(wsdl.NamespaceXSD, "complexContent") && m.soapencArray(c):
 			return nil, modelError(m.data, c, "a soapenc:Array type is allowed only in the %s schema, for HTTP GET/POST array parameters; "+
 				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.TNS))
+		case c.Is(wsdl.NamespaceXSD, "complexContent"):
+			return nil, notYet(m.data, c, "complexContent (a class derived from another, or an abstract base)")
+		case c.Is(wsdl.NamespaceXSD, "simpleContent"):
+			return nil, notYet(m.data, c, "simpleContent (a class with an [XmlText] member)")
+		case c.Is(wsdl.NamespaceXSD, "attribute"):
+			return nil, notYet(m.data, c, "attribute (an [XmlAttribute] member)")
+		case c.Is(wsdl.NamespaceXSD, "anyAttribute"):
+			return nil, notYet(m.data, c, "anyAttribute (ASMX writes it on every SOAP header type, and for [XmlAnyAttribute])")
+		case c.Is(wsdl.NamespaceXSD, "choice"):
+			return nil, notYet(m.data, c, "choice (an [XmlChoiceIdentifier] or [XmlElement] choice member)")
 		default:
 			return nil, modelError(m.data, c, "%s is outside the XSD subset an ASMX contract uses (sequences of elements only)", c.Name.Local)
 		}
@@ -393,19 +445,21 @@ func (m *modeler) field(el *wsdl.Node) (*Field, error) {
 	name, ok := el.Attr("name")
 	if !ok {
 		if _, ref := el.Attr("ref"); ref {
-			return nil, modelError(m.data, el, "element references (ref=) are outside the XSD subset")
+			return nil, notYet(m.data, el, "an element reference (ref=, which ASMX writes for a DataSet's s:schema)")
 		}
 		return nil, modelError(m.data, el, "has neither name nor ref")
 	}
 	for _, a := range el.Attrs {
 		switch a.Name.Local {
 		case "name", "type", "minOccurs", "maxOccurs", "nillable":
+		case "default", "form":
+			return nil, notYet(m.data, el, "attribute %s (ASMX writes it for [DefaultValue] and [XmlElement(Form = …)])", a.Name.Local)
 		default:
 			return nil, modelError(m.data, el, "attribute %s is outside the XSD subset", a.Name.Local)
 		}
 	}
 	if len(el.Children) > 0 {
-		return nil, modelError(m.data, el, "anonymous types are supported only on operation wrappers")
+		return nil, notYet(m.data, el, "an anonymous type below the operation wrappers (ASMX's shape of XmlElement, XmlNode and DataSet values)")
 	}
 	f := &Field{Name: name, MinOccurs: 1, MaxOccurs: 1}
 	if v, ok := el.Attr("minOccurs"); ok {
@@ -441,15 +495,21 @@ func (m *modeler) wrapper(part *wsdl.Node) (string, *Type, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if !ok || q.Space != m.defs.TNS {
+	switch {
+	case !ok:
+		if _, typed := part.Attr("type"); typed {
+			return "", nil, notYet(m.data, part, "a message part with a type (rpc style, [SoapRpcMethod])")
+		}
 		return "", nil, modelError(m.data, part, "a SOAP message part must name a wrapper element of the target namespace (document/literal wrapped)")
+	case q.Space != m.defs.TNS:
+		return "", nil, notYet(m.data, part, "a wrapper element of another namespace (%s: ASMX's RequestNamespace or ResponseNamespace)", q.Space)
 	}
 	el := m.elements[q.Local]
 	if el == nil {
 		return "", nil, modelError(m.data, part, "element %s is not defined", q.Local)
 	}
 	if len(el.Elements(wsdl.NamespaceXSD, "complexType")) != 1 {
-		return "", nil, modelError(m.data, el, "an operation wrapper element must have an anonymous complex type")
+		return "", nil, notYet(m.data, el, "a message part whose element has a named type (document/literal bare, SoapParameterStyle.Bare)")
 	}
 	t, err := m.anonymous(el, q.Local)
 	return q.Local, t, err
@@ -494,14 +554,23 @@ func documentation(n *wsdl.Node, data []byte) string {
 	if len(docs) == 0 {
 		return ""
 	}
-	inner := data[docs[0].Start:docs[0].End] // the first, as WSDL allows one
-	if i := bytes.IndexByte(inner, '>'); i >= 0 {
-		inner = inner[i+1:]
+	// The text of the first (WSDL allows one), entities and character references decoded, line
+	// breaks kept; markup inside it, which WSDL allows, contributes its text.
+	d := xml.NewDecoder(bytes.NewReader(data[docs[0].Start:docs[0].End]))
+	var text strings.Builder
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			text.Write(cd)
+		}
 	}
-	if i := bytes.LastIndexByte(inner, '<'); i >= 0 {
-		inner = inner[:i]
-	}
-	return strings.TrimSpace(string(inner))
+	// Line breaks are LF whatever the document wrote (a character reference &#13; survives XML's
+	// own normalisation), so the comment lines and the help page agree.
+	doc := strings.ReplaceAll(text.String(), "\r\n", "\n")
+	return strings.TrimSpace(strings.ReplaceAll(doc, "\r", "\n"))
 }
 
 // operations reads the SOAP portType's operations and which bindings offer each.
@@ -533,6 +602,11 @@ func (m *modeler) readOperations() error {
 		for _, op := range b.Elements(wsdl.NamespaceWSDL, "operation") {
 			name, _ := op.Attr("name")
 			offered[kind][name] = true
+			if kind == "SOAP11" || kind == "SOAP12" {
+				if err := m.soapOperation(b, op, name); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if soapPortType == nil {
@@ -544,6 +618,10 @@ func (m *modeler) readOperations() error {
 		co := &Operation{Name: name, Doc: documentation(op, m.data)}
 		for _, io := range []string{"input", "output"} {
 			ios := op.Elements(wsdl.NamespaceWSDL, io)
+			if io == "output" && len(ios) == 0 && len(op.Elements(wsdl.NamespaceWSDL, "fault")) == 0 {
+				co.OneWay = true // a one-way operation (WSDL 1.1 §2.4.1): input only
+				continue
+			}
 			if len(ios) != 1 {
 				return modelError(m.data, op, "a SOAP operation needs exactly one %s", io)
 			}
@@ -553,7 +631,7 @@ func (m *modeler) readOperations() error {
 			}
 			parts := msg.Elements(wsdl.NamespaceWSDL, "part")
 			if len(parts) != 1 {
-				return modelError(m.data, msg, "a SOAP message must have exactly one part (document/literal wrapped)")
+				return notYet(m.data, msg, "a message of %d parts (document/literal bare, SoapParameterStyle.Bare)", len(parts))
 			}
 			el, t, err := m.wrapper(parts[0])
 			if err != nil {
@@ -565,14 +643,20 @@ func (m *modeler) readOperations() error {
 				co.ResponseElement, co.Response = el, t
 			}
 		}
-		if co.RequestElement != name || co.ResponseElement != name+"Response" {
-			return modelError(m.data, op, "the wrappers must be named %s and %sResponse", name, name)
+		if co.OneWay {
+			if err := m.oneWay(op, co); err != nil {
+				return err
+			}
 		}
-		if len(co.Response.Fields) > 1 {
-			return modelError(m.data, co.Response.Node, "a response wrapper holds at most one element, the result")
+		if !co.OneWay && (co.RequestElement != name || co.ResponseElement != name+"Response") {
+			return notYet(m.data, op, "a renamed request or response element (%s and %s rather than %s and %sResponse: MessageName, RequestElementName or "+
+				"ResponseElementName)", co.RequestElement, co.ResponseElement, name, name)
 		}
-		if len(co.Response.Fields) == 1 && co.Response.Fields[0].Name != name+"Result" {
-			return modelError(m.data, co.Response.Node, "the result element must be named %sResult", name)
+		if !co.OneWay && len(co.Response.Fields) > 1 {
+			return notYet(m.data, co.Response.Node, "a response wrapper of %d elements (out and ref parameters)", len(co.Response.Fields))
+		}
+		if !co.OneWay && len(co.Response.Fields) == 1 && co.Response.Fields[0].Name != name+"Result" {
+			return notYet(m.data, co.Response.Node, "a renamed result (%s rather than %sResult: [return: XmlElement])", co.Response.Fields[0].Name, name)
 		}
 		for _, kind := range []string{"SOAP11", "SOAP12", "HTTPGet", "HTTPPost"} {
 			if offered[kind][name] {
@@ -597,7 +681,7 @@ func (m *modeler) readOperations() error {
 			}
 			co.HTTPRoot = root
 		}
-		if co.HTTPRoot == "" && len(co.Response.Fields) == 1 {
+		if co.HTTPRoot == "" && !co.OneWay && len(co.Response.Fields) == 1 {
 			co.HTTPRoot = co.Response.Fields[0].Type.Name
 		}
 		m.c.Operations = append(m.c.Operations, co)
@@ -671,6 +755,8 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 				"must be an array type of the %s schema, as ASMX writes type=\"s2:StringArray\"", offered, t.Name, AbstractTypesNamespace(m.defs.TNS))
 		case t.Kind == KindArray:
 			out = append(out, &HTTPParam{Field: f, Item: t.Fields[0].Type})
+		case list && t.Kind == KindBase64:
+			return nil, notYet(m.data, part, "%s is a base64Binary (byte[]) that ASMX describes as an array type on %s", offered, kind)
 		case list:
 			return nil, modelError(m.data, part, "%s is a simple type (%s), but its part is typed as an array; ASMX types it s:string", offered, t.Name)
 		case typ.Space != wsdl.NamespaceXSD:

@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // AddedField is Go source PostProcess appends to the end of a struct gowsdl generated.
@@ -33,7 +32,7 @@ func HeaderFields(c *model.Contract) []AddedField {
 		var req, resp bytes.Buffer
 		inOut := false
 		for _, h := range op.Headers {
-			typ := names.GowsdlType(h.Type.Name)
+			typ := h.Type.GoName
 			if h.Type.AnyAttribute != nil && !slices.Contains(anyAttrs, h.Type) {
 				anyAttrs = append(anyAttrs, h.Type)
 			}
@@ -56,14 +55,14 @@ func HeaderFields(c *model.Contract) []AddedField {
 			req.WriteString("// mu is set by DecodeHeader: bit i for the i-th InOut header that came with mustUnderstand.\nmu uint64\n")
 		}
 		if req.Len() > 0 {
-			out = append(out, AddedField{Type: names.GowsdlType(op.RequestElement), Source: req.String()})
+			out = append(out, AddedField{Type: op.Request.GoName, Source: req.String()})
 		}
-		if resp.Len() > 0 {
-			out = append(out, AddedField{Type: names.GowsdlType(op.ResponseElement), Source: resp.String()})
+		if resp.Len() > 0 && op.Response != nil {
+			out = append(out, AddedField{Type: op.Response.GoName, Source: resp.String()})
 		}
 	}
 	for _, t := range anyAttrs {
-		out = append(out, AddedField{Type: names.GowsdlType(t.Name), Source: "// AnyAttrs are the foreign attributes of the header element (s:anyAttribute), SOAP's own left out.\n" +
+		out = append(out, AddedField{Type: t.GoName, Source: "// AnyAttrs are the foreign attributes of the header element (s:anyAttribute), SOAP's own left out.\n" +
 			"AnyAttrs []xml.Attr `xml:\",any,attr\" json:\"-\"`\n"})
 	}
 	return out

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // CheckStructs confirms that gowsdl's (post-processed) types have the struct of every wrapper and
@@ -59,13 +58,16 @@ func CheckStructs(c *model.Contract, src []byte) error {
 	}
 	types := slices.Clone(c.Types)
 	for _, op := range c.Operations {
-		types = append(types, op.Request, op.Response)
+		types = append(types, op.Request)
+		if op.Response != nil { // nil for a one-way operation
+			types = append(types, op.Response)
+		}
 	}
 	for _, t := range types {
 		if t.Simple() {
 			continue
 		}
-		name := names.GowsdlType(t.Name)
+		name := t.GoName
 		fields, ok := structs[name]
 		if !ok {
 			return fmt.Errorf("gowsdl generated no struct %s for %s", name, t.Name)

@@ -30,9 +30,9 @@ var generatorImports = map[string][]string{
 	"headers":        {"wsdl", "names", "model"},
 	"postprocess":    {"model", "names"},
 	"emit":           {"model", "names"},
-	"emit/jsoncodec": {"emit", "model", "names"},
+	"emit/jsoncodec": {"emit", "model"},
 	"emit/xmlcodec":  {"emit", "emit/jsoncodec", "model", "names", "wsdl"},
-	"emit/record":    {"emit", "model", "names"},
+	"emit/record":    {"emit", "model"},
 	"wsdlgen": {"wsdl", "names", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/record",
 		"github.com/hooklift/gowsdl"},
 }

@@ -2,7 +2,6 @@ package xmlcodec
 
 import (
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // SOAP headers (docs/generator-model.md §3.2): the operation's Headers descriptor, the request's
@@ -17,7 +16,7 @@ func (e *emitter) headersField(op *model.Operation) {
 	}
 	e.p("Headers: []wire.Header{")
 	for _, h := range op.Headers {
-		e.p("{Element: xml.Name{Space: %q, Local: %q}, Type: %s, Direction: wire.%s},", e.c.TargetNamespace, h.Element, "type"+names.GowsdlType(h.Type.Name), h.Direction)
+		e.p("{Element: xml.Name{Space: %q, Local: %q}, Type: %s, Direction: wire.%s},", e.c.TargetNamespace, h.Element, "type"+h.Type.GoName, h.Direction)
 	}
 	e.p("},")
 }
@@ -48,7 +47,6 @@ func (e *emitter) bindHeaders(op *model.Operation) {
 // AppendHeaders (Out, InOut); and the client's, the request's AppendHeaders and the response's
 // DecodeHeader, which the bundled client calls to send and read them.
 func (e *emitter) headerCodec(op *model.Operation) {
-	req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
 	var in, out []*model.HeaderPart
 	for _, h := range op.Headers {
 		if h.Direction.In() {
@@ -59,12 +57,12 @@ func (e *emitter) headerCodec(op *model.Operation) {
 		}
 	}
 	if len(in) > 0 {
-		e.decodeHeader(op, req, in, false)
-		e.appendHeaders(op, req, in, false)
+		e.decodeHeader(op, op.Request.GoName, in, false)
+		e.appendHeaders(op, op.Request.GoName, in, false)
 	}
-	if len(out) > 0 {
-		e.decodeHeader(op, resp, out, true)
-		e.appendHeaders(op, resp, out, true)
+	if len(out) > 0 && op.Response != nil { // a one-way operation has no response, and no Out header
+		e.decodeHeader(op, op.Response.GoName, out, true)
+		e.appendHeaders(op, op.Response.GoName, out, true)
 	}
 }
 
@@ -80,9 +78,9 @@ func (e *emitter) decodeHeader(op *model.Operation, typ string, hs []*model.Head
 		e.p("case s.Is(%q):", h.Element)
 		e.p("if v.%s != nil { return false, nil }", h.GoName)
 		if h.Type.AnyAttribute != nil {
-			e.p("h := &%s{AnyAttrs: wire.ForeignAttrs(s)}", names.GowsdlType(h.Type.Name))
+			e.p("h := &%s{AnyAttrs: wire.ForeignAttrs(s)}", h.Type.GoName)
 		} else {
-			e.p("h := new(%s)", names.GowsdlType(h.Type.Name))
+			e.p("h := new(%s)", h.Type.GoName)
 		}
 		e.p("if err := h.DecodeXML(r); err != nil { return true, err }")
 		e.p("v.%s = h", h.GoName)

@@ -67,22 +67,34 @@ func (e *emitter) file(source string) error {
 	}
 	e.p(")")
 	e.p("")
-	server := e.c.PortType + "Server"
+	server := e.c.PortTypeGoName + "Server"
 	e.p("// %s is the interface the service implements: one method per operation of the contract, each", server)
 	e.p("// taking a context. Bind binds an implementation to the operation table (Operations), for every binding.")
 	e.p("type %s interface {", server)
 	for _, op := range e.c.Operations {
-		if op.Doc != "" {
-			e.p("// %sContext: %s", op.Name, op.Doc)
+		// The description, line by line: nothing in it can end the comment (names.Comment).
+		if lines := names.Comment(op.Doc); len(lines) > 0 {
+			e.p("// %sContext: %s", op.GoName, strings.TrimPrefix(lines[0], "// "))
+			for _, l := range lines[1:] {
+				e.p("%s", l)
+			}
 		}
-		e.p("%sContext(ctx context.Context, request *%s) (*%s, error)", op.Name, names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement))
+		if op.OneWay {
+			e.p("//")
+			e.p("// %sContext is one-way: on SOAP the caller has its 202 Accepted before it runs, and its error", op.GoName)
+			e.p("// is logged and counted, never sent; on HTTP GET and POST it runs before the empty answer.")
+			e.p("%sContext(ctx context.Context, request *%s) error", op.GoName, op.Request.GoName)
+			continue
+		}
+		e.p("%sContext(ctx context.Context, request *%s) (*%s, error)", op.GoName, op.Request.GoName, op.Response.GoName)
 	}
 	e.p("}")
+	e.unimplemented(server)
 	e.p("")
 	e.p("// Operations is the operation table, in the contract's order.")
 	e.p("var Operations = []*wire.Operation{")
 	for _, op := range e.c.Operations {
-		e.p("op%s,", names.GowsdlType(op.Name))
+		e.p("op%s,", op.GoName)
 	}
 	e.p("}")
 	e.descriptorDecl()
@@ -95,29 +107,58 @@ func (e *emitter) file(source string) error {
 	e.types()
 	e.enumTexts()
 	for _, op := range e.c.Operations {
-		if err := e.codec(op.Request, names.GowsdlType(op.RequestElement), "parameter"); err != nil {
+		if err := e.codec(op.Request, op.Request.GoName, "parameter"); err != nil {
 			return err
 		}
-		if err := e.codec(op.Response, names.GowsdlType(op.ResponseElement), "element"); err != nil {
+		if err := e.responseCodec(op); err != nil {
 			return err
 		}
 		e.headerCodec(op)
-		if err := jsoncodec.Codec(e.Writer, op.Request, names.GowsdlType(op.RequestElement), true); err != nil {
+		if err := jsoncodec.Codec(e.Writer, op.Request, op.Request.GoName, true); err != nil {
 			return err
 		}
 	}
 	for _, t := range e.c.Types {
 		if t.Kind == model.KindComplex || t.Kind == model.KindArray {
-			if err := e.codec(t, names.GowsdlType(t.Name), "element"); err != nil {
+			if err := e.codec(t, t.GoName, "element"); err != nil {
 				return err
 			}
-			if err := jsoncodec.Codec(e.Writer, t, names.GowsdlType(t.Name), false); err != nil {
+			if err := jsoncodec.Codec(e.Writer, t, t.GoName, false); err != nil {
 				return err
 			}
 		}
 	}
 	e.client()
 	return nil
+}
+
+// unimplemented writes Unimplemented<PortType>Server (connect-go's pattern): a service embeds it to be
+// served before every method is written, and each method it has not written answers
+// wire.Unimplemented, a NotImplemented fault naming the operation. A service that must implement the
+// whole contract (server/service) does not embed it, so the compiler names a missing method.
+func (e *emitter) unimplemented(server string) {
+	name := "Unimplemented" + server
+	e.p("")
+	e.p("// %s answers every operation with a NotImplemented fault naming it", name)
+	e.p("// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:")
+	e.p("// the methods the service defines take precedence. A service that must implement the whole contract")
+	e.p("// does not embed it, so the compiler names each method it lacks.")
+	e.p("type %s struct{}", name)
+	e.p("")
+	e.p("var _ %s = %s{}", server, name)
+	for _, op := range e.c.Operations {
+		e.p("")
+		e.p("// %sContext answers that %s is not implemented.", op.GoName, op.Name)
+		if op.OneWay {
+			e.p("func (%s) %sContext(context.Context, *%s) error {", name, op.GoName, op.Request.GoName)
+			e.p("return wire.Unimplemented(%q)", op.Name)
+			e.p("}")
+			continue
+		}
+		e.p("func (%s) %sContext(context.Context, *%s) (*%s, error) {", name, op.GoName, op.Request.GoName, op.Response.GoName)
+		e.p("return nil, wire.Unimplemented(%q)", op.Name)
+		e.p("}")
+	}
 }
 
 // bind writes Bind, which binds an implementation of the server interface to the operation table: the
@@ -136,10 +177,14 @@ func (e *emitter) bind(server string) {
 	}
 	e.p("switch req := req.(type) {")
 	for _, op := range e.c.Operations {
-		e.p("case *%s:", names.GowsdlType(op.RequestElement))
-		e.p("resp, err := svc.%sContext(ctx, req)", op.Name)
+		e.p("case *%s:", op.Request.GoName)
+		if op.OneWay {
+			e.p("return nil, svc.%sContext(ctx, req)", op.GoName)
+			continue
+		}
+		e.p("resp, err := svc.%sContext(ctx, req)", op.GoName)
 		e.p("if err != nil { return nil, err }")
-		e.p("if resp == nil { resp = new(%s) }", names.GowsdlType(op.ResponseElement))
+		e.p("if resp == nil { resp = new(%s) }", op.Response.GoName)
 		e.bindHeaders(op)
 		e.p("return resp, nil")
 	}
@@ -159,7 +204,7 @@ func (e *emitter) types() {
 	e.p("// The descriptors of the contract's named types, for documentation, samples and tooling.")
 	e.p("var (")
 	for _, t := range e.c.Types {
-		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s%s}", names.GowsdlType(t.Name), t.Name, t.Kind, anyAttributeField(t))
+		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s%s}", t.GoName, t.Name, t.Kind, anyAttributeField(t))
 	}
 	e.p(")")
 	e.p("")
@@ -167,15 +212,15 @@ func (e *emitter) types() {
 	for _, t := range e.c.Types {
 		switch t.Kind {
 		case model.KindComplex:
-			e.p("type%s.Fields = []wire.Field{", names.GowsdlType(t.Name))
+			e.p("type%s.Fields = []wire.Field{", t.GoName)
 			for _, f := range t.Fields {
 				e.p("%s,", fieldLiteral(f))
 			}
 			e.p("}")
 		case model.KindArray:
-			e.p("type%s.Item = &wire.Field%s", names.GowsdlType(t.Name), fieldLiteral(t.Fields[0]))
+			e.p("type%s.Item = &wire.Field%s", t.GoName, fieldLiteral(t.Fields[0]))
 		case model.KindEnum:
-			e.p("type%s.Enum = %#v", names.GowsdlType(t.Name), t.Enum)
+			e.p("type%s.Enum = %#v", t.GoName, t.Enum)
 		}
 	}
 	e.p("}")
@@ -193,12 +238,18 @@ func bindingsExpr(bs []string) string {
 }
 
 func (e *emitter) operation(op *model.Operation) error {
-	req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
+	req, resp := op.Request.GoName, ""
+	if op.Response != nil { // nil: a one-way operation
+		resp = op.Response.GoName
+	}
 	e.p("")
-	e.p("var op%s = &wire.Operation{", names.GowsdlType(op.Name))
+	e.p("var op%s = &wire.Operation{", op.GoName)
 	e.p("Name: %q,", op.Name)
 	e.p("Doc: %q,", op.Doc)
 	e.p("Bindings: %s,", bindingsExpr(op.Bindings))
+	if op.OneWay {
+		e.p("OneWay: true,")
+	}
 	e.p("RequestElement: %q, ResponseElement: %q,", op.RequestElement, op.ResponseElement)
 	e.headersField(op)
 	if len(op.Request.Fields) > 0 {
@@ -209,13 +260,15 @@ func (e *emitter) operation(op *model.Operation) error {
 		e.p("},")
 	}
 	var result *model.Field
-	if len(op.Response.Fields) == 1 {
+	if !op.OneWay && len(op.Response.Fields) == 1 {
 		result = op.Response.Fields[0]
 		e.p("Result: &wire.Field%s,", fieldLiteral(result))
 	}
 	e.p("HTTPRoot: %q,", op.HTTPRoot)
 	e.p("NewRequest: func() wire.Message { return new(%s) },", req)
-	e.p("NewResponse: func() wire.Message { return new(%s) },", resp)
+	if !op.OneWay { // a one-way operation has no response: NewResponse stays nil
+		e.p("NewResponse: func() wire.Message { return new(%s) },", resp)
+	}
 	offeredHTTP := false
 	for _, b := range op.Bindings {
 		offeredHTTP = offeredHTTP || strings.HasPrefix(b, "HTTP")
@@ -285,7 +338,7 @@ func (e *emitter) enumTexts() {
 		if t.Kind != model.KindEnum {
 			continue
 		}
-		name := names.GowsdlType(t.Name)
+		name := t.GoName
 		e.p("")
 		e.p("// wireText is the text v is written as: %q for the zero value, as .NET writes default(%s).", t.Enum[0], t.Name)
 		e.p("func (v %s) wireText() string {", name)

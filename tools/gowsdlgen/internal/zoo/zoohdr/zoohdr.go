@@ -137,33 +137,32 @@ type TraceHeader struct {
 }
 
 type SyncSoap interface {
-
-	/* AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds. */
+	// AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.
 	WhoAmI(request *WhoAmI) (*WhoAmIResponse, error)
 
 	WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error)
 
-	/* AuthHeader In with Required=false. Returns what the AuthHeader member holds. */
+	// AuthHeader In with Required=false. Returns what the AuthHeader member holds.
 	WhoAmIOptional(request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
 
 	WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
 
-	/* TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException. */
+	// TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.
 	Ping(request *Ping) (*PingResponse, error)
 
 	PingContext(ctx context.Context, request *Ping) (*PingResponse, error)
 
-	/* AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+<days>d". */
+	// AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+<days>d".
 	Renew(request *Renew) (*RenewResponse, error)
 
 	RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error)
 
-	/* AuthHeader In and TraceHeader Out on one operation. */
+	// AuthHeader In and TraceHeader Out on one operation.
 	Audit(request *Audit) (*AuditResponse, error)
 
 	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
 
-	/* SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood. */
+	// SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeaders(request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
 
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)

@@ -23,14 +23,52 @@ type SyncSoapServer interface {
 	WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error)
 	// WhoAmIOptionalContext: AuthHeader In with Required=false. Returns what the AuthHeader member holds.
 	WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
-	// PingContext: TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n &gt;= 100). A negative n throws a Client SoapException.
+	// PingContext: TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.
 	PingContext(ctx context.Context, request *Ping) (*PingResponse, error)
-	// RenewContext: AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+&lt;days&gt;d".
+	// RenewContext: AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+<days>d".
 	RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error)
 	// AuditContext: AuthHeader In and TraceHeader Out on one operation.
 	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
 	// ListUnknownHeadersContext: SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
+}
+
+// UnimplementedSyncSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncSoapServer struct{}
+
+var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// WhoAmIContext answers that WhoAmI is not implemented.
+func (UnimplementedSyncSoapServer) WhoAmIContext(context.Context, *WhoAmI) (*WhoAmIResponse, error) {
+	return nil, wire.Unimplemented("WhoAmI")
+}
+
+// WhoAmIOptionalContext answers that WhoAmIOptional is not implemented.
+func (UnimplementedSyncSoapServer) WhoAmIOptionalContext(context.Context, *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	return nil, wire.Unimplemented("WhoAmIOptional")
+}
+
+// PingContext answers that Ping is not implemented.
+func (UnimplementedSyncSoapServer) PingContext(context.Context, *Ping) (*PingResponse, error) {
+	return nil, wire.Unimplemented("Ping")
+}
+
+// RenewContext answers that Renew is not implemented.
+func (UnimplementedSyncSoapServer) RenewContext(context.Context, *Renew) (*RenewResponse, error) {
+	return nil, wire.Unimplemented("Renew")
+}
+
+// AuditContext answers that Audit is not implemented.
+func (UnimplementedSyncSoapServer) AuditContext(context.Context, *Audit) (*AuditResponse, error) {
+	return nil, wire.Unimplemented("Audit")
+}
+
+// ListUnknownHeadersContext answers that ListUnknownHeaders is not implemented.
+func (UnimplementedSyncSoapServer) ListUnknownHeadersContext(context.Context, *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
+	return nil, wire.Unimplemented("ListUnknownHeaders")
 }
 
 // Operations is the operation table, in the contract's order.
@@ -219,7 +257,7 @@ var opWhoAmIOptional = &wire.Operation{
 
 var opPing = &wire.Operation{
 	Name:           "Ping",
-	Doc:            "TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n &gt;= 100). A negative n throws a Client SoapException.",
+	Doc:            "TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.",
 	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
 	RequestElement: "Ping", ResponseElement: "PingResponse",
 	Headers: []wire.Header{
@@ -290,7 +328,7 @@ var opPing = &wire.Operation{
 
 var opRenew = &wire.Operation{
 	Name:           "Renew",
-	Doc:            "AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + \"+&lt;days&gt;d\".",
+	Doc:            "AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + \"+<days>d\".",
 	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
 	RequestElement: "Renew", ResponseElement: "RenewResponse",
 	Headers: []wire.Header{
