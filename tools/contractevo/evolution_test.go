@@ -680,9 +680,28 @@ func (s *scratch) zeep(t *testing.T, binding, op string, args map[string]any) an
 // when the test ends.
 func (s *scratch) serve(t *testing.T) {
 	t.Helper()
+	srv := s.serveWith(t, filepath.Join(s.dir, "bin", "contactsync"), "sqlite:"+filepath.Join(s.dir, "evo.db"))
+	s.endpoint, s.stop = srv.endpoint, srv.stop
+	// The served contract's namespace comes from the default base URL.
+	s.namespace = "http://localhost:8080/contactsync/v1/"
+}
+
+// server is a running scratch binary.
+type server struct {
+	endpoint string
+	// log returns what it has written to its standard error so far.
+	log func() string
+	// stop stops it (SIGTERM, then a kill after 10 s) and waits; it may be called more than once.
+	stop func()
+}
+
+// serveWith starts the binary bin on a port the kernel picks, serving store, and stops it when the
+// test ends.
+func (s *scratch) serveWith(t *testing.T, bin, store string) *server {
+	t.Helper()
 	// Every protocol, the JSON endpoint included (it is off by default, as in ASMX).
-	cmd := exec.Command(filepath.Join(s.dir, "bin", "contactsync"), "serve", "--addr", "127.0.0.1:0",
-		"--protocols", "soap11,soap12,get,post,json,docs", "--store", "sqlite:"+filepath.Join(s.dir, "evo.db"))
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0",
+		"--protocols", "soap11,soap12,get,post,json,docs", "--store", store)
 	cmd.Dir = s.dir
 	cmd.Env = s.env()
 	stderr, err := cmd.StderrPipe()
@@ -712,7 +731,12 @@ func (s *scratch) serve(t *testing.T) {
 			}
 		}
 	}()
-	s.stop = func() {
+	srv := &server{log: func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return log.String()
+	}}
+	srv.stop = func() {
 		once.Do(func() {
 			_ = cmd.Process.Signal(syscall.SIGTERM)
 			done := make(chan struct{})
@@ -725,21 +749,18 @@ func (s *scratch) serve(t *testing.T) {
 			}
 			<-drained
 			if t.Failed() {
-				mu.Lock()
-				t.Logf("server log:\n%s", log.String())
-				mu.Unlock()
+				t.Logf("server log (%s):\n%s", filepath.Base(filepath.Dir(bin)), srv.log())
 			}
 		})
 	}
-	t.Cleanup(s.stop)
+	t.Cleanup(srv.stop)
 	select {
 	case a := <-addr:
-		s.endpoint = "http://" + a + "/contactsync/v1/sync.asmx"
+		srv.endpoint = "http://" + a + "/contactsync/v1/sync.asmx"
 	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not report listening within 30 s")
+		t.Fatalf("the server did not report listening within 30 s:\n%s", srv.log())
 	}
-	// The served contract's namespace comes from the default base URL.
-	s.namespace = "http://localhost:8080/contactsync/v1/"
+	return srv
 }
 
 // restart stops the server and starts it again on the same store (on another port).

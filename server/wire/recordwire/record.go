@@ -82,9 +82,9 @@ func (t *Type) Decode(doc []byte, mode Mode) (Record, error) {
 type Mode uint8
 
 const (
-	// Lenient skips unknown keys: the store's read path, where a row written before a field
-	// was removed from the contract still reads (serve refuses to start while such rows may exist;
-	// docs/contract.md).
+	// Lenient skips unknown keys (and Reader.SawUnknown says so): the store's read path, where a
+	// row holding fields of a newer or an older contract still reads; a writer carries them
+	// (Type.CarryUnknown; docs/contract.md).
 	Lenient Mode = 0
 	// Strict refuses an unknown key with an error naming it and the known ones: import.
 	Strict Mode = 1
@@ -151,6 +151,8 @@ type Reader struct {
 	// str is the document as a string, made on the first string value read: the strings read
 	// without escapes are slices of it, so a document costs one string allocation, not one per value.
 	str string
+	// unknown is set when Lenient mode skipped a key the type does not have (SawUnknown).
+	unknown bool
 }
 
 // NewReader returns a reader of doc in the given mode.
@@ -163,11 +165,15 @@ func NewReader(doc []byte, mode Mode) *Reader {
 // Reset makes r read doc from its start in the given mode, keeping its scratch space.
 func (r *Reader) Reset(doc []byte, mode Mode) {
 	r.Decoder.Reset(doc, jsontext.Options{MaxDepth: recordMaxDepth})
-	r.mode, r.str = mode, ""
+	r.mode, r.str, r.unknown = mode, "", false
 }
 
 // Mode returns the reader's mode.
 func (r *Reader) Mode() Mode { return r.mode }
+
+// SawUnknown reports whether the reader skipped a key the type does not have (Lenient mode) since its
+// last Reset: the document holds members a writer must carry over (Type.CarryUnknown).
+func (r *Reader) SawUnknown() bool { return r.unknown }
 
 func (r *Reader) errorf(msg string) error { return &Error{Msg: msg} }
 
@@ -177,6 +183,7 @@ func (r *Reader) Unknown(key []byte, known []string) error {
 	if r.mode&Strict != 0 {
 		return UnknownField(string(key), known)
 	}
+	r.unknown = true
 	return r.Skip()
 }
 
