@@ -23,6 +23,7 @@
 //	wsdl            the parsed tree and the SOAP-only view          std
 //	names           Go identifiers from XML names                   std
 //	model           the contract model and its refusals             wsdl, names
+//	headers         SOAP headers read into the model, refusals      wsdl, names, model
 //	postprocess     gowsdl's output fixed and checked               model, names
 //	emit            the emitters' Writer and shared helpers         model, names
 //	emit/jsoncodec  the JSON endpoint's codec                       emit, model
