@@ -203,7 +203,7 @@ var evolutions = []evolution{
 		// An operation with an In and an Out SOAP header (issue 32): call sends the In header with
 		// --header and prints the Out one; zeep sends it as _soapheaders and reads the Out one; GET and
 		// POST offer the operation without headers, as ASMX does.
-		dir:      "08-header-op",
+		dir:      "13-header-op",
 		op:       "Greet",
 		bindings: []string{"soap11", "soap12", "get", "post"},
 		check: func(t *testing.T, s *scratch) {
