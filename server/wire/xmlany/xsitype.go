@@ -41,7 +41,8 @@ func XSIType(r *xmlwire.Reader, s xmlwire.Start) (xml.Name, bool, error) {
 		return fail(fault.Errorf(fault.InvalidArgument, "The xsi:type of the element %s must be a qualified name; %q is not.", s.Local(), quoteValue(value)))
 	}
 	uri, ok := r.LookupPrefix(prefix)
-	if !ok {
+	if !ok || prefixed && uri == "" { // xmlns:p="" declares nothing in XML Namespaces 1.0
+
 		return fail(fault.Errorf(fault.InvalidArgument, "The xsi:type %q of the element %s uses the namespace prefix %s, which is not declared.", quoteValue(value), s.Local(), prefix))
 	}
 	return xml.Name{Space: uri, Local: local}, true, nil

@@ -50,6 +50,8 @@ func TestXSIType(t *testing.T) {
 		{"type in another namespace is no xsi:type", `<value xmlns:i="urn:i" i:type="Dog"/>`, xml.Name{}, false, ""},
 		{"soap11-EchoAnimal-undeclared-prefix", `<animal xsi:type="nope:Dog"><Name>Rex</Name></animal>`, xml.Name{}, false,
 			`The xsi:type "nope:Dog" of the element animal uses the namespace prefix nope, which is not declared.`},
+		{"a prefix bound to no namespace", `<animal xmlns:q="" xsi:type="q:Dog"/>`, xml.Name{}, false,
+			`The xsi:type "q:Dog" of the element animal uses the namespace prefix q, which is not declared.`},
 		{"not a QName", `<animal xsi:type="a:b:c"/>`, xml.Name{}, false, `The xsi:type of the element animal must be a qualified name; "a:b:c" is not.`},
 		{"empty", `<animal xsi:type=""/>`, xml.Name{}, false, `The xsi:type of the element animal must be a qualified name; "" is not.`},
 		{"prefix only", `<animal xsi:type="xsd:"/>`, xml.Name{}, false, `The xsi:type of the element animal must be a qualified name; "xsd:" is not.`},
