@@ -22,7 +22,7 @@ const NSMSTypes = "http://microsoft.com/wsdl/types/"
 // and so is a value that is not a QName. Whether the type fits the element is the caller's question
 // (NotDerived). Call it before the next read of r; in fast mode, every error is xmlwire.ErrFallback.
 func XSIType(r *xmlwire.Reader, s xmlwire.Start) (xml.Name, bool, error) {
-	value, ok := s.TypeAttr()
+	value, ok := r.TypeAttr(s)
 	if !ok {
 		return xml.Name{}, false, nil
 	}

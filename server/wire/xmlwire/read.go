@@ -83,6 +83,7 @@ type Reader struct {
 	scope   []nsBinding // namespace declarations in scope, innermost last
 	open    []openTag   // elements open, innermost last
 	pending bool        // the innermost open element was self-closing: its end is next
+	typ     []byte      // the last start's xsi:type value as sent, nil without one (TypeAttr)
 	store   [8]nsBinding
 	opens   [8]openTag
 
@@ -105,7 +106,6 @@ type openTag struct {
 type Start struct {
 	inNS bool
 	nil  bool
-	typ  []byte // fast mode: the xsi:type value as sent, nil without one (full mode keeps attrs)
 	// Fast mode keeps the name as bytes of the document (no allocation); full mode as strings.
 	local []byte
 	name  xml.Name
@@ -681,11 +681,12 @@ func (r *Reader) fastStart() (Start, error) {
 		}
 		s.nil = string(uri) == NSXSI && (string(nilValue) == "true" || string(nilValue) == "1")
 	}
+	r.typ = nil
 	if typePrefix != nil {
 		if uri, ok := r.lookup(typePrefix); !ok {
 			return Start{}, ErrFallback
 		} else if string(uri) == NSXSI {
-			s.typ = typeValue
+			r.typ = typeValue
 		}
 	}
 	r.pending = selfClosing

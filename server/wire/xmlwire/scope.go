@@ -49,10 +49,10 @@ func (r *Reader) LookupPrefix(prefix string) (uri string, ok bool) {
 	return "", prefix == ""
 }
 
-// TypeAttr returns the element's xsi:type attribute value as sent, and whether it has one.
-func (s Start) TypeAttr() (string, bool) {
-	if s.typ != nil {
-		return string(s.typ), true
+// TypeAttr returns the xsi:type value of s (just returned) as sent, if any. Fast mode: before the next read.
+func (r *Reader) TypeAttr(s Start) (string, bool) {
+	if r.fast {
+		return string(r.typ), r.typ != nil
 	}
 	return s.Attr(NSXSI, "type")
 }

@@ -20,7 +20,7 @@ func TestScope(t *testing.T) {
 		uri, ok := r.LookupPrefix("b")
 		assert.True(t, ok)
 		assert.Equal(t, "urn:b", uri)
-		_, typed := s.TypeAttr()
+		_, typed := r.TypeAttr(s)
 		assert.False(t, typed)
 		if !fast {
 			assert.Equal(t, []NS{{"", "urn:r"}, {"a", "urn:a1"}, {"b", "urn:b"}}, r.InScope(nil))
@@ -37,7 +37,7 @@ func TestScope(t *testing.T) {
 		assert.Equal(t, "urn:r", uri)
 		uri, _ = r.LookupPrefix("xml")
 		assert.Equal(t, NSXML, uri)
-		v, typed := s.TypeAttr()
+		v, typed := r.TypeAttr(s)
 		assert.True(t, typed)
 		assert.Equal(t, "a:T", v)
 		content, err := r.RawContent()
