@@ -83,7 +83,8 @@ type Reader struct {
 	scope   []nsBinding // namespace declarations in scope, innermost last
 	open    []openTag   // elements open, innermost last
 	pending bool        // the innermost open element was self-closing: its end is next
-	typ     []byte      // the last start's xsi:type value as sent, nil without one (TypeAttr)
+	typ     []byte      // an xsi:type value as sent (TypeAttr), of the typAt'th element
+	typAt   int
 	store   [8]nsBinding
 	opens   [8]openTag
 
@@ -188,7 +189,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 	// arrays (about 800 bytes) on every request for nothing: only their used prefixes are ever read.
 	r.ns, r.limits, r.fast = ns, limits, fast
 	r.depth, r.elements, r.attrs, r.decls, r.misplaced = 0, 0, 0, 0, r.misplaced[:0]
-	r.b, r.i, r.pending, r.d, r.src, r.fns, r.fmark = nil, 0, false, nil, nil, r.fns[:0], r.fmark[:0]
+	r.b, r.i, r.pending, r.d, r.src, r.fns, r.fmark, r.typAt = nil, 0, false, nil, nil, r.fns[:0], r.fmark[:0], 0
 	if fast {
 		r.b = body
 		r.scope = r.store[:0]
@@ -681,12 +682,11 @@ func (r *Reader) fastStart() (Start, error) {
 		}
 		s.nil = string(uri) == NSXSI && (string(nilValue) == "true" || string(nilValue) == "1")
 	}
-	r.typ = nil
 	if typePrefix != nil {
 		if uri, ok := r.lookup(typePrefix); !ok {
 			return Start{}, ErrFallback
 		} else if string(uri) == NSXSI {
-			r.typ = typeValue
+			r.typ, r.typAt = typeValue, r.elements
 		}
 	}
 	r.pending = selfClosing

@@ -52,7 +52,7 @@ func (r *Reader) LookupPrefix(prefix string) (uri string, ok bool) {
 // TypeAttr returns the xsi:type value of s (just returned) as sent, if any. Fast mode: before the next read.
 func (r *Reader) TypeAttr(s Start) (string, bool) {
 	if r.fast {
-		return string(r.typ), r.typ != nil
+		return string(r.typ), r.typAt == r.elements && r.typAt > 0
 	}
 	return s.Attr(NSXSI, "type")
 }

@@ -10,7 +10,7 @@ import (
 // TestScope: the prefixes in scope at an element are its ancestors' and its own declarations, the
 // innermost in force, and a sibling's are gone once it ends; in both modes (InScope: full mode only).
 func TestScope(t *testing.T) {
-	doc := `<r xmlns="urn:r" xmlns:a="urn:a1"><s xmlns:b="urn:b"><t/></s><u xmlns:a="urn:a2" xsi:type="a:T" xmlns:xsi="` + NSXSI + `"/></r>`
+	doc := `<r xmlns="urn:r" xmlns:a="urn:a1"><s xmlns:b="urn:b"><t/></s><u xmlns:a="urn:a2" xsi:type="a:T" xmlns:xsi="` + NSXSI + `"/><v/></r>`
 	for _, fast := range []bool{false, true} {
 		r := NewReader([]byte(doc), "urn:r", Limits{MaxDepth: 8, MaxElements: 8}, fast)
 		_, err := r.Root()
@@ -40,13 +40,24 @@ func TestScope(t *testing.T) {
 		v, typed := r.TypeAttr(s)
 		assert.True(t, typed)
 		assert.Equal(t, "a:T", v)
-		content, err := r.RawContent()
 		if fast {
+			_, err = r.RawContent()
 			assert.ErrorIs(t, err, ErrFallback)
+			require.NoError(t, r.Skip(s))
+			w, _, err := r.Child()
+			require.NoError(t, err)
+			_, typed = r.TypeAttr(w)
+			assert.False(t, typed, "a sibling's xsi:type is not this element's")
 			continue
 		}
+		content, err := r.RawContent()
 		require.NoError(t, err)
 		assert.Empty(t, content)
+		w, _, err := r.Child()
+		require.NoError(t, err)
+		_, typed = r.TypeAttr(w)
+		assert.False(t, typed, "a sibling's xsi:type is not this element's")
+		require.NoError(t, r.Skip(w))
 		_, more, err := r.Child()
 		require.NoError(t, err)
 		assert.False(t, more)
