@@ -189,7 +189,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 	// arrays (about 800 bytes) on every request for nothing: only their used prefixes are ever read.
 	r.ns, r.limits, r.fast = ns, limits, fast
 	r.depth, r.elements, r.attrs, r.decls, r.misplaced = 0, 0, 0, 0, r.misplaced[:0]
-	r.b, r.i, r.pending, r.d, r.src, r.fns, r.fmark, r.typAt = nil, 0, false, nil, nil, r.fns[:0], r.fmark[:0], 0
+	r.b, r.i, r.pending, r.d, r.typAt = nil, 0, false, nil, 0 // src, fns, fmark: full mode's, set below
 	if fast {
 		r.b = body
 		r.scope = r.store[:0]
@@ -202,7 +202,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 		// Only UTF-8 is accepted; encoding/xml calls this for any other declared encoding.
 		return nil, errUnsupportedCharset{charset}
 	}
-	r.d, r.src = d, body
+	r.d, r.src, r.fns, r.fmark = d, body, r.fns[:0], r.fmark[:0]
 }
 
 // Fast reports whether the Reader is in fast mode.
