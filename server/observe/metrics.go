@@ -130,7 +130,7 @@ func NewMetrics(reg prometheus.Registerer, labels Labels) *Metrics {
 
 // Finished counts a request once it is answered: Metrics is the Observer of the request metrics.
 func (m *Metrics) Finished(_ *http.Request, ev *Events) {
-	m.observe(ev.BindingLabel(), ev.OperationLabel(), outcomeIndex(ev.Outcome), ev.Duration.Seconds())
+	m.observe(ev.BindingLabel(), ev.OperationLabel(), outcomeIndex(ev.Outcome()), ev.Duration().Seconds())
 }
 
 // observe counts one finished request, by the names of its binding and operation (a name outside
