@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"net/textproto"
 	"testing"
 	"unsafe"
 )
@@ -11,5 +12,13 @@ import (
 func TestExchangeSize(t *testing.T) {
 	if size := unsafe.Sizeof(Exchange{}); size > 256 {
 		t.Errorf("the Exchange is %d bytes, more than 256", size)
+	}
+}
+
+// TestRequestIDKey: the middleware reads and writes the request id under requestIDKey, which must be
+// the key net/http files RequestIDHeader under.
+func TestRequestIDKey(t *testing.T) {
+	if got := textproto.CanonicalMIMEHeaderKey(RequestIDHeader); got != requestIDKey {
+		t.Errorf("requestIDKey is %q; net/http files %s under %q", requestIDKey, RequestIDHeader, got)
 	}
 }

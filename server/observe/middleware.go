@@ -20,6 +20,11 @@ import (
 // always echoed in the response.
 const RequestIDHeader = "X-Request-ID"
 
+// requestIDKey is RequestIDHeader in its canonical form, the key net/http files the header under:
+// reading and writing the header map with it spares Header.Get and Set canonicalizing RequestIDHeader
+// (Get allocated the canonical key on every request).
+const requestIDKey = "X-Request-Id"
+
 // maxRequestIDBytes bounds an accepted X-Request-ID; common ids (UUIDs, trace ids, ULIDs) are far
 // shorter, and a longer value is replaced rather than logged.
 const maxRequestIDBytes = 128
@@ -172,11 +177,15 @@ func (e *Exchange) RequestID() string {
 
 func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := &Exchange{ResponseWriter: w, req: r}
-	ex.ev.Start, ex.ev.RequestID, ex.ev.Detailed = time.Now(), o.requestID(r.Header.Get(RequestIDHeader)), o.log.Enabled(r.Context(), slog.LevelDebug)
-	// Set the header map entry directly: the key is already canonical, and Set would canonicalize it
-	// again and allocate the value slice on every request. The one-element slice is the record's
-	// RequestID field itself, which saves the allocation and a field of the Exchange.
-	w.Header()["X-Request-Id"] = unsafe.Slice(&ex.ev.RequestID, 1)
+	var client string
+	if v := r.Header[requestIDKey]; len(v) > 0 {
+		client = v[0] // what r.Header.Get(RequestIDHeader) returns
+	}
+	ex.ev.Start, ex.ev.RequestID, ex.ev.Detailed = time.Now(), o.requestID(client), o.log.Enabled(r.Context(), slog.LevelDebug)
+	// Set the header map entry directly: Set would canonicalize the key again and allocate the value
+	// slice on every request. The one-element slice is the record's RequestID field itself, which
+	// saves the allocation and a field of the Exchange.
+	w.Header()[requestIDKey] = unsafe.Slice(&ex.ev.RequestID, 1)
 	if o.metrics != nil {
 		o.metrics.inFlight.Inc()
 	}
