@@ -46,9 +46,9 @@ func (s Stage) String() string {
 // Decoded, Called, Panicked, and AddStoreTime from the store). Every Observer (the metrics, the access
 // log, the debug trace, and whatever is registered in Config.Observers) reads the same record once the
 // request is answered, so each stage is reported once whoever reads it. It lives in the request's
-// Exchange: reporting allocates nothing. What follows from other fields (Duration, Outcome) is a
-// method rather than a field: the Exchange is allocated for every request, and its size is its cost
-// (at 256 bytes it fills a size class of the allocator; BENCHMARKS.md).
+// Exchange: reporting allocates nothing. What follows from other fields (End, Outcome) is a method
+// rather than a field: the Exchange is allocated for every request, and its size is its cost (it is
+// held to 256 bytes, a size class of the allocator; BENCHMARKS.md).
 type Events struct {
 	// RequestID is the request's id (X-Request-ID), and Start when its headers arrived.
 	RequestID string
@@ -80,15 +80,16 @@ type Events struct {
 	// on success.
 	Err *fault.Error
 
-	// Set by the middleware when the request is answered: the time, and the status and body bytes
-	// sent. How long it took is Duration, its outcome label Outcome.
-	End    time.Time
-	Status int
-	Bytes  int64
+	// Set by the middleware when the request is answered: how long it took from Start (End is
+	// when), and the status and body bytes sent. Its outcome label is Outcome.
+	Duration time.Duration
+	Status   int
+	Bytes    int64
 }
 
-// Duration returns how long the request took, from its headers' arrival to its answer.
-func (ev *Events) Duration() time.Duration { return ev.End.Sub(ev.Start) }
+// End returns when the request was answered: Start plus Duration, on the clock Start was read from
+// (a wall-clock step during the request does not move it).
+func (ev *Events) End() time.Time { return ev.Start.Add(ev.Duration) }
 
 // Outcome returns the outcome label of the answered request: ok, the error code, or what the status
 // says (see outcomeOf); ClientGone when its client hung up before an Unavailable answer.

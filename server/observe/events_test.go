@@ -165,7 +165,7 @@ func TestObserversReadOneRecord(t *testing.T) {
 	assert.Equal(t, fault.NotFound, ev.Code())
 	assert.Equal(t, 404, ev.Status)
 	assert.Equal(t, string(fault.NotFound), ev.Outcome())
-	assert.Equal(t, ev.End.Sub(ev.Start), ev.Duration())
+	assert.Equal(t, ev.End().Sub(ev.Start), ev.Duration)
 	assert.False(t, ev.Detailed)
 	assert.Nil(t, ev.Params, "nothing reads them at info level")
 	assert.Zero(t, ev.StoreTime, "nothing reads it at info level")

@@ -134,7 +134,7 @@ func (m *Metrics) Finished(_ *http.Request, ev *Events) {
 	if ev.Err != nil || ev.clientGone || ev.Status >= http.StatusBadRequest {
 		outcome = outcomeIndex(ev.Outcome())
 	}
-	m.observe(ev.BindingLabel(), ev.OperationLabel(), outcome, ev.Duration().Seconds())
+	m.observe(ev.BindingLabel(), ev.OperationLabel(), outcome, ev.Duration.Seconds())
 }
 
 // observe counts one finished request, by the names of its binding and operation (a name outside
