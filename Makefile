@@ -11,9 +11,9 @@ help: ## List the targets.
 generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoos' packages (go generate ./...).
 	$(GO) generate ./...
 
-# GENERATED are the packages go generate writes: contactsync's own contract, and the two type zoos the
-# generator's golden tests use.
-GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2
+# GENERATED are the packages go generate writes: contactsync's own contract, and the type zoos, the
+# contract of awkward names (zoo/names) and the one-way contract (zoo/oneway) the generator's golden tests use.
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/names ./tools/gowsdlgen/internal/zoo/zoo3 ./tools/gowsdlgen/internal/zoo/oneway
 
 .PHONY: check-generate
 check-generate: generate ## Fail if regenerating gen/ (or the type zoos' packages) changes it or adds files, or the result does not build.

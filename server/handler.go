@@ -119,6 +119,8 @@ type Handler struct {
 	// auth is nil when authentication is off; protectDocs guards the documents too (docsGuarded).
 	auth        *auth.Authenticator
 	protectDocs bool
+	// oneWay are the one-way operations running after their 202 (oneway.go).
+	oneWay *oneWays
 }
 
 // allBindings returns every binding the service has, in the order of binding.ProtocolNames, of the
@@ -178,6 +180,7 @@ func NewHandler(svc wire.Bound, cfg Config) (*Handler, error) {
 		gates:       admission.New(limits.Admission),
 		auth:        cfg.Auth,
 		protectDocs: cfg.ProtectDocs,
+		oneWay:      newOneWays(limits.OneWayTimeout),
 	}
 	all := allBindings(ns, limits, ops)
 	var atEndpoint, atOperations, served []binding.Binding
@@ -265,6 +268,12 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 	if err != nil {
 		h.writeError(w, r, b, err)
 		return
+	}
+	if req.Op.OneWay {
+		if ack, ok := b.(binding.Acknowledger); ok { // SOAP: 202 first, then the run (oneway.go)
+			h.acknowledge(w, r, ack, req, &ticket)
+			return
+		}
 	}
 	resp, cerr := h.call(r.Context(), req.Msg)
 	if cerr != nil {

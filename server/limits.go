@@ -22,6 +22,9 @@ type Limits struct {
 	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout bound each connection's phases, so
 	// a slow or stalled client (slowloris) cannot hold a connection open.
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// OneWayTimeout bounds a one-way operation's run after its 202 (oneway.go): it runs detached from
+	// its request, so neither the client nor the connection's timeouts end it.
+	OneWayTimeout time.Duration
 	// Admission bounds the body, what requests may hold before they run and how many run at once
 	// (admission).
 	Admission admission.Limits
@@ -39,6 +42,7 @@ func DefaultLimits() Limits {
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		OneWayTimeout:     30 * time.Second,
 		Admission:         admission.DefaultLimits(),
 		XML:               soap.DefaultLimits(),
 	}

@@ -188,7 +188,10 @@ func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *cal
 			}
 		}
 	}
-	resp := op.NewResponse()
+	var resp wire.Message
+	if !op.OneWay { // a one-way operation has no response: the call returns once acknowledged
+		resp = op.NewResponse()
+	}
 	if err := c.Invoke(ctx, op, req, resp); err != nil {
 		if fallback != "" && refusedNamespace(err) {
 			return fmt.Errorf("%w\n%s", err, fallback)
@@ -201,6 +204,10 @@ func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *cal
 		if unsupported := (*client.JSONError)(nil); errors.As(err, &unsupported) && unsupported.StatusCode == http.StatusUnsupportedMediaType {
 			return fmt.Errorf("%w\n(the service may not serve the JSON endpoint: serve lists json in --protocols to enable it)", err)
 		}
+		return err
+	}
+	if op.OneWay {
+		_, err := fmt.Fprintf(cmd.ErrOrStderr(), "%s is one-way: the service acknowledged the call, which runs on after it\n", op.Name)
 		return err
 	}
 	var out []byte

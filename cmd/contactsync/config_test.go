@@ -336,6 +336,7 @@ func TestSettingsValidation(t *testing.T) {
 		{"read-timeout", "-1s", "--read-timeout must be positive"},
 		{"write-timeout", "0s", "--write-timeout must be positive"},
 		{"idle-timeout", "0s", "--idle-timeout must be positive"},
+		{"oneway-timeout", "0s", "--oneway-timeout must be positive"},
 		{"db-max-conns", "0", "--db-max-conns must be at least 1"},
 		{"db-connect-timeout", "0s", "--db-connect-timeout must be positive"},
 		{"db-timeout", "0s", "--db-timeout must be positive"},

@@ -171,6 +171,7 @@ func limitFlags(cmd *cobra.Command, l *server.Limits) {
 	f.DurationVar(&l.ReadTimeout, "read-timeout", d.ReadTimeout, "time allowed to read a whole request")
 	f.DurationVar(&l.WriteTimeout, "write-timeout", d.WriteTimeout, "time allowed to write a response")
 	f.DurationVar(&l.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
+	f.DurationVar(&l.OneWayTimeout, "oneway-timeout", d.OneWayTimeout, "time a one-way operation (a contract's OneWay=true method) may run after its 202")
 	xmlBudgetFlags(f, &l.XML, d.XML)             // admission_flags.go
 	admissionFlags(f, &l.Admission, d.Admission) // admission_flags.go
 }
@@ -196,6 +197,8 @@ func validateLimits(l server.Limits) error {
 		return errors.New("--write-timeout must be positive")
 	case l.IdleTimeout <= 0:
 		return errors.New("--idle-timeout must be positive")
+	case l.OneWayTimeout <= 0:
+		return errors.New("--oneway-timeout must be positive")
 	}
 	if err := validateAdmission(l.Admission); err != nil { // admission_flags.go
 		return err
@@ -247,7 +250,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	}
 	defer func() { st.close(started) }()
 	obs := setUpObservability(opts.obs, st.store, st.writes, logger)
-	handler, err := buildHandler(opts, front, obs, logger)
+	handler, endpoint, err := buildHandler(opts, front, obs, logger)
 	if err != nil {
 		return err
 	}
@@ -262,7 +265,7 @@ func runServe(ctx context.Context, opts serveOptions, logger *slog.Logger) error
 	if opts.ready != nil {
 		opts.ready(listeners.main.Addr())
 	}
-	return serveUntilStopped(ctx, srv.Server, served, admin, opts.shutdownTimeout, hup, reload, logger)
+	return serveUntilStopped(ctx, srv.Server, served, admin, endpoint.Drain, opts.shutdownTimeout, hup, reload, logger)
 }
 
 // serveOnce returns the function that starts serving (the main server, the admin server, and the
@@ -465,17 +468,18 @@ func (s *earlyServer) serve() {
 	s.served <- s.Serve(s.listener)
 }
 
-// buildHandler builds the handler of the service over the observed store.
-func buildHandler(opts serveOptions, front serveFront, obs *observability, logger *slog.Logger) (http.Handler, error) {
+// buildHandler builds the handler of the service over the observed store: what serve serves, and the
+// endpoint's own handler within it, whose one-way operations shutdown drains.
+func buildHandler(opts serveOptions, front serveFront, obs *observability, logger *slog.Logger) (http.Handler, *server.Handler, error) {
 	if opts.wired != nil {
 		opts.wired(obs.store)
 	}
 	handler, err := server.NewHandler(gen.Bind(service.New(obs.store)), server.Config{BaseURL: opts.baseURL, Limits: opts.limits, Logger: logger,
 		Auth: front.auth, ProtectDocs: front.protectDocs, Protocols: opts.protocols, Addressing: front.addressing})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return obs.wrap(handler), nil
+	return obs.wrap(handler), handler, nil
 }
 
 // announce logs what serve serves, where and how, and warns when anyone may call it.
@@ -497,8 +501,9 @@ func announce(opts serveOptions, front serveFront, addr net.Addr, logger *slog.L
 }
 
 // serveUntilStopped serves until ctx is cancelled, reloading on every SIGHUP, then shuts the server
-// and the admin server down, letting requests in flight finish within timeout.
-func serveUntilStopped(ctx context.Context, srv *http.Server, served chan error, admin *adminServer, timeout time.Duration,
+// and the admin server down, letting requests in flight finish within timeout, and then the one-way
+// operations acknowledged before (drain, server.Handler.Drain) within what is left of it.
+func serveUntilStopped(ctx context.Context, srv *http.Server, served chan error, admin *adminServer, drain func(context.Context) error, timeout time.Duration,
 	hup <-chan os.Signal, reload *reloader, logger *slog.Logger) error {
 	for stopping := false; !stopping; {
 		select {
@@ -517,7 +522,13 @@ func serveUntilStopped(ctx context.Context, srv *http.Server, served chan error,
 		// Requests are still running: cut their connections, which cancels their contexts, so the
 		// store closes under as few of them as possible.
 		_ = srv.Close()
+		_ = drain(shutdownCtx) // past the grace: cancels the one-way runs too
 		return fmt.Errorf("shutdown: requests still in flight after --shutdown-timeout %s were cut off: %w", timeout, err)
+	}
+	// One-way operations answered 202 before the shutdown run on after their requests: they finish
+	// within the same grace, before the store closes; past it they are cancelled.
+	if err := drain(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: after --shutdown-timeout %s: %w", timeout, err)
 	}
 	if err := admin.shutdown(shutdownCtx); err != nil {
 		return err

@@ -368,6 +368,9 @@ func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) 
 
 // decodeEnvelope reads a SOAP response: the response wrapper through the generated decoder, or a fault.
 func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, resp wire.Message) error {
+	if op.OneWay && (status == http.StatusAccepted || status == http.StatusOK) && len(bytes.TrimSpace(body)) == 0 {
+		return nil // a one-way call's acknowledgement (202, or 200 from Mono): no envelope, nothing to decode
+	}
 	rd := xmlwire.NewReader(body, c.Namespace, responseLimits, false)
 	root, err := rd.Root()
 	if err != nil || root.Local() != "Envelope" {

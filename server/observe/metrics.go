@@ -79,6 +79,8 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+	// oneWayFailures counts failed one-way runs (oneway.go).
+	oneWayFailures *prometheus.CounterVec
 	// bindings and operations are the label values: "none" and "unknown" first (the index of a name
 	// not in the set), then those of Labels.
 	bindings, operations []string
@@ -97,6 +99,7 @@ type Metrics struct {
 //	contactsync_requests_total{binding,operation,outcome}     counter
 //	contactsync_request_duration_seconds{binding,operation}   histogram
 //	contactsync_requests_in_flight                           gauge
+//	contactsync_oneway_failures_total{operation}              counter (oneway.go)
 //
 // It panics if they are already registered with reg, as prometheus.MustRegister does. A process
 // serving several contracts gives each handler its Metrics, registered with a registerer that tells
@@ -124,7 +127,8 @@ func NewMetrics(reg prometheus.Registerer, labels Labels) *Metrics {
 	}
 	m.requestSeries = make([]atomic.Pointer[prometheus.Counter], len(bindings)*len(operations)*len(metricOutcomes))
 	m.durationSeries = make([]atomic.Pointer[prometheus.Observer], len(bindings)*len(operations))
-	reg.MustRegister(m.requests, m.duration, m.inFlight)
+	m.oneWayFailures = newOneWayFailures()
+	reg.MustRegister(m.requests, m.duration, m.inFlight, m.oneWayFailures)
 	return m
 }
 

@@ -109,6 +109,8 @@ type Exchange struct {
 	// req is the request as the middleware got it: its context is the Exchange's parent.
 	req *http.Request
 	ev  Events
+	// metrics are the request metrics, for a one-way run's failures (OneWayOf); nil without them.
+	metrics *Metrics
 }
 
 // Deadline, Done and Err are those of the request's own context.
@@ -176,7 +178,7 @@ func (e *Exchange) RequestID() string {
 }
 
 func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &Exchange{ResponseWriter: w, req: r}
+	ex := &Exchange{ResponseWriter: w, req: r, metrics: o.metrics}
 	var client string
 	if v := r.Header[requestIDKey]; len(v) > 0 {
 		client = v[0] // what r.Header.Get(RequestIDHeader) returns

@@ -91,6 +91,11 @@ type Operation struct {
 	Doc string
 	// Bindings are the bindings that offer the operation (those whose wsdl:binding lists it).
 	Bindings Bindings
+	// OneWay: the operation has no response (its SOAP portType operation has no wsdl:output; ASMX's
+	// [SoapDocumentMethod(OneWay = true)]). SOAP acknowledges it with 202 and an empty body before the
+	// method runs; GET, POST and JSON run it as a void method. ResponseElement is "", NewResponse nil,
+	// and the Bound's Call returns a nil response for it.
+	OneWay bool
 	// RequestElement and ResponseElement are the SOAP body wrappers (Name and Name+"Response").
 	RequestElement, ResponseElement string
 	// Params are the request wrapper's elements.
@@ -135,13 +140,20 @@ type Bound struct {
 	Ops []*Operation
 	// Call calls the method of the operation whose request wrapper req is (one made by the NewRequest
 	// of an entry of Ops) on the implementation, and returns its response wrapper; a nil response
-	// from the method is returned as an empty one.
+	// from the method is returned as an empty one. For a OneWay operation it returns a nil response.
 	Call func(ctx context.Context, req Message) (Message, error)
 }
 
 // ForeignRequest is the error of a Bound's Call given a request wrapper of another contract.
 func ForeignRequest(req Message) error {
 	return fault.InternalError(fmt.Errorf("the request %T is not one of the bound contract's", req))
+}
+
+// Unimplemented is the error of an operation the service has not written yet: the generated
+// Unimplemented<PortType>Server answers every method with it, naming the operation (its message name,
+// as the operation table and the help page name it). Every binding answers it as fault.NotImplemented.
+func Unimplemented(operation string) error {
+	return fault.Errorf(fault.NotImplemented, "The operation %s is not implemented by this service.", operation)
 }
 
 // Invoker sends one operation to a service and decodes its response; the generated client stub calls

@@ -271,6 +271,12 @@ var evolutions = []evolution{
 		check:        renameField,
 		serveInCheck: true,
 	},
+	{
+		dir:      "12-one-way",
+		op:       "TestUpdateContactLater",
+		bindings: []string{"soap11", "soap12", "get", "post"},
+		check:    oneWay,
+	},
 }
 
 // readContactList is the 05-readcontactlist check: an array parameter (ids) on all four bindings and a

@@ -47,6 +47,9 @@ func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Op
 		b.bindingName, b.envNS, b.envPrefix, b.contentType = "soap12", EnvelopeNS12, "soap12", "application/soap+xml; charset=utf-8"
 	}
 	for _, op := range ops {
+		if op.OneWay {
+			continue // no response envelope (oneway.go)
+		}
 		b.open[op] = []byte(b.envelopeStart() + `<` + op.ResponseElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, namespace)) + `"`)
 	}
 	return b
@@ -362,6 +365,10 @@ func (b *Binding) WriteResult(w http.ResponseWriter, op *wire.Operation, resp wi
 
 // WriteSample writes the response envelope around a help-page sample.
 func (b *Binding) WriteSample(w http.ResponseWriter, op *wire.Operation, sample binding.Sample) {
+	if op.OneWay {
+		b.Acknowledge(w) // a one-way operation has no response envelope: its answer is the 202 (oneway.go)
+		return
+	}
 	b.WriteResult(w, op, sample)
 }
 

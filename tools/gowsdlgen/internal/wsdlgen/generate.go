@@ -6,8 +6,12 @@ import (
 	"fmt"
 	"go/token"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
 // Options configure Generate.
@@ -23,11 +27,17 @@ type Options struct {
 	// whose namespace is an http or https URL with a path can be rebased.
 	RebaseNamespace bool
 	// Record asks for the record codec of a complex type too (in Result.Wire; needs Wire): see
-	// RecordOptions. Nil means none.
-	Record *RecordOptions
+	// record.Options. Nil means none.
+	Record *record.Options
 	// Gowsdl turns a WSDL document into gowsdl's code sections. Nil means RunGowsdl, the real library;
 	// tests substitute a fake to see what Generate does with the sections.
 	Gowsdl func(wsdl []byte, pkg string) (map[string][]byte, error)
+	// SkipOps, for tests only, generates the part of the contract the generator carries so far: it
+	// leaves out every operation the contract model refuses as "not supported yet" (read one at a
+	// time), with the messages and schema components only those use (wsdl.WithoutOperations), and
+	// generates what is left; Result.Skipped names them. The generated descriptor serves the reduced
+	// document.
+	SkipOps bool
 }
 
 // Result is what Generate produces.
@@ -38,7 +48,9 @@ type Result struct {
 	// client stub), a second file of the same package.
 	Wire []byte
 	// View is the SOAP-only view gowsdl was run on.
-	View *View
+	View *wsdl.View
+	// Skipped are the operations Options.SkipOps left out, in the contract's order.
+	Skipped []string
 }
 
 // keptSections are the gowsdl sections that make up the output, in order: the imports and helper
@@ -58,22 +70,31 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	if opts.Record != nil && !opts.Wire {
 		return nil, errors.New("the record codec is part of the wire code: it needs the wire code too")
 	}
-	defs, err := readDefinitions(contract)
+	defs, err := wsdl.Read(contract)
 	if err != nil {
 		return nil, err
+	}
+	var skipped []string
+	if opts.SkipOps {
+		if contract, skipped, err = carriedPart(defs); err != nil {
+			return nil, err
+		}
+		if defs, err = wsdl.Read(contract); err != nil {
+			return nil, err
+		}
 	}
 	// The contract model refuses anything outside the XSD subset with the construct and its line, so
 	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
-	model, err := readContract(defs)
+	m, err := model.Read(defs)
 	if err != nil {
 		return nil, err
 	}
-	view, cut, err := defs.soapView()
+	view, cut, err := defs.View()
 	if err != nil {
 		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
 	}
 	// gowsdl sees the view, so the fields to fix are those of the schema components the view keeps.
-	fields, typed := model.fieldsToFix(cut)
+	fields, typed := m.GoFieldsToFix(cut)
 	run := opts.Gowsdl
 	if run == nil {
 		run = RunGowsdl
@@ -95,49 +116,68 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	required := make([][]string, 0, len(fields))
 	for _, f := range fields {
-		required = append(required, append([]string{goTypeName(f.Owner)}, f.Path...))
+		required = append(required, append([]string{f.Owner}, f.Path...))
 	}
-	var retyped []RetypedField
+	var retyped []postprocess.RetypedField
 	for _, f := range typed {
-		retyped = append(retyped, RetypedField{Path: append([]string{goTypeName(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
+		retyped = append(retyped, postprocess.RetypedField{Path: append([]string{f.Owner}, f.Path...), GoType: f.GoType, Deref: f.Deref})
 	}
-	code, err := PostProcess(src.Bytes(), PostProcessOptions{Required: required, Retyped: retyped, Source: opts.Source})
+	var declared []*model.Type
+	for _, t := range m.Declared {
+		if !cut[t.Node] {
+			declared = append(declared, t)
+		}
+	}
+	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source,
+		Contract: m, Declared: declared})
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}
-	res := &Result{Code: code, View: view}
+	res := &Result{Code: code, View: view, Skipped: skipped}
 	if opts.Wire {
-		desc, err := describeContract(defs, opts.RebaseNamespace)
+		desc, err := xmlcodec.Describe(defs, opts.RebaseNamespace)
 		if err != nil {
 			return nil, err
 		}
-		if res.Wire, err = emitWire(model, desc, code, opts.Package, opts.Source, opts.Record); err != nil {
+		if res.Wire, err = emitWire(m, desc, code, opts.Package, opts.Source, opts.Record); err != nil {
 			return nil, fmt.Errorf("generating the wire code: %w", err)
 		}
 	}
 	return res, nil
 }
 
-// goTypeName is the Go type name gowsdl v0.5.0 gives the struct for a named schema component (gowsdl
-// exports no naming function, so its rules are restated here):
-// replaceReservedWords (a keyword gets a "_" suffix, otherwise "." becomes "_" and anything but
-// letters, digits and "_" goes), then makePublic (first letter upper-case). makePublic leaves Go basic
-// type names such as "string" alone; such a struct is refused by the predeclared-identifier check
-// before its fields matter.
-func goTypeName(name string) string {
-	if token.IsKeyword(name) {
-		name += "_"
-	} else {
-		name = strings.Map(func(r rune) rune {
-			switch {
-			case r == '.':
-				return '_'
-			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
-				return r
+// carriedPart is the contract without the operations the model refuses as "not supported yet" (see
+// Options.SkipOps), each tried alone, and their names.
+func carriedPart(defs *wsdl.Definitions) ([]byte, []string, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, pt := range defs.PortTypes.Order {
+		for _, op := range pt.Elements(wsdl.NamespaceWSDL, "operation") {
+			if name, _ := op.Attr("name"); !seen[name] {
+				seen[name] = true
+				names = append(names, name)
 			}
-			return -1
-		}, name)
+		}
 	}
-	r, size := utf8.DecodeRuneInString(name)
-	return string(unicode.ToUpper(r)) + name[size:]
+	skip := map[string]bool{}
+	var skipped []string
+	for _, name := range names {
+		alone, err := defs.WithoutOperations(func(n string) bool { return n != name })
+		if err != nil {
+			return nil, nil, err
+		}
+		d, err := wsdl.Read(alone)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := model.Read(d); err != nil {
+			if !strings.Contains(err.Error(), "not supported yet") {
+				return nil, nil, fmt.Errorf("operation %s: %w", name, err)
+			}
+			skip[name] = true
+			skipped = append(skipped, name)
+		}
+	}
+	data, err := defs.WithoutOperations(func(n string) bool { return skip[n] })
+	return data, skipped, err
 }
