@@ -49,6 +49,8 @@ func RecordTypeOf(t *wire.Type) string {
 		return "xsd:base64Binary"
 	case wire.KindGUID:
 		return "ms:guid"
+	case wire.KindChar:
+		return "ms:char"
 	case wire.KindEnum:
 		return "enum:" + t.Name
 	case wire.KindComplex:

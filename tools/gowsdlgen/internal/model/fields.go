@@ -30,7 +30,9 @@ type TypedField struct {
 // types that can: gowsdl v0.5.0 makes xsd:decimal a float64, which loses the scale ASMX keeps (1.10
 // would come back as 1.1) and the digits beyond 17, and Microsoft's guid, which the SOAP-only view
 // turns into xsd:string (see plainGUIDs), a string no one validates.
-var runtimeTypes = map[Kind]string{KindDecimal: "xsd.Decimal", KindGUID: "xsd.GUID"}
+// ASMX's char, which the view turns into xsd:unsignedShort (plainGUIDs), is the runtime's xsd.Char, so
+// its number is not mistaken for an unsignedShort on GET/POST, where it travels as a character.
+var runtimeTypes = map[Kind]string{KindDecimal: "xsd.Decimal", KindGUID: "xsd.GUID", KindChar: "xsd.Char"}
 
 // RequiredFields lists the elements whose minOccurs is 1 (XML Schema's default) of the structs
 // gowsdl generates from a WSDL document's SOAP-only view, in document order; TypedFields lists

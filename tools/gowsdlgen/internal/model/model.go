@@ -52,7 +52,8 @@ const (
 var builtinKinds = map[string]Kind{
 	"string": KindString, "int": KindInt, "long": KindLong, "short": KindShort, "boolean": KindBoolean,
 	"double": KindDouble, "float": KindFloat, "dateTime": KindDateTime, "base64Binary": KindBase64,
-	"decimal": KindDecimal,
+	"decimal": KindDecimal, "byte": KindByte, "unsignedByte": KindUnsignedByte, "unsignedShort": KindUnsignedShort,
+	"unsignedInt": KindUnsignedInt, "unsignedLong": KindUnsignedLong,
 }
 
 // Type is a type of the contract.
@@ -163,9 +164,9 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 			case c.Is(wsdl.NamespaceXSD, "simpleType") && target == defs.TNS:
 				m.simpleTypes[name] = c
 			case c.Is(wsdl.NamespaceXSD, "import"), c.Is(wsdl.NamespaceXSD, "annotation"):
-			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType") && name == "guid":
+			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType") && (name == "guid" || name == "char"):
 			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType"):
-				return nil, notYet(defs.Data, c, "the Microsoft type %s (guid is the one carried)", name)
+				return nil, notYet(defs.Data, c, "the Microsoft type %s (guid and char are the ones carried)", name)
 			case target != defs.TNS && (c.Is(wsdl.NamespaceXSD, "element") || c.Is(wsdl.NamespaceXSD, "complexType") || c.Is(wsdl.NamespaceXSD, "simpleType")):
 				return nil, notYet(defs.Data, c, "a schema of another target namespace (%s: ASMX's RequestNamespace, ResponseNamespace or "+
 					"XmlType namespace)", target)
@@ -297,10 +298,13 @@ func (m *modeler) typeOf(n *wsdl.Node, attr string) (*Type, error) {
 		}
 		return m.builtin(q.Local, kind), nil
 	case wsdl.NamespaceMSTypes:
-		if q.Local != "guid" {
-			return nil, notYet(m.data, n, "type {%s}%s (guid is the one Microsoft type carried)", q.Space, q.Local)
+		switch q.Local {
+		case "guid":
+			return m.builtin(q.Local, KindGUID), nil
+		case "char":
+			return m.builtin(q.Local, KindChar), nil
 		}
-		return m.builtin(q.Local, KindGUID), nil
+		return nil, notYet(m.data, n, "type {%s}%s (guid and char are the Microsoft types carried)", q.Space, q.Local)
 	case m.defs.TNS:
 		return m.named(n, q.Local)
 	}

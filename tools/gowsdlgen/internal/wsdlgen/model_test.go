@@ -67,15 +67,15 @@ func TestGenerateRefusesOutsideTheSubset(t *testing.T) {
 		// What ASMX writes and the generator does not carry yet.
 		{"an XSD type ASMX writes through DataType", "s:anyURI", "s:int", "", nil, true,
 			`line 6: <s:element>: type xsd:anyURI is not supported yet`},
-		{"xsd:unsignedInt", "s:int", "s:unsignedInt", "", nil, true,
-			`line 8: <s:element>: type xsd:unsignedInt is not supported yet`},
-		{"a Microsoft type other than guid", "s1:char", "s:int", "", nil, true,
-			`line 6: <s:element>: type {http://microsoft.com/wsdl/types/}char (guid is the one Microsoft type carried) is not supported yet`},
-		{"a Microsoft schema type other than guid", "s:int", "s:int", "",
+		{"xsd:duration (ASMX writes it through DataType)", "s:int", "s:duration", "", nil, true,
+			`line 8: <s:element>: type xsd:duration is not supported yet`},
+		{"a Microsoft type other than guid and char", "s1:other", "s:int", "", nil, true,
+			`line 6: <s:element>: type {http://microsoft.com/wsdl/types/}other (guid and char are the Microsoft types carried) is not supported yet`},
+		{"a Microsoft schema type other than guid and char", "s:int", "s:int", "",
 			[]string{`</s:simpleType>
-    </s:schema>`, `</s:simpleType><s:simpleType name="char"><s:restriction base="s:unsignedShort" /></s:simpleType>
+    </s:schema>`, `</s:simpleType><s:simpleType name="other"><s:restriction base="s:unsignedShort" /></s:simpleType>
     </s:schema>`}, true,
-			`line 12: <s:simpleType>: the Microsoft type char (guid is the one carried) is not supported yet`},
+			`line 12: <s:simpleType>: the Microsoft type other (guid and char are the ones carried) is not supported yet`},
 		{"complexContent (a derived class)", "s:int", "tns:D",
 			`<s:complexType name="D"><s:complexContent><s:extension base="tns:D" /></s:complexContent></s:complexType>`, nil, true,
 			`line 9: <s:complexContent>: complexContent (a class derived from another, or an abstract base) is not supported yet`},

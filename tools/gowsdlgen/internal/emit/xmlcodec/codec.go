@@ -146,6 +146,9 @@ func (e *emitter) appendSimple(f *model.Field, goType, val, name string) error {
 	case model.KindGUID:
 		e.p("b = xmlwire.AppendGUID(b, %s, %s)", name, val)
 	default:
+		if e.appendSmall(f, val, name) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no simple encoding", f.Type.Name)
 	}
 	return nil
@@ -232,6 +235,9 @@ func (e *emitter) decodeSimple(f *model.Field, goType, target, label string) err
 	case model.KindGUID:
 		e.p("%s, err = r.ReadGUID(el, %s)", target, label)
 	default:
+		if e.decodeSmall(f, goType, target, label) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no simple decoding", f.Type.Name)
 	}
 	return nil
@@ -372,7 +378,10 @@ func (e *emitter) formConvert(t *model.Type, goType, name, item string) (string,
 	case model.KindBase64:
 		call = fmt.Sprintf("formwire.Base64(%s, %s, v)", name, item)
 	default:
-		return "", fmt.Errorf("type %s cannot be a form value", t.Name)
+		var ok bool
+		if call, conv, ok = formSmall(t, goType, name, item); !ok {
+			return "", fmt.Errorf("type %s cannot be a form value", t.Name)
+		}
 	}
 	if conv == "" {
 		e.p("x, err := %s", call)
@@ -387,6 +396,9 @@ func (e *emitter) formConvert(t *model.Type, goType, name, item string) (string,
 
 // formText is the expression of a simple value's form text.
 func formText(kind model.Kind, val string) string {
+	if text := formSmallText(kind, val); text != "" {
+		return text
+	}
 	return map[model.Kind]string{
 		model.KindString: val, model.KindEnum: val + ".wireText()",
 		model.KindInt: "formwire.FormatInt(int64(" + val + "))", model.KindLong: "formwire.FormatInt(int64(" + val + "))", model.KindShort: "formwire.FormatInt(int64(" + val + "))",

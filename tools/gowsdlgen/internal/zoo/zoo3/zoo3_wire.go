@@ -20,8 +20,18 @@ import (
 type SyncSoapServer interface {
 	// ListUnknownHeadersContext: SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
+	// GetSmallsContext: max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.
+	GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error)
+	// EchoSmallsContext: Returns the Smalls it was given.
+	EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error)
+	// UnsignedContext: Returns the five values it read, as text.
+	UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error)
+	// EchoCharContext: Returns the char it was given.
+	EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error)
 	// EchoSpanContext: Returns the TimeSpan it was given.
 	EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error)
+	// EchoSBytesContext: Returns the sbyte[] it was given (null gives null).
+	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
 	// DeletePerformanceContext: A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformanceContext(ctx context.Context, request *DeletePerformance) (*DeletePerformanceResponse, error)
 	// GetUrunContext: A lower-case operation and type name: returns urunBilgi { urunAdi = urun-{id}, adet = id, ürünKodu = K{id} }.
@@ -57,9 +67,34 @@ func (UnimplementedSyncSoapServer) ListUnknownHeadersContext(context.Context, *L
 	return nil, wire.Unimplemented("ListUnknownHeaders")
 }
 
+// GetSmallsContext answers that GetSmalls is not implemented.
+func (UnimplementedSyncSoapServer) GetSmallsContext(context.Context, *GetSmalls) (*GetSmallsResponse, error) {
+	return nil, wire.Unimplemented("GetSmalls")
+}
+
+// EchoSmallsContext answers that EchoSmalls is not implemented.
+func (UnimplementedSyncSoapServer) EchoSmallsContext(context.Context, *EchoSmalls) (*EchoSmallsResponse, error) {
+	return nil, wire.Unimplemented("EchoSmalls")
+}
+
+// UnsignedContext answers that Unsigned is not implemented.
+func (UnimplementedSyncSoapServer) UnsignedContext(context.Context, *Unsigned) (*UnsignedResponse, error) {
+	return nil, wire.Unimplemented("Unsigned")
+}
+
+// EchoCharContext answers that EchoChar is not implemented.
+func (UnimplementedSyncSoapServer) EchoCharContext(context.Context, *EchoChar) (*EchoCharResponse, error) {
+	return nil, wire.Unimplemented("EchoChar")
+}
+
 // EchoSpanContext answers that EchoSpan is not implemented.
 func (UnimplementedSyncSoapServer) EchoSpanContext(context.Context, *EchoSpan) (*EchoSpanResponse, error) {
 	return nil, wire.Unimplemented("EchoSpan")
+}
+
+// EchoSBytesContext answers that EchoSBytes is not implemented.
+func (UnimplementedSyncSoapServer) EchoSBytesContext(context.Context, *EchoSBytes) (*EchoSBytesResponse, error) {
+	return nil, wire.Unimplemented("EchoSBytes")
 }
 
 // DeletePerformanceContext answers that deletePerformance is not implemented.
@@ -100,7 +135,12 @@ func (UnimplementedSyncSoapServer) EchoMaybeContext(context.Context, *EchoMaybe)
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opListUnknownHeaders,
+	opGetSmalls,
+	opEchoSmalls,
+	opUnsigned,
+	opEchoChar,
 	opEchoSpan,
+	opEchoSBytes,
 	opDeletePerformance,
 	opGetUrun,
 	opListUrun,
@@ -135,6 +175,42 @@ func Bind(svc SyncSoapServer) wire.Bound {
 				resp = new(ListUnknownHeadersResponse)
 			}
 			return resp, nil
+		case *GetSmalls:
+			resp, err := svc.GetSmallsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetSmallsResponse)
+			}
+			return resp, nil
+		case *EchoSmalls:
+			resp, err := svc.EchoSmallsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoSmallsResponse)
+			}
+			return resp, nil
+		case *Unsigned:
+			resp, err := svc.UnsignedContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(UnsignedResponse)
+			}
+			return resp, nil
+		case *EchoChar:
+			resp, err := svc.EchoCharContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoCharResponse)
+			}
+			return resp, nil
 		case *EchoSpan:
 			resp, err := svc.EchoSpanContext(ctx, req)
 			if err != nil {
@@ -142,6 +218,15 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(EchoSpanResponse)
+			}
+			return resp, nil
+		case *EchoSBytes:
+			resp, err := svc.EchoSBytesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoSBytesResponse)
 			}
 			return resp, nil
 		case *DeletePerformance:
@@ -250,6 +335,337 @@ var opListUnknownHeaders = &wire.Operation{
 	},
 }
 
+var opGetSmalls = &wire.Operation{
+	Name:           "GetSmalls",
+	Doc:            "max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetSmalls", ResponseElement: "GetSmallsResponse",
+	Params: []wire.Field{
+		{Name: "max", Type: wire.TypeBoolean, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "GetSmallsResult", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Smalls",
+	NewRequest:  func() wire.Message { return new(GetSmalls) },
+	NewResponse: func() wire.Message { return new(GetSmallsResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetSmalls)
+		{
+			v, err := formwire.Param(form, "max")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Bool("max", formwire.Scalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.Max = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*GetSmalls)
+		form.Set("max", formwire.FormatBool(req.Max))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetSmallsResponse)
+		if v.GetSmallsResult == nil {
+			return b, false
+		}
+		return v.GetSmallsResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetSmallsResponse)
+		var err error
+		if el.Nil() {
+			v.GetSmallsResult = nil
+			err = r.Skip(el)
+		} else {
+			v.GetSmallsResult = new(Smalls)
+			err = v.GetSmallsResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetSmalls)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetSmallsResponse)
+		if v.GetSmallsResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.GetSmallsResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetSmallsResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.GetSmallsResult = nil
+		case tok.Opens('{'):
+			v.GetSmallsResult = new(Smalls)
+			err = v.GetSmallsResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opEchoSmalls = &wire.Operation{
+	Name:           "EchoSmalls",
+	Doc:            "Returns the Smalls it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "EchoSmalls", ResponseElement: "EchoSmallsResponse",
+	Params: []wire.Field{
+		{Name: "smalls", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoSmallsResult", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Smalls",
+	NewRequest:  func() wire.Message { return new(EchoSmalls) },
+	NewResponse: func() wire.Message { return new(EchoSmallsResponse) },
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoSmallsResponse)
+		if v.EchoSmallsResult == nil {
+			return b, false
+		}
+		return v.EchoSmallsResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoSmallsResponse)
+		var err error
+		if el.Nil() {
+			v.EchoSmallsResult = nil
+			err = r.Skip(el)
+		} else {
+			v.EchoSmallsResult = new(Smalls)
+			err = v.EchoSmallsResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoSmalls)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoSmallsResponse)
+		if v.EchoSmallsResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.EchoSmallsResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoSmallsResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.EchoSmallsResult = nil
+		case tok.Opens('{'):
+			v.EchoSmallsResult = new(Smalls)
+			err = v.EchoSmallsResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opUnsigned = &wire.Operation{
+	Name:           "Unsigned",
+	Doc:            "Returns the five values it read, as text.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Unsigned", ResponseElement: "UnsignedResponse",
+	Params: []wire.Field{
+		{Name: "b", Type: wire.TypeUnsignedByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "sb", Type: wire.TypeByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "us", Type: wire.TypeUnsignedShort, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "ui", Type: wire.TypeUnsignedInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "ul", Type: wire.TypeUnsignedLong, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "UnsignedResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Unsigned) },
+	NewResponse: func() wire.Message { return new(UnsignedResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Unsigned)
+		{
+			v, err := formwire.Param(form, "b")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("b", formwire.Scalar, v, "unsignedByte", 8)
+			if err != nil {
+				return nil, err
+			}
+			x := byte(n)
+			req.B = x
+		}
+		{
+			v, err := formwire.Param(form, "sb")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("sb", formwire.Scalar, v, "byte", 8)
+			if err != nil {
+				return nil, err
+			}
+			x := int8(n)
+			req.Sb = x
+		}
+		{
+			v, err := formwire.Param(form, "us")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("us", formwire.Scalar, v, "unsignedShort", 16)
+			if err != nil {
+				return nil, err
+			}
+			x := uint16(n)
+			req.Us = x
+		}
+		{
+			v, err := formwire.Param(form, "ui")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("ui", formwire.Scalar, v, "unsignedInt", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := uint32(n)
+			req.Ui = x
+		}
+		{
+			v, err := formwire.Param(form, "ul")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("ul", formwire.Scalar, v, "unsignedLong", 64)
+			if err != nil {
+				return nil, err
+			}
+			x := uint64(n)
+			req.Ul = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Unsigned)
+		form.Set("b", formwire.FormatUint(uint64(req.B)))
+		form.Set("sb", formwire.FormatInt(int64(req.Sb)))
+		form.Set("us", formwire.FormatUint(uint64(req.Us)))
+		form.Set("ui", formwire.FormatUint(uint64(req.Ui)))
+		form.Set("ul", formwire.FormatUint(uint64(req.Ul)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*UnsignedResponse)
+		return xmlwire.AppendEscaped(b, v.UnsignedResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*UnsignedResponse)
+		var err error
+		v.UnsignedResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Unsigned)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*UnsignedResponse)
+		b = jsonwire.AppendString(b, v.UnsignedResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*UnsignedResponse)
+		var err error
+		v.UnsignedResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opEchoChar = &wire.Operation{
+	Name:           "EchoChar",
+	Doc:            "Returns the char it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoChar", ResponseElement: "EchoCharResponse",
+	Params: []wire.Field{
+		{Name: "c", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoCharResult", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "char",
+	NewRequest:  func() wire.Message { return new(EchoChar) },
+	NewResponse: func() wire.Message { return new(EchoCharResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoChar)
+		{
+			v, err := formwire.Param(form, "c")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Char("c", formwire.Scalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.C = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoChar)
+		form.Set("c", formwire.FormatChar(req.C))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoCharResponse)
+		return v.EchoCharResult.AppendText(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoCharResponse)
+		var err error
+		var text string
+		if text, err = r.Text(el, "result"); err == nil {
+			v.EchoCharResult, err = xsd.CharValue("result", text)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoChar)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoCharResponse)
+		b = xsd.AppendUint(b, uint64(v.EchoCharResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoCharResponse)
+		var err error
+		{
+			var n uint64
+			n, err = jsonwire.Unsigned(tok, "result", "char", 16)
+			v.EchoCharResult = xsd.Char(n)
+		}
+		return err
+	},
+}
+
 var opEchoSpan = &wire.Operation{
 	Name:           "EchoSpan",
 	Doc:            "Returns the TimeSpan it was given.",
@@ -308,6 +724,94 @@ var opEchoSpan = &wire.Operation{
 			err = v.EchoSpanResult.DecodeJSON(r)
 		default:
 			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opEchoSBytes = &wire.Operation{
+	Name:           "EchoSBytes",
+	Doc:            "Returns the sbyte[] it was given (null gives null).",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoSBytes", ResponseElement: "EchoSBytesResponse",
+	Params: []wire.Field{
+		{Name: "data", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoSBytesResult", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "ArrayOfByte",
+	NewRequest:  func() wire.Message { return new(EchoSBytes) },
+	NewResponse: func() wire.Message { return new(EchoSBytesResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoSBytes)
+		{
+			values := form.Values("data")
+			list := &ArrayOfByte{Byte: make([]int8, 0, len(values))}
+			for i, v := range values {
+				n, err := formwire.Int("data", i, v, "byte", 8)
+				if err != nil {
+					return nil, err
+				}
+				x := int8(n)
+				list.Byte = append(list.Byte, x)
+			}
+			req.Data = list
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoSBytes)
+		if req.Data != nil {
+			for _, item := range req.Data.Byte {
+				form.Add("data", formwire.FormatInt(int64(item)))
+			}
+		}
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoSBytesResponse)
+		if v.EchoSBytesResult == nil {
+			return b, false
+		}
+		return v.EchoSBytesResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoSBytesResponse)
+		var err error
+		if el.Nil() {
+			v.EchoSBytesResult = nil
+			err = r.Skip(el)
+		} else {
+			v.EchoSBytesResult = new(ArrayOfByte)
+			err = v.EchoSBytesResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoSBytes)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoSBytesResponse)
+		if v.EchoSBytesResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.EchoSBytesResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoSBytesResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.EchoSBytesResult = nil
+		case tok.Opens('['):
+			v.EchoSBytesResult = new(ArrayOfByte)
+			err = v.EchoSBytesResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an array", tok)
 		}
 		return err
 	},
@@ -761,12 +1265,26 @@ var opEchoMaybe = &wire.Operation{
 // The descriptors of the contract's named types, for documentation, samples and tooling.
 var (
 	typeTimeSpan         = &wire.Type{Name: "TimeSpan", Kind: wire.KindComplex}
+	typeArrayOfByte      = &wire.Type{Name: "ArrayOfByte", Kind: wire.KindArray}
+	typeSmalls           = &wire.Type{Name: "Smalls", Kind: wire.KindComplex}
 	typeUrunBilgi        = &wire.Type{Name: "urunBilgi", Kind: wire.KindComplex}
 	typeArrayOfUrunBilgi = &wire.Type{Name: "ArrayOfUrunBilgi", Kind: wire.KindArray}
 )
 
 func init() {
 	typeTimeSpan.Fields = []wire.Field{}
+	typeArrayOfByte.Item = &wire.Field{Name: "byte", Type: wire.TypeByte, MinOccurs: 0, MaxOccurs: -1, Nillable: false}
+	typeSmalls.Fields = []wire.Field{
+		{Name: "B", Type: wire.TypeUnsignedByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "SB", Type: wire.TypeByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "US", Type: wire.TypeUnsignedShort, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "UI", Type: wire.TypeUnsignedInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "UL", Type: wire.TypeUnsignedLong, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "C", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "Span", Type: typeTimeSpan, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "Bytes", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "SBytes", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
 	typeUrunBilgi.Fields = []wire.Field{
 		{Name: "urunAdi", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "adet", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
@@ -844,6 +1362,658 @@ func (v *ListUnknownHeaders) DecodeJSON(r *jsonwire.Reader) error {
 	}
 	if ok {
 		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetSmalls in schema order.
+func (v *GetSmalls) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendBool(b, "max", v.Max)
+	return b
+}
+
+// DecodeXML reads the elements of GetSmalls, in any order, skipping unknown ones as ASMX does.
+func (v *GetSmalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("max"):
+			if seen[0] {
+				return xsd.Duplicate("parameter max")
+			}
+			seen[0] = true
+			v.Max, err = r.ReadBool(el, "parameter max")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("max") {
+		return r.WrongNamespace("max")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetSmallsResponse in schema order.
+func (v *GetSmallsResponse) AppendXML(b []byte) []byte {
+	if v.GetSmallsResult != nil {
+		b = xmlwire.AppendComplex(b, "GetSmallsResult", v.GetSmallsResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of GetSmallsResponse, in any order, skipping unknown ones as ASMX does.
+func (v *GetSmallsResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("GetSmallsResult"):
+			if seen[0] {
+				return xsd.Duplicate("element GetSmallsResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.GetSmallsResult = nil
+				err = r.Skip(el)
+			} else {
+				v.GetSmallsResult = new(Smalls)
+				err = v.GetSmallsResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("GetSmallsResult") {
+		return r.WrongNamespace("GetSmallsResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetSmalls as a JSON object, keys in schema order.
+func (v *GetSmalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"max\":"...)
+	b = xsd.AppendBool(b, v.Max)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetSmalls after its opening '{'.
+func (v *GetSmalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "max":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Max, err = jsonwire.Bool(tok, "parameter max")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("max")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSmalls in schema order.
+func (v *EchoSmalls) AppendXML(b []byte) []byte {
+	if v.Smalls != nil {
+		b = xmlwire.AppendComplex(b, "smalls", v.Smalls)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSmalls, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSmalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("smalls"):
+			if seen[0] {
+				return xsd.Duplicate("parameter smalls")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Smalls = nil
+				err = r.Skip(el)
+			} else {
+				v.Smalls = new(Smalls)
+				err = v.Smalls.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("smalls") {
+		return r.WrongNamespace("smalls")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSmallsResponse in schema order.
+func (v *EchoSmallsResponse) AppendXML(b []byte) []byte {
+	if v.EchoSmallsResult != nil {
+		b = xmlwire.AppendComplex(b, "EchoSmallsResult", v.EchoSmallsResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSmallsResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSmallsResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoSmallsResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoSmallsResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoSmallsResult = nil
+				err = r.Skip(el)
+			} else {
+				v.EchoSmallsResult = new(Smalls)
+				err = v.EchoSmallsResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoSmallsResult") {
+		return r.WrongNamespace("EchoSmallsResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoSmalls as a JSON object, keys in schema order.
+func (v *EchoSmalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"smalls\":"...)
+	if v.Smalls == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Smalls.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoSmalls after its opening '{'.
+func (v *EchoSmalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "smalls":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Smalls = nil
+			case tok.Opens('{'):
+				v.Smalls = new(Smalls)
+				err = v.Smalls.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("parameter smalls", "an object", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("smalls")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Unsigned in schema order.
+func (v *Unsigned) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "b")
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = xmlwire.AppendEnd(b, "b")
+	b = xmlwire.AppendInt(b, "sb", int64(v.Sb))
+	b = xmlwire.AppendStart(b, "us")
+	b = xsd.AppendUint(b, uint64(v.Us))
+	b = xmlwire.AppendEnd(b, "us")
+	b = xmlwire.AppendStart(b, "ui")
+	b = xsd.AppendUint(b, uint64(v.Ui))
+	b = xmlwire.AppendEnd(b, "ui")
+	b = xmlwire.AppendStart(b, "ul")
+	b = xsd.AppendUint(b, uint64(v.Ul))
+	b = xmlwire.AppendEnd(b, "ul")
+	return b
+}
+
+// DecodeXML reads the elements of Unsigned, in any order, skipping unknown ones as ASMX does.
+func (v *Unsigned) DecodeXML(r *xmlwire.Reader) error {
+	var seen [5]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("b"):
+			if seen[0] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter b"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter b", "unsignedByte", text, 8)
+				v.B = byte(n)
+			}
+		case el.Is("sb"):
+			if seen[1] {
+				return xsd.Duplicate("parameter sb")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter sb", "byte", 8)
+			v.Sb = int8(n)
+		case el.Is("us"):
+			if seen[2] {
+				return xsd.Duplicate("parameter us")
+			}
+			seen[2] = true
+			var text string
+			if text, err = r.Text(el, "parameter us"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter us", "unsignedShort", text, 16)
+				v.Us = uint16(n)
+			}
+		case el.Is("ui"):
+			if seen[3] {
+				return xsd.Duplicate("parameter ui")
+			}
+			seen[3] = true
+			var text string
+			if text, err = r.Text(el, "parameter ui"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter ui", "unsignedInt", text, 32)
+				v.Ui = uint32(n)
+			}
+		case el.Is("ul"):
+			if seen[4] {
+				return xsd.Duplicate("parameter ul")
+			}
+			seen[4] = true
+			var text string
+			if text, err = r.Text(el, "parameter ul"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter ul", "unsignedLong", text, 64)
+				v.Ul = uint64(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	if !seen[1] && r.Misplaced("sb") {
+		return r.WrongNamespace("sb")
+	}
+	if !seen[2] && r.Misplaced("us") {
+		return r.WrongNamespace("us")
+	}
+	if !seen[3] && r.Misplaced("ui") {
+		return r.WrongNamespace("ui")
+	}
+	if !seen[4] && r.Misplaced("ul") {
+		return r.WrongNamespace("ul")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of UnsignedResponse in schema order.
+func (v *UnsignedResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "UnsignedResult", v.UnsignedResult)
+	return b
+}
+
+// DecodeXML reads the elements of UnsignedResponse, in any order, skipping unknown ones as ASMX does.
+func (v *UnsignedResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("UnsignedResult"):
+			if seen[0] {
+				return xsd.Duplicate("element UnsignedResult")
+			}
+			seen[0] = true
+			v.UnsignedResult, err = r.Text(el, "element UnsignedResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("UnsignedResult") {
+		return r.WrongNamespace("UnsignedResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Unsigned as a JSON object, keys in schema order.
+func (v *Unsigned) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"b\":"...)
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = append(b, ",\"sb\":"...)
+	b = xsd.AppendInt(b, int64(v.Sb))
+	b = append(b, ",\"us\":"...)
+	b = xsd.AppendUint(b, uint64(v.Us))
+	b = append(b, ",\"ui\":"...)
+	b = xsd.AppendUint(b, uint64(v.Ui))
+	b = append(b, ",\"ul\":"...)
+	b = xsd.AppendUint(b, uint64(v.Ul))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Unsigned after its opening '{'.
+func (v *Unsigned) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [5]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "b":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter b", "unsignedByte", 8)
+				v.B = byte(n)
+			}
+		case "sb":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter sb", "byte", 8)
+				v.Sb = int8(n)
+			}
+		case "us":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter us", "unsignedShort", 16)
+				v.Us = uint16(n)
+			}
+		case "ui":
+			if seen[3] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter ui", "unsignedInt", 32)
+				v.Ui = uint32(n)
+			}
+		case "ul":
+			if seen[4] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter ul", "unsignedLong", 64)
+				v.Ul = uint64(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("b")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("sb")
+	}
+	if !seen[2] {
+		return jsonwire.MissingParameter("us")
+	}
+	if !seen[3] {
+		return jsonwire.MissingParameter("ui")
+	}
+	if !seen[4] {
+		return jsonwire.MissingParameter("ul")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoChar in schema order.
+func (v *EchoChar) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "c")
+	b = v.C.AppendText(b)
+	b = xmlwire.AppendEnd(b, "c")
+	return b
+}
+
+// DecodeXML reads the elements of EchoChar, in any order, skipping unknown ones as ASMX does.
+func (v *EchoChar) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("c"):
+			if seen[0] {
+				return xsd.Duplicate("parameter c")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter c"); err == nil {
+				v.C, err = xsd.CharValue("parameter c", text)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("c") {
+		return r.WrongNamespace("c")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoCharResponse in schema order.
+func (v *EchoCharResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "EchoCharResult")
+	b = v.EchoCharResult.AppendText(b)
+	b = xmlwire.AppendEnd(b, "EchoCharResult")
+	return b
+}
+
+// DecodeXML reads the elements of EchoCharResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoCharResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoCharResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoCharResult")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element EchoCharResult"); err == nil {
+				v.EchoCharResult, err = xsd.CharValue("element EchoCharResult", text)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoCharResult") {
+		return r.WrongNamespace("EchoCharResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoChar as a JSON object, keys in schema order.
+func (v *EchoChar) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"c\":"...)
+	b = xsd.AppendUint(b, uint64(v.C))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoChar after its opening '{'.
+func (v *EchoChar) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "c":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter c", "char", 16)
+				v.C = xsd.Char(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("c")
 	}
 	return nil
 }
@@ -989,6 +2159,151 @@ func (v *EchoSpan) DecodeJSON(r *jsonwire.Reader) error {
 	}
 	if !seen[0] {
 		return jsonwire.MissingParameter("span")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSBytes in schema order.
+func (v *EchoSBytes) AppendXML(b []byte) []byte {
+	if v.Data != nil {
+		b = xmlwire.AppendComplex(b, "data", v.Data)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSBytes, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSBytes) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("data"):
+			if seen[0] {
+				return xsd.Duplicate("parameter data")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Data = nil
+				err = r.Skip(el)
+			} else {
+				v.Data = new(ArrayOfByte)
+				err = v.Data.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("data") {
+		return r.WrongNamespace("data")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSBytesResponse in schema order.
+func (v *EchoSBytesResponse) AppendXML(b []byte) []byte {
+	if v.EchoSBytesResult != nil {
+		b = xmlwire.AppendComplex(b, "EchoSBytesResult", v.EchoSBytesResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSBytesResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSBytesResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoSBytesResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoSBytesResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoSBytesResult = nil
+				err = r.Skip(el)
+			} else {
+				v.EchoSBytesResult = new(ArrayOfByte)
+				err = v.EchoSBytesResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoSBytesResult") {
+		return r.WrongNamespace("EchoSBytesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoSBytes as a JSON object, keys in schema order.
+func (v *EchoSBytes) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"data\":"...)
+	if v.Data == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Data.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoSBytes after its opening '{'.
+func (v *EchoSBytes) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "data":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Data = nil
+			case tok.Opens('['):
+				v.Data = new(ArrayOfByte)
+				err = v.Data.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("parameter data", "an array", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("data")
 	}
 	return nil
 }
@@ -1856,6 +3171,413 @@ func (v *TimeSpan) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of ArrayOfByte in schema order.
+func (v *ArrayOfByte) AppendXML(b []byte) []byte {
+	for _, item := range v.Byte {
+		b = xmlwire.AppendInt(b, "byte", int64(item))
+	}
+	return b
+}
+
+// DecodeXML reads the elements of ArrayOfByte, in any order, skipping unknown ones as ASMX does.
+func (v *ArrayOfByte) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("byte"):
+			seen[0] = true
+			{
+				var item int8
+				var n int64
+				n, err = r.ReadInt(el, "element byte", "byte", 8)
+				item = int8(n)
+				v.Byte = append(v.Byte, item)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("byte") {
+		return r.WrongNamespace("byte")
+	}
+	return nil
+}
+
+// AppendJSON appends ArrayOfByte as a JSON array.
+func (v *ArrayOfByte) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Byte {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = xsd.AppendInt(b, int64(item))
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfByte after its opening '['.
+func (v *ArrayOfByte) DecodeJSON(r *jsonwire.Reader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item int8
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "item of ArrayOfByte", "byte", 8)
+			item = int8(n)
+		}
+		if err != nil {
+			return err
+		}
+		v.Byte = append(v.Byte, item)
+	}
+}
+
+// AppendXML appends the elements of Smalls in schema order.
+func (v *Smalls) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "B")
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = xmlwire.AppendEnd(b, "B")
+	b = xmlwire.AppendInt(b, "SB", int64(v.SB))
+	b = xmlwire.AppendStart(b, "US")
+	b = xsd.AppendUint(b, uint64(v.US))
+	b = xmlwire.AppendEnd(b, "US")
+	b = xmlwire.AppendStart(b, "UI")
+	b = xsd.AppendUint(b, uint64(v.UI))
+	b = xmlwire.AppendEnd(b, "UI")
+	b = xmlwire.AppendStart(b, "UL")
+	b = xsd.AppendUint(b, uint64(v.UL))
+	b = xmlwire.AppendEnd(b, "UL")
+	b = xmlwire.AppendStart(b, "C")
+	b = v.C.AppendText(b)
+	b = xmlwire.AppendEnd(b, "C")
+	if v.Span != nil {
+		b = xmlwire.AppendComplex(b, "Span", v.Span)
+	}
+	if v.Bytes != nil {
+		b = xmlwire.AppendBase64(b, "Bytes", v.Bytes)
+	}
+	if v.SBytes != nil {
+		b = xmlwire.AppendComplex(b, "SBytes", v.SBytes)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of Smalls, in any order, skipping unknown ones as ASMX does.
+func (v *Smalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [9]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("B"):
+			if seen[0] {
+				return xsd.Duplicate("element B")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element B"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element B", "unsignedByte", text, 8)
+				v.B = byte(n)
+			}
+		case el.Is("SB"):
+			if seen[1] {
+				return xsd.Duplicate("element SB")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element SB", "byte", 8)
+			v.SB = int8(n)
+		case el.Is("US"):
+			if seen[2] {
+				return xsd.Duplicate("element US")
+			}
+			seen[2] = true
+			var text string
+			if text, err = r.Text(el, "element US"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element US", "unsignedShort", text, 16)
+				v.US = uint16(n)
+			}
+		case el.Is("UI"):
+			if seen[3] {
+				return xsd.Duplicate("element UI")
+			}
+			seen[3] = true
+			var text string
+			if text, err = r.Text(el, "element UI"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element UI", "unsignedInt", text, 32)
+				v.UI = uint32(n)
+			}
+		case el.Is("UL"):
+			if seen[4] {
+				return xsd.Duplicate("element UL")
+			}
+			seen[4] = true
+			var text string
+			if text, err = r.Text(el, "element UL"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element UL", "unsignedLong", text, 64)
+				v.UL = uint64(n)
+			}
+		case el.Is("C"):
+			if seen[5] {
+				return xsd.Duplicate("element C")
+			}
+			seen[5] = true
+			var text string
+			if text, err = r.Text(el, "element C"); err == nil {
+				v.C, err = xsd.CharValue("element C", text)
+			}
+		case el.Is("Span"):
+			if seen[6] {
+				return xsd.Duplicate("element Span")
+			}
+			seen[6] = true
+			if el.Nil() {
+				v.Span = nil
+				err = r.Skip(el)
+			} else {
+				v.Span = new(TimeSpan)
+				err = v.Span.DecodeXML(r)
+			}
+		case el.Is("Bytes"):
+			if seen[7] {
+				return xsd.Duplicate("element Bytes")
+			}
+			seen[7] = true
+			if el.Nil() {
+				v.Bytes = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "element Bytes")
+				v.Bytes = x
+			}
+		case el.Is("SBytes"):
+			if seen[8] {
+				return xsd.Duplicate("element SBytes")
+			}
+			seen[8] = true
+			if el.Nil() {
+				v.SBytes = nil
+				err = r.Skip(el)
+			} else {
+				v.SBytes = new(ArrayOfByte)
+				err = v.SBytes.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("B") {
+		return r.WrongNamespace("B")
+	}
+	if !seen[1] && r.Misplaced("SB") {
+		return r.WrongNamespace("SB")
+	}
+	if !seen[2] && r.Misplaced("US") {
+		return r.WrongNamespace("US")
+	}
+	if !seen[3] && r.Misplaced("UI") {
+		return r.WrongNamespace("UI")
+	}
+	if !seen[4] && r.Misplaced("UL") {
+		return r.WrongNamespace("UL")
+	}
+	if !seen[5] && r.Misplaced("C") {
+		return r.WrongNamespace("C")
+	}
+	if !seen[6] && r.Misplaced("Span") {
+		return r.WrongNamespace("Span")
+	}
+	if !seen[7] && r.Misplaced("Bytes") {
+		return r.WrongNamespace("Bytes")
+	}
+	if !seen[8] && r.Misplaced("SBytes") {
+		return r.WrongNamespace("SBytes")
+	}
+	return nil
+}
+
+// AppendJSON appends Smalls as a JSON object, keys in schema order.
+func (v *Smalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"B\":"...)
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = append(b, ",\"SB\":"...)
+	b = xsd.AppendInt(b, int64(v.SB))
+	b = append(b, ",\"US\":"...)
+	b = xsd.AppendUint(b, uint64(v.US))
+	b = append(b, ",\"UI\":"...)
+	b = xsd.AppendUint(b, uint64(v.UI))
+	b = append(b, ",\"UL\":"...)
+	b = xsd.AppendUint(b, uint64(v.UL))
+	b = append(b, ",\"C\":"...)
+	b = xsd.AppendUint(b, uint64(v.C))
+	b = append(b, ",\"Span\":"...)
+	if v.Span == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Span.AppendJSON(b)
+	}
+	b = append(b, ",\"Bytes\":"...)
+	b = jsonwire.AppendBase64(b, v.Bytes)
+	b = append(b, ",\"SBytes\":"...)
+	if v.SBytes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.SBytes.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Smalls after its opening '{'.
+func (v *Smalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [9]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "B":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element B", "unsignedByte", 8)
+				v.B = byte(n)
+			}
+		case "SB":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element SB", "byte", 8)
+				v.SB = int8(n)
+			}
+		case "US":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element US", "unsignedShort", 16)
+				v.US = uint16(n)
+			}
+		case "UI":
+			if seen[3] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element UI", "unsignedInt", 32)
+				v.UI = uint32(n)
+			}
+		case "UL":
+			if seen[4] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element UL", "unsignedLong", 64)
+				v.UL = uint64(n)
+			}
+		case "C":
+			if seen[5] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[5] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element C", "char", 16)
+				v.C = xsd.Char(n)
+			}
+		case "Span":
+			if seen[6] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[6] = true
+			switch {
+			case tok.IsNull():
+				v.Span = nil
+			case tok.Opens('{'):
+				v.Span = new(TimeSpan)
+				err = v.Span.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element Span", "an object", tok)
+			}
+		case "Bytes":
+			if seen[7] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[7] = true
+			v.Bytes, err = jsonwire.Base64(tok, "element Bytes")
+		case "SBytes":
+			if seen[8] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[8] = true
+			switch {
+			case tok.IsNull():
+				v.SBytes = nil
+			case tok.Opens('['):
+				v.SBytes = new(ArrayOfByte)
+				err = v.SBytes.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element SBytes", "an array", tok)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AppendXML appends the elements of urunBilgi in schema order.
 func (v *UrunBilgi) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "urunAdi", v.UrunAdi)
@@ -2091,6 +3813,62 @@ func (c *SyncSoapClient) ListUnknownHeaders(request *ListUnknownHeaders) (*ListU
 	return c.ListUnknownHeadersContext(context.Background(), request)
 }
 
+// GetSmallsContext calls GetSmalls.
+func (c *SyncSoapClient) GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error) {
+	response := new(GetSmallsResponse)
+	if err := c.Invoker.Invoke(ctx, opGetSmalls, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// GetSmalls is GetSmallsContext without a context.
+func (c *SyncSoapClient) GetSmalls(request *GetSmalls) (*GetSmallsResponse, error) {
+	return c.GetSmallsContext(context.Background(), request)
+}
+
+// EchoSmallsContext calls EchoSmalls.
+func (c *SyncSoapClient) EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error) {
+	response := new(EchoSmallsResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoSmalls, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoSmalls is EchoSmallsContext without a context.
+func (c *SyncSoapClient) EchoSmalls(request *EchoSmalls) (*EchoSmallsResponse, error) {
+	return c.EchoSmallsContext(context.Background(), request)
+}
+
+// UnsignedContext calls Unsigned.
+func (c *SyncSoapClient) UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error) {
+	response := new(UnsignedResponse)
+	if err := c.Invoker.Invoke(ctx, opUnsigned, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Unsigned is UnsignedContext without a context.
+func (c *SyncSoapClient) Unsigned(request *Unsigned) (*UnsignedResponse, error) {
+	return c.UnsignedContext(context.Background(), request)
+}
+
+// EchoCharContext calls EchoChar.
+func (c *SyncSoapClient) EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error) {
+	response := new(EchoCharResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoChar, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoChar is EchoCharContext without a context.
+func (c *SyncSoapClient) EchoChar(request *EchoChar) (*EchoCharResponse, error) {
+	return c.EchoCharContext(context.Background(), request)
+}
+
 // EchoSpanContext calls EchoSpan.
 func (c *SyncSoapClient) EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error) {
 	response := new(EchoSpanResponse)
@@ -2103,6 +3881,20 @@ func (c *SyncSoapClient) EchoSpanContext(ctx context.Context, request *EchoSpan)
 // EchoSpan is EchoSpanContext without a context.
 func (c *SyncSoapClient) EchoSpan(request *EchoSpan) (*EchoSpanResponse, error) {
 	return c.EchoSpanContext(context.Background(), request)
+}
+
+// EchoSBytesContext calls EchoSBytes.
+func (c *SyncSoapClient) EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error) {
+	response := new(EchoSBytesResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoSBytes, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoSBytes is EchoSBytesContext without a context.
+func (c *SyncSoapClient) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error) {
+	return c.EchoSBytesContext(context.Background(), request)
 }
 
 // DeletePerformanceContext calls deletePerformance.
@@ -2216,7 +4008,85 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:element name="GetSmalls">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="max" type="s:boolean" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Smalls">
+        <s:sequence>
+          <s:element minOccurs="1" maxOccurs="1" name="B" type="s:unsignedByte" />
+          <s:element minOccurs="1" maxOccurs="1" name="SB" type="s:byte" />
+          <s:element minOccurs="1" maxOccurs="1" name="US" type="s:unsignedShort" />
+          <s:element minOccurs="1" maxOccurs="1" name="UI" type="s:unsignedInt" />
+          <s:element minOccurs="1" maxOccurs="1" name="UL" type="s:unsignedLong" />
+          <s:element minOccurs="1" maxOccurs="1" name="C" type="s2:char" />
+          <s:element minOccurs="1" maxOccurs="1" name="Span" type="tns:TimeSpan" />
+          <s:element minOccurs="0" maxOccurs="1" name="Bytes" type="s:base64Binary" />
+          <s:element minOccurs="0" maxOccurs="1" name="SBytes" type="tns:ArrayOfByte" />
+        </s:sequence>
+      </s:complexType>
       <s:complexType name="TimeSpan" />
+      <s:complexType name="ArrayOfByte">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="byte" type="s:byte" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="GetSmallsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="GetSmallsResult" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSmalls">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="smalls" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSmallsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoSmallsResult" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Unsigned">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:unsignedByte" />
+            <s:element minOccurs="1" maxOccurs="1" name="sb" type="s:byte" />
+            <s:element minOccurs="1" maxOccurs="1" name="us" type="s:unsignedShort" />
+            <s:element minOccurs="1" maxOccurs="1" name="ui" type="s:unsignedInt" />
+            <s:element minOccurs="1" maxOccurs="1" name="ul" type="s:unsignedLong" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="UnsignedResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="UnsignedResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoChar">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="c" type="s2:char" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoCharResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoCharResult" type="s2:char" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="EchoSpan">
         <s:complexType>
           <s:sequence>
@@ -2228,6 +4098,20 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
         <s:complexType>
           <s:sequence>
             <s:element minOccurs="1" maxOccurs="1" name="EchoSpanResult" type="tns:TimeSpan" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSBytes">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="data" type="tns:ArrayOfByte" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSBytesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoSBytesResult" type="tns:ArrayOfByte" />
           </s:sequence>
         </s:complexType>
       </s:element>
@@ -2332,15 +4216,30 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       </s:element>
       <s:element name="string" nillable="true" type="s:string" />
       <s:element name="int" type="s:int" />
+      <s:element name="Smalls" nillable="true" type="tns:Smalls" />
+      <s:element name="char" type="s2:char" />
+      <s:element name="ArrayOfByte" nillable="true" type="tns:ArrayOfByte" />
       <s:element name="urunBilgi" nillable="true" type="tns:urunBilgi" />
       <s:element name="ArrayOfUrunBilgi" nillable="true" type="tns:ArrayOfUrunBilgi" />
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="urn:items">
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="http://microsoft.com/wsdl/types/">
+      <s:simpleType name="char">
+        <s:restriction base="s:unsignedShort" />
+      </s:simpleType>
     </s:schema>
     <s:schema targetNamespace="http://localhost:8080/zoo3/v1/AbstractTypes">
       <s:import namespace="http://schemas.xmlsoap.org/soap/encoding/" />
+      <s:complexType name="StringArray">
+        <s:complexContent mixed="false">
+          <s:restriction base="soapenc:Array">
+            <s:sequence>
+              <s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" />
+            </s:sequence>
+          </s:restriction>
+        </s:complexContent>
+      </s:complexType>
     </s:schema>
   </wsdl:types>
   <wsdl:message name="WhoAmIAuthHeader">
@@ -2367,11 +4266,41 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersSoapOut">
     <wsdl:part name="parameters" element="tns:ListUnknownHeadersResponse" />
   </wsdl:message>
+  <wsdl:message name="GetSmallsSoapIn">
+    <wsdl:part name="parameters" element="tns:GetSmalls" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsSoapOut">
+    <wsdl:part name="parameters" element="tns:GetSmallsResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoSmallsSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoSmalls" />
+  </wsdl:message>
+  <wsdl:message name="EchoSmallsSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoSmallsResponse" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedSoapIn">
+    <wsdl:part name="parameters" element="tns:Unsigned" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedSoapOut">
+    <wsdl:part name="parameters" element="tns:UnsignedResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoChar" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoCharResponse" />
+  </wsdl:message>
   <wsdl:message name="EchoSpanSoapIn">
     <wsdl:part name="parameters" element="tns:EchoSpan" />
   </wsdl:message>
   <wsdl:message name="EchoSpanSoapOut">
     <wsdl:part name="parameters" element="tns:EchoSpanResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoSBytes" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoSBytesResponse" />
   </wsdl:message>
   <wsdl:message name="deletePerformanceSoapIn">
     <wsdl:part name="parameters" element="tns:deletePerformance" />
@@ -2416,6 +4345,34 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersHttpGetOut">
     <wsdl:part name="Body" element="tns:string" />
   </wsdl:message>
+  <wsdl:message name="GetSmallsHttpGetIn">
+    <wsdl:part name="max" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpGetOut">
+    <wsdl:part name="Body" element="tns:Smalls" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpGetIn">
+    <wsdl:part name="b" type="s:string" />
+    <wsdl:part name="sb" type="s:string" />
+    <wsdl:part name="us" type="s:string" />
+    <wsdl:part name="ui" type="s:string" />
+    <wsdl:part name="ul" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpGetIn">
+    <wsdl:part name="c" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpGetOut">
+    <wsdl:part name="Body" element="tns:char" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpGetIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpGetOut">
+    <wsdl:part name="Body" element="tns:ArrayOfByte" />
+  </wsdl:message>
   <wsdl:message name="deletePerformanceHttpGetIn">
     <wsdl:part name="performanceId" type="s:string" />
   </wsdl:message>
@@ -2451,6 +4408,34 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersHttpPostIn" />
   <wsdl:message name="ListUnknownHeadersHttpPostOut">
     <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpPostIn">
+    <wsdl:part name="max" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpPostOut">
+    <wsdl:part name="Body" element="tns:Smalls" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpPostIn">
+    <wsdl:part name="b" type="s:string" />
+    <wsdl:part name="sb" type="s:string" />
+    <wsdl:part name="us" type="s:string" />
+    <wsdl:part name="ui" type="s:string" />
+    <wsdl:part name="ul" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpPostIn">
+    <wsdl:part name="c" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpPostOut">
+    <wsdl:part name="Body" element="tns:char" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpPostIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpPostOut">
+    <wsdl:part name="Body" element="tns:ArrayOfByte" />
   </wsdl:message>
   <wsdl:message name="deletePerformanceHttpPostIn">
     <wsdl:part name="performanceId" type="s:string" />
@@ -2490,10 +4475,35 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <wsdl:input message="tns:ListUnknownHeadersSoapIn" />
       <wsdl:output message="tns:ListUnknownHeadersSoapOut" />
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsSoapIn" />
+      <wsdl:output message="tns:GetSmallsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Smalls it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoSmallsSoapIn" />
+      <wsdl:output message="tns:EchoSmallsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedSoapIn" />
+      <wsdl:output message="tns:UnsignedSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharSoapIn" />
+      <wsdl:output message="tns:EchoCharSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the TimeSpan it was given.</wsdl:documentation>
       <wsdl:input message="tns:EchoSpanSoapIn" />
       <wsdl:output message="tns:EchoSpanSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesSoapIn" />
+      <wsdl:output message="tns:EchoSBytesSoapOut" />
     </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
@@ -2538,6 +4548,26 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:ListUnknownHeadersHttpGetIn" />
       <wsdl:output message="tns:ListUnknownHeadersHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsHttpGetIn" />
+      <wsdl:output message="tns:GetSmallsHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedHttpGetIn" />
+      <wsdl:output message="tns:UnsignedHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharHttpGetIn" />
+      <wsdl:output message="tns:EchoCharHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesHttpGetIn" />
+      <wsdl:output message="tns:EchoSBytesHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
       <wsdl:input message="tns:deletePerformanceHttpGetIn" />
@@ -2576,6 +4606,26 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersHttpPostIn" />
       <wsdl:output message="tns:ListUnknownHeadersHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsHttpPostIn" />
+      <wsdl:output message="tns:GetSmallsHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedHttpPostIn" />
+      <wsdl:output message="tns:UnsignedHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharHttpPostIn" />
+      <wsdl:output message="tns:EchoCharHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesHttpPostIn" />
+      <wsdl:output message="tns:EchoSBytesHttpPostOut" />
     </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
@@ -2621,8 +4671,53 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/GetSmalls" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSmalls" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Unsigned" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoChar" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSpan" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSBytes" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -2702,8 +4797,53 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/GetSmalls" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSmalls" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Unsigned" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoChar" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSpan" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSBytes" style="document" />
       <wsdl:input>
         <soap12:body use="literal" />
       </wsdl:input>
@@ -2783,6 +4923,42 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <http:operation location="/GetSmalls" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <http:operation location="/Unsigned" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <http:operation location="/EchoChar" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <http:operation location="/EchoSBytes" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <http:operation location="/deletePerformance" />
       <wsdl:input>
@@ -2840,6 +5016,42 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     <http:binding verb="POST" />
     <wsdl:operation name="ListUnknownHeaders">
       <http:operation location="/ListUnknownHeaders" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <http:operation location="/GetSmalls" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <http:operation location="/Unsigned" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <http:operation location="/EchoChar" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <http:operation location="/EchoSBytes" />
       <wsdl:input>
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>

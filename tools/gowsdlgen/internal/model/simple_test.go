@@ -1,0 +1,99 @@
+package model_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+)
+
+// smallsWSDL offers one operation whose parameters are the small and unsigned types and ASMX's char,
+// on SOAP and GET, as ASMX writes them (shapes/zoo3.wsdl: Unsigned, EchoChar).
+const smallsWSDL = `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:s1="http://microsoft.com/wsdl/types/" xmlns:tns="urn:t" targetNamespace="urn:t">
+  <types>
+    <s:schema targetNamespace="urn:t">
+      <s:import namespace="http://microsoft.com/wsdl/types/" />
+      <s:element name="Op"><s:complexType><s:sequence>
+        <s:element minOccurs="1" maxOccurs="1" name="sb" type="s:byte" />
+        <s:element minOccurs="1" maxOccurs="1" name="b" type="s:unsignedByte" />
+        <s:element minOccurs="1" maxOccurs="1" name="us" type="s:unsignedShort" />
+        <s:element minOccurs="1" maxOccurs="1" name="ui" type="s:unsignedInt" />
+        <s:element minOccurs="1" maxOccurs="1" name="ul" type="s:unsignedLong" />
+        <s:element minOccurs="1" maxOccurs="1" name="c" type="s1:char" />
+      </s:sequence></s:complexType></s:element>
+      <s:element name="OpResponse"><s:complexType><s:sequence><s:element minOccurs="1" maxOccurs="1" name="OpResult" type="s1:char" /></s:sequence></s:complexType></s:element>
+    </s:schema>
+    <s:schema targetNamespace="http://microsoft.com/wsdl/types/">
+      <s:simpleType name="char"><s:restriction base="s:unsignedShort" /></s:simpleType>
+    </s:schema>
+  </types>
+  <message name="In"><part name="parameters" element="tns:Op" /></message>
+  <message name="Out"><part name="parameters" element="tns:OpResponse" /></message>
+  <message name="GetIn"><part name="sb" type="s:string" /><part name="b" type="s:string" /><part name="us" type="s:string" /><part name="ui" type="s:string" /><part name="ul" type="s:string" /><part name="c" type="s:string" /></message>
+  <message name="GetOut"><part name="Body" element="tns:char" /></message>
+  <portType name="P"><operation name="Op"><input message="tns:In" /><output message="tns:Out" /></operation></portType>
+  <portType name="G"><operation name="Op"><input message="tns:GetIn" /><output message="tns:GetOut" /></operation></portType>
+  <binding name="B" type="tns:P"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" /><operation name="Op"><soap:operation soapAction="urn:t/Op" /></operation></binding>
+  <binding name="HB" type="tns:G"><http:binding verb="GET" /><operation name="Op"><http:operation location="/Op" /></operation></binding>
+</definitions>
+`
+
+// TestReadSmallTypes: xsd:byte, the unsigned types and {ms}char are read as their kinds, with the Go
+// types of generator-model §3.8 (gowsdl's own, char the runtime's xsd.Char, which TypedFields asks
+// PostProcess for), offered on GET as simple parameters.
+func TestReadSmallTypes(t *testing.T) {
+	c, err := readModel(t, []byte(smallsWSDL))
+	require.NoError(t, err)
+	require.Len(t, c.Operations, 1)
+	op := c.Operations[0]
+	want := []struct {
+		name   string
+		kind   model.Kind
+		goType string
+		bits   int
+	}{
+		{"sb", model.KindByte, "int8", 8},
+		{"b", model.KindUnsignedByte, "byte", 8},
+		{"us", model.KindUnsignedShort, "uint16", 16},
+		{"ui", model.KindUnsignedInt, "uint32", 32},
+		{"ul", model.KindUnsignedLong, "uint64", 64},
+		{"c", model.KindChar, "xsd.Char", 16},
+	}
+	require.Len(t, op.Request.Fields, len(want))
+	for i, w := range want {
+		f := op.Request.Fields[i]
+		assert.Equal(t, w.name, f.Name)
+		assert.Equal(t, w.kind, f.Type.Kind, w.name)
+		assert.True(t, f.Type.Simple(), w.name)
+		assert.Equal(t, w.goType, model.GoFieldOf(f).Type, w.name)
+		bits, unsigned := model.IntBits(w.kind)
+		assert.Equal(t, w.bits, bits, w.name)
+		assert.Equal(t, w.kind != model.KindByte, unsigned, w.name)
+		assert.Equal(t, w.kind != model.KindByte && w.kind != model.KindChar, model.Unsigned(w.kind), w.name)
+	}
+	assert.Equal(t, model.KindChar, op.Response.Fields[0].Type.Kind)
+	require.Len(t, op.HTTPParams, len(want), "every small type is offered on GET as one value")
+	for _, p := range op.HTTPParams {
+		assert.Nil(t, p.Item, p.Field.Name)
+	}
+
+	_, typed := c.FieldsToFix(nil)
+	var chars []string
+	for _, tf := range typed {
+		if tf.GoType == "xsd.Char" {
+			chars = append(chars, strings.Join(append([]string{tf.Owner}, tf.Path...), "."))
+		}
+	}
+	assert.Equal(t, []string{"Op.c", "OpResponse.OpResult"}, chars, "a char is retyped to the runtime's xsd.Char")
+}
+
+// TestReadSmallTypesRefusals: a Microsoft type other than guid and char is still refused, naming it.
+func TestReadSmallTypesRefusals(t *testing.T) {
+	doc := strings.Replace(smallsWSDL, `name="c" type="s1:char"`, `name="c" type="s1:other"`, 1)
+	_, err := readModel(t, []byte(doc))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "type {http://microsoft.com/wsdl/types/}other (guid and char are the Microsoft types carried) is not supported yet")
+}
