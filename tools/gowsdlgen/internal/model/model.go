@@ -109,6 +109,10 @@ type HTTPParam struct {
 	Field *Field // the request wrapper's element
 	// Item is the item type of an array parameter; nil for a simple one.
 	Item *Type
+	// Bytes marks a base64Binary (byte[]) parameter whose part is an AbstractTypes array, as ASMX
+	// describes every byte[] on GET/POST: one decimal number per byte, each a value of the parameter
+	// (get-EchoBytes-items).
+	Bytes bool
 }
 
 // Contract is the model of a whole WSDL document.
@@ -747,8 +751,8 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 				"must be an array type of the %s schema, as ASMX writes type=\"s2:StringArray\"", offered, t.Name, AbstractTypesNamespace(m.defs.TNS))
 		case t.Kind == KindArray:
 			out = append(out, &HTTPParam{Field: f, Item: t.Fields[0].Type})
-		case list && t.Kind == KindBase64:
-			return nil, notYet(m.data, part, "%s is a base64Binary (byte[]) that ASMX describes as an array type on %s", offered, kind)
+		case list && t.Kind == KindBase64 && f.MaxOccurs == 1:
+			out = append(out, &HTTPParam{Field: f, Bytes: true})
 		case list:
 			return nil, modelError(m.data, part, "%s is a simple type (%s), but its part is typed as an array; ASMX types it s:string", offered, t.Name)
 		case typ.Space != wsdl.NamespaceXSD:

@@ -97,3 +97,53 @@ func TestReadSmallTypesRefusals(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "type {http://microsoft.com/wsdl/types/}other (guid and char are the Microsoft types carried) is not supported yet")
 }
+
+// bytesWSDL is Zoo3.cs's EchoBytes(byte[] data) as ASMX describes it: base64Binary on SOAP, an
+// AbstractTypes array part on GET (shapes/zoo3.wsdl).
+const bytesWSDL = `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:s2="urn:t/AbstractTypes" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:t/" targetNamespace="urn:t/">
+  <types>
+    <s:schema targetNamespace="urn:t/">
+      <s:element name="EchoBytes"><s:complexType><s:sequence><s:element minOccurs="0" maxOccurs="1" name="data" type="s:base64Binary" /></s:sequence></s:complexType></s:element>
+      <s:element name="EchoBytesResponse"><s:complexType><s:sequence><s:element minOccurs="0" maxOccurs="1" name="EchoBytesResult" type="s:base64Binary" /></s:sequence></s:complexType></s:element>
+      <s:element name="base64Binary" nillable="true" type="s:base64Binary" />
+    </s:schema>
+    <s:schema targetNamespace="urn:t/AbstractTypes">
+      <s:import namespace="http://schemas.xmlsoap.org/soap/encoding/" />
+      <s:complexType name="StringArray"><s:complexContent mixed="false"><s:restriction base="soapenc:Array"><s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" /></s:sequence></s:restriction></s:complexContent></s:complexType>
+    </s:schema>
+  </types>
+  <message name="In"><part name="parameters" element="tns:EchoBytes" /></message>
+  <message name="Out"><part name="parameters" element="tns:EchoBytesResponse" /></message>
+  <message name="GetIn"><part name="data" type="s2:StringArray" /></message>
+  <message name="GetOut"><part name="Body" element="tns:base64Binary" /></message>
+  <portType name="P"><operation name="EchoBytes"><input message="tns:In" /><output message="tns:Out" /></operation></portType>
+  <portType name="G"><operation name="EchoBytes"><input message="tns:GetIn" /><output message="tns:GetOut" /></operation></portType>
+  <binding name="B" type="tns:P"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" /><operation name="EchoBytes"><soap:operation soapAction="urn:t/EchoBytes" /></operation></binding>
+  <binding name="HB" type="tns:G"><http:binding verb="GET" /><operation name="EchoBytes"><http:operation location="/EchoBytes" /></operation></binding>
+</definitions>
+`
+
+// TestReadByteArrayOnHTTP: a byte[] parameter whose GET part is the AbstractTypes array is offered as
+// ASMX offers it, one decimal number per byte (HTTPParam.Bytes), not refused; typed s:string, it stays
+// one base64 value as before.
+func TestReadByteArrayOnHTTP(t *testing.T) {
+	for _, tt := range []struct {
+		name, part string
+		bytes      bool
+	}{
+		{"an AbstractTypes array part (as ASMX writes it)", `type="s2:StringArray"`, true},
+		{"an s:string part", `type="s:string"`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := strings.Replace(bytesWSDL, `<part name="data" type="s2:StringArray" />`, `<part name="data" `+tt.part+` />`, 1)
+			c, err := readModel(t, []byte(doc))
+			require.NoError(t, err)
+			require.Len(t, c.Operations, 1)
+			params := c.Operations[0].HTTPParams
+			require.Len(t, params, 1)
+			assert.Equal(t, model.KindBase64, params[0].Field.Type.Kind)
+			assert.Nil(t, params[0].Item)
+			assert.Equal(t, tt.bytes, params[0].Bytes)
+		})
+	}
+}

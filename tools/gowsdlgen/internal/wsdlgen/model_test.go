@@ -402,13 +402,3 @@ func TestGenerateRefusesParametersDifferingInCase(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `line 20: <part>: operation Op on HTTPGet: the parameters ids and IDS differ only in case, which HTTP GET/POST cannot tell apart`)
 }
-
-// TestGenerateRefusesByteArrayOnHTTP: ASMX describes a byte[] parameter on HTTP GET/POST with an
-// array type (s2:StringArray), which the generator does not carry yet, and says so.
-func TestGenerateRefusesByteArrayOnHTTP(t *testing.T) {
-	wsdl := fmt.Sprintf(arrayWSDL, "", "", `<part name="ids" type="s2:StringArray" /><part name="n" type="s2:StringArray" />`)
-	wsdl = strings.Replace(wsdl, `name="n" type="s:int"`, `name="n" type="s:base64Binary"`, 1)
-	_, err := wsdlgen.Generate([]byte(wsdl), wsdlgen.Options{Package: "p", Wire: true, Gowsdl: noGowsdl(t)})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `line 20: <part>: operation Op is offered on HTTPGet, but its parameter n is a base64Binary (byte[]) that ASMX describes as an array type on HTTPGet is not supported yet`)
-}

@@ -272,7 +272,9 @@ func (e *emitter) form(op *model.Operation, req string) error {
 	for _, p := range params {
 		name := strconv.Quote(p.Field.Name)
 		e.p("{")
-		if p.Item != nil {
+		if p.Bytes {
+			e.formBytes(p.gf, name)
+		} else if p.Item != nil {
 			e.p("values := form.Values(%s)", name)
 			e.p("list := &%s{%s: make(%s, 0, len(values))}", p.list, p.itemField.Name, p.itemField.Type)
 			index := "i"
@@ -313,6 +315,10 @@ func (e *emitter) form(op *model.Operation, req string) error {
 	}
 	for _, p := range params {
 		val := "req." + p.gf.Name
+		if p.Bytes {
+			e.p("for _, v := range formwire.FormatBytes(%s) { form.Add(%q, v) }", val, p.Field.Name)
+			continue
+		}
 		if p.Item != nil {
 			// A nil item of a reference type has no form value; it is sent as the empty string, the
 			// nearest value a form can carry, so the array keeps its length.

@@ -86,3 +86,12 @@ func formSmallText(kind model.Kind, val string) string {
 	}
 	return ""
 }
+
+// formBytes writes the statements reading a byte[] parameter offered as ASMX offers it on GET/POST
+// (model.HTTPParam.Bytes): one decimal number per byte, each a value of the parameter; none is the
+// empty array.
+func (e *emitter) formBytes(gf model.GoField, name string) {
+	e.p("data, err := formwire.Bytes(%s, form.Values(%s))", name, name)
+	e.p("if err != nil { return nil, err }")
+	e.p("req.%s = data", gf.Name)
+}

@@ -101,6 +101,18 @@ type EchoSpanResponse struct {
 	EchoSpanResult *TimeSpan `xml:"EchoSpanResult" json:"EchoSpanResult"`
 }
 
+type EchoBytes struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoBytes"`
+
+	Data []byte `xml:"data,omitempty" json:"data,omitempty"`
+}
+
+type EchoBytesResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoBytesResponse"`
+
+	EchoBytesResult []byte `xml:"EchoBytesResult,omitempty" json:"EchoBytesResult,omitempty"`
+}
+
 type EchoSBytes struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSBytes"`
 
@@ -261,6 +273,11 @@ type SyncSoap interface {
 
 	EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error)
 
+	// Returns the byte[] it was given (null gives null).
+	EchoBytes(request *EchoBytes) (*EchoBytesResponse, error)
+
+	EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error)
+
 	// Returns the sbyte[] it was given (null gives null).
 	EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error)
 
@@ -411,6 +428,23 @@ func (service *syncSoap) EchoSpanContext(ctx context.Context, request *EchoSpan)
 
 func (service *syncSoap) EchoSpan(request *EchoSpan) (*EchoSpanResponse, error) {
 	return service.EchoSpanContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error) {
+	response := new(EchoBytesResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoBytes", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoBytes(request *EchoBytes) (*EchoBytesResponse, error) {
+	return service.EchoBytesContext(
 		context.Background(),
 		request,
 	)

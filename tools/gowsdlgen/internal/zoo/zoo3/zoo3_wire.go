@@ -30,6 +30,8 @@ type SyncSoapServer interface {
 	EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error)
 	// EchoSpanContext: Returns the TimeSpan it was given.
 	EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error)
+	// EchoBytesContext: Returns the byte[] it was given (null gives null).
+	EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error)
 	// EchoSBytesContext: Returns the sbyte[] it was given (null gives null).
 	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
 	// DeletePerformanceContext: A lower-case operation name: returns deleted-{performanceId}.
@@ -92,6 +94,11 @@ func (UnimplementedSyncSoapServer) EchoSpanContext(context.Context, *EchoSpan) (
 	return nil, wire.Unimplemented("EchoSpan")
 }
 
+// EchoBytesContext answers that EchoBytes is not implemented.
+func (UnimplementedSyncSoapServer) EchoBytesContext(context.Context, *EchoBytes) (*EchoBytesResponse, error) {
+	return nil, wire.Unimplemented("EchoBytes")
+}
+
 // EchoSBytesContext answers that EchoSBytes is not implemented.
 func (UnimplementedSyncSoapServer) EchoSBytesContext(context.Context, *EchoSBytes) (*EchoSBytesResponse, error) {
 	return nil, wire.Unimplemented("EchoSBytes")
@@ -140,6 +147,7 @@ var Operations = []*wire.Operation{
 	opUnsigned,
 	opEchoChar,
 	opEchoSpan,
+	opEchoBytes,
 	opEchoSBytes,
 	opDeletePerformance,
 	opGetUrun,
@@ -218,6 +226,15 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(EchoSpanResponse)
+			}
+			return resp, nil
+		case *EchoBytes:
+			resp, err := svc.EchoBytesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoBytesResponse)
 			}
 			return resp, nil
 		case *EchoSBytes:
@@ -725,6 +742,75 @@ var opEchoSpan = &wire.Operation{
 		default:
 			err = jsonwire.WrongType("result", "an object", tok)
 		}
+		return err
+	},
+}
+
+var opEchoBytes = &wire.Operation{
+	Name:           "EchoBytes",
+	Doc:            "Returns the byte[] it was given (null gives null).",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoBytes", ResponseElement: "EchoBytesResponse",
+	Params: []wire.Field{
+		{Name: "data", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoBytesResult", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "base64Binary",
+	NewRequest:  func() wire.Message { return new(EchoBytes) },
+	NewResponse: func() wire.Message { return new(EchoBytesResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoBytes)
+		{
+			data, err := formwire.Bytes("data", form.Values("data"))
+			if err != nil {
+				return nil, err
+			}
+			req.Data = data
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoBytes)
+		for _, v := range formwire.FormatBytes(req.Data) {
+			form.Add("data", v)
+		}
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoBytesResponse)
+		if v.EchoBytesResult == nil {
+			return b, false
+		}
+		return xsd.AppendBase64(b, v.EchoBytesResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoBytesResponse)
+		var err error
+		if el.Nil() {
+			v.EchoBytesResult = nil
+			err = r.Skip(el)
+		} else {
+			var x []byte
+			x, err = r.ReadBase64(el, "result")
+			v.EchoBytesResult = x
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoBytes)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoBytesResponse)
+		b = jsonwire.AppendBase64(b, v.EchoBytesResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoBytesResponse)
+		var err error
+		v.EchoBytesResult, err = jsonwire.Base64(tok, "result")
 		return err
 	},
 }
@@ -2159,6 +2245,141 @@ func (v *EchoSpan) DecodeJSON(r *jsonwire.Reader) error {
 	}
 	if !seen[0] {
 		return jsonwire.MissingParameter("span")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoBytes in schema order.
+func (v *EchoBytes) AppendXML(b []byte) []byte {
+	if v.Data != nil {
+		b = xmlwire.AppendBase64(b, "data", v.Data)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoBytes, in any order, skipping unknown ones as ASMX does.
+func (v *EchoBytes) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("data"):
+			if seen[0] {
+				return xsd.Duplicate("parameter data")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Data = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "parameter data")
+				v.Data = x
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("data") {
+		return r.WrongNamespace("data")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoBytesResponse in schema order.
+func (v *EchoBytesResponse) AppendXML(b []byte) []byte {
+	if v.EchoBytesResult != nil {
+		b = xmlwire.AppendBase64(b, "EchoBytesResult", v.EchoBytesResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoBytesResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoBytesResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoBytesResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoBytesResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoBytesResult = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "element EchoBytesResult")
+				v.EchoBytesResult = x
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoBytesResult") {
+		return r.WrongNamespace("EchoBytesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoBytes as a JSON object, keys in schema order.
+func (v *EchoBytes) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"data\":"...)
+	b = jsonwire.AppendBase64(b, v.Data)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoBytes after its opening '{'.
+func (v *EchoBytes) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "data":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Data, err = jsonwire.Base64(tok, "parameter data")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("data")
 	}
 	return nil
 }
@@ -3883,6 +4104,20 @@ func (c *SyncSoapClient) EchoSpan(request *EchoSpan) (*EchoSpanResponse, error) 
 	return c.EchoSpanContext(context.Background(), request)
 }
 
+// EchoBytesContext calls EchoBytes.
+func (c *SyncSoapClient) EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error) {
+	response := new(EchoBytesResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoBytes, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoBytes is EchoBytesContext without a context.
+func (c *SyncSoapClient) EchoBytes(request *EchoBytes) (*EchoBytesResponse, error) {
+	return c.EchoBytesContext(context.Background(), request)
+}
+
 // EchoSBytesContext calls EchoSBytes.
 func (c *SyncSoapClient) EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error) {
 	response := new(EchoSBytesResponse)
@@ -4101,6 +4336,20 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:element name="EchoBytes">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="data" type="s:base64Binary" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoBytesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoBytesResult" type="s:base64Binary" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="EchoSBytes">
         <s:complexType>
           <s:sequence>
@@ -4218,6 +4467,7 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <s:element name="int" type="s:int" />
       <s:element name="Smalls" nillable="true" type="tns:Smalls" />
       <s:element name="char" type="s2:char" />
+      <s:element name="base64Binary" nillable="true" type="s:base64Binary" />
       <s:element name="ArrayOfByte" nillable="true" type="tns:ArrayOfByte" />
       <s:element name="urunBilgi" nillable="true" type="tns:urunBilgi" />
       <s:element name="ArrayOfUrunBilgi" nillable="true" type="tns:ArrayOfUrunBilgi" />
@@ -4296,6 +4546,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="EchoSpanSoapOut">
     <wsdl:part name="parameters" element="tns:EchoSpanResponse" />
   </wsdl:message>
+  <wsdl:message name="EchoBytesSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoBytes" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoBytesResponse" />
+  </wsdl:message>
   <wsdl:message name="EchoSBytesSoapIn">
     <wsdl:part name="parameters" element="tns:EchoSBytes" />
   </wsdl:message>
@@ -4367,6 +4623,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="EchoCharHttpGetOut">
     <wsdl:part name="Body" element="tns:char" />
   </wsdl:message>
+  <wsdl:message name="EchoBytesHttpGetIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpGetOut">
+    <wsdl:part name="Body" element="tns:base64Binary" />
+  </wsdl:message>
   <wsdl:message name="EchoSBytesHttpGetIn">
     <wsdl:part name="data" type="s3:StringArray" />
   </wsdl:message>
@@ -4430,6 +4692,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   </wsdl:message>
   <wsdl:message name="EchoCharHttpPostOut">
     <wsdl:part name="Body" element="tns:char" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpPostIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpPostOut">
+    <wsdl:part name="Body" element="tns:base64Binary" />
   </wsdl:message>
   <wsdl:message name="EchoSBytesHttpPostIn">
     <wsdl:part name="data" type="s3:StringArray" />
@@ -4500,6 +4768,11 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <wsdl:input message="tns:EchoSpanSoapIn" />
       <wsdl:output message="tns:EchoSpanSoapOut" />
     </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesSoapIn" />
+      <wsdl:output message="tns:EchoBytesSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoSBytes">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
       <wsdl:input message="tns:EchoSBytesSoapIn" />
@@ -4563,6 +4836,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:EchoCharHttpGetIn" />
       <wsdl:output message="tns:EchoCharHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesHttpGetIn" />
+      <wsdl:output message="tns:EchoBytesHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoSBytes">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
       <wsdl:input message="tns:EchoSBytesHttpGetIn" />
@@ -4621,6 +4899,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
       <wsdl:input message="tns:EchoCharHttpPostIn" />
       <wsdl:output message="tns:EchoCharHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesHttpPostIn" />
+      <wsdl:output message="tns:EchoBytesHttpPostOut" />
     </wsdl:operation>
     <wsdl:operation name="EchoSBytes">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
@@ -4709,6 +4992,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSpan" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoBytes" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -4842,6 +5134,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoBytes" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoSBytes">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSBytes" style="document" />
       <wsdl:input>
@@ -4950,6 +5251,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <http:operation location="/EchoBytes" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoSBytes">
       <http:operation location="/EchoSBytes" />
       <wsdl:input>
@@ -5043,6 +5353,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="EchoChar">
       <http:operation location="/EchoChar" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <http:operation location="/EchoBytes" />
       <wsdl:input>
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>
