@@ -45,7 +45,7 @@ func formOf(t *wire.Type, nillable bool) cellForm {
 			return cellJSON
 		}
 		return cellString
-	case wire.KindEnum, wire.KindDateTime, wire.KindDecimal, wire.KindGUID:
+	case wire.KindEnum, wire.KindFlags, wire.KindDateTime, wire.KindDecimal, wire.KindGUID:
 		return cellText
 	case wire.KindInt, wire.KindLong, wire.KindShort, wire.KindBoolean, wire.KindByte, wire.KindUnsignedByte,
 		wire.KindUnsignedShort, wire.KindUnsignedInt, wire.KindUnsignedLong, wire.KindChar:

@@ -94,7 +94,7 @@ func (c *Contract) fieldsToFix(cut map[*wsdl.Node]bool, owner func(*Type) string
 			switch {
 			case runtimeTypes[f.Type.Kind] != "":
 				typed = append(typed, TypedField{StructField: at, GoType: runtimeTypes[f.Type.Kind]})
-			case f.Type.Kind == KindEnum && f.MinOccurs == 1 && !f.Nillable:
+			case (f.Type.Kind == KindEnum || f.Type.Kind == KindFlags) && f.MinOccurs == 1 && !f.Nillable:
 				typed = append(typed, TypedField{StructField: at, Deref: true})
 			}
 		}

@@ -34,7 +34,7 @@ func GoFieldOf(f *Field) GoField {
 	switch {
 	case typ == "":
 		typ = f.Type.GoName
-		if f.Type.Kind != KindEnum || f.MinOccurs == 0 || f.Nillable {
+		if f.Type.Kind != KindEnum && f.Type.Kind != KindFlags || f.MinOccurs == 0 || f.Nillable {
 			typ = "*" + typ
 		}
 	case f.Nillable:

@@ -355,22 +355,15 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.simpleTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindEnum, Node: n}
 		restrictions := n.Elements(wsdl.NamespaceXSD, "restriction")
-		if lists := n.Elements(wsdl.NamespaceXSD, "list"); len(lists) == 1 {
-			return nil, notYet(m.data, lists[0], "a list type (ASMX's [Flags] enumeration)")
+		if lists := n.Elements(wsdl.NamespaceXSD, "list"); len(lists) == 1 && len(n.Children) == 1 {
+			return m.flags(t, lists[0])
 		}
 		if len(restrictions) != 1 || len(n.Children) != 1 {
 			return nil, modelError(m.data, n, "only enumerations (a restriction of xsd:string) are supported simple types")
 		}
-		base, _, err := restrictions[0].QNameAttr("base")
-		if err != nil || base.Space != wsdl.NamespaceXSD || base.Local != "string" {
-			return nil, modelError(m.data, restrictions[0], "an enumeration must restrict xsd:string")
-		}
-		for _, e := range restrictions[0].Children {
-			if !e.Is(wsdl.NamespaceXSD, "enumeration") {
-				return nil, modelError(m.data, e, "only xs:enumeration facets are supported")
-			}
-			v, _ := e.Attr("value")
-			t.Enum = append(t.Enum, v)
+		var err error
+		if t.Enum, err = m.members(restrictions[0]); err != nil {
+			return nil, err
 		}
 		if len(t.Enum) == 0 {
 			return nil, modelError(m.data, n, "an enumeration needs at least one value")

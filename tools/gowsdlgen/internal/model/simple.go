@@ -1,5 +1,7 @@
 package model
 
+import "github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
+
 // The small and unsigned integer kinds and ASMX's char (issue 33, shapes §7). Their Go types are
 // gowsdl's own (int8, byte, uint16, uint32, uint64), except char, which the SOAP-only view gives
 // gowsdl as xsd:unsignedShort (plainMSTypes) and PostProcess retypes to the runtime's xsd.Char.
@@ -12,33 +14,54 @@ const (
 	KindChar          Kind = "KindChar"
 )
 
-// IntBits is the size in bits of an integer kind (int, long, short, byte and the unsigned ones, char
-// as the unsigned 16 bits it travels as), and whether it is unsigned; 0 for any other kind.
-func IntBits(k Kind) (bits int, unsigned bool) {
-	switch k {
-	case KindInt:
-		return 32, false
-	case KindLong:
-		return 64, false
-	case KindShort:
-		return 16, false
-	case KindByte:
-		return 8, false
-	case KindUnsignedByte:
-		return 8, true
-	case KindUnsignedShort, KindChar:
-		return 16, true
-	case KindUnsignedInt:
-		return 32, true
-	case KindUnsignedLong:
-		return 64, true
+// KindFlags is ASMX's [Flags] enumeration: an xsd:list of an anonymous enumeration of member names
+// (shapes §11, Perm). Its Go type is a uint64 of bits, member i being 1<<i, except a first member named
+// None, the zero value (xsd.FlagBit).
+const KindFlags Kind = "KindFlags"
+
+// maxFlags is the number of members a flags value can hold: 64 bits, 65 members with a first None.
+const maxFlags = 64
+
+// flags reads the xs:list of a named simple type as a [Flags] enumeration into t.
+func (m *modeler) flags(t *Type, list *wsdl.Node) (*Type, error) {
+	t.Kind = KindFlags
+	if _, has := list.Attr("itemType"); has || len(list.Children) != 1 || !list.Children[0].Is(wsdl.NamespaceXSD, "simpleType") {
+		return nil, modelError(m.data, list, "a list type must hold an anonymous enumeration, as ASMX writes a [Flags] enumeration")
 	}
-	return 0, false
+	item := list.Children[0]
+	restrictions := item.Elements(wsdl.NamespaceXSD, "restriction")
+	if len(restrictions) != 1 || len(item.Children) != 1 {
+		return nil, modelError(m.data, item, "a [Flags] list's item type must be an enumeration (a restriction of xsd:string)")
+	}
+	var err error
+	if t.Enum, err = m.members(restrictions[0]); err != nil {
+		return nil, err
+	}
+	bits := len(t.Enum)
+	if bits > 0 && t.Enum[0] == "None" {
+		bits--
+	}
+	if bits == 0 || bits > maxFlags {
+		return nil, modelError(m.data, list, "a [Flags] enumeration needs 1 to %d members besides None (one bit each); this one has %d", maxFlags, bits)
+	}
+	m.done[t.Name] = t
+	m.c.Types = append(m.c.Types, t)
+	return t, nil
 }
 
-// Unsigned reports whether k is one of the unsigned integer kinds (char excluded: it has forms of its
-// own on GET/POST).
-func Unsigned(k Kind) bool {
-	bits, unsigned := IntBits(k)
-	return bits > 0 && unsigned && k != KindChar
+// members reads an enumeration's member names: a restriction of xsd:string with xs:enumeration facets.
+func (m *modeler) members(r *wsdl.Node) ([]string, error) {
+	base, _, err := r.QNameAttr("base")
+	if err != nil || base.Space != wsdl.NamespaceXSD || base.Local != "string" {
+		return nil, modelError(m.data, r, "an enumeration must restrict xsd:string")
+	}
+	var names []string
+	for _, e := range r.Children {
+		if !e.Is(wsdl.NamespaceXSD, "enumeration") {
+			return nil, modelError(m.data, e, "only xs:enumeration facets are supported")
+		}
+		v, _ := e.Attr("value")
+		names = append(names, v)
+	}
+	return names, nil
 }

@@ -1,12 +1,14 @@
 package model_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 )
 
@@ -69,10 +71,10 @@ func TestReadSmallTypes(t *testing.T) {
 		assert.Equal(t, w.kind, f.Type.Kind, w.name)
 		assert.True(t, f.Type.Simple(), w.name)
 		assert.Equal(t, w.goType, model.GoFieldOf(f).Type, w.name)
-		bits, unsigned := model.IntBits(w.kind)
+		bits, unsigned := emit.IntBits(w.kind)
 		assert.Equal(t, w.bits, bits, w.name)
 		assert.Equal(t, w.kind != model.KindByte, unsigned, w.name)
-		assert.Equal(t, w.kind != model.KindByte && w.kind != model.KindChar, model.Unsigned(w.kind), w.name)
+		assert.Equal(t, w.kind != model.KindByte && w.kind != model.KindChar, emit.Unsigned(w.kind), w.name)
 	}
 	assert.Equal(t, model.KindChar, op.Response.Fields[0].Type.Kind)
 	require.Len(t, op.HTTPParams, len(want), "every small type is offered on GET as one value")
@@ -146,4 +148,66 @@ func TestReadByteArrayOnHTTP(t *testing.T) {
 			assert.Equal(t, tt.bytes, params[0].Bytes)
 		})
 	}
+}
+
+// flagsWSDL is Zoo3.cs's EchoPerm(Perm p) with its [Flags] Perm (shapes/zoo3.wsdl), %s the members.
+const flagsWSDL = `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:t" targetNamespace="urn:t">
+  <types>
+    <s:schema targetNamespace="urn:t">
+      <s:element name="EchoPerm"><s:complexType><s:sequence><s:element minOccurs="1" maxOccurs="1" name="p" type="tns:Perm" /></s:sequence></s:complexType></s:element>
+      <s:simpleType name="Perm">
+        <s:list>
+          <s:simpleType>
+            <s:restriction base="s:string">%s</s:restriction>
+          </s:simpleType>
+        </s:list>
+      </s:simpleType>
+      <s:element name="EchoPermResponse"><s:complexType><s:sequence><s:element minOccurs="0" maxOccurs="1" name="EchoPermResult" type="tns:Perm" /></s:sequence></s:complexType></s:element>
+    </s:schema>
+  </types>
+  <message name="In"><part name="parameters" element="tns:EchoPerm" /></message>
+  <message name="Out"><part name="parameters" element="tns:EchoPermResponse" /></message>
+  <portType name="P"><operation name="EchoPerm"><input message="tns:In" /><output message="tns:Out" /></operation></portType>
+  <binding name="B" type="tns:P"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" /><operation name="EchoPerm"><soap:operation soapAction="urn:t/EchoPerm" /></operation></binding>
+</definitions>
+`
+
+func flagMembers(names ...string) string {
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(`<s:enumeration value="` + n + `" />`)
+	}
+	return b.String()
+}
+
+// TestReadFlags: a named simple type holding an xs:list of an anonymous enumeration is a [Flags]
+// enumeration with its members in declaration order, declared (gowsdl names it), a value type when
+// required (as an enum: Deref) and a pointer when optional; 64 members besides None are the most
+// a uint64 holds.
+func TestReadFlags(t *testing.T) {
+	doc := fmt.Sprintf(flagsWSDL, flagMembers("None", "Read", "Write", "Execute"))
+	c, err := readModel(t, []byte(doc))
+	require.NoError(t, err)
+	op := c.Operations[0]
+	perm := op.Request.Fields[0].Type
+	assert.Equal(t, model.KindFlags, perm.Kind)
+	assert.Equal(t, []string{"None", "Read", "Write", "Execute"}, perm.Enum)
+	assert.Equal(t, "Perm", perm.GoName)
+	assert.Contains(t, c.Declared, perm)
+	assert.Equal(t, "Perm", model.GoFieldOf(op.Request.Fields[0]).Type, "required: the value")
+	assert.Equal(t, "*Perm", model.GoFieldOf(op.Response.Fields[0]).Type, "optional: a pointer, as gowsdl writes it")
+	_, typed := c.FieldsToFix(nil)
+	require.Len(t, typed, 1)
+	assert.Equal(t, []string{"p"}, typed[0].Path)
+	assert.True(t, typed[0].Deref)
+
+	many := make([]string, 65)
+	for i := range many {
+		many[i] = fmt.Sprintf("M%d", i)
+	}
+	_, err = readModel(t, []byte(fmt.Sprintf(flagsWSDL, flagMembers(append([]string{"None"}, many[:64]...)...))))
+	require.NoError(t, err, "64 bits besides None")
+	_, err = readModel(t, []byte(fmt.Sprintf(flagsWSDL, flagMembers(many...))))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "a [Flags] enumeration needs 1 to 64 members besides None (one bit each); this one has 65")
 }

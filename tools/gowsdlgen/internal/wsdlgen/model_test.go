@@ -109,9 +109,9 @@ func TestGenerateRefusesOutsideTheSubset(t *testing.T) {
 		{"an anonymous type below the wrappers", "s:int", "tns:D",
 			`<s:complexType name="D"><s:sequence><s:element name="a"><s:complexType /></s:element></s:sequence></s:complexType>`, nil, true,
 			`line 9: <s:element>: an anonymous type below the operation wrappers (ASMX's shape of XmlElement, XmlNode and DataSet values) is not supported yet`},
-		{"a list type ([Flags])", "tns:S", "s:int",
-			`<s:simpleType name="S"><s:list><s:simpleType><s:restriction base="s:string"><s:enumeration value="A" /></s:restriction></s:simpleType></s:list></s:simpleType>`, nil, true,
-			`line 9: <s:list>: a list type (ASMX's [Flags] enumeration) is not supported yet`},
+		{"a list type of a named item type (ASMX's [Flags] list holds an anonymous enumeration)", "tns:S", "s:int",
+			`<s:simpleType name="S"><s:list itemType="s:string" /></s:simpleType>`, nil, false,
+			`line 9: <s:list>: a list type must hold an anonymous enumeration, as ASMX writes a [Flags] enumeration`},
 		{"a schema of another namespace", "s:int", "s:int", "",
 			[]string{`    <s:schema targetNamespace="http://microsoft.com/wsdl/types/">`,
 				`    <s:schema targetNamespace="urn:items"><s:element name="GetItem"><s:complexType /></s:element></s:schema>

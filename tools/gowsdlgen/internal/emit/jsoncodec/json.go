@@ -169,7 +169,7 @@ func (e *emitter) jsonAppendSimple(f *model.Field, goType, val string) error {
 	switch f.Type.Kind {
 	case model.KindString:
 		e.p("b = jsonwire.AppendString(b, %s)", val)
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		e.p("b = jsonwire.AppendString(b, %s.wireText())", val)
 	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = xsd.AppendInt(b, int64(%s))", val)

@@ -1,6 +1,9 @@
 package jsoncodec
 
-import "github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+import (
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+)
 
 // The small and unsigned integer kinds and ASMX's char on the JSON endpoint (issue 33, shapes §7):
 // JSON numbers, the unsigned ones read exactly (jsonwire.Unsigned, no float64 on the way), char as its
@@ -12,7 +15,7 @@ func (e *emitter) jsonAppendSmall(f *model.Field, val string) bool {
 	switch k := f.Type.Kind; {
 	case k == model.KindByte:
 		e.p("b = xsd.AppendInt(b, int64(%s))", val)
-	case k == model.KindChar, model.Unsigned(k):
+	case k == model.KindChar, emit.Unsigned(k):
 		e.p("b = xsd.AppendUint(b, uint64(%s))", val)
 	default:
 		return false
@@ -23,7 +26,7 @@ func (e *emitter) jsonAppendSmall(f *model.Field, val string) bool {
 // jsonDecodeSmall writes the statements reading tok into target, of a small kind; false for any
 // other kind.
 func (e *emitter) jsonDecodeSmall(f *model.Field, goType, target, label string) bool {
-	bits, _ := model.IntBits(f.Type.Kind)
+	bits, _ := emit.IntBits(f.Type.Kind)
 	switch k := f.Type.Kind; {
 	case k == model.KindByte:
 		e.p("{")
@@ -31,7 +34,16 @@ func (e *emitter) jsonDecodeSmall(f *model.Field, goType, target, label string) 
 		e.p("n, err = jsonwire.Int(tok, %s, %q, %d)", label, f.Type.Name, bits)
 		e.p("%s = %s(n)", target, goType)
 		e.p("}")
-	case k == model.KindChar, model.Unsigned(k):
+	case k == model.KindFlags:
+		e.p("{")
+		e.p("var text string")
+		e.p("if text, err = jsonwire.String(tok, %s); err == nil {", label)
+		e.p("var n uint64")
+		e.p("n, err = xsd.FlagsValue(%s, %q, text, %s.Enum)", label, f.Type.Name, emit.TypeRef(f.Type))
+		e.p("%s = %s(n)", target, goType)
+		e.p("}")
+		e.p("}")
+	case k == model.KindChar, emit.Unsigned(k):
 		e.p("{")
 		e.p("var n uint64")
 		e.p("n, err = jsonwire.Unsigned(tok, %s, %q, %d)", label, f.Type.Name, bits)

@@ -297,7 +297,7 @@ func (e *emitter) recordAppendSimple(f *model.Field, goType, val string) error {
 	switch f.Type.Kind {
 	case model.KindString:
 		e.p("b = recordwire.AppendString(b, %s)", val)
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		e.p("b = recordwire.AppendString(b, %s.wireText())", val)
 	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = recordwire.AppendInt(b, int64(%s))", val)

@@ -127,7 +127,7 @@ func (e *emitter) appendSimple(f *model.Field, goType, val, name string) error {
 	switch f.Type.Kind {
 	case model.KindString:
 		e.p("b = xmlwire.AppendString(b, %s, %s)", name, val)
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		e.p("b = xmlwire.AppendString(b, %s, %s.wireText())", name, val)
 	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = xmlwire.AppendInt(b, %s, int64(%s))", name, val)

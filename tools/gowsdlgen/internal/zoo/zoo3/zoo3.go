@@ -23,6 +23,8 @@ type AnyURI string
 
 type NCName string
 
+type Perm uint64
+
 type ListUnknownHeaders struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ListUnknownHeaders"`
 }
@@ -189,6 +191,18 @@ type NotifyCountResponse struct {
 	NotifyCountResult int32 `xml:"NotifyCountResult" json:"NotifyCountResult"`
 }
 
+type EchoPerm struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoPerm"`
+
+	P Perm `xml:"p" json:"p"`
+}
+
+type EchoPermResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoPermResponse"`
+
+	EchoPermResult Perm `xml:"EchoPermResult" json:"EchoPermResult"`
+}
+
 type EchoMaybe struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoMaybe"`
 
@@ -314,6 +328,11 @@ type SyncSoap interface {
 	NotifyCount(request *NotifyCount) (*NotifyCountResponse, error)
 
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
+
+	// Returns the Perm ([Flags] enum) it was given.
+	EchoPerm(request *EchoPerm) (*EchoPermResponse, error)
+
+	EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error)
 
 	// Returns the int? it was given.
 	EchoMaybe(request *EchoMaybe) (*EchoMaybeResponse, error)
@@ -564,6 +583,23 @@ func (service *syncSoap) NotifyCountContext(ctx context.Context, request *Notify
 
 func (service *syncSoap) NotifyCount(request *NotifyCount) (*NotifyCountResponse, error) {
 	return service.NotifyCountContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error) {
+	response := new(EchoPermResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoPerm", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoPerm(request *EchoPerm) (*EchoPermResponse, error) {
+	return service.EchoPermContext(
 		context.Background(),
 		request,
 	)

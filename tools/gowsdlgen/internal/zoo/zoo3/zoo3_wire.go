@@ -52,6 +52,8 @@ type SyncSoapServer interface {
 	NotifyContext(ctx context.Context, request *Notify) error
 	// NotifyCountContext: Returns how many times Notify has run since the server started.
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
+	// EchoPermContext: Returns the Perm ([Flags] enum) it was given.
+	EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error)
 	// EchoMaybeContext: Returns the int? it was given.
 	EchoMaybeContext(ctx context.Context, request *EchoMaybe) (*EchoMaybeResponse, error)
 }
@@ -134,6 +136,11 @@ func (UnimplementedSyncSoapServer) NotifyCountContext(context.Context, *NotifyCo
 	return nil, wire.Unimplemented("NotifyCount")
 }
 
+// EchoPermContext answers that EchoPerm is not implemented.
+func (UnimplementedSyncSoapServer) EchoPermContext(context.Context, *EchoPerm) (*EchoPermResponse, error) {
+	return nil, wire.Unimplemented("EchoPerm")
+}
+
 // EchoMaybeContext answers that EchoMaybe is not implemented.
 func (UnimplementedSyncSoapServer) EchoMaybeContext(context.Context, *EchoMaybe) (*EchoMaybeResponse, error) {
 	return nil, wire.Unimplemented("EchoMaybe")
@@ -155,6 +162,7 @@ var Operations = []*wire.Operation{
 	opDocumented,
 	opNotify,
 	opNotifyCount,
+	opEchoPerm,
 	opEchoMaybe,
 }
 
@@ -291,6 +299,15 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(NotifyCountResponse)
+			}
+			return resp, nil
+		case *EchoPerm:
+			resp, err := svc.EchoPermContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoPermResponse)
 			}
 			return resp, nil
 		case *EchoMaybe:
@@ -1280,6 +1297,80 @@ var opNotifyCount = &wire.Operation{
 	},
 }
 
+var opEchoPerm = &wire.Operation{
+	Name:           "EchoPerm",
+	Doc:            "Returns the Perm ([Flags] enum) it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoPerm", ResponseElement: "EchoPermResponse",
+	Params: []wire.Field{
+		{Name: "p", Type: typePerm, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoPermResult", Type: typePerm, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Perm",
+	NewRequest:  func() wire.Message { return new(EchoPerm) },
+	NewResponse: func() wire.Message { return new(EchoPermResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoPerm)
+		{
+			v, err := formwire.Param(form, "p")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Flags("p", formwire.Scalar, v, "Perm", typePerm.Enum)
+			if err != nil {
+				return nil, err
+			}
+			x := Perm(n)
+			req.P = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoPerm)
+		form.Set("p", req.P.wireText())
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoPermResponse)
+		return xmlwire.AppendEscaped(b, v.EchoPermResult.wireText()), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoPermResponse)
+		var err error
+		var text string
+		if text, err = r.Text(el, "result"); err == nil {
+			var n uint64
+			n, err = xsd.FlagsValue("result", "Perm", text, typePerm.Enum)
+			v.EchoPermResult = Perm(n)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoPerm)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoPermResponse)
+		b = jsonwire.AppendString(b, v.EchoPermResult.wireText())
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoPermResponse)
+		var err error
+		{
+			var text string
+			if text, err = jsonwire.String(tok, "result"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("result", "Perm", text, typePerm.Enum)
+				v.EchoPermResult = Perm(n)
+			}
+		}
+		return err
+	},
+}
+
 var opEchoMaybe = &wire.Operation{
 	Name:           "EchoMaybe",
 	Doc:            "Returns the int? it was given.",
@@ -1355,6 +1446,7 @@ var (
 	typeSmalls           = &wire.Type{Name: "Smalls", Kind: wire.KindComplex}
 	typeUrunBilgi        = &wire.Type{Name: "urunBilgi", Kind: wire.KindComplex}
 	typeArrayOfUrunBilgi = &wire.Type{Name: "ArrayOfUrunBilgi", Kind: wire.KindArray}
+	typePerm             = &wire.Type{Name: "Perm", Kind: wire.KindFlags}
 )
 
 func init() {
@@ -1377,6 +1469,21 @@ func init() {
 		{Name: "ürünKodu", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
 	typeArrayOfUrunBilgi.Item = &wire.Field{Name: "urunBilgi", Type: typeUrunBilgi, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
+	typePerm.Enum = []string{"None", "Read", "Write", "Execute"}
+}
+
+// The members of the [Flags] enumeration Perm, one bit each.
+const (
+	PermNone    Perm = 0
+	PermRead    Perm = 1 << 0
+	PermWrite   Perm = 1 << 1
+	PermExecute Perm = 1 << 2
+)
+
+// wireText is the space list of v's members, in declaration order, as ASMX writes a [Flags] value.
+func (v Perm) wireText() string {
+	b, _ := xsd.AppendFlags(nil, uint64(v&(PermRead|PermWrite|PermExecute)), typePerm.Enum)
+	return string(b)
 }
 
 // AppendXML appends the elements of ListUnknownHeaders in schema order.
@@ -3186,6 +3293,140 @@ func (v *NotifyCount) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of EchoPerm in schema order.
+func (v *EchoPerm) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "p", v.P.wireText())
+	return b
+}
+
+// DecodeXML reads the elements of EchoPerm, in any order, skipping unknown ones as ASMX does.
+func (v *EchoPerm) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("p"):
+			if seen[0] {
+				return xsd.Duplicate("parameter p")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter p"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("parameter p", "Perm", text, typePerm.Enum)
+				v.P = Perm(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("p") {
+		return r.WrongNamespace("p")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoPermResponse in schema order.
+func (v *EchoPermResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "EchoPermResult", v.EchoPermResult.wireText())
+	return b
+}
+
+// DecodeXML reads the elements of EchoPermResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoPermResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoPermResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoPermResult")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element EchoPermResult"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("element EchoPermResult", "Perm", text, typePerm.Enum)
+				v.EchoPermResult = Perm(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoPermResult") {
+		return r.WrongNamespace("EchoPermResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoPerm as a JSON object, keys in schema order.
+func (v *EchoPerm) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"p\":"...)
+	b = jsonwire.AppendString(b, v.P.wireText())
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoPerm after its opening '{'.
+func (v *EchoPerm) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "p":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var text string
+				if text, err = jsonwire.String(tok, "parameter p"); err == nil {
+					var n uint64
+					n, err = xsd.FlagsValue("parameter p", "Perm", text, typePerm.Enum)
+					v.P = Perm(n)
+				}
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("p")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of EchoMaybe in schema order.
 func (v *EchoMaybe) AppendXML(b []byte) []byte {
 	if v.N != nil {
@@ -4212,6 +4453,20 @@ func (c *SyncSoapClient) NotifyCount(request *NotifyCount) (*NotifyCountResponse
 	return c.NotifyCountContext(context.Background(), request)
 }
 
+// EchoPermContext calls EchoPerm.
+func (c *SyncSoapClient) EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error) {
+	response := new(EchoPermResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoPerm, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoPerm is EchoPermContext without a context.
+func (c *SyncSoapClient) EchoPerm(request *EchoPerm) (*EchoPermResponse, error) {
+	return c.EchoPermContext(context.Background(), request)
+}
+
 // EchoMaybeContext calls EchoMaybe.
 func (c *SyncSoapClient) EchoMaybeContext(ctx context.Context, request *EchoMaybe) (*EchoMaybeResponse, error) {
 	response := new(EchoMaybeResponse)
@@ -4449,6 +4704,32 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:simpleType name="Perm">
+        <s:list>
+          <s:simpleType>
+            <s:restriction base="s:string">
+              <s:enumeration value="None" />
+              <s:enumeration value="Read" />
+              <s:enumeration value="Write" />
+              <s:enumeration value="Execute" />
+            </s:restriction>
+          </s:simpleType>
+        </s:list>
+      </s:simpleType>
+      <s:element name="EchoPerm">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="p" type="tns:Perm" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoPermResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoPermResult" type="tns:Perm" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="EchoMaybe">
         <s:complexType>
           <s:sequence>
@@ -4471,6 +4752,7 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <s:element name="ArrayOfByte" nillable="true" type="tns:ArrayOfByte" />
       <s:element name="urunBilgi" nillable="true" type="tns:urunBilgi" />
       <s:element name="ArrayOfUrunBilgi" nillable="true" type="tns:ArrayOfUrunBilgi" />
+      <s:element name="Perm" type="tns:Perm" />
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="urn:items">
     </s:schema>
@@ -4591,6 +4873,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountSoapOut">
     <wsdl:part name="parameters" element="tns:NotifyCountResponse" />
   </wsdl:message>
+  <wsdl:message name="EchoPermSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoPerm" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoPermResponse" />
+  </wsdl:message>
   <wsdl:message name="EchoMaybeSoapIn">
     <wsdl:part name="parameters" element="tns:EchoMaybe" />
   </wsdl:message>
@@ -4667,6 +4955,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountHttpGetOut">
     <wsdl:part name="Body" element="tns:int" />
   </wsdl:message>
+  <wsdl:message name="EchoPermHttpGetIn">
+    <wsdl:part name="p" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermHttpGetOut">
+    <wsdl:part name="Body" element="tns:Perm" />
+  </wsdl:message>
   <wsdl:message name="ListUnknownHeadersHttpPostIn" />
   <wsdl:message name="ListUnknownHeadersHttpPostOut">
     <wsdl:part name="Body" element="tns:string" />
@@ -4736,6 +5030,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountHttpPostIn" />
   <wsdl:message name="NotifyCountHttpPostOut">
     <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermHttpPostIn">
+    <wsdl:part name="p" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermHttpPostOut">
+    <wsdl:part name="Body" element="tns:Perm" />
   </wsdl:message>
   <wsdl:portType name="SyncSoap">
     <wsdl:operation name="ListUnknownHeaders">
@@ -4809,6 +5109,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:NotifyCountSoapIn" />
       <wsdl:output message="tns:NotifyCountSoapOut" />
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermSoapIn" />
+      <wsdl:output message="tns:EchoPermSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoMaybe">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int? it was given.</wsdl:documentation>
       <wsdl:input message="tns:EchoMaybeSoapIn" />
@@ -4878,6 +5183,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:NotifyCountHttpGetIn" />
       <wsdl:output message="tns:NotifyCountHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermHttpGetIn" />
+      <wsdl:output message="tns:EchoPermHttpGetOut" />
+    </wsdl:operation>
   </wsdl:portType>
   <wsdl:portType name="SyncHttpPost">
     <wsdl:operation name="ListUnknownHeaders">
@@ -4941,6 +5251,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns how many times Notify has run since the server started.</wsdl:documentation>
       <wsdl:input message="tns:NotifyCountHttpPostIn" />
       <wsdl:output message="tns:NotifyCountHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermHttpPostIn" />
+      <wsdl:output message="tns:EchoPermHttpPostOut" />
     </wsdl:operation>
   </wsdl:portType>
   <wsdl:binding name="SyncSoap" type="tns:SyncSoap">
@@ -5061,6 +5376,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/NotifyCount" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoPerm" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -5203,6 +5527,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoPerm" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoMaybe">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoMaybe" style="document" />
       <wsdl:input>
@@ -5321,6 +5654,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <http:operation location="/EchoPerm" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
   </wsdl:binding>
   <wsdl:binding name="SyncHttpPost" type="tns:SyncHttpPost">
     <http:binding verb="POST" />
@@ -5423,6 +5765,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <http:operation location="/NotifyCount" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <http:operation location="/EchoPerm" />
       <wsdl:input>
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>
