@@ -11,6 +11,7 @@ import (
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/server/wire/formwire"
 	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
@@ -4479,6 +4480,285 @@ func (c *SyncSoapClient) EchoMaybeContext(ctx context.Context, request *EchoMayb
 // EchoMaybe is EchoMaybeContext without a context.
 func (c *SyncSoapClient) EchoMaybe(request *EchoMaybe) (*EchoMaybeResponse, error) {
 	return c.EchoMaybeContext(context.Background(), request)
+}
+
+// ---- The record codec of Smalls (the -record flags on the go:generate line; server/wire/recordwire
+// defines the canonical form) ----
+
+// SmallsRecord describes Smalls, the contract's record type: the store keeps one canonical JSON document
+// per Smalls, keyed by UL and indexed by B, and the record formats carry the same document.
+var SmallsRecord = &recordwire.Type{
+	Name: "Smalls", Type: typeSmalls, Key: "UL", Index: "B",
+	Fields: []string{"B", "SB", "US", "UI", "UL", "C", "Span", "Bytes", "SBytes"},
+	New:    func() recordwire.Record { return new(Smalls) },
+}
+
+var _ recordwire.Record = (*Smalls)(nil)
+
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Smalls) UnmarshalRecord(doc []byte, mode recordwire.Mode) error {
+	var r recordwire.Reader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+// RecordKey is UL, the record's key.
+func (v *Smalls) RecordKey() string {
+	var b []byte
+	return string(xsd.AppendUint(b, uint64(v.UL)))
+}
+
+// RecordIndex is B, the record's indexed field.
+func (v *Smalls) RecordIndex() string {
+	var b []byte
+	return string(xsd.AppendUint(b, uint64(v.B)))
+}
+
+// AppendRecord appends TimeSpan as a JSON object, every element in schema order.
+func (v *TimeSpan) AppendRecord(b []byte) []byte {
+	return append(b, "{}"...)
+}
+
+// recordKeysTimeSpan are the keys of TimeSpan's record object.
+var recordKeysTimeSpan = []string{}
+
+// DecodeRecord reads TimeSpan from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *TimeSpan) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = TimeSpan{}
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		default:
+			if err := r.Unknown(key, recordKeysTimeSpan); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// AppendRecord appends ArrayOfByte as a JSON array of its items.
+func (v *ArrayOfByte) AppendRecord(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Byte {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = recordwire.AppendInt(b, int64(item))
+	}
+	return append(b, ']')
+}
+
+// DecodeRecord reads ArrayOfByte from a JSON array of its items ([] reads as no items, as in XML).
+func (v *ArrayOfByte) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginArray(); err != nil {
+		return err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
+	v.Byte = nil
+	if n > 0 {
+		v.Byte = make([]int8, 0, n)
+	}
+	for i := 0; ; i++ {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		var item int8
+		{
+			var n int64
+			n, err = r.Int("byte", 8)
+			item = int8(n)
+		}
+		if err != nil {
+			return recordwire.Item(i, err)
+		}
+		v.Byte = append(v.Byte, item)
+	}
+}
+
+// AppendRecord appends Smalls as a JSON object, every element in schema order.
+func (v *Smalls) AppendRecord(b []byte) []byte {
+	b = append(b, `{"B":`...)
+	b = recordwire.AppendUint(b, uint64(v.B))
+	b = append(b, `,"SB":`...)
+	b = recordwire.AppendInt(b, int64(v.SB))
+	b = append(b, `,"US":`...)
+	b = recordwire.AppendUint(b, uint64(v.US))
+	b = append(b, `,"UI":`...)
+	b = recordwire.AppendUint(b, uint64(v.UI))
+	b = append(b, `,"UL":`...)
+	b = recordwire.AppendUint(b, uint64(v.UL))
+	b = append(b, `,"C":`...)
+	b = recordwire.AppendUint(b, uint64(v.C))
+	b = append(b, `,"Span":`...)
+	if v.Span == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Span.AppendRecord(b)
+	}
+	b = append(b, `,"Bytes":`...)
+	b = recordwire.AppendBase64(b, v.Bytes)
+	b = append(b, `,"SBytes":`...)
+	if v.SBytes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.SBytes.AppendRecord(b)
+	}
+	return append(b, '}')
+}
+
+// recordKeysSmalls are the keys of Smalls's record object.
+var recordKeysSmalls = []string{"B", "SB", "US", "UI", "UL", "C", "Span", "Bytes", "SBytes"}
+
+// DecodeRecord reads Smalls from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *Smalls) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = Smalls{}
+	var seen [9]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		case "B":
+			if seen[0] {
+				return r.Duplicate(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedByte", 8)
+				v.B = byte(n)
+			}
+			if err != nil {
+				return recordwire.Path("B", err)
+			}
+		case "SB":
+			if seen[1] {
+				return r.Duplicate(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = r.Int("byte", 8)
+				v.SB = int8(n)
+			}
+			if err != nil {
+				return recordwire.Path("SB", err)
+			}
+		case "US":
+			if seen[2] {
+				return r.Duplicate(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedShort", 16)
+				v.US = uint16(n)
+			}
+			if err != nil {
+				return recordwire.Path("US", err)
+			}
+		case "UI":
+			if seen[3] {
+				return r.Duplicate(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedInt", 32)
+				v.UI = uint32(n)
+			}
+			if err != nil {
+				return recordwire.Path("UI", err)
+			}
+		case "UL":
+			if seen[4] {
+				return r.Duplicate(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedLong", 64)
+				v.UL = uint64(n)
+			}
+			if err != nil {
+				return recordwire.Path("UL", err)
+			}
+		case "C":
+			if seen[5] {
+				return r.Duplicate(key)
+			}
+			seen[5] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("char", 16)
+				v.C = xsd.Char(n)
+			}
+			if err != nil {
+				return recordwire.Path("C", err)
+			}
+		case "Span":
+			if seen[6] {
+				return r.Duplicate(key)
+			}
+			seen[6] = true
+			if r.Null() {
+				v.Span = nil
+			} else {
+				x := new(TimeSpan)
+				err = x.DecodeRecord(r)
+				v.Span = x
+			}
+			if err != nil {
+				return recordwire.Path("Span", err)
+			}
+		case "Bytes":
+			if seen[7] {
+				return r.Duplicate(key)
+			}
+			seen[7] = true
+			v.Bytes, err = r.Base64()
+			if err != nil {
+				return recordwire.Path("Bytes", err)
+			}
+		case "SBytes":
+			if seen[8] {
+				return r.Duplicate(key)
+			}
+			seen[8] = true
+			if r.Null() {
+				v.SBytes = nil
+			} else {
+				x := new(ArrayOfByte)
+				err = x.DecodeRecord(r)
+				v.SBytes = x
+			}
+			if err != nil {
+				return recordwire.Path("SBytes", err)
+			}
+		default:
+			if err := r.Unknown(key, recordKeysSmalls); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // contractDocument is the WSDL the contract was generated from, without its comments: what ?WSDL
