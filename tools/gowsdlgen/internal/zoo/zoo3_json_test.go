@@ -57,3 +57,17 @@ func TestZoo3JSONSmalls(t *testing.T) {
 		assert.Contains(t, body, `"ExceptionType":"InvalidArgument"`, "%s %s", bad.op, bad.body)
 	}
 }
+
+// TestZoo3HelpFlagsPlaceholder: the operation page's sample messages give a [Flags] value the
+// placeholder of an enumeration, its members joined with " or ", and a char or unsigned type its
+// XSD name.
+func TestZoo3HelpFlagsPlaceholder(t *testing.T) {
+	h, err := server.NewHandler(zoo3.Bind(zoo3Service{}), server.Config{BaseURL: zooBaseURL})
+	require.NoError(t, err)
+	for op, want := range map[string]string{"EchoPerm": "None or Read or Write or Execute", "EchoChar": "char", "Unsigned": "unsignedLong"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, zoo3.Contract.Path+"?page=op&tab=main&op="+op+"&bnd=SyncSoap", nil))
+		assert.Equal(t, http.StatusOK, rec.Code, op)
+		assert.Contains(t, rec.Body.String(), want, op)
+	}
+}
