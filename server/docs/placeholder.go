@@ -19,6 +19,8 @@ import (
 type placeholder struct {
 	// Fields are the elements of the message: an operation's Params, or its Result alone.
 	Fields []wire.Field
+	// headers are the operation's SOAP headers of the message's direction (AppendHeaders).
+	headers []wire.Header
 }
 
 var (
@@ -28,14 +30,47 @@ var (
 )
 
 // requestPlaceholder returns the placeholder request of op.
-func requestPlaceholder(op *wire.Operation) *placeholder { return &placeholder{Fields: op.Params} }
+func requestPlaceholder(op *wire.Operation) *placeholder {
+	return &placeholder{Fields: op.Params, headers: placeholderHeaders(op, wire.HeaderDirection.In)}
+}
 
 // responsePlaceholder returns the placeholder response of op.
 func responsePlaceholder(op *wire.Operation) *placeholder {
-	if op.Result == nil {
-		return &placeholder{}
+	p := &placeholder{headers: placeholderHeaders(op, wire.HeaderDirection.Out)}
+	if op.Result != nil {
+		p.Fields = []wire.Field{*op.Result}
 	}
-	return &placeholder{Fields: []wire.Field{*op.Result}}
+	return p
+}
+
+// placeholderHeaders are op's SOAP headers of one direction.
+func placeholderHeaders(op *wire.Operation, travels func(wire.HeaderDirection) bool) []wire.Header {
+	var out []wire.Header
+	for _, h := range op.Headers {
+		if travels(h.Direction) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// AppendHeaders appends a placeholder block per header (wire.HeaderAppender), which the bundled
+// client writes into the SOAP request samples and the SOAP bindings into the response samples, as
+// ASMX's help pages show them: a type with <s:anyAttribute /> shows custom-attribute="value".
+func (p *placeholder) AppendHeaders(b []byte, _, namespace string) []byte {
+	for _, h := range p.headers {
+		b = append(b, '<')
+		b = append(b, h.Element.Local...)
+		if h.Type.AnyAttribute {
+			b = append(b, ` custom-attribute="value"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, `">`...)
+		b = appendPlaceholderContent(b, h.Type, 1)
+		b = xmlwire.AppendEnd(b, h.Element.Local)
+	}
+	return b
 }
 
 // placeholderText is the placeholder of a simple type: its XSD name, or an enumeration's (or a

@@ -70,6 +70,9 @@ type Type struct {
 	Item *Field
 	// Enum lists an enumeration's values.
 	Enum []string
+	// AnyAttribute: the type ends with <s:anyAttribute /> (ASMX's SOAP header types); its Go type
+	// keeps the foreign attributes in AnyAttrs.
+	AnyAttribute bool
 }
 
 // Field is an element of a complex type, an operation's parameter or its result.
@@ -107,6 +110,10 @@ type Operation struct {
 	OneWay bool
 	// RequestElement and ResponseElement are the SOAP body wrappers (Name and Name+"Response").
 	RequestElement, ResponseElement string
+	// Headers are the operation's SOAP headers (soap:header in its binding), nil for an operation
+	// without any: its request then implements HeaderDecoder when one is In or InOut, its response
+	// HeaderAppender when one is Out or InOut.
+	Headers []Header
 	// Params are the request wrapper's elements.
 	Params []Field
 	// Result is the response wrapper's element (Name+"Result"); nil for an operation without a

@@ -83,8 +83,7 @@ type Reader struct {
 	scope   []nsBinding // namespace declarations in scope, innermost last
 	open    []openTag   // elements open, innermost last
 	pending bool        // the innermost open element was self-closing: its end is next
-	typ     []byte      // an xsi:type value as sent (TypeAttr), of the typAt'th element
-	typAt   int
+	typAt   int         // the number of the last element with a prefixed type attribute (TypeAttr)
 	store   [8]nsBinding
 	opens   [8]openTag
 
@@ -189,7 +188,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 	// arrays (about 800 bytes) on every request for nothing: only their used prefixes are ever read.
 	r.ns, r.limits, r.fast = ns, limits, fast
 	r.depth, r.elements, r.attrs, r.decls, r.misplaced = 0, 0, 0, 0, r.misplaced[:0]
-	r.b, r.i, r.pending, r.d, r.src, r.fns, r.fmark, r.typAt = nil, 0, false, nil, nil, r.fns[:0], r.fmark[:0], 0
+	r.b, r.i, r.pending, r.d, r.typAt = nil, 0, false, nil, 0 // src, fns, fmark: full mode's, set below
 	if fast {
 		r.b = body
 		r.scope = r.store[:0]
@@ -202,7 +201,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 		// Only UTF-8 is accepted; encoding/xml calls this for any other declared encoding.
 		return nil, errUnsupportedCharset{charset}
 	}
-	r.d, r.src = d, body
+	r.d, r.src, r.fns, r.fmark = d, body, r.fns[:0], r.fmark[:0]
 }
 
 // Fast reports whether the Reader is in fast mode.
@@ -578,7 +577,7 @@ func (r *Reader) fastStart() (Start, error) {
 	t.mark = len(r.scope)
 	var seen [8][]byte // raw attribute names, to refuse duplicates
 	count := 0
-	var nilValue, nilPrefix, typeValue, typePrefix []byte
+	var nilValue, nilPrefix []byte
 	selfClosing := false
 	for {
 		separated := r.i < len(r.b) && (r.b[r.i] == ' ' || r.b[r.i] == '\t' || r.b[r.i] == '\n' || r.b[r.i] == '\r')
@@ -659,10 +658,7 @@ func (r *Reader) fastStart() (Start, error) {
 			}
 			nilPrefix, nilValue = prefix, value
 		case prefix != nil && string(local) == "type":
-			if typePrefix != nil {
-				return Start{}, ErrFallback
-			}
-			typePrefix, typeValue = prefix, value
+			r.typAt = r.elements + 1 // this element's number once counted below
 		}
 		// Any other attribute is ignored, as the decoders ignore it in full mode too.
 	}
@@ -681,13 +677,6 @@ func (r *Reader) fastStart() (Start, error) {
 			return Start{}, ErrFallback
 		}
 		s.nil = string(uri) == NSXSI && (string(nilValue) == "true" || string(nilValue) == "1")
-	}
-	if typePrefix != nil {
-		if uri, ok := r.lookup(typePrefix); !ok {
-			return Start{}, ErrFallback
-		} else if string(uri) == NSXSI {
-			r.typ, r.typAt = typeValue, r.elements
-		}
 	}
 	r.pending = selfClosing
 	return s, nil

@@ -1,7 +1,7 @@
 // Package model reads the contract model from a parsed WSDL document (Read): the types, operations
 // and bindings the wire code is generated from, refusing anything outside what the generator carries
 // with the construct and its line; and derives from it what gowsdl's output must be corrected in
-// (FieldsToFix, RequiredFields, TypedFields) and the Go field of each element (GoFieldOf).
+// (GoFieldsToFix) and the Go field of each element (GoFieldOf).
 //
 // It imports the standard library, wsdl and names.
 package model
@@ -64,6 +64,9 @@ type Type struct {
 	Fields []*Field // complex types and arrays (one unbounded field)
 	Enum   []string
 	Node   *wsdl.Node
+	// AnyAttribute is the complex type's <s:anyAttribute />, as ASMX writes it on every SOAP header
+	// type; nil without. Package headers carries it on header types and refuses it elsewhere.
+	AnyAttribute *wsdl.Node
 }
 
 // Simple reports whether t is a simple type (neither complex nor an array).
@@ -95,6 +98,9 @@ type Operation struct {
 	// HTTPParams are the parameters as HTTP GET and POST carry them, in order; nil when neither
 	// binding offers the operation.
 	HTTPParams []*HTTPParam
+	// Headers are the soap:header parts of the operation's SOAP bindings, in binding order, which
+	// package headers reads; nil when it has none.
+	Headers []*HeaderPart
 	// OneWay: the SOAP portType operation has no wsdl:output (ASMX's
 	// [SoapDocumentMethod(OneWay = true)], shapes README §10). The service acknowledges the request
 	// before the method runs and sends nothing back; GET and POST offer it as a void method. It has
@@ -281,6 +287,9 @@ type modeler struct {
 	elements, complexTypes, simpleTypes map[string]*wsdl.Node
 	done                                map[string]*Type
 	wrappers                            map[string]*Type // anonymous complex types of top-level elements, by element name
+
+	// anyAttribute maps a complex type to its <s:anyAttribute /> (Type.AnyAttribute).
+	anyAttribute map[*wsdl.Node]*wsdl.Node
 }
 
 // typeOf resolves a type QName used at n.
@@ -302,11 +311,8 @@ func (m *modeler) typeOf(n *wsdl.Node, attr string) (*Type, error) {
 		}
 		return m.builtin(q.Local, kind), nil
 	case wsdl.NamespaceMSTypes:
-		switch q.Local {
-		case "guid":
-			return m.builtin(q.Local, KindGUID), nil
-		case "char":
-			return m.builtin(q.Local, KindChar), nil
+		if kind, ok := map[string]Kind{"guid": KindGUID, "char": KindChar}[q.Local]; ok {
+			return m.builtin(q.Local, kind), nil
 		}
 		return nil, notYet(m.data, n, "type {%s}%s (guid and char are the Microsoft types carried)", q.Space, q.Local)
 	case m.defs.TNS:
@@ -346,6 +352,7 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 			return nil, err
 		}
 		t.Fields = fields
+		t.AnyAttribute = m.anyAttribute[n]
 		if strings.HasPrefix(name, "ArrayOf") && len(fields) == 1 && fields[0].MaxOccurs == -1 {
 			t.Kind = KindArray
 		}
@@ -400,6 +407,8 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 				}
 				fields = append(fields, f)
 			}
+		case c.Is(wsdl.NamespaceXSD, "anyAttribute") && len(c.Children) == 0 && len(c.Attrs) == 0:
+			m.markAnyAttribute(ct, c)
 		case c.Is(wsdl.NamespaceXSD, "complexContent") && m.soapencArray(c):
 			return nil, modelError(m.data, c, "a soapenc:Array type is allowed only in the %s schema, for HTTP GET/POST array parameters; "+
 				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.TNS))
@@ -513,7 +522,7 @@ func (m *modeler) anonymous(el *wsdl.Node, name string) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Type{Name: name, Kind: KindComplex, Fields: fields, Node: el}
+	t := &Type{Name: name, Kind: KindComplex, Fields: fields, Node: el, AnyAttribute: m.anyAttribute[el.Elements(wsdl.NamespaceXSD, "complexType")[0]]}
 	m.wrappers[name] = t
 	return t, nil
 }

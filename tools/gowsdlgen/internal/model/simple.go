@@ -2,9 +2,8 @@ package model
 
 import "github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 
-// The small and unsigned integer kinds and ASMX's char (issue 33, shapes §7). Their Go types are
-// gowsdl's own (int8, byte, uint16, uint32, uint64), except char, which the SOAP-only view gives
-// gowsdl as xsd:unsignedShort (plainMSTypes) and PostProcess retypes to the runtime's xsd.Char.
+// The small and unsigned integer kinds and ASMX's char (shapes §7): gowsdl's Go types (int8, byte, uint16,
+// uint32, uint64), and for char, given to gowsdl as xsd:unsignedShort, the runtime's xsd.Char.
 const (
 	KindByte          Kind = "KindByte"
 	KindUnsignedByte  Kind = "KindUnsignedByte"
@@ -12,26 +11,19 @@ const (
 	KindUnsignedInt   Kind = "KindUnsignedInt"
 	KindUnsignedLong  Kind = "KindUnsignedLong"
 	KindChar          Kind = "KindChar"
+	// KindFlags: ASMX's [Flags] enumeration, an xsd:list of an enumeration (Perm): a uint64 (xsd.FlagBit).
+	KindFlags Kind = "KindFlags"
 )
-
-// KindFlags is ASMX's [Flags] enumeration: an xsd:list of an anonymous enumeration of member names
-// (shapes §11, Perm). Its Go type is a uint64 of bits, member i being 1<<i, except a first member named
-// None, the zero value (xsd.FlagBit).
-const KindFlags Kind = "KindFlags"
-
-// maxFlags is the number of members a flags value can hold: 64 bits, 65 members with a first None.
-const maxFlags = 64
 
 // flags reads the xs:list of a named simple type as a [Flags] enumeration into t.
 func (m *modeler) flags(t *Type, list *wsdl.Node) (*Type, error) {
 	t.Kind = KindFlags
-	if _, has := list.Attr("itemType"); has || len(list.Children) != 1 || !list.Children[0].Is(wsdl.NamespaceXSD, "simpleType") {
-		return nil, modelError(m.data, list, "a list type must hold an anonymous enumeration, as ASMX writes a [Flags] enumeration")
+	var restrictions []*wsdl.Node
+	if item := list.Children; len(item) == 1 && item[0].Is(wsdl.NamespaceXSD, "simpleType") && len(item[0].Children) == 1 {
+		restrictions = item[0].Elements(wsdl.NamespaceXSD, "restriction")
 	}
-	item := list.Children[0]
-	restrictions := item.Elements(wsdl.NamespaceXSD, "restriction")
-	if len(restrictions) != 1 || len(item.Children) != 1 {
-		return nil, modelError(m.data, item, "a [Flags] list's item type must be an enumeration (a restriction of xsd:string)")
+	if _, has := list.Attr("itemType"); has || len(restrictions) != 1 {
+		return nil, modelError(m.data, list, "a list type must hold an anonymous enumeration, as ASMX writes a [Flags] enumeration")
 	}
 	var err error
 	if t.Enum, err = m.members(restrictions[0]); err != nil {
@@ -41,8 +33,8 @@ func (m *modeler) flags(t *Type, list *wsdl.Node) (*Type, error) {
 	if bits > 0 && t.Enum[0] == "None" {
 		bits--
 	}
-	if bits == 0 || bits > maxFlags {
-		return nil, modelError(m.data, list, "a [Flags] enumeration needs 1 to %d members besides None (one bit each); this one has %d", maxFlags, bits)
+	if bits == 0 || bits > 64 {
+		return nil, modelError(m.data, list, "a [Flags] enumeration needs 1 to 64 members besides None (one bit each); this one has %d", bits)
 	}
 	m.done[t.Name] = t
 	m.c.Types = append(m.c.Types, t)

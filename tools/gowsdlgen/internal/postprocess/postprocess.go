@@ -48,6 +48,8 @@ type Options struct {
 	// gowsdl declared (model.Contract.Declared less what the SOAP-only view cut), in its order.
 	Contract *model.Contract
 	Declared []*model.Type
+	// Added are fields appended to gowsdl's structs (HeaderFields).
+	Added []AddedField
 }
 
 // PostProcess fixes what gowsdl gets wrong in generated Go source and returns it gofmt-formatted:
@@ -105,6 +107,9 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 	}
 	out, err = addSourceLine(out, opts.Source)
 	if err != nil {
+		return nil, err
+	}
+	if out, err = addFields(out, opts.Added); err != nil {
 		return nil, err
 	}
 	return format.Source(out)

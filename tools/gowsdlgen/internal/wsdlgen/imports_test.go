@@ -27,12 +27,13 @@ var generatorImports = map[string][]string{
 	"wsdl":           {},
 	"names":          {},
 	"model":          {"wsdl", "names"},
+	"headers":        {"wsdl", "names", "model"},
 	"postprocess":    {"model", "names"},
 	"emit":           {"model", "names"},
 	"emit/jsoncodec": {"emit", "model"},
 	"emit/xmlcodec":  {"emit", "emit/jsoncodec", "model", "names", "wsdl"},
 	"emit/record":    {"emit", "model"},
-	"wsdlgen": {"wsdl", "names", "model", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/record",
+	"wsdlgen": {"wsdl", "names", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/record",
 		"github.com/hooklift/gowsdl"},
 }
 

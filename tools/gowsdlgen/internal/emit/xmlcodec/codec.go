@@ -385,7 +385,7 @@ func (e *emitter) formConvert(t *model.Type, goType, name, item string) (string,
 		call = fmt.Sprintf("formwire.Base64(%s, %s, v)", name, item)
 	default:
 		var ok bool
-		if call, conv, ok = formSmall(t, goType, name, item); !ok {
+		if call, conv, ok = emit.FormSmall(t, goType, name, item); !ok {
 			return "", fmt.Errorf("type %s cannot be a form value", t.Name)
 		}
 	}
@@ -402,7 +402,7 @@ func (e *emitter) formConvert(t *model.Type, goType, name, item string) (string,
 
 // formText is the expression of a simple value's form text.
 func formText(kind model.Kind, val string) string {
-	if text := formSmallText(kind, val); text != "" {
+	if text := emit.FormSmallText(kind, val); text != "" {
 		return text
 	}
 	return map[model.Kind]string{

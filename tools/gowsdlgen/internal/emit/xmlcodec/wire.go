@@ -59,6 +59,7 @@ func (e *emitter) file(source string) error {
 	e.p("import (")
 	e.p(`"context"`)
 	e.p(`"encoding/json"`)
+	e.p(`"encoding/xml"`)
 	e.p(`"net/url"`)
 	e.p("")
 	for _, imp := range runtimeImports {
@@ -105,7 +106,7 @@ func (e *emitter) file(source string) error {
 	}
 	e.types()
 	e.enumTexts()
-	e.flagsTexts()
+	emit.FlagsTexts(e.Writer, e.c.Types)
 	for _, op := range e.c.Operations {
 		if err := e.codec(op.Request, op.Request.GoName, "parameter"); err != nil {
 			return err
@@ -113,6 +114,7 @@ func (e *emitter) file(source string) error {
 		if err := e.responseCodec(op); err != nil {
 			return err
 		}
+		e.headerCodec(op)
 		if err := jsoncodec.Codec(e.Writer, op.Request, op.Request.GoName, true); err != nil {
 			return err
 		}
@@ -184,6 +186,7 @@ func (e *emitter) bind(server string) {
 		e.p("resp, err := svc.%sContext(ctx, req)", op.GoName)
 		e.p("if err != nil { return nil, err }")
 		e.p("if resp == nil { resp = new(%s) }", op.Response.GoName)
+		e.bindHeaders(op)
 		e.p("return resp, nil")
 	}
 	e.p("}")
@@ -202,7 +205,7 @@ func (e *emitter) types() {
 	e.p("// The descriptors of the contract's named types, for documentation, samples and tooling.")
 	e.p("var (")
 	for _, t := range e.c.Types {
-		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s}", t.GoName, t.Name, t.Kind)
+		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s%s}", t.GoName, t.Name, t.Kind, anyAttributeField(t))
 	}
 	e.p(")")
 	e.p("")
@@ -249,6 +252,7 @@ func (e *emitter) operation(op *model.Operation) error {
 		e.p("OneWay: true,")
 	}
 	e.p("RequestElement: %q, ResponseElement: %q,", op.RequestElement, op.ResponseElement)
+	e.headersField(op)
 	if len(op.Request.Fields) > 0 {
 		e.p("Params: []wire.Field{")
 		for _, f := range op.Request.Fields {

@@ -25,6 +25,92 @@ type NCName string
 
 type Perm uint64
 
+type WhoAmI struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmI"`
+
+	// AuthHeader is the soap:header AuthHeader (In); nil when the request carried none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+}
+
+type WhoAmIResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmIResponse"`
+
+	WhoAmIResult string `xml:"WhoAmIResult,omitempty" json:"WhoAmIResult,omitempty"`
+}
+
+type WhoAmIOptional struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmIOptional"`
+
+	// AuthHeader is the soap:header AuthHeader (In); nil when the request carried none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+}
+
+type WhoAmIOptionalResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmIOptionalResponse"`
+
+	WhoAmIOptionalResult string `xml:"WhoAmIOptionalResult,omitempty" json:"WhoAmIOptionalResult,omitempty"`
+}
+
+type Ping struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Ping"`
+
+	N int32 `xml:"n" json:"n"`
+}
+
+type PingResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ PingResponse"`
+
+	PingResult int32 `xml:"PingResult" json:"PingResult"`
+
+	// TraceHeader is the soap:header TraceHeader (Out); nil writes none.
+	TraceHeader *TraceHeader `xml:"-" json:"-"`
+	// TraceHeaderMustUnderstand writes soap:mustUnderstand="1" on it.
+	TraceHeaderMustUnderstand bool `xml:"-" json:"-"`
+}
+
+type Renew struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Renew"`
+
+	Days int32 `xml:"days" json:"days"`
+
+	// AuthHeader is the soap:header AuthHeader (InOut); nil when the request carried none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+	// mu is set by DecodeHeader: bit i for the i-th InOut header that came with mustUnderstand.
+	mu uint64
+}
+
+type RenewResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ RenewResponse"`
+
+	RenewResult string `xml:"RenewResult,omitempty" json:"RenewResult,omitempty"`
+
+	// AuthHeader is the soap:header AuthHeader (InOut); nil writes none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+	// AuthHeaderMustUnderstand writes soap:mustUnderstand="1" on it.
+	// Bind sets it when the request's AuthHeader came with mustUnderstand.
+	AuthHeaderMustUnderstand bool `xml:"-" json:"-"`
+}
+
+type Audit struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Audit"`
+
+	Text string `xml:"text,omitempty" json:"text,omitempty"`
+
+	// AuthHeader is the soap:header AuthHeader (In); nil when the request carried none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+}
+
+type AuditResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ AuditResponse"`
+
+	AuditResult string `xml:"AuditResult,omitempty" json:"AuditResult,omitempty"`
+
+	// TraceHeader is the soap:header TraceHeader (Out); nil writes none.
+	TraceHeader *TraceHeader `xml:"-" json:"-"`
+	// TraceHeaderMustUnderstand writes soap:mustUnderstand="1" on it.
+	TraceHeaderMustUnderstand bool `xml:"-" json:"-"`
+}
+
 type ListUnknownHeaders struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ListUnknownHeaders"`
 }
@@ -215,6 +301,24 @@ type EchoMaybeResponse struct {
 	EchoMaybeResult *int32 `xml:"EchoMaybeResult" json:"EchoMaybeResult"`
 }
 
+type AuthHeader struct {
+	User string `xml:"User,omitempty" json:"User,omitempty"`
+
+	Token string `xml:"Token,omitempty" json:"Token,omitempty"`
+
+	// AnyAttrs are the foreign attributes of the header element (s:anyAttribute), SOAP's own left out.
+	AnyAttrs []xml.Attr `xml:",any,attr" json:"-"`
+}
+
+type TraceHeader struct {
+	RequestId string `xml:"RequestId,omitempty" json:"RequestId,omitempty"`
+
+	Step int32 `xml:"Step" json:"Step"`
+
+	// AnyAttrs are the foreign attributes of the header element (s:anyAttribute), SOAP's own left out.
+	AnyAttrs []xml.Attr `xml:",any,attr" json:"-"`
+}
+
 type Smalls struct {
 	B byte `xml:"B" json:"B"`
 
@@ -257,6 +361,31 @@ type ArrayOfUrunBilgi struct {
 }
 
 type SyncSoap interface {
+	// AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.
+	WhoAmI(request *WhoAmI) (*WhoAmIResponse, error)
+
+	WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error)
+
+	// AuthHeader In with Required=false. Returns what the AuthHeader member holds.
+	WhoAmIOptional(request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
+
+	WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
+
+	// TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.
+	Ping(request *Ping) (*PingResponse, error)
+
+	PingContext(ctx context.Context, request *Ping) (*PingResponse, error)
+
+	// AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+<days>d".
+	Renew(request *Renew) (*RenewResponse, error)
+
+	RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error)
+
+	// AuthHeader In and TraceHeader Out on one operation.
+	Audit(request *Audit) (*AuditResponse, error)
+
+	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
+
 	// SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeaders(request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
 
@@ -348,6 +477,91 @@ func NewSyncSoap(client *soap.Client) SyncSoap {
 	return &syncSoap{
 		client: client,
 	}
+}
+
+func (service *syncSoap) WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error) {
+	response := new(WhoAmIResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/WhoAmI", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) WhoAmI(request *WhoAmI) (*WhoAmIResponse, error) {
+	return service.WhoAmIContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	response := new(WhoAmIOptionalResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/WhoAmIOptional", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) WhoAmIOptional(request *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	return service.WhoAmIOptionalContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) PingContext(ctx context.Context, request *Ping) (*PingResponse, error) {
+	response := new(PingResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Ping", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Ping(request *Ping) (*PingResponse, error) {
+	return service.PingContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error) {
+	response := new(RenewResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Renew", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Renew(request *Renew) (*RenewResponse, error) {
+	return service.RenewContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error) {
+	response := new(AuditResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Audit", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Audit(request *Audit) (*AuditResponse, error) {
+	return service.AuditContext(
+		context.Background(),
+		request,
+	)
 }
 
 func (service *syncSoap) ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {

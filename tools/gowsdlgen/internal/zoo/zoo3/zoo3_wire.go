@@ -6,6 +6,7 @@ package zoo3
 import (
 	"context"
 
+	"encoding/xml"
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
@@ -19,6 +20,16 @@ import (
 // SyncSoapServer is the interface the service implements: one method per operation of the contract, each
 // taking a context. Bind binds an implementation to the operation table (Operations), for every binding.
 type SyncSoapServer interface {
+	// WhoAmIContext: AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.
+	WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error)
+	// WhoAmIOptionalContext: AuthHeader In with Required=false. Returns what the AuthHeader member holds.
+	WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
+	// PingContext: TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.
+	PingContext(ctx context.Context, request *Ping) (*PingResponse, error)
+	// RenewContext: AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+<days>d".
+	RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error)
+	// AuditContext: AuthHeader In and TraceHeader Out on one operation.
+	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
 	// ListUnknownHeadersContext: SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
 	// GetSmallsContext: max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.
@@ -66,6 +77,31 @@ type SyncSoapServer interface {
 type UnimplementedSyncSoapServer struct{}
 
 var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// WhoAmIContext answers that WhoAmI is not implemented.
+func (UnimplementedSyncSoapServer) WhoAmIContext(context.Context, *WhoAmI) (*WhoAmIResponse, error) {
+	return nil, wire.Unimplemented("WhoAmI")
+}
+
+// WhoAmIOptionalContext answers that WhoAmIOptional is not implemented.
+func (UnimplementedSyncSoapServer) WhoAmIOptionalContext(context.Context, *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	return nil, wire.Unimplemented("WhoAmIOptional")
+}
+
+// PingContext answers that Ping is not implemented.
+func (UnimplementedSyncSoapServer) PingContext(context.Context, *Ping) (*PingResponse, error) {
+	return nil, wire.Unimplemented("Ping")
+}
+
+// RenewContext answers that Renew is not implemented.
+func (UnimplementedSyncSoapServer) RenewContext(context.Context, *Renew) (*RenewResponse, error) {
+	return nil, wire.Unimplemented("Renew")
+}
+
+// AuditContext answers that Audit is not implemented.
+func (UnimplementedSyncSoapServer) AuditContext(context.Context, *Audit) (*AuditResponse, error) {
+	return nil, wire.Unimplemented("Audit")
+}
 
 // ListUnknownHeadersContext answers that ListUnknownHeaders is not implemented.
 func (UnimplementedSyncSoapServer) ListUnknownHeadersContext(context.Context, *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
@@ -149,6 +185,11 @@ func (UnimplementedSyncSoapServer) EchoMaybeContext(context.Context, *EchoMaybe)
 
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
+	opWhoAmI,
+	opWhoAmIOptional,
+	opPing,
+	opRenew,
+	opAudit,
 	opListUnknownHeaders,
 	opGetSmalls,
 	opEchoSmalls,
@@ -183,6 +224,54 @@ var Contract = &wire.Contract{
 func Bind(svc SyncSoapServer) wire.Bound {
 	return wire.Bound{Contract: Contract, Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
 		switch req := req.(type) {
+		case *WhoAmI:
+			resp, err := svc.WhoAmIContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(WhoAmIResponse)
+			}
+			return resp, nil
+		case *WhoAmIOptional:
+			resp, err := svc.WhoAmIOptionalContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(WhoAmIOptionalResponse)
+			}
+			return resp, nil
+		case *Ping:
+			resp, err := svc.PingContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(PingResponse)
+			}
+			return resp, nil
+		case *Renew:
+			resp, err := svc.RenewContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(RenewResponse)
+			}
+			if req.mu&(1<<0) != 0 {
+				resp.AuthHeaderMustUnderstand = true
+			}
+			return resp, nil
+		case *Audit:
+			resp, err := svc.AuditContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(AuditResponse)
+			}
+			return resp, nil
 		case *ListUnknownHeaders:
 			resp, err := svc.ListUnknownHeadersContext(ctx, req)
 			if err != nil {
@@ -323,6 +412,299 @@ func Bind(svc SyncSoapServer) wire.Bound {
 		}
 		return nil, wire.ForeignRequest(req)
 	}}
+}
+
+var opWhoAmI = &wire.Operation{
+	Name:           "WhoAmI",
+	Doc:            "AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "WhoAmI", ResponseElement: "WhoAmIResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "AuthHeader"}, Type: typeAuthHeader, Direction: wire.HeaderIn},
+	},
+	Result:      &wire.Field{Name: "WhoAmIResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(WhoAmI) },
+	NewResponse: func() wire.Message { return new(WhoAmIResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(WhoAmI)
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*WhoAmIResponse)
+		return xmlwire.AppendEscaped(b, v.WhoAmIResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*WhoAmIResponse)
+		var err error
+		v.WhoAmIResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(WhoAmI)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*WhoAmIResponse)
+		b = jsonwire.AppendString(b, v.WhoAmIResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*WhoAmIResponse)
+		var err error
+		v.WhoAmIResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opWhoAmIOptional = &wire.Operation{
+	Name:           "WhoAmIOptional",
+	Doc:            "AuthHeader In with Required=false. Returns what the AuthHeader member holds.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "WhoAmIOptional", ResponseElement: "WhoAmIOptionalResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "AuthHeader"}, Type: typeAuthHeader, Direction: wire.HeaderIn},
+	},
+	Result:      &wire.Field{Name: "WhoAmIOptionalResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(WhoAmIOptional) },
+	NewResponse: func() wire.Message { return new(WhoAmIOptionalResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(WhoAmIOptional)
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*WhoAmIOptionalResponse)
+		return xmlwire.AppendEscaped(b, v.WhoAmIOptionalResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*WhoAmIOptionalResponse)
+		var err error
+		v.WhoAmIOptionalResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(WhoAmIOptional)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*WhoAmIOptionalResponse)
+		b = jsonwire.AppendString(b, v.WhoAmIOptionalResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*WhoAmIOptionalResponse)
+		var err error
+		v.WhoAmIOptionalResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opPing = &wire.Operation{
+	Name:           "Ping",
+	Doc:            "TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Ping", ResponseElement: "PingResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "TraceHeader"}, Type: typeTraceHeader, Direction: wire.HeaderOut},
+	},
+	Params: []wire.Field{
+		{Name: "n", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "PingResult", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "int",
+	NewRequest:  func() wire.Message { return new(Ping) },
+	NewResponse: func() wire.Message { return new(PingResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Ping)
+		{
+			v, err := formwire.Param(form, "n")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.N = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Ping)
+		form.Set("n", formwire.FormatInt(int64(req.N)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*PingResponse)
+		return xsd.AppendInt(b, int64(v.PingResult)), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*PingResponse)
+		var err error
+		var n int64
+		n, err = r.ReadInt(el, "result", "int", 32)
+		v.PingResult = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Ping)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*PingResponse)
+		b = xsd.AppendInt(b, int64(v.PingResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*PingResponse)
+		var err error
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "result", "int", 32)
+			v.PingResult = int32(n)
+		}
+		return err
+	},
+}
+
+var opRenew = &wire.Operation{
+	Name:           "Renew",
+	Doc:            "AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + \"+<days>d\".",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Renew", ResponseElement: "RenewResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "AuthHeader"}, Type: typeAuthHeader, Direction: wire.HeaderInOut},
+	},
+	Params: []wire.Field{
+		{Name: "days", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "RenewResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Renew) },
+	NewResponse: func() wire.Message { return new(RenewResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Renew)
+		{
+			v, err := formwire.Param(form, "days")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("days", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Days = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Renew)
+		form.Set("days", formwire.FormatInt(int64(req.Days)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*RenewResponse)
+		return xmlwire.AppendEscaped(b, v.RenewResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*RenewResponse)
+		var err error
+		v.RenewResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Renew)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*RenewResponse)
+		b = jsonwire.AppendString(b, v.RenewResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*RenewResponse)
+		var err error
+		v.RenewResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opAudit = &wire.Operation{
+	Name:           "Audit",
+	Doc:            "AuthHeader In and TraceHeader Out on one operation.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Audit", ResponseElement: "AuditResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "AuthHeader"}, Type: typeAuthHeader, Direction: wire.HeaderIn},
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "TraceHeader"}, Type: typeTraceHeader, Direction: wire.HeaderOut},
+	},
+	Params: []wire.Field{
+		{Name: "text", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "AuditResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Audit) },
+	NewResponse: func() wire.Message { return new(AuditResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Audit)
+		{
+			v, err := formwire.Param(form, "text")
+			if err != nil {
+				return nil, err
+			}
+			req.Text = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Audit)
+		form.Set("text", req.Text)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*AuditResponse)
+		return xmlwire.AppendEscaped(b, v.AuditResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*AuditResponse)
+		var err error
+		v.AuditResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Audit)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*AuditResponse)
+		b = jsonwire.AppendString(b, v.AuditResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*AuditResponse)
+		var err error
+		v.AuditResult, err = jsonwire.String(tok, "result")
+		return err
+	},
 }
 
 var opListUnknownHeaders = &wire.Operation{
@@ -1448,6 +1830,8 @@ var (
 	typeUrunBilgi        = &wire.Type{Name: "urunBilgi", Kind: wire.KindComplex}
 	typeArrayOfUrunBilgi = &wire.Type{Name: "ArrayOfUrunBilgi", Kind: wire.KindArray}
 	typePerm             = &wire.Type{Name: "Perm", Kind: wire.KindFlags}
+	typeAuthHeader       = &wire.Type{Name: "AuthHeader", Kind: wire.KindComplex, AnyAttribute: true}
+	typeTraceHeader      = &wire.Type{Name: "TraceHeader", Kind: wire.KindComplex, AnyAttribute: true}
 )
 
 func init() {
@@ -1471,6 +1855,14 @@ func init() {
 	}
 	typeArrayOfUrunBilgi.Item = &wire.Field{Name: "urunBilgi", Type: typeUrunBilgi, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
 	typePerm.Enum = []string{"None", "Read", "Write", "Execute"}
+	typeAuthHeader.Fields = []wire.Field{
+		{Name: "User", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Token", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeTraceHeader.Fields = []wire.Field{
+		{Name: "RequestId", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Step", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	}
 }
 
 // The members of the [Flags] enumeration Perm, one bit each.
@@ -1485,6 +1877,762 @@ const (
 func (v Perm) wireText() string {
 	b, _ := xsd.AppendFlags(nil, uint64(v&(PermRead|PermWrite|PermExecute)), typePerm.Enum)
 	return string(b)
+}
+
+// AppendXML appends the elements of WhoAmI in schema order.
+func (v *WhoAmI) AppendXML(b []byte) []byte {
+	return b
+}
+
+// DecodeXML reads the elements of WhoAmI, in any order, skipping unknown ones as ASMX does.
+func (v *WhoAmI) DecodeXML(r *xmlwire.Reader) error {
+	for {
+		el, ok, err := r.Child()
+		if err != nil || !ok {
+			return err
+		}
+		if err := r.Skip(el); err != nil {
+			return err
+		}
+	}
+}
+
+// AppendXML appends the elements of WhoAmIResponse in schema order.
+func (v *WhoAmIResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "WhoAmIResult", v.WhoAmIResult)
+	return b
+}
+
+// DecodeXML reads the elements of WhoAmIResponse, in any order, skipping unknown ones as ASMX does.
+func (v *WhoAmIResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("WhoAmIResult"):
+			if seen[0] {
+				return xsd.Duplicate("element WhoAmIResult")
+			}
+			seen[0] = true
+			v.WhoAmIResult, err = r.Text(el, "element WhoAmIResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("WhoAmIResult") {
+		return r.WrongNamespace("WhoAmIResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of WhoAmI into its field; the first of two wins (wire.HeaderDecoder).
+func (v *WhoAmI) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of WhoAmI, those not nil (wire.HeaderAppender).
+func (v *WhoAmI) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// AppendJSON appends WhoAmI as a JSON object, keys in schema order.
+func (v *WhoAmI) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of WhoAmI after its opening '{'.
+func (v *WhoAmI) DecodeJSON(r *jsonwire.Reader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of WhoAmIOptional in schema order.
+func (v *WhoAmIOptional) AppendXML(b []byte) []byte {
+	return b
+}
+
+// DecodeXML reads the elements of WhoAmIOptional, in any order, skipping unknown ones as ASMX does.
+func (v *WhoAmIOptional) DecodeXML(r *xmlwire.Reader) error {
+	for {
+		el, ok, err := r.Child()
+		if err != nil || !ok {
+			return err
+		}
+		if err := r.Skip(el); err != nil {
+			return err
+		}
+	}
+}
+
+// AppendXML appends the elements of WhoAmIOptionalResponse in schema order.
+func (v *WhoAmIOptionalResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "WhoAmIOptionalResult", v.WhoAmIOptionalResult)
+	return b
+}
+
+// DecodeXML reads the elements of WhoAmIOptionalResponse, in any order, skipping unknown ones as ASMX does.
+func (v *WhoAmIOptionalResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("WhoAmIOptionalResult"):
+			if seen[0] {
+				return xsd.Duplicate("element WhoAmIOptionalResult")
+			}
+			seen[0] = true
+			v.WhoAmIOptionalResult, err = r.Text(el, "element WhoAmIOptionalResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("WhoAmIOptionalResult") {
+		return r.WrongNamespace("WhoAmIOptionalResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of WhoAmIOptional into its field; the first of two wins (wire.HeaderDecoder).
+func (v *WhoAmIOptional) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of WhoAmIOptional, those not nil (wire.HeaderAppender).
+func (v *WhoAmIOptional) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// AppendJSON appends WhoAmIOptional as a JSON object, keys in schema order.
+func (v *WhoAmIOptional) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of WhoAmIOptional after its opening '{'.
+func (v *WhoAmIOptional) DecodeJSON(r *jsonwire.Reader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Ping in schema order.
+func (v *Ping) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "n", int64(v.N))
+	return b
+}
+
+// DecodeXML reads the elements of Ping, in any order, skipping unknown ones as ASMX does.
+func (v *Ping) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("n"):
+			if seen[0] {
+				return xsd.Duplicate("parameter n")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter n", "int", 32)
+			v.N = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("n") {
+		return r.WrongNamespace("n")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of PingResponse in schema order.
+func (v *PingResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "PingResult", int64(v.PingResult))
+	return b
+}
+
+// DecodeXML reads the elements of PingResponse, in any order, skipping unknown ones as ASMX does.
+func (v *PingResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("PingResult"):
+			if seen[0] {
+				return xsd.Duplicate("element PingResult")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element PingResult", "int", 32)
+			v.PingResult = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("PingResult") {
+		return r.WrongNamespace("PingResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of PingResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *PingResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("TraceHeader"):
+		if v.TraceHeader != nil {
+			return false, nil
+		}
+		h := &TraceHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.TraceHeader = h
+		v.TraceHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of PingResponse, those not nil (wire.HeaderAppender).
+func (v *PingResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
+	if v.TraceHeader != nil {
+		b = append(b, "<TraceHeader"...)
+		if v.TraceHeaderMustUnderstand {
+			b = append(b, ' ')
+			b = append(b, envPrefix...)
+			b = append(b, `:mustUnderstand="1"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.TraceHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.TraceHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "TraceHeader")
+	}
+	return b
+}
+
+// AppendJSON appends Ping as a JSON object, keys in schema order.
+func (v *Ping) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"n\":"...)
+	b = xsd.AppendInt(b, int64(v.N))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Ping after its opening '{'.
+func (v *Ping) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "n":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter n", "int", 32)
+				v.N = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("n")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Renew in schema order.
+func (v *Renew) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "days", int64(v.Days))
+	return b
+}
+
+// DecodeXML reads the elements of Renew, in any order, skipping unknown ones as ASMX does.
+func (v *Renew) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("days"):
+			if seen[0] {
+				return xsd.Duplicate("parameter days")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter days", "int", 32)
+			v.Days = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("days") {
+		return r.WrongNamespace("days")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of RenewResponse in schema order.
+func (v *RenewResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "RenewResult", v.RenewResult)
+	return b
+}
+
+// DecodeXML reads the elements of RenewResponse, in any order, skipping unknown ones as ASMX does.
+func (v *RenewResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("RenewResult"):
+			if seen[0] {
+				return xsd.Duplicate("element RenewResult")
+			}
+			seen[0] = true
+			v.RenewResult, err = r.Text(el, "element RenewResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("RenewResult") {
+		return r.WrongNamespace("RenewResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of Renew into its field; the first of two wins (wire.HeaderDecoder).
+func (v *Renew) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		if mustUnderstand {
+			v.mu |= 1 << 0
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of Renew, those not nil (wire.HeaderAppender).
+func (v *Renew) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// DecodeHeader reads a header block of RenewResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *RenewResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		v.AuthHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of RenewResponse, those not nil (wire.HeaderAppender).
+func (v *RenewResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		if v.AuthHeaderMustUnderstand {
+			b = append(b, ' ')
+			b = append(b, envPrefix...)
+			b = append(b, `:mustUnderstand="1"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// AppendJSON appends Renew as a JSON object, keys in schema order.
+func (v *Renew) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"days\":"...)
+	b = xsd.AppendInt(b, int64(v.Days))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Renew after its opening '{'.
+func (v *Renew) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "days":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter days", "int", 32)
+				v.Days = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("days")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Audit in schema order.
+func (v *Audit) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "text", v.Text)
+	return b
+}
+
+// DecodeXML reads the elements of Audit, in any order, skipping unknown ones as ASMX does.
+func (v *Audit) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("text"):
+			if seen[0] {
+				return xsd.Duplicate("parameter text")
+			}
+			seen[0] = true
+			v.Text, err = r.Text(el, "parameter text")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("text") {
+		return r.WrongNamespace("text")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of AuditResponse in schema order.
+func (v *AuditResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "AuditResult", v.AuditResult)
+	return b
+}
+
+// DecodeXML reads the elements of AuditResponse, in any order, skipping unknown ones as ASMX does.
+func (v *AuditResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("AuditResult"):
+			if seen[0] {
+				return xsd.Duplicate("element AuditResult")
+			}
+			seen[0] = true
+			v.AuditResult, err = r.Text(el, "element AuditResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("AuditResult") {
+		return r.WrongNamespace("AuditResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of Audit into its field; the first of two wins (wire.HeaderDecoder).
+func (v *Audit) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of Audit, those not nil (wire.HeaderAppender).
+func (v *Audit) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// DecodeHeader reads a header block of AuditResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *AuditResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("TraceHeader"):
+		if v.TraceHeader != nil {
+			return false, nil
+		}
+		h := &TraceHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.TraceHeader = h
+		v.TraceHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of AuditResponse, those not nil (wire.HeaderAppender).
+func (v *AuditResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
+	if v.TraceHeader != nil {
+		b = append(b, "<TraceHeader"...)
+		if v.TraceHeaderMustUnderstand {
+			b = append(b, ' ')
+			b = append(b, envPrefix...)
+			b = append(b, `:mustUnderstand="1"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.TraceHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.TraceHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "TraceHeader")
+	}
+	return b
+}
+
+// AppendJSON appends Audit as a JSON object, keys in schema order.
+func (v *Audit) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"text\":"...)
+	b = jsonwire.AppendString(b, v.Text)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Audit after its opening '{'.
+func (v *Audit) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "text":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Text, err = jsonwire.String(tok, "parameter text")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("text")
+	}
+	return nil
 }
 
 // AppendXML appends the elements of ListUnknownHeaders in schema order.
@@ -4254,6 +5402,202 @@ func (v *ArrayOfUrunBilgi) DecodeJSON(r *jsonwire.Reader) error {
 	}
 }
 
+// AppendXML appends the elements of AuthHeader in schema order.
+func (v *AuthHeader) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "User", v.User)
+	b = xmlwire.AppendString(b, "Token", v.Token)
+	return b
+}
+
+// DecodeXML reads the elements of AuthHeader, in any order, skipping unknown ones as ASMX does.
+func (v *AuthHeader) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("User"):
+			if seen[0] {
+				return xsd.Duplicate("element User")
+			}
+			seen[0] = true
+			v.User, err = r.Text(el, "element User")
+		case el.Is("Token"):
+			if seen[1] {
+				return xsd.Duplicate("element Token")
+			}
+			seen[1] = true
+			v.Token, err = r.Text(el, "element Token")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("User") {
+		return r.WrongNamespace("User")
+	}
+	if !seen[1] && r.Misplaced("Token") {
+		return r.WrongNamespace("Token")
+	}
+	return nil
+}
+
+// AppendJSON appends AuthHeader as a JSON object, keys in schema order.
+func (v *AuthHeader) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"User\":"...)
+	b = jsonwire.AppendString(b, v.User)
+	b = append(b, ",\"Token\":"...)
+	b = jsonwire.AppendString(b, v.Token)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of AuthHeader after its opening '{'.
+func (v *AuthHeader) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "User":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.User, err = jsonwire.String(tok, "element User")
+		case "Token":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Token, err = jsonwire.String(tok, "element Token")
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of TraceHeader in schema order.
+func (v *TraceHeader) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "RequestId", v.RequestId)
+	b = xmlwire.AppendInt(b, "Step", int64(v.Step))
+	return b
+}
+
+// DecodeXML reads the elements of TraceHeader, in any order, skipping unknown ones as ASMX does.
+func (v *TraceHeader) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("RequestId"):
+			if seen[0] {
+				return xsd.Duplicate("element RequestId")
+			}
+			seen[0] = true
+			v.RequestId, err = r.Text(el, "element RequestId")
+		case el.Is("Step"):
+			if seen[1] {
+				return xsd.Duplicate("element Step")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element Step", "int", 32)
+			v.Step = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("RequestId") {
+		return r.WrongNamespace("RequestId")
+	}
+	if !seen[1] && r.Misplaced("Step") {
+		return r.WrongNamespace("Step")
+	}
+	return nil
+}
+
+// AppendJSON appends TraceHeader as a JSON object, keys in schema order.
+func (v *TraceHeader) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"RequestId\":"...)
+	b = jsonwire.AppendString(b, v.RequestId)
+	b = append(b, ",\"Step\":"...)
+	b = xsd.AppendInt(b, int64(v.Step))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of TraceHeader after its opening '{'.
+func (v *TraceHeader) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "RequestId":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.RequestId, err = jsonwire.String(tok, "element RequestId")
+		case "Step":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element Step", "int", 32)
+				v.Step = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // SyncSoapClient implements SyncSoap (both method variants) by sending each call through Invoker, which
 // server/client implements over the four bindings.
 type SyncSoapClient struct {
@@ -4261,6 +5605,76 @@ type SyncSoapClient struct {
 }
 
 var _ SyncSoap = (*SyncSoapClient)(nil)
+
+// WhoAmIContext calls WhoAmI.
+func (c *SyncSoapClient) WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error) {
+	response := new(WhoAmIResponse)
+	if err := c.Invoker.Invoke(ctx, opWhoAmI, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// WhoAmI is WhoAmIContext without a context.
+func (c *SyncSoapClient) WhoAmI(request *WhoAmI) (*WhoAmIResponse, error) {
+	return c.WhoAmIContext(context.Background(), request)
+}
+
+// WhoAmIOptionalContext calls WhoAmIOptional.
+func (c *SyncSoapClient) WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	response := new(WhoAmIOptionalResponse)
+	if err := c.Invoker.Invoke(ctx, opWhoAmIOptional, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// WhoAmIOptional is WhoAmIOptionalContext without a context.
+func (c *SyncSoapClient) WhoAmIOptional(request *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	return c.WhoAmIOptionalContext(context.Background(), request)
+}
+
+// PingContext calls Ping.
+func (c *SyncSoapClient) PingContext(ctx context.Context, request *Ping) (*PingResponse, error) {
+	response := new(PingResponse)
+	if err := c.Invoker.Invoke(ctx, opPing, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Ping is PingContext without a context.
+func (c *SyncSoapClient) Ping(request *Ping) (*PingResponse, error) {
+	return c.PingContext(context.Background(), request)
+}
+
+// RenewContext calls Renew.
+func (c *SyncSoapClient) RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error) {
+	response := new(RenewResponse)
+	if err := c.Invoker.Invoke(ctx, opRenew, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Renew is RenewContext without a context.
+func (c *SyncSoapClient) Renew(request *Renew) (*RenewResponse, error) {
+	return c.RenewContext(context.Background(), request)
+}
+
+// AuditContext calls Audit.
+func (c *SyncSoapClient) AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error) {
+	response := new(AuditResponse)
+	if err := c.Invoker.Invoke(ctx, opAudit, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Audit is AuditContext without a context.
+func (c *SyncSoapClient) Audit(request *Audit) (*AuditResponse, error) {
+	return c.AuditContext(context.Background(), request)
+}
 
 // ListUnknownHeadersContext calls ListUnknownHeaders.
 func (c *SyncSoapClient) ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
@@ -4768,6 +6182,84 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:types>
     <s:schema elementFormDefault="qualified" targetNamespace="http://localhost:8080/zoo3/v1/">
       <s:import namespace="http://microsoft.com/wsdl/types/" />
+      <s:element name="WhoAmI">
+        <s:complexType />
+      </s:element>
+      <s:element name="WhoAmIResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="WhoAmIResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AuthHeader" type="tns:AuthHeader" />
+      <s:complexType name="AuthHeader">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="User" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="Token" type="s:string" />
+        </s:sequence>
+        <s:anyAttribute />
+      </s:complexType>
+      <s:element name="WhoAmIOptional">
+        <s:complexType />
+      </s:element>
+      <s:element name="WhoAmIOptionalResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="WhoAmIOptionalResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Ping">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="n" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="PingResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="PingResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="TraceHeader" type="tns:TraceHeader" />
+      <s:complexType name="TraceHeader">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="RequestId" type="s:string" />
+          <s:element minOccurs="1" maxOccurs="1" name="Step" type="s:int" />
+        </s:sequence>
+        <s:anyAttribute />
+      </s:complexType>
+      <s:element name="Renew">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="days" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="RenewResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="RenewResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Audit">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="text" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AuditResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="AuditResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="ListUnknownHeaders">
         <s:complexType />
       </s:element>
@@ -5054,17 +6546,47 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       </s:complexType>
     </s:schema>
   </wsdl:types>
+  <wsdl:message name="WhoAmISoapIn">
+    <wsdl:part name="parameters" element="tns:WhoAmI" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmISoapOut">
+    <wsdl:part name="parameters" element="tns:WhoAmIResponse" />
+  </wsdl:message>
   <wsdl:message name="WhoAmIAuthHeader">
     <wsdl:part name="AuthHeader" element="tns:AuthHeader" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIOptionalSoapIn">
+    <wsdl:part name="parameters" element="tns:WhoAmIOptional" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIOptionalSoapOut">
+    <wsdl:part name="parameters" element="tns:WhoAmIOptionalResponse" />
   </wsdl:message>
   <wsdl:message name="WhoAmIOptionalAuthHeader">
     <wsdl:part name="AuthHeader" element="tns:AuthHeader" />
   </wsdl:message>
+  <wsdl:message name="PingSoapIn">
+    <wsdl:part name="parameters" element="tns:Ping" />
+  </wsdl:message>
+  <wsdl:message name="PingSoapOut">
+    <wsdl:part name="parameters" element="tns:PingResponse" />
+  </wsdl:message>
   <wsdl:message name="PingTraceHeader">
     <wsdl:part name="TraceHeader" element="tns:TraceHeader" />
   </wsdl:message>
+  <wsdl:message name="RenewSoapIn">
+    <wsdl:part name="parameters" element="tns:Renew" />
+  </wsdl:message>
+  <wsdl:message name="RenewSoapOut">
+    <wsdl:part name="parameters" element="tns:RenewResponse" />
+  </wsdl:message>
   <wsdl:message name="RenewAuthHeader">
     <wsdl:part name="AuthHeader" element="tns:AuthHeader" />
+  </wsdl:message>
+  <wsdl:message name="AuditSoapIn">
+    <wsdl:part name="parameters" element="tns:Audit" />
+  </wsdl:message>
+  <wsdl:message name="AuditSoapOut">
+    <wsdl:part name="parameters" element="tns:AuditResponse" />
   </wsdl:message>
   <wsdl:message name="AuditAuthHeader">
     <wsdl:part name="AuthHeader" element="tns:AuthHeader" />
@@ -5165,6 +6687,32 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="EchoMaybeSoapOut">
     <wsdl:part name="parameters" element="tns:EchoMaybeResponse" />
   </wsdl:message>
+  <wsdl:message name="WhoAmIHttpGetIn" />
+  <wsdl:message name="WhoAmIHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIOptionalHttpGetIn" />
+  <wsdl:message name="WhoAmIOptionalHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="PingHttpGetIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="PingHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="RenewHttpGetIn">
+    <wsdl:part name="days" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="RenewHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="AuditHttpGetIn">
+    <wsdl:part name="text" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AuditHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
   <wsdl:message name="ListUnknownHeadersHttpGetIn" />
   <wsdl:message name="ListUnknownHeadersHttpGetOut">
     <wsdl:part name="Body" element="tns:string" />
@@ -5240,6 +6788,32 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   </wsdl:message>
   <wsdl:message name="EchoPermHttpGetOut">
     <wsdl:part name="Body" element="tns:Perm" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIHttpPostIn" />
+  <wsdl:message name="WhoAmIHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIOptionalHttpPostIn" />
+  <wsdl:message name="WhoAmIOptionalHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="PingHttpPostIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="PingHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="RenewHttpPostIn">
+    <wsdl:part name="days" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="RenewHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="AuditHttpPostIn">
+    <wsdl:part name="text" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AuditHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
   </wsdl:message>
   <wsdl:message name="ListUnknownHeadersHttpPostIn" />
   <wsdl:message name="ListUnknownHeadersHttpPostOut">
@@ -5318,6 +6892,31 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
     <wsdl:part name="Body" element="tns:Perm" />
   </wsdl:message>
   <wsdl:portType name="SyncSoap">
+    <wsdl:operation name="WhoAmI">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmISoapIn" />
+      <wsdl:output message="tns:WhoAmISoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In with Required=false. Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIOptionalSoapIn" />
+      <wsdl:output message="tns:WhoAmIOptionalSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n &gt;= 100). A negative n throws a Client SoapException.</wsdl:documentation>
+      <wsdl:input message="tns:PingSoapIn" />
+      <wsdl:output message="tns:PingSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+&lt;days&gt;d".</wsdl:documentation>
+      <wsdl:input message="tns:RenewSoapIn" />
+      <wsdl:output message="tns:RenewSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In and TraceHeader Out on one operation.</wsdl:documentation>
+      <wsdl:input message="tns:AuditSoapIn" />
+      <wsdl:output message="tns:AuditSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersSoapIn" />
@@ -5401,6 +7000,31 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
   </wsdl:portType>
   <wsdl:portType name="SyncHttpGet">
+    <wsdl:operation name="WhoAmI">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIHttpGetIn" />
+      <wsdl:output message="tns:WhoAmIHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In with Required=false. Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIOptionalHttpGetIn" />
+      <wsdl:output message="tns:WhoAmIOptionalHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n &gt;= 100). A negative n throws a Client SoapException.</wsdl:documentation>
+      <wsdl:input message="tns:PingHttpGetIn" />
+      <wsdl:output message="tns:PingHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+&lt;days&gt;d".</wsdl:documentation>
+      <wsdl:input message="tns:RenewHttpGetIn" />
+      <wsdl:output message="tns:RenewHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In and TraceHeader Out on one operation.</wsdl:documentation>
+      <wsdl:input message="tns:AuditHttpGetIn" />
+      <wsdl:output message="tns:AuditHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersHttpGetIn" />
@@ -5470,6 +7094,31 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
   </wsdl:portType>
   <wsdl:portType name="SyncHttpPost">
+    <wsdl:operation name="WhoAmI">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIHttpPostIn" />
+      <wsdl:output message="tns:WhoAmIHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In with Required=false. Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIOptionalHttpPostIn" />
+      <wsdl:output message="tns:WhoAmIOptionalHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n &gt;= 100). A negative n throws a Client SoapException.</wsdl:documentation>
+      <wsdl:input message="tns:PingHttpPostIn" />
+      <wsdl:output message="tns:PingHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+&lt;days&gt;d".</wsdl:documentation>
+      <wsdl:input message="tns:RenewHttpPostIn" />
+      <wsdl:output message="tns:RenewHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In and TraceHeader Out on one operation.</wsdl:documentation>
+      <wsdl:input message="tns:AuditHttpPostIn" />
+      <wsdl:output message="tns:AuditHttpPostOut" />
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersHttpPostIn" />
@@ -5540,6 +7189,58 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
   </wsdl:portType>
   <wsdl:binding name="SyncSoap" type="tns:SyncSoap">
     <soap:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="WhoAmI">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/WhoAmI" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+        <soap:header message="tns:WhoAmIAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/WhoAmIOptional" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+        <soap:header message="tns:WhoAmIOptionalAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Ping" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+        <soap:header message="tns:PingTraceHeader" part="TraceHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Renew" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+        <soap:header message="tns:RenewAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+        <soap:header message="tns:RenewAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Audit" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+        <soap:header message="tns:AuditAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+        <soap:header message="tns:AuditTraceHeader" part="TraceHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/ListUnknownHeaders" style="document" />
       <wsdl:input>
@@ -5684,6 +7385,58 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
   </wsdl:binding>
   <wsdl:binding name="SyncSoap12" type="tns:SyncSoap">
     <soap12:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="WhoAmI">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/WhoAmI" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:WhoAmIAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/WhoAmIOptional" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:WhoAmIOptionalAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Ping" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:PingTraceHeader" part="TraceHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Renew" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:RenewAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:RenewAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Audit" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:AuditAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:AuditTraceHeader" part="TraceHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/ListUnknownHeaders" style="document" />
       <wsdl:input>
@@ -5828,6 +7581,51 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
   </wsdl:binding>
   <wsdl:binding name="SyncHttpGet" type="tns:SyncHttpGet">
     <http:binding verb="GET" />
+    <wsdl:operation name="WhoAmI">
+      <http:operation location="/WhoAmI" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <http:operation location="/WhoAmIOptional" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <http:operation location="/Ping" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <http:operation location="/Renew" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <http:operation location="/Audit" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <http:operation location="/ListUnknownHeaders" />
       <wsdl:input>
@@ -5946,6 +7744,51 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
   </wsdl:binding>
   <wsdl:binding name="SyncHttpPost" type="tns:SyncHttpPost">
     <http:binding verb="POST" />
+    <wsdl:operation name="WhoAmI">
+      <http:operation location="/WhoAmI" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <http:operation location="/WhoAmIOptional" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <http:operation location="/Ping" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <http:operation location="/Renew" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <http:operation location="/Audit" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <http:operation location="/ListUnknownHeaders" />
       <wsdl:input>
