@@ -73,10 +73,10 @@ func (p *placeholder) AppendHeaders(b []byte, _, namespace string) []byte {
 	return b
 }
 
-// placeholderText is the placeholder of a simple type: its XSD name, or an enumeration's values
-// joined with " or ".
+// placeholderText is the placeholder of a simple type: its XSD name, or an enumeration's (or a
+// [Flags] enumeration's) values joined with " or ".
 func placeholderText(t *wire.Type) string {
-	if t.Kind == wire.KindEnum {
+	if t.Kind == wire.KindEnum || t.Kind == wire.KindFlags {
 		return strings.Join(t.Enum, " or ")
 	}
 	return t.Name

@@ -44,6 +44,15 @@ const (
 	KindEnum
 	KindComplex
 	KindArray
+	// Issue 33's simple kinds, after the ones above so those keep their numbers (generator-model §2):
+	// xsd:byte, the unsigned types, ASMX's char and a [Flags] enumeration (a list of member names).
+	KindByte
+	KindUnsignedByte
+	KindUnsignedShort
+	KindUnsignedInt
+	KindUnsignedLong
+	KindChar
+	KindFlags
 )
 
 // Simple reports whether values of the kind are text (every kind but complex types and arrays).
@@ -195,6 +204,13 @@ var (
 	// TypeGuid is {http://microsoft.com/wsdl/types/}guid, the one type of the subset that is not
 	// XML Schema's.
 	TypeGuid = &Type{Name: "guid", Kind: KindGUID}
+	// The small and unsigned integer types and ASMX's char ({http://microsoft.com/wsdl/types/}char).
+	TypeByte          = &Type{Name: "byte", Kind: KindByte}
+	TypeUnsignedByte  = &Type{Name: "unsignedByte", Kind: KindUnsignedByte}
+	TypeUnsignedShort = &Type{Name: "unsignedShort", Kind: KindUnsignedShort}
+	TypeUnsignedInt   = &Type{Name: "unsignedInt", Kind: KindUnsignedInt}
+	TypeUnsignedLong  = &Type{Name: "unsignedLong", Kind: KindUnsignedLong}
+	TypeChar          = &Type{Name: "char", Kind: KindChar}
 )
 
 // LookupField finds a field (a parameter) by name.

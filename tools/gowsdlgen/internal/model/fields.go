@@ -30,51 +30,13 @@ type TypedField struct {
 // types that can: gowsdl v0.5.0 makes xsd:decimal a float64, which loses the scale ASMX keeps (1.10
 // would come back as 1.1) and the digits beyond 17, and Microsoft's guid, which the SOAP-only view
 // turns into xsd:string (see plainGUIDs), a string no one validates.
-var runtimeTypes = map[Kind]string{KindDecimal: "xsd.Decimal", KindGUID: "xsd.GUID"}
+// ASMX's char, which the view makes xsd:unsignedShort (plainGUIDs), is xsd.Char: a character on GET/POST.
+var runtimeTypes = map[Kind]string{KindDecimal: "xsd.Decimal", KindGUID: "xsd.GUID", KindChar: "xsd.Char"}
 
-// RequiredFields lists the elements whose minOccurs is 1 (XML Schema's default) of the structs
-// gowsdl generates from a WSDL document's SOAP-only view, in document order; TypedFields lists
-// those whose Go type the runtime provides. Both read the contract model, which refuses anything
-// outside the XSD subset first.
-//
-// gowsdl v0.5.0 tags every field omitempty, which is wrong for a required element: VersionMajorResult
-// (xsd:int, minOccurs="1") would vanish from the response whenever the version is 0.
-func RequiredFields(data []byte) ([]StructField, error) {
-	required, _, err := readFieldsToFix(data)
-	return required, err
-}
-
-// TypedFields: see RequiredFields.
-func TypedFields(data []byte) ([]TypedField, error) {
-	_, typed, err := readFieldsToFix(data)
-	return typed, err
-}
-
-func readFieldsToFix(data []byte) ([]StructField, []TypedField, error) {
-	defs, err := wsdl.Read(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	contract, err := Read(defs)
-	if err != nil {
-		return nil, nil, err
-	}
-	_, cut, err := defs.View()
-	if err != nil {
-		return nil, nil, err
-	}
-	required, typed := contract.FieldsToFix(cut)
-	return required, typed, nil
-}
-
-// FieldsToFix returns the required and the retyped fields of the model's structs, leaving out the
-// components in cut: what the SOAP-only view leaves out has no struct in gowsdl's output.
-func (c *Contract) FieldsToFix(cut map[*wsdl.Node]bool) (required []StructField, typed []TypedField) {
-	return c.fieldsToFix(cut, func(t *Type) string { return t.Name })
-}
-
-// GoFieldsToFix is FieldsToFix with each struct named by its Go name (Type.GoName) rather than its
-// XML name, as PostProcess takes them once it has given gowsdl's declarations those names.
+// GoFieldsToFix returns the required and the retyped fields of the model's structs, each struct named by
+// its Go name (Type.GoName), as PostProcess takes them once it has given gowsdl's declarations those
+// names, leaving out the components in cut: what the SOAP-only view leaves out has no struct in
+// gowsdl's output.
 func (c *Contract) GoFieldsToFix(cut map[*wsdl.Node]bool) (required []StructField, typed []TypedField) {
 	return c.fieldsToFix(cut, func(t *Type) string { return t.GoName })
 }
@@ -92,7 +54,7 @@ func (c *Contract) fieldsToFix(cut map[*wsdl.Node]bool, owner func(*Type) string
 			switch {
 			case runtimeTypes[f.Type.Kind] != "":
 				typed = append(typed, TypedField{StructField: at, GoType: runtimeTypes[f.Type.Kind]})
-			case f.Type.Kind == KindEnum && f.MinOccurs == 1 && !f.Nillable:
+			case (f.Type.Kind == KindEnum || f.Type.Kind == KindFlags) && f.MinOccurs == 1 && !f.Nillable:
 				typed = append(typed, TypedField{StructField: at, Deref: true})
 			}
 		}

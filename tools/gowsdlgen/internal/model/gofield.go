@@ -19,7 +19,7 @@ type GoField struct {
 var SimpleGoTypes = map[Kind]string{
 	KindString: "string", KindInt: "int32", KindLong: "int64", KindShort: "int16", KindBoolean: "bool",
 	KindDouble: "float64", KindFloat: "float32", KindDateTime: "xsd.DateTime", KindBase64: "[]byte",
-	KindDecimal: "xsd.Decimal", KindGUID: "xsd.GUID",
+	KindDecimal: "xsd.Decimal", KindGUID: "xsd.GUID", KindByte: "int8", KindUnsignedByte: "byte", KindUnsignedShort: "uint16", KindUnsignedInt: "uint32", KindUnsignedLong: "uint64", KindChar: "xsd.Char",
 }
 
 // GoFieldOf is the Go field of element f that the wire code reads and writes, derived from the model:
@@ -33,7 +33,7 @@ func GoFieldOf(f *Field) GoField {
 	switch {
 	case typ == "":
 		typ = f.Type.GoName
-		if f.Type.Kind != KindEnum || f.MinOccurs == 0 || f.Nillable {
+		if f.Type.Kind != KindEnum && f.Type.Kind != KindFlags || f.MinOccurs == 0 || f.Nillable {
 			typ = "*" + typ
 		}
 	case f.Nillable:

@@ -1,7 +1,7 @@
 // Package model reads the contract model from a parsed WSDL document (Read): the types, operations
 // and bindings the wire code is generated from, refusing anything outside what the generator carries
 // with the construct and its line; and derives from it what gowsdl's output must be corrected in
-// (FieldsToFix, RequiredFields, TypedFields) and the Go field of each element (GoFieldOf).
+// (GoFieldsToFix) and the Go field of each element (GoFieldOf).
 //
 // It imports the standard library, wsdl and names.
 package model
@@ -52,7 +52,8 @@ const (
 var builtinKinds = map[string]Kind{
 	"string": KindString, "int": KindInt, "long": KindLong, "short": KindShort, "boolean": KindBoolean,
 	"double": KindDouble, "float": KindFloat, "dateTime": KindDateTime, "base64Binary": KindBase64,
-	"decimal": KindDecimal,
+	"decimal": KindDecimal, "byte": KindByte, "unsignedByte": KindUnsignedByte, "unsignedShort": KindUnsignedShort,
+	"unsignedInt": KindUnsignedInt, "unsignedLong": KindUnsignedLong,
 }
 
 // Type is a type of the contract.
@@ -114,6 +115,10 @@ type HTTPParam struct {
 	Field *Field // the request wrapper's element
 	// Item is the item type of an array parameter; nil for a simple one.
 	Item *Type
+	// Bytes marks a base64Binary (byte[]) parameter whose part is an AbstractTypes array, as ASMX
+	// describes every byte[] on GET/POST: one decimal number per byte, each a value of the parameter
+	// (get-EchoBytes-items).
+	Bytes bool
 }
 
 // Contract is the model of a whole WSDL document.
@@ -169,9 +174,9 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 			case c.Is(wsdl.NamespaceXSD, "simpleType") && target == defs.TNS:
 				m.simpleTypes[name] = c
 			case c.Is(wsdl.NamespaceXSD, "import"), c.Is(wsdl.NamespaceXSD, "annotation"):
-			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType") && name == "guid":
+			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType") && (name == "guid" || name == "char"):
 			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType"):
-				return nil, notYet(defs.Data, c, "the Microsoft type %s (guid is the one carried)", name)
+				return nil, notYet(defs.Data, c, "the Microsoft type %s (guid and char are the ones carried)", name)
 			case target != defs.TNS && (c.Is(wsdl.NamespaceXSD, "element") || c.Is(wsdl.NamespaceXSD, "complexType") || c.Is(wsdl.NamespaceXSD, "simpleType")):
 				return nil, notYet(defs.Data, c, "a schema of another target namespace (%s: ASMX's RequestNamespace, ResponseNamespace or "+
 					"XmlType namespace)", target)
@@ -306,10 +311,10 @@ func (m *modeler) typeOf(n *wsdl.Node, attr string) (*Type, error) {
 		}
 		return m.builtin(q.Local, kind), nil
 	case wsdl.NamespaceMSTypes:
-		if q.Local != "guid" {
-			return nil, notYet(m.data, n, "type {%s}%s (guid is the one Microsoft type carried)", q.Space, q.Local)
+		if kind, ok := map[string]Kind{"guid": KindGUID, "char": KindChar}[q.Local]; ok {
+			return m.builtin(q.Local, kind), nil
 		}
-		return m.builtin(q.Local, KindGUID), nil
+		return nil, notYet(m.data, n, "type {%s}%s (guid and char are the Microsoft types carried)", q.Space, q.Local)
 	case m.defs.TNS:
 		return m.named(n, q.Local)
 	}
@@ -357,22 +362,15 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.simpleTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindEnum, Node: n}
 		restrictions := n.Elements(wsdl.NamespaceXSD, "restriction")
-		if lists := n.Elements(wsdl.NamespaceXSD, "list"); len(lists) == 1 {
-			return nil, notYet(m.data, lists[0], "a list type (ASMX's [Flags] enumeration)")
+		if lists := n.Elements(wsdl.NamespaceXSD, "list"); len(lists) == 1 && len(n.Children) == 1 {
+			return m.flags(t, lists[0])
 		}
 		if len(restrictions) != 1 || len(n.Children) != 1 {
 			return nil, modelError(m.data, n, "only enumerations (a restriction of xsd:string) are supported simple types")
 		}
-		base, _, err := restrictions[0].QNameAttr("base")
-		if err != nil || base.Space != wsdl.NamespaceXSD || base.Local != "string" {
-			return nil, modelError(m.data, restrictions[0], "an enumeration must restrict xsd:string")
-		}
-		for _, e := range restrictions[0].Children {
-			if !e.Is(wsdl.NamespaceXSD, "enumeration") {
-				return nil, modelError(m.data, e, "only xs:enumeration facets are supported")
-			}
-			v, _ := e.Attr("value")
-			t.Enum = append(t.Enum, v)
+		var err error
+		if t.Enum, err = m.members(restrictions[0]); err != nil {
+			return nil, err
 		}
 		if len(t.Enum) == 0 {
 			return nil, modelError(m.data, n, "an enumeration needs at least one value")
@@ -755,8 +753,8 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 				"must be an array type of the %s schema, as ASMX writes type=\"s2:StringArray\"", offered, t.Name, AbstractTypesNamespace(m.defs.TNS))
 		case t.Kind == KindArray:
 			out = append(out, &HTTPParam{Field: f, Item: t.Fields[0].Type})
-		case list && t.Kind == KindBase64:
-			return nil, notYet(m.data, part, "%s is a base64Binary (byte[]) that ASMX describes as an array type on %s", offered, kind)
+		case list && t.Kind == KindBase64 && f.MaxOccurs == 1:
+			out = append(out, &HTTPParam{Field: f, Bytes: true})
 		case list:
 			return nil, modelError(m.data, part, "%s is a simple type (%s), but its part is typed as an array; ASMX types it s:string", offered, t.Name)
 		case typ.Space != wsdl.NamespaceXSD:

@@ -84,7 +84,7 @@ func (m *modeler) declared() []*Type {
 		add(t)
 	}
 	for _, t := range m.done {
-		if t.Kind == KindEnum {
+		if t.Kind == KindEnum || t.Kind == KindFlags {
 			add(t)
 		}
 	}

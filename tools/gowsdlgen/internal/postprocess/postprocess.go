@@ -546,8 +546,8 @@ func replaceBaseType(e *ast.Expr, name string) error {
 	case *ast.ArrayType:
 		return replaceBaseType(&x.Elt, name)
 	case *ast.Ident:
-		if x.Name != "float64" && x.Name != "string" {
-			return fmt.Errorf("gowsdl wrote %s where float64 or string was expected", x.Name)
+		if x.Name != "float64" && x.Name != "string" && x.Name != "uint16" { // uint16: ASMX's char (msPlain)
+			return fmt.Errorf("gowsdl wrote %s where float64, string or uint16 was expected", x.Name)
 		}
 		*e = &ast.SelectorExpr{X: ast.NewIdent("xsd"), Sel: ast.NewIdent(name)}
 		return nil

@@ -153,6 +153,12 @@ func (defs *Definitions) View() (*View, map[*Node]bool, error) {
 		return nil, nil, err
 	}
 	drop = append(drop, guidDrops...)
+	flagRepl, err := plainFlags(defs)
+	if err != nil {
+		return nil, nil, err
+	}
+	repl = append(repl, flagRepl...)
+	slices.SortFunc(repl, func(a, b replacement) int { return a.Start - b.Start })
 
 	schemaDrops, err := unreferencedSchemas(defs, keptMessages)
 	if err != nil {

@@ -12,7 +12,7 @@
 //  1. wsdl.SOAPView cuts everything only the non-SOAP bindings need out of the document, byte for byte;
 //  2. RunGowsdl runs the gowsdl library on that view and treats its warnings as errors;
 //  3. postprocess.PostProcess removes omitempty where the model requires the element
-//     (model.RequiredFields), refuses declarations that shadow Go's predeclared identifiers, and
+//     (model.Contract.GoFieldsToFix), refuses declarations that shadow Go's predeclared identifiers, and
 //     names the source in the header.
 //
 // The wire code (Options.Wire) is written from the model by the emitters: emit/xmlcodec (operation

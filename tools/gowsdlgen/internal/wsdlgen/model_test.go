@@ -67,15 +67,15 @@ func TestGenerateRefusesOutsideTheSubset(t *testing.T) {
 		// What ASMX writes and the generator does not carry yet.
 		{"an XSD type ASMX writes through DataType", "s:anyURI", "s:int", "", nil, true,
 			`line 6: <s:element>: type xsd:anyURI is not supported yet`},
-		{"xsd:unsignedInt", "s:int", "s:unsignedInt", "", nil, true,
-			`line 8: <s:element>: type xsd:unsignedInt is not supported yet`},
-		{"a Microsoft type other than guid", "s1:char", "s:int", "", nil, true,
-			`line 6: <s:element>: type {http://microsoft.com/wsdl/types/}char (guid is the one Microsoft type carried) is not supported yet`},
-		{"a Microsoft schema type other than guid", "s:int", "s:int", "",
+		{"xsd:duration (ASMX writes it through DataType)", "s:int", "s:duration", "", nil, true,
+			`line 8: <s:element>: type xsd:duration is not supported yet`},
+		{"a Microsoft type other than guid and char", "s1:other", "s:int", "", nil, true,
+			`line 6: <s:element>: type {http://microsoft.com/wsdl/types/}other (guid and char are the Microsoft types carried) is not supported yet`},
+		{"a Microsoft schema type other than guid and char", "s:int", "s:int", "",
 			[]string{`</s:simpleType>
-    </s:schema>`, `</s:simpleType><s:simpleType name="char"><s:restriction base="s:unsignedShort" /></s:simpleType>
+    </s:schema>`, `</s:simpleType><s:simpleType name="other"><s:restriction base="s:unsignedShort" /></s:simpleType>
     </s:schema>`}, true,
-			`line 12: <s:simpleType>: the Microsoft type char (guid is the one carried) is not supported yet`},
+			`line 12: <s:simpleType>: the Microsoft type other (guid and char are the ones carried) is not supported yet`},
 		{"complexContent (a derived class)", "s:int", "tns:D",
 			`<s:complexType name="D"><s:complexContent><s:extension base="tns:D" /></s:complexContent></s:complexType>`, nil, true,
 			`line 9: <s:complexContent>: complexContent (a class derived from another, or an abstract base) is not supported yet`},
@@ -109,9 +109,9 @@ func TestGenerateRefusesOutsideTheSubset(t *testing.T) {
 		{"an anonymous type below the wrappers", "s:int", "tns:D",
 			`<s:complexType name="D"><s:sequence><s:element name="a"><s:complexType /></s:element></s:sequence></s:complexType>`, nil, true,
 			`line 9: <s:element>: an anonymous type below the operation wrappers (ASMX's shape of XmlElement, XmlNode and DataSet values) is not supported yet`},
-		{"a list type ([Flags])", "tns:S", "s:int",
-			`<s:simpleType name="S"><s:list><s:simpleType><s:restriction base="s:string"><s:enumeration value="A" /></s:restriction></s:simpleType></s:list></s:simpleType>`, nil, true,
-			`line 9: <s:list>: a list type (ASMX's [Flags] enumeration) is not supported yet`},
+		{"a list type of a named item type (ASMX's [Flags] list holds an anonymous enumeration)", "tns:S", "s:int",
+			`<s:simpleType name="S"><s:list itemType="s:string" /></s:simpleType>`, nil, false,
+			`line 9: <s:list>: a list type must hold an anonymous enumeration, as ASMX writes a [Flags] enumeration`},
 		{"a schema of another namespace", "s:int", "s:int", "",
 			[]string{`    <s:schema targetNamespace="http://microsoft.com/wsdl/types/">`,
 				`    <s:schema targetNamespace="urn:items"><s:element name="GetItem"><s:complexType /></s:element></s:schema>
@@ -236,8 +236,13 @@ func TestSubsetTypesReachGowsdlAsItCanRead(t *testing.T) {
 	assert.Contains(t, componentStrings(view.Dropped), "schema http://microsoft.com/wsdl/types/")
 
 	// The model refuses a guid parameter on HTTP GET, so the retyped fields are read with Op on SOAP only.
-	typed, err := model.TypedFields([]byte(strings.Replace(doc, `<operation name="Op"><http:operation location="/Op" /></operation>`, "", 1)))
+	soapOnly, err := wsdl.Read([]byte(strings.Replace(doc, `<operation name="Op"><http:operation location="/Op" /></operation>`, "", 1)))
 	require.NoError(t, err)
+	m, err := model.Read(soapOnly)
+	require.NoError(t, err)
+	_, cut, err := soapOnly.View()
+	require.NoError(t, err)
+	_, typed := m.GoFieldsToFix(cut)
 	assert.Equal(t, []model.TypedField{
 		{StructField: model.StructField{Owner: "Op", Path: []string{"p"}}, GoType: "xsd.GUID"},
 		{StructField: model.StructField{Owner: "OpResponse", Path: []string{"OpResult"}}, GoType: "xsd.Decimal"},
@@ -401,14 +406,4 @@ func TestGenerateRefusesParametersDifferingInCase(t *testing.T) {
 	_, err := wsdlgen.Generate([]byte(wsdl), wsdlgen.Options{Package: "p", Wire: true, Gowsdl: noGowsdl(t)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `line 20: <part>: operation Op on HTTPGet: the parameters ids and IDS differ only in case, which HTTP GET/POST cannot tell apart`)
-}
-
-// TestGenerateRefusesByteArrayOnHTTP: ASMX describes a byte[] parameter on HTTP GET/POST with an
-// array type (s2:StringArray), which the generator does not carry yet, and says so.
-func TestGenerateRefusesByteArrayOnHTTP(t *testing.T) {
-	wsdl := fmt.Sprintf(arrayWSDL, "", "", `<part name="ids" type="s2:StringArray" /><part name="n" type="s2:StringArray" />`)
-	wsdl = strings.Replace(wsdl, `name="n" type="s:int"`, `name="n" type="s:base64Binary"`, 1)
-	_, err := wsdlgen.Generate([]byte(wsdl), wsdlgen.Options{Package: "p", Wire: true, Gowsdl: noGowsdl(t)})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `line 20: <part>: operation Op is offered on HTTPGet, but its parameter n is a base64Binary (byte[]) that ASMX describes as an array type on HTTPGet is not supported yet`)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -66,6 +67,46 @@ func (zoo3Service) NotifyCountContext(context.Context, *zoo3.NotifyCount) (*zoo3
 	return &zoo3.NotifyCountResponse{}, nil
 }
 
+// makeSmalls is Zoo3.cs's MakeSmalls: every field at its MaxValue, or at its MinValue with C 'é',
+// Bytes empty and SBytes null. The TimeSpan is the empty struct ASMX's schema gives it: its value
+// is lost on the wire (shapes §7).
+func makeSmalls(max bool) *zoo3.Smalls {
+	if max {
+		return &zoo3.Smalls{B: math.MaxUint8, SB: math.MaxInt8, US: math.MaxUint16, UI: math.MaxUint32, UL: math.MaxUint64,
+			C: 0xFFFF, Span: &zoo3.TimeSpan{}, Bytes: []byte{0, 0xFB, 0xFF},
+			SBytes: &zoo3.ArrayOfByte{Byte: []int8{math.MinInt8, -1, 0, math.MaxInt8}}}
+	}
+	return &zoo3.Smalls{B: 0, SB: math.MinInt8, C: 'é', Span: &zoo3.TimeSpan{}, Bytes: []byte{}}
+}
+
+func (zoo3Service) GetSmallsContext(_ context.Context, req *zoo3.GetSmalls) (*zoo3.GetSmallsResponse, error) {
+	return &zoo3.GetSmallsResponse{GetSmallsResult: makeSmalls(req.Max)}, nil
+}
+
+func (zoo3Service) EchoSmallsContext(_ context.Context, req *zoo3.EchoSmalls) (*zoo3.EchoSmallsResponse, error) {
+	return &zoo3.EchoSmallsResponse{EchoSmallsResult: req.Smalls}, nil
+}
+
+func (zoo3Service) UnsignedContext(_ context.Context, req *zoo3.Unsigned) (*zoo3.UnsignedResponse, error) {
+	return &zoo3.UnsignedResponse{UnsignedResult: fmt.Sprintf("b=%d sb=%d us=%d ui=%d ul=%d", req.B, req.Sb, req.Us, req.Ui, req.Ul)}, nil
+}
+
+func (zoo3Service) EchoCharContext(_ context.Context, req *zoo3.EchoChar) (*zoo3.EchoCharResponse, error) {
+	return &zoo3.EchoCharResponse{EchoCharResult: req.C}, nil
+}
+
+func (zoo3Service) EchoBytesContext(_ context.Context, req *zoo3.EchoBytes) (*zoo3.EchoBytesResponse, error) {
+	return &zoo3.EchoBytesResponse{EchoBytesResult: req.Data}, nil
+}
+
+func (zoo3Service) EchoPermContext(_ context.Context, req *zoo3.EchoPerm) (*zoo3.EchoPermResponse, error) {
+	return &zoo3.EchoPermResponse{EchoPermResult: req.P}, nil
+}
+
+func (zoo3Service) EchoSBytesContext(_ context.Context, req *zoo3.EchoSBytes) (*zoo3.EchoSBytesResponse, error) {
+	return &zoo3.EchoSBytesResponse{EchoSBytesResult: req.Data}, nil
+}
+
 func (zoo3Service) EchoMaybeContext(_ context.Context, req *zoo3.EchoMaybe) (*zoo3.EchoMaybeResponse, error) {
 	return &zoo3.EchoMaybeResponse{EchoMaybeResult: req.N}, nil
 }
@@ -109,13 +150,6 @@ var zoo3Pending = pendingPrefixes(map[string][]string{
 		"get-AddDoubles", "post-AddDoubles", "doc-op-AddDoubles", "soap11-Scale", "soap12-Scale", "get-Scale",
 		"post-Scale",
 	},
-	"small and unsigned types, char, byte arrays, issue 33 (§7)": {
-		"soap11-GetSmalls", "soap12-GetSmalls", "get-GetSmalls", "post-GetSmalls", "soap11-EchoSmalls",
-		"soap12-EchoSmalls", "soap11-Unsigned", "soap12-Unsigned", "get-Unsigned", "post-Unsigned",
-		"soap11-EchoChar", "soap12-EchoChar", "get-EchoChar", "post-EchoChar", "soap11-EchoBytes",
-		"soap12-EchoBytes", "get-EchoBytes", "post-EchoBytes", "soap11-EchoSBytes", "soap12-EchoSBytes",
-		"get-EchoSBytes", "post-EchoSBytes",
-	},
 	"document/literal bare, issue 32 (§8)": {
 		"soap11-BareOne", "soap12-BareOne", "get-BareOne", "post-BareOne", "soap11-BareTwo", "soap12-BareTwo",
 		"get-BareTwo", "post-BareTwo", "soap11-PlaceOrder", "soap12-PlaceOrder", "soap11-BareNothing",
@@ -125,9 +159,9 @@ var zoo3Pending = pendingPrefixes(map[string][]string{
 		"soap11-Notify", "soap12-Notify", "get-Notify", "post-Notify", "soap11-NotifyCount-after-http",
 		"soap12-NotifyCount", "get-NotifyCount", "post-NotifyCount",
 	},
-	"attributes, [Flags] and [XmlText], issue 33 (§11)": {
+	"attributes and [XmlText] (Tagged), issue 33 (§11)": {
 		"soap11-GetTagged", "soap12-GetTagged", "get-GetTagged", "post-GetTagged", "soap11-EchoTagged",
-		"soap12-EchoTagged", "soap11-EchoPerm", "soap12-EchoPerm", "get-EchoPerm", "post-EchoPerm",
+		"soap12-EchoTagged",
 	},
 	"the documents: ?WSDL and the help page serve -skip-ops's reduced contract": {
 		"doc-wsdl", "doc-help",
@@ -164,7 +198,8 @@ func TestZoo3Replay(t *testing.T) {
 		}
 		replayed++
 		t.Run(c.name, func(t *testing.T) {
-			checkReplay(t, h, c, deviation{}, false, drop)
+			dev, listed := zoo3Deviations[c.name]
+			checkReplay(t, h, c, dev, listed, drop)
 		})
 	}
 	for prefix := range zoo3Pending {

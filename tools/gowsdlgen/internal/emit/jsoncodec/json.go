@@ -169,7 +169,7 @@ func (e *emitter) jsonAppendSimple(f *model.Field, goType, val string) error {
 	switch f.Type.Kind {
 	case model.KindString:
 		e.p("b = jsonwire.AppendString(b, %s)", val)
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		e.p("b = jsonwire.AppendString(b, %s.wireText())", val)
 	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = xsd.AppendInt(b, int64(%s))", val)
@@ -188,6 +188,9 @@ func (e *emitter) jsonAppendSimple(f *model.Field, goType, val string) error {
 	case model.KindGUID:
 		e.p("b = jsonwire.AppendGUID(b, %s)", val)
 	default:
+		if e.jsonAppendSmall(f, val) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no JSON form", f.Type.Name)
 	}
 	return nil
@@ -300,6 +303,9 @@ func (e *emitter) jsonDecodeSimple(f *model.Field, goType, target, label string)
 	case model.KindGUID:
 		e.p("%s, err = jsonwire.GUID(tok, %s)", target, label)
 	default:
+		if e.jsonDecodeSmall(f, goType, target, label) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no JSON form", f.Type.Name)
 	}
 	return nil

@@ -127,7 +127,7 @@ func (e *emitter) appendSimple(f *model.Field, goType, val, name string) error {
 	switch f.Type.Kind {
 	case model.KindString:
 		e.p("b = xmlwire.AppendString(b, %s, %s)", name, val)
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		e.p("b = xmlwire.AppendString(b, %s, %s.wireText())", name, val)
 	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = xmlwire.AppendInt(b, %s, int64(%s))", name, val)
@@ -146,6 +146,9 @@ func (e *emitter) appendSimple(f *model.Field, goType, val, name string) error {
 	case model.KindGUID:
 		e.p("b = xmlwire.AppendGUID(b, %s, %s)", name, val)
 	default:
+		if e.appendSmall(f, val, name) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no simple encoding", f.Type.Name)
 	}
 	return nil
@@ -232,6 +235,9 @@ func (e *emitter) decodeSimple(f *model.Field, goType, target, label string) err
 	case model.KindGUID:
 		e.p("%s, err = r.ReadGUID(el, %s)", target, label)
 	default:
+		if e.decodeSmall(f, goType, target, label) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no simple decoding", f.Type.Name)
 	}
 	return nil
@@ -266,7 +272,9 @@ func (e *emitter) form(op *model.Operation, req string) error {
 	for _, p := range params {
 		name := strconv.Quote(p.Field.Name)
 		e.p("{")
-		if p.Item != nil {
+		if p.Bytes {
+			e.formBytes(p.gf, name)
+		} else if p.Item != nil {
 			e.p("values := form.Values(%s)", name)
 			e.p("list := &%s{%s: make(%s, 0, len(values))}", p.list, p.itemField.Name, p.itemField.Type)
 			index := "i"
@@ -307,6 +315,10 @@ func (e *emitter) form(op *model.Operation, req string) error {
 	}
 	for _, p := range params {
 		val := "req." + p.gf.Name
+		if p.Bytes {
+			e.p("for _, v := range formwire.FormatBytes(%s) { form.Add(%q, v) }", val, p.Field.Name)
+			continue
+		}
 		if p.Item != nil {
 			// A nil item of a reference type has no form value; it is sent as the empty string, the
 			// nearest value a form can carry, so the array keeps its length.
@@ -372,7 +384,10 @@ func (e *emitter) formConvert(t *model.Type, goType, name, item string) (string,
 	case model.KindBase64:
 		call = fmt.Sprintf("formwire.Base64(%s, %s, v)", name, item)
 	default:
-		return "", fmt.Errorf("type %s cannot be a form value", t.Name)
+		var ok bool
+		if call, conv, ok = emit.FormSmall(t, goType, name, item); !ok {
+			return "", fmt.Errorf("type %s cannot be a form value", t.Name)
+		}
 	}
 	if conv == "" {
 		e.p("x, err := %s", call)
@@ -387,6 +402,9 @@ func (e *emitter) formConvert(t *model.Type, goType, name, item string) (string,
 
 // formText is the expression of a simple value's form text.
 func formText(kind model.Kind, val string) string {
+	if text := emit.FormSmallText(kind, val); text != "" {
+		return text
+	}
 	return map[model.Kind]string{
 		model.KindString: val, model.KindEnum: val + ".wireText()",
 		model.KindInt: "formwire.FormatInt(int64(" + val + "))", model.KindLong: "formwire.FormatInt(int64(" + val + "))", model.KindShort: "formwire.FormatInt(int64(" + val + "))",

@@ -106,6 +106,7 @@ func (e *emitter) file(source string) error {
 	}
 	e.types()
 	e.enumTexts()
+	emit.FlagsTexts(e.Writer, e.c.Types)
 	for _, op := range e.c.Operations {
 		if err := e.codec(op.Request, op.Request.GoName, "parameter"); err != nil {
 			return err
@@ -219,7 +220,7 @@ func (e *emitter) types() {
 			e.p("}")
 		case model.KindArray:
 			e.p("type%s.Item = &wire.Field%s", t.GoName, fieldLiteral(t.Fields[0]))
-		case model.KindEnum:
+		case model.KindEnum, model.KindFlags:
 			e.p("type%s.Enum = %#v", t.GoName, t.Enum)
 		}
 	}

@@ -6,6 +6,7 @@ package zoo3
 import (
 	"context"
 	"encoding/xml"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/hooklift/gowsdl/soap"
 	"time"
 )
@@ -21,6 +22,8 @@ type AnyType struct {
 type AnyURI string
 
 type NCName string
+
+type Perm uint64
 
 type WhoAmI struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmI"`
@@ -118,6 +121,62 @@ type ListUnknownHeadersResponse struct {
 	ListUnknownHeadersResult string `xml:"ListUnknownHeadersResult,omitempty" json:"ListUnknownHeadersResult,omitempty"`
 }
 
+type GetSmalls struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetSmalls"`
+
+	Max bool `xml:"max" json:"max"`
+}
+
+type GetSmallsResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetSmallsResponse"`
+
+	GetSmallsResult *Smalls `xml:"GetSmallsResult,omitempty" json:"GetSmallsResult,omitempty"`
+}
+
+type EchoSmalls struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSmalls"`
+
+	Smalls *Smalls `xml:"smalls,omitempty" json:"smalls,omitempty"`
+}
+
+type EchoSmallsResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSmallsResponse"`
+
+	EchoSmallsResult *Smalls `xml:"EchoSmallsResult,omitempty" json:"EchoSmallsResult,omitempty"`
+}
+
+type Unsigned struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Unsigned"`
+
+	B byte `xml:"b" json:"b"`
+
+	Sb int8 `xml:"sb" json:"sb"`
+
+	Us uint16 `xml:"us" json:"us"`
+
+	Ui uint32 `xml:"ui" json:"ui"`
+
+	Ul uint64 `xml:"ul" json:"ul"`
+}
+
+type UnsignedResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ UnsignedResponse"`
+
+	UnsignedResult string `xml:"UnsignedResult,omitempty" json:"UnsignedResult,omitempty"`
+}
+
+type EchoChar struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoChar"`
+
+	C xsd.Char `xml:"c" json:"c"`
+}
+
+type EchoCharResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoCharResponse"`
+
+	EchoCharResult xsd.Char `xml:"EchoCharResult" json:"EchoCharResult"`
+}
+
 type EchoSpan struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSpan"`
 
@@ -128,6 +187,30 @@ type EchoSpanResponse struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSpanResponse"`
 
 	EchoSpanResult *TimeSpan `xml:"EchoSpanResult" json:"EchoSpanResult"`
+}
+
+type EchoBytes struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoBytes"`
+
+	Data []byte `xml:"data,omitempty" json:"data,omitempty"`
+}
+
+type EchoBytesResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoBytesResponse"`
+
+	EchoBytesResult []byte `xml:"EchoBytesResult,omitempty" json:"EchoBytesResult,omitempty"`
+}
+
+type EchoSBytes struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSBytes"`
+
+	Data *ArrayOfByte `xml:"data,omitempty" json:"data,omitempty"`
+}
+
+type EchoSBytesResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSBytesResponse"`
+
+	EchoSBytesResult *ArrayOfByte `xml:"EchoSBytesResult,omitempty" json:"EchoSBytesResult,omitempty"`
 }
 
 type DeletePerformance struct {
@@ -194,6 +277,18 @@ type NotifyCountResponse struct {
 	NotifyCountResult int32 `xml:"NotifyCountResult" json:"NotifyCountResult"`
 }
 
+type EchoPerm struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoPerm"`
+
+	P Perm `xml:"p" json:"p"`
+}
+
+type EchoPermResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoPermResponse"`
+
+	EchoPermResult Perm `xml:"EchoPermResult" json:"EchoPermResult"`
+}
+
 type EchoMaybe struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoMaybe"`
 
@@ -224,7 +319,31 @@ type TraceHeader struct {
 	AnyAttrs []xml.Attr `xml:",any,attr" json:"-"`
 }
 
+type Smalls struct {
+	B byte `xml:"B" json:"B"`
+
+	SB int8 `xml:"SB" json:"SB"`
+
+	US uint16 `xml:"US" json:"US"`
+
+	UI uint32 `xml:"UI" json:"UI"`
+
+	UL uint64 `xml:"UL" json:"UL"`
+
+	C xsd.Char `xml:"C" json:"C"`
+
+	Span *TimeSpan `xml:"Span" json:"Span"`
+
+	Bytes []byte `xml:"Bytes,omitempty" json:"Bytes,omitempty"`
+
+	SBytes *ArrayOfByte `xml:"SBytes,omitempty" json:"SBytes,omitempty"`
+}
+
 type TimeSpan struct {
+}
+
+type ArrayOfByte struct {
+	Byte []int8 `xml:"byte,omitempty" json:"byte,omitempty"`
 }
 
 type UrunBilgi struct {
@@ -272,10 +391,40 @@ type SyncSoap interface {
 
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
 
+	// max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.
+	GetSmalls(request *GetSmalls) (*GetSmallsResponse, error)
+
+	GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error)
+
+	// Returns the Smalls it was given.
+	EchoSmalls(request *EchoSmalls) (*EchoSmallsResponse, error)
+
+	EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error)
+
+	// Returns the five values it read, as text.
+	Unsigned(request *Unsigned) (*UnsignedResponse, error)
+
+	UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error)
+
+	// Returns the char it was given.
+	EchoChar(request *EchoChar) (*EchoCharResponse, error)
+
+	EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error)
+
 	// Returns the TimeSpan it was given.
 	EchoSpan(request *EchoSpan) (*EchoSpanResponse, error)
 
 	EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error)
+
+	// Returns the byte[] it was given (null gives null).
+	EchoBytes(request *EchoBytes) (*EchoBytesResponse, error)
+
+	EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error)
+
+	// Returns the sbyte[] it was given (null gives null).
+	EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error)
+
+	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
 
 	// A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformance(request *DeletePerformance) (*DeletePerformanceResponse, error)
@@ -308,6 +457,11 @@ type SyncSoap interface {
 	NotifyCount(request *NotifyCount) (*NotifyCountResponse, error)
 
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
+
+	// Returns the Perm ([Flags] enum) it was given.
+	EchoPerm(request *EchoPerm) (*EchoPermResponse, error)
+
+	EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error)
 
 	// Returns the int? it was given.
 	EchoMaybe(request *EchoMaybe) (*EchoMaybeResponse, error)
@@ -427,6 +581,74 @@ func (service *syncSoap) ListUnknownHeaders(request *ListUnknownHeaders) (*ListU
 	)
 }
 
+func (service *syncSoap) GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error) {
+	response := new(GetSmallsResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/GetSmalls", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) GetSmalls(request *GetSmalls) (*GetSmallsResponse, error) {
+	return service.GetSmallsContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error) {
+	response := new(EchoSmallsResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoSmalls", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoSmalls(request *EchoSmalls) (*EchoSmallsResponse, error) {
+	return service.EchoSmallsContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error) {
+	response := new(UnsignedResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Unsigned", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Unsigned(request *Unsigned) (*UnsignedResponse, error) {
+	return service.UnsignedContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error) {
+	response := new(EchoCharResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoChar", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoChar(request *EchoChar) (*EchoCharResponse, error) {
+	return service.EchoCharContext(
+		context.Background(),
+		request,
+	)
+}
+
 func (service *syncSoap) EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error) {
 	response := new(EchoSpanResponse)
 	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoSpan", request, response)
@@ -439,6 +661,40 @@ func (service *syncSoap) EchoSpanContext(ctx context.Context, request *EchoSpan)
 
 func (service *syncSoap) EchoSpan(request *EchoSpan) (*EchoSpanResponse, error) {
 	return service.EchoSpanContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error) {
+	response := new(EchoBytesResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoBytes", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoBytes(request *EchoBytes) (*EchoBytesResponse, error) {
+	return service.EchoBytesContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error) {
+	response := new(EchoSBytesResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoSBytes", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error) {
+	return service.EchoSBytesContext(
 		context.Background(),
 		request,
 	)
@@ -541,6 +797,23 @@ func (service *syncSoap) NotifyCountContext(ctx context.Context, request *Notify
 
 func (service *syncSoap) NotifyCount(request *NotifyCount) (*NotifyCountResponse, error) {
 	return service.NotifyCountContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error) {
+	response := new(EchoPermResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoPerm", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoPerm(request *EchoPerm) (*EchoPermResponse, error) {
+	return service.EchoPermContext(
 		context.Background(),
 		request,
 	)

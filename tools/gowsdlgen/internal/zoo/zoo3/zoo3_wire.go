@@ -12,6 +12,7 @@ import (
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/server/wire/formwire"
 	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
@@ -31,8 +32,20 @@ type SyncSoapServer interface {
 	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
 	// ListUnknownHeadersContext: SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
+	// GetSmallsContext: max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.
+	GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error)
+	// EchoSmallsContext: Returns the Smalls it was given.
+	EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error)
+	// UnsignedContext: Returns the five values it read, as text.
+	UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error)
+	// EchoCharContext: Returns the char it was given.
+	EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error)
 	// EchoSpanContext: Returns the TimeSpan it was given.
 	EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error)
+	// EchoBytesContext: Returns the byte[] it was given (null gives null).
+	EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error)
+	// EchoSBytesContext: Returns the sbyte[] it was given (null gives null).
+	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
 	// DeletePerformanceContext: A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformanceContext(ctx context.Context, request *DeletePerformance) (*DeletePerformanceResponse, error)
 	// GetUrunContext: A lower-case operation and type name: returns urunBilgi { urunAdi = urun-{id}, adet = id, ürünKodu = K{id} }.
@@ -51,6 +64,8 @@ type SyncSoapServer interface {
 	NotifyContext(ctx context.Context, request *Notify) error
 	// NotifyCountContext: Returns how many times Notify has run since the server started.
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
+	// EchoPermContext: Returns the Perm ([Flags] enum) it was given.
+	EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error)
 	// EchoMaybeContext: Returns the int? it was given.
 	EchoMaybeContext(ctx context.Context, request *EchoMaybe) (*EchoMaybeResponse, error)
 }
@@ -93,9 +108,39 @@ func (UnimplementedSyncSoapServer) ListUnknownHeadersContext(context.Context, *L
 	return nil, wire.Unimplemented("ListUnknownHeaders")
 }
 
+// GetSmallsContext answers that GetSmalls is not implemented.
+func (UnimplementedSyncSoapServer) GetSmallsContext(context.Context, *GetSmalls) (*GetSmallsResponse, error) {
+	return nil, wire.Unimplemented("GetSmalls")
+}
+
+// EchoSmallsContext answers that EchoSmalls is not implemented.
+func (UnimplementedSyncSoapServer) EchoSmallsContext(context.Context, *EchoSmalls) (*EchoSmallsResponse, error) {
+	return nil, wire.Unimplemented("EchoSmalls")
+}
+
+// UnsignedContext answers that Unsigned is not implemented.
+func (UnimplementedSyncSoapServer) UnsignedContext(context.Context, *Unsigned) (*UnsignedResponse, error) {
+	return nil, wire.Unimplemented("Unsigned")
+}
+
+// EchoCharContext answers that EchoChar is not implemented.
+func (UnimplementedSyncSoapServer) EchoCharContext(context.Context, *EchoChar) (*EchoCharResponse, error) {
+	return nil, wire.Unimplemented("EchoChar")
+}
+
 // EchoSpanContext answers that EchoSpan is not implemented.
 func (UnimplementedSyncSoapServer) EchoSpanContext(context.Context, *EchoSpan) (*EchoSpanResponse, error) {
 	return nil, wire.Unimplemented("EchoSpan")
+}
+
+// EchoBytesContext answers that EchoBytes is not implemented.
+func (UnimplementedSyncSoapServer) EchoBytesContext(context.Context, *EchoBytes) (*EchoBytesResponse, error) {
+	return nil, wire.Unimplemented("EchoBytes")
+}
+
+// EchoSBytesContext answers that EchoSBytes is not implemented.
+func (UnimplementedSyncSoapServer) EchoSBytesContext(context.Context, *EchoSBytes) (*EchoSBytesResponse, error) {
+	return nil, wire.Unimplemented("EchoSBytes")
 }
 
 // DeletePerformanceContext answers that deletePerformance is not implemented.
@@ -128,6 +173,11 @@ func (UnimplementedSyncSoapServer) NotifyCountContext(context.Context, *NotifyCo
 	return nil, wire.Unimplemented("NotifyCount")
 }
 
+// EchoPermContext answers that EchoPerm is not implemented.
+func (UnimplementedSyncSoapServer) EchoPermContext(context.Context, *EchoPerm) (*EchoPermResponse, error) {
+	return nil, wire.Unimplemented("EchoPerm")
+}
+
 // EchoMaybeContext answers that EchoMaybe is not implemented.
 func (UnimplementedSyncSoapServer) EchoMaybeContext(context.Context, *EchoMaybe) (*EchoMaybeResponse, error) {
 	return nil, wire.Unimplemented("EchoMaybe")
@@ -141,13 +191,20 @@ var Operations = []*wire.Operation{
 	opRenew,
 	opAudit,
 	opListUnknownHeaders,
+	opGetSmalls,
+	opEchoSmalls,
+	opUnsigned,
+	opEchoChar,
 	opEchoSpan,
+	opEchoBytes,
+	opEchoSBytes,
 	opDeletePerformance,
 	opGetUrun,
 	opListUrun,
 	opDocumented,
 	opNotify,
 	opNotifyCount,
+	opEchoPerm,
 	opEchoMaybe,
 }
 
@@ -224,6 +281,42 @@ func Bind(svc SyncSoapServer) wire.Bound {
 				resp = new(ListUnknownHeadersResponse)
 			}
 			return resp, nil
+		case *GetSmalls:
+			resp, err := svc.GetSmallsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetSmallsResponse)
+			}
+			return resp, nil
+		case *EchoSmalls:
+			resp, err := svc.EchoSmallsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoSmallsResponse)
+			}
+			return resp, nil
+		case *Unsigned:
+			resp, err := svc.UnsignedContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(UnsignedResponse)
+			}
+			return resp, nil
+		case *EchoChar:
+			resp, err := svc.EchoCharContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoCharResponse)
+			}
+			return resp, nil
 		case *EchoSpan:
 			resp, err := svc.EchoSpanContext(ctx, req)
 			if err != nil {
@@ -231,6 +324,24 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(EchoSpanResponse)
+			}
+			return resp, nil
+		case *EchoBytes:
+			resp, err := svc.EchoBytesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoBytesResponse)
+			}
+			return resp, nil
+		case *EchoSBytes:
+			resp, err := svc.EchoSBytesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoSBytesResponse)
 			}
 			return resp, nil
 		case *DeletePerformance:
@@ -278,6 +389,15 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(NotifyCountResponse)
+			}
+			return resp, nil
+		case *EchoPerm:
+			resp, err := svc.EchoPermContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoPermResponse)
 			}
 			return resp, nil
 		case *EchoMaybe:
@@ -632,6 +752,337 @@ var opListUnknownHeaders = &wire.Operation{
 	},
 }
 
+var opGetSmalls = &wire.Operation{
+	Name:           "GetSmalls",
+	Doc:            "max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetSmalls", ResponseElement: "GetSmallsResponse",
+	Params: []wire.Field{
+		{Name: "max", Type: wire.TypeBoolean, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "GetSmallsResult", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Smalls",
+	NewRequest:  func() wire.Message { return new(GetSmalls) },
+	NewResponse: func() wire.Message { return new(GetSmallsResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetSmalls)
+		{
+			v, err := formwire.Param(form, "max")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Bool("max", formwire.Scalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.Max = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*GetSmalls)
+		form.Set("max", formwire.FormatBool(req.Max))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetSmallsResponse)
+		if v.GetSmallsResult == nil {
+			return b, false
+		}
+		return v.GetSmallsResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetSmallsResponse)
+		var err error
+		if el.Nil() {
+			v.GetSmallsResult = nil
+			err = r.Skip(el)
+		} else {
+			v.GetSmallsResult = new(Smalls)
+			err = v.GetSmallsResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetSmalls)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetSmallsResponse)
+		if v.GetSmallsResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.GetSmallsResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetSmallsResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.GetSmallsResult = nil
+		case tok.Opens('{'):
+			v.GetSmallsResult = new(Smalls)
+			err = v.GetSmallsResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opEchoSmalls = &wire.Operation{
+	Name:           "EchoSmalls",
+	Doc:            "Returns the Smalls it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "EchoSmalls", ResponseElement: "EchoSmallsResponse",
+	Params: []wire.Field{
+		{Name: "smalls", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoSmallsResult", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Smalls",
+	NewRequest:  func() wire.Message { return new(EchoSmalls) },
+	NewResponse: func() wire.Message { return new(EchoSmallsResponse) },
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoSmallsResponse)
+		if v.EchoSmallsResult == nil {
+			return b, false
+		}
+		return v.EchoSmallsResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoSmallsResponse)
+		var err error
+		if el.Nil() {
+			v.EchoSmallsResult = nil
+			err = r.Skip(el)
+		} else {
+			v.EchoSmallsResult = new(Smalls)
+			err = v.EchoSmallsResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoSmalls)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoSmallsResponse)
+		if v.EchoSmallsResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.EchoSmallsResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoSmallsResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.EchoSmallsResult = nil
+		case tok.Opens('{'):
+			v.EchoSmallsResult = new(Smalls)
+			err = v.EchoSmallsResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opUnsigned = &wire.Operation{
+	Name:           "Unsigned",
+	Doc:            "Returns the five values it read, as text.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Unsigned", ResponseElement: "UnsignedResponse",
+	Params: []wire.Field{
+		{Name: "b", Type: wire.TypeUnsignedByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "sb", Type: wire.TypeByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "us", Type: wire.TypeUnsignedShort, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "ui", Type: wire.TypeUnsignedInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "ul", Type: wire.TypeUnsignedLong, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "UnsignedResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Unsigned) },
+	NewResponse: func() wire.Message { return new(UnsignedResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Unsigned)
+		{
+			v, err := formwire.Param(form, "b")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("b", formwire.Scalar, v, "unsignedByte", 8)
+			if err != nil {
+				return nil, err
+			}
+			x := byte(n)
+			req.B = x
+		}
+		{
+			v, err := formwire.Param(form, "sb")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("sb", formwire.Scalar, v, "byte", 8)
+			if err != nil {
+				return nil, err
+			}
+			x := int8(n)
+			req.Sb = x
+		}
+		{
+			v, err := formwire.Param(form, "us")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("us", formwire.Scalar, v, "unsignedShort", 16)
+			if err != nil {
+				return nil, err
+			}
+			x := uint16(n)
+			req.Us = x
+		}
+		{
+			v, err := formwire.Param(form, "ui")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("ui", formwire.Scalar, v, "unsignedInt", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := uint32(n)
+			req.Ui = x
+		}
+		{
+			v, err := formwire.Param(form, "ul")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("ul", formwire.Scalar, v, "unsignedLong", 64)
+			if err != nil {
+				return nil, err
+			}
+			x := uint64(n)
+			req.Ul = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Unsigned)
+		form.Set("b", formwire.FormatUint(uint64(req.B)))
+		form.Set("sb", formwire.FormatInt(int64(req.Sb)))
+		form.Set("us", formwire.FormatUint(uint64(req.Us)))
+		form.Set("ui", formwire.FormatUint(uint64(req.Ui)))
+		form.Set("ul", formwire.FormatUint(uint64(req.Ul)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*UnsignedResponse)
+		return xmlwire.AppendEscaped(b, v.UnsignedResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*UnsignedResponse)
+		var err error
+		v.UnsignedResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Unsigned)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*UnsignedResponse)
+		b = jsonwire.AppendString(b, v.UnsignedResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*UnsignedResponse)
+		var err error
+		v.UnsignedResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opEchoChar = &wire.Operation{
+	Name:           "EchoChar",
+	Doc:            "Returns the char it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoChar", ResponseElement: "EchoCharResponse",
+	Params: []wire.Field{
+		{Name: "c", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoCharResult", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "char",
+	NewRequest:  func() wire.Message { return new(EchoChar) },
+	NewResponse: func() wire.Message { return new(EchoCharResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoChar)
+		{
+			v, err := formwire.Param(form, "c")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Char("c", formwire.Scalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.C = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoChar)
+		form.Set("c", formwire.FormatChar(req.C))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoCharResponse)
+		return v.EchoCharResult.AppendText(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoCharResponse)
+		var err error
+		var text string
+		if text, err = r.Text(el, "result"); err == nil {
+			v.EchoCharResult, err = xsd.CharValue("result", text)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoChar)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoCharResponse)
+		b = xsd.AppendUint(b, uint64(v.EchoCharResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoCharResponse)
+		var err error
+		{
+			var n uint64
+			n, err = jsonwire.Unsigned(tok, "result", "char", 16)
+			v.EchoCharResult = xsd.Char(n)
+		}
+		return err
+	},
+}
+
 var opEchoSpan = &wire.Operation{
 	Name:           "EchoSpan",
 	Doc:            "Returns the TimeSpan it was given.",
@@ -690,6 +1141,163 @@ var opEchoSpan = &wire.Operation{
 			err = v.EchoSpanResult.DecodeJSON(r)
 		default:
 			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opEchoBytes = &wire.Operation{
+	Name:           "EchoBytes",
+	Doc:            "Returns the byte[] it was given (null gives null).",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoBytes", ResponseElement: "EchoBytesResponse",
+	Params: []wire.Field{
+		{Name: "data", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoBytesResult", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "base64Binary",
+	NewRequest:  func() wire.Message { return new(EchoBytes) },
+	NewResponse: func() wire.Message { return new(EchoBytesResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoBytes)
+		{
+			data, err := formwire.Bytes("data", form.Values("data"))
+			if err != nil {
+				return nil, err
+			}
+			req.Data = data
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoBytes)
+		for _, v := range formwire.FormatBytes(req.Data) {
+			form.Add("data", v)
+		}
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoBytesResponse)
+		if v.EchoBytesResult == nil {
+			return b, false
+		}
+		return xsd.AppendBase64(b, v.EchoBytesResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoBytesResponse)
+		var err error
+		if el.Nil() {
+			v.EchoBytesResult = nil
+			err = r.Skip(el)
+		} else {
+			var x []byte
+			x, err = r.ReadBase64(el, "result")
+			v.EchoBytesResult = x
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoBytes)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoBytesResponse)
+		b = jsonwire.AppendBase64(b, v.EchoBytesResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoBytesResponse)
+		var err error
+		v.EchoBytesResult, err = jsonwire.Base64(tok, "result")
+		return err
+	},
+}
+
+var opEchoSBytes = &wire.Operation{
+	Name:           "EchoSBytes",
+	Doc:            "Returns the sbyte[] it was given (null gives null).",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoSBytes", ResponseElement: "EchoSBytesResponse",
+	Params: []wire.Field{
+		{Name: "data", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoSBytesResult", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "ArrayOfByte",
+	NewRequest:  func() wire.Message { return new(EchoSBytes) },
+	NewResponse: func() wire.Message { return new(EchoSBytesResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoSBytes)
+		{
+			values := form.Values("data")
+			list := &ArrayOfByte{Byte: make([]int8, 0, len(values))}
+			for i, v := range values {
+				n, err := formwire.Int("data", i, v, "byte", 8)
+				if err != nil {
+					return nil, err
+				}
+				x := int8(n)
+				list.Byte = append(list.Byte, x)
+			}
+			req.Data = list
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoSBytes)
+		if req.Data != nil {
+			for _, item := range req.Data.Byte {
+				form.Add("data", formwire.FormatInt(int64(item)))
+			}
+		}
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoSBytesResponse)
+		if v.EchoSBytesResult == nil {
+			return b, false
+		}
+		return v.EchoSBytesResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoSBytesResponse)
+		var err error
+		if el.Nil() {
+			v.EchoSBytesResult = nil
+			err = r.Skip(el)
+		} else {
+			v.EchoSBytesResult = new(ArrayOfByte)
+			err = v.EchoSBytesResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoSBytes)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoSBytesResponse)
+		if v.EchoSBytesResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.EchoSBytesResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoSBytesResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.EchoSBytesResult = nil
+		case tok.Opens('['):
+			v.EchoSBytesResult = new(ArrayOfByte)
+			err = v.EchoSBytesResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an array", tok)
 		}
 		return err
 	},
@@ -1072,6 +1680,80 @@ var opNotifyCount = &wire.Operation{
 	},
 }
 
+var opEchoPerm = &wire.Operation{
+	Name:           "EchoPerm",
+	Doc:            "Returns the Perm ([Flags] enum) it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoPerm", ResponseElement: "EchoPermResponse",
+	Params: []wire.Field{
+		{Name: "p", Type: typePerm, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoPermResult", Type: typePerm, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Perm",
+	NewRequest:  func() wire.Message { return new(EchoPerm) },
+	NewResponse: func() wire.Message { return new(EchoPermResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoPerm)
+		{
+			v, err := formwire.Param(form, "p")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Flags("p", formwire.Scalar, v, "Perm", typePerm.Enum)
+			if err != nil {
+				return nil, err
+			}
+			x := Perm(n)
+			req.P = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoPerm)
+		form.Set("p", req.P.wireText())
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoPermResponse)
+		return xmlwire.AppendEscaped(b, v.EchoPermResult.wireText()), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoPermResponse)
+		var err error
+		var text string
+		if text, err = r.Text(el, "result"); err == nil {
+			var n uint64
+			n, err = xsd.FlagsValue("result", "Perm", text, typePerm.Enum)
+			v.EchoPermResult = Perm(n)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoPerm)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoPermResponse)
+		b = jsonwire.AppendString(b, v.EchoPermResult.wireText())
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoPermResponse)
+		var err error
+		{
+			var text string
+			if text, err = jsonwire.String(tok, "result"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("result", "Perm", text, typePerm.Enum)
+				v.EchoPermResult = Perm(n)
+			}
+		}
+		return err
+	},
+}
+
 var opEchoMaybe = &wire.Operation{
 	Name:           "EchoMaybe",
 	Doc:            "Returns the int? it was given.",
@@ -1143,20 +1825,36 @@ var opEchoMaybe = &wire.Operation{
 // The descriptors of the contract's named types, for documentation, samples and tooling.
 var (
 	typeTimeSpan         = &wire.Type{Name: "TimeSpan", Kind: wire.KindComplex}
+	typeArrayOfByte      = &wire.Type{Name: "ArrayOfByte", Kind: wire.KindArray}
+	typeSmalls           = &wire.Type{Name: "Smalls", Kind: wire.KindComplex}
 	typeUrunBilgi        = &wire.Type{Name: "urunBilgi", Kind: wire.KindComplex}
 	typeArrayOfUrunBilgi = &wire.Type{Name: "ArrayOfUrunBilgi", Kind: wire.KindArray}
+	typePerm             = &wire.Type{Name: "Perm", Kind: wire.KindFlags}
 	typeAuthHeader       = &wire.Type{Name: "AuthHeader", Kind: wire.KindComplex, AnyAttribute: true}
 	typeTraceHeader      = &wire.Type{Name: "TraceHeader", Kind: wire.KindComplex, AnyAttribute: true}
 )
 
 func init() {
 	typeTimeSpan.Fields = []wire.Field{}
+	typeArrayOfByte.Item = &wire.Field{Name: "byte", Type: wire.TypeByte, MinOccurs: 0, MaxOccurs: -1, Nillable: false}
+	typeSmalls.Fields = []wire.Field{
+		{Name: "B", Type: wire.TypeUnsignedByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "SB", Type: wire.TypeByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "US", Type: wire.TypeUnsignedShort, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "UI", Type: wire.TypeUnsignedInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "UL", Type: wire.TypeUnsignedLong, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "C", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "Span", Type: typeTimeSpan, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "Bytes", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "SBytes", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
 	typeUrunBilgi.Fields = []wire.Field{
 		{Name: "urunAdi", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "adet", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 		{Name: "ürünKodu", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
 	typeArrayOfUrunBilgi.Item = &wire.Field{Name: "urunBilgi", Type: typeUrunBilgi, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
+	typePerm.Enum = []string{"None", "Read", "Write", "Execute"}
 	typeAuthHeader.Fields = []wire.Field{
 		{Name: "User", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Token", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
@@ -1165,6 +1863,20 @@ func init() {
 		{Name: "RequestId", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Step", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
+}
+
+// The members of the [Flags] enumeration Perm, one bit each.
+const (
+	PermNone    Perm = 0
+	PermRead    Perm = 1 << 0
+	PermWrite   Perm = 1 << 1
+	PermExecute Perm = 1 << 2
+)
+
+// wireText is the space list of v's members, in declaration order, as ASMX writes a [Flags] value.
+func (v Perm) wireText() string {
+	b, _ := xsd.AppendFlags(nil, uint64(v&(PermRead|PermWrite|PermExecute)), typePerm.Enum)
+	return string(b)
 }
 
 // AppendXML appends the elements of WhoAmI in schema order.
@@ -1996,6 +2708,658 @@ func (v *ListUnknownHeaders) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of GetSmalls in schema order.
+func (v *GetSmalls) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendBool(b, "max", v.Max)
+	return b
+}
+
+// DecodeXML reads the elements of GetSmalls, in any order, skipping unknown ones as ASMX does.
+func (v *GetSmalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("max"):
+			if seen[0] {
+				return xsd.Duplicate("parameter max")
+			}
+			seen[0] = true
+			v.Max, err = r.ReadBool(el, "parameter max")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("max") {
+		return r.WrongNamespace("max")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetSmallsResponse in schema order.
+func (v *GetSmallsResponse) AppendXML(b []byte) []byte {
+	if v.GetSmallsResult != nil {
+		b = xmlwire.AppendComplex(b, "GetSmallsResult", v.GetSmallsResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of GetSmallsResponse, in any order, skipping unknown ones as ASMX does.
+func (v *GetSmallsResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("GetSmallsResult"):
+			if seen[0] {
+				return xsd.Duplicate("element GetSmallsResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.GetSmallsResult = nil
+				err = r.Skip(el)
+			} else {
+				v.GetSmallsResult = new(Smalls)
+				err = v.GetSmallsResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("GetSmallsResult") {
+		return r.WrongNamespace("GetSmallsResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetSmalls as a JSON object, keys in schema order.
+func (v *GetSmalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"max\":"...)
+	b = xsd.AppendBool(b, v.Max)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetSmalls after its opening '{'.
+func (v *GetSmalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "max":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Max, err = jsonwire.Bool(tok, "parameter max")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("max")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSmalls in schema order.
+func (v *EchoSmalls) AppendXML(b []byte) []byte {
+	if v.Smalls != nil {
+		b = xmlwire.AppendComplex(b, "smalls", v.Smalls)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSmalls, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSmalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("smalls"):
+			if seen[0] {
+				return xsd.Duplicate("parameter smalls")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Smalls = nil
+				err = r.Skip(el)
+			} else {
+				v.Smalls = new(Smalls)
+				err = v.Smalls.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("smalls") {
+		return r.WrongNamespace("smalls")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSmallsResponse in schema order.
+func (v *EchoSmallsResponse) AppendXML(b []byte) []byte {
+	if v.EchoSmallsResult != nil {
+		b = xmlwire.AppendComplex(b, "EchoSmallsResult", v.EchoSmallsResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSmallsResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSmallsResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoSmallsResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoSmallsResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoSmallsResult = nil
+				err = r.Skip(el)
+			} else {
+				v.EchoSmallsResult = new(Smalls)
+				err = v.EchoSmallsResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoSmallsResult") {
+		return r.WrongNamespace("EchoSmallsResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoSmalls as a JSON object, keys in schema order.
+func (v *EchoSmalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"smalls\":"...)
+	if v.Smalls == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Smalls.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoSmalls after its opening '{'.
+func (v *EchoSmalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "smalls":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Smalls = nil
+			case tok.Opens('{'):
+				v.Smalls = new(Smalls)
+				err = v.Smalls.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("parameter smalls", "an object", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("smalls")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Unsigned in schema order.
+func (v *Unsigned) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "b")
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = xmlwire.AppendEnd(b, "b")
+	b = xmlwire.AppendInt(b, "sb", int64(v.Sb))
+	b = xmlwire.AppendStart(b, "us")
+	b = xsd.AppendUint(b, uint64(v.Us))
+	b = xmlwire.AppendEnd(b, "us")
+	b = xmlwire.AppendStart(b, "ui")
+	b = xsd.AppendUint(b, uint64(v.Ui))
+	b = xmlwire.AppendEnd(b, "ui")
+	b = xmlwire.AppendStart(b, "ul")
+	b = xsd.AppendUint(b, uint64(v.Ul))
+	b = xmlwire.AppendEnd(b, "ul")
+	return b
+}
+
+// DecodeXML reads the elements of Unsigned, in any order, skipping unknown ones as ASMX does.
+func (v *Unsigned) DecodeXML(r *xmlwire.Reader) error {
+	var seen [5]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("b"):
+			if seen[0] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter b"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter b", "unsignedByte", text, 8)
+				v.B = byte(n)
+			}
+		case el.Is("sb"):
+			if seen[1] {
+				return xsd.Duplicate("parameter sb")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter sb", "byte", 8)
+			v.Sb = int8(n)
+		case el.Is("us"):
+			if seen[2] {
+				return xsd.Duplicate("parameter us")
+			}
+			seen[2] = true
+			var text string
+			if text, err = r.Text(el, "parameter us"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter us", "unsignedShort", text, 16)
+				v.Us = uint16(n)
+			}
+		case el.Is("ui"):
+			if seen[3] {
+				return xsd.Duplicate("parameter ui")
+			}
+			seen[3] = true
+			var text string
+			if text, err = r.Text(el, "parameter ui"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter ui", "unsignedInt", text, 32)
+				v.Ui = uint32(n)
+			}
+		case el.Is("ul"):
+			if seen[4] {
+				return xsd.Duplicate("parameter ul")
+			}
+			seen[4] = true
+			var text string
+			if text, err = r.Text(el, "parameter ul"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter ul", "unsignedLong", text, 64)
+				v.Ul = uint64(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	if !seen[1] && r.Misplaced("sb") {
+		return r.WrongNamespace("sb")
+	}
+	if !seen[2] && r.Misplaced("us") {
+		return r.WrongNamespace("us")
+	}
+	if !seen[3] && r.Misplaced("ui") {
+		return r.WrongNamespace("ui")
+	}
+	if !seen[4] && r.Misplaced("ul") {
+		return r.WrongNamespace("ul")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of UnsignedResponse in schema order.
+func (v *UnsignedResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "UnsignedResult", v.UnsignedResult)
+	return b
+}
+
+// DecodeXML reads the elements of UnsignedResponse, in any order, skipping unknown ones as ASMX does.
+func (v *UnsignedResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("UnsignedResult"):
+			if seen[0] {
+				return xsd.Duplicate("element UnsignedResult")
+			}
+			seen[0] = true
+			v.UnsignedResult, err = r.Text(el, "element UnsignedResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("UnsignedResult") {
+		return r.WrongNamespace("UnsignedResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Unsigned as a JSON object, keys in schema order.
+func (v *Unsigned) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"b\":"...)
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = append(b, ",\"sb\":"...)
+	b = xsd.AppendInt(b, int64(v.Sb))
+	b = append(b, ",\"us\":"...)
+	b = xsd.AppendUint(b, uint64(v.Us))
+	b = append(b, ",\"ui\":"...)
+	b = xsd.AppendUint(b, uint64(v.Ui))
+	b = append(b, ",\"ul\":"...)
+	b = xsd.AppendUint(b, uint64(v.Ul))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Unsigned after its opening '{'.
+func (v *Unsigned) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [5]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "b":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter b", "unsignedByte", 8)
+				v.B = byte(n)
+			}
+		case "sb":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter sb", "byte", 8)
+				v.Sb = int8(n)
+			}
+		case "us":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter us", "unsignedShort", 16)
+				v.Us = uint16(n)
+			}
+		case "ui":
+			if seen[3] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter ui", "unsignedInt", 32)
+				v.Ui = uint32(n)
+			}
+		case "ul":
+			if seen[4] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter ul", "unsignedLong", 64)
+				v.Ul = uint64(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("b")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("sb")
+	}
+	if !seen[2] {
+		return jsonwire.MissingParameter("us")
+	}
+	if !seen[3] {
+		return jsonwire.MissingParameter("ui")
+	}
+	if !seen[4] {
+		return jsonwire.MissingParameter("ul")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoChar in schema order.
+func (v *EchoChar) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "c")
+	b = v.C.AppendText(b)
+	b = xmlwire.AppendEnd(b, "c")
+	return b
+}
+
+// DecodeXML reads the elements of EchoChar, in any order, skipping unknown ones as ASMX does.
+func (v *EchoChar) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("c"):
+			if seen[0] {
+				return xsd.Duplicate("parameter c")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter c"); err == nil {
+				v.C, err = xsd.CharValue("parameter c", text)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("c") {
+		return r.WrongNamespace("c")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoCharResponse in schema order.
+func (v *EchoCharResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "EchoCharResult")
+	b = v.EchoCharResult.AppendText(b)
+	b = xmlwire.AppendEnd(b, "EchoCharResult")
+	return b
+}
+
+// DecodeXML reads the elements of EchoCharResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoCharResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoCharResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoCharResult")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element EchoCharResult"); err == nil {
+				v.EchoCharResult, err = xsd.CharValue("element EchoCharResult", text)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoCharResult") {
+		return r.WrongNamespace("EchoCharResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoChar as a JSON object, keys in schema order.
+func (v *EchoChar) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"c\":"...)
+	b = xsd.AppendUint(b, uint64(v.C))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoChar after its opening '{'.
+func (v *EchoChar) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "c":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter c", "char", 16)
+				v.C = xsd.Char(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("c")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of EchoSpan in schema order.
 func (v *EchoSpan) AppendXML(b []byte) []byte {
 	if v.Span != nil {
@@ -2137,6 +3501,286 @@ func (v *EchoSpan) DecodeJSON(r *jsonwire.Reader) error {
 	}
 	if !seen[0] {
 		return jsonwire.MissingParameter("span")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoBytes in schema order.
+func (v *EchoBytes) AppendXML(b []byte) []byte {
+	if v.Data != nil {
+		b = xmlwire.AppendBase64(b, "data", v.Data)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoBytes, in any order, skipping unknown ones as ASMX does.
+func (v *EchoBytes) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("data"):
+			if seen[0] {
+				return xsd.Duplicate("parameter data")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Data = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "parameter data")
+				v.Data = x
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("data") {
+		return r.WrongNamespace("data")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoBytesResponse in schema order.
+func (v *EchoBytesResponse) AppendXML(b []byte) []byte {
+	if v.EchoBytesResult != nil {
+		b = xmlwire.AppendBase64(b, "EchoBytesResult", v.EchoBytesResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoBytesResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoBytesResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoBytesResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoBytesResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoBytesResult = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "element EchoBytesResult")
+				v.EchoBytesResult = x
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoBytesResult") {
+		return r.WrongNamespace("EchoBytesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoBytes as a JSON object, keys in schema order.
+func (v *EchoBytes) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"data\":"...)
+	b = jsonwire.AppendBase64(b, v.Data)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoBytes after its opening '{'.
+func (v *EchoBytes) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "data":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Data, err = jsonwire.Base64(tok, "parameter data")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("data")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSBytes in schema order.
+func (v *EchoSBytes) AppendXML(b []byte) []byte {
+	if v.Data != nil {
+		b = xmlwire.AppendComplex(b, "data", v.Data)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSBytes, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSBytes) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("data"):
+			if seen[0] {
+				return xsd.Duplicate("parameter data")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Data = nil
+				err = r.Skip(el)
+			} else {
+				v.Data = new(ArrayOfByte)
+				err = v.Data.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("data") {
+		return r.WrongNamespace("data")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSBytesResponse in schema order.
+func (v *EchoSBytesResponse) AppendXML(b []byte) []byte {
+	if v.EchoSBytesResult != nil {
+		b = xmlwire.AppendComplex(b, "EchoSBytesResult", v.EchoSBytesResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSBytesResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSBytesResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoSBytesResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoSBytesResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoSBytesResult = nil
+				err = r.Skip(el)
+			} else {
+				v.EchoSBytesResult = new(ArrayOfByte)
+				err = v.EchoSBytesResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoSBytesResult") {
+		return r.WrongNamespace("EchoSBytesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoSBytes as a JSON object, keys in schema order.
+func (v *EchoSBytes) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"data\":"...)
+	if v.Data == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Data.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoSBytes after its opening '{'.
+func (v *EchoSBytes) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "data":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Data = nil
+			case tok.Opens('['):
+				v.Data = new(ArrayOfByte)
+				err = v.Data.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("parameter data", "an array", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("data")
 	}
 	return nil
 }
@@ -2798,6 +4442,140 @@ func (v *NotifyCount) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of EchoPerm in schema order.
+func (v *EchoPerm) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "p", v.P.wireText())
+	return b
+}
+
+// DecodeXML reads the elements of EchoPerm, in any order, skipping unknown ones as ASMX does.
+func (v *EchoPerm) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("p"):
+			if seen[0] {
+				return xsd.Duplicate("parameter p")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter p"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("parameter p", "Perm", text, typePerm.Enum)
+				v.P = Perm(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("p") {
+		return r.WrongNamespace("p")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoPermResponse in schema order.
+func (v *EchoPermResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "EchoPermResult", v.EchoPermResult.wireText())
+	return b
+}
+
+// DecodeXML reads the elements of EchoPermResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoPermResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoPermResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoPermResult")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element EchoPermResult"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("element EchoPermResult", "Perm", text, typePerm.Enum)
+				v.EchoPermResult = Perm(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoPermResult") {
+		return r.WrongNamespace("EchoPermResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoPerm as a JSON object, keys in schema order.
+func (v *EchoPerm) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"p\":"...)
+	b = jsonwire.AppendString(b, v.P.wireText())
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoPerm after its opening '{'.
+func (v *EchoPerm) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "p":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var text string
+				if text, err = jsonwire.String(tok, "parameter p"); err == nil {
+					var n uint64
+					n, err = xsd.FlagsValue("parameter p", "Perm", text, typePerm.Enum)
+					v.P = Perm(n)
+				}
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("p")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of EchoMaybe in schema order.
 func (v *EchoMaybe) AppendXML(b []byte) []byte {
 	if v.N != nil {
@@ -2994,6 +4772,413 @@ func (v *TimeSpan) DecodeJSON(r *jsonwire.Reader) error {
 			return err
 		}
 		switch key {
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ArrayOfByte in schema order.
+func (v *ArrayOfByte) AppendXML(b []byte) []byte {
+	for _, item := range v.Byte {
+		b = xmlwire.AppendInt(b, "byte", int64(item))
+	}
+	return b
+}
+
+// DecodeXML reads the elements of ArrayOfByte, in any order, skipping unknown ones as ASMX does.
+func (v *ArrayOfByte) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("byte"):
+			seen[0] = true
+			{
+				var item int8
+				var n int64
+				n, err = r.ReadInt(el, "element byte", "byte", 8)
+				item = int8(n)
+				v.Byte = append(v.Byte, item)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("byte") {
+		return r.WrongNamespace("byte")
+	}
+	return nil
+}
+
+// AppendJSON appends ArrayOfByte as a JSON array.
+func (v *ArrayOfByte) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Byte {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = xsd.AppendInt(b, int64(item))
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfByte after its opening '['.
+func (v *ArrayOfByte) DecodeJSON(r *jsonwire.Reader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item int8
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "item of ArrayOfByte", "byte", 8)
+			item = int8(n)
+		}
+		if err != nil {
+			return err
+		}
+		v.Byte = append(v.Byte, item)
+	}
+}
+
+// AppendXML appends the elements of Smalls in schema order.
+func (v *Smalls) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "B")
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = xmlwire.AppendEnd(b, "B")
+	b = xmlwire.AppendInt(b, "SB", int64(v.SB))
+	b = xmlwire.AppendStart(b, "US")
+	b = xsd.AppendUint(b, uint64(v.US))
+	b = xmlwire.AppendEnd(b, "US")
+	b = xmlwire.AppendStart(b, "UI")
+	b = xsd.AppendUint(b, uint64(v.UI))
+	b = xmlwire.AppendEnd(b, "UI")
+	b = xmlwire.AppendStart(b, "UL")
+	b = xsd.AppendUint(b, uint64(v.UL))
+	b = xmlwire.AppendEnd(b, "UL")
+	b = xmlwire.AppendStart(b, "C")
+	b = v.C.AppendText(b)
+	b = xmlwire.AppendEnd(b, "C")
+	if v.Span != nil {
+		b = xmlwire.AppendComplex(b, "Span", v.Span)
+	}
+	if v.Bytes != nil {
+		b = xmlwire.AppendBase64(b, "Bytes", v.Bytes)
+	}
+	if v.SBytes != nil {
+		b = xmlwire.AppendComplex(b, "SBytes", v.SBytes)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of Smalls, in any order, skipping unknown ones as ASMX does.
+func (v *Smalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [9]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("B"):
+			if seen[0] {
+				return xsd.Duplicate("element B")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element B"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element B", "unsignedByte", text, 8)
+				v.B = byte(n)
+			}
+		case el.Is("SB"):
+			if seen[1] {
+				return xsd.Duplicate("element SB")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element SB", "byte", 8)
+			v.SB = int8(n)
+		case el.Is("US"):
+			if seen[2] {
+				return xsd.Duplicate("element US")
+			}
+			seen[2] = true
+			var text string
+			if text, err = r.Text(el, "element US"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element US", "unsignedShort", text, 16)
+				v.US = uint16(n)
+			}
+		case el.Is("UI"):
+			if seen[3] {
+				return xsd.Duplicate("element UI")
+			}
+			seen[3] = true
+			var text string
+			if text, err = r.Text(el, "element UI"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element UI", "unsignedInt", text, 32)
+				v.UI = uint32(n)
+			}
+		case el.Is("UL"):
+			if seen[4] {
+				return xsd.Duplicate("element UL")
+			}
+			seen[4] = true
+			var text string
+			if text, err = r.Text(el, "element UL"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element UL", "unsignedLong", text, 64)
+				v.UL = uint64(n)
+			}
+		case el.Is("C"):
+			if seen[5] {
+				return xsd.Duplicate("element C")
+			}
+			seen[5] = true
+			var text string
+			if text, err = r.Text(el, "element C"); err == nil {
+				v.C, err = xsd.CharValue("element C", text)
+			}
+		case el.Is("Span"):
+			if seen[6] {
+				return xsd.Duplicate("element Span")
+			}
+			seen[6] = true
+			if el.Nil() {
+				v.Span = nil
+				err = r.Skip(el)
+			} else {
+				v.Span = new(TimeSpan)
+				err = v.Span.DecodeXML(r)
+			}
+		case el.Is("Bytes"):
+			if seen[7] {
+				return xsd.Duplicate("element Bytes")
+			}
+			seen[7] = true
+			if el.Nil() {
+				v.Bytes = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "element Bytes")
+				v.Bytes = x
+			}
+		case el.Is("SBytes"):
+			if seen[8] {
+				return xsd.Duplicate("element SBytes")
+			}
+			seen[8] = true
+			if el.Nil() {
+				v.SBytes = nil
+				err = r.Skip(el)
+			} else {
+				v.SBytes = new(ArrayOfByte)
+				err = v.SBytes.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("B") {
+		return r.WrongNamespace("B")
+	}
+	if !seen[1] && r.Misplaced("SB") {
+		return r.WrongNamespace("SB")
+	}
+	if !seen[2] && r.Misplaced("US") {
+		return r.WrongNamespace("US")
+	}
+	if !seen[3] && r.Misplaced("UI") {
+		return r.WrongNamespace("UI")
+	}
+	if !seen[4] && r.Misplaced("UL") {
+		return r.WrongNamespace("UL")
+	}
+	if !seen[5] && r.Misplaced("C") {
+		return r.WrongNamespace("C")
+	}
+	if !seen[6] && r.Misplaced("Span") {
+		return r.WrongNamespace("Span")
+	}
+	if !seen[7] && r.Misplaced("Bytes") {
+		return r.WrongNamespace("Bytes")
+	}
+	if !seen[8] && r.Misplaced("SBytes") {
+		return r.WrongNamespace("SBytes")
+	}
+	return nil
+}
+
+// AppendJSON appends Smalls as a JSON object, keys in schema order.
+func (v *Smalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"B\":"...)
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = append(b, ",\"SB\":"...)
+	b = xsd.AppendInt(b, int64(v.SB))
+	b = append(b, ",\"US\":"...)
+	b = xsd.AppendUint(b, uint64(v.US))
+	b = append(b, ",\"UI\":"...)
+	b = xsd.AppendUint(b, uint64(v.UI))
+	b = append(b, ",\"UL\":"...)
+	b = xsd.AppendUint(b, uint64(v.UL))
+	b = append(b, ",\"C\":"...)
+	b = xsd.AppendUint(b, uint64(v.C))
+	b = append(b, ",\"Span\":"...)
+	if v.Span == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Span.AppendJSON(b)
+	}
+	b = append(b, ",\"Bytes\":"...)
+	b = jsonwire.AppendBase64(b, v.Bytes)
+	b = append(b, ",\"SBytes\":"...)
+	if v.SBytes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.SBytes.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Smalls after its opening '{'.
+func (v *Smalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [9]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "B":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element B", "unsignedByte", 8)
+				v.B = byte(n)
+			}
+		case "SB":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element SB", "byte", 8)
+				v.SB = int8(n)
+			}
+		case "US":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element US", "unsignedShort", 16)
+				v.US = uint16(n)
+			}
+		case "UI":
+			if seen[3] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element UI", "unsignedInt", 32)
+				v.UI = uint32(n)
+			}
+		case "UL":
+			if seen[4] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element UL", "unsignedLong", 64)
+				v.UL = uint64(n)
+			}
+		case "C":
+			if seen[5] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[5] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element C", "char", 16)
+				v.C = xsd.Char(n)
+			}
+		case "Span":
+			if seen[6] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[6] = true
+			switch {
+			case tok.IsNull():
+				v.Span = nil
+			case tok.Opens('{'):
+				v.Span = new(TimeSpan)
+				err = v.Span.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element Span", "an object", tok)
+			}
+		case "Bytes":
+			if seen[7] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[7] = true
+			v.Bytes, err = jsonwire.Base64(tok, "element Bytes")
+		case "SBytes":
+			if seen[8] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[8] = true
+			switch {
+			case tok.IsNull():
+				v.SBytes = nil
+			case tok.Opens('['):
+				v.SBytes = new(ArrayOfByte)
+				err = v.SBytes.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element SBytes", "an array", tok)
+			}
 		default:
 			err = r.Skip(tok)
 		}
@@ -3505,6 +5690,62 @@ func (c *SyncSoapClient) ListUnknownHeaders(request *ListUnknownHeaders) (*ListU
 	return c.ListUnknownHeadersContext(context.Background(), request)
 }
 
+// GetSmallsContext calls GetSmalls.
+func (c *SyncSoapClient) GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error) {
+	response := new(GetSmallsResponse)
+	if err := c.Invoker.Invoke(ctx, opGetSmalls, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// GetSmalls is GetSmallsContext without a context.
+func (c *SyncSoapClient) GetSmalls(request *GetSmalls) (*GetSmallsResponse, error) {
+	return c.GetSmallsContext(context.Background(), request)
+}
+
+// EchoSmallsContext calls EchoSmalls.
+func (c *SyncSoapClient) EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error) {
+	response := new(EchoSmallsResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoSmalls, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoSmalls is EchoSmallsContext without a context.
+func (c *SyncSoapClient) EchoSmalls(request *EchoSmalls) (*EchoSmallsResponse, error) {
+	return c.EchoSmallsContext(context.Background(), request)
+}
+
+// UnsignedContext calls Unsigned.
+func (c *SyncSoapClient) UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error) {
+	response := new(UnsignedResponse)
+	if err := c.Invoker.Invoke(ctx, opUnsigned, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Unsigned is UnsignedContext without a context.
+func (c *SyncSoapClient) Unsigned(request *Unsigned) (*UnsignedResponse, error) {
+	return c.UnsignedContext(context.Background(), request)
+}
+
+// EchoCharContext calls EchoChar.
+func (c *SyncSoapClient) EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error) {
+	response := new(EchoCharResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoChar, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoChar is EchoCharContext without a context.
+func (c *SyncSoapClient) EchoChar(request *EchoChar) (*EchoCharResponse, error) {
+	return c.EchoCharContext(context.Background(), request)
+}
+
 // EchoSpanContext calls EchoSpan.
 func (c *SyncSoapClient) EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error) {
 	response := new(EchoSpanResponse)
@@ -3517,6 +5758,34 @@ func (c *SyncSoapClient) EchoSpanContext(ctx context.Context, request *EchoSpan)
 // EchoSpan is EchoSpanContext without a context.
 func (c *SyncSoapClient) EchoSpan(request *EchoSpan) (*EchoSpanResponse, error) {
 	return c.EchoSpanContext(context.Background(), request)
+}
+
+// EchoBytesContext calls EchoBytes.
+func (c *SyncSoapClient) EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error) {
+	response := new(EchoBytesResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoBytes, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoBytes is EchoBytesContext without a context.
+func (c *SyncSoapClient) EchoBytes(request *EchoBytes) (*EchoBytesResponse, error) {
+	return c.EchoBytesContext(context.Background(), request)
+}
+
+// EchoSBytesContext calls EchoSBytes.
+func (c *SyncSoapClient) EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error) {
+	response := new(EchoSBytesResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoSBytes, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoSBytes is EchoSBytesContext without a context.
+func (c *SyncSoapClient) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error) {
+	return c.EchoSBytesContext(context.Background(), request)
 }
 
 // DeletePerformanceContext calls deletePerformance.
@@ -3599,6 +5868,20 @@ func (c *SyncSoapClient) NotifyCount(request *NotifyCount) (*NotifyCountResponse
 	return c.NotifyCountContext(context.Background(), request)
 }
 
+// EchoPermContext calls EchoPerm.
+func (c *SyncSoapClient) EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error) {
+	response := new(EchoPermResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoPerm, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoPerm is EchoPermContext without a context.
+func (c *SyncSoapClient) EchoPerm(request *EchoPerm) (*EchoPermResponse, error) {
+	return c.EchoPermContext(context.Background(), request)
+}
+
 // EchoMaybeContext calls EchoMaybe.
 func (c *SyncSoapClient) EchoMaybeContext(ctx context.Context, request *EchoMaybe) (*EchoMaybeResponse, error) {
 	response := new(EchoMaybeResponse)
@@ -3611,6 +5894,285 @@ func (c *SyncSoapClient) EchoMaybeContext(ctx context.Context, request *EchoMayb
 // EchoMaybe is EchoMaybeContext without a context.
 func (c *SyncSoapClient) EchoMaybe(request *EchoMaybe) (*EchoMaybeResponse, error) {
 	return c.EchoMaybeContext(context.Background(), request)
+}
+
+// ---- The record codec of Smalls (the -record flags on the go:generate line; server/wire/recordwire
+// defines the canonical form) ----
+
+// SmallsRecord describes Smalls, the contract's record type: the store keeps one canonical JSON document
+// per Smalls, keyed by UL and indexed by B, and the record formats carry the same document.
+var SmallsRecord = &recordwire.Type{
+	Name: "Smalls", Type: typeSmalls, Key: "UL", Index: "B",
+	Fields: []string{"B", "SB", "US", "UI", "UL", "C", "Span", "Bytes", "SBytes"},
+	New:    func() recordwire.Record { return new(Smalls) },
+}
+
+var _ recordwire.Record = (*Smalls)(nil)
+
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Smalls) UnmarshalRecord(doc []byte, mode recordwire.Mode) error {
+	var r recordwire.Reader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+// RecordKey is UL, the record's key.
+func (v *Smalls) RecordKey() string {
+	var b []byte
+	return string(xsd.AppendUint(b, uint64(v.UL)))
+}
+
+// RecordIndex is B, the record's indexed field.
+func (v *Smalls) RecordIndex() string {
+	var b []byte
+	return string(xsd.AppendUint(b, uint64(v.B)))
+}
+
+// AppendRecord appends TimeSpan as a JSON object, every element in schema order.
+func (v *TimeSpan) AppendRecord(b []byte) []byte {
+	return append(b, "{}"...)
+}
+
+// recordKeysTimeSpan are the keys of TimeSpan's record object.
+var recordKeysTimeSpan = []string{}
+
+// DecodeRecord reads TimeSpan from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *TimeSpan) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = TimeSpan{}
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		default:
+			if err := r.Unknown(key, recordKeysTimeSpan); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// AppendRecord appends ArrayOfByte as a JSON array of its items.
+func (v *ArrayOfByte) AppendRecord(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Byte {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = recordwire.AppendInt(b, int64(item))
+	}
+	return append(b, ']')
+}
+
+// DecodeRecord reads ArrayOfByte from a JSON array of its items ([] reads as no items, as in XML).
+func (v *ArrayOfByte) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginArray(); err != nil {
+		return err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
+	v.Byte = nil
+	if n > 0 {
+		v.Byte = make([]int8, 0, n)
+	}
+	for i := 0; ; i++ {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		var item int8
+		{
+			var n int64
+			n, err = r.Int("byte", 8)
+			item = int8(n)
+		}
+		if err != nil {
+			return recordwire.Item(i, err)
+		}
+		v.Byte = append(v.Byte, item)
+	}
+}
+
+// AppendRecord appends Smalls as a JSON object, every element in schema order.
+func (v *Smalls) AppendRecord(b []byte) []byte {
+	b = append(b, `{"B":`...)
+	b = recordwire.AppendUint(b, uint64(v.B))
+	b = append(b, `,"SB":`...)
+	b = recordwire.AppendInt(b, int64(v.SB))
+	b = append(b, `,"US":`...)
+	b = recordwire.AppendUint(b, uint64(v.US))
+	b = append(b, `,"UI":`...)
+	b = recordwire.AppendUint(b, uint64(v.UI))
+	b = append(b, `,"UL":`...)
+	b = recordwire.AppendUint(b, uint64(v.UL))
+	b = append(b, `,"C":`...)
+	b = recordwire.AppendUint(b, uint64(v.C))
+	b = append(b, `,"Span":`...)
+	if v.Span == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Span.AppendRecord(b)
+	}
+	b = append(b, `,"Bytes":`...)
+	b = recordwire.AppendBase64(b, v.Bytes)
+	b = append(b, `,"SBytes":`...)
+	if v.SBytes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.SBytes.AppendRecord(b)
+	}
+	return append(b, '}')
+}
+
+// recordKeysSmalls are the keys of Smalls's record object.
+var recordKeysSmalls = []string{"B", "SB", "US", "UI", "UL", "C", "Span", "Bytes", "SBytes"}
+
+// DecodeRecord reads Smalls from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *Smalls) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = Smalls{}
+	var seen [9]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		case "B":
+			if seen[0] {
+				return r.Duplicate(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedByte", 8)
+				v.B = byte(n)
+			}
+			if err != nil {
+				return recordwire.Path("B", err)
+			}
+		case "SB":
+			if seen[1] {
+				return r.Duplicate(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = r.Int("byte", 8)
+				v.SB = int8(n)
+			}
+			if err != nil {
+				return recordwire.Path("SB", err)
+			}
+		case "US":
+			if seen[2] {
+				return r.Duplicate(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedShort", 16)
+				v.US = uint16(n)
+			}
+			if err != nil {
+				return recordwire.Path("US", err)
+			}
+		case "UI":
+			if seen[3] {
+				return r.Duplicate(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedInt", 32)
+				v.UI = uint32(n)
+			}
+			if err != nil {
+				return recordwire.Path("UI", err)
+			}
+		case "UL":
+			if seen[4] {
+				return r.Duplicate(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedLong", 64)
+				v.UL = uint64(n)
+			}
+			if err != nil {
+				return recordwire.Path("UL", err)
+			}
+		case "C":
+			if seen[5] {
+				return r.Duplicate(key)
+			}
+			seen[5] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("char", 16)
+				v.C = xsd.Char(n)
+			}
+			if err != nil {
+				return recordwire.Path("C", err)
+			}
+		case "Span":
+			if seen[6] {
+				return r.Duplicate(key)
+			}
+			seen[6] = true
+			if r.Null() {
+				v.Span = nil
+			} else {
+				x := new(TimeSpan)
+				err = x.DecodeRecord(r)
+				v.Span = x
+			}
+			if err != nil {
+				return recordwire.Path("Span", err)
+			}
+		case "Bytes":
+			if seen[7] {
+				return r.Duplicate(key)
+			}
+			seen[7] = true
+			v.Bytes, err = r.Base64()
+			if err != nil {
+				return recordwire.Path("Bytes", err)
+			}
+		case "SBytes":
+			if seen[8] {
+				return r.Duplicate(key)
+			}
+			seen[8] = true
+			if r.Null() {
+				v.SBytes = nil
+			} else {
+				x := new(ArrayOfByte)
+				err = x.DecodeRecord(r)
+				v.SBytes = x
+			}
+			if err != nil {
+				return recordwire.Path("SBytes", err)
+			}
+		default:
+			if err := r.Unknown(key, recordKeysSmalls); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // contractDocument is the WSDL the contract was generated from, without its comments: what ?WSDL
@@ -3708,7 +6270,85 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:element name="GetSmalls">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="max" type="s:boolean" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Smalls">
+        <s:sequence>
+          <s:element minOccurs="1" maxOccurs="1" name="B" type="s:unsignedByte" />
+          <s:element minOccurs="1" maxOccurs="1" name="SB" type="s:byte" />
+          <s:element minOccurs="1" maxOccurs="1" name="US" type="s:unsignedShort" />
+          <s:element minOccurs="1" maxOccurs="1" name="UI" type="s:unsignedInt" />
+          <s:element minOccurs="1" maxOccurs="1" name="UL" type="s:unsignedLong" />
+          <s:element minOccurs="1" maxOccurs="1" name="C" type="s2:char" />
+          <s:element minOccurs="1" maxOccurs="1" name="Span" type="tns:TimeSpan" />
+          <s:element minOccurs="0" maxOccurs="1" name="Bytes" type="s:base64Binary" />
+          <s:element minOccurs="0" maxOccurs="1" name="SBytes" type="tns:ArrayOfByte" />
+        </s:sequence>
+      </s:complexType>
       <s:complexType name="TimeSpan" />
+      <s:complexType name="ArrayOfByte">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="byte" type="s:byte" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="GetSmallsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="GetSmallsResult" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSmalls">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="smalls" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSmallsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoSmallsResult" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Unsigned">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:unsignedByte" />
+            <s:element minOccurs="1" maxOccurs="1" name="sb" type="s:byte" />
+            <s:element minOccurs="1" maxOccurs="1" name="us" type="s:unsignedShort" />
+            <s:element minOccurs="1" maxOccurs="1" name="ui" type="s:unsignedInt" />
+            <s:element minOccurs="1" maxOccurs="1" name="ul" type="s:unsignedLong" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="UnsignedResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="UnsignedResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoChar">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="c" type="s2:char" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoCharResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoCharResult" type="s2:char" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="EchoSpan">
         <s:complexType>
           <s:sequence>
@@ -3720,6 +6360,34 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
         <s:complexType>
           <s:sequence>
             <s:element minOccurs="1" maxOccurs="1" name="EchoSpanResult" type="tns:TimeSpan" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoBytes">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="data" type="s:base64Binary" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoBytesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoBytesResult" type="s:base64Binary" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSBytes">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="data" type="tns:ArrayOfByte" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSBytesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoSBytesResult" type="tns:ArrayOfByte" />
           </s:sequence>
         </s:complexType>
       </s:element>
@@ -3808,6 +6476,32 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:simpleType name="Perm">
+        <s:list>
+          <s:simpleType>
+            <s:restriction base="s:string">
+              <s:enumeration value="None" />
+              <s:enumeration value="Read" />
+              <s:enumeration value="Write" />
+              <s:enumeration value="Execute" />
+            </s:restriction>
+          </s:simpleType>
+        </s:list>
+      </s:simpleType>
+      <s:element name="EchoPerm">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="p" type="tns:Perm" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoPermResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoPermResult" type="tns:Perm" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="EchoMaybe">
         <s:complexType>
           <s:sequence>
@@ -3824,15 +6518,32 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       </s:element>
       <s:element name="string" nillable="true" type="s:string" />
       <s:element name="int" type="s:int" />
+      <s:element name="Smalls" nillable="true" type="tns:Smalls" />
+      <s:element name="char" type="s2:char" />
+      <s:element name="base64Binary" nillable="true" type="s:base64Binary" />
+      <s:element name="ArrayOfByte" nillable="true" type="tns:ArrayOfByte" />
       <s:element name="urunBilgi" nillable="true" type="tns:urunBilgi" />
       <s:element name="ArrayOfUrunBilgi" nillable="true" type="tns:ArrayOfUrunBilgi" />
+      <s:element name="Perm" type="tns:Perm" />
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="urn:items">
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="http://microsoft.com/wsdl/types/">
+      <s:simpleType name="char">
+        <s:restriction base="s:unsignedShort" />
+      </s:simpleType>
     </s:schema>
     <s:schema targetNamespace="http://localhost:8080/zoo3/v1/AbstractTypes">
       <s:import namespace="http://schemas.xmlsoap.org/soap/encoding/" />
+      <s:complexType name="StringArray">
+        <s:complexContent mixed="false">
+          <s:restriction base="soapenc:Array">
+            <s:sequence>
+              <s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" />
+            </s:sequence>
+          </s:restriction>
+        </s:complexContent>
+      </s:complexType>
     </s:schema>
   </wsdl:types>
   <wsdl:message name="WhoAmISoapIn">
@@ -3889,11 +6600,47 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersSoapOut">
     <wsdl:part name="parameters" element="tns:ListUnknownHeadersResponse" />
   </wsdl:message>
+  <wsdl:message name="GetSmallsSoapIn">
+    <wsdl:part name="parameters" element="tns:GetSmalls" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsSoapOut">
+    <wsdl:part name="parameters" element="tns:GetSmallsResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoSmallsSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoSmalls" />
+  </wsdl:message>
+  <wsdl:message name="EchoSmallsSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoSmallsResponse" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedSoapIn">
+    <wsdl:part name="parameters" element="tns:Unsigned" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedSoapOut">
+    <wsdl:part name="parameters" element="tns:UnsignedResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoChar" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoCharResponse" />
+  </wsdl:message>
   <wsdl:message name="EchoSpanSoapIn">
     <wsdl:part name="parameters" element="tns:EchoSpan" />
   </wsdl:message>
   <wsdl:message name="EchoSpanSoapOut">
     <wsdl:part name="parameters" element="tns:EchoSpanResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoBytes" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoBytesResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoSBytes" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoSBytesResponse" />
   </wsdl:message>
   <wsdl:message name="deletePerformanceSoapIn">
     <wsdl:part name="parameters" element="tns:deletePerformance" />
@@ -3927,6 +6674,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   </wsdl:message>
   <wsdl:message name="NotifyCountSoapOut">
     <wsdl:part name="parameters" element="tns:NotifyCountResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoPerm" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoPermResponse" />
   </wsdl:message>
   <wsdl:message name="EchoMaybeSoapIn">
     <wsdl:part name="parameters" element="tns:EchoMaybe" />
@@ -3964,6 +6717,40 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersHttpGetOut">
     <wsdl:part name="Body" element="tns:string" />
   </wsdl:message>
+  <wsdl:message name="GetSmallsHttpGetIn">
+    <wsdl:part name="max" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpGetOut">
+    <wsdl:part name="Body" element="tns:Smalls" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpGetIn">
+    <wsdl:part name="b" type="s:string" />
+    <wsdl:part name="sb" type="s:string" />
+    <wsdl:part name="us" type="s:string" />
+    <wsdl:part name="ui" type="s:string" />
+    <wsdl:part name="ul" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpGetIn">
+    <wsdl:part name="c" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpGetOut">
+    <wsdl:part name="Body" element="tns:char" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpGetIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpGetOut">
+    <wsdl:part name="Body" element="tns:base64Binary" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpGetIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpGetOut">
+    <wsdl:part name="Body" element="tns:ArrayOfByte" />
+  </wsdl:message>
   <wsdl:message name="deletePerformanceHttpGetIn">
     <wsdl:part name="performanceId" type="s:string" />
   </wsdl:message>
@@ -3996,6 +6783,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountHttpGetOut">
     <wsdl:part name="Body" element="tns:int" />
   </wsdl:message>
+  <wsdl:message name="EchoPermHttpGetIn">
+    <wsdl:part name="p" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermHttpGetOut">
+    <wsdl:part name="Body" element="tns:Perm" />
+  </wsdl:message>
   <wsdl:message name="WhoAmIHttpPostIn" />
   <wsdl:message name="WhoAmIHttpPostOut">
     <wsdl:part name="Body" element="tns:string" />
@@ -4025,6 +6818,40 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersHttpPostIn" />
   <wsdl:message name="ListUnknownHeadersHttpPostOut">
     <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpPostIn">
+    <wsdl:part name="max" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpPostOut">
+    <wsdl:part name="Body" element="tns:Smalls" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpPostIn">
+    <wsdl:part name="b" type="s:string" />
+    <wsdl:part name="sb" type="s:string" />
+    <wsdl:part name="us" type="s:string" />
+    <wsdl:part name="ui" type="s:string" />
+    <wsdl:part name="ul" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpPostIn">
+    <wsdl:part name="c" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpPostOut">
+    <wsdl:part name="Body" element="tns:char" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpPostIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpPostOut">
+    <wsdl:part name="Body" element="tns:base64Binary" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpPostIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpPostOut">
+    <wsdl:part name="Body" element="tns:ArrayOfByte" />
   </wsdl:message>
   <wsdl:message name="deletePerformanceHttpPostIn">
     <wsdl:part name="performanceId" type="s:string" />
@@ -4058,6 +6885,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountHttpPostOut">
     <wsdl:part name="Body" element="tns:int" />
   </wsdl:message>
+  <wsdl:message name="EchoPermHttpPostIn">
+    <wsdl:part name="p" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermHttpPostOut">
+    <wsdl:part name="Body" element="tns:Perm" />
+  </wsdl:message>
   <wsdl:portType name="SyncSoap">
     <wsdl:operation name="WhoAmI">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.</wsdl:documentation>
@@ -4089,10 +6922,40 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <wsdl:input message="tns:ListUnknownHeadersSoapIn" />
       <wsdl:output message="tns:ListUnknownHeadersSoapOut" />
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsSoapIn" />
+      <wsdl:output message="tns:GetSmallsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Smalls it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoSmallsSoapIn" />
+      <wsdl:output message="tns:EchoSmallsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedSoapIn" />
+      <wsdl:output message="tns:UnsignedSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharSoapIn" />
+      <wsdl:output message="tns:EchoCharSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the TimeSpan it was given.</wsdl:documentation>
       <wsdl:input message="tns:EchoSpanSoapIn" />
       <wsdl:output message="tns:EchoSpanSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesSoapIn" />
+      <wsdl:output message="tns:EchoBytesSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesSoapIn" />
+      <wsdl:output message="tns:EchoSBytesSoapOut" />
     </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
@@ -4124,6 +6987,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns how many times Notify has run since the server started.</wsdl:documentation>
       <wsdl:input message="tns:NotifyCountSoapIn" />
       <wsdl:output message="tns:NotifyCountSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermSoapIn" />
+      <wsdl:output message="tns:EchoPermSoapOut" />
     </wsdl:operation>
     <wsdl:operation name="EchoMaybe">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int? it was given.</wsdl:documentation>
@@ -4162,6 +7030,31 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:ListUnknownHeadersHttpGetIn" />
       <wsdl:output message="tns:ListUnknownHeadersHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsHttpGetIn" />
+      <wsdl:output message="tns:GetSmallsHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedHttpGetIn" />
+      <wsdl:output message="tns:UnsignedHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharHttpGetIn" />
+      <wsdl:output message="tns:EchoCharHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesHttpGetIn" />
+      <wsdl:output message="tns:EchoBytesHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesHttpGetIn" />
+      <wsdl:output message="tns:EchoSBytesHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
       <wsdl:input message="tns:deletePerformanceHttpGetIn" />
@@ -4193,6 +7086,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns how many times Notify has run since the server started.</wsdl:documentation>
       <wsdl:input message="tns:NotifyCountHttpGetIn" />
       <wsdl:output message="tns:NotifyCountHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermHttpGetIn" />
+      <wsdl:output message="tns:EchoPermHttpGetOut" />
     </wsdl:operation>
   </wsdl:portType>
   <wsdl:portType name="SyncHttpPost">
@@ -4226,6 +7124,31 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:ListUnknownHeadersHttpPostIn" />
       <wsdl:output message="tns:ListUnknownHeadersHttpPostOut" />
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsHttpPostIn" />
+      <wsdl:output message="tns:GetSmallsHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedHttpPostIn" />
+      <wsdl:output message="tns:UnsignedHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharHttpPostIn" />
+      <wsdl:output message="tns:EchoCharHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesHttpPostIn" />
+      <wsdl:output message="tns:EchoBytesHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesHttpPostIn" />
+      <wsdl:output message="tns:EchoSBytesHttpPostOut" />
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
       <wsdl:input message="tns:deletePerformanceHttpPostIn" />
@@ -4257,6 +7180,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns how many times Notify has run since the server started.</wsdl:documentation>
       <wsdl:input message="tns:NotifyCountHttpPostIn" />
       <wsdl:output message="tns:NotifyCountHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermHttpPostIn" />
+      <wsdl:output message="tns:EchoPermHttpPostOut" />
     </wsdl:operation>
   </wsdl:portType>
   <wsdl:binding name="SyncSoap" type="tns:SyncSoap">
@@ -4322,8 +7250,62 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/GetSmalls" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSmalls" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Unsigned" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoChar" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSpan" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoBytes" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSBytes" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -4375,6 +7357,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/NotifyCount" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoPerm" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -4455,8 +7446,62 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/GetSmalls" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSmalls" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Unsigned" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoChar" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSpan" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoBytes" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSBytes" style="document" />
       <wsdl:input>
         <soap12:body use="literal" />
       </wsdl:input>
@@ -4508,6 +7553,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/NotifyCount" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoPerm" style="document" />
       <wsdl:input>
         <soap12:body use="literal" />
       </wsdl:input>
@@ -4581,6 +7635,51 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <http:operation location="/GetSmalls" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <http:operation location="/Unsigned" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <http:operation location="/EchoChar" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <http:operation location="/EchoBytes" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <http:operation location="/EchoSBytes" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <http:operation location="/deletePerformance" />
       <wsdl:input>
@@ -4626,6 +7725,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <http:operation location="/NotifyCount" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <http:operation location="/EchoPerm" />
       <wsdl:input>
         <http:urlEncoded />
       </wsdl:input>
@@ -4690,6 +7798,51 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <http:operation location="/GetSmalls" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <http:operation location="/Unsigned" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <http:operation location="/EchoChar" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <http:operation location="/EchoBytes" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <http:operation location="/EchoSBytes" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <http:operation location="/deletePerformance" />
       <wsdl:input>
@@ -4735,6 +7888,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <http:operation location="/NotifyCount" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <http:operation location="/EchoPerm" />
       <wsdl:input>
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>
