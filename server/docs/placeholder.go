@@ -17,8 +17,11 @@ import (
 // wire.Message, a jsonwire.Message and a client.FormEncoder), each binding as a response
 // (binding.Sample, through WriteSample). Nothing on the path of a real request knows it.
 type placeholder struct {
-	// Fields are the elements of the message: an operation's Params, or its Result alone.
+	// Fields are the elements of the message: an operation's Params, its Result alone, or its
+	// Results.
 	Fields []wire.Field
+	// several marks Results: the JSON result is then one object holding every element.
+	several bool
 }
 
 var (
@@ -30,8 +33,12 @@ var (
 // requestPlaceholder returns the placeholder request of op.
 func requestPlaceholder(op *wire.Operation) *placeholder { return &placeholder{Fields: op.Params} }
 
-// responsePlaceholder returns the placeholder response of op.
+// responsePlaceholder returns the placeholder response of op: every element of an operation with out
+// or ref parameters (Results), else its result alone.
 func responsePlaceholder(op *wire.Operation) *placeholder {
+	if op.Results != nil {
+		return &placeholder{Fields: op.Results, several: true}
+	}
 	if op.Result == nil {
 		return &placeholder{}
 	}
@@ -129,6 +136,9 @@ func (p *placeholder) AppendJSON(b []byte) []byte {
 
 // AppendResultJSON appends the placeholder result as a JSON value.
 func (p *placeholder) AppendResultJSON(b []byte) []byte {
+	if p.several {
+		return p.AppendJSON(b)
+	}
 	if len(p.Fields) == 0 {
 		return append(b, "null"...)
 	}

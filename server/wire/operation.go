@@ -100,8 +100,13 @@ type Operation struct {
 	RequestElement, ResponseElement string
 	// Params are the request wrapper's elements.
 	Params []Field
-	// Result is the response wrapper's element (Name+"Result"); nil for an operation without a
-	// result.
+	// Results are the response wrapper's elements when it holds several: a method with out or ref
+	// parameters answers its result (when not void), then those parameters in declaration order
+	// (SplitResult, head, count). Such an operation has no Result and is not offered on HTTP GET/POST;
+	// the JSON endpoint answers the elements as one object keyed by their XML names. Nil otherwise.
+	Results []Field
+	// Result is the response wrapper's element when it holds exactly one (Name+"Result"); nil for an
+	// operation without a result and one with Results.
 	Result *Field
 	// HTTPRoot is the root element of an HTTP GET/POST result: the global element named after the
 	// result's XSD type (Contact, string, int).

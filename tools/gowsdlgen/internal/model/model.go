@@ -570,9 +570,6 @@ func (m *modeler) readOperations() error {
 		if !co.OneWay && (co.RequestElement != name || co.ResponseElement != name+"Response") {
 			return modelError(m.data, op, "the wrappers must be named %s and %sResponse", name, name)
 		}
-		if !co.OneWay && len(co.Response.Fields) > 1 {
-			return modelError(m.data, co.Response.Node, "a response wrapper holds at most one element, the result")
-		}
 		if !co.OneWay && len(co.Response.Fields) == 1 && co.Response.Fields[0].Name != name+"Result" {
 			return modelError(m.data, co.Response.Node, "the result element must be named %sResult", name)
 		}
@@ -580,6 +577,9 @@ func (m *modeler) readOperations() error {
 			if offered[kind][name] {
 				co.Bindings = append(co.Bindings, kind)
 			}
+		}
+		if err := m.outRef(op, co); err != nil {
+			return err
 		}
 		for _, kind := range []string{"HTTPGet", "HTTPPost"} {
 			if !offered[kind][name] {

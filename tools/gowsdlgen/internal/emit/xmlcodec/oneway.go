@@ -10,7 +10,10 @@ func (e *emitter) responseCodec(op *model.Operation) error {
 	if op.OneWay {
 		return nil
 	}
-	return e.codec(op.Response, names.GowsdlType(op.ResponseElement), "element")
+	if err := e.codec(op.Response, names.GowsdlType(op.ResponseElement), "element"); err != nil {
+		return err
+	}
+	return e.outRefJSONCodec(op)
 }
 
 // oneWayClientMethod writes the client stub's methods of one-way operation op: the call is sent and

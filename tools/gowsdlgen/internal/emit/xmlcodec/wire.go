@@ -218,11 +218,11 @@ func (e *emitter) operation(op *model.Operation) error {
 		}
 		e.p("},")
 	}
-	var result *model.Field
-	if !op.OneWay && len(op.Response.Fields) == 1 {
-		result = op.Response.Fields[0]
+	result := op.Result()
+	if result != nil {
 		e.p("Result: &wire.Field%s,", fieldLiteral(result))
 	}
+	e.results(op)
 	e.p("HTTPRoot: %q,", op.HTTPRoot)
 	e.p("NewRequest: func() wire.Message { return new(%s) },", req)
 	if !op.OneWay { // a one-way operation has no response: NewResponse stays nil
