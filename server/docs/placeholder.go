@@ -22,6 +22,9 @@ type placeholder struct {
 	Fields []wire.Field
 	// several marks Results: the JSON result is then one object holding every element.
 	several bool
+	// formNames are the parameters' names on HTTP GET and POST when they differ from Fields' names
+	// (wire.Operation.HTTPParams); nil otherwise.
+	formNames []string
 }
 
 var (
@@ -31,7 +34,9 @@ var (
 )
 
 // requestPlaceholder returns the placeholder request of op.
-func requestPlaceholder(op *wire.Operation) *placeholder { return &placeholder{Fields: op.Params} }
+func requestPlaceholder(op *wire.Operation) *placeholder {
+	return &placeholder{Fields: op.Params, formNames: op.HTTPParams}
+}
 
 // responsePlaceholder returns the placeholder response of op: every element of an operation with out
 // or ref parameters (Results), else its result alone.
@@ -68,13 +73,17 @@ func (p *placeholder) DecodeXML(r *xmlwire.Reader) error { return r.Discard() }
 // EncodeForm writes the parameters as form values: a simple one as its type, an array as two items,
 // as the XML samples show an array.
 func (p *placeholder) EncodeForm(form url.Values) {
-	for _, f := range p.Fields {
+	for i, f := range p.Fields {
+		name := f.Name
+		if p.formNames != nil {
+			name = p.formNames[i]
+		}
 		if f.Type.Kind == wire.KindArray {
-			form.Add(f.Name, placeholderText(f.Type.Item.Type))
-			form.Add(f.Name, placeholderText(f.Type.Item.Type))
+			form.Add(name, placeholderText(f.Type.Item.Type))
+			form.Add(name, placeholderText(f.Type.Item.Type))
 			continue
 		}
-		form.Set(f.Name, placeholderText(f.Type))
+		form.Set(name, placeholderText(f.Type))
 	}
 }
 

@@ -108,6 +108,11 @@ type Operation struct {
 	// Result is the response wrapper's element when it holds exactly one (Name+"Result"); nil for an
 	// operation without a result and one with Results.
 	Result *Field
+	// HTTPParams are the parameters' names on HTTP GET and POST, positional with Params, when one
+	// differs from its SOAP element's name (ASMX names the message parts after the C# parameters and
+	// the elements after their XmlElement names: id for x-id); nil when they are Params' names. Read
+	// them with HTTPParamName.
+	HTTPParams []string
 	// HTTPRoot is the root element of an HTTP GET/POST result: the global element named after the
 	// result's XSD type (Contact, string, int).
 	HTTPRoot string
@@ -132,6 +137,14 @@ type Operation struct {
 	AppendResultJSON func(b []byte, resp Message) []byte
 	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
 	DecodeResultJSON func(r *jsonwire.Reader, tok jsonwire.Token, resp Message) error
+}
+
+// HTTPParamName returns the name of the i-th parameter on HTTP GET and POST.
+func (op *Operation) HTTPParamName(i int) string {
+	if op.HTTPParams != nil {
+		return op.HTTPParams[i]
+	}
+	return op.Params[i].Name
 }
 
 // Bound is a contract's operation table bound to an implementation of the server interface generated

@@ -75,3 +75,67 @@ func TestReadOutRefRefusals(t *testing.T) {
 		})
 	}
 }
+
+// renamedWSDL is the third ASMX zoo's Renamed and Lookup (shapes/zoo3.wsdl, README §6), as the renamed
+// zoo package is generated from.
+const renamedWSDL = "../zoo/testdata/renamed/renamed.wsdl"
+
+// TestReadRenamed: wrapper, result and parameter names come from the schema, not from the operation's
+// name (Answer, LookupReply, x-id and Count), and the HTTP GET/POST parameters from the message parts
+// (id and n), positionally.
+func TestReadRenamed(t *testing.T) {
+	doc, err := os.ReadFile(renamedWSDL)
+	require.NoError(t, err)
+	c, err := readModel(t, doc)
+	require.NoError(t, err)
+	require.Len(t, c.Operations, 2)
+	r, l := c.Operations[0], c.Operations[1]
+
+	assert.Equal(t, "Renamed", r.RequestElement)
+	assert.Equal(t, "RenamedResponse", r.ResponseElement)
+	require.NotNil(t, r.Result())
+	assert.Equal(t, "Answer", r.Result().Name)
+	require.Len(t, r.HTTPParams, 2)
+	for i, want := range []struct{ part, element string }{{"id", "x-id"}, {"n", "Count"}} {
+		assert.Equal(t, want.part, r.HTTPParams[i].Name)
+		assert.Equal(t, want.element, r.HTTPParams[i].Field.Name)
+	}
+	assert.Equal(t, "int", r.HTTPRoot)
+
+	assert.Equal(t, "Lookup", l.RequestElement)
+	assert.Equal(t, "LookupReply", l.ResponseElement)
+	assert.Equal(t, "LookupResult", l.Result().Name)
+	assert.Equal(t, "key", l.HTTPParams[0].Name)
+	assert.Equal(t, "string", l.HTTPRoot)
+}
+
+// TestReadRenamedRefusals: a wrapper element that is another message's, of this operation or
+// another, is refused naming both uses, since a request is routed by its wrapper and each wrapper is
+// one Go type; an HTTP part named like another position's element is out of order, not renamed.
+func TestReadRenamedRefusals(t *testing.T) {
+	data, err := os.ReadFile(renamedWSDL)
+	require.NoError(t, err)
+	doc := string(data)
+	tests := []struct {
+		name, old, new, wantErr string
+	}{
+		{"request of another", `<wsdl:part name="parameters" element="tns:Lookup" />`, `<wsdl:part name="parameters" element="tns:Renamed" />`,
+			"operation Lookup: the element Renamed wraps its request and the request of operation Renamed"},
+		{"response of another", `<wsdl:part name="parameters" element="tns:LookupReply" />`, `<wsdl:part name="parameters" element="tns:RenamedResponse" />`,
+			"operation Lookup: the element RenamedResponse wraps its response and the response of operation Renamed"},
+		{"both messages", `<wsdl:part name="parameters" element="tns:LookupReply" />`, `<wsdl:part name="parameters" element="tns:Lookup" />`,
+			"operation Lookup: the element Lookup wraps both its request and its response"},
+		{"parts out of order", "<wsdl:part name=\"id\" type=\"s:string\" />\n    <wsdl:part name=\"n\" type=\"s:string\" />",
+			"<wsdl:part name=\"Count\" type=\"s:string\" />\n    <wsdl:part name=\"n\" type=\"s:string\" />",
+			`operation Renamed on HTTPGet: part "Count" must be the parameter x-id (the parameters in order: [x-id Count])`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Contains(t, doc, tt.old)
+			_, err := readModel(t, []byte(strings.Replace(doc, tt.old, tt.new, 1)))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+			assert.Contains(t, err.Error(), "line ")
+		})
+	}
+}

@@ -98,6 +98,9 @@ type Operation struct {
 // value (?n=5), or an array of a simple type, carried as one value per item (?ids=a&ids=b) and
 // described by an AbstractTypes part (AbstractTypesNamespace).
 type HTTPParam struct {
+	// Name is the parameter's name on HTTP GET and POST: its message part's name, which may differ
+	// from the SOAP element's (ASMX writes the C# name there: part id for the element x-id).
+	Name  string
 	Field *Field // the request wrapper's element
 	// Item is the item type of an array parameter; nil for a simple one.
 	Item *Type
@@ -567,11 +570,8 @@ func (m *modeler) readOperations() error {
 				return err
 			}
 		}
-		if !co.OneWay && (co.RequestElement != name || co.ResponseElement != name+"Response") {
-			return modelError(m.data, op, "the wrappers must be named %s and %sResponse", name, name)
-		}
-		if !co.OneWay && len(co.Response.Fields) == 1 && co.Response.Fields[0].Name != name+"Result" {
-			return modelError(m.data, co.Response.Node, "the result element must be named %sResult", name)
+		if err := m.distinctWrappers(op, co); err != nil {
+			return err
 		}
 		for _, kind := range []string{"SOAP11", "SOAP12", "HTTPGet", "HTTPPost"} {
 			if offered[kind][name] {
@@ -636,18 +636,23 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 			"an HTTP GET/POST message has one part per parameter, in order", co.Name, kind, len(parts), strings.Join(names, " "))
 	}
 	var out []*HTTPParam
+	var partNames []string
 	for i, f := range co.Request.Fields {
 		part := parts[i]
 		partName, _ := part.Attr("name")
-		if partName != f.Name {
+		if partName == "" {
+			return nil, modelError(m.data, part, "operation %s on %s: the part of parameter %s has no name", co.Name, kind, f.Name)
+		}
+		for _, g := range partNames {
+			if strings.EqualFold(g, partName) {
+				return nil, modelError(m.data, part, "operation %s on %s: the parameters %s and %s differ only in case, which HTTP GET/POST "+
+					"cannot tell apart (parameter names are matched without regard to case, as ASMX matches them)", co.Name, kind, g, partName)
+			}
+		}
+		partNames = append(partNames, partName)
+		if outOfOrder(co.Request.Fields, i, partName) {
 			return nil, modelError(m.data, part, "operation %s on %s: part %q must be the parameter %s (the parameters in order: [%s])",
 				co.Name, kind, partName, f.Name, strings.Join(names, " "))
-		}
-		for _, g := range co.Request.Fields[:i] {
-			if strings.EqualFold(g.Name, f.Name) {
-				return nil, modelError(m.data, part, "operation %s on %s: the parameters %s and %s differ only in case, which HTTP GET/POST "+
-					"cannot tell apart (parameter names are matched without regard to case, as ASMX matches them)", co.Name, kind, g.Name, f.Name)
-			}
 		}
 		typ, ok, err := part.QNameAttr("type")
 		if err != nil {
@@ -672,7 +677,7 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 			return nil, modelError(m.data, part, "%s is an array (%s), which HTTP GET/POST carry as one value per item: its part's type "+
 				"must be an array type of the %s schema, as ASMX writes type=\"s2:StringArray\"", offered, t.Name, AbstractTypesNamespace(m.defs.TNS))
 		case t.Kind == KindArray:
-			out = append(out, &HTTPParam{Field: f, Item: t.Fields[0].Type})
+			out = append(out, &HTTPParam{Name: partName, Field: f, Item: t.Fields[0].Type})
 		case list:
 			return nil, modelError(m.data, part, "%s is a simple type (%s), but its part is typed as an array; ASMX types it s:string", offered, t.Name)
 		case typ.Space != wsdl.NamespaceXSD:
@@ -680,7 +685,7 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 		case f.MaxOccurs != 1:
 			return nil, modelError(m.data, part, "%s is a repeated element; use an ArrayOf type", offered)
 		default:
-			out = append(out, &HTTPParam{Field: f})
+			out = append(out, &HTTPParam{Name: partName, Field: f})
 		}
 	}
 	return out, nil

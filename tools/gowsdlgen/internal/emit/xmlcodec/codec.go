@@ -265,7 +265,7 @@ func (e *emitter) form(op *model.Operation, req string) error {
 	e.p("DecodeForm: func(form *formwire.Form) (wire.Message, error) {")
 	e.p("req := new(%s)", req)
 	for _, p := range params {
-		name := strconv.Quote(p.Field.Name)
+		name := strconv.Quote(p.Name)
 		e.p("{")
 		if p.Item != nil {
 			e.p("values := form.Values(%s)", name)
@@ -315,10 +315,10 @@ func (e *emitter) form(op *model.Operation, req string) error {
 			e.p("for _, item := range %s.%s {", val, p.itemField.Name)
 			item := "item"
 			if p.itemPtr {
-				e.p("if item == nil { form.Add(%q, \"\"); continue }", p.Field.Name)
+				e.p("if item == nil { form.Add(%q, \"\"); continue }", p.Name)
 				item = "*item"
 			}
-			e.p("form.Add(%q, %s)", p.Field.Name, formText(p.HTTPParam.Item.Kind, item))
+			e.p("form.Add(%q, %s)", p.Name, formText(p.HTTPParam.Item.Kind, item))
 			e.p("}")
 			e.p("}")
 			continue
@@ -330,7 +330,7 @@ func (e *emitter) form(op *model.Operation, req string) error {
 		if p.Field.Type.Kind == model.KindBase64 {
 			e.p("if %s != nil {", val)
 		}
-		e.p("form.Set(%q, %s)", p.Field.Name, formText(p.Field.Type.Kind, val))
+		e.p("form.Set(%q, %s)", p.Name, formText(p.Field.Type.Kind, val))
 		if p.Field.Type.Kind == model.KindBase64 {
 			e.p("}")
 		}

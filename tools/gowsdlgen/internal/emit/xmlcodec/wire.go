@@ -223,6 +223,7 @@ func (e *emitter) operation(op *model.Operation) error {
 		e.p("Result: &wire.Field%s,", fieldLiteral(result))
 	}
 	e.results(op)
+	e.httpParamNames(op)
 	e.p("HTTPRoot: %q,", op.HTTPRoot)
 	e.p("NewRequest: func() wire.Message { return new(%s) },", req)
 	if !op.OneWay { // a one-way operation has no response: NewResponse stays nil
