@@ -12,8 +12,9 @@ generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoos' pack
 	$(GO) generate ./...
 
 # GENERATED are the packages go generate writes: contactsync's own contract, the two type zoos the
-# generator's golden tests use, and the contracts cut from the third zoo (zoo/oneway, outref, renamed).
-GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/oneway ./tools/gowsdlgen/internal/zoo/outref ./tools/gowsdlgen/internal/zoo/renamed
+# generator's golden tests use, and the contracts cut from the third zoo (zoo/oneway, outref, renamed,
+# overloads).
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/oneway ./tools/gowsdlgen/internal/zoo/outref ./tools/gowsdlgen/internal/zoo/renamed ./tools/gowsdlgen/internal/zoo/overloads
 
 .PHONY: check-generate
 check-generate: generate ## Fail if regenerating gen/ (or the type zoos' packages) changes it or adds files, or the result does not build.

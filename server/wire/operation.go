@@ -87,6 +87,10 @@ type Operation struct {
 	// Name is the operation name: the SOAP wrapper element, the HTTP path segment and the suffix of
 	// the SOAPAction (the service namespace followed by Name).
 	Name string
+	// PortTypeName is the portType operation's name when it differs from Name: an overload of a C#
+	// method, named after the method in the WSDL (Add) and told apart by its message name (Name:
+	// AddDoubles), which everything on the wire uses. Empty otherwise; read it with PortTypeOperation.
+	PortTypeName string
 	// Doc is the operation's wsdl:documentation.
 	Doc string
 	// Bindings are the bindings that offer the operation (those whose wsdl:binding lists it).
@@ -137,6 +141,15 @@ type Operation struct {
 	AppendResultJSON func(b []byte, resp Message) []byte
 	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
 	DecodeResultJSON func(r *jsonwire.Reader, tok jsonwire.Token, resp Message) error
+}
+
+// PortTypeOperation returns the name of op's operation in the WSDL's portType: PortTypeName for an
+// overload, else Name.
+func (op *Operation) PortTypeOperation() string {
+	if op.PortTypeName != "" {
+		return op.PortTypeName
+	}
+	return op.Name
 }
 
 // HTTPParamName returns the name of the i-th parameter on HTTP GET and POST.

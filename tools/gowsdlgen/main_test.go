@@ -74,6 +74,7 @@ func TestGeneratedCodeIsUpToDate(t *testing.T) {
 		{"internal/zoo/oneway", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/oneway/oneway.wsdl"},
 		{"internal/zoo/outref", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/outref/outref.wsdl"},
 		{"internal/zoo/renamed", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/renamed/renamed.wsdl"},
+		{"internal/zoo/overloads", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/overloads/overloads.wsdl"},
 	} {
 		t.Run(pkg.dir, func(t *testing.T) {
 			directive, err := os.ReadFile(filepath.Join(pkg.dir, "generate.go"))

@@ -78,7 +78,14 @@ type Field struct {
 
 // Operation is an operation with everything the codec needs.
 type Operation struct {
-	Name, Doc         string
+	// Name is the operation's identity: its message name, the portType operation's wsdl:input/@name
+	// when it has one (ASMX's MessageName: AddDoubles), else its name. It names the Go method, the
+	// table entry, the HTTP path and the metrics label.
+	Name string
+	// PortTypeName is the portType operation's name (Add for AddDoubles), kept for the WSDL and the
+	// help page; it equals Name unless the operation is one of several overloads.
+	PortTypeName      string
+	Doc               string
 	Request, Response *Type // the wrapper elements' anonymous complex types
 	RequestElement    string
 	ResponseElement   string
@@ -526,9 +533,8 @@ func (m *modeler) readOperations() error {
 		if offered[kind] == nil {
 			offered[kind] = map[string]bool{}
 		}
-		for _, op := range b.Elements(wsdl.NamespaceWSDL, "operation") {
-			name, _ := op.Attr("name")
-			offered[kind][name] = true
+		if err := m.bindingOperations(b, pt, offered[kind]); err != nil {
+			return err
 		}
 	}
 	if soapPortType == nil {
@@ -536,8 +542,9 @@ func (m *modeler) readOperations() error {
 	}
 	m.c.PortType, _ = soapPortType.Attr("name")
 	for _, op := range soapPortType.Elements(wsdl.NamespaceWSDL, "operation") {
-		name, _ := op.Attr("name")
-		co := &Operation{Name: name, Doc: documentation(op, m.data)}
+		portTypeName, _ := op.Attr("name")
+		name, key := messageName(op), operationKey(op)
+		co := &Operation{Name: name, PortTypeName: portTypeName, Doc: documentation(op, m.data)}
 		for _, io := range []string{"input", "output"} {
 			ios := op.Elements(wsdl.NamespaceWSDL, io)
 			if io == "output" && len(ios) == 0 && len(op.Elements(wsdl.NamespaceWSDL, "fault")) == 0 {
@@ -574,7 +581,7 @@ func (m *modeler) readOperations() error {
 			return err
 		}
 		for _, kind := range []string{"SOAP11", "SOAP12", "HTTPGet", "HTTPPost"} {
-			if offered[kind][name] {
+			if offered[kind][key] {
 				co.Bindings = append(co.Bindings, kind)
 			}
 		}
@@ -582,7 +589,7 @@ func (m *modeler) readOperations() error {
 			return err
 		}
 		for _, kind := range []string{"HTTPGet", "HTTPPost"} {
-			if !offered[kind][name] {
+			if !offered[kind][key] {
 				continue
 			}
 			params, err := m.httpParams(httpPortTypes[kind], co, kind)
@@ -590,7 +597,7 @@ func (m *modeler) readOperations() error {
 				return err
 			}
 			co.HTTPParams = params
-			root, err := m.httpRoot(httpPortTypes[kind], name)
+			root, err := m.httpRoot(httpPortTypes[kind], key)
 			if err != nil {
 				return err
 			}
@@ -614,7 +621,7 @@ func (m *modeler) readOperations() error {
 // guid or a complex type, is refused with the operation and part named, as is a part that does not
 // describe its parameter.
 func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTPParam, error) {
-	op, err := m.portTypeOperation(pt, co.Name)
+	op, err := m.portTypeOperation(pt, co.PortTypeName+"/"+co.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -691,20 +698,20 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 	return out, nil
 }
 
-// portTypeOperation finds an operation of a portType by name.
-func (m *modeler) portTypeOperation(pt *wsdl.Node, opName string) (*wsdl.Node, error) {
+// portTypeOperation finds an operation of a portType by its key (operationKey).
+func (m *modeler) portTypeOperation(pt *wsdl.Node, key string) (*wsdl.Node, error) {
 	for _, op := range pt.Elements(wsdl.NamespaceWSDL, "operation") {
-		if name, _ := op.Attr("name"); name == opName {
+		if operationKey(op) == key {
 			return op, nil
 		}
 	}
-	return nil, fmt.Errorf("the HTTP portType has no operation %s", opName)
+	return nil, fmt.Errorf("the HTTP portType has no operation %s", key)
 }
 
 // httpRoot returns the result root element of an operation on an HTTP binding's portType.
-func (m *modeler) httpRoot(pt *wsdl.Node, opName string) (string, error) {
+func (m *modeler) httpRoot(pt *wsdl.Node, key string) (string, error) {
 	for _, op := range pt.Elements(wsdl.NamespaceWSDL, "operation") {
-		if name, _ := op.Attr("name"); name != opName {
+		if operationKey(op) != key {
 			continue
 		}
 		outs := op.Elements(wsdl.NamespaceWSDL, "output")
@@ -726,5 +733,5 @@ func (m *modeler) httpRoot(pt *wsdl.Node, opName string) (string, error) {
 		}
 		return "", nil // no result
 	}
-	return "", fmt.Errorf("the HTTP portType has no operation %s", opName)
+	return "", fmt.Errorf("the HTTP portType has no operation %s", key)
 }

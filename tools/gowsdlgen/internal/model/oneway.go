@@ -15,7 +15,7 @@ func (m *modeler) oneWay(op *wsdl.Node, co *Operation) error {
 			continue
 		}
 		for _, bop := range b.Elements(wsdl.NamespaceWSDL, "operation") {
-			if name, _ := bop.Attr("name"); name != co.Name {
+			if operationKey(bop) != co.PortTypeName+"/"+co.Name {
 				continue
 			}
 			if len(bop.Elements(wsdl.NamespaceWSDL, "output")) != 0 {

@@ -205,6 +205,9 @@ func (e *emitter) operation(op *model.Operation) error {
 	e.p("")
 	e.p("var op%s = &wire.Operation{", names.GowsdlType(op.Name))
 	e.p("Name: %q,", op.Name)
+	if op.PortTypeName != op.Name {
+		e.p("PortTypeName: %q,", op.PortTypeName) // an overload (model.Operation.PortTypeName)
+	}
 	e.p("Doc: %q,", op.Doc)
 	e.p("Bindings: %s,", bindingsExpr(op.Bindings))
 	if op.OneWay {
