@@ -13,8 +13,8 @@ generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoos' pack
 
 # GENERATED are the packages go generate writes: contactsync's own contract, the two type zoos the
 # generator's golden tests use, and the contracts cut from the third zoo (zoo/oneway, outref, renamed,
-# overloads).
-GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/oneway ./tools/gowsdlgen/internal/zoo/outref ./tools/gowsdlgen/internal/zoo/renamed ./tools/gowsdlgen/internal/zoo/overloads
+# overloads, fetchitem).
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/oneway ./tools/gowsdlgen/internal/zoo/outref ./tools/gowsdlgen/internal/zoo/renamed ./tools/gowsdlgen/internal/zoo/overloads ./tools/gowsdlgen/internal/zoo/fetchitem
 
 .PHONY: check-generate
 check-generate: generate ## Fail if regenerating gen/ (or the type zoos' packages) changes it or adds files, or the result does not build.

@@ -100,8 +100,19 @@ type Operation struct {
 	// method runs; GET, POST and JSON run it as a void method. ResponseElement is "", NewResponse nil,
 	// and the Bound's Call returns a nil response for it.
 	OneWay bool
+	// SOAPAction11 and SOAPAction12 are the operation's SOAPAction on SOAP 1.1 and 1.2 when the WSDL's
+	// soap:operation gives it one other than the service namespace followed by Name (ASMX's
+	// [SoapDocumentMethod("urn:items/fetch")]); a request's action is matched exactly against it, and
+	// the default one is then not recognized. Empty: the namespace followed by Name, as served (a
+	// rebased namespace included). A custom action is used as written, never rebased.
+	SOAPAction11, SOAPAction12 string
 	// RequestElement and ResponseElement are the SOAP body wrappers (Name and Name+"Response").
 	RequestElement, ResponseElement string
+	// RequestNamespace and ResponseNamespace are the wrappers' namespace when it is not the service
+	// namespace (ASMX's RequestNamespace and ResponseNamespace: {urn:items}GetItem), their elements
+	// being qualified in it; empty for the service namespace. HTTP GET and POST roots stay in the
+	// service namespace.
+	RequestNamespace, ResponseNamespace string
 	// Params are the request wrapper's elements.
 	Params []Field
 	// Results are the response wrapper's elements when it holds several: a method with out or ref
@@ -141,6 +152,19 @@ type Operation struct {
 	AppendResultJSON func(b []byte, resp Message) []byte
 	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
 	DecodeResultJSON func(r *jsonwire.Reader, tok jsonwire.Token, resp Message) error
+}
+
+// SOAPAction returns the action of op on SOAP 1.1 (soap12 false) or SOAP 1.2 in a service whose
+// namespace is namespace.
+func (op *Operation) SOAPAction(namespace string, soap12 bool) string {
+	custom := op.SOAPAction11
+	if soap12 {
+		custom = op.SOAPAction12
+	}
+	if custom != "" {
+		return custom
+	}
+	return namespace + op.Name
 }
 
 // PortTypeOperation returns the name of op's operation in the WSDL's portType: PortTypeName for an

@@ -75,6 +75,7 @@ func TestGeneratedCodeIsUpToDate(t *testing.T) {
 		{"internal/zoo/outref", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/outref/outref.wsdl"},
 		{"internal/zoo/renamed", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/renamed/renamed.wsdl"},
 		{"internal/zoo/overloads", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/overloads/overloads.wsdl"},
+		{"internal/zoo/fetchitem", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/fetchitem/fetchitem.wsdl"},
 	} {
 		t.Run(pkg.dir, func(t *testing.T) {
 			directive, err := os.ReadFile(filepath.Join(pkg.dir, "generate.go"))

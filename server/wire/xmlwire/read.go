@@ -205,6 +205,15 @@ func (r *Reader) Fast() bool { return r.fast }
 // Namespace returns the service namespace the Reader checks elements against.
 func (r *Reader) Namespace() string { return r.ns }
 
+// SetNamespace makes ns the namespace the elements read from now on are checked against, and returns
+// the one it replaces: the decoder of a wrapper in another namespace than the service's ({urn:items}
+// GetItem, whose qualified children are in urn:items) reads its children in that namespace and
+// restores the service namespace when it returns (defer r.SetNamespace(r.SetNamespace(ns))).
+func (r *Reader) SetNamespace(ns string) (previous string) {
+	previous, r.ns = r.ns, ns
+	return previous
+}
+
 type errUnsupportedCharset struct{ charset string }
 
 func (e errUnsupportedCharset) Error() string { return "unsupported charset " + e.charset }

@@ -89,8 +89,15 @@ type Operation struct {
 	Request, Response *Type // the wrapper elements' anonymous complex types
 	RequestElement    string
 	ResponseElement   string
-	Bindings          []string // "SOAP11", "SOAP12", "HTTPGet", "HTTPPost"
-	HTTPRoot          string
+	// RequestNamespace and ResponseNamespace are the wrappers' namespace when it is not the target
+	// namespace (ASMX's RequestNamespace: {urn:items}GetItem), whose schema qualifies their elements;
+	// "" for the target namespace.
+	RequestNamespace, ResponseNamespace string
+	// SOAPAction is the soap:operation/@soapAction of each SOAP binding kind ("SOAP11", "SOAP12") that
+	// offers the operation, as the WSDL writes it.
+	SOAPAction map[string]string
+	Bindings   []string // "SOAP11", "SOAP12", "HTTPGet", "HTTPPost"
+	HTTPRoot   string
 	// HTTPParams are the parameters as HTTP GET and POST carry them, in order; nil when neither
 	// binding offers the operation.
 	HTTPParams []*HTTPParam
@@ -138,12 +145,18 @@ func modelError(data []byte, n *wsdl.Node, format string, args ...any) error {
 func Read(defs *wsdl.Definitions) (*Contract, error) {
 	m := &modeler{data: defs.Data, defs: defs, c: &Contract{TargetNamespace: defs.TNS, AbstractArrays: map[string]bool{}},
 		elements: map[string]*wsdl.Node{}, complexTypes: map[string]*wsdl.Node{}, simpleTypes: map[string]*wsdl.Node{}, done: map[string]*Type{},
-		wrappers: map[string]*Type{}}
+		wrappers: map[string]*Type{}, foreign: map[xml.Name]*wsdl.Node{}}
 	var components []*wsdl.Node // the target namespace's top-level elements and complex types, in document order
 	for _, s := range defs.Schemas {
 		target, _ := s.Attr("targetNamespace")
 		if target == AbstractTypesNamespace(defs.TNS) {
 			if err := m.abstractTypes(s); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if target != defs.TNS && target != wsdl.NamespaceMSTypes {
+			if err := m.foreignSchema(s, target); err != nil {
 				return nil, err
 			}
 			continue
@@ -267,6 +280,8 @@ type modeler struct {
 	elements, complexTypes, simpleTypes map[string]*wsdl.Node
 	done                                map[string]*Type
 	wrappers                            map[string]*Type // anonymous complex types of top-level elements, by element name
+	// foreign are the wrapper elements of schemas of another namespace (foreignSchema).
+	foreign map[xml.Name]*wsdl.Node
 }
 
 // typeOf resolves a type QName used at n.
@@ -444,7 +459,10 @@ func (m *modeler) wrapper(part *wsdl.Node) (string, *Type, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if !ok || q.Space != m.defs.TNS {
+	if ok && q.Space != m.defs.TNS {
+		return m.foreignWrapper(part, q)
+	}
+	if !ok {
 		return "", nil, modelError(m.data, part, "a SOAP message part must name a wrapper element of the target namespace (document/literal wrapped)")
 	}
 	el := m.elements[q.Local]
@@ -509,7 +527,7 @@ func documentation(n *wsdl.Node, data []byte) string {
 
 // operations reads the SOAP portType's operations and which bindings offer each.
 func (m *modeler) readOperations() error {
-	offered := map[string]map[string]bool{} // binding kind -> operation names
+	offered := map[string]map[string]*wsdl.Node{} // binding kind -> operation key -> binding operation
 	var soapPortType *wsdl.Node
 	httpPortTypes := map[string]*wsdl.Node{}
 	for _, b := range m.defs.Bindings.Order {
@@ -531,7 +549,7 @@ func (m *modeler) readOperations() error {
 			httpPortTypes[kind] = pt
 		}
 		if offered[kind] == nil {
-			offered[kind] = map[string]bool{}
+			offered[kind] = map[string]*wsdl.Node{}
 		}
 		if err := m.bindingOperations(b, pt, offered[kind]); err != nil {
 			return err
@@ -567,9 +585,9 @@ func (m *modeler) readOperations() error {
 				return err
 			}
 			if io == "input" {
-				co.RequestElement, co.Request = el, t
+				co.RequestElement, co.Request, co.RequestNamespace = el, t, m.wrapperNamespace(parts[0])
 			} else {
-				co.ResponseElement, co.Response = el, t
+				co.ResponseElement, co.Response, co.ResponseNamespace = el, t, m.wrapperNamespace(parts[0])
 			}
 		}
 		if co.OneWay {
@@ -581,15 +599,18 @@ func (m *modeler) readOperations() error {
 			return err
 		}
 		for _, kind := range []string{"SOAP11", "SOAP12", "HTTPGet", "HTTPPost"} {
-			if offered[kind][key] {
+			if offered[kind][key] != nil {
 				co.Bindings = append(co.Bindings, kind)
 			}
 		}
 		if err := m.outRef(op, co); err != nil {
 			return err
 		}
+		if err := m.soapActions(co, offered, key); err != nil {
+			return err
+		}
 		for _, kind := range []string{"HTTPGet", "HTTPPost"} {
-			if !offered[kind][key] {
+			if offered[kind][key] == nil {
 				continue
 			}
 			params, err := m.httpParams(httpPortTypes[kind], co, kind)

@@ -31,7 +31,7 @@ func operationKey(op *wsdl.Node) string {
 // exactly one operation of its portType pt, and that no two bind the same one: a binding operation
 // whose name and input name match no portType operation (an overload without its input name, a
 // misspelt name) would otherwise leave an operation silently unoffered.
-func (m *modeler) bindingOperations(b, pt *wsdl.Node, offered map[string]bool) error {
+func (m *modeler) bindingOperations(b, pt *wsdl.Node, offered map[string]*wsdl.Node) error {
 	keys := map[string]int{}
 	for _, op := range pt.Elements(wsdl.NamespaceWSDL, "operation") {
 		keys[operationKey(op)]++
@@ -49,12 +49,12 @@ func (m *modeler) bindingOperations(b, pt *wsdl.Node, offered map[string]bool) e
 			return modelError(m.data, op, "binding operation %s (message name %s) matches no operation of its portType; "+
 				"an overload's binding operation names its wsdl:input as the portType does", name, messageName(op))
 		}
-		if offered[key] {
+		if offered[key] != nil {
 			name, _ := op.Attr("name")
 			return modelError(m.data, op, "the binding lists operation %s (message name %s) twice; "+
 				"an overload's binding operation names its wsdl:input as the portType does", name, messageName(op))
 		}
-		offered[key] = true
+		offered[key] = op
 	}
 	return nil
 }

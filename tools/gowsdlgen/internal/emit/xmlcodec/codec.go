@@ -32,6 +32,7 @@ func (e *emitter) codec(t *model.Type, goName, what string) error {
 	e.p("")
 	e.p("// DecodeXML reads the elements of %s, in any order, skipping unknown ones as ASMX does.", t.Name)
 	e.p("func (v *%s) DecodeXML(r *xmlwire.Reader) error {", goName)
+	e.readInWrapperNamespace()
 	if len(t.Fields) == 0 {
 		e.p("for {")
 		e.p("el, ok, err := r.Child()")

@@ -10,7 +10,7 @@ func (e *emitter) responseCodec(op *model.Operation) error {
 	if op.OneWay {
 		return nil
 	}
-	if err := e.codec(op.Response, names.GowsdlType(op.ResponseElement), "element"); err != nil {
+	if err := e.wrapperCodec(op.Response, names.GowsdlType(op.ResponseElement), "element", op.ResponseNamespace); err != nil {
 		return err
 	}
 	return e.outRefJSONCodec(op)

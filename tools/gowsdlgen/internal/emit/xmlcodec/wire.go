@@ -31,6 +31,9 @@ type emitter struct {
 	pkg string
 	// desc is the contract's descriptor (contract.go).
 	desc *Descriptor
+	// wrapperNS is the namespace of the wrapper whose codec is being written when it is not the
+	// service namespace (namespaces.go).
+	wrapperNS string
 }
 
 func (e *emitter) p(format string, args ...any) { e.P(format, args...) }
@@ -101,7 +104,7 @@ func (e *emitter) file(source string) error {
 	e.types()
 	e.enumTexts()
 	for _, op := range e.c.Operations {
-		if err := e.codec(op.Request, names.GowsdlType(op.RequestElement), "parameter"); err != nil {
+		if err := e.wrapperCodec(op.Request, names.GowsdlType(op.RequestElement), "parameter", op.RequestNamespace); err != nil {
 			return err
 		}
 		if err := e.responseCodec(op); err != nil {
@@ -214,6 +217,7 @@ func (e *emitter) operation(op *model.Operation) error {
 		e.p("OneWay: true,")
 	}
 	e.p("RequestElement: %q, ResponseElement: %q,", op.RequestElement, op.ResponseElement)
+	e.namespacesAndActions(op)
 	if len(op.Request.Fields) > 0 {
 		e.p("Params: []wire.Field{")
 		for _, f := range op.Request.Fields {
