@@ -140,6 +140,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDateTimeCommon$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzZoo2Forms$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
+	$(GO) test -run '^$$' -fuzz '^FuzzMessageDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzAccessLogMatchesSlog$$' -fuzztime $(FUZZTIME) ./server/observe/accesslog
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSONL$$' -fuzztime $(FUZZTIME) ./server/transfer
