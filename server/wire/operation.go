@@ -84,8 +84,9 @@ type Message interface {
 
 // Operation is one entry of the generated operation table.
 type Operation struct {
-	// Name is the operation name: the SOAP wrapper element, the HTTP path segment and the suffix of
-	// the SOAPAction (the service namespace followed by Name).
+	// Name is the operation's identity, its message name (an overload's MessageName, else the
+	// operation's name): the HTTP path segment, the help page entry, the metrics label and the suffix of
+	// the default SOAPAction (the service namespace followed by Name; see SOAPAction).
 	Name string
 	// PortTypeName is the portType operation's name when it differs from Name: an overload of a C#
 	// method, named after the method in the WSDL (Add) and told apart by its message name (Name:
@@ -106,7 +107,8 @@ type Operation struct {
 	// the default one is then not recognized. Empty: the namespace followed by Name, as served (a
 	// rebased namespace included). A custom action is used as written, never rebased.
 	SOAPAction11, SOAPAction12 string
-	// RequestElement and ResponseElement are the SOAP body wrappers (Name and Name+"Response").
+	// RequestElement and ResponseElement are the SOAP body wrappers, as the schema names them: usually
+	// Name and Name+"Response", but ASMX's RequestElementName and ResponseElementName rename them.
 	RequestElement, ResponseElement string
 	// RequestNamespace and ResponseNamespace are the wrappers' namespace when it is not the service
 	// namespace (ASMX's RequestNamespace and ResponseNamespace: {urn:items}GetItem), their elements
@@ -120,8 +122,8 @@ type Operation struct {
 	// (SplitResult, head, count). Such an operation has no Result and is not offered on HTTP GET/POST;
 	// the JSON endpoint answers the elements as one object keyed by their XML names. Nil otherwise.
 	Results []Field
-	// Result is the response wrapper's element when it holds exactly one (Name+"Result"); nil for an
-	// operation without a result and one with Results.
+	// Result is the response wrapper's element when it holds exactly one (usually Name+"Result"; ASMX's
+	// [return: XmlElement] renames it); nil for an operation without a result and one with Results.
 	Result *Field
 	// HTTPParams are the parameters' names on HTTP GET and POST, positional with Params, when one
 	// differs from its SOAP element's name (ASMX names the message parts after the C# parameters and
