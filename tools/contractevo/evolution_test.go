@@ -272,6 +272,12 @@ var evolutions = []evolution{
 		serveInCheck: true,
 	},
 	{
+		dir:      "09-out-ref",
+		op:       "SplitContactName",
+		bindings: []string{"soap11", "soap12"},
+		check:    outRef,
+	},
+	{
 		dir:      "12-one-way",
 		op:       "TestUpdateContactLater",
 		bindings: []string{"soap11", "soap12", "get", "post"},
