@@ -278,6 +278,12 @@ var evolutions = []evolution{
 		check:    outRef,
 	},
 	{
+		dir:      "10-renamed-result",
+		op:       "ReadContactEmail",
+		bindings: []string{"soap11", "soap12", "get", "post"},
+		check:    renamedResult,
+	},
+	{
 		dir:      "12-one-way",
 		op:       "TestUpdateContactLater",
 		bindings: []string{"soap11", "soap12", "get", "post"},
