@@ -123,38 +123,37 @@ type ArrayOfString struct {
 }
 
 type SyncServiceSoap interface {
-
-	/* Test operation: create a contact in the system */
+	// Test operation: create a contact in the system
 	TestCreateContact(request *TestCreateContact) (*TestCreateContactResponse, error)
 
 	TestCreateContactContext(ctx context.Context, request *TestCreateContact) (*TestCreateContactResponse, error)
 
-	/* Test operation: update a contact in the system */
+	// Test operation: update a contact in the system
 	TestUpdateContact(request *TestUpdateContact) (*TestUpdateContactResponse, error)
 
 	TestUpdateContactContext(ctx context.Context, request *TestUpdateContact) (*TestUpdateContactResponse, error)
 
-	/* Delete a contact from the system */
+	// Delete a contact from the system
 	DeleteContact(request *DeleteContact) (*DeleteContactResponse, error)
 
 	DeleteContactContext(ctx context.Context, request *DeleteContact) (*DeleteContactResponse, error)
 
-	/* Read a contact from the system */
+	// Read a contact from the system
 	ReadContact(request *ReadContact) (*ReadContactResponse, error)
 
 	ReadContactContext(ctx context.Context, request *ReadContact) (*ReadContactResponse, error)
 
-	/* Version number of the web service */
+	// Version number of the web service
 	Version(request *Version) (*VersionResponse, error)
 
 	VersionContext(ctx context.Context, request *Version) (*VersionResponse, error)
 
-	/* Major version number of the web service */
+	// Major version number of the web service
 	VersionMajor(request *VersionMajor) (*VersionMajorResponse, error)
 
 	VersionMajorContext(ctx context.Context, request *VersionMajor) (*VersionMajorResponse, error)
 
-	/* Minor version number of the web service */
+	// Minor version number of the web service
 	VersionMinor(request *VersionMinor) (*VersionMinorResponse, error)
 
 	VersionMinorContext(ctx context.Context, request *VersionMinor) (*VersionMinorResponse, error)

@@ -35,6 +35,49 @@ type SyncServiceSoapServer interface {
 	VersionMinorContext(ctx context.Context, request *VersionMinor) (*VersionMinorResponse, error)
 }
 
+// UnimplementedSyncServiceSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncServiceSoapServer struct{}
+
+var _ SyncServiceSoapServer = UnimplementedSyncServiceSoapServer{}
+
+// TestCreateContactContext answers that TestCreateContact is not implemented.
+func (UnimplementedSyncServiceSoapServer) TestCreateContactContext(context.Context, *TestCreateContact) (*TestCreateContactResponse, error) {
+	return nil, wire.Unimplemented("TestCreateContact")
+}
+
+// TestUpdateContactContext answers that TestUpdateContact is not implemented.
+func (UnimplementedSyncServiceSoapServer) TestUpdateContactContext(context.Context, *TestUpdateContact) (*TestUpdateContactResponse, error) {
+	return nil, wire.Unimplemented("TestUpdateContact")
+}
+
+// DeleteContactContext answers that DeleteContact is not implemented.
+func (UnimplementedSyncServiceSoapServer) DeleteContactContext(context.Context, *DeleteContact) (*DeleteContactResponse, error) {
+	return nil, wire.Unimplemented("DeleteContact")
+}
+
+// ReadContactContext answers that ReadContact is not implemented.
+func (UnimplementedSyncServiceSoapServer) ReadContactContext(context.Context, *ReadContact) (*ReadContactResponse, error) {
+	return nil, wire.Unimplemented("ReadContact")
+}
+
+// VersionContext answers that Version is not implemented.
+func (UnimplementedSyncServiceSoapServer) VersionContext(context.Context, *Version) (*VersionResponse, error) {
+	return nil, wire.Unimplemented("Version")
+}
+
+// VersionMajorContext answers that VersionMajor is not implemented.
+func (UnimplementedSyncServiceSoapServer) VersionMajorContext(context.Context, *VersionMajor) (*VersionMajorResponse, error) {
+	return nil, wire.Unimplemented("VersionMajor")
+}
+
+// VersionMinorContext answers that VersionMinor is not implemented.
+func (UnimplementedSyncServiceSoapServer) VersionMinorContext(context.Context, *VersionMinor) (*VersionMinorResponse, error) {
+	return nil, wire.Unimplemented("VersionMinor")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opTestCreateContact,

@@ -87,6 +87,20 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (e
 	if opts.upsert {
 		mode = store.Upsert
 	}
+	// The fields copy writes are recorded in the target before it writes them: the contract's, and
+	// those the source records that the contract lacks, whose values copy carries (store.Fields). A
+	// store recording a field under another type than the contract's is refused, as serve refuses it.
+	srcFields, err := src.StoredFields(ctx)
+	if err != nil {
+		return fmt.Errorf("--from %s: %w", stores.Registry.Redact(opts.from), err)
+	}
+	plan := store.Compare(srcFields, contractFields())
+	if len(plan.Report.Changed) > 0 {
+		return fmt.Errorf("--from %s: %w", stores.Registry.Redact(opts.from), &FieldTypeError{Changed: plan.Report.Changed, Store: quoteArg(stores.Registry.Redact(opts.from))})
+	}
+	if _, err := checkFields(ctx, dst, opts.to, plan.Report.Carried, warnTo(stderr, "copy")); err != nil {
+		return fmt.Errorf("--to %s: %w", stores.Registry.Redact(opts.to), err)
+	}
 	total := int64(-1)
 	if n, err := src.Count(ctx); err == nil {
 		total = n

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/contactsync/contactsync/server/service"
@@ -10,38 +11,72 @@ import (
 	"github.com/contactsync/contactsync/server/store/stores"
 )
 
-// contractFields are the field paths of the contract's record, from its generated descriptor.
-func contractFields() []string { return service.Records.Type.Fields }
+// contractFields are the fields of the contract's record with their record types, from its
+// generated descriptor.
+func contractFields() []store.Field {
+	rt := service.Records.Type
+	types := rt.FieldTypes()
+	out := make([]store.Field, len(rt.Fields))
+	for i, p := range rt.Fields {
+		out[i] = store.Field{Path: p, Type: types[i]}
+	}
+	return out
+}
 
-// FieldsGoneError is serve's refusal to start on a store whose records may hold fields the contract
-// no longer has: running would drop their values from every record it rewrites.
-type FieldsGoneError struct {
-	// Gone are the field paths, sorted.
-	Gone []string
+// contractPaths are the field paths of the contract's record.
+func contractPaths() []string { return service.Records.Type.Fields }
+
+// FieldTypeError is the refusal to start on a store whose records may hold a field under another
+// type than the contract gives it: such a record could not be read, and carrying the value is
+// impossible.
+type FieldTypeError struct {
+	// Changed are the fields, sorted by path.
+	Changed []store.TypeChange
 	// Store is the --store value, redacted, for the commands the message suggests.
 	Store string
 }
 
-func (e *FieldsGoneError) Error() string {
-	return fmt.Sprintf("the stored records may hold fields the contract no longer has: %s. Nothing was changed. "+
-		"Count the records holding them with `contactsync migrate --store %s --check`; then, for each, "+
-		"`contactsync migrate --store %s --rename Old=New` keeps its values under a field the contract has "+
-		"(a renamed field), or `contactsync migrate --store %s --drop Field` removes them "+
-		"(see docs/contract.md, \"Your data after a contract edit\")",
-		strings.Join(e.Gone, ", "), e.Store, e.Store, e.Store)
+func (e *FieldTypeError) Error() string {
+	parts := make([]string, len(e.Changed))
+	for i, c := range e.Changed {
+		parts[i] = fmt.Sprintf("%s (stored as %s, the contract has %s)", c.Path, c.Stored, c.Contract)
+	}
+	return fmt.Sprintf("the stored records may hold fields whose type the contract changed: %s. Nothing was changed. "+
+		"Count the records holding them with `contactsync migrate --store %s --check`; then either give the field a new "+
+		"name in the contract (the old values are then carried as unknown fields), or remove the stored values with "+
+		"`contactsync migrate --store %s --drop Field` (export them first to keep them; "+
+		"see docs/contract.md, \"Your data after a contract edit\")",
+		strings.Join(parts, ", "), e.Store, e.Store)
 }
 
-// checkFields records the contract's fields in the store and refuses, naming them and the commands
-// that resolve it, when the store's records may hold fields the contract lacks (store.Fields).
-func checkFields(ctx context.Context, st store.Fields, spec string) error {
-	gone, err := st.SyncFields(ctx, contractFields())
+// carriedWarning is the warning for recorded fields the contract lacks, which every writer carries.
+const carriedWarning = "the stored records may hold fields the contract does not have: they are kept as stored, " +
+	"written back on every update, exported, imported and copied, but not served"
+
+// checkFields records the contract's fields in the store (extra: fields the writer also writes, as
+// copy carries a source's) and refuses, naming them and the commands that resolve it, when the store's
+// records may hold a field under another type (store.Fields). Recorded fields the contract lacks are
+// carried: warn gets the warning naming them, and the command that counts them.
+func checkFields(ctx context.Context, st store.Fields, spec string, extra []store.Field, warn func(msg string, fields, check string)) (store.FieldsReport, error) {
+	report, err := st.SyncFields(ctx, append(contractFields(), extra...))
 	if err != nil {
-		return err
+		return report, err
 	}
-	if len(gone) > 0 {
-		return &FieldsGoneError{Gone: gone, Store: quoteArg(stores.Registry.Redact(spec))}
+	name := quoteArg(stores.Registry.Redact(spec))
+	if len(report.Changed) > 0 {
+		return report, &FieldTypeError{Changed: report.Changed, Store: name}
 	}
-	return nil
+	if len(report.Carried) > 0 && warn != nil {
+		warn(carriedWarning, strings.Join(store.Paths(report.Carried), ", "), "contactsync migrate --store "+name+" --check")
+	}
+	return report, nil
+}
+
+// warnTo returns a checkFields warning written to w as one line, prefixed with the command's name.
+func warnTo(w io.Writer, command string) func(msg, fields, check string) {
+	return func(msg, fields, check string) {
+		fmt.Fprintf(w, "%s: warning: %s: %s (count them: %s)\n", command, msg, fields, check)
+	}
 }
 
 // quoteArg quotes s for a POSIX shell when it holds anything but plain characters.

@@ -32,6 +32,8 @@ type importOptions struct {
 	batchSize int
 	noCheck   bool
 	renames   []string // Old=New
+	// keepUnknown keeps every JSON Lines member the contract does not have, as an unknown field.
+	keepUnknown bool
 }
 
 // maxReportedRefusals bounds the refusals printed one by one: a file in the wrong format refuses every
@@ -46,7 +48,10 @@ func newImportCommand() *cobra.Command {
 		Long: "Read contacts in the format export writes (JSON Lines, or CSV with a header row of the contract's\n" +
 			"element names, UTF-8 with or without a byte order mark; an older export's ';'-separated lists are\n" +
 			"read too) and write them to the store in batches. A field the contract does not have is refused,\n" +
-			"naming the fields it has; --rename Old=New (repeatable) reads an older export's field Old as New.\n" +
+			"naming the fields it has, unless the store records it (a field of a newer contract, written by a\n" +
+			"newer release: it is kept and carried as the service carries it) or --keep-unknown keeps every such\n" +
+			"field of a JSON Lines file (an export of a newer release, imported by an older one); --rename\n" +
+			"Old=New (repeatable) reads an older export's field Old as New.\n" +
 			" --mode upsert (the default) replaces a stored contact with the same\n" +
 			"id, so importing a file twice changes nothing; --mode insert-only leaves it as it is and reports the\n" +
 			"record as refused. A record the service would not accept is refused with its line number and the\n" +
@@ -78,6 +83,7 @@ func newImportCommand() *cobra.Command {
 	cmd.Flags().IntVar(&opts.maxErrors, "max-errors", 0, "0: write nothing if any record is bad; N: write the good records, stop at the Nth refusal")
 	cmd.Flags().IntVar(&opts.batchSize, "batch-size", transfer.DefaultBatchSize, "contacts per batch write")
 	cmd.Flags().StringArrayVar(&opts.renames, "rename", nil, "Old=New: read the field Old of an older export as the contract's field New (repeatable)")
+	cmd.Flags().BoolVar(&opts.keepUnknown, "keep-unknown", false, "keep the JSON Lines fields the contract does not have (a newer release's export) as unknown fields: stored as they are, carried by every update, exported again")
 	cmd.Flags().BoolVar(&opts.noCheck, "no-check", false, "with --max-errors 0: skip the pass that checks every record before writing (for a file known good); a bad record then stops the import, the records before it written")
 	return bindSettings(cmd, names...)
 }
@@ -150,6 +156,22 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 			created.Remove() // a database this import created and wrote nothing to
 		}
 	}()
+	// The fields import writes are recorded before it writes them (store.Fields), and a store
+	// recording a field under another type than the contract's is refused as serve refuses it. The
+	// fields the store records that the contract lacks (a newer contract's) are kept when a record
+	// holds them, as --keep-unknown keeps any; those kept are recorded once written.
+	report, err := checkFields(ctx, st, opts.store, nil, warnTo(stderr, "import"))
+	if err != nil {
+		return fmt.Errorf("--store %s: %w", stores.Registry.Redact(opts.store), err)
+	}
+	carried := make(map[string]bool, len(report.Carried))
+	for _, f := range report.Carried {
+		carried[f.Path] = true
+	}
+	decodeOpts := transfer.DecodeOptions{Renames: renames}
+	if opts.keepUnknown || len(carried) > 0 {
+		decodeOpts.Keep = func(path string) bool { return opts.keepUnknown || carried[path] }
+	}
 
 	reported := 0
 	onRefused := func(r transfer.Refusal) {
@@ -181,7 +203,7 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 			defer func() { _ = spool.Close(); _ = os.Remove(spool.Name()) }()
 			source = io.TeeReader(in, spool)
 		}
-		dec, err := transfer.NewDecoder(source, format, records, transfer.DecodeOptions{Renames: renames})
+		dec, err := transfer.NewDecoder(source, format, records, decodeOpts)
 		if err != nil {
 			return fmt.Errorf("--in %s: %w", opts.in, err)
 		}
@@ -211,7 +233,7 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 		stopAfter = 0
 	}
 
-	dec, err := transfer.NewDecoder(in, format, records, transfer.DecodeOptions{Renames: renames})
+	dec, err := transfer.NewDecoder(in, format, records, decodeOpts)
 	if err != nil {
 		return fmt.Errorf("--in %s: %w", opts.in, err)
 	}
@@ -220,6 +242,18 @@ func runImport(ctx context.Context, opts importOptions, format transfer.Format, 
 		Mode: mode, StopAfter: stopAfter, BatchSize: opts.batchSize, OnRefused: onRefused, Progress: bar.set,
 	})
 	bar.done(dec.Offset())
+	if kept := dec.Kept(); len(kept) > 0 && rep.Inserted+rep.Updated > 0 {
+		// The unknown fields written are recorded (their types are not known here), so serve names
+		// them when it starts and migrate can count them.
+		extra := make([]store.Field, len(kept))
+		for i, p := range kept {
+			extra[i] = store.Field{Path: p}
+		}
+		if _, serr := checkFields(context.WithoutCancel(ctx), st, opts.store, extra, nil); serr != nil && err == nil {
+			err = serr
+		}
+		fmt.Fprintf(stderr, "import: kept fields the contract does not have, as unknown fields: %s\n", strings.Join(kept, ", "))
+	}
 	fmt.Fprintln(stdout, reportLine(rep))
 	written := rep.Inserted + rep.Updated
 	var stop *transfer.StopError

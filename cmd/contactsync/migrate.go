@@ -34,10 +34,12 @@ func newMigrateCommand() *cobra.Command {
 		Long: "Apply the schema migrations this binary carries that the store lacks, and report them.\n" +
 			"serve applies them too when it starts; run migrate to upgrade ahead of a rollout. A store\n" +
 			"migrated by a newer release is left untouched and reported as an error.\n\n" +
-			"After a contract edit removed or renamed a field of the record, serve refuses to start while\n" +
-			"stored records may hold it; then --check counts the records holding each such field,\n" +
-			"--rename Old=New moves a renamed field's values to its new name, and --drop Field removes\n" +
-			"a field's values for good. Renames run first, then drops, then the check.",
+			"migrate then records the contract's fields and their types in the store. After a contract\n" +
+			"edit removed or renamed a field of the record, serve starts and carries the stored values of\n" +
+			"that field (with a warning naming it); after an edit changed a field's type under the same\n" +
+			"name, serve refuses to start while stored records may hold it. --check counts the records\n" +
+			"holding each such field, --rename Old=New moves a renamed field's values to its new name, and\n" +
+			"--drop Field removes a field's values for good. Renames run first, then drops, then the check.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMigrate(cmd.Context(), opts, cmd.OutOrStdout())
@@ -46,9 +48,9 @@ func newMigrateCommand() *cobra.Command {
 	storeFlag(cmd, "store", &opts.store, "")
 	var names []string
 	opts.stores, names = storeSettings(cmd, backend.Migrating, "store")
-	cmd.Flags().BoolVar(&opts.check, "check", false, "count the records holding fields the contract no longer has (exit status 1 if any may)")
+	cmd.Flags().BoolVar(&opts.check, "check", false, "count the records holding fields the contract no longer has or whose type it changed (exit status 1 if any may hold the latter)")
 	cmd.Flags().StringArrayVar(&opts.renames, "rename", nil, "Old=New: move the values of Old, a field the contract no longer has, to New, one it has (repeatable)")
-	cmd.Flags().StringArrayVar(&opts.drops, "drop", nil, "remove the values of a field the contract no longer has from every record (repeatable)")
+	cmd.Flags().StringArrayVar(&opts.drops, "drop", nil, "remove the values of a field the contract no longer has, or whose type it changed, from every record (repeatable)")
 	// The store settings only: --check, --rename and --drop say what to do this time, as import's
 	// --mode does, and are never read from the environment or a config file.
 	return bindSettings(cmd, names...)
@@ -75,17 +77,16 @@ func runMigrate(ctx context.Context, opts migrateOptions, out io.Writer) error {
 	} else {
 		fmt.Fprintf(out, "schema now at version %d\n", version)
 	}
-	if !opts.check && len(opts.renames) == 0 && len(opts.drops) == 0 {
-		return nil
-	}
 	return maintainFields(ctx, opts, out)
 }
 
 // maintainFields runs migrate's field maintenance on the store opts names: the renames, then the
-// drops, then the check. Every rename and drop is refused unless it concerns a field the contract no
-// longer has (a rename's new name must be one it has), so no field of the contract loses its values.
+// drops, then the record of the contract's fields (store.Fields.SyncFields, which fills in the types
+// not known yet), then the check. A rename moves a field the contract no longer has to one it has; a
+// drop removes a field the contract no longer has or one whose type it changed; so no value the
+// contract can read is lost.
 func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) error {
-	contract := contractFields()
+	contract := contractPaths()
 	known := make(map[string]bool, len(contract))
 	for _, f := range contract {
 		known[f] = true
@@ -104,11 +105,6 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 		}
 		renames = append(renames, rename{from, to})
 	}
-	for _, d := range opts.drops {
-		if known[d] {
-			return fmt.Errorf("--drop %s: %s is a field of the contract; drop removes only fields the contract no longer has", d, d)
-		}
-	}
 	st, _, err := stores.Registry.Open(ctx, opts.store, opts.stores, backend.Write)
 	if err != nil {
 		return fmt.Errorf("--store %s: %w", stores.Registry.Redact(opts.store), err)
@@ -118,15 +114,23 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 	if err != nil {
 		return err
 	}
-	gone := store.Gone(stored, contract)
+	plan := store.Compare(stored, contractFields())
+	gone := store.Paths(plan.Report.Carried)
 	isGone := func(f string) bool { return slices.Contains(gone, f) }
+	changed := func(f string) bool {
+		return slices.ContainsFunc(plan.Report.Changed, func(c store.TypeChange) bool { return c.Path == f })
+	}
 	for _, r := range renames {
 		if !isGone(r.from) {
 			return fmt.Errorf("--rename %s=%s: the stored records hold no field %s the contract lacks (%s)", r.from, r.to, r.from, listOrNone(gone))
 		}
 	}
 	for _, d := range opts.drops {
-		if !isGone(d) {
+		switch {
+		case isGone(d) || changed(d):
+		case known[d]:
+			return fmt.Errorf("--drop %s: %s is a field of the contract, stored under its type; drop removes only fields the contract no longer has or whose type it changed", d, d)
+		default:
 			return fmt.Errorf("--drop %s: the stored records hold no field %s the contract lacks (%s)", d, d, listOrNone(gone))
 		}
 	}
@@ -144,29 +148,60 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 		}
 		fmt.Fprintf(out, "dropped %s from %d records\n", d, n)
 	}
-	if !opts.check {
-		return nil
-	}
-	if stored, err = st.StoredFields(ctx); err != nil {
+	report, err := st.SyncFields(ctx, contractFields())
+	if err != nil {
 		return err
 	}
-	if gone = store.Gone(stored, contract); len(gone) == 0 {
-		fmt.Fprintln(out, "every field the stored records may hold is in the contract")
+	name := quoteArg(stores.Registry.Redact(opts.store))
+	if !opts.check {
+		if len(report.Changed) > 0 {
+			return &FieldTypeError{Changed: report.Changed, Store: name}
+		}
+		if len(report.Carried) > 0 {
+			fmt.Fprintf(out, "warning: %s: %s (count them: contactsync migrate --store %s --check)\n", carriedWarning, strings.Join(store.Paths(report.Carried), ", "), name)
+		}
 		return nil
 	}
-	for _, f := range gone {
+	if len(report.Carried)+len(report.Changed) == 0 {
+		fmt.Fprintln(out, "every field the stored records may hold is in the contract, with its type")
+		return nil
+	}
+	count := func(f, what string) error {
 		n, err := st.CountField(ctx, f)
 		switch {
 		case errors.Is(err, store.ErrPathInArray):
-			fmt.Fprintf(out, "%s: not in the contract; inside an array, which migrate cannot count or rewrite (export, edit and import instead)\n", f)
+			fmt.Fprintf(out, "%s: %s; inside an array, which migrate cannot count or rewrite (export, edit and import instead)\n", f, what)
 		case err != nil:
 			return err
 		default:
-			fmt.Fprintf(out, "%s: not in the contract; %d records hold a value\n", f, n)
+			fmt.Fprintf(out, "%s: %s; %d records hold a value\n", f, what, n)
+		}
+		return nil
+	}
+	for _, f := range report.Carried {
+		if err := count(f.Path, "not in the contract, carried"); err != nil {
+			return err
 		}
 	}
-	return fmt.Errorf("the stored records may hold %d fields the contract no longer has (%s): rename them (--rename Old=New) or drop them (--drop Field)",
-		len(gone), strings.Join(gone, ", "))
+	for _, c := range report.Changed {
+		if err := count(c.Path, fmt.Sprintf("stored as %s, the contract has %s", c.Stored, c.Contract)); err != nil {
+			return err
+		}
+	}
+	if len(report.Changed) > 0 {
+		return fmt.Errorf("the stored records may hold %d fields whose type the contract changed (%s): serve refuses to start; drop their values (--drop Field) or give the field a new name in the contract",
+			len(report.Changed), strings.Join(changedPaths(report.Changed), ", "))
+	}
+	return nil
+}
+
+// changedPaths returns the paths of changes.
+func changedPaths(changes []store.TypeChange) []string {
+	out := make([]string, len(changes))
+	for i, c := range changes {
+		out[i] = c.Path
+	}
+	return out
 }
 
 // listOrNone lists fields, or says there are none.

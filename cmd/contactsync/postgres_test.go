@@ -72,10 +72,10 @@ func TestMigrateCommand(t *testing.T) {
 			spec := tc.spec(t)
 			out, err := runCLI(t, "migrate", "--store", spec)
 			require.NoError(t, err)
-			assert.Equal(t, "applied 0001_create_contacts.sql\napplied 0002_write_probe.sql\napplied 0003_contacts_id_byte_order.sql\napplied 0004_contacts_doc.sql\napplied 0005_contacts_index_value.sql\nschema now at version 5\n", out)
+			assert.Equal(t, "applied 0001_create_contacts.sql\napplied 0002_write_probe.sql\napplied 0003_contacts_id_byte_order.sql\napplied 0004_contacts_doc.sql\napplied 0005_contacts_index_value.sql\napplied 0006_record_fields_types.sql\nschema now at version 6\n", out)
 			out, err = runCLI(t, "migrate", "--store", spec)
 			require.NoError(t, err)
-			assert.Equal(t, "schema already at version 5\n", out)
+			assert.Equal(t, "schema already at version 6\n", out)
 
 			tc.exec(t, spec, `INSERT INTO schema_migrations (version, applied_at) VALUES (999, 'future')`)
 			_, err = runCLI(t, "migrate", "--store", spec)
@@ -84,7 +84,7 @@ func TestMigrateCommand(t *testing.T) {
 			err = runServe(t.Context(), serveOptions{addr: "127.0.0.1:0", store: spec, baseURL: wsdl.DefaultBaseURL},
 				slog.New(slog.NewTextHandler(io.Discard, nil)))
 			require.ErrorAs(t, err, &tooNew, "serve must refuse a schema newer than it knows")
-			assert.ErrorContains(t, err, "database schema version 999 is newer than this binary knows (5)")
+			assert.ErrorContains(t, err, "database schema version 999 is newer than this binary knows (6)")
 		})
 	}
 	_, err := runCLI(t, "migrate", "--store", "mysql://x")

@@ -124,7 +124,7 @@ func (memBackend) Lock(spec string) (func() error, error) {
 type memStore struct {
 	mu      sync.Mutex
 	records map[string]store.Record
-	fields  []string
+	fields  []store.Field
 	version int
 }
 
@@ -232,20 +232,21 @@ func (s *memStore) Ping(context.Context) error       { return nil }
 func (s *memStore) ProbeWrite(context.Context) error { return nil }
 func (s *memStore) Close() error                     { return nil }
 
-func (s *memStore) SyncFields(_ context.Context, paths []string) ([]string, error) {
+func (s *memStore) SyncFields(_ context.Context, fields []store.Field) (store.FieldsReport, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if gone := store.Gone(s.fields, paths); len(gone) > 0 {
-		return gone, nil
-	}
-	s.fields = slices.Sorted(slices.Values(paths))
-	return nil, nil
+	plan, drop := store.PlanSync(s.fields, fields, len(s.records) == 0)
+	s.fields = slices.DeleteFunc(s.fields, func(f store.Field) bool { return slices.Contains(drop, f.Path) })
+	s.fields = append(s.fields, plan.Add...)
+	return plan.Report, nil
 }
 
-func (s *memStore) StoredFields(context.Context) ([]string, error) {
+func (s *memStore) StoredFields(context.Context) ([]store.Field, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.fields), nil
+	out := slices.Clone(s.fields)
+	slices.SortFunc(out, func(a, b store.Field) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
 }
 
 var errMemFields = errors.New("the in-memory test store does not maintain fields")

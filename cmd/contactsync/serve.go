@@ -432,8 +432,10 @@ func openServeStore(ctx context.Context, opts serveOptions, wait *storeWait, log
 		_ = release()
 	}}
 	// The contract's fields against those the stored records may hold (record_fields), without
-	// reading a record: a field the contract lost stops serve here, before any write could drop it.
-	if err := checkFields(ctx, opened, opts.store); err != nil {
+	// reading a record: a field whose type the contract changed stops serve here, before a read
+	// fails; a field the contract lacks is carried by every write, with a warning naming it.
+	warn := func(msg, fields, check string) { logger.Warn(msg, "fields", fields, "check", check) }
+	if _, err := checkFields(ctx, opened, opts.store, nil, warn); err != nil {
 		served.close(false)
 		return nil, fmt.Errorf("--store %s: %w", name, err)
 	}

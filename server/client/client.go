@@ -89,6 +89,9 @@ type Client struct {
 	User, Password string
 	WSSecurity     bool
 	PasswordText   bool
+	// Headers, when set, writes SOAP header blocks of the contract into every SOAP request (call's
+	// --header, HeaderValues); the other bindings carry no headers.
+	Headers wire.HeaderAppender
 }
 
 var _ wire.Invoker = (*Client)(nil)
@@ -251,9 +254,7 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	}
 	body := []byte(xmlwire.XMLDeclaration)
 	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`">`...)
-	if c.WSSecurity {
-		body = c.appendSecurityHeader(body, prefix)
-	}
+	body = c.appendHeader(body, prefix, req)
 	body = append(body, `<`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
 	body = xmlwire.AppendEscaped(body, cmp.Or(op.RequestNamespace, c.Namespace))
 	body = append(body, `">`...)
@@ -280,16 +281,42 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	return httpReq, nil
 }
 
-// appendSecurityHeader appends a SOAP Header holding a WS-Security UsernameToken with a PasswordDigest
+// appendHeader appends the request's soap:Header, when it has a block: the WS-Security header
+// (WSSecurity), the contract's headers the request writes itself (a wire.HeaderAppender: the help
+// pages' samples) and those of Headers (call's --header).
+func (c *Client) appendHeader(b []byte, prefix string, req wire.Message) []byte {
+	ha, _ := req.(wire.HeaderAppender)
+	if !c.WSSecurity && ha == nil && c.Headers == nil {
+		return b
+	}
+	mark := len(b)
+	b = append(b, `<`+prefix+`:Header>`...)
+	content := len(b)
+	if c.WSSecurity {
+		b = c.appendSecurity(b, prefix)
+	}
+	if ha != nil {
+		b = ha.AppendHeaders(b, prefix, c.Namespace)
+	}
+	if c.Headers != nil {
+		b = c.Headers.AppendHeaders(b, prefix, c.Namespace)
+	}
+	if len(b) == content {
+		return b[:mark]
+	}
+	return append(b, `</`+prefix+`:Header>`...)
+}
+
+// appendSecurity appends a wsse:Security header block holding a WS-Security UsernameToken with a PasswordDigest
 // (WSS UsernameToken Profile 1.0 §3.1): Base64(SHA-1(nonce + created + password)) over a fresh random
 // nonce and the current time, so the password never travels and the token cannot be replayed. With
 // PasswordText the password itself is sent instead, still with the nonce and time, which the service
 // checks when present (so a captured token is refused as a replay or stale all the same).
-func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
+func (c *Client) appendSecurity(b []byte, prefix string) []byte {
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce) // crypto/rand.Read never fails (Go 1.24+)
 	created := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
-	b = append(b, `<`+prefix+`:Header><wsse:Security xmlns:wsse="`+auth.NSSecurityExt+`" xmlns:wsu="`+auth.NSSecurityUtil+`" `+
+	b = append(b, `<wsse:Security xmlns:wsse="`+auth.NSSecurityExt+`" xmlns:wsu="`+auth.NSSecurityUtil+`" `+
 		prefix+`:mustUnderstand="1"><wsse:UsernameToken><wsse:Username>`...)
 	b = xmlwire.AppendEscaped(b, c.User)
 	if c.PasswordText {
@@ -301,7 +328,7 @@ func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
 	}
 	b = append(b, `</wsse:Password><wsse:Nonce EncodingType="`+auth.EncodingBase64+`">`...)
 	b = append(b, base64.StdEncoding.EncodeToString(nonce)...)
-	b = append(b, `</wsse:Nonce><wsu:Created>`+created+`</wsu:Created></wsse:UsernameToken></wsse:Security></`+prefix+`:Header>`...)
+	b = append(b, `</wsse:Nonce><wsu:Created>`+created+`</wsu:Created></wsse:UsernameToken></wsse:Security>`...)
 	return b
 }
 
@@ -386,7 +413,7 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 			return fmt.Errorf("HTTP %d: the response is not a SOAP envelope with a body", status)
 		}
 		if el.Local() != "Body" {
-			if err := rd.Discard(); err != nil {
+			if err := c.readHeader(rd, el, resp); err != nil {
 				return err
 			}
 			continue
@@ -414,6 +441,35 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 			return fmt.Errorf("decoding the %s response: %w", op.Name, err)
 		}
 		return nil
+	}
+}
+
+// readHeader reads the response's soap:Header (el, just read) into resp's header fields when its
+// type has any (a wire.HeaderDecoder), the first block of each; anything else is skipped.
+func (c *Client) readHeader(rd *xmlwire.Reader, el xmlwire.Start, resp wire.Message) error {
+	hd, ok := resp.(wire.HeaderDecoder)
+	if !ok || el.Local() != "Header" {
+		return rd.Discard()
+	}
+	envNS := nsSOAP11
+	if c.binding() == SOAP12 {
+		envNS = nsSOAP12
+	}
+	for {
+		block, ok, err := rd.Child()
+		if err != nil || !ok {
+			return err
+		}
+		mu, _ := block.Attr(envNS, "mustUnderstand")
+		taken, err := hd.DecodeHeader(rd, block, mu == "1" || mu == "true")
+		if err != nil {
+			return fmt.Errorf("decoding the response's header %s: %w", block.Local(), err)
+		}
+		if !taken {
+			if err := rd.Discard(); err != nil {
+				return err
+			}
+		}
 	}
 }
 

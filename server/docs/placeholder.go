@@ -25,6 +25,8 @@ type placeholder struct {
 	// formNames are the parameters' names on HTTP GET and POST when they differ from Fields' names
 	// (wire.Operation.HTTPParams); nil otherwise.
 	formNames []string
+	// headers are the operation's SOAP headers of the message's direction (AppendHeaders).
+	headers []wire.Header
 }
 
 var (
@@ -35,19 +37,49 @@ var (
 
 // requestPlaceholder returns the placeholder request of op.
 func requestPlaceholder(op *wire.Operation) *placeholder {
-	return &placeholder{Fields: op.Params, formNames: op.HTTPParams}
+	return &placeholder{Fields: op.Params, formNames: op.HTTPParams, headers: placeholderHeaders(op, wire.HeaderDirection.In)}
 }
 
 // responsePlaceholder returns the placeholder response of op: every element of an operation with out
 // or ref parameters (Results), else its result alone.
 func responsePlaceholder(op *wire.Operation) *placeholder {
+	p := &placeholder{headers: placeholderHeaders(op, wire.HeaderDirection.Out)}
 	if op.Results != nil {
-		return &placeholder{Fields: op.Results, several: true}
+		p.Fields, p.several = op.Results, true
+	} else if op.Result != nil {
+		p.Fields = []wire.Field{*op.Result}
 	}
-	if op.Result == nil {
-		return &placeholder{}
+	return p
+}
+
+// placeholderHeaders are op's SOAP headers of one direction.
+func placeholderHeaders(op *wire.Operation, travels func(wire.HeaderDirection) bool) []wire.Header {
+	var out []wire.Header
+	for _, h := range op.Headers {
+		if travels(h.Direction) {
+			out = append(out, h)
+		}
 	}
-	return &placeholder{Fields: []wire.Field{*op.Result}}
+	return out
+}
+
+// AppendHeaders appends a placeholder block per header (wire.HeaderAppender), which the bundled
+// client writes into the SOAP request samples and the SOAP bindings into the response samples, as
+// ASMX's help pages show them: a type with <s:anyAttribute /> shows custom-attribute="value".
+func (p *placeholder) AppendHeaders(b []byte, _, namespace string) []byte {
+	for _, h := range p.headers {
+		b = append(b, '<')
+		b = append(b, h.Element.Local...)
+		if h.Type.AnyAttribute {
+			b = append(b, ` custom-attribute="value"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, `">`...)
+		b = appendPlaceholderContent(b, h.Type, 1)
+		b = xmlwire.AppendEnd(b, h.Element.Local)
+	}
+	return b
 }
 
 // placeholderText is the placeholder of a simple type: its XSD name, or an enumeration's values

@@ -47,6 +47,10 @@ const (
 	// connection broke or the time ran out while it was in flight), so the write may or may not have
 	// been applied. The client should read the contact before retrying.
 	OutcomeUnknown Code = "OutcomeUnknown"
+	// NotImplemented: the operation is in the contract but the service has not written it yet: its
+	// method is the generated Unimplemented…Server's (wire.Unimplemented), which a service embeds to
+	// serve a contract before every method is written. A fault of the service, not of the request.
+	NotImplemented Code = "NotImplemented"
 	// Internal: a fault of the service itself; details are logged, never sent.
 	Internal Code = "Internal"
 )
@@ -55,7 +59,7 @@ const (
 // it to choose Client/Sender versus Server/Receiver.
 func (c Code) CallerFault() bool {
 	switch c {
-	case Unavailable, OutcomeUnknown, Internal:
+	case Unavailable, OutcomeUnknown, NotImplemented, Internal:
 		return false
 	}
 	return true

@@ -49,6 +49,9 @@ var table = []struct {
 	// OutcomeUnknown is a Server fault with 500 and no Retry-After: unlike Unavailable, a retry is not
 	// safe until the client has read what happened.
 	{OutcomeUnknown, Mapping{HTTPStatus: http.StatusInternalServerError, SOAPStatus: 500, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 500, Outcome: "OutcomeUnknown"}},
+	// NotImplemented is a Server fault with 500 on SOAP (SOAP 1.1 §6.2 requires 500 for every fault) and
+	// 501 Not Implemented (RFC 9110 §15.6.2) where the status is the answer: HTTP GET/POST and JSON.
+	{NotImplemented, Mapping{HTTPStatus: http.StatusNotImplemented, SOAPStatus: 500, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: http.StatusNotImplemented, Outcome: "NotImplemented"}},
 	{Internal, Mapping{HTTPStatus: http.StatusInternalServerError, SOAPStatus: 500, SOAP11: "Server", SOAP12: "Receiver", JSONStatus: 500, Outcome: "Internal"}},
 }
 

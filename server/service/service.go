@@ -72,19 +72,47 @@ func (s *Service) TestUpdateContactContext(ctx context.Context, req *gen.TestUpd
 	if err := validateID(req.Id); err != nil {
 		return nil, err
 	}
-	var updated *gen.Contact
-	_, err := s.store.Update(ctx, req.Id, func(r store.Record) (store.Record, error) {
-		c, err := FromRecord(r)
-		if err != nil {
-			return store.Record{}, err
-		}
-		updated = TestUpdate(c)
-		return ToRecord(updated), nil
-	})
+	updated, err := s.update(ctx, req.Id, func(c *gen.Contact) (*gen.Contact, error) { return TestUpdate(c), nil })
 	if err != nil {
-		return nil, storeError(err, req.Id)
+		return nil, err
 	}
 	return &gen.TestUpdateContactResponse{TestUpdateContactResult: updated}, nil
+}
+
+// update applies change to stored contact id in one store transaction and returns the result, its
+// failures mapped as storeError says. Members of the stored document the contract does not know
+// (fields of a newer contract, issue 34) are carried into the new document, so an older binary
+// updating a record written by a newer one loses nothing: an operation that updates a contact goes
+// through here.
+func (s *Service) update(ctx context.Context, id string, change func(*gen.Contact) (*gen.Contact, error)) (*gen.Contact, error) {
+	var updated *gen.Contact
+	_, err := s.store.Update(ctx, id, func(r store.Record) (store.Record, error) {
+		var rd recordwire.Reader
+		c := new(gen.Contact)
+		rd.Reset(r.Doc, recordwire.Lenient|recordwire.Alias)
+		err := c.DecodeRecord(&rd)
+		if err == nil {
+			err = rd.End()
+		}
+		if err != nil {
+			return store.Record{}, fmt.Errorf("stored contact %q: %w", r.Key, err)
+		}
+		if updated, err = change(c); err != nil {
+			return store.Record{}, err
+		}
+		out := ToRecord(updated)
+		if rd.SawUnknown() {
+			// Only a document holding members the contract lacks pays for the second pass.
+			if out.Doc, err = Records.Type.CarryUnknown(r.Doc, out.Doc); err != nil {
+				return store.Record{}, fmt.Errorf("stored contact %q: %w", r.Key, err)
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, storeError(err, id)
+	}
+	return updated, nil
 }
 
 // DeleteContactContext removes a contact and returns the record that was removed.

@@ -8,23 +8,30 @@ import (
 )
 
 // Fields is the field metadata every backend keeps beside its records, in a small table
-// (record_fields): the field paths that stored records may hold, each the dotted path of an element
-// of the contract's record ("Nickname", "Address.Lines" for an element of a nested type). The paths
-// are handed in by the caller (serve and migrate pass the contract's, from the generated record
-// descriptor); the store knows none of them. It lets serve find, at start and without reading a
-// record, that the contract no longer has a field stored records may hold (FieldsGone), and lets
-// migrate count, rename or drop such a field explicitly, so no value is lost silently.
+// (record_fields): the field paths the stored records hold, each the dotted path of an element of the
+// contract's record ("Nickname", "Address.Lines" for an element of a nested type) with its record type
+// ("xsd:string", "complex:Address": docs/generator-model.md §5). The paths are handed in by the
+// caller (serve, import, copy and migrate pass the contract's, from the generated record descriptor);
+// the store knows none of them. It lets serve find, at start and without reading a record, the fields
+// stored records may hold that the contract lacks (carried by every writer, and named in a warning) and
+// the fields whose type the contract changed (a refusal), and lets migrate count, rename or drop a
+// field explicitly, so no value is lost silently. An empty store records nothing: the recorded set
+// follows the contract of whoever writes to it first.
 //
 // Paths name object members only: a path crossing an array (an element of a type that is an array's
 // item) is refused by CountField, RenameField and DropField with ErrPathInArray.
 type Fields interface {
-	// SyncFields compares paths, the contract's field paths, with the recorded ones. When records may
-	// hold fields that paths lacks, it returns those (sorted) and records nothing; otherwise it
-	// records the paths the table lacks (so records written from now on are known to hold them) and
-	// returns none. It runs in one transaction, serialized with every other SyncFields.
-	SyncFields(ctx context.Context, paths []string) (gone []string, err error)
-	// StoredFields returns the recorded paths, sorted.
-	StoredFields(ctx context.Context) ([]string, error)
+	// SyncFields compares fields, the contract's fields, with the recorded ones, in one transaction
+	// serialized with every other SyncFields. When a recorded field's type differs from the
+	// contract's (SameRecordType), it records nothing and reports those in Changed; else it records
+	// the fields the table lacks, fills in the types recorded as "" (not known yet), and reports the
+	// recorded fields the contract lacks in Carried. On a store holding no record nothing is reported:
+	// a recorded field whose type differs is recorded again with the contract's type (no record holds
+	// it), and the recorded fields the contract lacks stay recorded (another version of the contract,
+	// serving the same store, may be about to write them).
+	SyncFields(ctx context.Context, fields []Field) (FieldsReport, error)
+	// StoredFields returns the recorded fields, sorted by path.
+	StoredFields(ctx context.Context) ([]Field, error)
 	// CountField returns how many records hold a value other than null at path.
 	CountField(ctx context.Context, path string) (int64, error)
 	// RenameField moves the value at path from to path to (same parent, another name) in every
@@ -35,6 +42,109 @@ type Fields interface {
 	// DropField removes the value at path from every record holding it, and path (and the paths under
 	// it) from the recorded fields. It returns how many records it rewrote.
 	DropField(ctx context.Context, path string) (int64, error)
+}
+
+// Field is a recorded field: its path and its record type, "" when not known yet (a row migrated from
+// schema version 5, before types were recorded).
+type Field struct {
+	Path, Type string
+}
+
+// TypeChange is a recorded field whose type the contract changed.
+type TypeChange struct {
+	Path, Stored, Contract string
+}
+
+// FieldsReport is what SyncFields found.
+type FieldsReport struct {
+	// Carried are the recorded fields the contract lacks, sorted by path: records may hold them, and
+	// every writer carries them over unread.
+	Carried []Field
+	// Changed are the recorded fields whose type differs from the contract's, sorted by path.
+	Changed []TypeChange
+}
+
+// SameRecordType reports whether a value recorded under type stored reads as one of type contract:
+// equal types, "" (not known yet), or two complex types (or arrays of them), whose sub-paths are
+// compared instead.
+func SameRecordType(stored, contract string) bool {
+	if stored == "" || contract == "" {
+		return true
+	}
+	for strings.HasPrefix(stored, "array:") && strings.HasPrefix(contract, "array:") {
+		stored, contract = stored[len("array:"):], contract[len("array:"):]
+	}
+	return stored == contract || strings.HasPrefix(stored, "complex:") && strings.HasPrefix(contract, "complex:")
+}
+
+// FieldsPlan is what SyncFields does on a store holding records, computed by Compare.
+type FieldsPlan struct {
+	Report FieldsReport
+	// Add are the contract's fields the table lacks; Fill the recorded fields of type "" the contract
+	// has, with its type. Both are empty when Report.Changed is not.
+	Add, Fill []Field
+}
+
+// Compare compares the recorded fields with the contract's.
+func Compare(recorded, fields []Field) FieldsPlan {
+	var plan FieldsPlan
+	contract := make(map[string]string, len(fields))
+	for _, f := range fields {
+		contract[f.Path] = f.Type
+	}
+	have := make(map[string]bool, len(recorded))
+	for _, r := range recorded {
+		have[r.Path] = true
+		ct, ok := contract[r.Path]
+		switch {
+		case !ok:
+			plan.Report.Carried = append(plan.Report.Carried, r)
+		case !SameRecordType(r.Type, ct):
+			plan.Report.Changed = append(plan.Report.Changed, TypeChange{Path: r.Path, Stored: r.Type, Contract: ct})
+		case r.Type == "" && ct != "":
+			plan.Fill = append(plan.Fill, Field{Path: r.Path, Type: ct})
+		}
+	}
+	for _, f := range fields {
+		if !have[f.Path] {
+			plan.Add = append(plan.Add, f)
+			have[f.Path] = true
+		}
+	}
+	slices.SortFunc(plan.Report.Carried, func(a, b Field) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(plan.Report.Changed, func(a, b TypeChange) int { return strings.Compare(a.Path, b.Path) })
+	if len(plan.Report.Changed) > 0 {
+		plan.Add, plan.Fill = nil, nil
+	}
+	return plan
+}
+
+// PlanSync is what SyncFields does given the recorded fields, the contract's, and whether the store
+// holds no record: the plan (its Report is what SyncFields returns) and the recorded paths to delete
+// first.
+func PlanSync(recorded, fields []Field, empty bool) (plan FieldsPlan, drop []string) {
+	plan = Compare(recorded, fields)
+	if !empty {
+		return plan, nil
+	}
+	if len(plan.Report.Changed) > 0 {
+		for _, c := range plan.Report.Changed {
+			drop = append(drop, c.Path)
+		}
+		recorded = slices.DeleteFunc(slices.Clone(recorded), func(f Field) bool { return slices.Contains(drop, f.Path) })
+		plan = Compare(recorded, fields)
+	}
+	plan.Report = FieldsReport{}
+	return plan, drop
+}
+
+// Paths returns the paths of fields, in their order.
+func Paths(fields []Field) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Path
+	}
+	return out
 }
 
 // ErrPathInArray is returned (wrapped) by the field maintenance methods for a path some record holds
@@ -73,39 +183,6 @@ func RenamedPath(from, to string) (fromSegs, toSegs []string, err error) {
 		return nil, nil, fmt.Errorf("rename %s to %s: a rename changes the last name of a path only (same parent)", from, to)
 	}
 	return fromSegs, toSegs, nil
-}
-
-// Gone returns the recorded paths that paths lacks, sorted: the fields records may hold that the
-// contract no longer has.
-func Gone(recorded, paths []string) []string {
-	known := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		known[p] = true
-	}
-	var gone []string
-	for _, p := range recorded {
-		if !known[p] {
-			gone = append(gone, p)
-		}
-	}
-	slices.Sort(gone)
-	return gone
-}
-
-// Missing returns the paths that recorded lacks, in the order of paths.
-func Missing(recorded, paths []string) []string {
-	have := make(map[string]bool, len(recorded))
-	for _, p := range recorded {
-		have[p] = true
-	}
-	var missing []string
-	for _, p := range paths {
-		if !have[p] {
-			missing = append(missing, p)
-			have[p] = true
-		}
-	}
-	return missing
 }
 
 // Under reports whether path is prefix or a path under it ("Address.Lines" is under "Address").

@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer/internal/input"
+	"github.com/contactsync/contactsync/server/transfer/internal/names"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
@@ -76,7 +79,7 @@ func NewEncoder(w io.Writer, format Format, s Schema) (*Encoder, error) {
 	case CSV:
 		e.cw = csv.NewWriter(e.bw)
 		e.row = make([]string, len(cols))
-		if err := e.cw.Write(names(cols)); err != nil {
+		if err := e.cw.Write(elementNames(cols)); err != nil {
 			return nil, err
 		}
 	default:
@@ -96,6 +99,10 @@ func (e *Encoder) Encode(r store.Record) error {
 	if e.format == JSONL {
 		_, _ = e.bw.Write(doc)
 		return e.bw.WriteByte('\n')
+	}
+	if e.norm.unknown {
+		paths, _ := e.schema.Type.UnknownPaths(r.Doc)
+		return fmt.Errorf("record %q holds fields the contract does not have (%s), which CSV has no column for: export as JSON Lines (--format jsonl), which carries them", r.Key, strings.Join(paths, ", "))
 	}
 	e.rd.Reset(doc, recordwire.Strict)
 	if err := e.rd.BeginObject(); err != nil {
@@ -132,13 +139,16 @@ func (e *Encoder) Flush() error {
 }
 
 // normalizer turns a stored record into its canonical document, checking the document against the
-// contract: strictly, so a stored field the contract no longer has stops an export or a copy instead
-// of being dropped from it.
+// contract. Members the contract does not know (fields of a newer contract, or of an older one not yet
+// dropped: docs/contract.md) are carried after the known ones (recordwire.Type.CarryUnknown), so an
+// export or a copy keeps them as every writer does.
 type normalizer struct {
 	rt  *recordwire.Type
 	rec recordwire.Record
 	rd  recordwire.Reader
 	buf []byte
+	// unknown says whether the last document held members the contract does not know.
+	unknown bool
 }
 
 func newNormalizer(rt *recordwire.Type) normalizer { return normalizer{rt: rt, rec: rt.New()} }
@@ -146,19 +156,25 @@ func newNormalizer(rt *recordwire.Type) normalizer { return normalizer{rt: rt, r
 // canonical returns r's canonical document, valid until the next call.
 func (n *normalizer) canonical(r store.Record) ([]byte, error) {
 	// The record's strings may alias r.Doc: the record is written out again at once and never kept.
-	n.rd.Reset(r.Doc, recordwire.Strict|recordwire.Alias)
+	n.rd.Reset(r.Doc, recordwire.Lenient|recordwire.Alias)
 	err := n.rec.DecodeRecord(&n.rd)
 	if err == nil {
 		err = n.rd.End()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("stored record %q does not match the contract's %s (contactsync migrate --check lists stored fields the contract lacks): %w",
+		return nil, fmt.Errorf("stored record %q does not match the contract's %s (contactsync migrate --check lists stored fields whose type the contract changed): %w",
 			r.Key, n.rt.Name, err)
 	}
 	if k := n.rec.RecordKey(); k != r.Key {
 		return nil, fmt.Errorf("stored record %q holds the key %q in its document", r.Key, k)
 	}
 	n.buf = n.rec.AppendRecord(n.buf[:0])
+	if n.unknown = n.rd.SawUnknown(); n.unknown {
+		// Only a document holding members the contract lacks pays for the second pass.
+		if n.buf, err = n.rt.CarryUnknown(r.Doc, n.buf); err != nil {
+			return nil, fmt.Errorf("stored record %q: %w", r.Key, err)
+		}
+	}
 	return n.buf, nil
 }
 
@@ -176,7 +192,9 @@ type Record struct {
 type Decoder struct {
 	schema Schema
 	cols   []column
-	keys   *keyMap
+	keys   *names.Map
+	keep   func(path string) bool
+	kept   map[string]bool // the unknown paths kept so far
 	count  *input.Counter
 	next   func() (Record, error)
 	rd     recordwire.Reader
@@ -197,6 +215,10 @@ type DecodeOptions struct {
 	// Renames maps the names of an older export's fields to the record type's names (import --rename
 	// Old=New): top-level elements, matched ignoring case, as every name is.
 	Renames map[string]string
+	// Keep says whether a JSON Lines member the record type does not have, at path ("Birthday",
+	// "Address.Zip"), is kept as an unknown field (stored as it is, carried by every writer: a field
+	// of a newer contract) rather than refused. nil refuses every one.
+	Keep func(path string) bool
 }
 
 // NewDecoder returns a decoder of records of format read from r. For CSV it reads and checks the
@@ -207,11 +229,11 @@ func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Deco
 	if err != nil {
 		return nil, err
 	}
-	keys, err := newKeyMap(cols, opts.Renames)
+	keys, err := names.New(elementNames(cols), opts.Renames)
 	if err != nil {
 		return nil, err
 	}
-	d := &Decoder{schema: s, cols: cols, keys: keys, count: &input.Counter{R: r}}
+	d := &Decoder{schema: s, cols: cols, keys: keys, keep: opts.Keep, kept: map[string]bool{}, count: &input.Counter{R: r}}
 	br := bufio.NewReaderSize(d.count, 64<<10)
 	if err := input.SkipBOM(br); err != nil {
 		return nil, err
@@ -233,6 +255,10 @@ func NewDecoder(r io.Reader, format Format, s Schema, opts DecodeOptions) (*Deco
 	}
 	return d, nil
 }
+
+// Kept returns the paths of the members the record type does not have that the records read so far
+// held and DecodeOptions.Keep kept, sorted.
+func (d *Decoder) Kept() []string { return slices.Sorted(maps.Keys(d.kept)) }
 
 // Next returns the next record, or io.EOF after the last. Any other error ends the input (it could
 // not be read); a record that cannot be stored is returned with Err set, and Next may be called again.
@@ -288,14 +314,13 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 		if !ok {
 			break
 		}
-		col, exact, err := d.keys.lookup(key)
-		if err != nil {
-			return nil, err
-		}
-		if !exact {
+		_, exact, known := d.keys.Lookup(key)
+		switch {
+		case !known && d.keep == nil:
+			return nil, d.unknown(key)
+		case known && !exact:
 			rewrite = true
 		}
-		_ = col
 		if err := d.rd.Skip(); err != nil {
 			return nil, recordError(err)
 		}
@@ -311,12 +336,15 @@ func (d *Decoder) renameKeys(line []byte) ([]byte, error) {
 		if !ok {
 			break
 		}
-		col, _, _ := d.keys.lookup(key)
+		name := string(key)
+		if col, _, known := d.keys.Lookup(key); known {
+			name = d.cols[col].name
+		}
 		raw, _ := d.rd.RawValue()
 		if n > 0 {
 			d.doc = append(d.doc, ',')
 		}
-		d.doc = recordwire.AppendString(d.doc, d.cols[col].name)
+		d.doc = recordwire.AppendString(d.doc, name)
 		d.doc = append(d.doc, ':')
 		d.doc = append(d.doc, raw...)
 	}
@@ -333,7 +361,11 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 	rec := d.schema.Type.New()
 	// The record's strings may alias doc (a buffer reused for the next line): it is checked and
 	// written out again at once, and only its key and index, copied, are kept.
-	d.rd.Reset(doc, recordwire.Strict|recordwire.Alias)
+	mode := recordwire.Strict
+	if d.keep != nil {
+		mode = recordwire.Lenient
+	}
+	d.rd.Reset(doc, mode|recordwire.Alias)
 	err := rec.DecodeRecord(&d.rd)
 	if err == nil {
 		err = d.rd.End()
@@ -342,6 +374,11 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 		return store.Record{}, recordError(err)
 	}
 	canonical := rec.AppendRecord(make([]byte, 0, len(doc)+64))
+	if d.rd.SawUnknown() {
+		if canonical, err = d.keepUnknown(doc, canonical); err != nil {
+			return store.Record{}, err
+		}
+	}
 	if d.schema.Check != nil {
 		if err := d.schema.Check(rec, canonical); err != nil {
 			return store.Record{}, err
@@ -349,6 +386,24 @@ func (d *Decoder) store(doc []byte) (store.Record, error) {
 	}
 	// The key and the index are copied out of doc, which the record's strings alias.
 	return store.Record{Key: strings.Clone(rec.RecordKey()), Index: strings.Clone(rec.RecordIndex()), Doc: canonical}, nil
+}
+
+// keepUnknown carries the members of doc the record type does not have into canonical when Keep
+// keeps every one, and refuses the record, naming the first it does not keep, otherwise.
+func (d *Decoder) keepUnknown(doc, canonical []byte) ([]byte, error) {
+	out, paths, err := d.schema.Type.KeepUnknown(doc, canonical, d.keep)
+	if err != nil {
+		return nil, recordError(err)
+	}
+	for _, p := range paths {
+		d.kept[p] = true
+	}
+	return out, nil
+}
+
+// unknown is the error for a name that is not an element of the record type, listing them.
+func (d *Decoder) unknown(name []byte) error {
+	return recordError(recordwire.UnknownField(string(name), elementNames(d.cols)))
 }
 
 // recordError words a record decoding error for an import report: the path of the value, then what
@@ -377,9 +432,9 @@ func (d *Decoder) readHeader() error {
 	d.columns = make([]int, len(header))
 	seen := make([]bool, len(d.cols))
 	for i, name := range header {
-		col, _, err := d.keys.lookup([]byte(strings.TrimSpace(name)))
-		if err != nil {
-			return fmt.Errorf("line 1: column %q: %w", name, err)
+		col, _, known := d.keys.Lookup([]byte(strings.TrimSpace(name)))
+		if !known {
+			return fmt.Errorf("line 1: column %q: %w", name, d.unknown([]byte(strings.TrimSpace(name))))
 		}
 		if seen[col] {
 			return fmt.Errorf("line 1: column %q appears twice (as %s)", name, d.cols[col].name)

@@ -11,25 +11,27 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
-// The formats are tested here on the contract's Contact; tools/gowsdlgen/internal/zoo's
-// TestTransferEveryType carries a record of every XSD type of the subset through both.
+// The formats are tested here on Contact as contract 1.0 has it (server/internal/frozencontract, which a
+// contract edit leaves alone, so these expectations hold after one); tools/gowsdlgen/internal/zoo's
+// TestTransferEveryType carries a record of every XSD type of the subset through both, and the
+// command's tests the live contract's record.
 
-func sample() []*gen.Contact {
-	return []*gen.Contact{
+func sample() []*frozen.Contact {
+	return []*frozen.Contact{
 		{Id: "c1", AccountId: "A1", FirstName: "Ann", LastName: "Lee", PhoneMobile: "+1 555", PhoneWork: "+1 556",
 			EmailAddress: "ann@example.com", RoleIds: roles("r1", "r2")},
 		{Id: "c2"},
 		{Id: "ü🙂<&>\"'", FirstName: "line\nbreak, \"quoted\"", LastName: "\ttab", RoleIds: roles("роль", "", "a;b", `["x"]`)},
-		{Id: "c4", RoleIds: &gen.ArrayOfString{Astring: []*string{nil}}},
+		{Id: "c4", RoleIds: &frozen.ArrayOfString{Astring: []*string{nil}}},
 	}
 }
 
-func encode(t *testing.T, format transfer.Format, cs []*gen.Contact) string {
+func encode(t *testing.T, format transfer.Format, cs []*frozen.Contact) string {
 	t.Helper()
 	var buf bytes.Buffer
 	enc, err := transfer.NewEncoder(&buf, format, schema)
@@ -42,11 +44,11 @@ func encode(t *testing.T, format transfer.Format, cs []*gen.Contact) string {
 }
 
 // decodeAll returns the records and the refusals (line: reason) of input.
-func decodeAll(t *testing.T, format transfer.Format, input string, opts transfer.DecodeOptions) ([]*gen.Contact, []string) {
+func decodeAll(t *testing.T, format transfer.Format, input string, opts transfer.DecodeOptions) ([]*frozen.Contact, []string) {
 	t.Helper()
 	dec, err := transfer.NewDecoder(strings.NewReader(input), format, schema, opts)
 	require.NoError(t, err)
-	var cs []*gen.Contact
+	var cs []*frozen.Contact
 	var refused []string
 	for {
 		rec, err := dec.Next()
@@ -62,7 +64,7 @@ func decodeAll(t *testing.T, format transfer.Format, input string, opts transfer
 		require.NoError(t, err)
 		require.Equal(t, c.RecordKey(), rec.Record.Key)
 		require.Equal(t, c.RecordIndex(), rec.Record.Index)
-		cs = append(cs, c.(*gen.Contact))
+		cs = append(cs, c.(*frozen.Contact))
 	}
 }
 
@@ -108,12 +110,12 @@ func TestOlderExports(t *testing.T) {
 	renamed := transfer.DecodeOptions{Renames: map[string]string{"phoneoffice": "PhoneWork"}}
 	got, refused := decodeAll(t, transfer.CSV, csvInput, renamed)
 	require.Empty(t, refused)
-	assert.Equal(t, []*gen.Contact{{Id: "a", AccountId: "A", FirstName: "Lee, Ann", LastName: "x", PhoneWork: "555", RoleIds: roles("r1", "r2")},
+	assert.Equal(t, []*frozen.Contact{{Id: "a", AccountId: "A", FirstName: "Lee, Ann", LastName: "x", PhoneWork: "555", RoleIds: roles("r1", "r2")},
 		{Id: "b", AccountId: "A"}}, got)
 
 	jsonInput := `{"Id":"a","PhoneOffice":"555","roleids":[]}` + "\n" + `{"Id":"b","PhoneWork":"1","PhoneOffice":"2"}`
 	got, refused = decodeAll(t, transfer.JSONL, jsonInput, renamed)
-	assert.Equal(t, []*gen.Contact{{Id: "a", PhoneWork: "555", RoleIds: &gen.ArrayOfString{}}}, got)
+	assert.Equal(t, []*frozen.Contact{{Id: "a", PhoneWork: "555", RoleIds: &frozen.ArrayOfString{}}}, got)
 	assert.Equal(t, []string{`2: field "PhoneWork" appears twice`}, refused)
 	_, refused = decodeAll(t, transfer.JSONL, jsonInput, transfer.DecodeOptions{})
 	assert.Equal(t, []string{
@@ -225,14 +227,41 @@ func TestCSVUnclosedQuote(t *testing.T) {
 	assert.Less(t, dec.Offset(), int64(len(input)), "the decoder read the whole input")
 }
 
-// TestEncodeRefusesForeignRecords: a stored document the contract cannot read stops the export,
-// rather than exporting part of it.
-func TestEncodeRefusesForeignRecords(t *testing.T) {
-	enc, err := transfer.NewEncoder(io.Discard, transfer.CSV, schema)
+// TestEncodeCarriesUnknownFields: a stored member the contract does not have (a field of a newer
+// contract) is exported in JSON Lines after the known ones, and stops a CSV export, which has no
+// column for it, naming it; a stored document the contract cannot read stops the export.
+func TestEncodeCarriesUnknownFields(t *testing.T) {
+	var buf bytes.Buffer
+	enc, err := transfer.NewEncoder(&buf, transfer.JSONL, schema)
+	require.NoError(t, err)
+	require.NoError(t, enc.Encode(store.Record{Key: "x", Doc: []byte(`{"Nickname": "y","Id":"x"}`)}))
+	require.NoError(t, enc.Flush())
+	assert.Equal(t, `{"Id":"x","AccountId":"","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,"Nickname":"y"}`+"\n", buf.String())
+
+	enc, err = transfer.NewEncoder(io.Discard, transfer.CSV, schema)
 	require.NoError(t, err)
 	err = enc.Encode(store.Record{Key: "x", Doc: []byte(`{"Id":"x","Nickname":"y"}`)})
+	require.ErrorContains(t, err, `record "x" holds fields the contract does not have (Nickname)`)
+	require.ErrorContains(t, err, "--format jsonl")
+	err = enc.Encode(store.Record{Key: "x", Doc: []byte(`{"Id":"x","FirstName":7}`)})
 	require.ErrorContains(t, err, `stored record "x" does not match the contract's Contact`)
-	require.ErrorContains(t, err, `unknown field "Nickname"`)
+}
+
+// TestDecodeKeepsUnknownFields: with Keep, the members it keeps are stored after the known ones
+// (and reported by Kept); a member it does not keep refuses the record as without it.
+func TestDecodeKeepsUnknownFields(t *testing.T) {
+	input := `{"Id":"a","Birthday":"2001-02-03","firstname":"A"}` + "\n" + `{"Id":"b","Nickname":"n"}` + "\n"
+	dec, err := transfer.NewDecoder(strings.NewReader(input), transfer.JSONL, schema,
+		transfer.DecodeOptions{Keep: func(p string) bool { return p == "Birthday" }})
+	require.NoError(t, err)
+	rec, err := dec.Next()
+	require.NoError(t, err)
+	require.NoError(t, rec.Err)
+	assert.Equal(t, `{"Id":"a","AccountId":"","FirstName":"A","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,"Birthday":"2001-02-03"}`, string(rec.Record.Doc))
+	rec, err = dec.Next()
+	require.NoError(t, err)
+	require.ErrorContains(t, rec.Err, `unknown field "Nickname"; the known fields are Id,`)
+	assert.Equal(t, []string{"Birthday"}, dec.Kept())
 }
 
 func TestParseFormat(t *testing.T) {

@@ -78,7 +78,7 @@ func columnsOf(rt *recordwire.Type) ([]column, error) {
 	return cols, nil
 }
 
-func names(cols []column) []string {
+func elementNames(cols []column) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = c.name
@@ -149,41 +149,4 @@ func appendForm(doc []byte, form cellForm, cell string) ([]byte, error) {
 		return nil, fmt.Errorf("not a JSON %s: %q", map[cellForm]string{cellLiteral: "number or boolean", cellFloat: "number"}[form], cell)
 	}
 	return append(doc, raw...), nil
-}
-
-// keyMap matches the keys of a file to the columns: exactly, ignoring case, or through a rename.
-type keyMap struct {
-	cols   []column
-	exact  map[string]int
-	folded map[string]int // lower-cased names and old names
-}
-
-func newKeyMap(cols []column, renames map[string]string) (*keyMap, error) {
-	m := &keyMap{cols: cols, exact: map[string]int{}, folded: map[string]int{}}
-	for i, c := range cols {
-		m.exact[c.name] = i
-		m.folded[strings.ToLower(c.name)] = i
-	}
-	for old, to := range renames {
-		col, ok := m.folded[strings.ToLower(to)]
-		if !ok {
-			return nil, fmt.Errorf("--rename %s=%s: %s is not an element of the record type (its elements: %s)", old, to, to, strings.Join(names(cols), ", "))
-		}
-		if i, taken := m.folded[strings.ToLower(old)]; taken && strings.EqualFold(cols[i].name, old) {
-			return nil, fmt.Errorf("--rename %s=%s: %s is still an element of the record type; a rename maps an old name that is no longer one", old, to, cols[i].name)
-		}
-		m.folded[strings.ToLower(old)] = col
-	}
-	return m, nil
-}
-
-// lookup returns the column a key names; exact is true when the key is the column's own name.
-func (m *keyMap) lookup(key []byte) (col int, exact bool, err error) {
-	if i, ok := m.exact[string(key)]; ok {
-		return i, true, nil
-	}
-	if i, ok := m.folded[strings.ToLower(string(key))]; ok {
-		return i, false, nil
-	}
-	return 0, false, recordError(recordwire.UnknownField(string(key), names(m.cols)))
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
@@ -91,7 +91,7 @@ func TestCopyAndDigest(t *testing.T) {
 	assert.Equal(t, int64(1000), a.Count)
 
 	// One field of one contact differs: the digests differ.
-	dst.put(&gen.Contact{Id: "c0500", FirstName: "v500 "})
+	dst.put(&frozen.Contact{Id: "c0500", FirstName: "v500 "})
 	b, err = transfer.DigestOf(t.Context(), schema, dst)
 	require.NoError(t, err)
 	assert.NotEqual(t, a.Sum, b.Sum)
@@ -99,8 +99,8 @@ func TestCopyAndDigest(t *testing.T) {
 	_, err = transfer.Contains(t.Context(), schema, dst, src)
 	require.ErrorContains(t, err, `record "c0500" differs`)
 	// The target holding more than the source is fine for Contains; the source holding more is not.
-	dst.put(&gen.Contact{Id: "c0500", FirstName: "v500"})
-	dst.put(&gen.Contact{Id: "b-only-in-target"})
+	dst.put(&frozen.Contact{Id: "c0500", FirstName: "v500"})
+	dst.put(&frozen.Contact{Id: "b-only-in-target"})
 	n, err := transfer.Contains(t.Context(), schema, dst, src)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1000), n)
@@ -123,7 +123,7 @@ func TestCopyAndDigest(t *testing.T) {
 // TestCopyStopsOnScanError checks a source failure ends the copy with its error.
 func TestCopyStopsOnScanError(t *testing.T) {
 	src := newMem()
-	src.put(&gen.Contact{Id: "x"})
+	src.put(&frozen.Contact{Id: "x"})
 	src.scanErr = errors.New("the store is closed")
 	_, err := transfer.Copy(t.Context(), schema, src, newMem(), transfer.CopyOptions{})
 	require.Error(t, err)
@@ -132,7 +132,7 @@ func TestCopyStopsOnScanError(t *testing.T) {
 
 // TestCopyNormalises: a record stored in another spelling (keys reordered and spaced, as jsonb gives
 // them back) is copied and exported in the canonical form, so the digests of the two stores agree;
-// a stored field the contract does not have stops the copy, naming it.
+// a stored field the contract does not have is carried; a value the contract cannot read stops the copy.
 func TestCopyNormalises(t *testing.T) {
 	src, dst := newMem(), newMem()
 	src.recs["a"] = store.Record{Key: "a", Index: "acc", Doc: []byte(`{"RoleIds": ["r1"], "AccountId": "acc", "Id": "a"}`)}
@@ -147,9 +147,20 @@ func TestCopyNormalises(t *testing.T) {
 	assert.Equal(t, a, b)
 
 	src.recs["b"] = store.Record{Key: "b", Doc: []byte(`{"Id":"b","PhoneWork":"1"}`)}
-	src.recs["c"] = store.Record{Key: "c", Doc: []byte(`{"Id":"c","PhoneOffice":"1"}`)}
+	src.recs["c"] = store.Record{Key: "c", Doc: []byte(`{"Id":"c","PhoneOffice": "1"}`)}
+	dst = newMem()
+	_, err = transfer.Copy(t.Context(), schema, src, dst, transfer.CopyOptions{})
+	require.NoError(t, err, "a field the contract does not have is carried")
+	assert.Equal(t, `{"Id":"c","AccountId":"","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,"PhoneOffice":"1"}`,
+		string(dst.recs["c"].Doc))
+	a, err = transfer.DigestOf(t.Context(), schema, src)
+	require.NoError(t, err)
+	b, err = transfer.DigestOf(t.Context(), schema, dst)
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+	src.recs["c"] = store.Record{Key: "c", Doc: []byte(`{"Id":"c","PhoneWork":1}`)}
 	_, err = transfer.Copy(t.Context(), schema, src, newMem(), transfer.CopyOptions{})
-	require.ErrorContains(t, err, `stored record "c" does not match the contract's Contact (contactsync migrate --check lists stored fields the contract lacks): record: unknown field "PhoneOffice"`)
+	require.ErrorContains(t, err, `stored record "c" does not match the contract's Contact`)
 	src.recs["c"] = store.Record{Key: "c", Doc: []byte(`{"Id":"d"}`)}
 	_, err = transfer.Copy(t.Context(), schema, src, newMem(), transfer.CopyOptions{})
 	require.ErrorContains(t, err, `stored record "c" holds the key "d" in its document`)

@@ -61,6 +61,9 @@ type Type struct {
 	Item *Field
 	// Enum lists an enumeration's values.
 	Enum []string
+	// AnyAttribute: the type ends with <s:anyAttribute /> (ASMX's SOAP header types); its Go type
+	// keeps the foreign attributes in AnyAttrs.
+	AnyAttribute bool
 }
 
 // Field is an element of a complex type, an operation's parameter or its result.
@@ -115,6 +118,10 @@ type Operation struct {
 	// being qualified in it; empty for the service namespace. HTTP GET and POST roots stay in the
 	// service namespace.
 	RequestNamespace, ResponseNamespace string
+	// Headers are the operation's SOAP headers (soap:header in its binding), nil for an operation
+	// without any: its request then implements HeaderDecoder when one is In or InOut, its response
+	// HeaderAppender when one is Out or InOut.
+	Headers []Header
 	// Params are the request wrapper's elements.
 	Params []Field
 	// Results are the response wrapper's elements when it holds several: a method with out or ref
@@ -204,6 +211,13 @@ type Bound struct {
 // ForeignRequest is the error of a Bound's Call given a request wrapper of another contract.
 func ForeignRequest(req Message) error {
 	return fault.InternalError(fmt.Errorf("the request %T is not one of the bound contract's", req))
+}
+
+// Unimplemented is the error of an operation the service has not written yet: the generated
+// Unimplemented<PortType>Server answers every method with it, naming the operation (its message name,
+// as the operation table and the help page name it). Every binding answers it as fault.NotImplemented.
+func Unimplemented(operation string) error {
+	return fault.Errorf(fault.NotImplemented, "The operation %s is not implemented by this service.", operation)
 }
 
 // Invoker sends one operation to a service and decodes its response; the generated client stub calls

@@ -200,6 +200,33 @@ var evolutions = []evolution{
 		},
 	},
 	{
+		// An operation with an In and an Out SOAP header (issue 32): call sends the In header with
+		// --header and prints the Out one; zeep sends it as _soapheaders and reads the Out one; GET and
+		// POST offer the operation without headers, as ASMX does.
+		dir:      "13-header-op",
+		op:       "Greet",
+		bindings: []string{"soap11", "soap12", "get", "post"},
+		check: func(t *testing.T, s *scratch) {
+			for _, b := range s.offered(t, "Greet") {
+				if b == "get" || b == "post" {
+					out := s.call(t, "Greet", b, "--param", "name=Ann")
+					assert.Contains(t, out, "Hello Ann from nobody", "over %s", b)
+					assert.NotContains(t, out, "TraceHeader", "over %s", b)
+					continue
+				}
+				out := s.call(t, "Greet", b, "--param", "name=Ann", "--header", "CallerHeader.Caller=bob & co")
+				for _, w := range []string{"Hello Ann from bob &amp; co", "<TraceHeader", "<RequestId>greet-Ann</RequestId>"} {
+					assert.Contains(t, out, w, "over %s", b)
+				}
+				got := s.zeep(t, b, "Greet", map[string]any{"name": "Zed", "_soapheaders": map[string]any{"CallerHeader": map[string]any{"Caller": "zoe"}}})
+				m, ok := got.(map[string]any)
+				require.True(t, ok, "zeep result %v", got)
+				assert.Equal(t, "Hello Zed from zoe", m["body"].(map[string]any)["GreetResult"], "zeep over %s: %v", b, m)
+				assert.Contains(t, fmt.Sprint(m["header"]), "greet-Zed", "zeep over %s reads the Out header", b)
+			}
+		},
+	},
+	{
 		dir:      "04-testcreatecontacts",
 		op:       "TestCreateContacts",
 		bindings: []string{"soap11", "soap12", "get", "post"},
@@ -665,9 +692,28 @@ func (s *scratch) zeep(t *testing.T, binding, op string, args map[string]any) an
 // when the test ends.
 func (s *scratch) serve(t *testing.T) {
 	t.Helper()
+	srv := s.serveWith(t, filepath.Join(s.dir, "bin", "contactsync"), "sqlite:"+filepath.Join(s.dir, "evo.db"))
+	s.endpoint, s.stop = srv.endpoint, srv.stop
+	// The served contract's namespace comes from the default base URL.
+	s.namespace = "http://localhost:8080/contactsync/v1/"
+}
+
+// server is a running scratch binary.
+type server struct {
+	endpoint string
+	// log returns what it has written to its standard error so far.
+	log func() string
+	// stop stops it (SIGTERM, then a kill after 10 s) and waits; it may be called more than once.
+	stop func()
+}
+
+// serveWith starts the binary bin on a port the kernel picks, serving store, and stops it when the
+// test ends.
+func (s *scratch) serveWith(t *testing.T, bin, store string) *server {
+	t.Helper()
 	// Every protocol, the JSON endpoint included (it is off by default, as in ASMX).
-	cmd := exec.Command(filepath.Join(s.dir, "bin", "contactsync"), "serve", "--addr", "127.0.0.1:0",
-		"--protocols", "soap11,soap12,get,post,json,docs", "--store", "sqlite:"+filepath.Join(s.dir, "evo.db"))
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0",
+		"--protocols", "soap11,soap12,get,post,json,docs", "--store", store)
 	cmd.Dir = s.dir
 	cmd.Env = s.env()
 	stderr, err := cmd.StderrPipe()
@@ -697,7 +743,12 @@ func (s *scratch) serve(t *testing.T) {
 			}
 		}
 	}()
-	s.stop = func() {
+	srv := &server{log: func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return log.String()
+	}}
+	srv.stop = func() {
 		once.Do(func() {
 			_ = cmd.Process.Signal(syscall.SIGTERM)
 			done := make(chan struct{})
@@ -710,21 +761,18 @@ func (s *scratch) serve(t *testing.T) {
 			}
 			<-drained
 			if t.Failed() {
-				mu.Lock()
-				t.Logf("server log:\n%s", log.String())
-				mu.Unlock()
+				t.Logf("server log (%s):\n%s", filepath.Base(filepath.Dir(bin)), srv.log())
 			}
 		})
 	}
-	t.Cleanup(s.stop)
+	t.Cleanup(srv.stop)
 	select {
 	case a := <-addr:
-		s.endpoint = "http://" + a + "/contactsync/v1/sync.asmx"
+		srv.endpoint = "http://" + a + "/contactsync/v1/sync.asmx"
 	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not report listening within 30 s")
+		t.Fatalf("the server did not report listening within 30 s:\n%s", srv.log())
 	}
-	// The served contract's namespace comes from the default base URL.
-	s.namespace = "http://localhost:8080/contactsync/v1/"
+	return srv
 }
 
 // restart stops the server and starts it again on the same store (on another port).

@@ -38,6 +38,9 @@ type Binding struct {
 	actions map[string]*wire.Operation
 	// foreign: some operation's request wrapper is in another namespace than the service's.
 	foreign bool
+	// headers: an operation of the table has SOAP headers, so the Header pass records the blocks
+	// for after routing (headers.go).
+	headers bool
 }
 
 // New returns the SOAP 1.1 (version12 false) or SOAP 1.2 binding of the operations ops, whose elements
@@ -55,6 +58,7 @@ func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Op
 			b.actions[op.SOAPAction(namespace, version12)] = op
 		}
 		b.foreign = b.foreign || op.RequestNamespace != ""
+		b.headers = b.headers || op.Headers != nil
 		if op.OneWay {
 			continue // no response envelope (oneway.go)
 		}
@@ -167,6 +171,11 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 	if byAction != nil && byAction != req.op {
 		return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "The SOAP action names %s but the body holds %s.", byAction.Name, req.op.Name)
 	}
+	if b.headers {
+		if err := b.applyHeaders(body, &req); err != nil {
+			return request{security: req.security}, err
+		}
+	}
 	return req, nil
 }
 
@@ -229,6 +238,9 @@ func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
 			seenHeader = true
 			if rd.Fast() {
 				return req, xmlwire.ErrFallback // headers carry attributes the fast path does not read
+			}
+			if b.headers {
+				req.hdr = &headerState{decls: headerScope(headerScope(nil, root), el)}
 			}
 			if err := b.readHeader(rd, &req); err != nil {
 				return req, err
@@ -339,17 +351,19 @@ func (n notUnderstood) Error() string {
 // to understand and is skipped.
 func (b *Binding) readHeader(rd *xmlwire.Reader, req *request) error {
 	for {
+		start := rd.InputOffset()
 		el, ok, err := rd.Child()
 		if err != nil || !ok {
 			return err
 		}
 		name := el.Name(rd)
-		mustUnderstand, targeted := false, true
+		mustUnderstand, targeted, actor := false, true, ""
 		if v, ok := el.Attr(b.envNS, "mustUnderstand"); ok {
 			mustUnderstand = v == "1" || v == "true"
 		}
 		for _, attr := range []string{"actor", "role"} {
 			if v, ok := el.Attr(b.envNS, attr); ok {
+				actor = v
 				targeted = v == "http://schemas.xmlsoap.org/soap/actor/next" ||
 					v == "http://www.w3.org/2003/05/soap-envelope/role/next" ||
 					v == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
@@ -361,9 +375,15 @@ func (b *Binding) readHeader(rd *xmlwire.Reader, req *request) error {
 			}
 			continue
 		}
+		if targeted && b.headers { // decided after routing (headers.go)
+			if err := rd.Discard(); err != nil {
+				return err
+			}
+			req.hdr.blocks = append(req.hdr.blocks, headerBlock{name: name, mustUnderstand: mustUnderstand, actor: actor, start: start, end: rd.InputOffset()})
+			continue
+		}
 		if mustUnderstand && targeted && !understoodHeaderNamespaces[name.Space] {
-			return &fault.Error{Code: fault.MustUnderstand, Err: notUnderstood{name},
-				Message: "The header " + name.Local + " in namespace \"" + name.Space + "\" was marked mustUnderstand but is not understood by this service."}
+			return mustUnderstandFault(name)
 		}
 		if err := rd.Discard(); err != nil {
 			return err
@@ -392,6 +412,10 @@ func (b *Binding) WriteSample(w http.ResponseWriter, op *wire.Operation, sample 
 // result, or an operation without one) is written as an empty-element tag, as ASMX does.
 func (b *Binding) appendResponse(buf []byte, op *wire.Operation, resp wire.Message) []byte {
 	open := b.open[op]
+	if op.Headers != nil {
+		buf = b.appendHeaders(buf, resp)
+		open = open[len(b.envelopeStart()):]
+	}
 	buf = append(buf, open...)
 	mark := len(buf)
 	buf = append(buf, '>')

@@ -11,7 +11,7 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 )
 
-// Field metadata and maintenance (store.Fields): the record_fields table (migration 0004), and the
+// Field metadata and maintenance (store.Fields): the record_fields table (migrations 0004 and 0006), and the
 // rewrites of the documents that rename or drop a field, with PostgreSQL's jsonb operators (#> reads
 // a path given as a text array, #- removes it, jsonb_set writes it). Each runs in one transaction.
 
@@ -42,53 +42,84 @@ func (s *Store) maintain(ctx context.Context, what string, fn func(tx pgx.Tx) er
 	return nil
 }
 
-// storedFields reads record_fields, sorted.
+// storedFields reads the field rows of record_fields, sorted by path.
 func storedFields(ctx context.Context, q interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}) ([]string, error) {
-	rows, err := q.Query(ctx, `SELECT path FROM record_fields ORDER BY path COLLATE "C"`)
+}) ([]store.Field, error) {
+	rows, err := q.Query(ctx, `SELECT path, xsd_type FROM record_fields WHERE role = 'field' ORDER BY path COLLATE "C"`)
 	if err != nil {
 		return nil, err
 	}
-	paths, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, err
-	}
-	return paths, nil
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Field, error) {
+		var f store.Field
+		err := row.Scan(&f.Path, &f.Type)
+		return f, err
+	})
 }
 
-// SyncFields compares paths with record_fields and records the missing ones, as store.Fields says.
-func (s *Store) SyncFields(ctx context.Context, paths []string) (gone []string, err error) {
+// insertFieldsSQL records fields given as two arrays (paths, types), skipping a path already recorded.
+const insertFieldsSQL = `INSERT INTO record_fields (path, role, xsd_type) SELECT p, 'field', t FROM unnest($1::text[], $2::text[]) AS f (p, t)
+	ON CONFLICT (path) WHERE role = 'field' DO NOTHING`
+
+// fieldArrays splits fields into their paths and their types.
+func fieldArrays(fields []store.Field) (paths, types []string) {
+	paths, types = make([]string, len(fields)), make([]string, len(fields))
+	for i, f := range fields {
+		paths[i], types[i] = f.Path, f.Type
+	}
+	return paths, types
+}
+
+// SyncFields compares fields with record_fields and records them, as store.Fields says.
+func (s *Store) SyncFields(ctx context.Context, fields []store.Field) (store.FieldsReport, error) {
 	op, cancel := s.bound(ctx)
 	defer cancel()
-	err = s.maintain(op, "record fields", func(tx pgx.Tx) error {
+	var report store.FieldsReport
+	err := s.maintain(op, "record fields", func(tx pgx.Tx) error {
+		report = store.FieldsReport{}
 		if _, err := tx.Exec(op, lockFieldsSQL); err != nil {
+			return err
+		}
+		var empty bool
+		if err := tx.QueryRow(op, `SELECT NOT EXISTS (SELECT 1 FROM contacts)`).Scan(&empty); err != nil {
 			return err
 		}
 		recorded, err := storedFields(op, tx)
 		if err != nil {
 			return err
 		}
-		if gone = store.Gone(recorded, paths); len(gone) > 0 {
-			return nil
+		plan, drop := store.PlanSync(recorded, fields, empty)
+		report = plan.Report
+		if len(drop) > 0 {
+			if _, err := tx.Exec(op, `DELETE FROM record_fields WHERE path = ANY($1) AND role = 'field'`, drop); err != nil {
+				return err
+			}
 		}
-		if missing := store.Missing(recorded, paths); len(missing) > 0 {
-			_, err = tx.Exec(op, `INSERT INTO record_fields (path) SELECT unnest($1::text[]) ON CONFLICT (path) DO NOTHING`, missing)
+		if len(plan.Fill) > 0 {
+			paths, types := fieldArrays(plan.Fill)
+			if _, err := tx.Exec(op, `UPDATE record_fields r SET xsd_type = f.t FROM unnest($1::text[], $2::text[]) AS f (p, t)
+				WHERE r.path = f.p AND r.role = 'field' AND r.xsd_type = ''`, paths, types); err != nil {
+				return err
+			}
+		}
+		if len(plan.Add) > 0 {
+			paths, types := fieldArrays(plan.Add)
+			_, err = tx.Exec(op, insertFieldsSQL, paths, types)
 		}
 		return err
 	})
-	return gone, err
+	return report, err
 }
 
-// StoredFields returns the paths record_fields holds, sorted.
-func (s *Store) StoredFields(ctx context.Context) ([]string, error) {
+// StoredFields returns the fields record_fields holds, sorted by path.
+func (s *Store) StoredFields(ctx context.Context) ([]store.Field, error) {
 	op, cancel := s.bound(ctx)
 	defer cancel()
-	paths, err := storedFields(op, s.pool)
+	fields, err := storedFields(op, s.pool)
 	if err != nil {
 		return nil, classify(ctx, "stored fields", err)
 	}
-	return paths, nil
+	return fields, nil
 }
 
 // queryRower is what checkNotInArray needs of a pool or a transaction.
@@ -161,18 +192,19 @@ func (s *Store) RenameField(ctx context.Context, from, to string) (int64, error)
 		if err != nil {
 			return err
 		}
-		for _, p := range recorded {
+		paths := store.Paths(recorded)
+		for _, p := range paths {
 			if !store.Under(p, from) {
 				continue
 			}
-			if _, err := tx.Exec(ctx, `DELETE FROM record_fields WHERE path = $1`, p); err != nil {
-				return err
-			}
 			np := to + strings.TrimPrefix(p, from)
-			if slices.Contains(recorded, np) {
+			if slices.Contains(paths, np) {
+				if _, err := tx.Exec(ctx, `DELETE FROM record_fields WHERE path = $1 AND role = 'field'`, p); err != nil {
+					return err
+				}
 				continue
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO record_fields (path) VALUES ($1) ON CONFLICT (path) DO NOTHING`, np); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE record_fields SET path = $1 WHERE path = $2 AND role = 'field'`, np, p); err != nil {
 				return err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/migrate"
 	"github.com/contactsync/contactsync/server/store/postgres"
 	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
@@ -60,7 +61,7 @@ func TestMigrationToDocuments(t *testing.T) {
 	assert.Equal(t, "c1", list[0].Key)
 	fields, err := s.StoredFields(t.Context())
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}, fields)
+	assert.ElementsMatch(t, []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}, store.Paths(fields))
 }
 
 // TestMigrationIndexValue writes records in version 4's layout, then opens the store, which renames
@@ -108,4 +109,49 @@ func TestMigrationIndexValue(t *testing.T) {
 	}
 	require.NoError(t, rows.Err())
 	assert.Equal(t, []string{"contacts_by_index", "contacts_id_bytes", "contacts_pkey"}, indexes)
+}
+
+// TestMigrationFieldTypes: migration 0006 keeps version 5's recorded fields, their types not known
+// yet, on a store holding records, and empties them on an empty store (which version 4 seeded with
+// the eight fields of its day), so a fresh store follows its contract.
+func TestMigrationFieldTypes(t *testing.T) {
+	ms, err := migrate.Load(postgres.Migrations())
+	require.NoError(t, err)
+	upTo5 := fstest.MapFS{}
+	for _, m := range ms {
+		if m.Version <= 5 {
+			upTo5[m.File] = &fstest.MapFile{Data: []byte(m.SQL)}
+		}
+	}
+	for _, withRecords := range []bool{false, true} {
+		dsn := pgtest.Schema(t)
+		cfg, err := pgx.ParseConfig(dsn)
+		require.NoError(t, err)
+		db := stdlib.OpenDB(*cfg)
+		_, err = migrate.Up(t.Context(), db, upTo5, migrate.Dollar)
+		require.NoError(t, err)
+		if withRecords {
+			_, err = db.ExecContext(t.Context(), `INSERT INTO contacts (id, index_value, doc) VALUES ('c1', 'acc-1', '{"Id":"c1"}')`)
+			require.NoError(t, err)
+		}
+		require.NoError(t, db.Close())
+
+		s := open(t, dsn, postgres.Options{})
+		fields, err := s.StoredFields(t.Context())
+		require.NoError(t, err)
+		if !withRecords {
+			assert.Empty(t, fields, "an empty store records nothing")
+			continue
+		}
+		assert.Len(t, fields, 8)
+		for _, f := range fields {
+			assert.Empty(t, f.Type, "%s: not known yet", f.Path)
+		}
+		report, err := s.SyncFields(t.Context(), []store.Field{{Path: "Id", Type: "xsd:string"}})
+		require.NoError(t, err)
+		assert.Len(t, report.Carried, 7)
+		fields, err = s.StoredFields(t.Context())
+		require.NoError(t, err)
+		assert.Contains(t, fields, store.Field{Path: "Id", Type: "xsd:string"}, "filled in by the first sync")
+	}
 }

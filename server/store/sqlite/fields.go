@@ -10,7 +10,7 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 )
 
-// Field metadata and maintenance (store.Fields): the record_fields table (migration 0004), and the
+// Field metadata and maintenance (store.Fields): the record_fields table (migrations 0004 and 0006), and the
 // rewrites of the documents that rename or drop a field, with SQLite's JSON functions. Every one of
 // them runs through the group committer like any other write, in one transaction.
 
@@ -30,35 +30,55 @@ func jsonPath(segs []string) string {
 	return b.String()
 }
 
-// SyncFields compares paths with record_fields and records the missing ones, as store.Fields says.
-func (s *Store) SyncFields(ctx context.Context, paths []string) (gone []string, err error) {
+// SyncFields compares fields with record_fields and records them, as store.Fields says.
+func (s *Store) SyncFields(ctx context.Context, fields []store.Field) (store.FieldsReport, error) {
 	// Usually there is nothing to record: answer from a read, with no write transaction (and fsync).
 	recorded, err := s.StoredFields(ctx)
 	if err != nil {
-		return nil, err
+		return store.FieldsReport{}, err
 	}
-	if gone = store.Gone(recorded, paths); len(gone) > 0 || len(store.Missing(recorded, paths)) == 0 {
-		return gone, nil
+	if plan := store.Compare(recorded, fields); len(plan.Add)+len(plan.Fill)+len(plan.Report.Carried)+len(plan.Report.Changed) == 0 {
+		return plan.Report, nil
 	}
+	var report store.FieldsReport
 	err = s.write(ctx, func(tx *sql.Tx) error {
+		report = store.FieldsReport{}
+		var empty int
+		if err := tx.QueryRow(`SELECT NOT EXISTS (SELECT 1 FROM contacts)`).Scan(&empty); err != nil {
+			return err
+		}
 		recorded, err := storedFields(tx)
 		if err != nil {
 			return err
 		}
-		if gone = store.Gone(recorded, paths); len(gone) > 0 {
-			return nil
-		}
-		for _, p := range store.Missing(recorded, paths) {
-			if _, err := tx.Exec(`INSERT INTO record_fields (path) VALUES (?)`, p); err != nil {
+		plan, drop := store.PlanSync(recorded, fields, empty == 1)
+		report = plan.Report
+		for _, p := range drop {
+			if _, err := tx.Exec(`DELETE FROM record_fields WHERE path = ? AND role = 'field'`, p); err != nil {
 				return err
 			}
 		}
-		return nil
+		for _, f := range plan.Fill {
+			if _, err := tx.Exec(`UPDATE record_fields SET xsd_type = ? WHERE path = ? AND role = 'field' AND xsd_type = ''`, f.Type, f.Path); err != nil {
+				return err
+			}
+		}
+		return insertFields(tx, plan.Add)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: record fields: %w", err)
+		return store.FieldsReport{}, fmt.Errorf("sqlite: record fields: %w", err)
 	}
-	return gone, nil
+	return report, nil
+}
+
+// insertFields records fields, skipping a path already recorded.
+func insertFields(tx *sql.Tx, fields []store.Field) error {
+	for _, f := range fields {
+		if _, err := tx.Exec(`INSERT INTO record_fields (path, role, xsd_type) VALUES (?, 'field', ?) ON CONFLICT (path) WHERE role = 'field' DO NOTHING`, f.Path, f.Type); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // querier is what storedFields needs of a *sql.DB or *sql.Tx.
@@ -66,34 +86,34 @@ type querier interface {
 	Query(query string, args ...any) (*sql.Rows, error)
 }
 
-// storedFields reads record_fields, sorted.
-func storedFields(q querier) ([]string, error) {
-	rows, err := q.Query(`SELECT path FROM record_fields ORDER BY path`)
+// storedFields reads the field rows of record_fields, sorted by path.
+func storedFields(q querier) ([]store.Field, error) {
+	rows, err := q.Query(`SELECT path, xsd_type FROM record_fields WHERE role = 'field' ORDER BY path`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var paths []string
+	var fields []store.Field
 	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
+		var f store.Field
+		if err := rows.Scan(&f.Path, &f.Type); err != nil {
 			return nil, err
 		}
-		paths = append(paths, p)
+		fields = append(fields, f)
 	}
-	return paths, rows.Err()
+	return fields, rows.Err()
 }
 
-// StoredFields returns the paths record_fields holds, sorted.
-func (s *Store) StoredFields(ctx context.Context) ([]string, error) {
+// StoredFields returns the fields record_fields holds, sorted by path.
+func (s *Store) StoredFields(ctx context.Context) ([]store.Field, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	paths, err := storedFields(s.r)
+	fields, err := storedFields(s.r)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: stored fields: %w", err)
 	}
-	return paths, nil
+	return fields, nil
 }
 
 // checkNotInArray fails with store.ErrPathInArray when some record holds an array where a segment of
@@ -179,24 +199,26 @@ func (s *Store) RenameField(ctx context.Context, from, to string) (int64, error)
 	return rewritten, nil
 }
 
-// renameRecorded replaces from, and every path under it, by the same path under to in record_fields.
+// renameRecorded replaces from, and every path under it, by the same path under to in record_fields,
+// keeping their recorded types.
 func renameRecorded(tx *sql.Tx, from, to string) error {
 	recorded, err := storedFields(tx)
 	if err != nil {
 		return err
 	}
-	for _, p := range recorded {
+	paths := store.Paths(recorded)
+	for _, p := range paths {
 		if !store.Under(p, from) {
 			continue
 		}
-		if _, err := tx.Exec(`DELETE FROM record_fields WHERE path = ?`, p); err != nil {
-			return err
-		}
 		np := to + strings.TrimPrefix(p, from)
-		if slices.Contains(recorded, np) {
+		if slices.Contains(paths, np) {
+			if _, err := tx.Exec(`DELETE FROM record_fields WHERE path = ? AND role = 'field'`, p); err != nil {
+				return err
+			}
 			continue
 		}
-		if _, err := tx.Exec(`INSERT INTO record_fields (path) VALUES (?) ON CONFLICT (path) DO NOTHING`, np); err != nil {
+		if _, err := tx.Exec(`UPDATE record_fields SET path = ? WHERE path = ? AND role = 'field'`, np, p); err != nil {
 			return err
 		}
 	}

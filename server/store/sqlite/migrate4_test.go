@@ -59,7 +59,7 @@ break', '', '', '', '', '[]')`)
 	assert.Equal(t, "c1", list[0].Key)
 	fields, err := s.StoredFields(t.Context())
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}, fields)
+	assert.ElementsMatch(t, []string{"Id", "AccountId", "FirstName", "LastName", "PhoneMobile", "PhoneWork", "EmailAddress", "RoleIds"}, store.Paths(fields))
 }
 
 // TestMigrationIndexValue writes records in version 4's layout, then opens the store, which renames
@@ -97,4 +97,39 @@ func TestMigrationIndexValue(t *testing.T) {
 	}
 	require.NoError(t, rows.Err())
 	assert.Equal(t, []string{"contacts_by_index"}, indexes)
+}
+
+// TestMigrationFieldTypes: migration 0006 keeps version 5's recorded fields, their types not known
+// yet, on a store holding records, and empties them on an empty store (which version 4 seeded with
+// the eight fields of its day), so a fresh store follows its contract.
+func TestMigrationFieldTypes(t *testing.T) {
+	for _, withRecords := range []bool{false, true} {
+		path := tempPath(t)
+		db := rawDB(t, path)
+		_, err := migrate.Up(t.Context(), db, migrationsUpTo(t, sqlite.Migrations(), 5), migrate.QuestionMark)
+		require.NoError(t, err)
+		if withRecords {
+			_, err = db.ExecContext(t.Context(), `INSERT INTO contacts (id, index_value, doc) VALUES ('c1', 'acc-1', '{"Id":"c1"}')`)
+			require.NoError(t, err)
+		}
+		require.NoError(t, db.Close())
+
+		s := open(t, path)
+		fields, err := s.StoredFields(t.Context())
+		require.NoError(t, err)
+		if !withRecords {
+			assert.Empty(t, fields, "an empty store records nothing")
+			continue
+		}
+		assert.Len(t, fields, 8)
+		for _, f := range fields {
+			assert.Empty(t, f.Type, "%s: not known yet", f.Path)
+		}
+		report, err := s.SyncFields(t.Context(), []store.Field{{Path: "Id", Type: "xsd:string"}})
+		require.NoError(t, err)
+		assert.Len(t, report.Carried, 7)
+		fields, err = s.StoredFields(t.Context())
+		require.NoError(t, err)
+		assert.Contains(t, fields, store.Field{Path: "Id", Type: "xsd:string"}, "filled in by the first sync")
+	}
 }

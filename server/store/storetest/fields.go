@@ -17,15 +17,18 @@ type FieldStore interface {
 }
 
 // RunFields runs the conformance suite of store.Fields against the backend that open creates, as
-// subtests of t, with the same contract for open as Run. A new store's record_fields holds what its
-// migrations put there; each test starts by recording its own paths over them.
+// subtests of t, with the same contract for open as Run. A new store records no field; each test
+// records its own.
 func RunFields(t *testing.T, open func(t *testing.T) FieldStore) {
 	t.Helper()
 	for _, tc := range []struct {
 		name string
 		test func(t *testing.T, s FieldStore)
 	}{
+		{"EmptyStoreRecordsNothing", testEmptyStoreRecordsNothing},
 		{"SyncFields", testSyncFields},
+		{"TypesRecorded", testTypesRecorded},
+		{"TypeChangeRefused", testTypeChangeRefused},
 		{"CountRenameDrop", testCountRenameDrop},
 		{"Nested", testFieldsNested},
 		{"InArray", testFieldsInArray},
@@ -40,44 +43,102 @@ func RunFields(t *testing.T, open func(t *testing.T) FieldStore) {
 	}
 }
 
-// reset makes record_fields hold exactly paths, by dropping whatever else it holds.
-func reset(t *testing.T, s FieldStore, paths ...string) {
+// stringFields records paths as fields of type xsd:string.
+func stringFields(paths ...string) []store.Field {
+	out := make([]store.Field, len(paths))
+	for i, p := range paths {
+		out[i] = store.Field{Path: p, Type: "xsd:string"}
+	}
+	return out
+}
+
+// storedPaths returns the recorded paths.
+func storedPaths(t *testing.T, s FieldStore) []string {
 	t.Helper()
 	stored, err := s.StoredFields(t.Context())
 	require.NoError(t, err)
-	for _, p := range store.Gone(stored, paths) {
-		_, err := s.DropField(t.Context(), p)
-		require.NoError(t, err)
-	}
-	gone, err := s.SyncFields(t.Context(), paths)
+	return store.Paths(stored)
+}
+
+// reset makes record_fields hold exactly paths (as xsd:string fields), on a new store.
+func reset(t *testing.T, s FieldStore, paths ...string) {
+	t.Helper()
+	require.Empty(t, storedPaths(t, s), "reset needs a new store")
+	report, err := s.SyncFields(t.Context(), stringFields(paths...))
 	require.NoError(t, err)
-	require.Empty(t, gone)
+	require.Empty(t, report.Carried)
+	require.Empty(t, report.Changed)
+	require.ElementsMatch(t, paths, storedPaths(t, s))
+}
+
+// testEmptyStoreRecordsNothing: a new store records no field, and an empty store reports nothing: a
+// contract that changed a recorded field's type records it anew (issue 34: a fresh store follows its
+// contract), and the fields it lacks stay recorded (another version may be about to write them).
+func testEmptyStoreRecordsNothing(t *testing.T, s FieldStore) {
+	ctx := t.Context()
+	assert.Empty(t, storedPaths(t, s), "a new store records nothing")
+	report, err := s.SyncFields(ctx, []store.Field{{Path: "A", Type: "xsd:string"}, {Path: "B", Type: "xsd:int"}})
+	require.NoError(t, err)
+	assert.Equal(t, store.FieldsReport{}, report)
+	report, err = s.SyncFields(ctx, []store.Field{{Path: "A", Type: "xsd:int"}, {Path: "C", Type: "xsd:string"}})
+	require.NoError(t, err)
+	assert.Equal(t, store.FieldsReport{}, report, "nothing holds the recorded fields: no type change, nothing carried")
+	stored, err := s.StoredFields(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []store.Field{{Path: "A", Type: "xsd:int"}, {Path: "B", Type: "xsd:int"}, {Path: "C", Type: "xsd:string"}}, stored)
 }
 
 func testSyncFields(t *testing.T, s FieldStore) {
 	ctx := t.Context()
 	reset(t, s, "A", "B")
+	require.NoError(t, s.Put(ctx, store.Record{Key: "k", Index: "i", Doc: []byte(`{"A":"a"}`)}))
+
+	report, err := s.SyncFields(ctx, stringFields("A", "B", "C", "N.X")) // fields added: recorded
+	require.NoError(t, err)
+	assert.Equal(t, store.FieldsReport{}, report)
+	assert.Equal(t, []string{"A", "B", "C", "N.X"}, storedPaths(t, s))
+
+	report, err = s.SyncFields(ctx, stringFields("A", "C", "D")) // fields the contract lacks: carried, named
+	require.NoError(t, err)
+	assert.Equal(t, stringFields("B", "N.X"), report.Carried)
+	assert.Empty(t, report.Changed)
+	assert.Equal(t, []string{"A", "B", "C", "D", "N.X"}, storedPaths(t, s), "the new field is recorded, the carried ones stay")
+
+	report, err = s.SyncFields(ctx, stringFields("A", "B", "C", "D", "N.X")) // again: nothing to do
+	require.NoError(t, err)
+	assert.Equal(t, store.FieldsReport{}, report)
+}
+
+// testTypesRecorded: the recorded fields keep their types; a type not known yet ("", as migration
+// 0006 leaves version 5's rows) is filled in by the first contract that has the field; two complex
+// types are not a change (their sub-paths are compared).
+func testTypesRecorded(t *testing.T, s FieldStore) {
+	ctx := t.Context()
+	report, err := s.SyncFields(ctx, []store.Field{{Path: "A", Type: "xsd:int"}, {Path: "R", Type: "array:xsd:string"}, {Path: "U", Type: ""}, {Path: "W", Type: "complex:Address"}})
+	require.NoError(t, err)
+	assert.Equal(t, store.FieldsReport{}, report)
+	require.NoError(t, s.Put(ctx, store.Record{Key: "k", Index: "i", Doc: []byte(`{"A":1}`)}))
+	report, err = s.SyncFields(ctx, []store.Field{{Path: "A", Type: "xsd:int"}, {Path: "R", Type: "array:xsd:string"}, {Path: "U", Type: "xsd:dateTime"}, {Path: "W", Type: "complex:Home"}})
+	require.NoError(t, err)
+	assert.Equal(t, store.FieldsReport{}, report)
 	stored, err := s.StoredFields(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"A", "B"}, stored)
+	assert.Equal(t, []store.Field{{Path: "A", Type: "xsd:int"}, {Path: "R", Type: "array:xsd:string"}, {Path: "U", Type: "xsd:dateTime"}, {Path: "W", Type: "complex:Address"}}, stored)
+}
 
-	gone, err := s.SyncFields(ctx, []string{"A", "B", "C", "N.X"}) // fields added: recorded
+// testTypeChangeRefused: a contract that changed a recorded field's type under the same name is
+// reported, and nothing is recorded (not even its new fields).
+func testTypeChangeRefused(t *testing.T, s FieldStore) {
+	ctx := t.Context()
+	reset(t, s, "A", "B")
+	require.NoError(t, s.Put(ctx, store.Record{Key: "k", Index: "i", Doc: []byte(`{"A":"a","B":"b"}`)}))
+	report, err := s.SyncFields(ctx, []store.Field{{Path: "A", Type: "xsd:double"}, {Path: "B", Type: "xsd:string"}, {Path: "C", Type: "xsd:string"}})
 	require.NoError(t, err)
-	assert.Empty(t, gone)
-	stored, err = s.StoredFields(ctx)
+	assert.Equal(t, []store.TypeChange{{Path: "A", Stored: "xsd:string", Contract: "xsd:double"}}, report.Changed)
+	assert.Equal(t, []string{"A", "B"}, storedPaths(t, s), "a refused sync recorded something")
+	stored, err := s.StoredFields(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"A", "B", "C", "N.X"}, stored)
-
-	gone, err = s.SyncFields(ctx, []string{"A", "C", "D"}) // fields gone: named, nothing recorded
-	require.NoError(t, err)
-	assert.Equal(t, []string{"B", "N.X"}, gone)
-	stored, err = s.StoredFields(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"A", "B", "C", "N.X"}, stored, "a refused sync recorded something")
-
-	gone, err = s.SyncFields(ctx, []string{"A", "B", "C", "N.X"}) // again: nothing to do
-	require.NoError(t, err)
-	assert.Empty(t, gone)
+	assert.Equal(t, stringFields("A", "B"), stored)
 }
 
 func testCountRenameDrop(t *testing.T, s FieldStore) {
@@ -123,7 +184,7 @@ func testCountRenameDrop(t *testing.T, s FieldStore) {
 	}
 	stored, err := s.StoredFields(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"Id", "New", "Other"}, stored)
+	assert.Equal(t, stringFields("Id", "New", "Other"), stored, "the renamed field keeps its type")
 
 	// A rename onto a field some record already holds is refused, changing nothing.
 	require.NoError(t, s.Put(ctx, store.Record{Key: "r6", Index: "i", Doc: []byte(`{"Id":"r6","New":"n","Other":"o"}`)}))
@@ -138,9 +199,7 @@ func testCountRenameDrop(t *testing.T, s FieldStore) {
 	got, err := s.Get(ctx, "r1")
 	require.NoError(t, err)
 	sameJSON(t, []byte(`{"Id":"r1","New":"v1"}`), got.Doc)
-	stored, err = s.StoredFields(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"Id", "New"}, stored)
+	assert.Equal(t, []string{"Id", "New"}, storedPaths(t, s))
 }
 
 func testFieldsNested(t *testing.T, s FieldStore) {
@@ -169,9 +228,7 @@ func testFieldsNested(t *testing.T, s FieldStore) {
 	n, err = s.RenameField(ctx, "Address", "Home") // the paths under it follow
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), n)
-	stored, err := s.StoredFields(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"Home", "Home.Street", "Home.Zip", "Id"}, stored)
+	assert.Equal(t, []string{"Home", "Home.Street", "Home.Zip", "Id"}, storedPaths(t, s))
 
 	n, err = s.DropField(ctx, "Home.Zip")
 	require.NoError(t, err)
@@ -182,9 +239,7 @@ func testFieldsNested(t *testing.T, s FieldStore) {
 
 	_, err = s.DropField(ctx, "Home") // the paths under it go too
 	require.NoError(t, err)
-	stored, err = s.StoredFields(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"Id"}, stored)
+	assert.Equal(t, []string{"Id"}, storedPaths(t, s))
 }
 
 func testFieldsInArray(t *testing.T, s FieldStore) {

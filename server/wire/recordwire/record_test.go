@@ -3,6 +3,8 @@ package recordwire_test
 import (
 	"encoding/json"
 	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -10,14 +12,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
 // The generated record codecs are tested on every XSD type in tools/gowsdlgen/internal/zoo
 // (record_test.go: the property test, golden documents, FuzzRecordDecoders); these tests cover the
-// runtime's scanner and writers on their own, and time the contract's record on the store's read path.
+// runtime's scanner and writers on their own, and time Contact as contract 1.0 has it
+// (server/internal/frozencontract, which a contract edit leaves alone) on the store's read path.
 
 func TestAppendRecordString(t *testing.T) {
 	for _, s := range []string{"", "plain", `"quoted" \ back`, "\x00\x01\b\f\n\r\t\x1f\x7f", "<&>'", "café 😀 \u2028", "\xff bad \xc3"} {
@@ -107,6 +110,65 @@ func TestRecordReaderValues(t *testing.T) {
 	assert.Nil(t, data)
 }
 
+// TestRecordReaderUnsigned: the unsigned types (and char, 16 bits) read as JSON numbers of any spelling,
+// uint64 exact to its maximum (asmx-typezoo/shapes soap11-GetSmalls-max's values), negatives and
+// values out of range refused.
+func TestRecordReaderUnsigned(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		bits int
+		want uint64
+		ok   bool
+	}{
+		{"255", 8, 255, true}, {"256", 8, 0, false}, {"65535", 16, 65535, true}, {"4294967295", 32, math.MaxUint32, true},
+		{"18446744073709551615", 64, math.MaxUint64, true}, {"18446744073709551616", 64, 0, false},
+		{"1.8446744073709551615e19", 64, math.MaxUint64, true}, {"1e19", 64, 10000000000000000000, true}, {"1e20", 64, 0, false},
+		{"-1", 32, 0, false}, {"-0", 32, 0, true}, {"2.5", 8, 0, false}, {"1e2", 8, 100, true}, {"null", 64, 0, true},
+		{`"1"`, 8, 0, false}, {"01", 8, 0, false},
+	} {
+		r := recordwire.NewReader([]byte(c.doc), recordwire.Strict)
+		got, err := r.Unsigned("unsignedLong", c.bits)
+		if err == nil {
+			err = r.End()
+		}
+		if c.ok {
+			assert.NoError(t, err, c.doc)
+			assert.Equal(t, c.want, got, c.doc)
+		} else {
+			assert.Error(t, err, c.doc)
+		}
+	}
+	assert.Equal(t, "18446744073709551615", string(recordwire.AppendUint(nil, math.MaxUint64)))
+}
+
+// FuzzRecordUnsigned: Unsigned accepts a JSON number exactly when its value is an integer from 0 to
+// 2^64−1 (exponents beyond ±1000 aside, which it refuses), and reads that value exactly.
+func FuzzRecordUnsigned(f *testing.F) {
+	for _, s := range []string{"18446744073709551615", "18446744073709551616", "1.8446744073709551615e19", "-0", "1e2", "2.5", "0.000e10", "-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var probe json.Number
+		if json.Unmarshal([]byte(s), &probe) != nil || strings.TrimSpace(s) != s || s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+			return
+		}
+		if i := strings.IndexAny(s, "eE"); i >= 0 {
+			if e, err := strconv.Atoi(s[i+1:]); err != nil || e > 1000 || e < -1000 {
+				return
+			}
+		}
+		r := recordwire.NewReader([]byte(s), recordwire.Strict)
+		got, err := r.Unsigned("unsignedLong", 64)
+		want, ok := new(big.Rat).SetString(s)
+		require.True(t, ok, s)
+		fits := want.IsInt() && want.Sign() >= 0 && want.Num().IsUint64()
+		require.Equal(t, fits, err == nil, "%s: %v", s, err)
+		if fits {
+			require.Equal(t, want.Num().Uint64(), got, s)
+		}
+	})
+}
+
 // FuzzRecordReader holds the scanner to JSON's grammar: it accepts a document (skipping it as an
 // unknown value) exactly when encoding/json finds it valid, unless it nests deeper than the limit, and
 // reads a string as encoding/json reads it.
@@ -139,10 +201,10 @@ func FuzzRecordReader(f *testing.F) {
 }
 
 // benchContact is a contact as the store's read path decodes it.
-func benchContact() *gen.Contact {
+func benchContact() *frozen.Contact {
 	r1, r2 := "role-admin", "role-sales"
-	return &gen.Contact{Id: "c-00000042", AccountId: "acct-7", FirstName: "Ada", LastName: "Lovelace", PhoneMobile: "+44 20 7946 0000",
-		PhoneWork: "+44 20 7946 0001", EmailAddress: "ada@example.com", RoleIds: &gen.ArrayOfString{Astring: []*string{&r1, &r2}}}
+	return &frozen.Contact{Id: "c-00000042", AccountId: "acct-7", FirstName: "Ada", LastName: "Lovelace", PhoneMobile: "+44 20 7946 0000",
+		PhoneWork: "+44 20 7946 0001", EmailAddress: "ada@example.com", RoleIds: &frozen.ArrayOfString{Astring: []*string{&r1, &r2}}}
 }
 
 // BenchmarkContactRecordDecode is the store's read path: one document decoded per ReadContact, its
@@ -157,7 +219,7 @@ func BenchmarkContactRecordDecode(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(doc)))
 			for b.Loop() {
-				c := new(gen.Contact)
+				c := new(frozen.Contact)
 				if err := c.UnmarshalRecord(doc, mode.mode); err != nil {
 					b.Fatal(err)
 				}
@@ -171,7 +233,7 @@ func BenchmarkContactRecordDecode(b *testing.B) {
 	b.Run("jsonb", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			c := new(gen.Contact)
+			c := new(frozen.Contact)
 			if err := c.UnmarshalRecord(jsonb, recordwire.Lenient|recordwire.Alias); err != nil {
 				b.Fatal(err)
 			}
@@ -210,7 +272,7 @@ func BenchmarkContactJSONDecode(b *testing.B) {
 // escapes is decoded into its own; without it, no string shares the document.
 func TestRecordAlias(t *testing.T) {
 	doc := []byte(`{"Id":"abc","FirstName":"x\ny","RoleIds":["r1",null,"r2"]}`)
-	c := new(gen.Contact)
+	c := new(frozen.Contact)
 	require.NoError(t, c.UnmarshalRecord(doc, recordwire.Lenient|recordwire.Alias))
 	assert.Equal(t, "x\ny", c.FirstName)
 	copy(doc[7:10], "XYZ")
@@ -218,7 +280,7 @@ func TestRecordAlias(t *testing.T) {
 	assert.Equal(t, []string{"r1", "<nil>", "r2"}, rolesOf(c))
 
 	doc = []byte(`{"Id":"abc"}`)
-	c = new(gen.Contact)
+	c = new(frozen.Contact)
 	require.NoError(t, c.UnmarshalRecord(doc, recordwire.Lenient))
 	copy(doc[7:10], "XYZ")
 	assert.Equal(t, "abc", c.Id, "a copy")
@@ -226,7 +288,7 @@ func TestRecordAlias(t *testing.T) {
 	assert.EqualError(t, err, `record: unknown field "Nickname"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`)
 }
 
-func rolesOf(c *gen.Contact) []string {
+func rolesOf(c *frozen.Contact) []string {
 	var out []string
 	for _, r := range c.RoleIds.Astring {
 		if r == nil {

@@ -83,11 +83,16 @@ type Reader struct {
 	scope   []nsBinding // namespace declarations in scope, innermost last
 	open    []openTag   // elements open, innermost last
 	pending bool        // the innermost open element was self-closing: its end is next
+	typAt   int         // the number of the last element with a prefixed type attribute (TypeAttr)
 	store   [8]nsBinding
 	opens   [8]openTag
 
-	// Full mode.
-	d *xml.Decoder
+	// Full mode: the decoder, the document (for RawContent), and the namespace declarations in scope,
+	// innermost last, with len(fns) before each open element's own (InScope, LookupPrefix).
+	d     *xml.Decoder
+	src   []byte
+	fns   []NS
+	fmark []int
 }
 
 type nsBinding struct{ prefix, uri []byte }
@@ -171,7 +176,7 @@ func GetReader(body []byte, ns string, limits Limits, fast bool) *Reader {
 
 // PutReader returns r to the pool.
 func PutReader(r *Reader) {
-	r.b, r.d, r.misplaced = nil, nil, r.misplaced[:0]
+	r.b, r.d, r.src, r.misplaced = nil, nil, nil, r.misplaced[:0]
 	readerPool.Put(r)
 }
 
@@ -183,7 +188,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 	// arrays (about 800 bytes) on every request for nothing: only their used prefixes are ever read.
 	r.ns, r.limits, r.fast = ns, limits, fast
 	r.depth, r.elements, r.attrs, r.decls, r.misplaced = 0, 0, 0, 0, r.misplaced[:0]
-	r.b, r.i, r.pending, r.d = nil, 0, false, nil
+	r.b, r.i, r.pending, r.d, r.typAt = nil, 0, false, nil, 0 // src, fns, fmark: full mode's, set below
 	if fast {
 		r.b = body
 		r.scope = r.store[:0]
@@ -196,7 +201,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 		// Only UTF-8 is accepted; encoding/xml calls this for any other declared encoding.
 		return nil, errUnsupportedCharset{charset}
 	}
-	r.d = d
+	r.d, r.src, r.fns, r.fmark = d, body, r.fns[:0], r.fmark[:0]
 }
 
 // Fast reports whether the Reader is in fast mode.
@@ -263,6 +268,7 @@ func (r *Reader) Root() (Start, error) {
 			if err := r.countStart(); err != nil {
 				return Start{}, err
 			}
+			r.pushScope(t)
 			return r.fullStart(t), nil
 		case xml.Directive:
 			return Start{}, fault.Errorf(fault.MalformedRequest, "DOCTYPE and other XML declarations are not allowed.")
@@ -347,13 +353,15 @@ func (r *Reader) token() (xml.Token, error) {
 	if err != nil {
 		return nil, r.syntaxError(err)
 	}
-	switch tok.(type) {
+	switch t := tok.(type) {
 	case xml.StartElement:
 		if err := r.countStart(); err != nil {
 			return nil, err
 		}
+		r.pushScope(t)
 	case xml.EndElement:
 		r.depth--
+		r.fns, r.fmark = r.fns[:r.fmark[len(r.fmark)-1]], r.fmark[:len(r.fmark)-1]
 	case xml.Directive:
 		return nil, fault.Errorf(fault.MalformedRequest, "DOCTYPE and other XML declarations are not allowed.")
 	}
@@ -578,8 +586,7 @@ func (r *Reader) fastStart() (Start, error) {
 	t.mark = len(r.scope)
 	var seen [8][]byte // raw attribute names, to refuse duplicates
 	count := 0
-	var nilValue []byte
-	var nilPrefix []byte
+	var nilValue, nilPrefix []byte
 	selfClosing := false
 	for {
 		separated := r.i < len(r.b) && (r.b[r.i] == ' ' || r.b[r.i] == '\t' || r.b[r.i] == '\n' || r.b[r.i] == '\r')
@@ -659,6 +666,8 @@ func (r *Reader) fastStart() (Start, error) {
 				return Start{}, ErrFallback
 			}
 			nilPrefix, nilValue = prefix, value
+		case prefix != nil && string(local) == "type":
+			r.typAt = r.elements + 1 // this element's number once counted below
 		}
 		// Any other attribute is ignored, as the decoders ignore it in full mode too.
 	}

@@ -69,7 +69,7 @@ func TypeRef(t *model.Type) string {
 	if t.Node == nil {
 		return "wire.Type" + names.GowsdlType(t.Name)
 	}
-	return "type" + names.GowsdlType(t.Name)
+	return "type" + t.GoName
 }
 
 // TextExpr is an expression appending a simple value's text to b.

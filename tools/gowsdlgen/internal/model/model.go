@@ -1,9 +1,11 @@
 // Package model reads the contract model from a parsed WSDL document (Read): the types, operations
 // and bindings the wire code is generated from, refusing anything outside what the generator carries
 // with the construct and its line; and derives from it what gowsdl's output must be corrected in
-// (FieldsToFix, RequiredFields, TypedFields) and the Go field of each element (GoFieldOf).
+// (RequiredFields, TypedFields). The model's types, their Go names and the Go field of each element
+// (GoFieldOf) are package contract's, which this package re-exports under the same names
+// (contract.go), so the generator's other packages import model alone.
 //
-// It imports the standard library, wsdl and names.
+// It imports the standard library, wsdl, names and contract.
 package model
 
 import (
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/contract"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
@@ -28,111 +31,11 @@ import (
 // <wsdl:part name="ids" type="s2:StringArray" />, and the same part for int[] and DateTime[]).
 func AbstractTypesNamespace(tns string) string { return tns + "AbstractTypes" }
 
-// Kind is a type's wire kind; the names match the runtime's wire.Kind constants.
-type Kind string
-
-const (
-	KindString   Kind = "KindString"
-	KindInt      Kind = "KindInt"
-	KindLong     Kind = "KindLong"
-	KindShort    Kind = "KindShort"
-	KindBoolean  Kind = "KindBoolean"
-	KindDouble   Kind = "KindDouble"
-	KindFloat    Kind = "KindFloat"
-	KindDecimal  Kind = "KindDecimal"
-	KindDateTime Kind = "KindDateTime"
-	KindBase64   Kind = "KindBase64"
-	KindGUID     Kind = "KindGUID"
-	KindEnum     Kind = "KindEnum"
-	KindComplex  Kind = "KindComplex"
-	KindArray    Kind = "KindArray"
-)
-
 // builtinKinds maps the XML Schema types of the subset to their kinds.
 var builtinKinds = map[string]Kind{
 	"string": KindString, "int": KindInt, "long": KindLong, "short": KindShort, "boolean": KindBoolean,
 	"double": KindDouble, "float": KindFloat, "dateTime": KindDateTime, "base64Binary": KindBase64,
 	"decimal": KindDecimal,
-}
-
-// Type is a type of the contract.
-type Type struct {
-	Name   string // XSD local name
-	Kind   Kind
-	Fields []*Field // complex types and arrays (one unbounded field)
-	Enum   []string
-	Node   *wsdl.Node
-}
-
-// Simple reports whether t is a simple type (neither complex nor an array).
-func (t *Type) Simple() bool { return t.Kind != KindComplex && t.Kind != KindArray }
-
-// Field is an element of a sequence.
-type Field struct {
-	Name      string
-	Type      *Type
-	MinOccurs int
-	MaxOccurs int // -1 for unbounded
-	Nillable  bool
-}
-
-// Operation is an operation with everything the codec needs.
-type Operation struct {
-	// Name is the operation's identity: its message name, the portType operation's wsdl:input/@name
-	// when it has one (ASMX's MessageName: AddDoubles), else its name. It names the Go method, the
-	// table entry, the HTTP path and the metrics label.
-	Name string
-	// PortTypeName is the portType operation's name (Add for AddDoubles), kept for the WSDL and the
-	// help page; it equals Name unless the operation is one of several overloads.
-	PortTypeName      string
-	Doc               string
-	Request, Response *Type // the wrapper elements' anonymous complex types
-	RequestElement    string
-	ResponseElement   string
-	// RequestNamespace and ResponseNamespace are the wrappers' namespace when it is not the target
-	// namespace (ASMX's RequestNamespace: {urn:items}GetItem), whose schema qualifies their elements;
-	// "" for the target namespace.
-	RequestNamespace, ResponseNamespace string
-	// SOAPAction is the soap:operation/@soapAction of each SOAP binding kind ("SOAP11", "SOAP12") that
-	// offers the operation, as the WSDL writes it.
-	SOAPAction map[string]string
-	Bindings   []string // "SOAP11", "SOAP12", "HTTPGet", "HTTPPost"
-	HTTPRoot   string
-	// HTTPParams are the parameters as HTTP GET and POST carry them, in order; nil when neither
-	// binding offers the operation.
-	HTTPParams []*HTTPParam
-	// OneWay: the SOAP portType operation has no wsdl:output (ASMX's
-	// [SoapDocumentMethod(OneWay = true)], shapes README §10). The service acknowledges the request
-	// before the method runs and sends nothing back; GET and POST offer it as a void method. It has
-	// no response wrapper: Response is nil and ResponseElement "".
-	OneWay bool
-}
-
-// HTTPParam is a parameter of an operation offered on HTTP GET or POST: a simple type, carried as one
-// value (?n=5), or an array of a simple type, carried as one value per item (?ids=a&ids=b) and
-// described by an AbstractTypes part (AbstractTypesNamespace).
-type HTTPParam struct {
-	// Name is the parameter's name on HTTP GET and POST: its message part's name, which may differ
-	// from the SOAP element's (ASMX writes the C# name there: part id for the element x-id).
-	Name  string
-	Field *Field // the request wrapper's element
-	// Item is the item type of an array parameter; nil for a simple one.
-	Item *Type
-}
-
-// Contract is the model of a whole WSDL document.
-type Contract struct {
-	TargetNamespace string
-	PortType        string // the SOAP portType: the generated interface's name
-	Types           []*Type
-	Operations      []*Operation
-	// AbstractArrays are the array types of the AbstractTypes schema (StringArray), by local name.
-	AbstractArrays map[string]bool
-	// Structs are the schema components gowsdl turns into a Go struct each, in document order: every
-	// named complex type and every top-level element with an anonymous complex type, whether an
-	// operation reaches it or not, as gowsdl emits them all. The required and retyped fields are
-	// derived from them (FieldsToFix).
-	Structs []*Type
 }
 
 // modelError is a generation error that names the construct and where it is.
@@ -174,6 +77,11 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 				m.simpleTypes[name] = c
 			case c.Is(wsdl.NamespaceXSD, "import"), c.Is(wsdl.NamespaceXSD, "annotation"):
 			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType") && name == "guid":
+			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType"):
+				return nil, notYet(defs.Data, c, "the Microsoft type %s (guid is the one carried)", name)
+			case target != defs.TNS && (c.Is(wsdl.NamespaceXSD, "element") || c.Is(wsdl.NamespaceXSD, "complexType") || c.Is(wsdl.NamespaceXSD, "simpleType")):
+				return nil, notYet(defs.Data, c, "a schema of another target namespace (%s: ASMX's RequestNamespace, ResponseNamespace or "+
+					"XmlType namespace)", target)
 			case c.Name.Space == wsdl.NamespaceXSD:
 				return nil, modelError(defs.Data, c, "schema component %s is outside the XSD subset an ASMX contract uses", c.Name.Local)
 			}
@@ -204,6 +112,12 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 		}
 	}
 	m.c.Types = m.c.Types[:reached]
+	all := make([]*Type, 0, len(m.done))
+	for _, t := range m.done {
+		all = append(all, t)
+	}
+	m.c.Declared = contract.Declared(m.c.Structs, all, m.defs.Schemas)
+	m.c.NameAll(all)
 	return m.c, nil
 }
 
@@ -282,6 +196,9 @@ type modeler struct {
 	wrappers                            map[string]*Type // anonymous complex types of top-level elements, by element name
 	// foreign are the wrapper elements of schemas of another namespace (foreignSchema).
 	foreign map[xml.Name]*wsdl.Node
+
+	// anyAttribute maps a complex type to its <s:anyAttribute /> (Type.AnyAttribute).
+	anyAttribute map[*wsdl.Node]*wsdl.Node
 }
 
 // typeOf resolves a type QName used at n.
@@ -291,22 +208,29 @@ func (m *modeler) typeOf(n *wsdl.Node, attr string) (*Type, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, modelError(m.data, n, "has no %s attribute (anonymous types are supported only on operation wrappers)", attr)
+		return nil, notYet(m.data, n, "an element with no %s (xsd:anyType, which ASMX writes for .NET's object)", attr)
 	}
 	switch q.Space {
 	case wsdl.NamespaceXSD:
 		kind, ok := builtinKinds[q.Local]
 		if !ok {
-			return nil, modelError(m.data, n, "type xsd:%s is outside the XSD subset an ASMX contract uses", q.Local)
+			// ASMX writes any XML Schema type: unsignedInt and the other .NET integer types, and any
+			// built-in a member's [XmlElement(DataType = …)] names.
+			return nil, notYet(m.data, n, "type xsd:%s", q.Local)
 		}
 		return m.builtin(q.Local, kind), nil
 	case wsdl.NamespaceMSTypes:
 		if q.Local != "guid" {
-			return nil, modelError(m.data, n, "type {%s}%s is outside the XSD subset an ASMX contract uses (guid is the one Microsoft type supported)", q.Space, q.Local)
+			return nil, notYet(m.data, n, "type {%s}%s (guid is the one Microsoft type carried)", q.Space, q.Local)
 		}
 		return m.builtin(q.Local, KindGUID), nil
 	case m.defs.TNS:
 		return m.named(n, q.Local)
+	}
+	for _, s := range m.defs.Schemas {
+		if target, _ := s.Attr("targetNamespace"); target == q.Space {
+			return nil, notYet(m.data, n, "type {%s}%s of another schema namespace", q.Space, q.Local)
+		}
 	}
 	return nil, modelError(m.data, n, "type {%s}%s is not defined in this contract", q.Space, q.Local)
 }
@@ -329,11 +253,15 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.complexTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindComplex, Node: n}
 		m.done[name] = t // before its fields, so recursive types resolve
+		if v, _ := n.Attr("abstract"); v == "true" {
+			return nil, notYet(m.data, n, "an abstract type (an abstract class, whose values are of derived types)")
+		}
 		fields, err := m.sequence(n)
 		if err != nil {
 			return nil, err
 		}
 		t.Fields = fields
+		t.AnyAttribute = m.anyAttribute[n]
 		if strings.HasPrefix(name, "ArrayOf") && len(fields) == 1 && fields[0].MaxOccurs == -1 {
 			t.Kind = KindArray
 		}
@@ -343,6 +271,9 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.simpleTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindEnum, Node: n}
 		restrictions := n.Elements(wsdl.NamespaceXSD, "restriction")
+		if lists := n.Elements(wsdl.NamespaceXSD, "list"); len(lists) == 1 {
+			return nil, notYet(m.data, lists[0], "a list type (ASMX's [Flags] enumeration)")
+		}
 		if len(restrictions) != 1 || len(n.Children) != 1 {
 			return nil, modelError(m.data, n, "only enumerations (a restriction of xsd:string) are supported simple types")
 		}
@@ -378,8 +309,13 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 				return nil, modelError(m.data, c, "occurrence on a sequence is outside the XSD subset")
 			}
 			for _, el := range c.Children {
-				if !el.Is(wsdl.NamespaceXSD, "element") {
-					return nil, modelError(m.data, el, "only xs:element is supported inside a sequence")
+				switch {
+				case el.Is(wsdl.NamespaceXSD, "any"):
+					return nil, notYet(m.data, el, "any (an [XmlAnyElement] member, XmlElement, XmlNode or DataSet)")
+				case el.Is(wsdl.NamespaceXSD, "choice"):
+					return nil, notYet(m.data, el, "choice (an [XmlChoiceIdentifier] or [XmlElement] choice member)")
+				case !el.Is(wsdl.NamespaceXSD, "element"):
+					return nil, modelError(m.data, el, "%s inside a sequence is outside the XSD subset an ASMX contract uses (elements only)", el.Name.Local)
 				}
 				f, err := m.field(el)
 				if err != nil {
@@ -387,9 +323,21 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 				}
 				fields = append(fields, f)
 			}
+		case c.Is(wsdl.NamespaceXSD, "anyAttribute") && len(c.Children) == 0 && len(c.Attrs) == 0:
+			m.markAnyAttribute(ct, c)
 		case c.Is(wsdl.NamespaceXSD, "complexContent") && m.soapencArray(c):
 			return nil, modelError(m.data, c, "a soapenc:Array type is allowed only in the %s schema, for HTTP GET/POST array parameters; "+
 				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.TNS))
+		case c.Is(wsdl.NamespaceXSD, "complexContent"):
+			return nil, notYet(m.data, c, "complexContent (a class derived from another, or an abstract base)")
+		case c.Is(wsdl.NamespaceXSD, "simpleContent"):
+			return nil, notYet(m.data, c, "simpleContent (a class with an [XmlText] member)")
+		case c.Is(wsdl.NamespaceXSD, "attribute"):
+			return nil, notYet(m.data, c, "attribute (an [XmlAttribute] member)")
+		case c.Is(wsdl.NamespaceXSD, "anyAttribute"):
+			return nil, notYet(m.data, c, "anyAttribute (ASMX writes it on every SOAP header type, and for [XmlAnyAttribute])")
+		case c.Is(wsdl.NamespaceXSD, "choice"):
+			return nil, notYet(m.data, c, "choice (an [XmlChoiceIdentifier] or [XmlElement] choice member)")
 		default:
 			return nil, modelError(m.data, c, "%s is outside the XSD subset an ASMX contract uses (sequences of elements only)", c.Name.Local)
 		}
@@ -411,19 +359,21 @@ func (m *modeler) field(el *wsdl.Node) (*Field, error) {
 	name, ok := el.Attr("name")
 	if !ok {
 		if _, ref := el.Attr("ref"); ref {
-			return nil, modelError(m.data, el, "element references (ref=) are outside the XSD subset")
+			return nil, notYet(m.data, el, "an element reference (ref=, which ASMX writes for a DataSet's s:schema)")
 		}
 		return nil, modelError(m.data, el, "has neither name nor ref")
 	}
 	for _, a := range el.Attrs {
 		switch a.Name.Local {
 		case "name", "type", "minOccurs", "maxOccurs", "nillable":
+		case "default", "form":
+			return nil, notYet(m.data, el, "attribute %s (ASMX writes it for [DefaultValue] and [XmlElement(Form = …)])", a.Name.Local)
 		default:
 			return nil, modelError(m.data, el, "attribute %s is outside the XSD subset", a.Name.Local)
 		}
 	}
 	if len(el.Children) > 0 {
-		return nil, modelError(m.data, el, "anonymous types are supported only on operation wrappers")
+		return nil, notYet(m.data, el, "an anonymous type below the operation wrappers (ASMX's shape of XmlElement, XmlNode and DataSet values)")
 	}
 	f := &Field{Name: name, MinOccurs: 1, MaxOccurs: 1}
 	if v, ok := el.Attr("minOccurs"); ok {
@@ -459,18 +409,21 @@ func (m *modeler) wrapper(part *wsdl.Node) (string, *Type, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if ok && q.Space != m.defs.TNS {
-		return m.foreignWrapper(part, q)
-	}
-	if !ok {
+	switch {
+	case !ok:
+		if _, typed := part.Attr("type"); typed {
+			return "", nil, notYet(m.data, part, "a message part with a type (rpc style, [SoapRpcMethod])")
+		}
 		return "", nil, modelError(m.data, part, "a SOAP message part must name a wrapper element of the target namespace (document/literal wrapped)")
+	case q.Space != m.defs.TNS:
+		return m.foreignWrapper(part, q)
 	}
 	el := m.elements[q.Local]
 	if el == nil {
 		return "", nil, modelError(m.data, part, "element %s is not defined", q.Local)
 	}
 	if len(el.Elements(wsdl.NamespaceXSD, "complexType")) != 1 {
-		return "", nil, modelError(m.data, el, "an operation wrapper element must have an anonymous complex type")
+		return "", nil, notYet(m.data, el, "a message part whose element has a named type (document/literal bare, SoapParameterStyle.Bare)")
 	}
 	t, err := m.anonymous(el, q.Local)
 	return q.Local, t, err
@@ -485,7 +438,7 @@ func (m *modeler) anonymous(el *wsdl.Node, name string) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Type{Name: name, Kind: KindComplex, Fields: fields, Node: el}
+	t := &Type{Name: name, Kind: KindComplex, Fields: fields, Node: el, AnyAttribute: m.anyAttribute[el.Elements(wsdl.NamespaceXSD, "complexType")[0]]}
 	m.wrappers[name] = t
 	return t, nil
 }
@@ -515,14 +468,23 @@ func documentation(n *wsdl.Node, data []byte) string {
 	if len(docs) == 0 {
 		return ""
 	}
-	inner := data[docs[0].Start:docs[0].End] // the first, as WSDL allows one
-	if i := bytes.IndexByte(inner, '>'); i >= 0 {
-		inner = inner[i+1:]
+	// The text of the first (WSDL allows one), entities and character references decoded, line
+	// breaks kept; markup inside it, which WSDL allows, contributes its text.
+	d := xml.NewDecoder(bytes.NewReader(data[docs[0].Start:docs[0].End]))
+	var text strings.Builder
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			text.Write(cd)
+		}
 	}
-	if i := bytes.LastIndexByte(inner, '<'); i >= 0 {
-		inner = inner[:i]
-	}
-	return strings.TrimSpace(string(inner))
+	// Line breaks are LF whatever the document wrote (a character reference &#13; survives XML's
+	// own normalisation), so the comment lines and the help page agree.
+	doc := strings.ReplaceAll(text.String(), "\r\n", "\n")
+	return strings.TrimSpace(strings.ReplaceAll(doc, "\r", "\n"))
 }
 
 // operations reads the SOAP portType's operations and which bindings offer each.
@@ -554,6 +516,14 @@ func (m *modeler) readOperations() error {
 		if err := m.bindingOperations(b, pt, offered[kind]); err != nil {
 			return err
 		}
+		if kind == "SOAP11" || kind == "SOAP12" {
+			for _, op := range b.Elements(wsdl.NamespaceWSDL, "operation") {
+				name, _ := op.Attr("name")
+				if err := m.soapOperation(b, op, name); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	if soapPortType == nil {
 		return fmt.Errorf("no wsdl:binding has a SOAP 1.1 or SOAP 1.2 binding extension: nothing to generate")
@@ -578,7 +548,7 @@ func (m *modeler) readOperations() error {
 			}
 			parts := msg.Elements(wsdl.NamespaceWSDL, "part")
 			if len(parts) != 1 {
-				return modelError(m.data, msg, "a SOAP message must have exactly one part (document/literal wrapped)")
+				return notYet(m.data, msg, "a message of %d parts (document/literal bare, SoapParameterStyle.Bare)", len(parts))
 			}
 			el, t, err := m.wrapper(parts[0])
 			if err != nil {
@@ -706,6 +676,8 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 				"must be an array type of the %s schema, as ASMX writes type=\"s2:StringArray\"", offered, t.Name, AbstractTypesNamespace(m.defs.TNS))
 		case t.Kind == KindArray:
 			out = append(out, &HTTPParam{Name: partName, Field: f, Item: t.Fields[0].Type})
+		case list && t.Kind == KindBase64:
+			return nil, notYet(m.data, part, "%s is a base64Binary (byte[]) that ASMX describes as an array type on %s", offered, kind)
 		case list:
 			return nil, modelError(m.data, part, "%s is a simple type (%s), but its part is typed as an array; ASMX types it s:string", offered, t.Name)
 		case typ.Space != wsdl.NamespaceXSD:

@@ -41,10 +41,22 @@ type Options struct {
 	Retyped []RetypedField
 	// Source names the WSDL file in the header line PostProcess adds, e.g. "wsdl/contactsync.wsdl".
 	Source string
+	// Contract, when set, is the model of the contract gowsdl's code was generated from: PostProcess
+	// gives gowsdl's declarations the model's Go names where gowsdl's differ (rename), first, so
+	// Required and Retyped name the structs by their Go names; and writes each operation's
+	// description above its interface method (addOperationDocs). Declared are the types of the model
+	// gowsdl declared (model.Contract.Declared less what the SOAP-only view cut), in its order.
+	Contract *model.Contract
+	Declared []*model.Type
+	// Added are fields appended to gowsdl's structs (HeaderFields).
+	Added []AddedField
 }
 
 // PostProcess fixes what gowsdl gets wrong in generated Go source and returns it gofmt-formatted:
 //
+//   - With Options.Contract, it gives gowsdl's types, fields and methods the model's Go names where
+//     gowsdl's differ (rename: names differing only in case, names gowsdl spells inconsistently), and
+//     writes each operation's description above its interface method as "//" lines.
 //   - It refuses code that declares a top-level name of Go's universe scope (int, string, error, len,
 //     …): such a declaration compiles but silently changes the meaning of every later use in the
 //     package, which is how the HTTP bindings' global element "int" once broke gen/.
@@ -68,6 +80,11 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 	if err := checkPredeclared(fset, f); err != nil {
 		return nil, err
 	}
+	if opts.Contract != nil {
+		if err := rename(f, opts.Contract, opts.Declared); err != nil {
+			return nil, fmt.Errorf("naming gowsdl's declarations: %w", err)
+		}
+	}
 	if err := keepZeroValues(f, opts.Required); err != nil {
 		return nil, err
 	}
@@ -82,8 +99,17 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 	if err := format.Node(&buf, fset, f); err != nil {
 		return nil, fmt.Errorf("formatting generated code: %w", err)
 	}
-	out, err := addSourceLine(buf.Bytes(), opts.Source)
+	out := buf.Bytes()
+	if opts.Contract != nil {
+		if out, err = addOperationDocs(out, opts.Contract); err != nil {
+			return nil, err
+		}
+	}
+	out, err = addSourceLine(out, opts.Source)
 	if err != nil {
+		return nil, err
+	}
+	if out, err = addFields(out, opts.Added); err != nil {
 		return nil, err
 	}
 	return format.Source(out)

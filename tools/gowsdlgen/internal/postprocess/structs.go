@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // CheckStructs confirms that gowsdl's (post-processed) types have the struct of every wrapper and
@@ -68,7 +67,7 @@ func CheckStructs(c *model.Contract, src []byte) error {
 		if t.Simple() {
 			continue
 		}
-		name := names.GowsdlType(t.Name)
+		name := t.GoName
 		fields, ok := structs[name]
 		if !ok {
 			return fmt.Errorf("gowsdl generated no struct %s for %s", name, t.Name)

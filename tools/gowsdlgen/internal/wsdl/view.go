@@ -9,8 +9,9 @@ import (
 
 // Component names one piece of a WSDL document that the SOAP-only view leaves out.
 type Component struct {
-	// Kind is the WSDL or XSD element kind: "binding", "portType", "message", "service", "port" or
-	// "element" (a top-level schema element).
+	// Kind is the WSDL or XSD element kind: "binding", "portType", "message", "service", "port",
+	// "element" (a top-level schema element) or "documentation" (a portType operation's description;
+	// its Name is "portType/operation").
 	Kind string
 	// Name is the component's name attribute; for a port it is "service/port".
 	Name string
@@ -47,6 +48,10 @@ type View struct {
 //     ASMX's AbstractTypes schema, which only the HTTP messages' array parts name, and whose import
 //     of the SOAP encoding namespace gowsdl could not resolve (the Microsoft guid schema is handled
 //     by plainGUIDs).
+//
+// It also drops the descriptions (wsdl:documentation) of the kept portTypes' operations: gowsdl
+// copies one into a "/* */" comment, which a "*/" in it ends; the post-processing step writes them
+// as "//" lines from the contract model instead.
 //
 // Every decision resolves QName attributes against the namespaces in scope, never name patterns, so a
 // renamed binding or a different prefix cannot change the result.
@@ -99,6 +104,21 @@ func (defs *Definitions) View() (*View, map[*Node]bool, error) {
 	}
 
 	var drop []dropped
+	// gowsdl copies an operation's description into a "/* */" comment, which a "*/" in it ends (and
+	// the generated file does not parse); so it never sees one, and the post-processing step writes
+	// each as "//" lines from the contract model instead.
+	for _, pt := range defs.PortTypes.Order {
+		if !keptPortTypes[pt] {
+			continue
+		}
+		ptName, _ := pt.Attr("name")
+		for _, op := range pt.Elements(NamespaceWSDL, "operation") {
+			opName, _ := op.Attr("name")
+			for _, doc := range op.Elements(NamespaceWSDL, "documentation") {
+				drop = append(drop, dropped{Component{"documentation", ptName + "/" + opName}, doc})
+			}
+		}
+	}
 	drop = appendUnkept(drop, "binding", defs.Bindings, keptBindings)
 	drop = appendUnkept(drop, "portType", defs.PortTypes, keptPortTypes)
 	drop = appendUnkept(drop, "message", defs.Messages, keptMessages)

@@ -22,12 +22,14 @@
 //
 //	wsdl            the parsed tree and the SOAP-only view          std
 //	names           Go identifiers from XML names                   std
-//	model           the contract model and its refusals             wsdl, names
+//	contract        the contract model's types, their Go names      wsdl, names
+//	model           the model read from the WSDL, and its refusals  wsdl, names, contract
+//	headers         SOAP headers read into the model, refusals      wsdl, names, model
 //	postprocess     gowsdl's output fixed and checked               model, names
 //	emit            the emitters' Writer and shared helpers         model, names
-//	emit/jsoncodec  the JSON endpoint's codec                       emit, model, names
+//	emit/jsoncodec  the JSON endpoint's codec                       emit, model
 //	emit/xmlcodec   operation table, XML codec, forms, client       emit, emit/jsoncodec, model, names, wsdl
-//	emit/record     the record codec                                emit, model, names
+//	emit/record     the record codec                                emit, model
 //	wsdlgen         this driver: gowsdl, files                      all of the above
 //
 // imports_test.go holds each package to its list.

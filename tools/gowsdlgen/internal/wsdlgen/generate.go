@@ -9,8 +9,8 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/headers"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
@@ -33,6 +33,12 @@ type Options struct {
 	// Gowsdl turns a WSDL document into gowsdl's code sections. Nil means RunGowsdl, the real library;
 	// tests substitute a fake to see what Generate does with the sections.
 	Gowsdl func(wsdl []byte, pkg string) (map[string][]byte, error)
+	// SkipOps, for tests only, generates the part of the contract the generator carries so far: it
+	// leaves out every operation the contract model refuses as "not supported yet" (read one at a
+	// time), with the messages and schema components only those use (wsdl.WithoutOperations), and
+	// generates what is left; Result.Skipped names them. The generated descriptor serves the reduced
+	// document.
+	SkipOps bool
 }
 
 // Result is what Generate produces.
@@ -44,6 +50,8 @@ type Result struct {
 	Wire []byte
 	// View is the SOAP-only view gowsdl was run on.
 	View *wsdl.View
+	// Skipped are the operations Options.SkipOps left out, in the contract's order.
+	Skipped []string
 }
 
 // keptSections are the gowsdl sections that make up the output, in order: the imports and helper
@@ -67,10 +75,22 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var skipped []string
+	if opts.SkipOps {
+		if contract, skipped, err = carriedPart(defs); err != nil {
+			return nil, err
+		}
+		if defs, err = wsdl.Read(contract); err != nil {
+			return nil, err
+		}
+	}
 	// The contract model refuses anything outside the XSD subset with the construct and its line, so
 	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
 	m, err := model.Read(defs)
 	if err != nil {
+		return nil, err
+	}
+	if err := headers.Read(defs, m); err != nil {
 		return nil, err
 	}
 	view, cut, err := defs.View()
@@ -78,7 +98,7 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
 	}
 	// gowsdl sees the view, so the fields to fix are those of the schema components the view keeps.
-	fields, typed := m.FieldsToFix(cut)
+	fields, typed := m.GoFieldsToFix(cut)
 	run := opts.Gowsdl
 	if run == nil {
 		run = RunGowsdl
@@ -100,17 +120,24 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	required := make([][]string, 0, len(fields))
 	for _, f := range fields {
-		required = append(required, append([]string{names.GowsdlType(f.Owner)}, f.Path...))
+		required = append(required, append([]string{f.Owner}, f.Path...))
 	}
 	var retyped []postprocess.RetypedField
 	for _, f := range typed {
-		retyped = append(retyped, postprocess.RetypedField{Path: append([]string{names.GowsdlType(f.Owner)}, f.Path...), GoType: f.GoType, Deref: f.Deref})
+		retyped = append(retyped, postprocess.RetypedField{Path: append([]string{f.Owner}, f.Path...), GoType: f.GoType, Deref: f.Deref})
 	}
-	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source})
+	var declared []*model.Type
+	for _, t := range m.Declared {
+		if !cut[t.Node] {
+			declared = append(declared, t)
+		}
+	}
+	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source,
+		Contract: m, Declared: declared, Added: postprocess.HeaderFields(m)})
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}
-	res := &Result{Code: code, View: view}
+	res := &Result{Code: code, View: view, Skipped: skipped}
 	if opts.Wire {
 		desc, err := xmlcodec.Describe(defs, opts.RebaseNamespace)
 		if err != nil {
@@ -121,4 +148,40 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// carriedPart is the contract without the operations the model refuses as "not supported yet" (see
+// Options.SkipOps), each tried alone, and their names.
+func carriedPart(defs *wsdl.Definitions) ([]byte, []string, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, pt := range defs.PortTypes.Order {
+		for _, op := range pt.Elements(wsdl.NamespaceWSDL, "operation") {
+			if name, _ := op.Attr("name"); !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	skip := map[string]bool{}
+	var skipped []string
+	for _, name := range names {
+		alone, err := defs.WithoutOperations(func(n string) bool { return n != name })
+		if err != nil {
+			return nil, nil, err
+		}
+		d, err := wsdl.Read(alone)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := model.Read(d); err != nil {
+			if !strings.Contains(err.Error(), "not supported yet") {
+				return nil, nil, fmt.Errorf("operation %s: %w", name, err)
+			}
+			skip[name] = true
+			skipped = append(skipped, name)
+		}
+	}
+	data, err := defs.WithoutOperations(func(n string) bool { return skip[n] })
+	return data, skipped, err
 }

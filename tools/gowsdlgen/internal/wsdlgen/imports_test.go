@@ -26,13 +26,15 @@ const generator = "github.com/contactsync/contactsync/tools/gowsdlgen/internal/"
 var generatorImports = map[string][]string{
 	"wsdl":           {},
 	"names":          {},
-	"model":          {"wsdl", "names"},
+	"contract":       {"wsdl", "names"},
+	"model":          {"wsdl", "names", "contract"},
+	"headers":        {"wsdl", "names", "model"},
 	"postprocess":    {"model", "names"},
 	"emit":           {"model", "names"},
-	"emit/jsoncodec": {"emit", "model", "names"},
+	"emit/jsoncodec": {"emit", "model"},
 	"emit/xmlcodec":  {"emit", "emit/jsoncodec", "model", "names", "wsdl"},
-	"emit/record":    {"emit", "model", "names"},
-	"wsdlgen": {"wsdl", "names", "model", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/record",
+	"emit/record":    {"emit", "model"},
+	"wsdlgen": {"wsdl", "names", "contract", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/record",
 		"github.com/hooklift/gowsdl"},
 }
 

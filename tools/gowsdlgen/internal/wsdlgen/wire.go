@@ -20,9 +20,6 @@ func emitWire(c *model.Contract, desc *xmlcodec.Descriptor, typesSrc []byte, pkg
 	if err := postprocess.CheckStructs(c, typesSrc); err != nil {
 		return nil, fmt.Errorf("reading gowsdl's types: %w", err)
 	}
-	if err := xmlcodec.CheckContractName(c); err != nil {
-		return nil, err
-	}
 	w := new(emit.Writer)
 	if err := xmlcodec.File(w, c, desc, pkg, source); err != nil {
 		return nil, err

@@ -240,48 +240,47 @@ type ArrayOfSample struct {
 }
 
 type SyncSoap interface {
-
-	/* Builds a Sample from simple parameters. MaybeInt is null when count is 0, MaybeWhen is null when flag is false, Tags[1] is always null. */
+	// Builds a Sample from simple parameters. MaybeInt is null when count is 0, MaybeWhen is null when flag is false, Tags[1] is always null.
 	MakeSample(request *MakeSample) (*MakeSampleResponse, error)
 
 	MakeSampleContext(ctx context.Context, request *MakeSample) (*MakeSampleResponse, error)
 
-	/* Returns the Sample it was given. */
+	// Returns the Sample it was given.
 	EchoSample(request *EchoSample) (*EchoSampleResponse, error)
 
 	EchoSampleContext(ctx context.Context, request *EchoSample) (*EchoSampleResponse, error)
 
-	/* Returns n Samples; item i uses the i-th entry of fixed tables of edge values (double, float, decimal, DateTime). A negative n returns null. */
+	// Returns n Samples; item i uses the i-th entry of fixed tables of edge values (double, float, decimal, DateTime). A negative n returns null.
 	ListSamples(request *ListSamples) (*ListSamplesResponse, error)
 
 	ListSamplesContext(ctx context.Context, request *ListSamples) (*ListSamplesResponse, error)
 
-	/* Returns the next tier (Bronze, Silver, Gold, then Bronze again). */
+	// Returns the next tier (Bronze, Silver, Gold, then Bronze again).
 	NextTier(request *NextTier) (*NextTierResponse, error)
 
 	NextTierContext(ctx context.Context, request *NextTier) (*NextTierResponse, error)
 
-	/* Returns n bytes 0xFB, 0xFC, ... (wrapping at 0xFF); a negative n returns null. */
+	// Returns n bytes 0xFB, 0xFC, ... (wrapping at 0xFF); a negative n returns null.
 	Bytes(request *Bytes) (*BytesResponse, error)
 
 	BytesContext(ctx context.Context, request *Bytes) (*BytesResponse, error)
 
-	/* Does nothing and returns nothing. */
+	// Does nothing and returns nothing.
 	Nothing(request *Nothing) (*NothingResponse, error)
 
 	NothingContext(ctx context.Context, request *Nothing) (*NothingResponse, error)
 
-	/* Returns the fixed time 2026-11-22 10:15:30.123, with DateTimeKind.Utc when utc is true, else DateTimeKind.Local. */
+	// Returns the fixed time 2026-11-22 10:15:30.123, with DateTimeKind.Utc when utc is true, else DateTimeKind.Local.
 	Now(request *Now) (*NowResponse, error)
 
 	NowContext(ctx context.Context, request *Now) (*NowResponse, error)
 
-	/* Returns 7, or null when none is true. */
+	// Returns 7, or null when none is true.
 	MaybeCount(request *MaybeCount) (*MaybeCountResponse, error)
 
 	MaybeCountContext(ctx context.Context, request *MaybeCount) (*MaybeCountResponse, error)
 
-	/* MakeSample without the Guid parameter (Key is built from count, small and level), so that it is also offered on HTTP GET and POST. */
+	// MakeSample without the Guid parameter (Key is built from count, small and level), so that it is also offered on HTTP GET and POST.
 	MakeSampleNoKey(request *MakeSampleNoKey) (*MakeSampleNoKeyResponse, error)
 
 	MakeSampleNoKeyContext(ctx context.Context, request *MakeSampleNoKey) (*MakeSampleNoKeyResponse, error)

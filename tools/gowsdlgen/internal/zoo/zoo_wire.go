@@ -39,6 +39,59 @@ type SyncSoapServer interface {
 	MakeSampleNoKeyContext(ctx context.Context, request *MakeSampleNoKey) (*MakeSampleNoKeyResponse, error)
 }
 
+// UnimplementedSyncSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncSoapServer struct{}
+
+var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// MakeSampleContext answers that MakeSample is not implemented.
+func (UnimplementedSyncSoapServer) MakeSampleContext(context.Context, *MakeSample) (*MakeSampleResponse, error) {
+	return nil, wire.Unimplemented("MakeSample")
+}
+
+// EchoSampleContext answers that EchoSample is not implemented.
+func (UnimplementedSyncSoapServer) EchoSampleContext(context.Context, *EchoSample) (*EchoSampleResponse, error) {
+	return nil, wire.Unimplemented("EchoSample")
+}
+
+// ListSamplesContext answers that ListSamples is not implemented.
+func (UnimplementedSyncSoapServer) ListSamplesContext(context.Context, *ListSamples) (*ListSamplesResponse, error) {
+	return nil, wire.Unimplemented("ListSamples")
+}
+
+// NextTierContext answers that NextTier is not implemented.
+func (UnimplementedSyncSoapServer) NextTierContext(context.Context, *NextTier) (*NextTierResponse, error) {
+	return nil, wire.Unimplemented("NextTier")
+}
+
+// BytesContext answers that Bytes is not implemented.
+func (UnimplementedSyncSoapServer) BytesContext(context.Context, *Bytes) (*BytesResponse, error) {
+	return nil, wire.Unimplemented("Bytes")
+}
+
+// NothingContext answers that Nothing is not implemented.
+func (UnimplementedSyncSoapServer) NothingContext(context.Context, *Nothing) (*NothingResponse, error) {
+	return nil, wire.Unimplemented("Nothing")
+}
+
+// NowContext answers that Now is not implemented.
+func (UnimplementedSyncSoapServer) NowContext(context.Context, *Now) (*NowResponse, error) {
+	return nil, wire.Unimplemented("Now")
+}
+
+// MaybeCountContext answers that MaybeCount is not implemented.
+func (UnimplementedSyncSoapServer) MaybeCountContext(context.Context, *MaybeCount) (*MaybeCountResponse, error) {
+	return nil, wire.Unimplemented("MaybeCount")
+}
+
+// MakeSampleNoKeyContext answers that MakeSampleNoKey is not implemented.
+func (UnimplementedSyncSoapServer) MakeSampleNoKeyContext(context.Context, *MakeSampleNoKey) (*MakeSampleNoKeyResponse, error) {
+	return nil, wire.Unimplemented("MakeSampleNoKey")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opMakeSample,

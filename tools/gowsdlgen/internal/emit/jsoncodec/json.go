@@ -3,7 +3,7 @@
 // JavaScriptSerializer (see server/wire/jsonwire): objects with the schema's element names as keys in
 // schema order, ArrayOfX as a JSON array, nil as null.
 //
-// It imports the standard library, model, names and emit.
+// It imports the standard library, model and emit.
 package jsoncodec
 
 import (
@@ -13,7 +13,6 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // emitter writes the JSON codec into the wire code's Writer.
@@ -308,7 +307,10 @@ func (e *emitter) jsonDecodeSimple(f *model.Field, goType, target, label string)
 
 // jsonOperation writes the JSON entries of an operation's table entry.
 func (e *emitter) jsonOperation(op *model.Operation, result *model.Field) error {
-	req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
+	req, resp := op.Request.GoName, ""
+	if op.Response != nil { // nil: a one-way operation
+		resp = op.Response.GoName
+	}
 	e.p("DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {")
 	e.p("req := new(%s)", req)
 	e.p("if err := req.DecodeJSON(r); err != nil { return nil, err }")

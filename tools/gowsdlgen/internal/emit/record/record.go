@@ -4,7 +4,7 @@
 // DecodeRecord for each, and for the record type RecordKey, RecordIndex and the exported descriptor
 // <Type>Record.
 //
-// It imports the standard library, model, names and emit.
+// It imports the standard library, model and emit.
 package record
 
 import (
@@ -13,7 +13,6 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // Options name the contract's record type, its key field and its indexed field.
@@ -102,7 +101,7 @@ func (e *emitter) record(opts *Options) error {
 		}
 		return fmt.Errorf("-record %s: the contract has no complex type %s (its complex types: %s)", opts.Type, opts.Type, strings.Join(names, ", "))
 	}
-	goName := names.GowsdlType(root.Name)
+	goName := root.GoName
 	keyExpr, err := e.recordField(root, goName, "-record-key", opts.Key)
 	if err != nil {
 		return err
@@ -183,7 +182,7 @@ func (e *emitter) recordField(t *model.Type, goName, flag, name string) (string,
 
 // recordCodec writes AppendRecord and DecodeRecord for one complex or array type.
 func (e *emitter) recordCodec(t *model.Type) error {
-	goName := names.GowsdlType(t.Name)
+	goName := t.GoName
 	fields := make([]model.GoField, len(t.Fields))
 	for i, f := range t.Fields {
 		fields[i] = model.GoFieldOf(f)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // codec writes AppendXML and DecodeXML for a wrapper or complex type whose Go struct is goName.
@@ -400,32 +399,32 @@ func formText(kind model.Kind, val string) string {
 
 // client writes the client stub: the gowsdl interface implemented over a wire.Invoker.
 func (e *emitter) client() {
-	name := e.c.PortType + "Client"
+	name := e.c.PortTypeGoName + "Client"
 	e.p("")
-	e.p("// %s implements %s (both method variants) by sending each call through Invoker, which", name, e.c.PortType)
+	e.p("// %s implements %s (both method variants) by sending each call through Invoker, which", name, e.c.PortTypeGoName)
 	e.p("// server/client implements over the four bindings.")
 	e.p("type %s struct {", name)
 	e.p("Invoker wire.Invoker")
 	e.p("}")
 	e.p("")
-	e.p("var _ %s = (*%s)(nil)", e.c.PortType, name)
+	e.p("var _ %s = (*%s)(nil)", e.c.PortTypeGoName, name)
 	for _, op := range e.c.Operations {
 		if op.OneWay {
 			e.oneWayClientMethod(name, op)
 			continue
 		}
-		req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
+		req, resp := op.Request.GoName, op.Response.GoName
 		e.p("")
-		e.p("// %sContext calls %s.", op.Name, op.Name)
-		e.p("func (c *%s) %sContext(ctx context.Context, request *%s) (*%s, error) {", name, op.Name, req, resp)
+		e.p("// %sContext calls %s.", op.GoName, op.Name)
+		e.p("func (c *%s) %sContext(ctx context.Context, request *%s) (*%s, error) {", name, op.GoName, req, resp)
 		e.p("response := new(%s)", resp)
-		e.p("if err := c.Invoker.Invoke(ctx, op%s, request, response); err != nil { return nil, err }", names.GowsdlType(op.Name))
+		e.p("if err := c.Invoker.Invoke(ctx, op%s, request, response); err != nil { return nil, err }", op.GoName)
 		e.p("return response, nil")
 		e.p("}")
 		e.p("")
-		e.p("// %s is %sContext without a context.", op.Name, op.Name)
-		e.p("func (c *%s) %s(request *%s) (*%s, error) {", name, op.Name, req, resp)
-		e.p("return c.%sContext(context.Background(), request)", op.Name)
+		e.p("// %s is %sContext without a context.", op.GoName, op.GoName)
+		e.p("func (c *%s) %s(request *%s) (*%s, error) {", name, op.GoName, req, resp)
+		e.p("return c.%sContext(context.Background(), request)", op.GoName)
 		e.p("}")
 	}
 }

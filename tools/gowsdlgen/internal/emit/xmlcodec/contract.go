@@ -9,8 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
@@ -60,22 +58,6 @@ func Describe(defs *wsdl.Definitions, rebaseNamespace bool) (*Descriptor, error)
 		}
 	}
 	return d, nil
-}
-
-// CheckContractName refuses a contract one of whose schema types gowsdl would name like the generated
-// descriptor, which would not compile.
-func CheckContractName(c *model.Contract) error {
-	for _, t := range c.Structs {
-		if names.GowsdlType(t.Name) == contractGoName {
-			return fmt.Errorf("the schema type %s would be the Go type %s, the name of the generated contract descriptor", t.Name, contractGoName)
-		}
-	}
-	for _, t := range c.Types {
-		if names.GowsdlType(t.Name) == contractGoName {
-			return fmt.Errorf("the schema type %s would be the Go type %s, the name of the generated contract descriptor", t.Name, contractGoName)
-		}
-	}
-	return nil
 }
 
 // descriptorDecl writes the descriptor, Contract, which Bind puts in the wire.Bound it returns.

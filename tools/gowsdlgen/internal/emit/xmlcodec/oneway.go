@@ -2,7 +2,6 @@ package xmlcodec
 
 import (
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // responseCodec writes the XML codec of op's response wrapper; a one-way operation has none.
@@ -10,7 +9,7 @@ func (e *emitter) responseCodec(op *model.Operation) error {
 	if op.OneWay {
 		return nil
 	}
-	if err := e.wrapperCodec(op.Response, names.GowsdlType(op.ResponseElement), "element", op.ResponseNamespace); err != nil {
+	if err := e.wrapperCodec(op.Response, op.Response.GoName, "element", op.ResponseNamespace); err != nil {
 		return err
 	}
 	return e.outRefJSONCodec(op)
@@ -19,15 +18,15 @@ func (e *emitter) responseCodec(op *model.Operation) error {
 // oneWayClientMethod writes the client stub's methods of one-way operation op: the call is sent and
 // its acknowledgement (202 on SOAP, the empty 200 of GET and POST) read; no response is decoded.
 func (e *emitter) oneWayClientMethod(client string, op *model.Operation) {
-	req := names.GowsdlType(op.RequestElement)
+	req := op.Request.GoName
 	e.p("")
-	e.p("// %sContext calls the one-way operation %s: it returns once the service acknowledged the call.", op.Name, op.Name)
-	e.p("func (c *%s) %sContext(ctx context.Context, request *%s) error {", client, op.Name, req)
-	e.p("return c.Invoker.Invoke(ctx, op%s, request, nil)", names.GowsdlType(op.Name))
+	e.p("// %sContext calls the one-way operation %s: it returns once the service acknowledged the call.", op.GoName, op.Name)
+	e.p("func (c *%s) %sContext(ctx context.Context, request *%s) error {", client, op.GoName, req)
+	e.p("return c.Invoker.Invoke(ctx, op%s, request, nil)", op.GoName)
 	e.p("}")
 	e.p("")
-	e.p("// %s is %sContext without a context.", op.Name, op.Name)
-	e.p("func (c *%s) %s(request *%s) error {", client, op.Name, req)
-	e.p("return c.%sContext(context.Background(), request)", op.Name)
+	e.p("// %s is %sContext without a context.", op.GoName, op.GoName)
+	e.p("func (c *%s) %s(request *%s) error {", client, op.GoName, req)
+	e.p("return c.%sContext(context.Background(), request)", op.GoName)
 	e.p("}")
 }

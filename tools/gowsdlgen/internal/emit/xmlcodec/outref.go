@@ -3,7 +3,6 @@ package xmlcodec
 import (
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/jsoncodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
 )
 
 // results writes the Results of op's table entry when its response wrapper holds several elements
@@ -28,5 +27,5 @@ func (e *emitter) outRefJSONCodec(op *model.Operation) error {
 	if !op.OutRef() {
 		return nil
 	}
-	return jsoncodec.Codec(e.Writer, op.Response, names.GowsdlType(op.ResponseElement), false)
+	return jsoncodec.Codec(e.Writer, op.Response, op.Response.GoName, false)
 }

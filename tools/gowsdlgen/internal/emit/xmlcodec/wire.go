@@ -62,6 +62,7 @@ func (e *emitter) file(source string) error {
 	e.p("import (")
 	e.p(`"context"`)
 	e.p(`"encoding/json"`)
+	e.p(`"encoding/xml"`)
 	e.p(`"net/url"`)
 	e.p("")
 	for _, imp := range runtimeImports {
@@ -69,29 +70,34 @@ func (e *emitter) file(source string) error {
 	}
 	e.p(")")
 	e.p("")
-	server := e.c.PortType + "Server"
+	server := e.c.PortTypeGoName + "Server"
 	e.p("// %s is the interface the service implements: one method per operation of the contract, each", server)
 	e.p("// taking a context. Bind binds an implementation to the operation table (Operations), for every binding.")
 	e.p("type %s interface {", server)
 	for _, op := range e.c.Operations {
-		if op.Doc != "" {
-			e.p("// %sContext: %s", op.Name, op.Doc)
+		// The description, line by line: nothing in it can end the comment (names.Comment).
+		if lines := names.Comment(op.Doc); len(lines) > 0 {
+			e.p("// %sContext: %s", op.GoName, strings.TrimPrefix(lines[0], "// "))
+			for _, l := range lines[1:] {
+				e.p("%s", l)
+			}
 		}
 		if op.OneWay {
 			e.p("//")
-			e.p("// %sContext is one-way: on SOAP the caller has its 202 Accepted before it runs, and its error", op.Name)
+			e.p("// %sContext is one-way: on SOAP the caller has its 202 Accepted before it runs, and its error", op.GoName)
 			e.p("// is logged and counted, never sent; on HTTP GET and POST it runs before the empty answer.")
-			e.p("%sContext(ctx context.Context, request *%s) error", op.Name, names.GowsdlType(op.RequestElement))
+			e.p("%sContext(ctx context.Context, request *%s) error", op.GoName, op.Request.GoName)
 			continue
 		}
-		e.p("%sContext(ctx context.Context, request *%s) (*%s, error)", op.Name, names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement))
+		e.p("%sContext(ctx context.Context, request *%s) (*%s, error)", op.GoName, op.Request.GoName, op.Response.GoName)
 	}
 	e.p("}")
+	e.unimplemented(server)
 	e.p("")
 	e.p("// Operations is the operation table, in the contract's order.")
 	e.p("var Operations = []*wire.Operation{")
 	for _, op := range e.c.Operations {
-		e.p("op%s,", names.GowsdlType(op.Name))
+		e.p("op%s,", op.GoName)
 	}
 	e.p("}")
 	e.descriptorDecl()
@@ -104,28 +110,58 @@ func (e *emitter) file(source string) error {
 	e.types()
 	e.enumTexts()
 	for _, op := range e.c.Operations {
-		if err := e.wrapperCodec(op.Request, names.GowsdlType(op.RequestElement), "parameter", op.RequestNamespace); err != nil {
+		if err := e.wrapperCodec(op.Request, op.Request.GoName, "parameter", op.RequestNamespace); err != nil {
 			return err
 		}
 		if err := e.responseCodec(op); err != nil {
 			return err
 		}
-		if err := jsoncodec.Codec(e.Writer, op.Request, names.GowsdlType(op.RequestElement), true); err != nil {
+		e.headerCodec(op)
+		if err := jsoncodec.Codec(e.Writer, op.Request, op.Request.GoName, true); err != nil {
 			return err
 		}
 	}
 	for _, t := range e.c.Types {
 		if t.Kind == model.KindComplex || t.Kind == model.KindArray {
-			if err := e.codec(t, names.GowsdlType(t.Name), "element"); err != nil {
+			if err := e.codec(t, t.GoName, "element"); err != nil {
 				return err
 			}
-			if err := jsoncodec.Codec(e.Writer, t, names.GowsdlType(t.Name), false); err != nil {
+			if err := jsoncodec.Codec(e.Writer, t, t.GoName, false); err != nil {
 				return err
 			}
 		}
 	}
 	e.client()
 	return nil
+}
+
+// unimplemented writes Unimplemented<PortType>Server (connect-go's pattern): a service embeds it to be
+// served before every method is written, and each method it has not written answers
+// wire.Unimplemented, a NotImplemented fault naming the operation. A service that must implement the
+// whole contract (server/service) does not embed it, so the compiler names a missing method.
+func (e *emitter) unimplemented(server string) {
+	name := "Unimplemented" + server
+	e.p("")
+	e.p("// %s answers every operation with a NotImplemented fault naming it", name)
+	e.p("// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:")
+	e.p("// the methods the service defines take precedence. A service that must implement the whole contract")
+	e.p("// does not embed it, so the compiler names each method it lacks.")
+	e.p("type %s struct{}", name)
+	e.p("")
+	e.p("var _ %s = %s{}", server, name)
+	for _, op := range e.c.Operations {
+		e.p("")
+		e.p("// %sContext answers that %s is not implemented.", op.GoName, op.Name)
+		if op.OneWay {
+			e.p("func (%s) %sContext(context.Context, *%s) error {", name, op.GoName, op.Request.GoName)
+			e.p("return wire.Unimplemented(%q)", op.Name)
+			e.p("}")
+			continue
+		}
+		e.p("func (%s) %sContext(context.Context, *%s) (*%s, error) {", name, op.GoName, op.Request.GoName, op.Response.GoName)
+		e.p("return nil, wire.Unimplemented(%q)", op.Name)
+		e.p("}")
+	}
 }
 
 // bind writes Bind, which binds an implementation of the server interface to the operation table: the
@@ -144,14 +180,15 @@ func (e *emitter) bind(server string) {
 	}
 	e.p("switch req := req.(type) {")
 	for _, op := range e.c.Operations {
-		e.p("case *%s:", names.GowsdlType(op.RequestElement))
+		e.p("case *%s:", op.Request.GoName)
 		if op.OneWay {
-			e.p("return nil, svc.%sContext(ctx, req)", op.Name)
+			e.p("return nil, svc.%sContext(ctx, req)", op.GoName)
 			continue
 		}
-		e.p("resp, err := svc.%sContext(ctx, req)", op.Name)
+		e.p("resp, err := svc.%sContext(ctx, req)", op.GoName)
 		e.p("if err != nil { return nil, err }")
-		e.p("if resp == nil { resp = new(%s) }", names.GowsdlType(op.ResponseElement))
+		e.p("if resp == nil { resp = new(%s) }", op.Response.GoName)
+		e.bindHeaders(op)
 		e.p("return resp, nil")
 	}
 	e.p("}")
@@ -170,7 +207,7 @@ func (e *emitter) types() {
 	e.p("// The descriptors of the contract's named types, for documentation, samples and tooling.")
 	e.p("var (")
 	for _, t := range e.c.Types {
-		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s}", names.GowsdlType(t.Name), t.Name, t.Kind)
+		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s%s}", t.GoName, t.Name, t.Kind, anyAttributeField(t))
 	}
 	e.p(")")
 	e.p("")
@@ -178,15 +215,15 @@ func (e *emitter) types() {
 	for _, t := range e.c.Types {
 		switch t.Kind {
 		case model.KindComplex:
-			e.p("type%s.Fields = []wire.Field{", names.GowsdlType(t.Name))
+			e.p("type%s.Fields = []wire.Field{", t.GoName)
 			for _, f := range t.Fields {
 				e.p("%s,", fieldLiteral(f))
 			}
 			e.p("}")
 		case model.KindArray:
-			e.p("type%s.Item = &wire.Field%s", names.GowsdlType(t.Name), fieldLiteral(t.Fields[0]))
+			e.p("type%s.Item = &wire.Field%s", t.GoName, fieldLiteral(t.Fields[0]))
 		case model.KindEnum:
-			e.p("type%s.Enum = %#v", names.GowsdlType(t.Name), t.Enum)
+			e.p("type%s.Enum = %#v", t.GoName, t.Enum)
 		}
 	}
 	e.p("}")
@@ -204,9 +241,12 @@ func bindingsExpr(bs []string) string {
 }
 
 func (e *emitter) operation(op *model.Operation) error {
-	req, resp := names.GowsdlType(op.RequestElement), names.GowsdlType(op.ResponseElement)
+	req, resp := op.Request.GoName, ""
+	if op.Response != nil { // nil: a one-way operation
+		resp = op.Response.GoName
+	}
 	e.p("")
-	e.p("var op%s = &wire.Operation{", names.GowsdlType(op.Name))
+	e.p("var op%s = &wire.Operation{", op.GoName)
 	e.p("Name: %q,", op.Name)
 	if op.PortTypeName != op.Name {
 		e.p("PortTypeName: %q,", op.PortTypeName) // an overload (model.Operation.PortTypeName)
@@ -218,6 +258,7 @@ func (e *emitter) operation(op *model.Operation) error {
 	}
 	e.p("RequestElement: %q, ResponseElement: %q,", op.RequestElement, op.ResponseElement)
 	e.namespacesAndActions(op)
+	e.headersField(op)
 	if len(op.Request.Fields) > 0 {
 		e.p("Params: []wire.Field{")
 		for _, f := range op.Request.Fields {
@@ -305,7 +346,7 @@ func (e *emitter) enumTexts() {
 		if t.Kind != model.KindEnum {
 			continue
 		}
-		name := names.GowsdlType(t.Name)
+		name := t.GoName
 		e.p("")
 		e.p("// wireText is the text v is written as: %q for the zero value, as .NET writes default(%s).", t.Enum[0], t.Name)
 		e.p("func (v %s) wireText() string {", name)

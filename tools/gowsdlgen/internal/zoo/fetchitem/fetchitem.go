@@ -35,8 +35,7 @@ type GetItemReply struct {
 }
 
 type SyncSoap interface {
-
-	/* SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}. */
+	// SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.
 	FetchItem(request *GetItem) (*GetItemReply, error)
 
 	FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error)

@@ -22,6 +22,19 @@ type SyncSoapServer interface {
 	FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error)
 }
 
+// UnimplementedSyncSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncSoapServer struct{}
+
+var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// FetchItemContext answers that FetchItem is not implemented.
+func (UnimplementedSyncSoapServer) FetchItemContext(context.Context, *GetItem) (*GetItemReply, error) {
+	return nil, wire.Unimplemented("FetchItem")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opFetchItem,

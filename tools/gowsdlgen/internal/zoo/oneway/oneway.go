@@ -39,13 +39,12 @@ type NotifyCountResponse struct {
 }
 
 type SyncSoap interface {
-
-	/* One-way: returns nothing to the caller. Counts its runs (see NotifyCount); message=fail then throws a SoapException. */
+	// One-way: returns nothing to the caller. Counts its runs (see NotifyCount); message=fail then throws a SoapException.
 	Notify(request *Notify) error
 
 	NotifyContext(ctx context.Context, request *Notify) error
 
-	/* Returns how many times Notify has run since the server started. */
+	// Returns how many times Notify has run since the server started.
 	NotifyCount(request *NotifyCount) (*NotifyCountResponse, error)
 
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)

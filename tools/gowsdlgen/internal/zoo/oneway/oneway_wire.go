@@ -27,6 +27,24 @@ type SyncSoapServer interface {
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
 }
 
+// UnimplementedSyncSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncSoapServer struct{}
+
+var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// NotifyContext answers that Notify is not implemented.
+func (UnimplementedSyncSoapServer) NotifyContext(context.Context, *Notify) error {
+	return wire.Unimplemented("Notify")
+}
+
+// NotifyCountContext answers that NotifyCount is not implemented.
+func (UnimplementedSyncSoapServer) NotifyCountContext(context.Context, *NotifyCount) (*NotifyCountResponse, error) {
+	return nil, wire.Unimplemented("NotifyCount")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opNotify,

@@ -57,13 +57,12 @@ type DivideResponse struct {
 }
 
 type SyncSoap interface {
-
-	/* Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts. */
+	// Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.
 	Split(request *Split) (*SplitResponse, error)
 
 	SplitContext(ctx context.Context, request *Split) (*SplitResponse, error)
 
-	/* void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws). */
+	// void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).
 	Divide(request *Divide) (*DivideResponse, error)
 
 	DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error)

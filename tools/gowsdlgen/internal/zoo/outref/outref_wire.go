@@ -22,6 +22,24 @@ type SyncSoapServer interface {
 	DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error)
 }
 
+// UnimplementedSyncSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncSoapServer struct{}
+
+var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// SplitContext answers that Split is not implemented.
+func (UnimplementedSyncSoapServer) SplitContext(context.Context, *Split) (*SplitResponse, error) {
+	return nil, wire.Unimplemented("Split")
+}
+
+// DivideContext answers that Divide is not implemented.
+func (UnimplementedSyncSoapServer) DivideContext(context.Context, *Divide) (*DivideResponse, error) {
+	return nil, wire.Unimplemented("Divide")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opSplit,

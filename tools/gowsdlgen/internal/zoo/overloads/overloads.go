@@ -75,23 +75,22 @@ type ScaleTextResponse struct {
 }
 
 type SyncSoap interface {
-
-	/* Add(int, int): the overload without MessageName. */
+	// Add(int, int): the overload without MessageName.
 	Add(request *Add) (*AddResponse, error)
 
 	AddContext(ctx context.Context, request *Add) (*AddResponse, error)
 
-	/* Add(double, double): the overload with MessageName AddDoubles. */
+	// Add(double, double): the overload with MessageName AddDoubles.
 	AddDoubles(request *AddDoubles) (*AddDoublesResponse, error)
 
 	AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error)
 
-	/* Scale(int): returns v * 10. Both Scale overloads have a MessageName. */
+	// Scale(int): returns v * 10. Both Scale overloads have a MessageName.
 	ScaleInt(request *ScaleInt) (*ScaleIntResponse, error)
 
 	ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error)
 
-	/* Scale(string): returns v repeated twice. Both Scale overloads have a MessageName. */
+	// Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.
 	ScaleText(request *ScaleText) (*ScaleTextResponse, error)
 
 	ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error)

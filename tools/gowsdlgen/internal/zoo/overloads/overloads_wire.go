@@ -28,6 +28,34 @@ type SyncSoapServer interface {
 	ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error)
 }
 
+// UnimplementedSyncSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncSoapServer struct{}
+
+var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// AddContext answers that Add is not implemented.
+func (UnimplementedSyncSoapServer) AddContext(context.Context, *Add) (*AddResponse, error) {
+	return nil, wire.Unimplemented("Add")
+}
+
+// AddDoublesContext answers that AddDoubles is not implemented.
+func (UnimplementedSyncSoapServer) AddDoublesContext(context.Context, *AddDoubles) (*AddDoublesResponse, error) {
+	return nil, wire.Unimplemented("AddDoubles")
+}
+
+// ScaleIntContext answers that ScaleInt is not implemented.
+func (UnimplementedSyncSoapServer) ScaleIntContext(context.Context, *ScaleInt) (*ScaleIntResponse, error) {
+	return nil, wire.Unimplemented("ScaleInt")
+}
+
+// ScaleTextContext answers that ScaleText is not implemented.
+func (UnimplementedSyncSoapServer) ScaleTextContext(context.Context, *ScaleText) (*ScaleTextResponse, error) {
+	return nil, wire.Unimplemented("ScaleText")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opAdd,

@@ -49,13 +49,12 @@ type LookupReply struct {
 }
 
 type SyncSoap interface {
-
-	/* [return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n. */
+	// [return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.
 	Renamed(request *Renamed) (*RenamedResponse, error)
 
 	RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error)
 
-	/* [SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key. */
+	// [SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.
 	Lookup(request *Lookup) (*LookupReply, error)
 
 	LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error)

@@ -24,6 +24,24 @@ type SyncSoapServer interface {
 	LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error)
 }
 
+// UnimplementedSyncSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncSoapServer struct{}
+
+var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// RenamedContext answers that Renamed is not implemented.
+func (UnimplementedSyncSoapServer) RenamedContext(context.Context, *Renamed) (*RenamedResponse, error) {
+	return nil, wire.Unimplemented("Renamed")
+}
+
+// LookupContext answers that Lookup is not implemented.
+func (UnimplementedSyncSoapServer) LookupContext(context.Context, *Lookup) (*LookupReply, error) {
+	return nil, wire.Unimplemented("Lookup")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opRenamed,

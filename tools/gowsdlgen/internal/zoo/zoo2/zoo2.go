@@ -212,68 +212,67 @@ type Stamp struct {
 }
 
 type SyncSoap interface {
-
-	/* Returns the string array it was given (null gives null). */
+	// Returns the string array it was given (null gives null).
 	EchoIds(request *EchoIds) (*EchoIdsResponse, error)
 
 	EchoIdsContext(ctx context.Context, request *EchoIds) (*EchoIdsResponse, error)
 
-	/* Returns the int array it was given (null gives null). */
+	// Returns the int array it was given (null gives null).
 	EchoCounts(request *EchoCounts) (*EchoCountsResponse, error)
 
 	EchoCountsContext(ctx context.Context, request *EchoCounts) (*EchoCountsResponse, error)
 
-	/* Returns the DateTime array it was given (null gives null). */
+	// Returns the DateTime array it was given (null gives null).
 	EchoWhens(request *EchoWhens) (*EchoWhensResponse, error)
 
 	EchoWhensContext(ctx context.Context, request *EchoWhens) (*EchoWhensResponse, error)
 
-	/* Returns a Stamp whose When is the DateTime it was given, with its Kind and Ticks; MaybeWhen is null. */
+	// Returns a Stamp whose When is the DateTime it was given, with its Kind and Ticks; MaybeWhen is null.
 	EchoWhen(request *EchoWhen) (*EchoWhenResponse, error)
 
 	EchoWhenContext(ctx context.Context, request *EchoWhen) (*EchoWhenResponse, error)
 
-	/* Returns the Stamp it was given, with Kind and Ticks set from When (null gives null). */
+	// Returns the Stamp it was given, with Kind and Ticks set from When (null gives null).
 	EchoStamp(request *EchoStamp) (*EchoStampResponse, error)
 
 	EchoStampContext(ctx context.Context, request *EchoStamp) (*EchoStampResponse, error)
 
-	/* Returns the Guid it was given (SOAP only: ASMX does not offer a Guid parameter on HTTP GET and POST). */
+	// Returns the Guid it was given (SOAP only: ASMX does not offer a Guid parameter on HTTP GET and POST).
 	EchoKey(request *EchoKey) (*EchoKeyResponse, error)
 
 	EchoKeyContext(ctx context.Context, request *EchoKey) (*EchoKeyResponse, error)
 
-	/* Returns the decimal it was given. */
+	// Returns the decimal it was given.
 	EchoAmount(request *EchoAmount) (*EchoAmountResponse, error)
 
 	EchoAmountContext(ctx context.Context, request *EchoAmount) (*EchoAmountResponse, error)
 
-	/* Returns the double it was given. */
+	// Returns the double it was given.
 	EchoRatio(request *EchoRatio) (*EchoRatioResponse, error)
 
 	EchoRatioContext(ctx context.Context, request *EchoRatio) (*EchoRatioResponse, error)
 
-	/* Returns the float it was given. */
+	// Returns the float it was given.
 	EchoApprox(request *EchoApprox) (*EchoApproxResponse, error)
 
 	EchoApproxContext(ctx context.Context, request *EchoApprox) (*EchoApproxResponse, error)
 
-	/* Returns the string it was given (null gives null). */
+	// Returns the string it was given (null gives null).
 	EchoText(request *EchoText) (*EchoTextResponse, error)
 
 	EchoTextContext(ctx context.Context, request *EchoText) (*EchoTextResponse, error)
 
-	/* Returns the int it was given. */
+	// Returns the int it was given.
 	EchoInt(request *EchoInt) (*EchoIntResponse, error)
 
 	EchoIntContext(ctx context.Context, request *EchoInt) (*EchoIntResponse, error)
 
-	/* Returns the bool it was given. */
+	// Returns the bool it was given.
 	EchoFlag(request *EchoFlag) (*EchoFlagResponse, error)
 
 	EchoFlagContext(ctx context.Context, request *EchoFlag) (*EchoFlagResponse, error)
 
-	/* Returns the Tier it was given. */
+	// Returns the Tier it was given.
 	EchoTier(request *EchoTier) (*EchoTierResponse, error)
 
 	EchoTierContext(ctx context.Context, request *EchoTier) (*EchoTierResponse, error)

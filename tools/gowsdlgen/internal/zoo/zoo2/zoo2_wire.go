@@ -47,6 +47,79 @@ type SyncSoapServer interface {
 	EchoTierContext(ctx context.Context, request *EchoTier) (*EchoTierResponse, error)
 }
 
+// UnimplementedSyncSoapServer answers every operation with a NotImplemented fault naming it
+// (wire.Unimplemented). Embed it in a service to serve the contract before every method is written:
+// the methods the service defines take precedence. A service that must implement the whole contract
+// does not embed it, so the compiler names each method it lacks.
+type UnimplementedSyncSoapServer struct{}
+
+var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// EchoIdsContext answers that EchoIds is not implemented.
+func (UnimplementedSyncSoapServer) EchoIdsContext(context.Context, *EchoIds) (*EchoIdsResponse, error) {
+	return nil, wire.Unimplemented("EchoIds")
+}
+
+// EchoCountsContext answers that EchoCounts is not implemented.
+func (UnimplementedSyncSoapServer) EchoCountsContext(context.Context, *EchoCounts) (*EchoCountsResponse, error) {
+	return nil, wire.Unimplemented("EchoCounts")
+}
+
+// EchoWhensContext answers that EchoWhens is not implemented.
+func (UnimplementedSyncSoapServer) EchoWhensContext(context.Context, *EchoWhens) (*EchoWhensResponse, error) {
+	return nil, wire.Unimplemented("EchoWhens")
+}
+
+// EchoWhenContext answers that EchoWhen is not implemented.
+func (UnimplementedSyncSoapServer) EchoWhenContext(context.Context, *EchoWhen) (*EchoWhenResponse, error) {
+	return nil, wire.Unimplemented("EchoWhen")
+}
+
+// EchoStampContext answers that EchoStamp is not implemented.
+func (UnimplementedSyncSoapServer) EchoStampContext(context.Context, *EchoStamp) (*EchoStampResponse, error) {
+	return nil, wire.Unimplemented("EchoStamp")
+}
+
+// EchoKeyContext answers that EchoKey is not implemented.
+func (UnimplementedSyncSoapServer) EchoKeyContext(context.Context, *EchoKey) (*EchoKeyResponse, error) {
+	return nil, wire.Unimplemented("EchoKey")
+}
+
+// EchoAmountContext answers that EchoAmount is not implemented.
+func (UnimplementedSyncSoapServer) EchoAmountContext(context.Context, *EchoAmount) (*EchoAmountResponse, error) {
+	return nil, wire.Unimplemented("EchoAmount")
+}
+
+// EchoRatioContext answers that EchoRatio is not implemented.
+func (UnimplementedSyncSoapServer) EchoRatioContext(context.Context, *EchoRatio) (*EchoRatioResponse, error) {
+	return nil, wire.Unimplemented("EchoRatio")
+}
+
+// EchoApproxContext answers that EchoApprox is not implemented.
+func (UnimplementedSyncSoapServer) EchoApproxContext(context.Context, *EchoApprox) (*EchoApproxResponse, error) {
+	return nil, wire.Unimplemented("EchoApprox")
+}
+
+// EchoTextContext answers that EchoText is not implemented.
+func (UnimplementedSyncSoapServer) EchoTextContext(context.Context, *EchoText) (*EchoTextResponse, error) {
+	return nil, wire.Unimplemented("EchoText")
+}
+
+// EchoIntContext answers that EchoInt is not implemented.
+func (UnimplementedSyncSoapServer) EchoIntContext(context.Context, *EchoInt) (*EchoIntResponse, error) {
+	return nil, wire.Unimplemented("EchoInt")
+}
+
+// EchoFlagContext answers that EchoFlag is not implemented.
+func (UnimplementedSyncSoapServer) EchoFlagContext(context.Context, *EchoFlag) (*EchoFlagResponse, error) {
+	return nil, wire.Unimplemented("EchoFlag")
+}
+
+// EchoTierContext answers that EchoTier is not implemented.
+func (UnimplementedSyncSoapServer) EchoTierContext(context.Context, *EchoTier) (*EchoTierResponse, error) {
+	return nil, wire.Unimplemented("EchoTier")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opEchoIds,

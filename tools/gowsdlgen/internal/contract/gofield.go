@@ -1,6 +1,4 @@
-package model
-
-import "github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
+package contract
 
 // RuntimeImport is the package of the hand-written runtime's operation table, which every generated
 // codec imports; runtimeImports are all the runtime's packages, of which the generated code imports
@@ -25,20 +23,16 @@ var SimpleGoTypes = map[Kind]string{
 }
 
 // GoFieldOf is the Go field of element f that the wire code reads and writes, derived from the model:
-// gowsdl v0.5.0's types template names it replaceAttrReservedWords (goTypeName's rules, except that
-// "string" becomes "astring") made public, and types it toGoType: a pointer when the element is
-// nillable or of a named type, a slice when it repeats; PostProcess then exports every field name and
-// gives the runtime's DateTime, Decimal and GUID and a required, non-nillable enumeration its value
-// rather than a pointer (TypedFields). checkStructs confirms gowsdl's output agrees.
+// its GoName (gowsdl's name, GowsdlField, unless PostProcess renames it, see nameAll), typed as
+// gowsdl's toGoType types it: a pointer when the element is nillable or of a named type, a slice
+// when it repeats; PostProcess then gives the runtime's DateTime, Decimal and GUID and a required,
+// non-nillable enumeration its value rather than a pointer (TypedFields). postprocess.CheckStructs
+// confirms the post-processed output agrees.
 func GoFieldOf(f *Field) GoField {
-	name := f.Name
-	if name == "string" {
-		name = "astring"
-	}
 	typ := SimpleGoTypes[f.Type.Kind]
 	switch {
 	case typ == "":
-		typ = names.GowsdlType(f.Type.Name)
+		typ = f.Type.GoName
 		if f.Type.Kind != KindEnum || f.MinOccurs == 0 || f.Nillable {
 			typ = "*" + typ
 		}
@@ -48,5 +42,5 @@ func GoFieldOf(f *Field) GoField {
 	if f.MaxOccurs != 1 {
 		typ = "[]" + typ
 	}
-	return GoField{Name: names.GowsdlType(name), Type: typ}
+	return GoField{Name: f.GoName, Type: typ}
 }

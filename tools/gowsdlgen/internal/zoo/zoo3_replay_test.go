@@ -1,0 +1,265 @@
+package zoo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo3"
+)
+
+// zoo3Service is the Go twin of testdata/shapes/Zoo3.cs, for the operations zoo3 carries so far.
+type zoo3Service struct {
+	// The header operations (WhoAmI, WhoAmIOptional, Ping, Renew, Audit) are replayed over zoo/zoohdr
+	// (zoo3Pending): here they answer NotImplemented.
+	zoo3.UnimplementedSyncSoapServer
+}
+
+var _ zoo3.SyncSoapServer = zoo3Service{}
+
+// ListUnknownHeadersContext answers as Zoo3.cs does when no header reached the method (its
+// Unknowns member is null); the undeclared headers themselves are not carried yet.
+func (zoo3Service) ListUnknownHeadersContext(context.Context, *zoo3.ListUnknownHeaders) (*zoo3.ListUnknownHeadersResponse, error) {
+	return &zoo3.ListUnknownHeadersResponse{ListUnknownHeadersResult: "Unknowns=null"}, nil
+}
+
+func (zoo3Service) EchoSpanContext(_ context.Context, req *zoo3.EchoSpan) (*zoo3.EchoSpanResponse, error) {
+	return &zoo3.EchoSpanResponse{EchoSpanResult: req.Span}, nil
+}
+
+func (zoo3Service) DeletePerformanceContext(_ context.Context, req *zoo3.DeletePerformance) (*zoo3.DeletePerformanceResponse, error) {
+	return &zoo3.DeletePerformanceResponse{DeletePerformanceResult: "deleted-" + strconv.Itoa(int(req.PerformanceId))}, nil
+}
+
+func urun(id int32) *zoo3.UrunBilgi {
+	return &zoo3.UrunBilgi{UrunAdi: fmt.Sprintf("urun-%d", id), Adet: id, ÜrünKodu: fmt.Sprintf("K%d", id)}
+}
+
+func (zoo3Service) GetUrunContext(_ context.Context, req *zoo3.GetUrun) (*zoo3.GetUrunResponse, error) {
+	return &zoo3.GetUrunResponse{GetUrunResult: urun(req.Id)}, nil
+}
+
+func (zoo3Service) ListUrunContext(_ context.Context, req *zoo3.ListUrun) (*zoo3.ListUrunResponse, error) {
+	list := &zoo3.ArrayOfUrunBilgi{UrunBilgi: []*zoo3.UrunBilgi{}}
+	for i := int32(1); i <= req.N && i <= 3; i++ {
+		list.UrunBilgi = append(list.UrunBilgi, urun(i))
+	}
+	return &zoo3.ListUrunResponse{ListUrunResult: list}, nil
+}
+
+func (zoo3Service) DocumentedContext(_ context.Context, req *zoo3.Documented) (*zoo3.DocumentedResponse, error) {
+	return &zoo3.DocumentedResponse{DocumentedResult: req.S}, nil
+}
+
+// NotifyContext does nothing: the one-way exchanges, which need the runs counted and drained between
+// calls, are replayed by TestOneWayReplay over zoo/oneway (oneway_test.go).
+func (zoo3Service) NotifyContext(context.Context, *zoo3.Notify) error { return nil }
+
+// NotifyCountContext answers 0: the captures that count Notify's runs are replayed over zoo/oneway.
+func (zoo3Service) NotifyCountContext(context.Context, *zoo3.NotifyCount) (*zoo3.NotifyCountResponse, error) {
+	return &zoo3.NotifyCountResponse{}, nil
+}
+
+func (zoo3Service) EchoMaybeContext(_ context.Context, req *zoo3.EchoMaybe) (*zoo3.EchoMaybeResponse, error) {
+	return &zoo3.EchoMaybeResponse{EchoMaybeResult: req.N}, nil
+}
+
+// zoo3Pending are the prefixes of the captures of testdata/shapes the generated zoo3 does not answer
+// as ASMX does yet, each with what is missing: the operations -skip-ops leaves out, and the shapes of
+// the carried ones that need the rest of issues 32 and 33. Every other capture is replayed and must
+// match (checkReplay); a pending prefix that names no capture fails the test, so the list shrinks as
+// the work lands.
+var zoo3Pending = pendingPrefixes(map[string][]string{
+	"SOAP headers (§1): replayed, with their deviations, over zoo/zoohdr (hdr_replay_test.go)": {
+		"soap11-WhoAmI", "soap12-WhoAmI", "get-WhoAmI", "post-WhoAmI", "doc-op-WhoAmI", "soap11-WhoAmIOptional",
+		"soap12-WhoAmIOptional", "get-WhoAmIOptional", "post-WhoAmIOptional", "soap11-Ping", "soap12-Ping",
+		"get-Ping", "post-Ping", "soap11-Renew", "soap12-Renew", "get-Renew", "post-Renew", "doc-op-Renew",
+		"soap11-Audit", "soap12-Audit", "get-Audit", "post-Audit", "soap11-ListUnknownHeaders", "soap12-ListUnknownHeaders",
+	},
+	"inheritance and xsi:type, issue 33 (§2)": {
+		"soap11-GetAnimal", "soap12-GetAnimal", "get-GetAnimal", "post-GetAnimal", "soap11-EchoAnimal",
+		"soap12-EchoAnimal", "get-EchoAnimal", "soap11-ListAnimals", "soap12-ListAnimals", "get-ListAnimals",
+		"post-ListAnimals", "soap11-GetKennel", "soap12-GetKennel", "get-GetKennel", "post-GetKennel",
+		"soap11-GetShape", "soap12-GetShape", "get-GetShape", "post-GetShape", "soap11-DescribeShape",
+		"soap12-DescribeShape",
+	},
+	"object (xsd:anyType), issue 33 (§3)": {
+		"soap11-GetObject", "soap12-GetObject", "get-GetObject", "post-GetObject", "soap11-DescribeObject",
+		"soap12-DescribeObject", "get-DescribeObject", "soap11-EchoBox", "soap12-EchoBox",
+	},
+	"XmlElement, XmlNode and DataSet, issue 33 (§4)": {
+		"soap11-EchoElement", "soap12-EchoElement", "soap11-EchoNode", "soap12-EchoNode", "soap11-MakeElement",
+		"soap12-MakeElement", "get-MakeElement", "post-MakeElement", "soap11-GetDataSet", "soap12-GetDataSet",
+		"get-GetDataSet", "post-GetDataSet", "doc-op-GetDataSet", "soap11-DescribeDataSet",
+		"soap12-DescribeDataSet", "get-DescribeDataSet", "soap11-EchoDataSet", "soap12-EchoDataSet",
+	},
+	"a deviation of §6, listed in docs/bindings.md and replayed as one over zoo/overloads and zoo/fetchitem (overloads_test.go, fetchitem_test.go)": {
+		"get-Scale-csharp-name", "soap11-AddDoubles-action-Add", "soap11-FetchItem-tns-body",
+	},
+	"the help page of an overload (§6): HTML with &nbsp;, which checkReplay's XML comparison cannot read": {
+		"doc-op-AddDoubles-bnd",
+	},
+	"small and unsigned types, char, byte arrays, issue 33 (§7)": {
+		"soap11-GetSmalls", "soap12-GetSmalls", "get-GetSmalls", "post-GetSmalls", "soap11-EchoSmalls",
+		"soap12-EchoSmalls", "soap11-Unsigned", "soap12-Unsigned", "get-Unsigned", "post-Unsigned",
+		"soap11-EchoChar", "soap12-EchoChar", "get-EchoChar", "post-EchoChar", "soap11-EchoBytes",
+		"soap12-EchoBytes", "get-EchoBytes", "post-EchoBytes", "soap11-EchoSBytes", "soap12-EchoSBytes",
+		"get-EchoSBytes", "post-EchoSBytes",
+	},
+	"document/literal bare, issue 32 (§8)": {
+		"soap11-BareOne", "soap12-BareOne", "get-BareOne", "post-BareOne", "soap11-BareTwo", "soap12-BareTwo",
+		"get-BareTwo", "post-BareTwo", "soap11-PlaceOrder", "soap12-PlaceOrder", "soap11-BareNothing",
+		"soap12-BareNothing", "get-BareNothing", "post-BareNothing",
+	},
+	"one-way operations (§10): replayed, with the runs counted and drained, over zoo/oneway (oneway_test.go)": {
+		"soap11-Notify", "soap12-Notify", "get-Notify", "post-Notify", "soap11-NotifyCount-after-http",
+		"soap12-NotifyCount", "get-NotifyCount", "post-NotifyCount",
+	},
+	"attributes, [Flags] and [XmlText], issue 33 (§11)": {
+		"soap11-GetTagged", "soap12-GetTagged", "get-GetTagged", "post-GetTagged", "soap11-EchoTagged",
+		"soap12-EchoTagged", "soap11-EchoPerm", "soap12-EchoPerm", "get-EchoPerm", "post-EchoPerm",
+	},
+	"the documents: ?WSDL and the help page serve -skip-ops's reduced contract": {
+		"doc-wsdl", "doc-help",
+	},
+	"the help page escapes a description (html/template), Mono inserts it raw: a deviation to list with the help pages' replay": {
+		"doc-op-Documented-bnd",
+	},
+})
+
+// pendingPrefixes turns the pending list, reason by reason, into capture prefix -> reason.
+func pendingPrefixes(byReason map[string][]string) map[string]string {
+	m := map[string]string{}
+	for why, prefixes := range byReason {
+		for _, p := range prefixes {
+			m[p] = why
+		}
+	}
+	return m
+}
+
+// TestZoo3Replay replays the exchanges captured from ASMX's third zoo (testdata/shapes) against the
+// code generated from its WSDL with -skip-ops, served through the real bindings with zoo3Service,
+// as TestZoo2Replay does for the second zoo, less the captures zoo3Pending lists.
+func TestZoo3Replay(t *testing.T) {
+	drop := nullableStrings(zoo3.Operations)
+	h, err := server.NewHandler(zoo3.Bind(zoo3Service{}), server.Config{BaseURL: zooBaseURL})
+	require.NoError(t, err)
+	used := map[string]int{}
+	replayed := 0
+	for _, c := range readCapturesIn(t, "testdata/shapes/captures", 359) {
+		if prefix, why := pendingFor(c.name); why != "" {
+			used[prefix]++
+			continue
+		}
+		replayed++
+		t.Run(c.name, func(t *testing.T) {
+			checkReplay(t, h, c, deviation{}, false, drop)
+		})
+	}
+	for prefix := range zoo3Pending {
+		assert.NotZero(t, used[prefix], "zoo3Pending lists %s, which names no capture", prefix)
+	}
+	assert.NotZero(t, replayed, "every capture is pending")
+	t.Logf("replayed %d captures, %d pending", replayed, 359-replayed)
+}
+
+// pendingFor returns the longest zoo3Pending prefix of a capture (soap11-WhoAmIOptional rather than
+// soap11-WhoAmI), and why it is pending ("" when it is not).
+func pendingFor(name string) (string, string) {
+	best := ""
+	for prefix := range zoo3Pending {
+		if strings.HasPrefix(name, prefix) && len(prefix) > len(best) {
+			best = prefix
+		}
+	}
+	return best, zoo3Pending[best]
+}
+
+// TestZoo3WSDLIsTheCapturedOne: the contract zoo3 is generated from is the ?WSDL body ASMX served,
+// byte for byte.
+func TestZoo3WSDLIsTheCapturedOne(t *testing.T) {
+	data, err := os.ReadFile("testdata/shapes/captures/doc-wsdl.txt")
+	require.NoError(t, err)
+	c, err := parseCapture("doc-wsdl", data)
+	require.NoError(t, err)
+	wsdl, err := os.ReadFile("testdata/shapes/zoo3.wsdl")
+	require.NoError(t, err)
+	assert.Equal(t, string(c.respBody), string(wsdl))
+}
+
+// TestZoo3HelpEscapesDescriptions: the operation page shows a description of several lines holding
+// "*/", markup, "&" and quotes as text: html/template escapes it, where Mono inserts it raw
+// (doc-op-Documented-bnd, pending as a deviation to list).
+func TestZoo3HelpEscapesDescriptions(t *testing.T) {
+	h, err := server.NewHandler(zoo3.Bind(zoo3Service{}), server.Config{BaseURL: zooBaseURL})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := srv.Client().Get(srv.URL + zoo3.Contract.Path + "?op=Documented")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	page := string(body)
+	assert.Contains(t, page, "a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampersand")
+	assert.NotContains(t, page, "<b>bold</b>")
+	asmx, err := os.ReadFile("testdata/shapes/captures/doc-op-Documented-bnd.txt")
+	require.NoError(t, err)
+	assert.Contains(t, string(asmx), "markup <b>bold</b> & an ampersand", "Mono inserts it raw")
+}
+
+// The operations of shapes §5 and §6, as Zoo3.cs writes them; the captures where we deviate are
+// replayed, with the deviation, over zoo/overloads and zoo/fetchitem (zoo3Pending).
+
+func (zoo3Service) SplitContext(_ context.Context, r *zoo3.Split) (*zoo3.SplitResponse, error) {
+	parts := strings.Split(r.S, ",")
+	return &zoo3.SplitResponse{SplitResult: int32(len(parts)), Head: parts[0], Count: r.Count + int32(len(parts))}, nil
+}
+
+func (zoo3Service) DivideContext(_ context.Context, r *zoo3.Divide) (*zoo3.DivideResponse, error) {
+	if r.B == 0 {
+		return nil, errors.New("attempted to divide by zero")
+	}
+	return &zoo3.DivideResponse{Quotient: r.A / r.B, Remainder: r.A % r.B}, nil
+}
+
+func (zoo3Service) RenamedContext(_ context.Context, r *zoo3.Renamed) (*zoo3.RenamedResponse, error) {
+	return &zoo3.RenamedResponse{Answer: int32(len(r.Xid)) + r.Count}, nil
+}
+
+func (zoo3Service) LookupContext(_ context.Context, r *zoo3.Lookup) (*zoo3.LookupReply, error) {
+	return &zoo3.LookupReply{LookupResult: "value-of-" + r.Key}, nil
+}
+
+func (zoo3Service) FetchItemContext(_ context.Context, r *zoo3.GetItem) (*zoo3.GetItemReply, error) {
+	return &zoo3.GetItemReply{FetchItemResult: "item-" + strconv.Itoa(int(r.Id))}, nil
+}
+
+func (zoo3Service) AddContext(_ context.Context, r *zoo3.Add) (*zoo3.AddResponse, error) {
+	return &zoo3.AddResponse{AddResult: r.A + r.B}, nil
+}
+
+func (zoo3Service) AddDoublesContext(_ context.Context, r *zoo3.AddDoubles) (*zoo3.AddDoublesResponse, error) {
+	return &zoo3.AddDoublesResponse{AddDoublesResult: r.A + r.B}, nil
+}
+
+func (zoo3Service) ScaleIntContext(_ context.Context, r *zoo3.ScaleInt) (*zoo3.ScaleIntResponse, error) {
+	return &zoo3.ScaleIntResponse{ScaleIntResult: r.V * 10}, nil
+}
+
+func (zoo3Service) ScaleTextContext(_ context.Context, r *zoo3.ScaleText) (*zoo3.ScaleTextResponse, error) {
+	return &zoo3.ScaleTextResponse{ScaleTextResult: r.V + r.V}, nil
+}
