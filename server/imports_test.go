@@ -92,7 +92,7 @@ const wireRuntime = module + "/server/wire"
 // imports another, so each can change alone.
 var wireImports = map[string][]string{
 	wireRuntime + "/xsd":        {module + "/server/fault"},
-	wireRuntime + "/xmlwire":    {module + "/server/fault", wireRuntime + "/xsd"},
+	wireRuntime + "/xmlwire":    {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/internal/xmlchars"},
 	wireRuntime + "/formwire":   {module + "/server/fault", wireRuntime + "/xsd"},
 	wireRuntime + "/jsonwire":   {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
 	wireRuntime:                 {module + "/server/fault", wireRuntime + "/xmlwire", wireRuntime + "/formwire", wireRuntime + "/jsonwire"},
@@ -101,6 +101,7 @@ var wireImports = map[string][]string{
 	wireRuntime + "/anytype":    {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/xmlwire", wireRuntime + "/xmlany"},
 	// The one JSON tokenizer, under the JSON endpoint and the record format.
 	wireRuntime + "/internal/jsontext": {},
+	wireRuntime + "/internal/xmlchars": {},
 }
 
 // generatedMayImport reports whether generated code (gen/) may import imp: gowsdl's soap package and

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -154,7 +155,7 @@ func callRequest(op *wire.Operation, ns string, opts *callOptions) (wire.Message
 			return nil, err
 		}
 	}
-	doc := `<` + op.RequestElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `">`
+	doc := `<` + op.RequestElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, cmp.Or(op.RequestNamespace, ns))) + `">`
 	for _, p := range op.Params {
 		doc += given[p.Name]
 	}

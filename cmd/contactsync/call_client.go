@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -214,7 +215,7 @@ func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *cal
 	if c.Binding == client.JSON {
 		out, err = client.MessageJSON(op, resp)
 	} else {
-		out, err = client.Message(op.ResponseElement, c.Namespace, resp)
+		out, err = client.Message(op.ResponseElement, cmp.Or(op.ResponseNamespace, c.Namespace), resp)
 	}
 	if err != nil {
 		return err

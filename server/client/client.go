@@ -14,6 +14,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -255,7 +256,7 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`">`...)
 	body = c.appendHeader(body, prefix, req)
 	body = append(body, `<`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
-	body = xmlwire.AppendEscaped(body, c.Namespace)
+	body = xmlwire.AppendEscaped(body, cmp.Or(op.RequestNamespace, c.Namespace))
 	body = append(body, `">`...)
 	content := len(body)
 	body = req.AppendXML(body)
@@ -270,7 +271,7 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	if err != nil {
 		return nil, err
 	}
-	action := c.Namespace + op.Name
+	action := op.SOAPAction(c.Namespace, b == SOAP12)
 	if b == SOAP12 {
 		httpReq.Header.Set("Content-Type", mime.FormatMediaType("application/soap+xml", map[string]string{"charset": "utf-8", "action": action}))
 	} else {
@@ -430,11 +431,11 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 		if status != http.StatusOK {
 			return fmt.Errorf("HTTP %d without a SOAP fault", status)
 		}
-		if !first.Is(op.ResponseElement) {
+		if ns := cmp.Or(op.ResponseNamespace, c.Namespace); !rd.IsElement(first, ns, op.ResponseElement) {
 			if first.Local() == op.ResponseElement {
-				return fmt.Errorf("%w: expected %s in namespace %q, got it in namespace %q", ErrOtherNamespace, op.ResponseElement, c.Namespace, first.Name(rd).Space)
+				return fmt.Errorf("%w: expected %s in namespace %q, got it in namespace %q", ErrOtherNamespace, op.ResponseElement, ns, first.Name(rd).Space)
 			}
-			return fmt.Errorf("expected %s in namespace %q, got %s in namespace %q", op.ResponseElement, c.Namespace, first.Local(), first.Name(rd).Space)
+			return fmt.Errorf("expected %s in namespace %q, got %s in namespace %q", op.ResponseElement, ns, first.Local(), first.Name(rd).Space)
 		}
 		if err := resp.DecodeXML(rd); err != nil {
 			return fmt.Errorf("decoding the %s response: %w", op.Name, err)
@@ -644,6 +645,9 @@ func Invoke(ctx context.Context, svc wire.Bound, opName string, params map[strin
 		return nil, fmt.Errorf("unknown operation %q", opName)
 	}
 	doc := xmlwire.AppendStart(nil, op.RequestElement)
+	if op.RequestNamespace != "" { // its elements are qualified in it: declare it as the default
+		doc = append(append(append(doc[:len(doc)-1], ` xmlns="`...), xmlwire.AppendEscaped(nil, op.RequestNamespace)...), `">`...)
+	}
 	for _, p := range op.Params {
 		if v, ok := params[p.Name]; ok {
 			doc = xmlwire.AppendString(doc, p.Name, v)

@@ -17,8 +17,14 @@ import (
 // wire.Message, a jsonwire.Message and a client.FormEncoder), each binding as a response
 // (binding.Sample, through WriteSample). Nothing on the path of a real request knows it.
 type placeholder struct {
-	// Fields are the elements of the message: an operation's Params, or its Result alone.
+	// Fields are the elements of the message: an operation's Params, its Result alone, or its
+	// Results.
 	Fields []wire.Field
+	// several marks Results: the JSON result is then one object holding every element.
+	several bool
+	// formNames are the parameters' names on HTTP GET and POST when they differ from Fields' names
+	// (wire.Operation.HTTPParams); nil otherwise.
+	formNames []string
 	// headers are the operation's SOAP headers of the message's direction (AppendHeaders).
 	headers []wire.Header
 }
@@ -31,13 +37,16 @@ var (
 
 // requestPlaceholder returns the placeholder request of op.
 func requestPlaceholder(op *wire.Operation) *placeholder {
-	return &placeholder{Fields: op.Params, headers: placeholderHeaders(op, wire.HeaderDirection.In)}
+	return &placeholder{Fields: op.Params, formNames: op.HTTPParams, headers: placeholderHeaders(op, wire.HeaderDirection.In)}
 }
 
-// responsePlaceholder returns the placeholder response of op.
+// responsePlaceholder returns the placeholder response of op: every element of an operation with out
+// or ref parameters (Results), else its result alone.
 func responsePlaceholder(op *wire.Operation) *placeholder {
 	p := &placeholder{headers: placeholderHeaders(op, wire.HeaderDirection.Out)}
-	if op.Result != nil {
+	if op.Results != nil {
+		p.Fields, p.several = op.Results, true
+	} else if op.Result != nil {
 		p.Fields = []wire.Field{*op.Result}
 	}
 	return p
@@ -96,13 +105,17 @@ func (p *placeholder) DecodeXML(r *xmlwire.Reader) error { return r.Discard() }
 // EncodeForm writes the parameters as form values: a simple one as its type, an array as two items,
 // as the XML samples show an array.
 func (p *placeholder) EncodeForm(form url.Values) {
-	for _, f := range p.Fields {
+	for i, f := range p.Fields {
+		name := f.Name
+		if p.formNames != nil {
+			name = p.formNames[i]
+		}
 		if f.Type.Kind == wire.KindArray {
-			form.Add(f.Name, placeholderText(f.Type.Item.Type))
-			form.Add(f.Name, placeholderText(f.Type.Item.Type))
+			form.Add(name, placeholderText(f.Type.Item.Type))
+			form.Add(name, placeholderText(f.Type.Item.Type))
 			continue
 		}
-		form.Set(f.Name, placeholderText(f.Type))
+		form.Set(name, placeholderText(f.Type))
 	}
 }
 
@@ -164,6 +177,9 @@ func (p *placeholder) AppendJSON(b []byte) []byte {
 
 // AppendResultJSON appends the placeholder result as a JSON value.
 func (p *placeholder) AppendResultJSON(b []byte) []byte {
+	if p.several {
+		return p.AppendJSON(b)
+	}
 	if len(p.Fields) == 0 {
 		return append(b, "null"...)
 	}

@@ -299,6 +299,18 @@ var evolutions = []evolution{
 		serveInCheck: true,
 	},
 	{
+		dir:      "09-out-ref",
+		op:       "SplitContactName",
+		bindings: []string{"soap11", "soap12"},
+		check:    outRef,
+	},
+	{
+		dir:      "10-renamed-result",
+		op:       "ReadContactEmail",
+		bindings: []string{"soap11", "soap12", "get", "post"},
+		check:    renamedResult,
+	},
+	{
 		dir:      "12-one-way",
 		op:       "TestUpdateContactLater",
 		bindings: []string{"soap11", "soap12", "get", "post"},

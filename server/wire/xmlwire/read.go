@@ -2,14 +2,13 @@ package xmlwire
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"io"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire/internal/xmlchars"
 )
 
 // Limits bound what one XML document may cost. The Reader enforces MaxDepth and MaxElements in both
@@ -209,6 +208,15 @@ func (r *Reader) Fast() bool { return r.fast }
 
 // Namespace returns the service namespace the Reader checks elements against.
 func (r *Reader) Namespace() string { return r.ns }
+
+// SetNamespace makes ns the namespace the elements read from now on are checked against, and returns
+// the one it replaces: the decoder of a wrapper in another namespace than the service's ({urn:items}
+// GetItem, whose qualified children are in urn:items) reads its children in that namespace and
+// restores the service namespace when it returns (defer r.SetNamespace(r.SetNamespace(ns))).
+func (r *Reader) SetNamespace(ns string) (previous string) {
+	previous, r.ns = r.ns, ns
+	return previous
+}
 
 type errUnsupportedCharset struct{ charset string }
 
@@ -743,39 +751,9 @@ func (r *Reader) resolve(t openTag) ([]byte, bool) {
 	return r.lookup(t.prefix)
 }
 
-// onlyXMLChars reports whether b is valid UTF-8 holding only characters XML 1.0 allows. Eight bytes
-// of printable ASCII, the bulk of every request, are checked at once.
-func onlyXMLChars(b []byte) bool {
-	const (
-		high = 0x8080808080808080 // the top bit of each byte
-		low  = 0x2020202020202020 // 0x20 in each byte
-	)
-	for i := 0; i < len(b); {
-		if len(b)-i >= 8 {
-			w := binary.LittleEndian.Uint64(b[i:])
-			// No byte has its top bit set, and no byte is below 0x20: subtracting 0x20 from each
-			// byte borrows into a top bit exactly where a byte was below 0x20.
-			if w&high == 0 && (w-low)&high == 0 {
-				i += 8
-				continue
-			}
-		}
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
-				return false
-			}
-			i++
-			continue
-		}
-		r, width := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && width == 1 || !IsXMLChar(r) {
-			return false
-		}
-		i += width
-	}
-	return true
-}
+// onlyXMLChars reports whether b is valid UTF-8 holding only characters XML 1.0 allows
+// (xmlchars.Valid).
+func onlyXMLChars(b []byte) bool { return xmlchars.Valid(b) }
 
 // WrongNamespace reports an element that was sent outside the service namespace.
 func (r *Reader) WrongNamespace(local string) error {

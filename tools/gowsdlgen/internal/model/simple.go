@@ -2,19 +2,6 @@ package model
 
 import "github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 
-// The small and unsigned integer kinds and ASMX's char (shapes §7): gowsdl's Go types (int8, byte, uint16,
-// uint32, uint64), and for char, given to gowsdl as xsd:unsignedShort, the runtime's xsd.Char.
-const (
-	KindByte          Kind = "KindByte"
-	KindUnsignedByte  Kind = "KindUnsignedByte"
-	KindUnsignedShort Kind = "KindUnsignedShort"
-	KindUnsignedInt   Kind = "KindUnsignedInt"
-	KindUnsignedLong  Kind = "KindUnsignedLong"
-	KindChar          Kind = "KindChar"
-	// KindFlags: ASMX's [Flags] enumeration, an xsd:list of an enumeration (Perm): a uint64 (xsd.FlagBit).
-	KindFlags Kind = "KindFlags"
-)
-
 // flags reads the xs:list of a named simple type as a [Flags] enumeration into t.
 func (m *modeler) flags(t *Type, list *wsdl.Node) (*Type, error) {
 	t.Kind = KindFlags

@@ -22,7 +22,8 @@
 //
 //	wsdl            the parsed tree and the SOAP-only view          std
 //	names           Go identifiers from XML names                   std
-//	model           the contract model and its refusals             wsdl, names
+//	contract        the contract model's types, their Go names      wsdl, names
+//	model           the model read from the WSDL, and its refusals  wsdl, names, contract
 //	headers         SOAP headers read into the model, refusals      wsdl, names, model
 //	postprocess     gowsdl's output fixed and checked               model, names
 //	emit            the emitters' Writer and shared helpers         model, names

@@ -24,16 +24,18 @@ const generator = "github.com/contactsync/contactsync/tools/gowsdlgen/internal/"
 // and each package's own state them. The standard library is always allowed; anything else outside
 // the generator (gowsdl) only where listed as a full path.
 var generatorImports = map[string][]string{
-	"wsdl":           {},
-	"names":          {},
-	"model":          {"wsdl", "names"},
-	"headers":        {"wsdl", "names", "model"},
-	"postprocess":    {"model", "names"},
-	"emit":           {"model", "names"},
-	"emit/jsoncodec": {"emit", "model"},
-	"emit/xmlcodec":  {"emit", "emit/jsoncodec", "model", "names", "wsdl"},
-	"emit/record":    {"emit", "model"},
-	"wsdlgen": {"wsdl", "names", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/record",
+	"wsdl":             {},
+	"names":            {},
+	"contract":         {"wsdl", "names"},
+	"model":            {"wsdl", "names", "contract"},
+	"headers":          {"wsdl", "names", "model"},
+	"postprocess":      {"model", "names"},
+	"emit":             {"model", "names"},
+	"emit/jsoncodec":   {"emit", "model"},
+	"emit/xmlcodec":    {"emit", "emit/headercodec", "emit/jsoncodec", "model", "names", "wsdl"},
+	"emit/headercodec": {"emit", "model"},
+	"emit/record":      {"emit", "model"},
+	"wsdlgen": {"wsdl", "names", "contract", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/headercodec", "emit/record",
 		"github.com/hooklift/gowsdl"},
 }
 

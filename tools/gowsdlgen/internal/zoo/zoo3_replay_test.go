@@ -2,6 +2,7 @@ package zoo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -20,7 +21,11 @@ import (
 )
 
 // zoo3Service is the Go twin of testdata/shapes/Zoo3.cs, for the operations zoo3 carries so far.
-type zoo3Service struct{}
+type zoo3Service struct {
+	// The header operations (WhoAmI, WhoAmIOptional, Ping, Renew, Audit) are replayed over zoo/zoohdr
+	// (zoo3Pending): here they answer NotImplemented.
+	zoo3.UnimplementedSyncSoapServer
+}
 
 var _ zoo3.SyncSoapServer = zoo3Service{}
 
@@ -140,15 +145,11 @@ var zoo3Pending = pendingPrefixes(map[string][]string{
 		"get-GetDataSet", "post-GetDataSet", "doc-op-GetDataSet", "soap11-DescribeDataSet",
 		"soap12-DescribeDataSet", "get-DescribeDataSet", "soap11-EchoDataSet", "soap12-EchoDataSet",
 	},
-	"out and ref parameters, issue 32 (§5)": {
-		"soap11-Split", "soap12-Split", "get-Split", "soap11-Divide", "soap12-Divide",
+	"a deviation of §6, listed in docs/bindings.md and replayed as one over zoo/overloads and zoo/fetchitem (overloads_test.go, fetchitem_test.go)": {
+		"get-Scale-csharp-name", "soap11-AddDoubles-action-Add", "soap11-FetchItem-tns-body",
 	},
-	"renamed results and wrappers, MessageName overloads, a second schema namespace, issue 32 (§6)": {
-		"soap11-Renamed", "soap12-Renamed", "get-Renamed", "post-Renamed", "soap11-Lookup", "soap12-Lookup",
-		"get-Lookup", "post-Lookup", "soap11-FetchItem", "soap12-FetchItem", "get-FetchItem", "post-FetchItem",
-		"soap11-Add", "soap12-Add", "get-Add", "post-Add", "soap11-AddDoubles", "soap12-AddDoubles",
-		"get-AddDoubles", "post-AddDoubles", "doc-op-AddDoubles", "soap11-Scale", "soap12-Scale", "get-Scale",
-		"post-Scale",
+	"the help page of an overload (§6): HTML with &nbsp;, which checkReplay's XML comparison cannot read": {
+		"doc-op-AddDoubles-bnd",
 	},
 	"document/literal bare, issue 32 (§8)": {
 		"soap11-BareOne", "soap12-BareOne", "get-BareOne", "post-BareOne", "soap11-BareTwo", "soap12-BareTwo",
@@ -253,4 +254,47 @@ func TestZoo3HelpEscapesDescriptions(t *testing.T) {
 	asmx, err := os.ReadFile("testdata/shapes/captures/doc-op-Documented-bnd.txt")
 	require.NoError(t, err)
 	assert.Contains(t, string(asmx), "markup <b>bold</b> & an ampersand", "Mono inserts it raw")
+}
+
+// The operations of shapes §5 and §6, as Zoo3.cs writes them; the captures where we deviate are
+// replayed, with the deviation, over zoo/overloads and zoo/fetchitem (zoo3Pending).
+
+func (zoo3Service) SplitContext(_ context.Context, r *zoo3.Split) (*zoo3.SplitResponse, error) {
+	parts := strings.Split(r.S, ",")
+	return &zoo3.SplitResponse{SplitResult: int32(len(parts)), Head: parts[0], Count: r.Count + int32(len(parts))}, nil
+}
+
+func (zoo3Service) DivideContext(_ context.Context, r *zoo3.Divide) (*zoo3.DivideResponse, error) {
+	if r.B == 0 {
+		return nil, errors.New("attempted to divide by zero")
+	}
+	return &zoo3.DivideResponse{Quotient: r.A / r.B, Remainder: r.A % r.B}, nil
+}
+
+func (zoo3Service) RenamedContext(_ context.Context, r *zoo3.Renamed) (*zoo3.RenamedResponse, error) {
+	return &zoo3.RenamedResponse{Answer: int32(len(r.Xid)) + r.Count}, nil
+}
+
+func (zoo3Service) LookupContext(_ context.Context, r *zoo3.Lookup) (*zoo3.LookupReply, error) {
+	return &zoo3.LookupReply{LookupResult: "value-of-" + r.Key}, nil
+}
+
+func (zoo3Service) FetchItemContext(_ context.Context, r *zoo3.GetItem) (*zoo3.GetItemReply, error) {
+	return &zoo3.GetItemReply{FetchItemResult: "item-" + strconv.Itoa(int(r.Id))}, nil
+}
+
+func (zoo3Service) AddContext(_ context.Context, r *zoo3.Add) (*zoo3.AddResponse, error) {
+	return &zoo3.AddResponse{AddResult: r.A + r.B}, nil
+}
+
+func (zoo3Service) AddDoublesContext(_ context.Context, r *zoo3.AddDoubles) (*zoo3.AddDoublesResponse, error) {
+	return &zoo3.AddDoublesResponse{AddDoublesResult: r.A + r.B}, nil
+}
+
+func (zoo3Service) ScaleIntContext(_ context.Context, r *zoo3.ScaleInt) (*zoo3.ScaleIntResponse, error) {
+	return &zoo3.ScaleIntResponse{ScaleIntResult: r.V * 10}, nil
+}
+
+func (zoo3Service) ScaleTextContext(_ context.Context, r *zoo3.ScaleText) (*zoo3.ScaleTextResponse, error) {
+	return &zoo3.ScaleTextResponse{ScaleTextResult: r.V + r.V}, nil
 }

@@ -322,6 +322,10 @@ func (e *emitter) jsonOperation(op *model.Operation, result *model.Field) error 
 	e.p("if err := req.DecodeJSON(r); err != nil { return nil, err }")
 	e.p("return req, nil")
 	e.p("},")
+	if op.OutRef() {
+		e.outRefResultJSON(resp)
+		return nil
+	}
 	e.p("AppendResultJSON: func(b []byte, m wire.Message) []byte {")
 	if result == nil {
 		e.p("return append(b, \"null\"...)")

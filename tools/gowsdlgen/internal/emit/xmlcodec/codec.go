@@ -31,6 +31,7 @@ func (e *emitter) codec(t *model.Type, goName, what string) error {
 	e.p("")
 	e.p("// DecodeXML reads the elements of %s, in any order, skipping unknown ones as ASMX does.", t.Name)
 	e.p("func (v *%s) DecodeXML(r *xmlwire.Reader) error {", goName)
+	e.readInWrapperNamespace()
 	if len(t.Fields) == 0 {
 		e.p("for {")
 		e.p("el, ok, err := r.Child()")
@@ -270,7 +271,7 @@ func (e *emitter) form(op *model.Operation, req string) error {
 	e.p("DecodeForm: func(form *formwire.Form) (wire.Message, error) {")
 	e.p("req := new(%s)", req)
 	for _, p := range params {
-		name := strconv.Quote(p.Field.Name)
+		name := strconv.Quote(p.Name)
 		e.p("{")
 		if p.Bytes {
 			e.formBytes(p.gf, name)
@@ -326,10 +327,10 @@ func (e *emitter) form(op *model.Operation, req string) error {
 			e.p("for _, item := range %s.%s {", val, p.itemField.Name)
 			item := "item"
 			if p.itemPtr {
-				e.p("if item == nil { form.Add(%q, \"\"); continue }", p.Field.Name)
+				e.p("if item == nil { form.Add(%q, \"\"); continue }", p.Name)
 				item = "*item"
 			}
-			e.p("form.Add(%q, %s)", p.Field.Name, formText(p.HTTPParam.Item.Kind, item))
+			e.p("form.Add(%q, %s)", p.Name, formText(p.HTTPParam.Item.Kind, item))
 			e.p("}")
 			e.p("}")
 			continue
@@ -341,7 +342,7 @@ func (e *emitter) form(op *model.Operation, req string) error {
 		if p.Field.Type.Kind == model.KindBase64 {
 			e.p("if %s != nil {", val)
 		}
-		e.p("form.Set(%q, %s)", p.Field.Name, formText(p.Field.Type.Kind, val))
+		e.p("form.Set(%q, %s)", p.Name, formText(p.Field.Type.Kind, val))
 		if p.Field.Type.Kind == model.KindBase64 {
 			e.p("}")
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/headercodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/jsoncodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
@@ -31,9 +32,17 @@ type emitter struct {
 	pkg string
 	// desc is the contract's descriptor (contract.go).
 	desc *Descriptor
+	// wrapperNS is the namespace of the wrapper whose codec is being written when it is not the
+	// service namespace (namespaces.go).
+	wrapperNS string
 }
 
 func (e *emitter) p(format string, args ...any) { e.P(format, args...) }
+
+// headers writes the contract's SOAP header code (package headercodec).
+func (e *emitter) headers() headercodec.Emitter {
+	return headercodec.Emitter{Writer: e.Writer, Namespace: e.c.TargetNamespace}
+}
 
 // File writes to w the wire code of contract c up to the record codec: the file's header and
 // imports (every runtime package: emit.DropUnusedImports removes those not used), the server
@@ -108,13 +117,13 @@ func (e *emitter) file(source string) error {
 	e.enumTexts()
 	emit.FlagsTexts(e.Writer, e.c.Types)
 	for _, op := range e.c.Operations {
-		if err := e.codec(op.Request, op.Request.GoName, "parameter"); err != nil {
+		if err := e.wrapperCodec(op.Request, op.Request.GoName, "parameter", op.RequestNamespace); err != nil {
 			return err
 		}
 		if err := e.responseCodec(op); err != nil {
 			return err
 		}
-		e.headerCodec(op)
+		e.headers().Codec(op)
 		if err := jsoncodec.Codec(e.Writer, op.Request, op.Request.GoName, true); err != nil {
 			return err
 		}
@@ -186,7 +195,7 @@ func (e *emitter) bind(server string) {
 		e.p("resp, err := svc.%sContext(ctx, req)", op.GoName)
 		e.p("if err != nil { return nil, err }")
 		e.p("if resp == nil { resp = new(%s) }", op.Response.GoName)
-		e.bindHeaders(op)
+		e.headers().BindHeaders(op)
 		e.p("return resp, nil")
 	}
 	e.p("}")
@@ -205,7 +214,7 @@ func (e *emitter) types() {
 	e.p("// The descriptors of the contract's named types, for documentation, samples and tooling.")
 	e.p("var (")
 	for _, t := range e.c.Types {
-		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s%s}", t.GoName, t.Name, t.Kind, anyAttributeField(t))
+		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s%s}", t.GoName, t.Name, t.Kind, headercodec.AnyAttributeField(t))
 	}
 	e.p(")")
 	e.p("")
@@ -246,13 +255,17 @@ func (e *emitter) operation(op *model.Operation) error {
 	e.p("")
 	e.p("var op%s = &wire.Operation{", op.GoName)
 	e.p("Name: %q,", op.Name)
+	if op.PortTypeName != op.Name {
+		e.p("PortTypeName: %q,", op.PortTypeName) // an overload (model.Operation.PortTypeName)
+	}
 	e.p("Doc: %q,", op.Doc)
 	e.p("Bindings: %s,", bindingsExpr(op.Bindings))
 	if op.OneWay {
 		e.p("OneWay: true,")
 	}
 	e.p("RequestElement: %q, ResponseElement: %q,", op.RequestElement, op.ResponseElement)
-	e.headersField(op)
+	e.namespacesAndActions(op)
+	e.headers().HeadersField(op)
 	if len(op.Request.Fields) > 0 {
 		e.p("Params: []wire.Field{")
 		for _, f := range op.Request.Fields {
@@ -260,11 +273,12 @@ func (e *emitter) operation(op *model.Operation) error {
 		}
 		e.p("},")
 	}
-	var result *model.Field
-	if !op.OneWay && len(op.Response.Fields) == 1 {
-		result = op.Response.Fields[0]
+	result := op.Result()
+	if result != nil {
 		e.p("Result: &wire.Field%s,", fieldLiteral(result))
 	}
+	e.results(op)
+	e.httpParamNames(op)
 	e.p("HTTPRoot: %q,", op.HTTPRoot)
 	e.p("NewRequest: func() wire.Message { return new(%s) },", req)
 	if !op.OneWay { // a one-way operation has no response: NewResponse stays nil

@@ -121,6 +121,118 @@ type ListUnknownHeadersResponse struct {
 	ListUnknownHeadersResult string `xml:"ListUnknownHeadersResult,omitempty" json:"ListUnknownHeadersResult,omitempty"`
 }
 
+type Split struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Split"`
+
+	S string `xml:"s,omitempty" json:"s,omitempty"`
+
+	Count int32 `xml:"count" json:"count"`
+}
+
+type SplitResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ SplitResponse"`
+
+	SplitResult int32 `xml:"SplitResult" json:"SplitResult"`
+
+	Head string `xml:"head,omitempty" json:"head,omitempty"`
+
+	Count int32 `xml:"count" json:"count"`
+}
+
+type Divide struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Divide"`
+
+	A int32 `xml:"a" json:"a"`
+
+	B int32 `xml:"b" json:"b"`
+}
+
+type DivideResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DivideResponse"`
+
+	Quotient int32 `xml:"quotient" json:"quotient"`
+
+	Remainder int32 `xml:"remainder" json:"remainder"`
+}
+
+type Renamed struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Renamed"`
+
+	Xid string `xml:"x-id,omitempty" json:"x-id,omitempty"`
+
+	Count int32 `xml:"Count" json:"Count"`
+}
+
+type RenamedResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ RenamedResponse"`
+
+	Answer int32 `xml:"Answer" json:"Answer"`
+}
+
+type Lookup struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Lookup"`
+
+	Key string `xml:"key,omitempty" json:"key,omitempty"`
+}
+
+type LookupReply struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ LookupReply"`
+
+	LookupResult string `xml:"LookupResult,omitempty" json:"LookupResult,omitempty"`
+}
+
+type Add struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Add"`
+
+	A int32 `xml:"a" json:"a"`
+
+	B int32 `xml:"b" json:"b"`
+}
+
+type AddResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ AddResponse"`
+
+	AddResult int32 `xml:"AddResult" json:"AddResult"`
+}
+
+type AddDoubles struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ AddDoubles"`
+
+	A float64 `xml:"a" json:"a"`
+
+	B float64 `xml:"b" json:"b"`
+}
+
+type AddDoublesResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ AddDoublesResponse"`
+
+	AddDoublesResult float64 `xml:"AddDoublesResult" json:"AddDoublesResult"`
+}
+
+type ScaleInt struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ScaleInt"`
+
+	V int32 `xml:"v" json:"v"`
+}
+
+type ScaleIntResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ScaleIntResponse"`
+
+	ScaleIntResult int32 `xml:"ScaleIntResult" json:"ScaleIntResult"`
+}
+
+type ScaleText struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ScaleText"`
+
+	V string `xml:"v,omitempty" json:"v,omitempty"`
+}
+
+type ScaleTextResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ScaleTextResponse"`
+
+	ScaleTextResult string `xml:"ScaleTextResult,omitempty" json:"ScaleTextResult,omitempty"`
+}
+
 type GetSmalls struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetSmalls"`
 
@@ -360,6 +472,18 @@ type ArrayOfUrunBilgi struct {
 	UrunBilgi []*UrunBilgi `xml:"urunBilgi,omitempty" json:"urunBilgi,omitempty"`
 }
 
+type GetItem struct {
+	XMLName xml.Name `xml:"urn:items GetItem"`
+
+	Id int32 `xml:"id,omitempty" json:"id,omitempty"`
+}
+
+type GetItemReply struct {
+	XMLName xml.Name `xml:"urn:items GetItemReply"`
+
+	FetchItemResult string `xml:"FetchItemResult,omitempty" json:"FetchItemResult,omitempty"`
+}
+
 type SyncSoap interface {
 	// AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.
 	WhoAmI(request *WhoAmI) (*WhoAmIResponse, error)
@@ -390,6 +514,51 @@ type SyncSoap interface {
 	ListUnknownHeaders(request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
 
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
+
+	// Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.
+	Split(request *Split) (*SplitResponse, error)
+
+	SplitContext(ctx context.Context, request *Split) (*SplitResponse, error)
+
+	// void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).
+	Divide(request *Divide) (*DivideResponse, error)
+
+	DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error)
+
+	// [return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.
+	Renamed(request *Renamed) (*RenamedResponse, error)
+
+	RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error)
+
+	// [SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.
+	Lookup(request *Lookup) (*LookupReply, error)
+
+	LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error)
+
+	// SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.
+	FetchItem(request *GetItem) (*GetItemReply, error)
+
+	FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error)
+
+	// Add(int, int): the overload without MessageName.
+	Add(request *Add) (*AddResponse, error)
+
+	AddContext(ctx context.Context, request *Add) (*AddResponse, error)
+
+	// Add(double, double): the overload with MessageName AddDoubles.
+	AddDoubles(request *AddDoubles) (*AddDoublesResponse, error)
+
+	AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error)
+
+	// Scale(int): returns v * 10. Both Scale overloads have a MessageName.
+	ScaleInt(request *ScaleInt) (*ScaleIntResponse, error)
+
+	ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error)
+
+	// Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.
+	ScaleText(request *ScaleText) (*ScaleTextResponse, error)
+
+	ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error)
 
 	// max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.
 	GetSmalls(request *GetSmalls) (*GetSmallsResponse, error)
@@ -576,6 +745,159 @@ func (service *syncSoap) ListUnknownHeadersContext(ctx context.Context, request 
 
 func (service *syncSoap) ListUnknownHeaders(request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
 	return service.ListUnknownHeadersContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) SplitContext(ctx context.Context, request *Split) (*SplitResponse, error) {
+	response := new(SplitResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Split", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Split(request *Split) (*SplitResponse, error) {
+	return service.SplitContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error) {
+	response := new(DivideResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Divide", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Divide(request *Divide) (*DivideResponse, error) {
+	return service.DivideContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error) {
+	response := new(RenamedResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Renamed", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Renamed(request *Renamed) (*RenamedResponse, error) {
+	return service.RenamedContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error) {
+	response := new(LookupReply)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Lookup", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Lookup(request *Lookup) (*LookupReply, error) {
+	return service.LookupContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error) {
+	response := new(GetItemReply)
+	err := service.client.CallContext(ctx, "urn:items/fetch", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) FetchItem(request *GetItem) (*GetItemReply, error) {
+	return service.FetchItemContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) AddContext(ctx context.Context, request *Add) (*AddResponse, error) {
+	response := new(AddResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Add", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Add(request *Add) (*AddResponse, error) {
+	return service.AddContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error) {
+	response := new(AddDoublesResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/AddDoubles", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) AddDoubles(request *AddDoubles) (*AddDoublesResponse, error) {
+	return service.AddDoublesContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error) {
+	response := new(ScaleIntResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/ScaleInt", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) ScaleInt(request *ScaleInt) (*ScaleIntResponse, error) {
+	return service.ScaleIntContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error) {
+	response := new(ScaleTextResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/ScaleText", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) ScaleText(request *ScaleText) (*ScaleTextResponse, error) {
+	return service.ScaleTextContext(
 		context.Background(),
 		request,
 	)

@@ -32,6 +32,24 @@ type SyncSoapServer interface {
 	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
 	// ListUnknownHeadersContext: SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
+	// SplitContext: Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.
+	SplitContext(ctx context.Context, request *Split) (*SplitResponse, error)
+	// DivideContext: void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).
+	DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error)
+	// RenamedContext: [return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.
+	RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error)
+	// LookupContext: [SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.
+	LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error)
+	// FetchItemContext: SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.
+	FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error)
+	// AddContext: Add(int, int): the overload without MessageName.
+	AddContext(ctx context.Context, request *Add) (*AddResponse, error)
+	// AddDoublesContext: Add(double, double): the overload with MessageName AddDoubles.
+	AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error)
+	// ScaleIntContext: Scale(int): returns v * 10. Both Scale overloads have a MessageName.
+	ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error)
+	// ScaleTextContext: Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.
+	ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error)
 	// GetSmallsContext: max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.
 	GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error)
 	// EchoSmallsContext: Returns the Smalls it was given.
@@ -106,6 +124,51 @@ func (UnimplementedSyncSoapServer) AuditContext(context.Context, *Audit) (*Audit
 // ListUnknownHeadersContext answers that ListUnknownHeaders is not implemented.
 func (UnimplementedSyncSoapServer) ListUnknownHeadersContext(context.Context, *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
 	return nil, wire.Unimplemented("ListUnknownHeaders")
+}
+
+// SplitContext answers that Split is not implemented.
+func (UnimplementedSyncSoapServer) SplitContext(context.Context, *Split) (*SplitResponse, error) {
+	return nil, wire.Unimplemented("Split")
+}
+
+// DivideContext answers that Divide is not implemented.
+func (UnimplementedSyncSoapServer) DivideContext(context.Context, *Divide) (*DivideResponse, error) {
+	return nil, wire.Unimplemented("Divide")
+}
+
+// RenamedContext answers that Renamed is not implemented.
+func (UnimplementedSyncSoapServer) RenamedContext(context.Context, *Renamed) (*RenamedResponse, error) {
+	return nil, wire.Unimplemented("Renamed")
+}
+
+// LookupContext answers that Lookup is not implemented.
+func (UnimplementedSyncSoapServer) LookupContext(context.Context, *Lookup) (*LookupReply, error) {
+	return nil, wire.Unimplemented("Lookup")
+}
+
+// FetchItemContext answers that FetchItem is not implemented.
+func (UnimplementedSyncSoapServer) FetchItemContext(context.Context, *GetItem) (*GetItemReply, error) {
+	return nil, wire.Unimplemented("FetchItem")
+}
+
+// AddContext answers that Add is not implemented.
+func (UnimplementedSyncSoapServer) AddContext(context.Context, *Add) (*AddResponse, error) {
+	return nil, wire.Unimplemented("Add")
+}
+
+// AddDoublesContext answers that AddDoubles is not implemented.
+func (UnimplementedSyncSoapServer) AddDoublesContext(context.Context, *AddDoubles) (*AddDoublesResponse, error) {
+	return nil, wire.Unimplemented("AddDoubles")
+}
+
+// ScaleIntContext answers that ScaleInt is not implemented.
+func (UnimplementedSyncSoapServer) ScaleIntContext(context.Context, *ScaleInt) (*ScaleIntResponse, error) {
+	return nil, wire.Unimplemented("ScaleInt")
+}
+
+// ScaleTextContext answers that ScaleText is not implemented.
+func (UnimplementedSyncSoapServer) ScaleTextContext(context.Context, *ScaleText) (*ScaleTextResponse, error) {
+	return nil, wire.Unimplemented("ScaleText")
 }
 
 // GetSmallsContext answers that GetSmalls is not implemented.
@@ -191,6 +254,15 @@ var Operations = []*wire.Operation{
 	opRenew,
 	opAudit,
 	opListUnknownHeaders,
+	opSplit,
+	opDivide,
+	opRenamed,
+	opLookup,
+	opFetchItem,
+	opAdd,
+	opAddDoubles,
+	opScaleInt,
+	opScaleText,
 	opGetSmalls,
 	opEchoSmalls,
 	opUnsigned,
@@ -279,6 +351,87 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(ListUnknownHeadersResponse)
+			}
+			return resp, nil
+		case *Split:
+			resp, err := svc.SplitContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(SplitResponse)
+			}
+			return resp, nil
+		case *Divide:
+			resp, err := svc.DivideContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(DivideResponse)
+			}
+			return resp, nil
+		case *Renamed:
+			resp, err := svc.RenamedContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(RenamedResponse)
+			}
+			return resp, nil
+		case *Lookup:
+			resp, err := svc.LookupContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(LookupReply)
+			}
+			return resp, nil
+		case *GetItem:
+			resp, err := svc.FetchItemContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetItemReply)
+			}
+			return resp, nil
+		case *Add:
+			resp, err := svc.AddContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(AddResponse)
+			}
+			return resp, nil
+		case *AddDoubles:
+			resp, err := svc.AddDoublesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(AddDoublesResponse)
+			}
+			return resp, nil
+		case *ScaleInt:
+			resp, err := svc.ScaleIntContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(ScaleIntResponse)
+			}
+			return resp, nil
+		case *ScaleText:
+			resp, err := svc.ScaleTextContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(ScaleTextResponse)
 			}
 			return resp, nil
 		case *GetSmalls:
@@ -748,6 +901,566 @@ var opListUnknownHeaders = &wire.Operation{
 		v := m.(*ListUnknownHeadersResponse)
 		var err error
 		v.ListUnknownHeadersResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opSplit = &wire.Operation{
+	Name:           "Split",
+	Doc:            "Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "Split", ResponseElement: "SplitResponse",
+	Params: []wire.Field{
+		{Name: "s", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "count", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Results: []wire.Field{
+		{Name: "SplitResult", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "head", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "count", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	HTTPRoot:    "",
+	NewRequest:  func() wire.Message { return new(Split) },
+	NewResponse: func() wire.Message { return new(SplitResponse) },
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Split)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		return m.(*SplitResponse).AppendJSON(b)
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		switch {
+		case tok.IsNull():
+			return nil
+		case tok.Opens('{'):
+			return m.(*SplitResponse).DecodeJSON(r)
+		}
+		return jsonwire.WrongType("result", "an object", tok)
+	},
+}
+
+var opDivide = &wire.Operation{
+	Name:           "Divide",
+	Doc:            "void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "Divide", ResponseElement: "DivideResponse",
+	Params: []wire.Field{
+		{Name: "a", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "b", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Results: []wire.Field{
+		{Name: "quotient", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "remainder", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	HTTPRoot:    "",
+	NewRequest:  func() wire.Message { return new(Divide) },
+	NewResponse: func() wire.Message { return new(DivideResponse) },
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Divide)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		return m.(*DivideResponse).AppendJSON(b)
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		switch {
+		case tok.IsNull():
+			return nil
+		case tok.Opens('{'):
+			return m.(*DivideResponse).DecodeJSON(r)
+		}
+		return jsonwire.WrongType("result", "an object", tok)
+	},
+}
+
+var opRenamed = &wire.Operation{
+	Name:           "Renamed",
+	Doc:            "[return: XmlElement(\"Answer\")], parameters renamed to x-id and Count: returns the length of id plus n.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Renamed", ResponseElement: "RenamedResponse",
+	Params: []wire.Field{
+		{Name: "x-id", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Count", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "Answer", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPParams:  []string{"id", "n"},
+	HTTPRoot:    "int",
+	NewRequest:  func() wire.Message { return new(Renamed) },
+	NewResponse: func() wire.Message { return new(RenamedResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Renamed)
+		{
+			v, err := formwire.Param(form, "id")
+			if err != nil {
+				return nil, err
+			}
+			req.Xid = v
+		}
+		{
+			v, err := formwire.Param(form, "n")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Count = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Renamed)
+		form.Set("id", req.Xid)
+		form.Set("n", formwire.FormatInt(int64(req.Count)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*RenamedResponse)
+		return xsd.AppendInt(b, int64(v.Answer)), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*RenamedResponse)
+		var err error
+		var n int64
+		n, err = r.ReadInt(el, "result", "int", 32)
+		v.Answer = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Renamed)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*RenamedResponse)
+		b = xsd.AppendInt(b, int64(v.Answer))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*RenamedResponse)
+		var err error
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "result", "int", 32)
+			v.Answer = int32(n)
+		}
+		return err
+	},
+}
+
+var opLookup = &wire.Operation{
+	Name:           "Lookup",
+	Doc:            "[SoapDocumentMethod(ResponseElementName=\"LookupReply\")]: returns value-of-key.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Lookup", ResponseElement: "LookupReply",
+	Params: []wire.Field{
+		{Name: "key", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "LookupResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Lookup) },
+	NewResponse: func() wire.Message { return new(LookupReply) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Lookup)
+		{
+			v, err := formwire.Param(form, "key")
+			if err != nil {
+				return nil, err
+			}
+			req.Key = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Lookup)
+		form.Set("key", req.Key)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*LookupReply)
+		return xmlwire.AppendEscaped(b, v.LookupResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*LookupReply)
+		var err error
+		v.LookupResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Lookup)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*LookupReply)
+		b = jsonwire.AppendString(b, v.LookupResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*LookupReply)
+		var err error
+		v.LookupResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opFetchItem = &wire.Operation{
+	Name:           "FetchItem",
+	Doc:            "SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetItem", ResponseElement: "GetItemReply",
+	RequestNamespace:  "urn:items",
+	ResponseNamespace: "urn:items",
+	SOAPAction11:      "urn:items/fetch",
+	SOAPAction12:      "urn:items/fetch",
+	Params: []wire.Field{
+		{Name: "id", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "FetchItemResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(GetItem) },
+	NewResponse: func() wire.Message { return new(GetItemReply) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetItem)
+		{
+			v, err := formwire.Param(form, "id")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("id", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Id = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*GetItem)
+		form.Set("id", formwire.FormatInt(int64(req.Id)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetItemReply)
+		return xmlwire.AppendEscaped(b, v.FetchItemResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetItemReply)
+		var err error
+		v.FetchItemResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetItem)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetItemReply)
+		b = jsonwire.AppendString(b, v.FetchItemResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetItemReply)
+		var err error
+		v.FetchItemResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opAdd = &wire.Operation{
+	Name:           "Add",
+	Doc:            "Add(int, int): the overload without MessageName.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Add", ResponseElement: "AddResponse",
+	Params: []wire.Field{
+		{Name: "a", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "b", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "AddResult", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "int",
+	NewRequest:  func() wire.Message { return new(Add) },
+	NewResponse: func() wire.Message { return new(AddResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Add)
+		{
+			v, err := formwire.Param(form, "a")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("a", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.A = x
+		}
+		{
+			v, err := formwire.Param(form, "b")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("b", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.B = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Add)
+		form.Set("a", formwire.FormatInt(int64(req.A)))
+		form.Set("b", formwire.FormatInt(int64(req.B)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*AddResponse)
+		return xsd.AppendInt(b, int64(v.AddResult)), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*AddResponse)
+		var err error
+		var n int64
+		n, err = r.ReadInt(el, "result", "int", 32)
+		v.AddResult = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Add)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*AddResponse)
+		b = xsd.AppendInt(b, int64(v.AddResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*AddResponse)
+		var err error
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "result", "int", 32)
+			v.AddResult = int32(n)
+		}
+		return err
+	},
+}
+
+var opAddDoubles = &wire.Operation{
+	Name:           "AddDoubles",
+	PortTypeName:   "Add",
+	Doc:            "Add(double, double): the overload with MessageName AddDoubles.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "AddDoubles", ResponseElement: "AddDoublesResponse",
+	Params: []wire.Field{
+		{Name: "a", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "b", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "AddDoublesResult", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "double",
+	NewRequest:  func() wire.Message { return new(AddDoubles) },
+	NewResponse: func() wire.Message { return new(AddDoublesResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(AddDoubles)
+		{
+			v, err := formwire.Param(form, "a")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Double("a", formwire.Scalar, v, "double", 64)
+			if err != nil {
+				return nil, err
+			}
+			req.A = x
+		}
+		{
+			v, err := formwire.Param(form, "b")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Double("b", formwire.Scalar, v, "double", 64)
+			if err != nil {
+				return nil, err
+			}
+			req.B = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*AddDoubles)
+		form.Set("a", formwire.FormatDouble(req.A))
+		form.Set("b", formwire.FormatDouble(req.B))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*AddDoublesResponse)
+		return xsd.AppendDouble(b, v.AddDoublesResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*AddDoublesResponse)
+		var err error
+		v.AddDoublesResult, err = r.ReadDouble(el, "result", "double", 64)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(AddDoubles)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*AddDoublesResponse)
+		b = jsonwire.AppendDouble(b, v.AddDoublesResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*AddDoublesResponse)
+		var err error
+		v.AddDoublesResult, err = jsonwire.Double(tok, "result", "double", 64)
+		return err
+	},
+}
+
+var opScaleInt = &wire.Operation{
+	Name:           "ScaleInt",
+	PortTypeName:   "Scale",
+	Doc:            "Scale(int): returns v * 10. Both Scale overloads have a MessageName.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "ScaleInt", ResponseElement: "ScaleIntResponse",
+	Params: []wire.Field{
+		{Name: "v", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "ScaleIntResult", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "int",
+	NewRequest:  func() wire.Message { return new(ScaleInt) },
+	NewResponse: func() wire.Message { return new(ScaleIntResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(ScaleInt)
+		{
+			v, err := formwire.Param(form, "v")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("v", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.V = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*ScaleInt)
+		form.Set("v", formwire.FormatInt(int64(req.V)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*ScaleIntResponse)
+		return xsd.AppendInt(b, int64(v.ScaleIntResult)), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*ScaleIntResponse)
+		var err error
+		var n int64
+		n, err = r.ReadInt(el, "result", "int", 32)
+		v.ScaleIntResult = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(ScaleInt)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*ScaleIntResponse)
+		b = xsd.AppendInt(b, int64(v.ScaleIntResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*ScaleIntResponse)
+		var err error
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "result", "int", 32)
+			v.ScaleIntResult = int32(n)
+		}
+		return err
+	},
+}
+
+var opScaleText = &wire.Operation{
+	Name:           "ScaleText",
+	PortTypeName:   "Scale",
+	Doc:            "Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "ScaleText", ResponseElement: "ScaleTextResponse",
+	Params: []wire.Field{
+		{Name: "v", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "ScaleTextResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(ScaleText) },
+	NewResponse: func() wire.Message { return new(ScaleTextResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(ScaleText)
+		{
+			v, err := formwire.Param(form, "v")
+			if err != nil {
+				return nil, err
+			}
+			req.V = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*ScaleText)
+		form.Set("v", req.V)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*ScaleTextResponse)
+		return xmlwire.AppendEscaped(b, v.ScaleTextResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*ScaleTextResponse)
+		var err error
+		v.ScaleTextResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(ScaleText)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*ScaleTextResponse)
+		b = jsonwire.AppendString(b, v.ScaleTextResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*ScaleTextResponse)
+		var err error
+		v.ScaleTextResult, err = jsonwire.String(tok, "result")
 		return err
 	},
 }
@@ -2704,6 +3417,1378 @@ func (v *ListUnknownHeaders) DecodeJSON(r *jsonwire.Reader) error {
 	}
 	if ok {
 		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Split in schema order.
+func (v *Split) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "s", v.S)
+	b = xmlwire.AppendInt(b, "count", int64(v.Count))
+	return b
+}
+
+// DecodeXML reads the elements of Split, in any order, skipping unknown ones as ASMX does.
+func (v *Split) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("s"):
+			if seen[0] {
+				return xsd.Duplicate("parameter s")
+			}
+			seen[0] = true
+			v.S, err = r.Text(el, "parameter s")
+		case el.Is("count"):
+			if seen[1] {
+				return xsd.Duplicate("parameter count")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter count", "int", 32)
+			v.Count = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("s") {
+		return r.WrongNamespace("s")
+	}
+	if !seen[1] && r.Misplaced("count") {
+		return r.WrongNamespace("count")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of SplitResponse in schema order.
+func (v *SplitResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "SplitResult", int64(v.SplitResult))
+	b = xmlwire.AppendString(b, "head", v.Head)
+	b = xmlwire.AppendInt(b, "count", int64(v.Count))
+	return b
+}
+
+// DecodeXML reads the elements of SplitResponse, in any order, skipping unknown ones as ASMX does.
+func (v *SplitResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [3]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("SplitResult"):
+			if seen[0] {
+				return xsd.Duplicate("element SplitResult")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element SplitResult", "int", 32)
+			v.SplitResult = int32(n)
+		case el.Is("head"):
+			if seen[1] {
+				return xsd.Duplicate("element head")
+			}
+			seen[1] = true
+			v.Head, err = r.Text(el, "element head")
+		case el.Is("count"):
+			if seen[2] {
+				return xsd.Duplicate("element count")
+			}
+			seen[2] = true
+			var n int64
+			n, err = r.ReadInt(el, "element count", "int", 32)
+			v.Count = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("SplitResult") {
+		return r.WrongNamespace("SplitResult")
+	}
+	if !seen[1] && r.Misplaced("head") {
+		return r.WrongNamespace("head")
+	}
+	if !seen[2] && r.Misplaced("count") {
+		return r.WrongNamespace("count")
+	}
+	return nil
+}
+
+// AppendJSON appends SplitResponse as a JSON object, keys in schema order.
+func (v *SplitResponse) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"SplitResult\":"...)
+	b = xsd.AppendInt(b, int64(v.SplitResult))
+	b = append(b, ",\"head\":"...)
+	b = jsonwire.AppendString(b, v.Head)
+	b = append(b, ",\"count\":"...)
+	b = xsd.AppendInt(b, int64(v.Count))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of SplitResponse after its opening '{'.
+func (v *SplitResponse) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [3]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "SplitResult":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element SplitResult", "int", 32)
+				v.SplitResult = int32(n)
+			}
+		case "head":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Head, err = jsonwire.String(tok, "element head")
+		case "count":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element count", "int", 32)
+				v.Count = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendJSON appends Split as a JSON object, keys in schema order.
+func (v *Split) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"s\":"...)
+	b = jsonwire.AppendString(b, v.S)
+	b = append(b, ",\"count\":"...)
+	b = xsd.AppendInt(b, int64(v.Count))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Split after its opening '{'.
+func (v *Split) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "s":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.S, err = jsonwire.String(tok, "parameter s")
+		case "count":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter count", "int", 32)
+				v.Count = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("s")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("count")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Divide in schema order.
+func (v *Divide) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "a", int64(v.A))
+	b = xmlwire.AppendInt(b, "b", int64(v.B))
+	return b
+}
+
+// DecodeXML reads the elements of Divide, in any order, skipping unknown ones as ASMX does.
+func (v *Divide) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("a"):
+			if seen[0] {
+				return xsd.Duplicate("parameter a")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter a", "int", 32)
+			v.A = int32(n)
+		case el.Is("b"):
+			if seen[1] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter b", "int", 32)
+			v.B = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("a") {
+		return r.WrongNamespace("a")
+	}
+	if !seen[1] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of DivideResponse in schema order.
+func (v *DivideResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "quotient", int64(v.Quotient))
+	b = xmlwire.AppendInt(b, "remainder", int64(v.Remainder))
+	return b
+}
+
+// DecodeXML reads the elements of DivideResponse, in any order, skipping unknown ones as ASMX does.
+func (v *DivideResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("quotient"):
+			if seen[0] {
+				return xsd.Duplicate("element quotient")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element quotient", "int", 32)
+			v.Quotient = int32(n)
+		case el.Is("remainder"):
+			if seen[1] {
+				return xsd.Duplicate("element remainder")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element remainder", "int", 32)
+			v.Remainder = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("quotient") {
+		return r.WrongNamespace("quotient")
+	}
+	if !seen[1] && r.Misplaced("remainder") {
+		return r.WrongNamespace("remainder")
+	}
+	return nil
+}
+
+// AppendJSON appends DivideResponse as a JSON object, keys in schema order.
+func (v *DivideResponse) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"quotient\":"...)
+	b = xsd.AppendInt(b, int64(v.Quotient))
+	b = append(b, ",\"remainder\":"...)
+	b = xsd.AppendInt(b, int64(v.Remainder))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of DivideResponse after its opening '{'.
+func (v *DivideResponse) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "quotient":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element quotient", "int", 32)
+				v.Quotient = int32(n)
+			}
+		case "remainder":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element remainder", "int", 32)
+				v.Remainder = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendJSON appends Divide as a JSON object, keys in schema order.
+func (v *Divide) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"a\":"...)
+	b = xsd.AppendInt(b, int64(v.A))
+	b = append(b, ",\"b\":"...)
+	b = xsd.AppendInt(b, int64(v.B))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Divide after its opening '{'.
+func (v *Divide) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "a":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter a", "int", 32)
+				v.A = int32(n)
+			}
+		case "b":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter b", "int", 32)
+				v.B = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("a")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Renamed in schema order.
+func (v *Renamed) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "x-id", v.Xid)
+	b = xmlwire.AppendInt(b, "Count", int64(v.Count))
+	return b
+}
+
+// DecodeXML reads the elements of Renamed, in any order, skipping unknown ones as ASMX does.
+func (v *Renamed) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("x-id"):
+			if seen[0] {
+				return xsd.Duplicate("parameter x-id")
+			}
+			seen[0] = true
+			v.Xid, err = r.Text(el, "parameter x-id")
+		case el.Is("Count"):
+			if seen[1] {
+				return xsd.Duplicate("parameter Count")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter Count", "int", 32)
+			v.Count = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("x-id") {
+		return r.WrongNamespace("x-id")
+	}
+	if !seen[1] && r.Misplaced("Count") {
+		return r.WrongNamespace("Count")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of RenamedResponse in schema order.
+func (v *RenamedResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "Answer", int64(v.Answer))
+	return b
+}
+
+// DecodeXML reads the elements of RenamedResponse, in any order, skipping unknown ones as ASMX does.
+func (v *RenamedResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Answer"):
+			if seen[0] {
+				return xsd.Duplicate("element Answer")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element Answer", "int", 32)
+			v.Answer = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Answer") {
+		return r.WrongNamespace("Answer")
+	}
+	return nil
+}
+
+// AppendJSON appends Renamed as a JSON object, keys in schema order.
+func (v *Renamed) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"x-id\":"...)
+	b = jsonwire.AppendString(b, v.Xid)
+	b = append(b, ",\"Count\":"...)
+	b = xsd.AppendInt(b, int64(v.Count))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Renamed after its opening '{'.
+func (v *Renamed) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "x-id":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Xid, err = jsonwire.String(tok, "parameter x-id")
+		case "Count":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter Count", "int", 32)
+				v.Count = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("x-id")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("Count")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Lookup in schema order.
+func (v *Lookup) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "key", v.Key)
+	return b
+}
+
+// DecodeXML reads the elements of Lookup, in any order, skipping unknown ones as ASMX does.
+func (v *Lookup) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("key"):
+			if seen[0] {
+				return xsd.Duplicate("parameter key")
+			}
+			seen[0] = true
+			v.Key, err = r.Text(el, "parameter key")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("key") {
+		return r.WrongNamespace("key")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of LookupReply in schema order.
+func (v *LookupReply) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "LookupResult", v.LookupResult)
+	return b
+}
+
+// DecodeXML reads the elements of LookupReply, in any order, skipping unknown ones as ASMX does.
+func (v *LookupReply) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("LookupResult"):
+			if seen[0] {
+				return xsd.Duplicate("element LookupResult")
+			}
+			seen[0] = true
+			v.LookupResult, err = r.Text(el, "element LookupResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("LookupResult") {
+		return r.WrongNamespace("LookupResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Lookup as a JSON object, keys in schema order.
+func (v *Lookup) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"key\":"...)
+	b = jsonwire.AppendString(b, v.Key)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Lookup after its opening '{'.
+func (v *Lookup) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "key":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Key, err = jsonwire.String(tok, "parameter key")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("key")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetItem in schema order.
+func (v *GetItem) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "id", int64(v.Id))
+	return b
+}
+
+// DecodeXML reads the elements of GetItem, in any order, skipping unknown ones as ASMX does.
+func (v *GetItem) DecodeXML(r *xmlwire.Reader) error {
+	defer r.SetNamespace(r.SetNamespace("urn:items")) // the wrapper's namespace, which qualifies its elements
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("id"):
+			if seen[0] {
+				return xsd.Duplicate("parameter id")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter id", "int", 32)
+			v.Id = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("id") {
+		return r.WrongNamespace("id")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetItemReply in schema order.
+func (v *GetItemReply) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "FetchItemResult", v.FetchItemResult)
+	return b
+}
+
+// DecodeXML reads the elements of GetItemReply, in any order, skipping unknown ones as ASMX does.
+func (v *GetItemReply) DecodeXML(r *xmlwire.Reader) error {
+	defer r.SetNamespace(r.SetNamespace("urn:items")) // the wrapper's namespace, which qualifies its elements
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("FetchItemResult"):
+			if seen[0] {
+				return xsd.Duplicate("element FetchItemResult")
+			}
+			seen[0] = true
+			v.FetchItemResult, err = r.Text(el, "element FetchItemResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("FetchItemResult") {
+		return r.WrongNamespace("FetchItemResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetItem as a JSON object, keys in schema order.
+func (v *GetItem) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"id\":"...)
+	b = xsd.AppendInt(b, int64(v.Id))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetItem after its opening '{'.
+func (v *GetItem) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "id":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter id", "int", 32)
+				v.Id = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("id")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Add in schema order.
+func (v *Add) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "a", int64(v.A))
+	b = xmlwire.AppendInt(b, "b", int64(v.B))
+	return b
+}
+
+// DecodeXML reads the elements of Add, in any order, skipping unknown ones as ASMX does.
+func (v *Add) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("a"):
+			if seen[0] {
+				return xsd.Duplicate("parameter a")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter a", "int", 32)
+			v.A = int32(n)
+		case el.Is("b"):
+			if seen[1] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter b", "int", 32)
+			v.B = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("a") {
+		return r.WrongNamespace("a")
+	}
+	if !seen[1] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of AddResponse in schema order.
+func (v *AddResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "AddResult", int64(v.AddResult))
+	return b
+}
+
+// DecodeXML reads the elements of AddResponse, in any order, skipping unknown ones as ASMX does.
+func (v *AddResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("AddResult"):
+			if seen[0] {
+				return xsd.Duplicate("element AddResult")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element AddResult", "int", 32)
+			v.AddResult = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("AddResult") {
+		return r.WrongNamespace("AddResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Add as a JSON object, keys in schema order.
+func (v *Add) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"a\":"...)
+	b = xsd.AppendInt(b, int64(v.A))
+	b = append(b, ",\"b\":"...)
+	b = xsd.AppendInt(b, int64(v.B))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Add after its opening '{'.
+func (v *Add) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "a":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter a", "int", 32)
+				v.A = int32(n)
+			}
+		case "b":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter b", "int", 32)
+				v.B = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("a")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of AddDoubles in schema order.
+func (v *AddDoubles) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendDouble(b, "a", v.A)
+	b = xmlwire.AppendDouble(b, "b", v.B)
+	return b
+}
+
+// DecodeXML reads the elements of AddDoubles, in any order, skipping unknown ones as ASMX does.
+func (v *AddDoubles) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("a"):
+			if seen[0] {
+				return xsd.Duplicate("parameter a")
+			}
+			seen[0] = true
+			v.A, err = r.ReadDouble(el, "parameter a", "double", 64)
+		case el.Is("b"):
+			if seen[1] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[1] = true
+			v.B, err = r.ReadDouble(el, "parameter b", "double", 64)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("a") {
+		return r.WrongNamespace("a")
+	}
+	if !seen[1] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of AddDoublesResponse in schema order.
+func (v *AddDoublesResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendDouble(b, "AddDoublesResult", v.AddDoublesResult)
+	return b
+}
+
+// DecodeXML reads the elements of AddDoublesResponse, in any order, skipping unknown ones as ASMX does.
+func (v *AddDoublesResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("AddDoublesResult"):
+			if seen[0] {
+				return xsd.Duplicate("element AddDoublesResult")
+			}
+			seen[0] = true
+			v.AddDoublesResult, err = r.ReadDouble(el, "element AddDoublesResult", "double", 64)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("AddDoublesResult") {
+		return r.WrongNamespace("AddDoublesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends AddDoubles as a JSON object, keys in schema order.
+func (v *AddDoubles) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"a\":"...)
+	b = jsonwire.AppendDouble(b, v.A)
+	b = append(b, ",\"b\":"...)
+	b = jsonwire.AppendDouble(b, v.B)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of AddDoubles after its opening '{'.
+func (v *AddDoubles) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "a":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.A, err = jsonwire.Double(tok, "parameter a", "double", 64)
+		case "b":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.B, err = jsonwire.Double(tok, "parameter b", "double", 64)
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("a")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ScaleInt in schema order.
+func (v *ScaleInt) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "v", int64(v.V))
+	return b
+}
+
+// DecodeXML reads the elements of ScaleInt, in any order, skipping unknown ones as ASMX does.
+func (v *ScaleInt) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("v"):
+			if seen[0] {
+				return xsd.Duplicate("parameter v")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter v", "int", 32)
+			v.V = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("v") {
+		return r.WrongNamespace("v")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ScaleIntResponse in schema order.
+func (v *ScaleIntResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "ScaleIntResult", int64(v.ScaleIntResult))
+	return b
+}
+
+// DecodeXML reads the elements of ScaleIntResponse, in any order, skipping unknown ones as ASMX does.
+func (v *ScaleIntResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("ScaleIntResult"):
+			if seen[0] {
+				return xsd.Duplicate("element ScaleIntResult")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element ScaleIntResult", "int", 32)
+			v.ScaleIntResult = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("ScaleIntResult") {
+		return r.WrongNamespace("ScaleIntResult")
+	}
+	return nil
+}
+
+// AppendJSON appends ScaleInt as a JSON object, keys in schema order.
+func (v *ScaleInt) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"v\":"...)
+	b = xsd.AppendInt(b, int64(v.V))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of ScaleInt after its opening '{'.
+func (v *ScaleInt) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "v":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter v", "int", 32)
+				v.V = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("v")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ScaleText in schema order.
+func (v *ScaleText) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "v", v.V)
+	return b
+}
+
+// DecodeXML reads the elements of ScaleText, in any order, skipping unknown ones as ASMX does.
+func (v *ScaleText) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("v"):
+			if seen[0] {
+				return xsd.Duplicate("parameter v")
+			}
+			seen[0] = true
+			v.V, err = r.Text(el, "parameter v")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("v") {
+		return r.WrongNamespace("v")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ScaleTextResponse in schema order.
+func (v *ScaleTextResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "ScaleTextResult", v.ScaleTextResult)
+	return b
+}
+
+// DecodeXML reads the elements of ScaleTextResponse, in any order, skipping unknown ones as ASMX does.
+func (v *ScaleTextResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("ScaleTextResult"):
+			if seen[0] {
+				return xsd.Duplicate("element ScaleTextResult")
+			}
+			seen[0] = true
+			v.ScaleTextResult, err = r.Text(el, "element ScaleTextResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("ScaleTextResult") {
+		return r.WrongNamespace("ScaleTextResult")
+	}
+	return nil
+}
+
+// AppendJSON appends ScaleText as a JSON object, keys in schema order.
+func (v *ScaleText) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"v\":"...)
+	b = jsonwire.AppendString(b, v.V)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of ScaleText after its opening '{'.
+func (v *ScaleText) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "v":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.V, err = jsonwire.String(tok, "parameter v")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("v")
 	}
 	return nil
 }
@@ -5690,6 +7775,132 @@ func (c *SyncSoapClient) ListUnknownHeaders(request *ListUnknownHeaders) (*ListU
 	return c.ListUnknownHeadersContext(context.Background(), request)
 }
 
+// SplitContext calls Split.
+func (c *SyncSoapClient) SplitContext(ctx context.Context, request *Split) (*SplitResponse, error) {
+	response := new(SplitResponse)
+	if err := c.Invoker.Invoke(ctx, opSplit, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Split is SplitContext without a context.
+func (c *SyncSoapClient) Split(request *Split) (*SplitResponse, error) {
+	return c.SplitContext(context.Background(), request)
+}
+
+// DivideContext calls Divide.
+func (c *SyncSoapClient) DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error) {
+	response := new(DivideResponse)
+	if err := c.Invoker.Invoke(ctx, opDivide, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Divide is DivideContext without a context.
+func (c *SyncSoapClient) Divide(request *Divide) (*DivideResponse, error) {
+	return c.DivideContext(context.Background(), request)
+}
+
+// RenamedContext calls Renamed.
+func (c *SyncSoapClient) RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error) {
+	response := new(RenamedResponse)
+	if err := c.Invoker.Invoke(ctx, opRenamed, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Renamed is RenamedContext without a context.
+func (c *SyncSoapClient) Renamed(request *Renamed) (*RenamedResponse, error) {
+	return c.RenamedContext(context.Background(), request)
+}
+
+// LookupContext calls Lookup.
+func (c *SyncSoapClient) LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error) {
+	response := new(LookupReply)
+	if err := c.Invoker.Invoke(ctx, opLookup, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Lookup is LookupContext without a context.
+func (c *SyncSoapClient) Lookup(request *Lookup) (*LookupReply, error) {
+	return c.LookupContext(context.Background(), request)
+}
+
+// FetchItemContext calls FetchItem.
+func (c *SyncSoapClient) FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error) {
+	response := new(GetItemReply)
+	if err := c.Invoker.Invoke(ctx, opFetchItem, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// FetchItem is FetchItemContext without a context.
+func (c *SyncSoapClient) FetchItem(request *GetItem) (*GetItemReply, error) {
+	return c.FetchItemContext(context.Background(), request)
+}
+
+// AddContext calls Add.
+func (c *SyncSoapClient) AddContext(ctx context.Context, request *Add) (*AddResponse, error) {
+	response := new(AddResponse)
+	if err := c.Invoker.Invoke(ctx, opAdd, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Add is AddContext without a context.
+func (c *SyncSoapClient) Add(request *Add) (*AddResponse, error) {
+	return c.AddContext(context.Background(), request)
+}
+
+// AddDoublesContext calls AddDoubles.
+func (c *SyncSoapClient) AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error) {
+	response := new(AddDoublesResponse)
+	if err := c.Invoker.Invoke(ctx, opAddDoubles, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// AddDoubles is AddDoublesContext without a context.
+func (c *SyncSoapClient) AddDoubles(request *AddDoubles) (*AddDoublesResponse, error) {
+	return c.AddDoublesContext(context.Background(), request)
+}
+
+// ScaleIntContext calls ScaleInt.
+func (c *SyncSoapClient) ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error) {
+	response := new(ScaleIntResponse)
+	if err := c.Invoker.Invoke(ctx, opScaleInt, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// ScaleInt is ScaleIntContext without a context.
+func (c *SyncSoapClient) ScaleInt(request *ScaleInt) (*ScaleIntResponse, error) {
+	return c.ScaleIntContext(context.Background(), request)
+}
+
+// ScaleTextContext calls ScaleText.
+func (c *SyncSoapClient) ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error) {
+	response := new(ScaleTextResponse)
+	if err := c.Invoker.Invoke(ctx, opScaleText, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// ScaleText is ScaleTextContext without a context.
+func (c *SyncSoapClient) ScaleText(request *ScaleText) (*ScaleTextResponse, error) {
+	return c.ScaleTextContext(context.Background(), request)
+}
+
 // GetSmallsContext calls GetSmalls.
 func (c *SyncSoapClient) GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error) {
 	response := new(GetSmallsResponse)
@@ -6270,6 +8481,126 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:element name="Split">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="s" type="s:string" />
+            <s:element minOccurs="1" maxOccurs="1" name="count" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="SplitResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="SplitResult" type="s:int" />
+            <s:element minOccurs="0" maxOccurs="1" name="head" type="s:string" />
+            <s:element minOccurs="1" maxOccurs="1" name="count" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Divide">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="a" type="s:int" />
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="DivideResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="quotient" type="s:int" />
+            <s:element minOccurs="1" maxOccurs="1" name="remainder" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Renamed">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="x-id" type="s:string" />
+            <s:element minOccurs="1" maxOccurs="1" name="Count" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="RenamedResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="Answer" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Lookup">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="key" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="LookupReply">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="LookupResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Add">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="a" type="s:int" />
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AddResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="AddResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AddDoubles">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="a" type="s:double" />
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:double" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AddDoublesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="AddDoublesResult" type="s:double" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ScaleInt">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="v" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ScaleIntResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="ScaleIntResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ScaleText">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="v" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ScaleTextResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="ScaleTextResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="GetSmalls">
         <s:complexType>
           <s:sequence>
@@ -6518,6 +8849,7 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       </s:element>
       <s:element name="string" nillable="true" type="s:string" />
       <s:element name="int" type="s:int" />
+      <s:element name="double" type="s:double" />
       <s:element name="Smalls" nillable="true" type="tns:Smalls" />
       <s:element name="char" type="s2:char" />
       <s:element name="base64Binary" nillable="true" type="s:base64Binary" />
@@ -6527,6 +8859,20 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <s:element name="Perm" type="tns:Perm" />
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="urn:items">
+      <s:element name="GetItem">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="id" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="GetItemReply">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="FetchItemResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="http://microsoft.com/wsdl/types/">
       <s:simpleType name="char">
@@ -6599,6 +8945,60 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   </wsdl:message>
   <wsdl:message name="ListUnknownHeadersSoapOut">
     <wsdl:part name="parameters" element="tns:ListUnknownHeadersResponse" />
+  </wsdl:message>
+  <wsdl:message name="SplitSoapIn">
+    <wsdl:part name="parameters" element="tns:Split" />
+  </wsdl:message>
+  <wsdl:message name="SplitSoapOut">
+    <wsdl:part name="parameters" element="tns:SplitResponse" />
+  </wsdl:message>
+  <wsdl:message name="DivideSoapIn">
+    <wsdl:part name="parameters" element="tns:Divide" />
+  </wsdl:message>
+  <wsdl:message name="DivideSoapOut">
+    <wsdl:part name="parameters" element="tns:DivideResponse" />
+  </wsdl:message>
+  <wsdl:message name="RenamedSoapIn">
+    <wsdl:part name="parameters" element="tns:Renamed" />
+  </wsdl:message>
+  <wsdl:message name="RenamedSoapOut">
+    <wsdl:part name="parameters" element="tns:RenamedResponse" />
+  </wsdl:message>
+  <wsdl:message name="LookupSoapIn">
+    <wsdl:part name="parameters" element="tns:Lookup" />
+  </wsdl:message>
+  <wsdl:message name="LookupSoapOut">
+    <wsdl:part name="parameters" element="tns:LookupReply" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemSoapIn">
+    <wsdl:part name="parameters" element="s1:GetItem" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemSoapOut">
+    <wsdl:part name="parameters" element="s1:GetItemReply" />
+  </wsdl:message>
+  <wsdl:message name="AddSoapIn">
+    <wsdl:part name="parameters" element="tns:Add" />
+  </wsdl:message>
+  <wsdl:message name="AddSoapOut">
+    <wsdl:part name="parameters" element="tns:AddResponse" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesSoapIn">
+    <wsdl:part name="parameters" element="tns:AddDoubles" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesSoapOut">
+    <wsdl:part name="parameters" element="tns:AddDoublesResponse" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntSoapIn">
+    <wsdl:part name="parameters" element="tns:ScaleInt" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntSoapOut">
+    <wsdl:part name="parameters" element="tns:ScaleIntResponse" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextSoapIn">
+    <wsdl:part name="parameters" element="tns:ScaleText" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextSoapOut">
+    <wsdl:part name="parameters" element="tns:ScaleTextResponse" />
   </wsdl:message>
   <wsdl:message name="GetSmallsSoapIn">
     <wsdl:part name="parameters" element="tns:GetSmalls" />
@@ -6717,6 +9117,51 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersHttpGetOut">
     <wsdl:part name="Body" element="tns:string" />
   </wsdl:message>
+  <wsdl:message name="RenamedHttpGetIn">
+    <wsdl:part name="id" type="s:string" />
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="RenamedHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="LookupHttpGetIn">
+    <wsdl:part name="key" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="LookupHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemHttpGetIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="AddHttpGetIn">
+    <wsdl:part name="a" type="s:string" />
+    <wsdl:part name="b" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AddHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesHttpGetIn">
+    <wsdl:part name="a" type="s:string" />
+    <wsdl:part name="b" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesHttpGetOut">
+    <wsdl:part name="Body" element="tns:double" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntHttpGetIn">
+    <wsdl:part name="v" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextHttpGetIn">
+    <wsdl:part name="v" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
   <wsdl:message name="GetSmallsHttpGetIn">
     <wsdl:part name="max" type="s:string" />
   </wsdl:message>
@@ -6817,6 +9262,51 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   </wsdl:message>
   <wsdl:message name="ListUnknownHeadersHttpPostIn" />
   <wsdl:message name="ListUnknownHeadersHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="RenamedHttpPostIn">
+    <wsdl:part name="id" type="s:string" />
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="RenamedHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="LookupHttpPostIn">
+    <wsdl:part name="key" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="LookupHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemHttpPostIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="AddHttpPostIn">
+    <wsdl:part name="a" type="s:string" />
+    <wsdl:part name="b" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AddHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesHttpPostIn">
+    <wsdl:part name="a" type="s:string" />
+    <wsdl:part name="b" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesHttpPostOut">
+    <wsdl:part name="Body" element="tns:double" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntHttpPostIn">
+    <wsdl:part name="v" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextHttpPostIn">
+    <wsdl:part name="v" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextHttpPostOut">
     <wsdl:part name="Body" element="tns:string" />
   </wsdl:message>
   <wsdl:message name="GetSmallsHttpPostIn">
@@ -6921,6 +9411,51 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersSoapIn" />
       <wsdl:output message="tns:ListUnknownHeadersSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Split">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.</wsdl:documentation>
+      <wsdl:input message="tns:SplitSoapIn" />
+      <wsdl:output message="tns:SplitSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Divide">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).</wsdl:documentation>
+      <wsdl:input message="tns:DivideSoapIn" />
+      <wsdl:output message="tns:DivideSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.</wsdl:documentation>
+      <wsdl:input message="tns:RenamedSoapIn" />
+      <wsdl:output message="tns:RenamedSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.</wsdl:documentation>
+      <wsdl:input message="tns:LookupSoapIn" />
+      <wsdl:output message="tns:LookupSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.</wsdl:documentation>
+      <wsdl:input message="tns:FetchItemSoapIn" />
+      <wsdl:output message="tns:FetchItemSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(int, int): the overload without MessageName.</wsdl:documentation>
+      <wsdl:input message="tns:AddSoapIn" />
+      <wsdl:output message="tns:AddSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(double, double): the overload with MessageName AddDoubles.</wsdl:documentation>
+      <wsdl:input name="AddDoubles" message="tns:AddDoublesSoapIn" />
+      <wsdl:output name="AddDoubles" message="tns:AddDoublesSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(int): returns v * 10. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleInt" message="tns:ScaleIntSoapIn" />
+      <wsdl:output name="ScaleInt" message="tns:ScaleIntSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleText" message="tns:ScaleTextSoapIn" />
+      <wsdl:output name="ScaleText" message="tns:ScaleTextSoapOut" />
     </wsdl:operation>
     <wsdl:operation name="GetSmalls">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
@@ -7030,6 +9565,41 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:ListUnknownHeadersHttpGetIn" />
       <wsdl:output message="tns:ListUnknownHeadersHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.</wsdl:documentation>
+      <wsdl:input message="tns:RenamedHttpGetIn" />
+      <wsdl:output message="tns:RenamedHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.</wsdl:documentation>
+      <wsdl:input message="tns:LookupHttpGetIn" />
+      <wsdl:output message="tns:LookupHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.</wsdl:documentation>
+      <wsdl:input message="tns:FetchItemHttpGetIn" />
+      <wsdl:output message="tns:FetchItemHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(int, int): the overload without MessageName.</wsdl:documentation>
+      <wsdl:input message="tns:AddHttpGetIn" />
+      <wsdl:output message="tns:AddHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(double, double): the overload with MessageName AddDoubles.</wsdl:documentation>
+      <wsdl:input name="AddDoubles" message="tns:AddDoublesHttpGetIn" />
+      <wsdl:output name="AddDoubles" message="tns:AddDoublesHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(int): returns v * 10. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleInt" message="tns:ScaleIntHttpGetIn" />
+      <wsdl:output name="ScaleInt" message="tns:ScaleIntHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleText" message="tns:ScaleTextHttpGetIn" />
+      <wsdl:output name="ScaleText" message="tns:ScaleTextHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="GetSmalls">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
       <wsdl:input message="tns:GetSmallsHttpGetIn" />
@@ -7123,6 +9693,41 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersHttpPostIn" />
       <wsdl:output message="tns:ListUnknownHeadersHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.</wsdl:documentation>
+      <wsdl:input message="tns:RenamedHttpPostIn" />
+      <wsdl:output message="tns:RenamedHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.</wsdl:documentation>
+      <wsdl:input message="tns:LookupHttpPostIn" />
+      <wsdl:output message="tns:LookupHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.</wsdl:documentation>
+      <wsdl:input message="tns:FetchItemHttpPostIn" />
+      <wsdl:output message="tns:FetchItemHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(int, int): the overload without MessageName.</wsdl:documentation>
+      <wsdl:input message="tns:AddHttpPostIn" />
+      <wsdl:output message="tns:AddHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(double, double): the overload with MessageName AddDoubles.</wsdl:documentation>
+      <wsdl:input name="AddDoubles" message="tns:AddDoublesHttpPostIn" />
+      <wsdl:output name="AddDoubles" message="tns:AddDoublesHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(int): returns v * 10. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleInt" message="tns:ScaleIntHttpPostIn" />
+      <wsdl:output name="ScaleInt" message="tns:ScaleIntHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleText" message="tns:ScaleTextHttpPostIn" />
+      <wsdl:output name="ScaleText" message="tns:ScaleTextHttpPostOut" />
     </wsdl:operation>
     <wsdl:operation name="GetSmalls">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
@@ -7247,6 +9852,87 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap:body use="literal" />
       </wsdl:input>
       <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Split">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Split" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Divide">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Divide" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Renamed" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Lookup" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <soap:operation soapAction="urn:items/fetch" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Add" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/AddDoubles" style="document" />
+      <wsdl:input name="AddDoubles">
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="AddDoubles">
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/ScaleInt" style="document" />
+      <wsdl:input name="ScaleInt">
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="ScaleInt">
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/ScaleText" style="document" />
+      <wsdl:input name="ScaleText">
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="ScaleText">
         <soap:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
@@ -7446,6 +10132,87 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="Split">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Split" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Divide">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Divide" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Renamed" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Lookup" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <soap12:operation soapAction="urn:items/fetch" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Add" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/AddDoubles" style="document" />
+      <wsdl:input name="AddDoubles">
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="AddDoubles">
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/ScaleInt" style="document" />
+      <wsdl:input name="ScaleInt">
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="ScaleInt">
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/ScaleText" style="document" />
+      <wsdl:input name="ScaleText">
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="ScaleText">
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="GetSmalls">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/GetSmalls" style="document" />
       <wsdl:input>
@@ -7635,6 +10402,69 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <http:operation location="/Renamed" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <http:operation location="/Lookup" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <http:operation location="/FetchItem" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <http:operation location="/Add" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <http:operation location="/AddDoubles" />
+      <wsdl:input name="AddDoubles">
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output name="AddDoubles">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <http:operation location="/ScaleInt" />
+      <wsdl:input name="ScaleInt">
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output name="ScaleInt">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <http:operation location="/ScaleText" />
+      <wsdl:input name="ScaleText">
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output name="ScaleText">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="GetSmalls">
       <http:operation location="/GetSmalls" />
       <wsdl:input>
@@ -7795,6 +10625,69 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>
       <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <http:operation location="/Renamed" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <http:operation location="/Lookup" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <http:operation location="/FetchItem" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <http:operation location="/Add" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <http:operation location="/AddDoubles" />
+      <wsdl:input name="AddDoubles">
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output name="AddDoubles">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <http:operation location="/ScaleInt" />
+      <wsdl:input name="ScaleInt">
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output name="ScaleInt">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <http:operation location="/ScaleText" />
+      <wsdl:input name="ScaleText">
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output name="ScaleText">
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>

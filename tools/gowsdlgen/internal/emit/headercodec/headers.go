@@ -1,22 +1,34 @@
-package xmlcodec
+// Package headercodec writes the generated code of a contract's SOAP headers for package xmlcodec.
+//
+// It imports the standard library, emit and model.
+package headercodec
 
 import (
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 )
+
+// Emitter writes header code to its Writer for a contract whose target namespace is Namespace.
+type Emitter struct {
+	*emit.Writer
+	Namespace string
+}
+
+func (e Emitter) p(format string, args ...any) { e.P(format, args...) }
 
 // SOAP headers (docs/generator-model.md §3.2): the operation's Headers descriptor, the request's
 // DecodeHeader (wire.HeaderDecoder), the response's AppendHeaders (wire.HeaderAppender) and what
 // Bind copies from one to the other. An operation without headers gets none of it, so a contract
 // without headers generates as before.
 
-// headersField writes the operation table entry's Headers.
-func (e *emitter) headersField(op *model.Operation) {
+// HeadersField writes the operation table entry's Headers.
+func (e Emitter) HeadersField(op *model.Operation) {
 	if len(op.Headers) == 0 {
 		return
 	}
 	e.p("Headers: []wire.Header{")
 	for _, h := range op.Headers {
-		e.p("{Element: xml.Name{Space: %q, Local: %q}, Type: %s, Direction: wire.%s},", e.c.TargetNamespace, h.Element, "type"+h.Type.GoName, h.Direction)
+		e.p("{Element: xml.Name{Space: %q, Local: %q}, Type: %s, Direction: wire.%s},", e.Namespace, h.Element, "type"+h.Type.GoName, h.Direction)
 	}
 	e.p("},")
 }
@@ -32,8 +44,8 @@ func inOutBits(op *model.Operation) map[string]int {
 	return bits
 }
 
-// bindHeaders writes Bind's copy of the InOut headers' mustUnderstand from request to response.
-func (e *emitter) bindHeaders(op *model.Operation) {
+// BindHeaders writes Bind's copy of the InOut headers' mustUnderstand from request to response.
+func (e Emitter) BindHeaders(op *model.Operation) {
 	bits := inOutBits(op)
 	for _, h := range op.Headers {
 		if h.Direction == model.HeaderInOut {
@@ -42,11 +54,11 @@ func (e *emitter) bindHeaders(op *model.Operation) {
 	}
 }
 
-// headerCodec writes the header methods of op's request and response types, each only when a header
+// Codec writes the header methods of op's request and response types, each only when a header
 // travels that way: the server's side, the request's DecodeHeader (In, InOut) and the response's
 // AppendHeaders (Out, InOut); and the client's, the request's AppendHeaders and the response's
 // DecodeHeader, which the bundled client calls to send and read them.
-func (e *emitter) headerCodec(op *model.Operation) {
+func (e Emitter) Codec(op *model.Operation) {
 	var in, out []*model.HeaderPart
 	for _, h := range op.Headers {
 		if h.Direction.In() {
@@ -68,7 +80,7 @@ func (e *emitter) headerCodec(op *model.Operation) {
 
 // decodeHeader writes DecodeHeader (wire.HeaderDecoder) on typ for the headers hs. A response keeps
 // a block's mustUnderstand in <GoName>MustUnderstand, a request an InOut one's in its mu bit.
-func (e *emitter) decodeHeader(op *model.Operation, typ string, hs []*model.HeaderPart, response bool) {
+func (e Emitter) decodeHeader(op *model.Operation, typ string, hs []*model.HeaderPart, response bool) {
 	bits := inOutBits(op)
 	e.p("")
 	e.p("// DecodeHeader reads a header block of %s into its field; the first of two wins (wire.HeaderDecoder).", typ)
@@ -98,7 +110,7 @@ func (e *emitter) decodeHeader(op *model.Operation, typ string, hs []*model.Head
 
 // appendHeaders writes AppendHeaders (wire.HeaderAppender) on typ for the headers hs; a response
 // writes soap:mustUnderstand="1" where <GoName>MustUnderstand asks for it.
-func (e *emitter) appendHeaders(op *model.Operation, typ string, hs []*model.HeaderPart, response bool) {
+func (e Emitter) appendHeaders(op *model.Operation, typ string, hs []*model.HeaderPart, response bool) {
 	e.p("")
 	e.p("// AppendHeaders appends the header blocks of %s, those not nil (wire.HeaderAppender).", typ)
 	prefix := "_" // a request's blocks carry no mustUnderstand
@@ -131,8 +143,8 @@ func (e *emitter) appendHeaders(op *model.Operation, typ string, hs []*model.Hea
 	e.p("}")
 }
 
-// anyAttributeField is the descriptor's AnyAttribute for type t, "" when false.
-func anyAttributeField(t *model.Type) string {
+// AnyAttributeField is the descriptor's AnyAttribute for type t, "" when false.
+func AnyAttributeField(t *model.Type) string {
 	if t.AnyAttribute != nil {
 		return ", AnyAttribute: true"
 	}

@@ -1,4 +1,4 @@
-package model
+package contract
 
 import (
 	"slices"
@@ -12,13 +12,14 @@ import (
 // never given one of them.
 var fixedGoNames = []string{"Operations", "Contract", "Bind"}
 
-// nameAll gives every type, field, operation and the portType its Go name (names.Go: gowsdl's name
+// NameAll gives every type, field, operation and the portType its Go name (names.Go: gowsdl's name
 // where that is an exported identifier, so today's contracts keep theirs, else names.Export's), each
 // unique in its scope: one for the package (the fixed identifiers, the portType's, then the types in
 // gowsdl's declaration order), one per struct (its fields), one for the operations' methods. A later
 // name that collides (XML names differing only in case) gets "_2", "_3", ….
-func (m *modeler) nameAll() {
-	c := m.c
+//
+// c.Declared must be set (Declared); all are every type the model has read, builtins included.
+func (c *Contract) NameAll(all []*Type) {
 	var pkg names.Scope
 	for _, n := range fixedGoNames {
 		pkg.Reserve(n)
@@ -28,16 +29,26 @@ func (m *modeler) nameAll() {
 		pkg.Reserve(n)
 	}
 
-	c.Declared = m.declared()
 	for _, t := range c.Declared {
 		t.GoName = pkg.Reserve(names.Go(t.Name, names.GowsdlType(t.Name)))
 	}
-	for _, t := range m.done {
+	// A wrapper of another namespace (foreignWrapper) is not among the declared types; gowsdl
+	// declares it under its element's name.
+	var foreign []*Type
+	for _, op := range c.Operations {
+		for _, t := range []*Type{op.Request, op.Response} {
+			if t != nil && t.GoName == "" {
+				t.GoName = pkg.Reserve(names.Go(t.Name, names.GowsdlType(t.Name)))
+				foreign = append(foreign, t)
+			}
+		}
+	}
+	for _, t := range all {
 		if t.GoName == "" { // a builtin
 			t.GoName = names.GowsdlType(t.Name)
 		}
 	}
-	for _, t := range c.Declared {
+	for _, t := range append(slices.Clip(c.Declared), foreign...) {
 		var fields names.Scope
 		fields.Reserve("XMLName") // gowsdl's, on wrappers and on types an element of another name refers to
 		for _, f := range t.Fields {
@@ -68,10 +79,10 @@ func GowsdlField(name string) string {
 	return names.GowsdlType(name)
 }
 
-// declared returns the types gowsdl declares that the model has read, in gowsdl's order: per
-// schema of the target namespace, its simple types, then its elements with an anonymous complex
-// type, then its complex types, each in document order.
-func (m *modeler) declared() []*Type {
+// Declared returns the types gowsdl declares of those the model has read (structs, and the
+// enumerations among all), in gowsdl's order: per schema of schemas, its simple types, then its
+// elements with an anonymous complex type, then its complex types, each in document order.
+func Declared(structs, all []*Type, schemas []*wsdl.Node) []*Type {
 	seen := map[*Type]bool{}
 	var out []*Type
 	add := func(t *Type) {
@@ -80,16 +91,16 @@ func (m *modeler) declared() []*Type {
 			out = append(out, t)
 		}
 	}
-	for _, t := range m.c.Structs {
+	for _, t := range structs {
 		add(t)
 	}
-	for _, t := range m.done {
+	for _, t := range all {
 		if t.Kind == KindEnum || t.Kind == KindFlags {
 			add(t)
 		}
 	}
 	schemaOf := func(n *wsdl.Node) int {
-		for i, s := range m.defs.Schemas {
+		for i, s := range schemas {
 			if s.Contains(n) {
 				return i
 			}

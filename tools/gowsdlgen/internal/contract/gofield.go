@@ -1,4 +1,4 @@
-package model
+package contract
 
 // RuntimeImport is the package of the hand-written runtime's operation table, which every generated
 // codec imports; runtimeImports are all the runtime's packages, of which the generated code imports
