@@ -42,7 +42,7 @@ check-generate: generate ## Fail if regenerating gen/ (or the type zoos' package
 .PHONY: update-golden
 update-golden: ## After a contract edit and make generate: rewrite the golden files that pin the contract (review, then commit them).
 	$(GO) test -count=1 -run '^(TestGolden.*|TestRoutingMatrix)$$' ./server -update
-	$(GO) test -count=1 -run '^(TestContractSchema|TestContractOperations)$$' ./wsdl -update
+	$(GO) test -count=1 -run '^(TestContractSchema|TestContractSchemaValid|TestContractOperations)$$' ./wsdl -update
 	$(GO) test -count=1 -run '^(TestImportCSVFromSQLServer|TestImportRename)$$' ./cmd/contactsync -update
 
 # The identity `make build` and `make release` stamp into the binary (contactsync --version): VERSION
