@@ -198,7 +198,9 @@ func writeContactInstances(t *testing.T) {
 	t.Helper()
 	element := func(comment, name string, m appendsXML) []byte {
 		b := []byte(`<?xml version="1.0" encoding="utf-8"?>` + "\n<!-- " + comment + " (written by make update-golden from the generated encoder) -->\n")
-		b = append(b, "<"+name+` xmlns="`+wsdl.DefaultNamespace+`">`...)
+		// The envelope declares xsi and xsd for the body (xsi:nil on a nillable element); a stand-alone
+		// instance declares them on its root.
+		b = append(b, "<"+name+` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="`+wsdl.DefaultNamespace+`">`...)
 		b = m.AppendXML(b)
 		return append(b, "</"+name+">\n"...)
 	}
