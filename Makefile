@@ -132,12 +132,19 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzAuthCredentials$$' -fuzztime $(FUZZTIME) ./server
 	$(GO) test -run '^$$' -fuzz '^FuzzRequestID$$' -fuzztime $(FUZZTIME) ./server/observe
 	$(GO) test -run '^$$' -fuzz '^FuzzGeneratedDecoders$$' -fuzztime $(FUZZTIME) ./server/wire/xmlwire
+	$(GO) test -run '^$$' -fuzz '^FuzzRawXML$$' -fuzztime $(FUZZTIME) ./server/wire/xmlany
+	$(GO) test -run '^$$' -fuzz '^FuzzXSIType$$' -fuzztime $(FUZZTIME) ./server/wire/xmlany
+	$(GO) test -run '^$$' -fuzz '^FuzzObject$$' -fuzztime $(FUZZTIME) ./server/wire/anytype
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDecimal$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGUID$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzFormValues$$' -fuzztime $(FUZZTIME) ./server/wire/formwire
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordReader$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
 	$(GO) test -run '^$$' -fuzz '^FuzzCarryUnknown$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
+	$(GO) test -run '^$$' -fuzz '^FuzzRecordUnsigned$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDateTimeCommon$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
+	$(GO) test -run '^$$' -fuzz '^FuzzParseUnsigned$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
+	$(GO) test -run '^$$' -fuzz '^FuzzParseFormChar$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
+	$(GO) test -run '^$$' -fuzz '^FuzzParseFlags$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzZoo2Forms$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo

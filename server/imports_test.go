@@ -83,8 +83,9 @@ const wireRuntime = module + "/server/wire"
 // wireImports are the packages of the generated code's runtime and what each may import beside the
 // standard library, as their doc comments say: the value forms under everything, each encoding on
 // the value forms alone, the table on the encodings its function fields name, the record format on
-// the table's type descriptors, the JSON endpoint and the record format on the one JSON tokenizer. No
-// encoding imports another, so each can change alone.
+// the table's type descriptors, the JSON endpoint and the record format on the one JSON tokenizer, open
+// XML content (raw XML, xsi:type) on the XML reader, object values on both. No other encoding
+// imports another, so each can change alone.
 var wireImports = map[string][]string{
 	wireRuntime + "/xsd":        {module + "/server/fault"},
 	wireRuntime + "/xmlwire":    {module + "/server/fault", wireRuntime + "/xsd"},
@@ -92,6 +93,8 @@ var wireImports = map[string][]string{
 	wireRuntime + "/jsonwire":   {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
 	wireRuntime:                 {module + "/server/fault", wireRuntime + "/xmlwire", wireRuntime + "/formwire", wireRuntime + "/jsonwire"},
 	wireRuntime + "/recordwire": {wireRuntime, wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
+	wireRuntime + "/xmlany":     {module + "/server/fault", wireRuntime + "/xmlwire"},
+	wireRuntime + "/anytype":    {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/xmlwire", wireRuntime + "/xmlany"},
 	// The one JSON tokenizer, under the JSON endpoint and the record format.
 	wireRuntime + "/internal/jsontext": {},
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
@@ -167,4 +168,51 @@ func FuzzFormValues(f *testing.F) {
 		require.LessOrEqual(t, v.Time.Year(), 9999)
 		require.Equal(t, time.UTC == v.Time.Location(), strings.HasSuffix(v.String(), "Z") || v.NoZone)
 	})
+}
+
+// TestSmallFormReaders: the GET/POST forms of the unsigned types, char, flags and byte[]
+// (asmx-typezoo/shapes README §7, §11; each case names its capture).
+func TestSmallFormReaders(t *testing.T) {
+	perm := []string{"None", "Read", "Write", "Execute"}
+	for _, tt := range []struct {
+		name string
+		read func() (any, error)
+		want any
+		err  string
+	}{
+		{"get-Unsigned-max ul", func() (any, error) { return Unsigned("ul", Scalar, "18446744073709551615", "unsignedLong", 64) }, uint64(18446744073709551615), ""},
+		{"post-Unsigned-max b", func() (any, error) { return Unsigned("b", Scalar, "255", "unsignedByte", 8) }, uint64(255), ""},
+		{"get-Unsigned-ui-negative", func() (any, error) { return Unsigned("ui", Scalar, "-1", "unsignedInt", 32) }, nil,
+			`The parameter ui must be an xsd:unsignedInt; "-1" is not.`},
+		{"get-EchoChar-letter", func() (any, error) { return Char("c", Scalar, "A") }, xsd.Char('A'), ""},
+		{"get-EchoChar-65", func() (any, error) { return Char("c", Scalar, "65") }, nil, `The parameter c must be an xsd:char; "65" is not.`},
+		{"get-EchoChar-two-letters", func() (any, error) { return Char("c", Scalar, "AB") }, nil, `The parameter c must be an xsd:char; "AB" is not.`},
+		{"get-EchoPerm-comma", func() (any, error) { return Flags("p", Scalar, "Read, Write", "Perm", perm) }, uint64(3), ""},
+		{"get-EchoPerm-read-write (accepted: deviation)", func() (any, error) { return Flags("p", Scalar, "Read Write", "Perm", perm) }, uint64(3), ""},
+		{"get-EchoPerm-empty (accepted: deviation)", func() (any, error) { return Flags("p", Scalar, "", "Perm", perm) }, uint64(0), ""},
+		{"get-EchoPerm-numeric (refused: deviation)", func() (any, error) { return Flags("p", Scalar, "3", "Perm", perm) }, nil,
+			`The parameter p must be an xsd:Perm; "3" is not.`},
+		{"get-EchoBytes-items", func() (any, error) { return Bytes("data", []string{"1", "2", "251", "255"}) }, []byte{1, 2, 251, 255}, ""},
+		{"post-EchoBytes-items", func() (any, error) { return Bytes("data", []string{"1", "2", "251", "255"}) }, []byte{1, 2, 251, 255}, ""},
+		{"get-EchoBytes-absent (empty: deviation)", func() (any, error) { return Bytes("data", nil) }, []byte{}, ""},
+		{"get-EchoBytes-base64", func() (any, error) { return Bytes("data", []string{"AQL7/w=="}) }, nil,
+			`The item 1 of the parameter data must be an xsd:unsignedByte; "AQL7/w==" is not.`},
+		{"byte out of range, item named", func() (any, error) { return Bytes("data", []string{"1", "256"}) }, nil,
+			`The item 2 of the parameter data must be an xsd:unsignedByte; "256" is not.`},
+		{"get-EchoSBytes-items (Int, 8 bits)", func() (any, error) { return Int("data", 0, "-128", "byte", 8) }, int64(-128), ""},
+	} {
+		got, err := tt.read()
+		if tt.err != "" {
+			if assert.Error(t, err, tt.name) {
+				assert.Equal(t, fault.InvalidArgument, fault.As(err).Code, tt.name)
+				assert.Equal(t, tt.err, fault.As(err).Message, tt.name)
+			}
+			continue
+		}
+		if assert.NoError(t, err, tt.name) {
+			assert.Equal(t, tt.want, got, tt.name)
+		}
+	}
+	assert.Equal(t, []string{"1", "2", "251", "255"}, FormatBytes([]byte{1, 2, 251, 255}))
+	assert.Equal(t, "18446744073709551615", FormatUint(18446744073709551615))
 }

@@ -35,6 +35,29 @@ func TestJSONNumbersAndDates(t *testing.T) {
 	assert.Error(t, err, "an int is written without exponent or fraction")
 }
 
+// TestJSONUnsigned: the unsigned types as JSON numbers, exact to uint64's maximum, range checked.
+func TestJSONUnsigned(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		bits int
+		want uint64
+		ok   bool
+	}{
+		{"18446744073709551615", 64, math.MaxUint64, true}, {"18446744073709551616", 64, 0, false},
+		{"255", 8, 255, true}, {"256", 8, 0, false}, {"-1", 32, 0, false}, {"-0", 32, 0, false}, {"1e2", 32, 0, false},
+	} {
+		got, err := Unsigned(num(c.text), "parameter ul", "unsignedLong", c.bits)
+		if c.ok {
+			assert.NoError(t, err, c.text)
+			assert.Equal(t, c.want, got, c.text)
+		} else {
+			assert.ErrorContains(t, err, "must be an xsd:unsignedLong", c.text)
+		}
+	}
+	_, err := Unsigned(str("1"), "parameter ul", "unsignedLong", 64)
+	assert.ErrorContains(t, err, "must be a number")
+}
+
 // TestJSONDepthLimit: nesting beyond the limit is refused while skipping or reading values.
 func TestJSONDepthLimit(t *testing.T) {
 	deep := `{"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`

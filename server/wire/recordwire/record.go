@@ -288,6 +288,27 @@ func (r *Reader) Int(xsdType string, bits int) (int64, error) {
 	return n, nil
 }
 
+// Unsigned reads an unsignedByte, unsignedShort, unsignedInt or unsignedLong (bits 8, 16, 32, 64),
+// and ASMX's char (16): a JSON number of any spelling whose value is a non-negative integer in range,
+// kept exact up to 18446744073709551615 (no float64 on the way); null reads as 0.
+func (r *Reader) Unsigned(xsdType string, bits int) (uint64, error) {
+	switch c := r.Peek(); {
+	case c == 'n' && r.Null():
+		return 0, nil
+	case c != '-' && (c < '0' || c > '9'):
+		return 0, r.WrongType("a number")
+	}
+	text, _, err := r.Number()
+	if err != nil {
+		return 0, err
+	}
+	neg, u, ok := integralMagnitude(string(text))
+	if !ok || neg && u != 0 || bits < 64 && u >= 1<<bits {
+		return 0, r.badValue(xsdType, text)
+	}
+	return u, nil
+}
+
 // Bool reads true or false; null reads as false.
 func (r *Reader) Bool() (bool, error) {
 	switch r.Peek() {
@@ -395,19 +416,36 @@ func (r *Reader) BadEnum(xsdType, text string) error {
 // parseIntegralNumber reads a JSON number in fraction or exponent form whose value is an integer
 // that fits in bits (100.0, 1e2, 1.5e1).
 func parseIntegralNumber(text string, bits int) (int64, bool) {
+	neg, u, ok := integralMagnitude(text)
+	if !ok {
+		return 0, false
+	}
+	limit := uint64(1) << (bits - 1)
+	switch {
+	case neg && u <= limit:
+		return -int64(u-1) - 1, true
+	case !neg && u < limit:
+		return int64(u), true
+	}
+	return 0, false
+}
+
+// integralMagnitude reads a JSON number in any form whose value is an integer of at most 64 bits of
+// magnitude: its sign and magnitude.
+func integralMagnitude(text string) (neg bool, u uint64, ok bool) {
 	mant, exp := text, 0
 	for i := 0; i < len(text); i++ {
 		if text[i] == 'e' || text[i] == 'E' {
 			mant = text[:i]
 			e, err := strconv.Atoi(text[i+1:])
 			if err != nil || e > 1000 || e < -1000 {
-				return 0, false
+				return false, 0, false
 			}
 			exp = e
 			break
 		}
 	}
-	neg := mant[0] == '-'
+	neg = mant[0] == '-'
 	if neg {
 		mant = mant[1:]
 	}
@@ -429,30 +467,22 @@ func parseIntegralNumber(text string, bits int) (int64, bool) {
 		digits = digits[1:]
 	}
 	if digits == "0" {
-		return 0, true
+		return neg, 0, true
 	}
-	if exp < 0 || len(digits)+exp > 19 {
-		return 0, false
+	if exp < 0 || len(digits)+exp > 20 {
+		return false, 0, false
 	}
-	var u uint64
 	for i := 0; i < len(digits)+exp; i++ {
 		d := uint64(0)
 		if i < len(digits) {
 			d = uint64(digits[i] - '0')
 		}
 		if u > (math.MaxUint64-d)/10 {
-			return 0, false
+			return false, 0, false
 		}
 		u = u*10 + d
 	}
-	limit := uint64(1) << (bits - 1)
-	switch {
-	case neg && u <= limit:
-		return -int64(u-1) - 1, true
-	case !neg && u < limit:
-		return int64(u), true
-	}
-	return 0, false
+	return neg, u, true
 }
 
 // The writers of the canonical form, for the generated AppendRecord methods.
@@ -507,6 +537,9 @@ func AppendString(b []byte, s string) []byte {
 
 // AppendInt appends an int, long or short.
 func AppendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
+
+// AppendUint appends an unsigned value (and a char's code unit) as a JSON number.
+func AppendUint(b []byte, n uint64) []byte { return strconv.AppendUint(b, n, 10) }
 
 // AppendBool appends true or false.
 func AppendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }

@@ -3,6 +3,8 @@ package recordwire_test
 import (
 	"encoding/json"
 	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -105,6 +107,65 @@ func TestRecordReaderValues(t *testing.T) {
 	assert.Equal(t, []byte{}, data)
 	require.NoError(t, read(`null`, func(r *recordwire.Reader) (err error) { data, err = r.Base64(); return }))
 	assert.Nil(t, data)
+}
+
+// TestRecordReaderUnsigned: the unsigned types (and char, 16 bits) read as JSON numbers of any spelling,
+// uint64 exact to its maximum (asmx-typezoo/shapes soap11-GetSmalls-max's values), negatives and
+// values out of range refused.
+func TestRecordReaderUnsigned(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		bits int
+		want uint64
+		ok   bool
+	}{
+		{"255", 8, 255, true}, {"256", 8, 0, false}, {"65535", 16, 65535, true}, {"4294967295", 32, math.MaxUint32, true},
+		{"18446744073709551615", 64, math.MaxUint64, true}, {"18446744073709551616", 64, 0, false},
+		{"1.8446744073709551615e19", 64, math.MaxUint64, true}, {"1e19", 64, 10000000000000000000, true}, {"1e20", 64, 0, false},
+		{"-1", 32, 0, false}, {"-0", 32, 0, true}, {"2.5", 8, 0, false}, {"1e2", 8, 100, true}, {"null", 64, 0, true},
+		{`"1"`, 8, 0, false}, {"01", 8, 0, false},
+	} {
+		r := recordwire.NewReader([]byte(c.doc), recordwire.Strict)
+		got, err := r.Unsigned("unsignedLong", c.bits)
+		if err == nil {
+			err = r.End()
+		}
+		if c.ok {
+			assert.NoError(t, err, c.doc)
+			assert.Equal(t, c.want, got, c.doc)
+		} else {
+			assert.Error(t, err, c.doc)
+		}
+	}
+	assert.Equal(t, "18446744073709551615", string(recordwire.AppendUint(nil, math.MaxUint64)))
+}
+
+// FuzzRecordUnsigned: Unsigned accepts a JSON number exactly when its value is an integer from 0 to
+// 2^64−1 (exponents beyond ±1000 aside, which it refuses), and reads that value exactly.
+func FuzzRecordUnsigned(f *testing.F) {
+	for _, s := range []string{"18446744073709551615", "18446744073709551616", "1.8446744073709551615e19", "-0", "1e2", "2.5", "0.000e10", "-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var probe json.Number
+		if json.Unmarshal([]byte(s), &probe) != nil || strings.TrimSpace(s) != s || s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+			return
+		}
+		if i := strings.IndexAny(s, "eE"); i >= 0 {
+			if e, err := strconv.Atoi(s[i+1:]); err != nil || e > 1000 || e < -1000 {
+				return
+			}
+		}
+		r := recordwire.NewReader([]byte(s), recordwire.Strict)
+		got, err := r.Unsigned("unsignedLong", 64)
+		want, ok := new(big.Rat).SetString(s)
+		require.True(t, ok, s)
+		fits := want.IsInt() && want.Sign() >= 0 && want.Num().IsUint64()
+		require.Equal(t, fits, err == nil, "%s: %v", s, err)
+		if fits {
+			require.Equal(t, want.Num().Uint64(), got, s)
+		}
+	})
 }
 
 // FuzzRecordReader holds the scanner to JSON's grammar: it accepts a document (skipping it as an

@@ -83,11 +83,17 @@ type Reader struct {
 	scope   []nsBinding // namespace declarations in scope, innermost last
 	open    []openTag   // elements open, innermost last
 	pending bool        // the innermost open element was self-closing: its end is next
+	typ     []byte      // an xsi:type value as sent (TypeAttr), of the typAt'th element
+	typAt   int
 	store   [8]nsBinding
 	opens   [8]openTag
 
-	// Full mode.
-	d *xml.Decoder
+	// Full mode: the decoder, the document (for RawContent), and the namespace declarations in scope,
+	// innermost last, with len(fns) before each open element's own (InScope, LookupPrefix).
+	d     *xml.Decoder
+	src   []byte
+	fns   []NS
+	fmark []int
 }
 
 type nsBinding struct{ prefix, uri []byte }
@@ -171,7 +177,7 @@ func GetReader(body []byte, ns string, limits Limits, fast bool) *Reader {
 
 // PutReader returns r to the pool.
 func PutReader(r *Reader) {
-	r.b, r.d, r.misplaced = nil, nil, r.misplaced[:0]
+	r.b, r.d, r.src, r.misplaced = nil, nil, nil, r.misplaced[:0]
 	readerPool.Put(r)
 }
 
@@ -183,7 +189,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 	// arrays (about 800 bytes) on every request for nothing: only their used prefixes are ever read.
 	r.ns, r.limits, r.fast = ns, limits, fast
 	r.depth, r.elements, r.attrs, r.decls, r.misplaced = 0, 0, 0, 0, r.misplaced[:0]
-	r.b, r.i, r.pending, r.d = nil, 0, false, nil
+	r.b, r.i, r.pending, r.d, r.src, r.fns, r.fmark, r.typAt = nil, 0, false, nil, nil, r.fns[:0], r.fmark[:0], 0
 	if fast {
 		r.b = body
 		r.scope = r.store[:0]
@@ -196,7 +202,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 		// Only UTF-8 is accepted; encoding/xml calls this for any other declared encoding.
 		return nil, errUnsupportedCharset{charset}
 	}
-	r.d = d
+	r.d, r.src = d, body
 }
 
 // Fast reports whether the Reader is in fast mode.
@@ -254,6 +260,7 @@ func (r *Reader) Root() (Start, error) {
 			if err := r.countStart(); err != nil {
 				return Start{}, err
 			}
+			r.pushScope(t)
 			return r.fullStart(t), nil
 		case xml.Directive:
 			return Start{}, fault.Errorf(fault.MalformedRequest, "DOCTYPE and other XML declarations are not allowed.")
@@ -338,13 +345,15 @@ func (r *Reader) token() (xml.Token, error) {
 	if err != nil {
 		return nil, r.syntaxError(err)
 	}
-	switch tok.(type) {
+	switch t := tok.(type) {
 	case xml.StartElement:
 		if err := r.countStart(); err != nil {
 			return nil, err
 		}
+		r.pushScope(t)
 	case xml.EndElement:
 		r.depth--
+		r.fns, r.fmark = r.fns[:r.fmark[len(r.fmark)-1]], r.fmark[:len(r.fmark)-1]
 	case xml.Directive:
 		return nil, fault.Errorf(fault.MalformedRequest, "DOCTYPE and other XML declarations are not allowed.")
 	}
@@ -569,8 +578,7 @@ func (r *Reader) fastStart() (Start, error) {
 	t.mark = len(r.scope)
 	var seen [8][]byte // raw attribute names, to refuse duplicates
 	count := 0
-	var nilValue []byte
-	var nilPrefix []byte
+	var nilValue, nilPrefix, typeValue, typePrefix []byte
 	selfClosing := false
 	for {
 		separated := r.i < len(r.b) && (r.b[r.i] == ' ' || r.b[r.i] == '\t' || r.b[r.i] == '\n' || r.b[r.i] == '\r')
@@ -650,6 +658,11 @@ func (r *Reader) fastStart() (Start, error) {
 				return Start{}, ErrFallback
 			}
 			nilPrefix, nilValue = prefix, value
+		case prefix != nil && string(local) == "type":
+			if typePrefix != nil {
+				return Start{}, ErrFallback
+			}
+			typePrefix, typeValue = prefix, value
 		}
 		// Any other attribute is ignored, as the decoders ignore it in full mode too.
 	}
@@ -668,6 +681,13 @@ func (r *Reader) fastStart() (Start, error) {
 			return Start{}, ErrFallback
 		}
 		s.nil = string(uri) == NSXSI && (string(nilValue) == "true" || string(nilValue) == "1")
+	}
+	if typePrefix != nil {
+		if uri, ok := r.lookup(typePrefix); !ok {
+			return Start{}, ErrFallback
+		} else if string(uri) == NSXSI {
+			r.typ, r.typAt = typeValue, r.elements
+		}
 	}
 	r.pending = selfClosing
 	return s, nil

@@ -134,8 +134,9 @@ func ParseDouble(s string, bits int) (float64, bool) {
 	return f, true
 }
 
-// ParseInt reads an xsd:int, long or short (bits 32, 64, 16): optional surrounding white space and
-// sign, decimal digits only, as XmlConvert accepts " 42 ", "+5" and "-0".
+// ParseInt reads an xsd:int, long, short or byte (bits 32, 64, 16, 8; xsd:byte is C#'s sbyte):
+// optional surrounding white space and sign, decimal digits only, as XmlConvert accepts " 42 ", "+5"
+// and "-0"; out of range is refused (soap11-EchoSBytes-overflow: 200 is no xsd:byte).
 func ParseInt(s string, bits int) (int64, bool) {
 	s = strings.TrimSpace(s)
 	if strings.HasPrefix(s, "+") {
