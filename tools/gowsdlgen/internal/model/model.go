@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/extension"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
@@ -63,6 +64,13 @@ type Type struct {
 	Fields []*Field // complex types and arrays (one unbounded field)
 	Enum   []string
 	Node   *wsdl.Node
+	// Base is the type a complexContent extension derives from (Dog's Animal); nil otherwise. Fields
+	// holds the type's own elements only: AllFields adds the base chain's before them.
+	Base *Type
+	// Abstract: abstract="true" (an abstract class): a value on the wire is of a derived type.
+	Abstract bool
+	// Derived are the types deriving from this one, directly or not, in document order.
+	Derived []*Type
 }
 
 // Simple reports whether t is a simple type (neither complex nor an array).
@@ -137,8 +145,20 @@ func modelError(data []byte, n *wsdl.Node, format string, args ...any) error {
 }
 
 // Read builds the model of a WSDL document, refusing anything outside the XSD subset an ASMX
-// contract uses.
+// contract uses, and what the emitters do not carry yet (refuseUncarried).
 func Read(defs *wsdl.Definitions) (*Contract, error) {
+	c, err := read(defs)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseUncarried(defs.Data, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// read builds the whole model of a WSDL document, refusing what is outside the XSD subset.
+func read(defs *wsdl.Definitions) (*Contract, error) {
 	m := &modeler{data: defs.Data, defs: defs, c: &Contract{TargetNamespace: defs.TNS, AbstractArrays: map[string]bool{}},
 		elements: map[string]*wsdl.Node{}, complexTypes: map[string]*wsdl.Node{}, simpleTypes: map[string]*wsdl.Node{}, done: map[string]*Type{},
 		wrappers: map[string]*Type{}}
@@ -199,6 +219,7 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 		}
 	}
 	m.c.Types = m.c.Types[:reached]
+	m.linkDerived(components)
 	m.nameAll()
 	return m.c, nil
 }
@@ -222,7 +243,7 @@ func (m *modeler) abstractTypes(s *wsdl.Node) error {
 				return modelError(m.data, c, "the AbstractTypes schema imports only the SOAP encoding namespace %s", wsdl.NamespaceSOAPEncoding)
 			}
 		case c.Is(wsdl.NamespaceXSD, "complexType") && name != "":
-			if err := m.abstractArray(c); err != nil {
+			if err := extension.StringArray(m.data, c); err != nil {
 				return err
 			}
 			m.c.AbstractArrays[name] = true
@@ -233,49 +254,14 @@ func (m *modeler) abstractTypes(s *wsdl.Node) error {
 	return nil
 }
 
-// abstractArray checks one array type of the AbstractTypes schema (see abstractTypes).
-func (m *modeler) abstractArray(ct *wsdl.Node) error {
-	shape := func(n *wsdl.Node) error {
-		return modelError(m.data, n, "an AbstractTypes array type is a complexContent restriction of soapenc:Array holding one "+
-			"element with maxOccurs=\"unbounded\" and type xsd:string, as ASMX writes StringArray")
-	}
-	if len(ct.Children) != 1 || !ct.Children[0].Is(wsdl.NamespaceXSD, "complexContent") {
-		return shape(ct)
-	}
-	cc := ct.Children[0]
-	if len(cc.Children) != 1 || !cc.Children[0].Is(wsdl.NamespaceXSD, "restriction") {
-		return shape(cc)
-	}
-	r := cc.Children[0]
-	base, _, err := r.QNameAttr("base")
-	if err != nil {
-		return err
-	}
-	if base != (xml.Name{Space: wsdl.NamespaceSOAPEncoding, Local: "Array"}) || len(r.Children) != 1 || !r.Children[0].Is(wsdl.NamespaceXSD, "sequence") {
-		return shape(r)
-	}
-	seq := r.Children[0]
-	if len(seq.Children) != 1 || !seq.Children[0].Is(wsdl.NamespaceXSD, "element") {
-		return shape(seq)
-	}
-	el := seq.Children[0]
-	typ, _, err := el.QNameAttr("type")
-	if err != nil {
-		return err
-	}
-	if maxOccurs, _ := el.Attr("maxOccurs"); maxOccurs != "unbounded" || typ != (xml.Name{Space: wsdl.NamespaceXSD, Local: "string"}) {
-		return shape(el)
-	}
-	return nil
-}
-
 type modeler struct {
 	data                                []byte
 	defs                                *wsdl.Definitions
 	c                                   *Contract
 	elements, complexTypes, simpleTypes map[string]*wsdl.Node
 	done                                map[string]*Type
-	wrappers                            map[string]*Type // anonymous complex types of top-level elements, by element name
+	wrappers                            map[string]*Type    // anonymous complex types of top-level elements, by element name
+	derivedOf                           map[string][]string // inherit.go: extension base → derived type names, document order
 }
 
 // typeOf resolves a type QName used at n.
@@ -330,10 +316,7 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.complexTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindComplex, Node: n}
 		m.done[name] = t // before its fields, so recursive types resolve
-		if v, _ := n.Attr("abstract"); v == "true" {
-			return nil, notYet(m.data, n, "an abstract type (an abstract class, whose values are of derived types)")
-		}
-		fields, err := m.sequence(n)
+		fields, err := m.content(t, n)
 		if err != nil {
 			return nil, err
 		}
@@ -342,6 +325,9 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 			t.Kind = KindArray
 		}
 		m.c.Types = append(m.c.Types, t)
+		if err := m.reachDerived(name); err != nil {
+			return nil, err
+		}
 		return t, nil
 	}
 	if n := m.simpleTypes[name]; n != nil {
@@ -399,7 +385,7 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 				}
 				fields = append(fields, f)
 			}
-		case c.Is(wsdl.NamespaceXSD, "complexContent") && m.soapencArray(c):
+		case c.Is(wsdl.NamespaceXSD, "complexContent") && extension.SOAPEncArray(c):
 			return nil, modelError(m.data, c, "a soapenc:Array type is allowed only in the %s schema, for HTTP GET/POST array parameters; "+
 				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.TNS))
 		case c.Is(wsdl.NamespaceXSD, "complexContent"):
@@ -417,16 +403,6 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 		}
 	}
 	return fields, nil
-}
-
-// soapencArray reports whether a complexContent derives from soapenc:Array.
-func (m *modeler) soapencArray(cc *wsdl.Node) bool {
-	for _, d := range cc.Children {
-		if base, ok, err := d.QNameAttr("base"); err == nil && ok && base == (xml.Name{Space: wsdl.NamespaceSOAPEncoding, Local: "Array"}) {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *modeler) field(el *wsdl.Node) (*Field, error) {

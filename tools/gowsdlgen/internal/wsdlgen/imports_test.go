@@ -26,7 +26,8 @@ const generator = "github.com/contactsync/contactsync/tools/gowsdlgen/internal/"
 var generatorImports = map[string][]string{
 	"wsdl":           {},
 	"names":          {},
-	"model":          {"wsdl", "names"},
+	"extension":      {"wsdl"},
+	"model":          {"wsdl", "names", "extension"},
 	"postprocess":    {"model", "names"},
 	"emit":           {"model", "names"},
 	"emit/jsoncodec": {"emit", "model"},
