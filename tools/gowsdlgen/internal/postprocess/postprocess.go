@@ -61,6 +61,10 @@ type Options struct {
 //   - It removes omitempty from the xml and json tags of every Required field, so a required element
 //     is sent even when it holds the zero value, and fails if a Required field is not in the code,
 //     because then the schema and this mapping have drifted apart.
+//   - With Options.Contract, it replaces gowsdl's declarations of a contract's hierarchies
+//     (polymorphic, inherit.go): a derived type embeds its base by value, every use of a base with
+//     derived types has its sealed interface type Any<Base>, declared after gowsdl's code with the
+//     XSDType methods (sealedDecls). A contract without derived types is left as it was.
 //   - It adds a "// Source:" line naming the WSDL right below gowsdl's "Code generated … DO NOT EDIT."
 //     marker, which stays the first line so tools keep recognising the file as generated.
 //
@@ -93,6 +97,11 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 	if err := useRuntimeTypes(f, opts.Retyped); err != nil {
 		return nil, err
 	}
+	if opts.Contract != nil {
+		if err := polymorphic(f, opts.Contract); err != nil {
+			return nil, fmt.Errorf("declaring the derived types: %w", err)
+		}
+	}
 	var buf bytes.Buffer
 	if err := format.Node(&buf, fset, f); err != nil {
 		return nil, fmt.Errorf("formatting generated code: %w", err)
@@ -102,6 +111,7 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 		if out, err = addOperationDocs(out, opts.Contract); err != nil {
 			return nil, err
 		}
+		out = append(out, sealedDecls(opts.Contract)...)
 	}
 	out, err = addSourceLine(out, opts.Source)
 	if err != nil {
