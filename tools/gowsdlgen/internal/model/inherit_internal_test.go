@@ -113,3 +113,26 @@ func TestReadInheritance(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a derived type (Cat extends Animal: inheritance on the wire) is not supported yet")
 }
+
+// TestGoFieldOfPolymorphic: an element of a type with derived types is its sealed interface, as
+// PostProcess retypes gowsdl's field (no pointer: nil is no value), a slice of it when it repeats; a
+// derived type without derived types of its own keeps the pointer.
+func TestGoFieldOfPolymorphic(t *testing.T) {
+	defs, err := wsdl.Read([]byte(inheritWSDL))
+	require.NoError(t, err)
+	c, err := read(defs)
+	require.NoError(t, err)
+	got := map[string]string{}
+	for _, ty := range c.Structs {
+		for _, f := range ty.Fields {
+			got[ty.Name+"."+f.Name] = GoFieldOf(f).Type
+		}
+	}
+	assert.Equal(t, "AnyAnimal", got["Kennel.Favorite"])
+	assert.Equal(t, "[]AnyAnimal", got["ArrayOfAnimal.Animal"])
+	assert.Equal(t, "*ArrayOfAnimal", got["Kennel.Animals"])
+	require.Len(t, c.Operations, 2)
+	assert.Equal(t, "AnyShape", GoFieldOf(c.Operations[1].Response.Fields[0]).Type, "GetShapeResult")
+	tree := &Field{Name: "t", Type: c.Structs[len(c.Structs)-1], MaxOccurs: 1}
+	assert.Equal(t, "*Tree", GoFieldOf(tree).Type)
+}
