@@ -41,3 +41,16 @@ func Dispatch(r *xmlwire.Reader, s xmlwire.Start, h *Hierarchy) (int, error) {
 	}
 	return 0, NotDerived(s.Local(), name, h.Declared)
 }
+
+// AppendRootXSIType adds xsi:type naming typ, a type of the default namespace, to the start tag b
+// ends with (its '>'), as ASMX writes the root of an HTTP GET/POST result holding a derived value
+// (get-GetAnimal-dog: <Animal … xsi:type="Dog" xmlns="…">). wire.Operation.AppendResult is called
+// right after that start tag, which declares xsi; b not ending with '>' is returned as it is.
+func AppendRootXSIType(b []byte, typ string) []byte {
+	if len(b) == 0 || b[len(b)-1] != '>' || len(b) > 1 && b[len(b)-2] == '/' {
+		return b
+	}
+	b = append(b[:len(b)-1], ` xsi:type="`...)
+	b = xmlwire.AppendEscaped(b, typ)
+	return append(b, `">`...)
+}

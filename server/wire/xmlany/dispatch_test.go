@@ -149,3 +149,13 @@ func dispatchDoc(doc string, h *xmlany.Hierarchy, fast bool) (int, bool, error) 
 	i, err := xmlany.Dispatch(r, s, h)
 	return i, true, err
 }
+
+// TestAppendRootXSIType: the attribute goes inside the start tag an HTTP result's content follows;
+// anything else is left alone.
+func TestAppendRootXSIType(t *testing.T) {
+	assert.Equal(t, `<Animal xmlns="urn:z" xsi:type="Dog">`, string(xmlany.AppendRootXSIType([]byte(`<Animal xmlns="urn:z">`), "Dog")))
+	assert.Equal(t, `<a xsi:type="T&amp;">`, string(xmlany.AppendRootXSIType([]byte(`<a>`), "T&")))
+	assert.Equal(t, `<a />`, string(xmlany.AppendRootXSIType([]byte(`<a />`), "Dog")))
+	assert.Equal(t, `text`, string(xmlany.AppendRootXSIType([]byte(`text`), "Dog")))
+	assert.Empty(t, xmlany.AppendRootXSIType(nil, "Dog"))
+}

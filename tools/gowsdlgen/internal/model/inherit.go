@@ -74,17 +74,3 @@ func (m *modeler) linkDerived(components []*wsdl.Node) {
 		}
 	}
 }
-
-// refuseUncarried refuses what the model reads and the emitters do not carry yet: inheritance (a
-// derived or an abstract type), on the wire and in gowsdl's types.
-func refuseUncarried(data []byte, c *Contract) error {
-	for _, t := range c.Structs {
-		switch {
-		case t.Base != nil:
-			return notYet(data, t.Node, "a derived type (%s extends %s: inheritance on the wire)", t.Name, t.Base.Name)
-		case t.Abstract:
-			return notYet(data, t.Node, "an abstract type (%s: an abstract class, whose values are of derived types)", t.Name)
-		}
-	}
-	return nil
-}

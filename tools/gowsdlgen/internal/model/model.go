@@ -145,20 +145,8 @@ func modelError(data []byte, n *wsdl.Node, format string, args ...any) error {
 }
 
 // Read builds the model of a WSDL document, refusing anything outside the XSD subset an ASMX
-// contract uses, and what the emitters do not carry yet (refuseUncarried).
+// contract uses.
 func Read(defs *wsdl.Definitions) (*Contract, error) {
-	c, err := read(defs)
-	if err != nil {
-		return nil, err
-	}
-	if err := refuseUncarried(defs.Data, c); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// read builds the whole model of a WSDL document, refusing what is outside the XSD subset.
-func read(defs *wsdl.Definitions) (*Contract, error) {
 	m := &modeler{data: defs.Data, defs: defs, c: &Contract{TargetNamespace: defs.TNS, AbstractArrays: map[string]bool{}},
 		elements: map[string]*wsdl.Node{}, complexTypes: map[string]*wsdl.Node{}, simpleTypes: map[string]*wsdl.Node{}, done: map[string]*Type{},
 		wrappers: map[string]*Type{}}

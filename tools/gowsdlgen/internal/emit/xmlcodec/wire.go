@@ -21,7 +21,7 @@ import (
 // (one per encoding, as in encoding/protowire and protojson); emit.DropUnusedImports drops the rest.
 var runtimeImports = []string{
 	model.RuntimeImport, model.ValuesImport, model.RuntimeImport + "/xmlwire", model.RuntimeImport + "/formwire",
-	model.RuntimeImport + "/jsonwire", model.RuntimeImport + "/recordwire",
+	model.RuntimeImport + "/jsonwire", model.RuntimeImport + "/recordwire", model.RuntimeImport + "/xmlany",
 }
 
 // emitter writes the wire code of a contract into a Writer.
@@ -59,6 +59,7 @@ func (e *emitter) file(source string) error {
 	e.p("import (")
 	e.p(`"context"`)
 	e.p(`"encoding/json"`)
+	e.p(`"encoding/xml"`)
 	e.p(`"net/url"`)
 	e.p("")
 	for _, imp := range runtimeImports {
@@ -104,6 +105,7 @@ func (e *emitter) file(source string) error {
 		}
 	}
 	e.types()
+	e.hierarchies()
 	e.enumTexts()
 	for _, op := range e.c.Operations {
 		if err := e.codec(op.Request, op.Request.GoName, "parameter"); err != nil {
@@ -308,6 +310,11 @@ func (e *emitter) appendContent(f *model.Field, gf model.GoField, expr string) e
 	if ptr {
 		e.p("if %s == nil { return b, false }", expr)
 		val = "*" + expr
+	}
+	if f.Type.Polymorphic() {
+		e.p("if %s == nil { return b, false }", expr)
+		e.p("return appendContent%sAny(b, %s), true", f.Type.GoName, expr)
+		return nil
 	}
 	if f.Type.Kind == model.KindComplex || f.Type.Kind == model.KindArray {
 		e.p("return %s.AppendXML(b), true", expr)
