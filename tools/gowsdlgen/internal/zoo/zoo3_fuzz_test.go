@@ -2,13 +2,18 @@ package zoo_test
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo3"
@@ -124,5 +129,41 @@ func TestZoo3HierarchySeeds(t *testing.T) {
 		if tg.element != "ListAnimals" && tg.element != "GetKennel" { // requests without content
 			require.True(t, seeded[tg.element], "no capture seeds %s", tg.element)
 		}
+	}
+}
+
+// TestZoo3HierarchiesJSON: on the JSON endpoint a value of an element with derived types carries its
+// type's XSD local name first as "__type" (design §3.7, docs/bindings.md), and a leading "__type"
+// chooses the type read; none reads the declared type, an abstract one or an unknown name is the
+// caller's error naming it.
+func TestZoo3HierarchiesJSON(t *testing.T) {
+	h, err := server.NewHandler(zoo3.Bind(zoo3Service{}), server.Config{BaseURL: zooBaseURL,
+		Protocols: []string{"soap11", "soap12", "get", "post", "json", "docs"}})
+	require.NoError(t, err)
+	call := func(op, body string) (int, string) {
+		r := httptest.NewRequest(http.MethodPost, zoo3.Contract.Path+"/"+op, strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json; charset=utf-8")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code, w.Body.String()
+	}
+	for _, tt := range []struct {
+		op, body string
+		status   int
+		want     string
+	}{
+		{"GetAnimal", `{"kind":"dog"}`, 200, `{"d":{"__type":"Dog","Name":"Rex","Barks":3}}`},
+		{"GetAnimal", `{"kind":"animal"}`, 200, `{"d":{"__type":"Animal","Name":"Generic"}}`},
+		{"GetAnimal", `{"kind":"none"}`, 200, `{"d":null}`},
+		{"EchoAnimal", `{"animal":{"__type":"Cat","Name":"Tom","Indoor":true}}`, 200, `{"d":{"__type":"Cat","Name":"Tom","Indoor":true}}`},
+		{"EchoAnimal", `{"animal":{"Name":"Rex","Barks":3}}`, 200, `{"d":{"__type":"Animal","Name":"Rex"}}`},
+		{"EchoAnimal", `{"animal":{"__type":"Horse"}}`, 500, `The __type \"Horse\" of the parameter animal is not Animal or a type derived from it.`},
+		{"DescribeShape", `{"shape":{"__type":"Circle","Radius":1.5,"Label":"c1"}}`, 200, `{"d":"Circle{Radius=Double=1.5,Label=String=c1}"}`},
+		{"DescribeShape", `{"shape":{"Label":"c1"}}`, 500, `The parameter shape has the abstract type Shape: its __type must name a type derived from it.`},
+		{"GetKennel", `{}`, 200, `{"d":{"Owner":"Ann","Favorite":{"__type":"Dog","Name":"Rex","Barks":3},"Animals":[{"__type":"Cat","Name":"Tom","Indoor":true},{"__type":"Animal","Name":"Generic"}]}}`},
+	} {
+		status, body := call(tt.op, tt.body)
+		assert.Equal(t, tt.status, status, "%s %s: %s", tt.op, tt.body, body)
+		assert.Contains(t, body, tt.want, "%s %s", tt.op, tt.body)
 	}
 }

@@ -153,7 +153,7 @@ func (e *emitter) jsonAppendField(f *model.Field, gf model.GoField, expr string)
 func (e *emitter) jsonAppendValue(f *model.Field, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
 	complexType := f.Type.Kind == model.KindComplex || f.Type.Kind == model.KindArray
-	if f.Type.Polymorphic() { // its sealed interface: the value's own object
+	if f.Type.Polymorphic() { // its sealed interface: the value's object, "__type" first
 		e.p("b = appendJSON%sAny(b, %s)", f.Type.GoName, expr)
 		return nil
 	}
@@ -242,12 +242,8 @@ func (e *emitter) jsonDecodeValue(f *model.Field, goType, expr, label string) er
 		e.p("%s = nil", expr)
 		e.p("case tok.Opens(%s):", open)
 		switch {
-		case f.Type.Polymorphic() && f.Type.Abstract: // "__type" is not read yet
-			e.p("err = jsonwire.WrongType(%s, \"a value of a type derived from %s (not supported yet)\", tok)", label, f.Type.Name)
-		case f.Type.Polymorphic(): // read as the declared type ("__type" is not read yet)
-			e.p("x := new(%s)", f.Type.GoName)
-			e.p("err = x.DecodeJSON(r)")
-			e.p("%s = x", expr)
+		case f.Type.Polymorphic(): // of the type its "__type" names (xmlcodec's inherit.go)
+			e.p("%s, err = decodeJSON%sAny(r, %s)", expr, f.Type.GoName, label)
 		default:
 			e.p("%s = new(%s)", expr, base)
 			e.p("err = %s.DecodeJSON(r)", expr)

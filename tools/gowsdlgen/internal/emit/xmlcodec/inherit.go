@@ -95,15 +95,35 @@ func (e *emitter) hierarchies() {
 		e.p("return nil, xmlany.Abstract(el.Local(), %q)", t.Name)
 		e.p("}")
 		e.p("")
-		e.p("// appendJSON%sAny appends v's object.", g)
+		e.p("// appendJSON%sAny appends v's object, its type's XSD local name first as \"__type\".", g)
 		e.p("func appendJSON%sAny(b []byte, v Any%s) []byte {", g, g)
+		e.p("mark := len(b)")
 		e.p("switch x := v.(type) {")
 		for _, s := range concrete(t) {
 			e.p("case *%s:", s.GoName)
-			e.p("return x.AppendJSON(b)")
+			e.p("return jsonwire.InsertType(x.AppendJSON(b), mark, %q)", s.Name)
 		}
 		e.p("}")
 		e.p("return append(b, \"null\"...)")
+		e.p("}")
+		e.p("")
+		e.p("// decodeJSON%sAny reads an object of type %s, of the type its leading \"__type\" names.", g, t.Name)
+		e.p("func decodeJSON%sAny(r *jsonwire.Reader, what string) (Any%s, error) {", g, g)
+		e.p("typ, typed, err := r.TypeKey(what)")
+		e.p("if err != nil { return nil, err }")
+		e.p("if !typed { typ = %q }", t.Name)
+		e.p("switch typ {")
+		for _, s := range append([]*model.Type{t}, t.Derived...) {
+			e.p("case %q:", s.Name)
+			if s.Abstract {
+				e.p("return nil, jsonwire.Abstract(what, %q)", t.Name)
+				continue
+			}
+			e.p("x := new(%s)", s.GoName)
+			e.p("return x, x.DecodeJSON(r)")
+		}
+		e.p("}")
+		e.p("return nil, jsonwire.NotDerived(what, typ, %q)", t.Name)
 		e.p("}")
 		e.p("")
 		e.p("// appendContent%sAny appends the content of v's element, an HTTP GET/POST result root whose", g)

@@ -414,9 +414,7 @@ var opGetAnimal = &wire.Operation{
 		case tok.IsNull():
 			v.GetAnimalResult = nil
 		case tok.Opens('{'):
-			x := new(Animal)
-			err = x.DecodeJSON(r)
-			v.GetAnimalResult = x
+			v.GetAnimalResult, err = decodeJSONAnimalAny(r, "result")
 		default:
 			err = jsonwire.WrongType("result", "an object", tok)
 		}
@@ -468,9 +466,7 @@ var opEchoAnimal = &wire.Operation{
 		case tok.IsNull():
 			v.EchoAnimalResult = nil
 		case tok.Opens('{'):
-			x := new(Animal)
-			err = x.DecodeJSON(r)
-			v.EchoAnimalResult = x
+			v.EchoAnimalResult, err = decodeJSONAnimalAny(r, "result")
 		default:
 			err = jsonwire.WrongType("result", "an object", tok)
 		}
@@ -669,7 +665,7 @@ var opGetShape = &wire.Operation{
 		case tok.IsNull():
 			v.GetShapeResult = nil
 		case tok.Opens('{'):
-			err = jsonwire.WrongType("result", "a value of a type derived from Shape (not supported yet)", tok)
+			v.GetShapeResult, err = decodeJSONShapeAny(r, "result")
 		default:
 			err = jsonwire.WrongType("result", "an object", tok)
 		}
@@ -1336,17 +1332,41 @@ func decodeAnimalAny(r *xmlwire.Reader, el xmlwire.Start) (AnyAnimal, error) {
 	return nil, xmlany.Abstract(el.Local(), "Animal")
 }
 
-// appendJSONAnimalAny appends v's object.
+// appendJSONAnimalAny appends v's object, its type's XSD local name first as "__type".
 func appendJSONAnimalAny(b []byte, v AnyAnimal) []byte {
+	mark := len(b)
 	switch x := v.(type) {
 	case *Animal:
-		return x.AppendJSON(b)
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Animal")
 	case *Cat:
-		return x.AppendJSON(b)
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Cat")
 	case *Dog:
-		return x.AppendJSON(b)
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Dog")
 	}
 	return append(b, "null"...)
+}
+
+// decodeJSONAnimalAny reads an object of type Animal, of the type its leading "__type" names.
+func decodeJSONAnimalAny(r *jsonwire.Reader, what string) (AnyAnimal, error) {
+	typ, typed, err := r.TypeKey(what)
+	if err != nil {
+		return nil, err
+	}
+	if !typed {
+		typ = "Animal"
+	}
+	switch typ {
+	case "Animal":
+		x := new(Animal)
+		return x, x.DecodeJSON(r)
+	case "Cat":
+		x := new(Cat)
+		return x, x.DecodeJSON(r)
+	case "Dog":
+		x := new(Dog)
+		return x, x.DecodeJSON(r)
+	}
+	return nil, jsonwire.NotDerived(what, typ, "Animal")
 }
 
 // appendContentAnimalAny appends the content of v's element, an HTTP GET/POST result root whose
@@ -1399,15 +1419,38 @@ func decodeShapeAny(r *xmlwire.Reader, el xmlwire.Start) (AnyShape, error) {
 	return nil, xmlany.Abstract(el.Local(), "Shape")
 }
 
-// appendJSONShapeAny appends v's object.
+// appendJSONShapeAny appends v's object, its type's XSD local name first as "__type".
 func appendJSONShapeAny(b []byte, v AnyShape) []byte {
+	mark := len(b)
 	switch x := v.(type) {
 	case *Square:
-		return x.AppendJSON(b)
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Square")
 	case *Circle:
-		return x.AppendJSON(b)
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Circle")
 	}
 	return append(b, "null"...)
+}
+
+// decodeJSONShapeAny reads an object of type Shape, of the type its leading "__type" names.
+func decodeJSONShapeAny(r *jsonwire.Reader, what string) (AnyShape, error) {
+	typ, typed, err := r.TypeKey(what)
+	if err != nil {
+		return nil, err
+	}
+	if !typed {
+		typ = "Shape"
+	}
+	switch typ {
+	case "Shape":
+		return nil, jsonwire.Abstract(what, "Shape")
+	case "Square":
+		x := new(Square)
+		return x, x.DecodeJSON(r)
+	case "Circle":
+		x := new(Circle)
+		return x, x.DecodeJSON(r)
+	}
+	return nil, jsonwire.NotDerived(what, typ, "Shape")
 }
 
 // appendContentShapeAny appends the content of v's element, an HTTP GET/POST result root whose
@@ -1725,9 +1768,7 @@ func (v *EchoAnimal) DecodeJSON(r *jsonwire.Reader) error {
 			case tok.IsNull():
 				v.Animal = nil
 			case tok.Opens('{'):
-				x := new(Animal)
-				err = x.DecodeJSON(r)
-				v.Animal = x
+				v.Animal, err = decodeJSONAnimalAny(r, "parameter animal")
 			default:
 				err = jsonwire.WrongType("parameter animal", "an object", tok)
 			}
@@ -2134,7 +2175,7 @@ func (v *DescribeShape) DecodeJSON(r *jsonwire.Reader) error {
 			case tok.IsNull():
 				v.Shape = nil
 			case tok.Opens('{'):
-				err = jsonwire.WrongType("parameter shape", "a value of a type derived from Shape (not supported yet)", tok)
+				v.Shape, err = decodeJSONShapeAny(r, "parameter shape")
 			default:
 				err = jsonwire.WrongType("parameter shape", "an object", tok)
 			}
@@ -3460,9 +3501,7 @@ func (v *ArrayOfAnimal) DecodeJSON(r *jsonwire.Reader) error {
 		case tok.IsNull():
 			item = nil
 		case tok.Opens('{'):
-			x := new(Animal)
-			err = x.DecodeJSON(r)
-			item = x
+			item, err = decodeJSONAnimalAny(r, "item of ArrayOfAnimal")
 		default:
 			err = jsonwire.WrongType("item of ArrayOfAnimal", "an object", tok)
 		}
@@ -3587,9 +3626,7 @@ func (v *Kennel) DecodeJSON(r *jsonwire.Reader) error {
 			case tok.IsNull():
 				v.Favorite = nil
 			case tok.Opens('{'):
-				x := new(Animal)
-				err = x.DecodeJSON(r)
-				v.Favorite = x
+				v.Favorite, err = decodeJSONAnimalAny(r, "element Favorite")
 			default:
 				err = jsonwire.WrongType("element Favorite", "an object", tok)
 			}
