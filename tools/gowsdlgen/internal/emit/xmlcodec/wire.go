@@ -212,7 +212,7 @@ func (e *emitter) types() {
 		switch t.Kind {
 		case model.KindComplex:
 			e.p("type%s.Fields = []wire.Field{", t.GoName)
-			for _, f := range t.Fields {
+			for _, f := range t.AllFields() { // a derived type's base fields first, as on the wire
 				e.p("%s,", fieldLiteral(f))
 			}
 			e.p("}")

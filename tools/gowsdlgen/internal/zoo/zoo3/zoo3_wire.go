@@ -1243,9 +1243,11 @@ func init() {
 		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
 	typeCat.Fields = []wire.Field{
+		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Indoor", Type: wire.TypeBoolean, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
 	typeDog.Fields = []wire.Field{
+		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Barks", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
 	typeArrayOfAnimal.Item = &wire.Field{Name: "Animal", Type: typeAnimal, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
@@ -1258,9 +1260,11 @@ func init() {
 		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
 	typeSquare.Fields = []wire.Field{
+		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Side", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
 	typeCircle.Fields = []wire.Field{
+		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Radius", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
 	typeTimeSpan.Fields = []wire.Field{}
