@@ -3,21 +3,21 @@ package xmlany
 import "github.com/contactsync/contactsync/server/wire/xmlwire"
 
 // Hierarchy is a complex type with the types derived from it, as the code generated for an element of
-// that type hands it to Dispatch (issue 33, design §3.7): the contract's types' namespace, the
-// declared type's XSD local name, whether it is abstract, and the local names of every type derived
-// from it, directly or not, in a fixed order (the contract's document order).
+// that type hands it to Dispatch (issue 33, design §3.7): the declared type's XSD local name, whether
+// it is abstract, and the local names of every type derived from it, directly or not, in a fixed order
+// (the contract's document order). The types are in the service namespace the reader reads the
+// request in (xmlwire.Reader.Namespace), which moves with a rebased contract.
 type Hierarchy struct {
-	Namespace string
-	Declared  string
-	Abstract  bool
-	Derived   []string
+	Declared string
+	Abstract bool
+	Derived  []string
 }
 
 // Dispatch says which type the value of element s, declared with h.Declared, is of: 0 for the
 // declared type, i+1 for h.Derived[i]. As ASMX reads it (shapes §2): no xsi:type is the declared type
 // (soap11-EchoAnimal-base), or a Client fault when that is abstract (soap11-DescribeShape-no-type);
 // an xsi:type resolved through any prefix in scope (XSIType: an undeclared prefix is a Client fault)
-// must name the declared type or a derived one in h.Namespace, else it is a Client fault naming it
+// must name the declared type or a derived one in the service namespace, else it is a Client fault naming it
 // (NotDerived: soap11-EchoAnimal-unknown-type, -wrong-ns-type, -xsd-string); the abstract declared
 // type named is a Client fault too (soap11-DescribeShape-abstract-type). Call it before the next read
 // of r; in fast mode XSIType's own errors are xmlwire.ErrFallback.
@@ -26,13 +26,14 @@ func Dispatch(r *xmlwire.Reader, s xmlwire.Start, h *Hierarchy) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !typed || name.Space == h.Namespace && name.Local == h.Declared {
+	ns := r.Namespace()
+	if !typed || name.Space == ns && name.Local == h.Declared {
 		if h.Abstract {
 			return 0, Abstract(s.Local(), h.Declared)
 		}
 		return 0, nil
 	}
-	if name.Space == h.Namespace {
+	if name.Space == ns {
 		for i, d := range h.Derived {
 			if d == name.Local {
 				return i + 1, nil

@@ -14,8 +14,8 @@ import (
 // The hierarchies of zoo3 (shapes/zoo3.wsdl): Animal with Cat and Dog, the abstract Shape with
 // Square and Circle.
 var (
-	animals = &xmlany.Hierarchy{Namespace: ns, Declared: "Animal", Derived: []string{"Cat", "Dog"}}
-	shapes  = &xmlany.Hierarchy{Namespace: ns, Declared: "Shape", Abstract: true, Derived: []string{"Square", "Circle"}}
+	animals = &xmlany.Hierarchy{Declared: "Animal", Derived: []string{"Cat", "Dog"}}
+	shapes  = &xmlany.Hierarchy{Declared: "Shape", Abstract: true, Derived: []string{"Square", "Circle"}}
 )
 
 // dispatch reads doc (an envelope) down to its parameter in the mode given and dispatches it.
@@ -158,4 +158,26 @@ func TestAppendRootXSIType(t *testing.T) {
 	assert.Equal(t, `<a />`, string(xmlany.AppendRootXSIType([]byte(`<a />`), "Dog")))
 	assert.Equal(t, `text`, string(xmlany.AppendRootXSIType([]byte(`text`), "Dog")))
 	assert.Empty(t, xmlany.AppendRootXSIType(nil, "Dog"))
+}
+
+// TestDispatchFollowsTheServiceNamespace: the derived types are named in the namespace the request
+// is read in, so a contract served rebased onto another namespace dispatches there, and its old
+// namespace names no type of it.
+func TestDispatchFollowsTheServiceNamespace(t *testing.T) {
+	const moved = "https://example.test/moved/"
+	doc := `<w xmlns="` + moved + `" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:o="` + ns + `"><a xsi:type="Dog"/><b xsi:type="o:Dog"/></w>`
+	r := xmlwire.NewReader([]byte(doc), moved, limits, false)
+	_, err := r.Root()
+	require.NoError(t, err)
+	a, _, err := r.Child()
+	require.NoError(t, err)
+	i, err := xmlany.Dispatch(r, a, animals)
+	require.NoError(t, err)
+	assert.Equal(t, 2, i)
+	require.NoError(t, r.Skip(a))
+	b, _, err := r.Child()
+	require.NoError(t, err)
+	_, err = xmlany.Dispatch(r, b, animals)
+	require.Error(t, err)
+	assert.Contains(t, fault.As(err).Message, "{"+ns+"}Dog of the element b is not Animal")
 }

@@ -58,8 +58,8 @@ func (e *emitter) hierarchies() {
 		}
 		g := t.GoName
 		e.p("")
-		e.p("var hierarchy%s = &xmlany.Hierarchy{Namespace: %q, Declared: %q, Abstract: %v, Derived: []string{%s}}",
-			g, e.c.TargetNamespace, t.Name, t.Abstract, strings.Join(derived, ", "))
+		e.p("var hierarchy%s = &xmlany.Hierarchy{Declared: %q, Abstract: %v, Derived: []string{%s}}",
+			g, t.Name, t.Abstract, strings.Join(derived, ", "))
 		e.p("")
 		e.p("// append%sAny appends the element name holding v, with xsi:type unless v is a %s.", g, t.Name)
 		e.p("func append%sAny(b []byte, name string, v Any%s) []byte {", g, g)
