@@ -15,15 +15,14 @@ import (
 // soap11-EchoAnimal-nil). hierarchies writes, per such base, its xmlany.Hierarchy and the functions the
 // field codecs call.
 
-// concrete are the types a value declared with t may be of, t first unless abstract.
+// concrete are the types whose Go values an Any<t> may hold: t unless abstract, and every type
+// derived from it (an abstract one among them gets the seal promoted from a concrete base: it is
+// written as its type, which the reader then refuses as abstract, rather than dropped).
 func concrete(t *model.Type) []*model.Type {
-	var ts []*model.Type
-	for _, s := range append([]*model.Type{t}, t.Derived...) {
-		if !s.Abstract {
-			ts = append(ts, s)
-		}
+	if t.Abstract {
+		return t.Derived
 	}
-	return ts
+	return append([]*model.Type{t}, t.Derived...)
 }
 
 // hierarchies writes, for each type of the contract with derived types, hierarchy<T>, append<T>Any,
