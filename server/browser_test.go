@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,10 +132,21 @@ func TestBrowserHelpPage(t *testing.T) {
 	))
 	result := text(t, ctx, `#tryit-result`)
 	assert.Contains(t, result, "HTTP 200")
-	for _, field := range [][2]string{{"Id", want.Id}, {"AccountId", want.AccountId}, {"FirstName", want.FirstName},
-		{"LastName", want.LastName}, {"PhoneMobile", want.PhoneMobile}, {"PhoneWork", want.PhoneWork},
-		{"EmailAddress", want.EmailAddress}, {"RoleIds", strings.Join(roleList(want), ", ")}} {
-		assert.Contains(t, result, field[0]+"\t"+field[1], "the result table shows %s", field[0])
+	// Every field of the contract's Contact has its row: a text field with its value, an array of
+	// texts with its items (other values in the form the page gives them: their name at least).
+	for _, f := range contactFields(t, want) {
+		switch v := f.value.(type) {
+		case string:
+			assert.Contains(t, result, f.name+"\t"+v, "the result table shows %s", f.name)
+		case []any:
+			var items []string
+			for _, item := range v {
+				items = append(items, fmt.Sprint(item))
+			}
+			assert.Contains(t, result, f.name+"\t"+strings.Join(items, ", "), "the result table shows %s", f.name)
+		default:
+			assert.Contains(t, result, f.name+"\t", "the result table shows %s", f.name)
+		}
 	}
 	assert.Contains(t, result, "<FirstName>Test</FirstName>", "the raw XML is shown as text")
 	screenshot(t, ctx, dir, "help-readcontact.png")

@@ -275,7 +275,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 			return
 		}
 	}
-	resp, cerr := h.call(r.Context(), req.Msg)
+	ctx := r.Context()
+	if req.UnknownHeaders != nil {
+		ctx = wire.WithUnknownHeaders(ctx, req.UnknownHeaders)
+	}
+	resp, cerr := h.call(ctx, req.Msg)
 	if cerr != nil {
 		e := fault.As(cerr)
 		ex.Called(e)

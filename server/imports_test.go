@@ -76,6 +76,10 @@ func TestImportRules(t *testing.T) {
 // testSupport is the package of the helpers the server packages' tests share.
 const testSupport = module + "/server/internal/testsupport"
 
+// frozenContract is the package generated from a frozen copy of contract 1.0, the record formats'
+// test fixture.
+const frozenContract = module + "/server/internal/frozencontract"
+
 // wireRuntime is the path of the generated code's runtime: the operation table, with one package per encoding
 // below it.
 const wireRuntime = module + "/server/wire"
@@ -88,7 +92,7 @@ const wireRuntime = module + "/server/wire"
 // imports another, so each can change alone.
 var wireImports = map[string][]string{
 	wireRuntime + "/xsd":        {module + "/server/fault"},
-	wireRuntime + "/xmlwire":    {module + "/server/fault", wireRuntime + "/xsd"},
+	wireRuntime + "/xmlwire":    {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/internal/xmlchars"},
 	wireRuntime + "/formwire":   {module + "/server/fault", wireRuntime + "/xsd"},
 	wireRuntime + "/jsonwire":   {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
 	wireRuntime:                 {module + "/server/fault", wireRuntime + "/xmlwire", wireRuntime + "/formwire", wireRuntime + "/jsonwire"},
@@ -97,6 +101,7 @@ var wireImports = map[string][]string{
 	wireRuntime + "/anytype":    {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/xmlwire", wireRuntime + "/xmlany"},
 	// The one JSON tokenizer, under the JSON endpoint and the record format.
 	wireRuntime + "/internal/jsontext": {},
+	wireRuntime + "/internal/xmlchars": {},
 }
 
 // generatedMayImport reports whether generated code (gen/) may import imp: gowsdl's soap package and
@@ -135,6 +140,12 @@ func importViolations(pkgs []goPackage) []string {
 				out = append(out, fmt.Sprintf("%s imports %s; it may import only the standard library and %s", p.ImportPath, imp, strings.Join(wireImports[p.ImportPath], ", ")))
 			case (p.ImportPath == module+"/server/transfer/internal/input" || p.ImportPath == module+"/server/transfer/internal/names") && !std(imp):
 				out = append(out, fmt.Sprintf("%s imports %s; it may import only the standard library", p.ImportPath, imp))
+			case p.ImportPath == frozenContract && !std(imp) && !generatedMayImport(imp):
+				out = append(out, fmt.Sprintf("server/internal/frozencontract imports %s; generated code may import only the standard library, gowsdl's soap package and server/wire's packages", imp))
+			case imp == frozenContract:
+				// Contract 1.0's frozen record type is a fixture of the record formats' tests; go list's
+				// Imports leaves test files out, so any import seen here is a non-test one.
+				out = append(out, fmt.Sprintf("%s imports %s; only tests may", p.ImportPath, imp))
 			case p.ImportPath == module+"/gen" && !std(imp) && !generatedMayImport(imp):
 				out = append(out, fmt.Sprintf("gen imports %s; generated code may import only the standard library, gowsdl's soap package and server/wire's packages", imp))
 			case strings.HasPrefix(p.ImportPath, module+"/server/store") && (imp == module+"/gen" || strings.HasPrefix(imp, module+"/server/wire")):
@@ -190,6 +201,9 @@ func TestImportViolations(t *testing.T) {
 		{"cmd reads the contract file", module + "/cmd/contactsync", module + "/wsdl", false},
 		{"docs reads the contract file", srv + "docs", module + "/wsdl", true},
 		{"a tool reads the contract file", module + "/tools/databench/writer", module + "/wsdl", true},
+		{"the frozen contract uses the wire runtime", frozenContract, wireRuntime + "/recordwire", false},
+		{"the frozen contract imports the service", frozenContract, srv + "service", true},
+		{"transfer imports the frozen contract", srv + "transfer", frozenContract, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := importViolations([]goPackage{{ImportPath: tc.pkg, Imports: []string{tc.imp}}})
@@ -198,8 +212,10 @@ func TestImportViolations(t *testing.T) {
 				switch {
 				case tc.pkg == srv+"auth":
 					assert.Contains(t, v[0], "server/auth imports")
-				case tc.imp == testSupport:
+				case tc.imp == testSupport || tc.imp == frozenContract:
 					assert.Contains(t, v[0], "only tests may")
+				case tc.pkg == frozenContract:
+					assert.Contains(t, v[0], "generated code may import only")
 				case tc.imp == module+"/gen":
 					assert.Contains(t, v[0], "only server/service may")
 				case tc.imp == module+"/wsdl":

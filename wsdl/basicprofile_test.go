@@ -584,9 +584,11 @@ func soapencArrayDerivations(d *definitions, root *node) []string {
 	return out
 }
 
-// withArrayOperation is wsdl.Contract with tools/contractevo's 05-readcontactlist patch applied:
-// ReadContactList(ids ArrayOfString, asOf dateTime) on all four bindings, written as ASMX writes an
-// array parameter on HTTP GET and POST (the AbstractTypes schema, s2:StringArray parts).
+// withArrayOperation is contract 1.0 (the frozen copy server/internal/frozencontract is generated
+// from, which a contract edit leaves alone, so the patch always applies) with tools/contractevo's
+// 05-readcontactlist patch applied: ReadContactList(ids ArrayOfString, asOf dateTime) on all four
+// bindings, written as ASMX writes an array parameter on HTTP GET and POST (the AbstractTypes
+// schema, s2:StringArray parts).
 func withArrayOperation(t *testing.T) []byte {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -599,7 +601,9 @@ func withArrayOperation(t *testing.T) []byte {
 	require.NoError(t, err)
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "wsdl"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "wsdl", "contactsync.wsdl"), wsdl.Contract, 0o644))
+	v1, err := os.ReadFile(filepath.Join("..", "server", "internal", "frozencontract", "testdata", "contactsync-v1.wsdl"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "wsdl", "contactsync.wsdl"), v1, 0o644))
 	cmd := exec.Command("git", "apply", "-p1", patch)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))

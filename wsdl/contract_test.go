@@ -11,8 +11,13 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -22,6 +27,7 @@ import (
 
 	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -39,36 +45,118 @@ const (
 	soapOverHTTP = "http://schemas.xmlsoap.org/soap/http"
 )
 
+// update rewrites the golden files under testdata/ (`make update-golden` runs it after a contract edit).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with the file, or rewrites the file under -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "missing golden file; run make update-golden")
+	require.Equal(t, string(want), got, "%s differs; if the contract was edited on purpose, run make update-golden", path)
+}
+
 // contractFile is the contract on disk; the package embeds the same bytes as wsdl.Contract.
 const contractFile = "contactsync.wsdl"
 
-// operation is one row of the spec's operation table (§4.2).
+// operation is one row of the contract's operation table (spec §4.2 as the contract is edited), as
+// the generated table (gen.Operations) has it: the tests below hold the document to it, each element
+// where ASMX writes it. What the table holds is pinned by testdata/operations.golden
+// (TestContractOperations), which `make update-golden` rewrites after an edit.
 type operation struct {
 	name        string
 	description string
-	params      []string // request parameters, each an xsd:string
-	result      string   // QName of the <Op>Result type in the SOAP response
-	resultMin   string   // minOccurs of <Op>Result
-	httpResult  string   // QName of the root element returned by HTTP GET and POST
+	params      []param // the request wrapper's elements
+	result      string  // QName of the <Op>Result type in the SOAP response ("" when none)
+	resultMin   string  // minOccurs of <Op>Result
+	httpResult  string  // QName of the root element returned by HTTP GET and POST; "" when offered over SOAP only
 }
 
-// operations lists the seven operations in the order the contract declares them.
-var operations = []operation{
-	{"TestCreateContact", "Test operation: create a contact in the system", []string{"id"}, "tns:Contact", "0", "tns:Contact"},
-	{"TestUpdateContact", "Test operation: update a contact in the system", []string{"id"}, "tns:Contact", "0", "tns:Contact"},
-	{"DeleteContact", "Delete a contact from the system", []string{"id"}, "tns:Contact", "0", "tns:Contact"},
-	{"ReadContact", "Read a contact from the system", []string{"id"}, "tns:Contact", "0", "tns:Contact"},
-	{"Version", "Version number of the web service", nil, "s:string", "0", "tns:string"},
-	{"VersionMajor", "Major version number of the web service", nil, "s:int", "1", "tns:int"},
-	{"VersionMinor", "Minor version number of the web service", nil, "s:int", "1", "tns:int"},
+// param is an element of a request wrapper, and its part in the HTTP GET and POST messages.
+type param struct {
+	name, typ, minOccurs, maxOccurs string
+	httpType                        string // the HTTP message part's type: s:string, or s2:StringArray for an array
 }
 
-func operationNames() []string {
-	names := make([]string, len(operations))
-	for i, op := range operations {
+// operations lists the contract's operations in the order the contract declares them.
+var operations = operationsOf(gen.Operations)
+
+// operationsOf turns the generated table into the rows the tests check the document against.
+func operationsOf(ops []*wire.Operation) []operation {
+	var out []operation
+	for _, op := range ops {
+		row := operation{name: op.Name, description: op.Doc}
+		if op.Result != nil { // nil for an operation without a result (a one-way one)
+			row.result, row.resultMin = qname(op.Result.Type), strconv.Itoa(op.Result.MinOccurs)
+		}
+		for _, p := range op.Params {
+			pr := param{name: p.Name, typ: qname(p.Type), minOccurs: strconv.Itoa(p.MinOccurs), maxOccurs: strconv.Itoa(p.MaxOccurs), httpType: "s:string"}
+			if p.MaxOccurs < 0 {
+				pr.maxOccurs = "unbounded"
+			}
+			if p.Type.Kind == wire.KindArray {
+				pr.httpType = "s2:StringArray" // whatever the item type, as ASMX writes it
+			}
+			row.params = append(row.params, pr)
+		}
+		if op.Bindings.Has(wire.HTTPGet | wire.HTTPPost) {
+			row.httpResult = "tns:" + op.HTTPRoot
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// qname is the QName the contract writes for a type: s: for XML Schema's, tns: for its own.
+func qname(t *wire.Type) string {
+	switch t.Kind {
+	case wire.KindEnum, wire.KindComplex, wire.KindArray:
+		return "tns:" + t.Name
+	}
+	return "s:" + t.Name
+}
+
+// httpOperations are the operations offered on HTTP GET and POST.
+func httpOperations() []operation {
+	var out []operation
+	for _, op := range operations {
+		if op.httpResult != "" {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+func operationNames(ops []operation) []string {
+	names := make([]string, len(ops))
+	for i, op := range ops {
 		names[i] = op.name
 	}
 	return names
+}
+
+// TestContractOperations pins the contract's operations as the generated table has them:
+// testdata/operations.golden, one paragraph per operation (its description, parameters, SOAP result
+// and HTTP result root), which -update rewrites after a contract edit.
+func TestContractOperations(t *testing.T) {
+	var b strings.Builder
+	for _, op := range operations {
+		fmt.Fprintf(&b, "%s: %s\n", op.name, op.description)
+		for _, p := range op.params {
+			fmt.Fprintf(&b, "  param %s %s minOccurs=%s maxOccurs=%s http=%s\n", p.name, p.typ, p.minOccurs, p.maxOccurs, p.httpType)
+		}
+		fmt.Fprintf(&b, "  result %s minOccurs=%s\n", op.result, op.resultMin)
+		if op.httpResult != "" {
+			fmt.Fprintf(&b, "  http result %s\n", op.httpResult)
+		} else {
+			fmt.Fprintf(&b, "  SOAP only\n")
+		}
+	}
+	golden(t, filepath.Join("testdata", "operations.golden"), b.String())
 }
 
 // family is one of the three abstract interfaces (portTypes) and the message suffix it uses.
@@ -214,7 +302,11 @@ func TestContractDefinitions(t *testing.T) {
 func TestContractSchema(t *testing.T) {
 	d := loadContract(t)
 	require.Len(t, d.Types, 1, "one wsdl:types")
-	require.Len(t, d.Types[0].Schemas, 1, "exactly one XML schema in wsdl:types")
+	require.NotEmpty(t, d.Types[0].Schemas, "an XML schema in wsdl:types")
+	for _, other := range d.Types[0].Schemas[1:] {
+		// ASMX's schema for an array parameter on HTTP GET and POST (docs/contract.md).
+		assert.Equal(t, wsdl.DefaultNamespace+"AbstractTypes", other.TargetNamespace, "the only other schema is AbstractTypes")
+	}
 	assert.Empty(t, d.Types[0].Other, "nothing but the xs:schema in wsdl:types")
 	schema := d.schema()
 	assert.Equal(t, wsdl.DefaultNamespace, schema.TargetNamespace, "schema targetNamespace is the service namespace")
@@ -227,12 +319,16 @@ func TestContractSchema(t *testing.T) {
 		for _, op := range operations {
 			want = append(want, op.name, op.name+"Response")
 		}
-		want = append(want, "Contact", "string", "int")
+		for _, op := range httpOperations() {
+			if root := strings.TrimPrefix(op.httpResult, "tns:"); !slices.Contains(want, root) {
+				want = append(want, root)
+			}
+		}
 		var got []string
 		for _, e := range schema.Elements {
 			got = append(got, e.Name)
 		}
-		assert.ElementsMatch(t, want, got, "the schema declares exactly the wrapper elements and Contact, string, int")
+		assert.ElementsMatch(t, want, got, "the schema declares exactly the wrapper elements and the HTTP results' roots (Contact, string, int)")
 		assert.Equal(t, len(got), len(uniq(got)), "global element names are unique")
 
 		for _, tc := range []struct{ name, typ, nillable string }{
@@ -254,14 +350,16 @@ func TestContractSchema(t *testing.T) {
 			require.NotNil(t, req, "request wrapper element <%s>", op.name)
 			assert.Empty(t, req.Type, "the request wrapper has an anonymous type")
 			require.NotNil(t, req.ComplexType, "<%s> has an anonymous complexType", op.name)
-			var params []string
+			var params []param
 			for _, p := range req.ComplexType.particles() {
-				params = append(params, p.Name)
-				assert.Equal(t, "s:string", p.Type, "<%s>/%s type", op.name, p.Name)
-				assert.Equal(t, "0", p.MinOccurs, "<%s>/%s minOccurs", op.name, p.Name)
-				assert.Equal(t, "1", p.MaxOccurs, "<%s>/%s maxOccurs", op.name, p.Name)
+				params = append(params, param{name: p.Name, typ: p.Type, minOccurs: p.MinOccurs, maxOccurs: p.MaxOccurs})
 			}
-			assert.Equal(t, op.params, params, "<%s> holds one child per parameter, in order", op.name)
+			var want []param
+			for _, p := range op.params {
+				p.httpType = ""
+				want = append(want, p)
+			}
+			assert.Equal(t, want, params, "<%s> holds one child per parameter, in order, typed as the table has it", op.name)
 
 			resp := schema.element(op.name + "Response")
 			require.NotNil(t, resp, "response wrapper element <%sResponse>", op.name)
@@ -281,19 +379,6 @@ func TestContractSchema(t *testing.T) {
 		ct := schema.complexType("Contact")
 		require.NotNil(t, ct, "complexType Contact")
 		require.NotNil(t, ct.Sequence, "Contact is a sequence: its fields come in a fixed order")
-		want := []struct{ name, typ string }{
-			{"Id", "s:string"}, {"AccountId", "s:string"}, {"FirstName", "s:string"}, {"LastName", "s:string"},
-			{"PhoneMobile", "s:string"}, {"PhoneWork", "s:string"}, {"EmailAddress", "s:string"},
-			{"RoleIds", "tns:ArrayOfString"},
-		}
-		fields := ct.particles()
-		require.Len(t, fields, len(want), "Contact has exactly the spec's fields (spec §2)")
-		for i, w := range want {
-			assert.Equal(t, w.name, fields[i].Name, "Contact field %d", i+1)
-			assert.Equal(t, w.typ, fields[i].Type, "Contact/%s type", w.name)
-			assert.Equal(t, "0", fields[i].MinOccurs, "Contact/%s minOccurs", w.name)
-			assert.Equal(t, "1", fields[i].MaxOccurs, "Contact/%s maxOccurs", w.name)
-		}
 		assert.Empty(t, ct.Attributes, "Contact has no attributes")
 	})
 
@@ -310,12 +395,32 @@ func TestContractSchema(t *testing.T) {
 	})
 
 	t.Run("types", func(t *testing.T) {
-		var names []string
+		// The named types are the contract's (Contact's fields are spec §2 as the contract is
+		// edited): testdata/schema-types.golden pins each, a complex type's elements in schema order
+		// (name, type, minOccurs, maxOccurs, nillable), a simple type's restriction and values;
+		// `make update-golden` (-update) rewrites it after an edit.
+		var b strings.Builder
 		for _, ct := range schema.ComplexTypes {
-			names = append(names, ct.Name)
+			fmt.Fprintf(&b, "complexType %s\n", ct.Name)
+			for _, f := range ct.particles() {
+				nillable := f.Nillable
+				if nillable == "" {
+					nillable = "false"
+				}
+				fmt.Fprintf(&b, "  %s %s minOccurs=%s maxOccurs=%s nillable=%s\n", f.Name, f.Type, f.MinOccurs, f.MaxOccurs, nillable)
+			}
 		}
-		assert.ElementsMatch(t, []string{"Contact", "ArrayOfString"}, names, "named complex types")
-		assert.Empty(t, schema.SimpleTypes, "no named simple types")
+		for _, st := range schema.SimpleTypes {
+			fmt.Fprintf(&b, "simpleType %s\n", st.Name)
+			if r := st.Restriction; r != nil {
+				var values []string
+				for _, e := range r.Enumerations {
+					values = append(values, e.Value)
+				}
+				fmt.Fprintf(&b, "  restriction %s: %s\n", r.Base, strings.Join(values, " "))
+			}
+		}
+		golden(t, filepath.Join("testdata", "schema-types.golden"), b.String())
 	})
 }
 
@@ -324,7 +429,7 @@ func TestContractSchema(t *testing.T) {
 // parameter and their responses one part "Body" holding the returned root element.
 func TestContractMessages(t *testing.T) {
 	d := loadContract(t)
-	assert.Len(t, d.Messages, len(operations)*2*len(families), "one input and one output message per operation and interface")
+	assert.Len(t, d.Messages, 2*len(operations)+2*2*len(httpOperations()), "one input and one output message per operation and interface that offers it")
 	seen := map[string]bool{}
 	for _, m := range d.Messages {
 		assert.False(t, seen[m.Name], "message %q declared twice", m.Name)
@@ -341,12 +446,15 @@ func TestContractMessages(t *testing.T) {
 			if assert.NotNil(t, out, "message %sSoapOut", op.name) {
 				assert.Equal(t, []part{{Name: "parameters", Element: "tns:" + op.name + "Response"}}, out.Parts)
 			}
+			if op.httpResult == "" {
+				return // offered over SOAP only
+			}
 			for _, f := range []family{familyHTTPGet, familyHTTPPost} {
 				in := d.message(op.name + f.suffix + "In")
 				if assert.NotNil(t, in, "message %s%sIn", op.name, f.suffix) {
 					var want []part
 					for _, p := range op.params {
-						want = append(want, part{Name: p, Type: "s:string"})
+						want = append(want, part{Name: p.name, Type: p.httpType})
 					}
 					assert.Equal(t, want, in.Parts, "message %s%sIn", op.name, f.suffix)
 				}
@@ -375,13 +483,17 @@ func TestContractPortTypes(t *testing.T) {
 		for _, o := range pt.Operations {
 			got = append(got, o.Name)
 		}
-		require.Equal(t, operationNames(), got, "operations of portType %s", f.portType)
-		for i, op := range operations {
+		ops := operations
+		if f != familySOAP {
+			ops = httpOperations()
+		}
+		require.Equal(t, operationNames(ops), got, "operations of portType %s", f.portType)
+		for i, op := range ops {
 			t.Run(f.portType+"/"+op.name, func(t *testing.T) {
 				o := pt.Operations[i]
 				require.Len(t, o.Documentation, 1, "wsdl:documentation of %s", op.name)
 				doc := o.Documentation[0].Text
-				assert.Equal(t, op.description, doc, "the description from spec §4.2, verbatim")
+				assert.Equal(t, op.description, doc, "the description, verbatim (spec §4.2; testdata/operations.golden)")
 				assert.NotContains(t, doc, "\n", "the description is one line")
 				require.NotNil(t, o.Input)
 				require.NotNil(t, o.Output)
@@ -452,8 +564,8 @@ func TestContractBindings(t *testing.T) {
 			hb := b.ext(nsHTTP, "binding")
 			require.NotNil(t, hb, "http:binding")
 			assert.Equal(t, tc.verb, hb.attr("verb"))
-			require.Len(t, b.Operations, len(operations))
-			for i, op := range operations {
+			require.Len(t, b.Operations, len(httpOperations()))
+			for i, op := range httpOperations() {
 				bo := b.Operations[i]
 				assert.Equal(t, op.name, bo.Name)
 				ho := bo.ext(nsHTTP, "operation")
@@ -764,12 +876,26 @@ type xsdSchema struct {
 	Includes           []xsdImport      `xml:"http://www.w3.org/2001/XMLSchema include"`
 	Elements           []xsdElement     `xml:"http://www.w3.org/2001/XMLSchema element"`
 	ComplexTypes       []xsdComplexType `xml:"http://www.w3.org/2001/XMLSchema complexType"`
-	SimpleTypes        []xsdNamed       `xml:"http://www.w3.org/2001/XMLSchema simpleType"`
+	SimpleTypes        []xsdSimpleType  `xml:"http://www.w3.org/2001/XMLSchema simpleType"`
 }
 
 type xsdImport struct {
 	Namespace      string `xml:"namespace,attr"`
 	SchemaLocation string `xml:"schemaLocation,attr"`
+}
+
+// xsdSimpleType is a named simple type: an enumeration is a restriction of s:string listing its
+// values.
+type xsdSimpleType struct {
+	Name        string `xml:"name,attr"`
+	Restriction *struct {
+		Base         string     `xml:"base,attr"`
+		Enumerations []xsdValue `xml:"http://www.w3.org/2001/XMLSchema enumeration"`
+	} `xml:"http://www.w3.org/2001/XMLSchema restriction"`
+}
+
+type xsdValue struct {
+	Value string `xml:"value,attr"`
 }
 
 type xsdNamed struct {
@@ -829,7 +955,7 @@ func (s xsdSchema) complexType(name string) *xsdComplexType {
 	return nil
 }
 
-func (s xsdSchema) simpleType(name string) *xsdNamed {
+func (s xsdSchema) simpleType(name string) *xsdSimpleType {
 	for i := range s.SimpleTypes {
 		if s.SimpleTypes[i].Name == name {
 			return &s.SimpleTypes[i]

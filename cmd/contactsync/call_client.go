@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -153,7 +154,7 @@ func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *cal
 	}
 	c := &client.Client{Endpoint: opts.url, Binding: client.Binding(opts.binding), HTTP: hc,
 		User: opts.conn.user, Password: password, WSSecurity: opts.conn.wsSecurity != wsSecurityOff,
-		PasswordText: opts.conn.wsSecurity == wsSecurityText}
+		PasswordText: opts.conn.wsSecurity == wsSecurityText, Headers: opts.soapHeaders}
 	// fallback says why the namespace is --base-url's default, when it is: said only if the service
 	// then refuses the request, which is when it matters.
 	var fallback string
@@ -214,10 +215,13 @@ func runCall(cmd *cobra.Command, op *wire.Operation, req wire.Message, opts *cal
 	if c.Binding == client.JSON {
 		out, err = client.MessageJSON(op, resp)
 	} else {
-		out, err = client.Message(op.ResponseElement, c.Namespace, resp)
+		out, err = client.Message(op.ResponseElement, cmp.Or(op.ResponseNamespace, c.Namespace), resp)
 	}
 	if err != nil {
 		return err
+	}
+	if headers := outHeaders(resp, c.Namespace, c.Binding); headers != nil {
+		out = append(append(headers, '\n'), out...)
 	}
 	_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", out)
 	return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,19 +61,17 @@ func fill(t *testing.T, spec string, n int) {
 	defer st.Close()
 	cs := make([]store.Record, n)
 	for i := range cs {
-		a, b := "role-a", "роль"
-		c := &gen.Contact{
-			Id: fmt.Sprintf("id-%05d", i), AccountId: "ACC-" + fmt.Sprint(i%7), FirstName: "Zoë 🙂",
-			LastName: `O'Brien, "quoted" <&>`, PhoneMobile: "+1 555 0100", PhoneWork: "line\nbreak",
-			EmailAddress: fmt.Sprintf("c%d@example.com", i), RoleIds: &gen.ArrayOfString{Astring: []*string{&a, &b}},
-		}
+		// The contract's text fields take these in schema order (FirstName … EmailAddress in
+		// contract 1.0), its array of texts two items (none for every third).
+		texts := []string{"Zoë 🙂", `O'Brien, "quoted" <&>`, "+1 555 0100", "line\nbreak", fmt.Sprintf("c%d@example.com", i)}
+		items := []string{"role-a", "роль"}
 		if i%3 == 0 {
-			c.RoleIds = &gen.ArrayOfString{}
+			items = nil
 		}
-		cs[i] = service.ToRecord(c)
+		cs[i] = service.ToRecord(sampleContact(t, fmt.Sprintf("id-%05d", i), "ACC-"+fmt.Sprint(i%7), texts, items...))
 	}
 	for _, id := range []string{"ünïcødé-ид-役割", "Z", "a"} {
-		cs = append(cs, service.ToRecord(&gen.Contact{Id: id, RoleIds: &gen.ArrayOfString{}}))
+		cs = append(cs, service.ToRecord(sampleContact(t, id, "", nil)))
 	}
 	_, err = st.WriteBatch(t.Context(), cs, store.Upsert)
 	require.NoError(t, err)
@@ -198,29 +197,55 @@ func TestImportBadLine(t *testing.T) {
 }
 
 // TestImportCSVFromSQLServer imports the CSV a SQL Server shop exports (byte order mark, CRLF, the
-// column names in other case, quoted commas) and exports it again as CSV.
+// key's column name in other case, quoted commas, a ';' list) and exports it again as CSV: the
+// contract's columns, RoleIds as a JSON array (testdata/import-sqlserver.csv).
 func TestImportCSVFromSQLServer(t *testing.T) {
 	clearSettingsEnv(t)
 	spec := storeKinds[0].spec(t)
-	input := "\xEF\xBB\xBFID,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds\r\n" +
-		"42,ACC-1,Ann,\"Lee, Jr.\",+1 555 0100,,ann@example.com,admin;sales\r\n" +
-		"43,ACC-1,Bob,Smith,,,,\r\n"
+	// The columns of the contract's key (as ID), indexed field, text fields and array of texts.
+	texts := textFields(t)
+	header := append([]string{strings.ToUpper(gen.ContactRecord.Key), gen.ContactRecord.Index}, texts...)
+	array := textArrayField()
+	if array != "" {
+		header = append(header, array)
+	}
+	row := func(quote bool, id string, values []string, items string) string {
+		cells := append([]string{id, "ACC-1"}, make([]string, len(texts))...)
+		copy(cells[2:], values)
+		if array != "" {
+			cells = append(cells, items)
+		}
+		for i, c := range cells {
+			if quote {
+				cells[i] = `"` + c + `"`
+			} else if strings.Contains(c, ",") {
+				cells[i] = `"` + c + `"`
+			}
+		}
+		return strings.Join(cells, ",") + "\r\n"
+	}
+	csvOf := func(quote bool) string {
+		head := slices.Clone(header)
+		if quote {
+			for i, h := range head {
+				head[i] = `"` + h + `"`
+			}
+		}
+		return "\xEF\xBB\xBF" + strings.Join(head, ",") + "\r\n" +
+			row(quote, "42", []string{"Ann", "Lee, Jr.", "+1 555 0100", "", "ann@example.com"}, "admin;sales") +
+			row(quote, "43", []string{"Bob", "Smith"}, "")
+	}
 	file := filepath.Join(t.TempDir(), "export.csv")
-	require.NoError(t, os.WriteFile(file, []byte(input), 0o600))
+	require.NoError(t, os.WriteFile(file, []byte(csvOf(false)), 0o600))
 	r := runData(t, "", "import", "--store", spec, "--in", file)
 	require.NoError(t, r.err, r.stderr)
 	assert.Equal(t, "read 2, inserted 2, updated 0, refused 0\n", r.stdout)
-	assert.Equal(t, "Id,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds\n"+
-		"42,ACC-1,Ann,\"Lee, Jr.\",+1 555 0100,,ann@example.com,\"[\"\"admin\"\",\"\"sales\"\"]\"\n"+
-		"43,ACC-1,Bob,Smith,,,,\n", exportOf(t, spec, "csv"), "the export writes RoleIds as a JSON array; the ';' list is read still")
+	golden(t, filepath.Join("testdata", "import-sqlserver.csv"), exportOf(t, spec, "csv"))
 
 	// The same contacts as PowerShell's Export-Csv writes them (the README's example): every value
 	// quoted. Importing them changes nothing.
-	quoted := "\xEF\xBB\xBF\"Id\",\"AccountId\",\"FirstName\",\"LastName\",\"PhoneMobile\",\"PhoneWork\",\"EmailAddress\",\"RoleIds\"\r\n" +
-		"\"42\",\"ACC-1\",\"Ann\",\"Lee, Jr.\",\"+1 555 0100\",\"\",\"ann@example.com\",\"admin;sales\"\r\n" +
-		"\"43\",\"ACC-1\",\"Bob\",\"Smith\",\"\",\"\",\"\",\"\"\r\n"
 	before := exportOf(t, spec, "csv")
-	r = runData(t, quoted, "import", "--store", spec, "--format", "csv")
+	r = runData(t, csvOf(true), "import", "--store", spec, "--format", "csv")
 	require.NoError(t, r.err, r.stderr)
 	assert.Equal(t, "read 2, inserted 0, updated 2, refused 0\n", r.stdout)
 	assert.Equal(t, before, exportOf(t, spec, "csv"))
@@ -445,25 +470,29 @@ func TestDataCommandsTakeSettings(t *testing.T) {
 }
 
 // TestImportRename imports an export made before a field was renamed: without --rename the old
-// field is refused, naming the contract's fields; with --rename Old=New its values land in New.
+// field is refused, naming the contract's fields; with --rename Old=New its values land in New
+// (the export: testdata/import-rename.jsonl). New is the contract's last text field, Old its name
+// before a rename that never was.
 func TestImportRename(t *testing.T) {
 	clearSettingsEnv(t)
 	spec := storeKinds[0].spec(t)
-	old := `{"Id":"r1","PhoneOffice":"+1 555 0199","RoleIds":["admin"]}` + "\n"
+	texts := textFields(t)
+	field := texts[len(texts)-1]
+	former := "Former" + field
+	old := `{"` + gen.ContactRecord.Key + `":"r1","` + former + `":"kept under its new name"}` + "\n"
 	r := runData(t, old, "import", "--store", spec)
 	require.Error(t, r.err)
-	assert.Contains(t, r.stderr, `line 1: unknown field "PhoneOffice"; the known fields are Id, AccountId, FirstName, LastName, PhoneMobile, PhoneWork, EmailAddress, RoleIds`)
+	assert.Contains(t, r.stderr, `line 1: unknown field "`+former+`"; the known fields are `+knownFields()+"\n")
 
-	r = runData(t, old, "import", "--store", spec, "--rename", "PhoneOffice=PhoneWork")
+	r = runData(t, old, "import", "--store", spec, "--rename", former+"="+field)
 	require.NoError(t, r.err, r.stderr)
 	assert.Equal(t, "read 1, inserted 1, updated 0, refused 0\n", r.stdout)
-	assert.Equal(t, `{"Id":"r1","AccountId":"","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"+1 555 0199","EmailAddress":"","RoleIds":["admin"]}`+"\n",
-		exportOf(t, spec, "jsonl"))
+	golden(t, filepath.Join("testdata", "import-rename.jsonl"), exportOf(t, spec, "jsonl"))
 
 	for _, c := range []struct{ rename, want string }{
-		{"PhoneOffice", `--rename "PhoneOffice": use Old=New`},
-		{"PhoneOffice=Phone", "--rename PhoneOffice=Phone: Phone is not an element of the record type"},
-		{"PhoneWork=PhoneMobile", "PhoneWork is still an element of the record type"},
+		{former, `--rename "` + former + `": use Old=New`},
+		{former + "=Nowhere", "--rename " + former + "=Nowhere: Nowhere is not an element of the record type"},
+		{field + "=" + texts[0], field + " is still an element of the record type"},
 	} {
 		r := runData(t, old, "import", "--store", spec, "--rename", c.rename)
 		require.Error(t, r.err, c.rename)

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
@@ -163,7 +164,11 @@ func TestImportFileInTheOtherFormat(t *testing.T) {
 	clearSettingsEnv(t)
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "contacts.txt")
-	require.NoError(t, os.WriteFile(csv, []byte("Id,AccountId,FirstName,LastName,PhoneMobile,PhoneWork,EmailAddress,RoleIds\n1,,Ann,,,,,\n2,,Bob,,,,,\n"), 0o600))
+	// A CSV header of the contract's key, indexed and text fields, and two rows.
+	texts := textFields(t)
+	header := strings.Join(append([]string{gen.ContactRecord.Key, gen.ContactRecord.Index}, texts...), ",")
+	empty := strings.Repeat(",", len(texts)-1)
+	require.NoError(t, os.WriteFile(csv, []byte(header+"\n1,,Ann"+empty+"\n2,,Bob"+empty+"\n"), 0o600))
 	spec := "sqlite:" + filepath.Join(dir, "new.db")
 	r := runData(t, "", "import", "--store", spec, "--in", csv)
 	require.Error(t, r.err)

@@ -97,6 +97,9 @@ type Request struct {
 	Op          *wire.Operation
 	Msg         wire.Message
 	Credentials auth.Credentials
+	// UnknownHeaders are the SOAP header blocks the operation does not declare (wire.UnknownHeaders):
+	// nil but on SOAP for a contract with headers.
+	UnknownHeaders []wire.HeaderBlock
 }
 
 // WriteBody writes a complete response in one Write, never chunked. A body below autoLength gets its

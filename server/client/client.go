@@ -14,6 +14,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -88,6 +89,9 @@ type Client struct {
 	User, Password string
 	WSSecurity     bool
 	PasswordText   bool
+	// Headers, when set, writes SOAP header blocks of the contract into every SOAP request (call's
+	// --header, HeaderValues); the other bindings carry no headers.
+	Headers wire.HeaderAppender
 }
 
 var _ wire.Invoker = (*Client)(nil)
@@ -250,11 +254,9 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	}
 	body := []byte(xmlwire.XMLDeclaration)
 	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`">`...)
-	if c.WSSecurity {
-		body = c.appendSecurityHeader(body, prefix)
-	}
+	body = c.appendHeader(body, prefix, req)
 	body = append(body, `<`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
-	body = xmlwire.AppendEscaped(body, c.Namespace)
+	body = xmlwire.AppendEscaped(body, cmp.Or(op.RequestNamespace, c.Namespace))
 	body = append(body, `">`...)
 	content := len(body)
 	body = req.AppendXML(body)
@@ -269,7 +271,7 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	if err != nil {
 		return nil, err
 	}
-	action := c.Namespace + op.Name
+	action := op.SOAPAction(c.Namespace, b == SOAP12)
 	if b == SOAP12 {
 		httpReq.Header.Set("Content-Type", mime.FormatMediaType("application/soap+xml", map[string]string{"charset": "utf-8", "action": action}))
 	} else {
@@ -279,16 +281,42 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	return httpReq, nil
 }
 
-// appendSecurityHeader appends a SOAP Header holding a WS-Security UsernameToken with a PasswordDigest
+// appendHeader appends the request's soap:Header, when it has a block: the WS-Security header
+// (WSSecurity), the contract's headers the request writes itself (a wire.HeaderAppender: the help
+// pages' samples) and those of Headers (call's --header).
+func (c *Client) appendHeader(b []byte, prefix string, req wire.Message) []byte {
+	ha, _ := req.(wire.HeaderAppender)
+	if !c.WSSecurity && ha == nil && c.Headers == nil {
+		return b
+	}
+	mark := len(b)
+	b = append(b, `<`+prefix+`:Header>`...)
+	content := len(b)
+	if c.WSSecurity {
+		b = c.appendSecurity(b, prefix)
+	}
+	if ha != nil {
+		b = ha.AppendHeaders(b, prefix, c.Namespace)
+	}
+	if c.Headers != nil {
+		b = c.Headers.AppendHeaders(b, prefix, c.Namespace)
+	}
+	if len(b) == content {
+		return b[:mark]
+	}
+	return append(b, `</`+prefix+`:Header>`...)
+}
+
+// appendSecurity appends a wsse:Security header block holding a WS-Security UsernameToken with a PasswordDigest
 // (WSS UsernameToken Profile 1.0 §3.1): Base64(SHA-1(nonce + created + password)) over a fresh random
 // nonce and the current time, so the password never travels and the token cannot be replayed. With
 // PasswordText the password itself is sent instead, still with the nonce and time, which the service
 // checks when present (so a captured token is refused as a replay or stale all the same).
-func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
+func (c *Client) appendSecurity(b []byte, prefix string) []byte {
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce) // crypto/rand.Read never fails (Go 1.24+)
 	created := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
-	b = append(b, `<`+prefix+`:Header><wsse:Security xmlns:wsse="`+auth.NSSecurityExt+`" xmlns:wsu="`+auth.NSSecurityUtil+`" `+
+	b = append(b, `<wsse:Security xmlns:wsse="`+auth.NSSecurityExt+`" xmlns:wsu="`+auth.NSSecurityUtil+`" `+
 		prefix+`:mustUnderstand="1"><wsse:UsernameToken><wsse:Username>`...)
 	b = xmlwire.AppendEscaped(b, c.User)
 	if c.PasswordText {
@@ -300,7 +328,7 @@ func (c *Client) appendSecurityHeader(b []byte, prefix string) []byte {
 	}
 	b = append(b, `</wsse:Password><wsse:Nonce EncodingType="`+auth.EncodingBase64+`">`...)
 	b = append(b, base64.StdEncoding.EncodeToString(nonce)...)
-	b = append(b, `</wsse:Nonce><wsu:Created>`+created+`</wsu:Created></wsse:UsernameToken></wsse:Security></`+prefix+`:Header>`...)
+	b = append(b, `</wsse:Nonce><wsu:Created>`+created+`</wsu:Created></wsse:UsernameToken></wsse:Security>`...)
 	return b
 }
 
@@ -385,7 +413,7 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 			return fmt.Errorf("HTTP %d: the response is not a SOAP envelope with a body", status)
 		}
 		if el.Local() != "Body" {
-			if err := rd.Discard(); err != nil {
+			if err := c.readHeader(rd, el, resp); err != nil {
 				return err
 			}
 			continue
@@ -403,16 +431,45 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 		if status != http.StatusOK {
 			return fmt.Errorf("HTTP %d without a SOAP fault", status)
 		}
-		if !first.Is(op.ResponseElement) {
+		if ns := cmp.Or(op.ResponseNamespace, c.Namespace); !rd.IsElement(first, ns, op.ResponseElement) {
 			if first.Local() == op.ResponseElement {
-				return fmt.Errorf("%w: expected %s in namespace %q, got it in namespace %q", ErrOtherNamespace, op.ResponseElement, c.Namespace, first.Name(rd).Space)
+				return fmt.Errorf("%w: expected %s in namespace %q, got it in namespace %q", ErrOtherNamespace, op.ResponseElement, ns, first.Name(rd).Space)
 			}
-			return fmt.Errorf("expected %s in namespace %q, got %s in namespace %q", op.ResponseElement, c.Namespace, first.Local(), first.Name(rd).Space)
+			return fmt.Errorf("expected %s in namespace %q, got %s in namespace %q", op.ResponseElement, ns, first.Local(), first.Name(rd).Space)
 		}
 		if err := resp.DecodeXML(rd); err != nil {
 			return fmt.Errorf("decoding the %s response: %w", op.Name, err)
 		}
 		return nil
+	}
+}
+
+// readHeader reads the response's soap:Header (el, just read) into resp's header fields when its
+// type has any (a wire.HeaderDecoder), the first block of each; anything else is skipped.
+func (c *Client) readHeader(rd *xmlwire.Reader, el xmlwire.Start, resp wire.Message) error {
+	hd, ok := resp.(wire.HeaderDecoder)
+	if !ok || el.Local() != "Header" {
+		return rd.Discard()
+	}
+	envNS := nsSOAP11
+	if c.binding() == SOAP12 {
+		envNS = nsSOAP12
+	}
+	for {
+		block, ok, err := rd.Child()
+		if err != nil || !ok {
+			return err
+		}
+		mu, _ := block.Attr(envNS, "mustUnderstand")
+		taken, err := hd.DecodeHeader(rd, block, mu == "1" || mu == "true")
+		if err != nil {
+			return fmt.Errorf("decoding the response's header %s: %w", block.Local(), err)
+		}
+		if !taken {
+			if err := rd.Discard(); err != nil {
+				return err
+			}
+		}
 	}
 }
 
@@ -588,6 +645,9 @@ func Invoke(ctx context.Context, svc wire.Bound, opName string, params map[strin
 		return nil, fmt.Errorf("unknown operation %q", opName)
 	}
 	doc := xmlwire.AppendStart(nil, op.RequestElement)
+	if op.RequestNamespace != "" { // its elements are qualified in it: declare it as the default
+		doc = append(append(append(doc[:len(doc)-1], ` xmlns="`...), xmlwire.AppendEscaped(nil, op.RequestNamespace)...), `">`...)
+	}
 	for _, p := range op.Params {
 		if v, ok := params[p.Name]; ok {
 			doc = xmlwire.AppendString(doc, p.Name, v)

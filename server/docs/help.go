@@ -231,8 +231,12 @@ func (d *Documents) serveHelp(w http.ResponseWriter, r *http.Request) {
 	}
 	page.Title, page.Op, page.Script = d.model.Name+": "+op.Name, op, template.JS(helpScript)
 	page.Form = d.helpFormFor(op.op)
-	for _, p := range op.Params {
-		page.Fields = append(page.Fields, helpField{Name: p.Name, Type: p.Type, Value: query.Get(p.Name)})
+	for i, p := range op.Params {
+		name := p.Name
+		if page.Form != nil && page.Form.Binding != "json" {
+			name = op.op.HTTPParamName(i) // GET and POST may name it otherwise (wire.Operation.HTTPParams)
+		}
+		page.Fields = append(page.Fields, helpField{Name: name, Type: p.Type, Value: query.Get(name)})
 	}
 	samples, err := d.helpSamples(r.Context(), op, page.Address)
 	if err != nil {

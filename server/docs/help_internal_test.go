@@ -48,8 +48,9 @@ func TestHelpModelFromContract(t *testing.T) {
 		assert.Equal(t, gen.Operations[i].Name, op.Name)
 		assert.NotEmpty(t, op.Description)
 		assert.Equal(t, len(gen.Operations[i].Params), len(op.Params), "%s: the form fields are the parameters", op.Name)
-		for _, p := range op.Params {
-			assert.Equal(t, helpParam{Name: "id", Type: "string"}, p)
+		for j, p := range op.Params {
+			want := gen.Operations[i].Params[j]
+			assert.Equal(t, helpParam{Name: want.Name, Type: want.Type.Name}, p, "%s: the form field of each parameter, by its XSD type", op.Name)
 		}
 	}
 	assert.Equal(t, []soapPort{{"SyncServiceSoap", "soap11"}, {"SyncServiceSoap12", "soap12"}}, helpModel.soapPorts)

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/contactsync/contactsync/server/binding/soap"
 	"github.com/contactsync/contactsync/server/docs"
 	"github.com/contactsync/contactsync/server/internal/testsupport"
+	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/wsdl"
 )
 
@@ -118,22 +120,36 @@ func TestHelpServicePage(t *testing.T) {
 func TestHelpOperationPages(t *testing.T) {
 	ts := newTestServer(t, wsdl.DefaultBaseURL)
 	docs := operationDocs(t)
-	for _, name := range testsupport.OperationNames(gen.Operations) {
+	for _, op := range gen.Operations {
+		name := op.Name
 		t.Run(name, func(t *testing.T) {
 			resp, body := ts.do(t, wireRequest{method: "GET", path: "?op=" + name})
 			require.Equal(t, http.StatusOK, resp.StatusCode)
 			assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
 			assert.Contains(t, body, "<h1>"+name+"</h1>")
 			assert.Contains(t, body, `<p class="lead">`+docs[name]+`</p>`)
-			assert.Contains(t, body, `<form id="tryit" method="post" data-binding="post" action="sync.asmx/`+name+`">`)
-			hasID := !strings.HasPrefix(name, "Version")
-			assert.Equal(t, hasID, strings.Contains(body, `<label for="param-id">id</label>`), "a labelled id field exactly when the operation takes one")
-			assert.Equal(t, hasID, strings.Contains(body, `<input id="param-id" name="id" type="text"`))
-			for _, heading := range []string{"SOAP 1.1", "SOAP 1.2", "HTTP GET", "HTTP POST"} {
-				assert.Contains(t, body, ">"+heading+"</h2>")
+			// The sections and the form follow the generated table: a section per binding that offers
+			// the operation, a labelled field per parameter.
+			offered := 0
+			for _, b := range []struct {
+				bit     wire.Bindings
+				heading string
+			}{{wire.SOAP11, "SOAP 1.1"}, {wire.SOAP12, "SOAP 1.2"}, {wire.HTTPGet, "HTTP GET"}, {wire.HTTPPost, "HTTP POST"}} {
+				if op.Bindings.Has(b.bit) {
+					offered++
+					assert.Contains(t, body, ">"+b.heading+"</h2>")
+				} else {
+					assert.NotContains(t, body, ">"+b.heading+"</h2>")
+				}
 			}
-			assert.Equal(t, 4, strings.Count(body, "<h3>Request</h3>"))
-			assert.Equal(t, 4, strings.Count(body, "<h3>Response</h3>"))
+			assert.Equal(t, offered, strings.Count(body, "<h3>Request</h3>"))
+			assert.Equal(t, offered, strings.Count(body, "<h3>Response</h3>"))
+			hasID := slices.ContainsFunc(op.Params, func(p wire.Field) bool { return p.Name == "id" })
+			assert.Equal(t, hasID, strings.Contains(body, `<label for="param-id">id</label>`), "a labelled id field exactly when the operation takes one")
+			if op.Bindings.Has(wire.HTTPPost) {
+				assert.Contains(t, body, `<form id="tryit" method="post" data-binding="post" action="sync.asmx/`+name+`">`)
+				assert.Equal(t, hasID, strings.Contains(body, `<input id="param-id" name="id" type="text"`))
+			}
 		})
 	}
 }

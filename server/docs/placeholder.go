@@ -17,8 +17,16 @@ import (
 // wire.Message, a jsonwire.Message and a client.FormEncoder), each binding as a response
 // (binding.Sample, through WriteSample). Nothing on the path of a real request knows it.
 type placeholder struct {
-	// Fields are the elements of the message: an operation's Params, or its Result alone.
+	// Fields are the elements of the message: an operation's Params, its Result alone, or its
+	// Results.
 	Fields []wire.Field
+	// several marks Results: the JSON result is then one object holding every element.
+	several bool
+	// formNames are the parameters' names on HTTP GET and POST when they differ from Fields' names
+	// (wire.Operation.HTTPParams); nil otherwise.
+	formNames []string
+	// headers are the operation's SOAP headers of the message's direction (AppendHeaders).
+	headers []wire.Header
 }
 
 var (
@@ -28,20 +36,56 @@ var (
 )
 
 // requestPlaceholder returns the placeholder request of op.
-func requestPlaceholder(op *wire.Operation) *placeholder { return &placeholder{Fields: op.Params} }
-
-// responsePlaceholder returns the placeholder response of op.
-func responsePlaceholder(op *wire.Operation) *placeholder {
-	if op.Result == nil {
-		return &placeholder{}
-	}
-	return &placeholder{Fields: []wire.Field{*op.Result}}
+func requestPlaceholder(op *wire.Operation) *placeholder {
+	return &placeholder{Fields: op.Params, formNames: op.HTTPParams, headers: placeholderHeaders(op, wire.HeaderDirection.In)}
 }
 
-// placeholderText is the placeholder of a simple type: its XSD name, or an enumeration's values
-// joined with " or ".
+// responsePlaceholder returns the placeholder response of op: every element of an operation with out
+// or ref parameters (Results), else its result alone.
+func responsePlaceholder(op *wire.Operation) *placeholder {
+	p := &placeholder{headers: placeholderHeaders(op, wire.HeaderDirection.Out)}
+	if op.Results != nil {
+		p.Fields, p.several = op.Results, true
+	} else if op.Result != nil {
+		p.Fields = []wire.Field{*op.Result}
+	}
+	return p
+}
+
+// placeholderHeaders are op's SOAP headers of one direction.
+func placeholderHeaders(op *wire.Operation, travels func(wire.HeaderDirection) bool) []wire.Header {
+	var out []wire.Header
+	for _, h := range op.Headers {
+		if travels(h.Direction) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// AppendHeaders appends a placeholder block per header (wire.HeaderAppender), which the bundled
+// client writes into the SOAP request samples and the SOAP bindings into the response samples, as
+// ASMX's help pages show them: a type with <s:anyAttribute /> shows custom-attribute="value".
+func (p *placeholder) AppendHeaders(b []byte, _, namespace string) []byte {
+	for _, h := range p.headers {
+		b = append(b, '<')
+		b = append(b, h.Element.Local...)
+		if h.Type.AnyAttribute {
+			b = append(b, ` custom-attribute="value"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, `">`...)
+		b = appendPlaceholderContent(b, h.Type, 1)
+		b = xmlwire.AppendEnd(b, h.Element.Local)
+	}
+	return b
+}
+
+// placeholderText is the placeholder of a simple type: its XSD name, or an enumeration's (or a
+// [Flags] enumeration's) values joined with " or ".
 func placeholderText(t *wire.Type) string {
-	if t.Kind == wire.KindEnum {
+	if t.Kind == wire.KindEnum || t.Kind == wire.KindFlags {
 		return strings.Join(t.Enum, " or ")
 	}
 	return t.Name
@@ -61,13 +105,17 @@ func (p *placeholder) DecodeXML(r *xmlwire.Reader) error { return r.Discard() }
 // EncodeForm writes the parameters as form values: a simple one as its type, an array as two items,
 // as the XML samples show an array.
 func (p *placeholder) EncodeForm(form url.Values) {
-	for _, f := range p.Fields {
+	for i, f := range p.Fields {
+		name := f.Name
+		if p.formNames != nil {
+			name = p.formNames[i]
+		}
 		if f.Type.Kind == wire.KindArray {
-			form.Add(f.Name, placeholderText(f.Type.Item.Type))
-			form.Add(f.Name, placeholderText(f.Type.Item.Type))
+			form.Add(name, placeholderText(f.Type.Item.Type))
+			form.Add(name, placeholderText(f.Type.Item.Type))
 			continue
 		}
-		form.Set(f.Name, placeholderText(f.Type))
+		form.Set(name, placeholderText(f.Type))
 	}
 }
 
@@ -129,6 +177,9 @@ func (p *placeholder) AppendJSON(b []byte) []byte {
 
 // AppendResultJSON appends the placeholder result as a JSON value.
 func (p *placeholder) AppendResultJSON(b []byte) []byte {
+	if p.several {
+		return p.AppendJSON(b)
+	}
 	if len(p.Fields) == 0 {
 		return append(b, "null"...)
 	}

@@ -27,10 +27,13 @@ type wsdlComponent struct {
 	refs []string
 	// protocol is a binding's: soap11, soap12, get or post.
 	protocol string
+	// headers are the messages a binding's soap:header and soap12:header elements name.
+	headers []string
 }
 
 // contractFor returns the contract without the bindings of the protocols p disables, their ports, and
-// the portTypes and messages only those bindings used, so a client importing it sees exactly what is
+// the portTypes and messages only those bindings used (a message is used by a portType, or by a
+// binding's soap:header), so a client importing it sees exactly what is
 // served; everything kept stays byte for byte. The schema is kept whole: global elements no binding
 // uses any more are harmless.
 func contractFor(doc []byte, p binding.Protocols) []byte {
@@ -68,8 +71,16 @@ func contractFor(doc []byte, p binding.Protocols) []byte {
 			cut = append(cut, [2]int{c.start, c.end})
 		}
 	}
+	headerUsed := func(name string) bool { // by a SOAP header of a binding kept
+		for _, c := range comps {
+			if c.kind == "binding" && !dropped["binding "+c.name] && slices.Contains(c.headers, name) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, c := range comps {
-		if c.kind == "message" && !used("message", c.name, "portType") {
+		if c.kind == "message" && !used("message", c.name, "portType") && !headerUsed(c.name) {
 			cut = append(cut, [2]int{c.start, c.end})
 		}
 	}
@@ -144,6 +155,9 @@ func wsdlComponents(doc []byte) []wsdlComponent {
 						cur.protocol = strings.ToLower(attr(t, "verb"))
 					}
 				}
+			case cur != nil && cur.kind == "binding" && (t.Name.Space == nsWSDLSOAP11 || t.Name.Space == nsWSDLSOAP12) &&
+				(t.Name.Local == "header" || t.Name.Local == "headerfault") && attr(t, "message") != "":
+				cur.headers = append(cur.headers, local(attr(t, "message")))
 			case cur != nil && cur.kind == "portType" && t.Name.Space == nsWSDL && attr(t, "message") != "":
 				cur.refs = append(cur.refs, local(attr(t, "message")))
 			}

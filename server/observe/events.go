@@ -46,7 +46,9 @@ func (s Stage) String() string {
 // Decoded, Called, Panicked, and AddStoreTime from the store). Every Observer (the metrics, the access
 // log, the debug trace, and whatever is registered in Config.Observers) reads the same record once the
 // request is answered, so each stage is reported once whoever reads it. It lives in the request's
-// Exchange: reporting allocates nothing.
+// Exchange: reporting allocates nothing. What follows from other fields (End, Outcome) is a method
+// rather than a field: the Exchange is allocated for every request, and its size is its cost (it is
+// held to 256 bytes, a size class of the allocator; BENCHMARKS.md).
 type Events struct {
 	// RequestID is the request's id (X-Request-ID), and Start when its headers arrived.
 	RequestID string
@@ -62,6 +64,8 @@ type Events struct {
 	Detailed bool
 	// FailedAt is the stage the request failed at; StageNone when it did not fail at a stage.
 	FailedAt Stage
+	// clientGone is set when the request's client hung up before it was answered Unavailable (Outcome).
+	clientGone bool
 	// Auth is the authentication decision (Authenticated).
 	Auth Auth
 	// Admission is what the gates decided (Admitted).
@@ -76,14 +80,24 @@ type Events struct {
 	// on success.
 	Err *fault.Error
 
-	// Set by the middleware when the request is answered: the time, how long it took, the status and
-	// body bytes sent, and the outcome label (ok, the error code, or what the status says; see
-	// outcomeOf).
-	End      time.Time
+	// Set by the middleware when the request is answered: how long it took from Start (End is
+	// when), and the status and body bytes sent. Its outcome label is Outcome.
 	Duration time.Duration
 	Status   int
 	Bytes    int64
-	Outcome  string
+}
+
+// End returns when the request was answered: Start plus Duration, on the clock Start was read from
+// (a wall-clock step during the request does not move it).
+func (ev *Events) End() time.Time { return ev.Start.Add(ev.Duration) }
+
+// Outcome returns the outcome label of the answered request: ok, the error code, or what the status
+// says (see outcomeOf); ClientGone when its client hung up before an Unavailable answer.
+func (ev *Events) Outcome() string {
+	if ev.clientGone {
+		return outcomeClientGone
+	}
+	return outcomeOf(ev.Code(), ev.Status)
 }
 
 // Auth is the authentication decision about a request: the scheme and user its credentials claimed

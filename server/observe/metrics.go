@@ -134,7 +134,11 @@ func NewMetrics(reg prometheus.Registerer, labels Labels) *Metrics {
 
 // Finished counts a request once it is answered: Metrics is the Observer of the request metrics.
 func (m *Metrics) Finished(_ *http.Request, ev *Events) {
-	m.observe(ev.BindingLabel(), ev.OperationLabel(), outcomeIndex(ev.Outcome), ev.Duration.Seconds())
+	outcome := 0 // ok, the common case, known without making and looking up its label
+	if ev.Err != nil || ev.clientGone || ev.Status >= http.StatusBadRequest {
+		outcome = outcomeIndex(ev.Outcome())
+	}
+	m.observe(ev.BindingLabel(), ev.OperationLabel(), outcome, ev.Duration.Seconds())
 }
 
 // observe counts one finished request, by the names of its binding and operation (a name outside

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/observe/accesslog"
@@ -18,6 +19,11 @@ import (
 // RequestIDHeader carries a request's id: taken from the request when sane, generated otherwise, and
 // always echoed in the response.
 const RequestIDHeader = "X-Request-ID"
+
+// requestIDKey is RequestIDHeader in its canonical form, the key net/http files the header under:
+// reading and writing the header map with it spares Header.Get and Set canonicalizing RequestIDHeader
+// (Get allocated the canonical key on every request).
+const requestIDKey = "X-Request-Id"
 
 // maxRequestIDBytes bounds an accepted X-Request-ID; common ids (UUIDs, trace ids, ULIDs) are far
 // shorter, and a longer value is replaced rather than logged.
@@ -55,19 +61,14 @@ func Middleware(next http.Handler, cfg Config) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	o := &observer{next: next, metrics: cfg.Metrics, log: logger, idPrefix: newRequestIDPrefix()}
-	o.observers = append(o.observers, debugTrace{log: logger})
-	if cfg.Metrics != nil {
-		o.observers = append(o.observers, cfg.Metrics)
-	}
+	o := &observer{next: next, trace: debugTrace{log: logger}, metrics: cfg.Metrics, log: logger, idPrefix: newRequestIDPrefix(),
+		observers: cfg.Observers}
 	if cfg.AccessLog {
-		access := cfg.AccessLines
-		if access == nil {
-			access = accesslog.Through(logger)
+		o.access.log = cfg.AccessLines
+		if o.access.log == nil {
+			o.access.log = accesslog.Through(logger)
 		}
-		o.observers = append(o.observers, accessLine{access})
 	}
-	o.observers = append(o.observers, cfg.Observers...)
 	return o
 }
 
@@ -76,9 +77,13 @@ func Middleware(next http.Handler, cfg Config) http.Handler {
 var errPanicked = fault.Errorf(fault.Internal, "The handler panicked.")
 
 type observer struct {
-	next    http.Handler
-	metrics *Metrics
-	// observers read every request's events when it is answered, in order.
+	next http.Handler
+	// The built-in observers, called in this order when a request is answered, without an interface
+	// call each: the debug trace (for Detailed requests), the metrics (nil: none) and the access log
+	// (its log nil: off). observers, those of Config.Observers, follow them.
+	trace     debugTrace
+	metrics   *Metrics
+	access    accessLine
 	observers []Observer
 	// log is asked at each request's start whether it takes debug lines: then the request's events
 	// are Detailed, for the debug trace.
@@ -96,16 +101,22 @@ type observer struct {
 // drains or closes the connection itself instead of being told to close it), and context.Context
 // (the request's own context, plus itself under exchangeKey) so that putting it in the request costs
 // no context.WithValue allocation; Deadline, Done and Err are the parent's, so cancellation is
-// unchanged.
+// unchanged. It keeps the request as the middleware got it rather than its context (a pointer is half
+// an interface value): it is allocated for every request, so it is held to 256 bytes, a size class
+// of Go's allocator, where one more word would cost the next class's 288 (TestExchangeSize).
 type Exchange struct {
 	http.ResponseWriter
-	context.Context
-	// idHeader backs the X-Request-ID header value, saving the allocation of a one-element slice.
-	idHeader [1]string
-	ev       Events
+	// req is the request as the middleware got it: its context is the Exchange's parent.
+	req *http.Request
+	ev  Events
 	// metrics are the request metrics, for a one-way run's failures (OneWayOf); nil without them.
 	metrics *Metrics
 }
+
+// Deadline, Done and Err are those of the request's own context.
+func (e *Exchange) Deadline() (time.Time, bool) { return e.req.Context().Deadline() }
+func (e *Exchange) Done() <-chan struct{}       { return e.req.Context().Done() }
+func (e *Exchange) Err() error                  { return e.req.Context().Err() }
 
 func (e *Exchange) WriteHeader(status int) {
 	if e.ev.Status == 0 {
@@ -134,7 +145,7 @@ func (e *Exchange) Value(key any) any {
 	if _, ok := key.(exchangeKey); ok {
 		return e
 	}
-	return e.Context.Value(key)
+	return e.req.Context().Value(key)
 }
 
 // ExchangeOf returns the record Middleware put in the request's context, or nil when the handler is
@@ -167,12 +178,16 @@ func (e *Exchange) RequestID() string {
 }
 
 func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &Exchange{ResponseWriter: w, Context: r.Context(), metrics: o.metrics}
-	ex.ev.Start, ex.ev.RequestID, ex.ev.Detailed = time.Now(), o.requestID(r.Header.Get(RequestIDHeader)), o.log.Enabled(r.Context(), slog.LevelDebug)
-	// Set the header map entry directly: the key is already canonical, and Set would canonicalize it
-	// again and allocate the value slice on every request.
-	ex.idHeader[0] = ex.ev.RequestID
-	w.Header()["X-Request-Id"] = ex.idHeader[:]
+	ex := &Exchange{ResponseWriter: w, req: r, metrics: o.metrics}
+	var client string
+	if v := r.Header[requestIDKey]; len(v) > 0 {
+		client = v[0] // what r.Header.Get(RequestIDHeader) returns
+	}
+	ex.ev.Start, ex.ev.RequestID, ex.ev.Detailed = time.Now(), o.requestID(client), o.log.Enabled(r.Context(), slog.LevelDebug)
+	// Set the header map entry directly: Set would canonicalize the key again and allocate the value
+	// slice on every request. The one-element slice is the record's RequestID field itself, which
+	// saves the allocation and a field of the Exchange.
+	w.Header()[requestIDKey] = unsafe.Slice(&ex.ev.RequestID, 1)
 	if o.metrics != nil {
 		o.metrics.inFlight.Inc()
 	}
@@ -193,21 +208,25 @@ func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // finish completes the request's events with its answer and hands them to every observer.
 func (o *observer) finish(ex *Exchange, r *http.Request) {
 	ev := &ex.ev
-	ev.End = time.Now()
-	ev.Duration = ev.End.Sub(ev.Start)
+	ev.Duration = time.Since(ev.Start)
 	if ev.Status == 0 {
 		ev.Status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
 	}
-	code := ev.Code()
-	ev.Outcome = outcomeOf(code, ev.Status)
-	if code == fault.Unavailable && errors.Is(ex.Context.Err(), context.Canceled) {
+	if ev.Code() == fault.Unavailable && errors.Is(ex.Err(), context.Canceled) {
 		// The request's context is cancelled before ServeHTTP returns only when the client's
 		// connection closed (or a shutdown cut it): the Unavailable answer went to nobody, and
-		// counting it as one would raise false alarms about the store.
-		ev.Outcome = outcomeClientGone
+		// counting it as one would raise false alarms about the store (Outcome).
+		ev.clientGone = true
+	}
+	if ev.Detailed {
+		o.trace.Finished(r, ev)
 	}
 	if o.metrics != nil {
 		o.metrics.inFlight.Dec()
+		o.metrics.Finished(r, ev)
+	}
+	if o.access.log != nil {
+		o.access.Finished(r, ev)
 	}
 	for _, obs := range o.observers {
 		obs.Finished(r, ev)
@@ -222,8 +241,8 @@ func (a accessLine) Finished(r *http.Request, ev *Events) {
 	if len(path) > maxLoggedPathBytes {
 		path = path[:maxLoggedPathBytes] + "…"
 	}
-	a.log.Log(r.Context(), &accesslog.Entry{Time: ev.End, RequestID: ev.RequestID, Method: r.Method, Path: path,
-		Binding: ev.BindingLabel(), Operation: ev.OperationLabel(), Status: ev.Status, Outcome: ev.Outcome, Duration: ev.Duration,
+	a.log.Log(r.Context(), &accesslog.Entry{Time: ev.End(), RequestID: ev.RequestID, Method: r.Method, Path: path,
+		Binding: ev.BindingLabel(), Operation: ev.OperationLabel(), Status: ev.Status, Outcome: ev.Outcome(), Duration: ev.Duration,
 		Bytes: ev.Bytes, Remote: r.RemoteAddr, User: ev.User()})
 }
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
@@ -18,7 +18,7 @@ func benchContacts(n int) []store.Record {
 	rs := make([]store.Record, n)
 	for i := range rs {
 		id := fmt.Sprintf("c%07d", i)
-		rs[i] = record(&gen.Contact{Id: id, AccountId: "ACC-75e93f25", FirstName: "Test", LastName: "Contact 75e93f",
+		rs[i] = record(&frozen.Contact{Id: id, AccountId: "ACC-75e93f25", FirstName: "Test", LastName: "Contact 75e93f",
 			PhoneMobile: "+1-555-0185", PhoneWork: "+1-555-6165", EmailAddress: "test.75e93f25@example.com",
 			RoleIds: roles("role-user", "role-ce55")})
 	}

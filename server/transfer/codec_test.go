@@ -11,25 +11,27 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
 
-// The formats are tested here on the contract's Contact; tools/gowsdlgen/internal/zoo's
-// TestTransferEveryType carries a record of every XSD type of the subset through both.
+// The formats are tested here on Contact as contract 1.0 has it (server/internal/frozencontract, which a
+// contract edit leaves alone, so these expectations hold after one); tools/gowsdlgen/internal/zoo's
+// TestTransferEveryType carries a record of every XSD type of the subset through both, and the
+// command's tests the live contract's record.
 
-func sample() []*gen.Contact {
-	return []*gen.Contact{
+func sample() []*frozen.Contact {
+	return []*frozen.Contact{
 		{Id: "c1", AccountId: "A1", FirstName: "Ann", LastName: "Lee", PhoneMobile: "+1 555", PhoneWork: "+1 556",
 			EmailAddress: "ann@example.com", RoleIds: roles("r1", "r2")},
 		{Id: "c2"},
 		{Id: "ü🙂<&>\"'", FirstName: "line\nbreak, \"quoted\"", LastName: "\ttab", RoleIds: roles("роль", "", "a;b", `["x"]`)},
-		{Id: "c4", RoleIds: &gen.ArrayOfString{Astring: []*string{nil}}},
+		{Id: "c4", RoleIds: &frozen.ArrayOfString{Astring: []*string{nil}}},
 	}
 }
 
-func encode(t *testing.T, format transfer.Format, cs []*gen.Contact) string {
+func encode(t *testing.T, format transfer.Format, cs []*frozen.Contact) string {
 	t.Helper()
 	var buf bytes.Buffer
 	enc, err := transfer.NewEncoder(&buf, format, schema)
@@ -42,11 +44,11 @@ func encode(t *testing.T, format transfer.Format, cs []*gen.Contact) string {
 }
 
 // decodeAll returns the records and the refusals (line: reason) of input.
-func decodeAll(t *testing.T, format transfer.Format, input string, opts transfer.DecodeOptions) ([]*gen.Contact, []string) {
+func decodeAll(t *testing.T, format transfer.Format, input string, opts transfer.DecodeOptions) ([]*frozen.Contact, []string) {
 	t.Helper()
 	dec, err := transfer.NewDecoder(strings.NewReader(input), format, schema, opts)
 	require.NoError(t, err)
-	var cs []*gen.Contact
+	var cs []*frozen.Contact
 	var refused []string
 	for {
 		rec, err := dec.Next()
@@ -62,7 +64,7 @@ func decodeAll(t *testing.T, format transfer.Format, input string, opts transfer
 		require.NoError(t, err)
 		require.Equal(t, c.RecordKey(), rec.Record.Key)
 		require.Equal(t, c.RecordIndex(), rec.Record.Index)
-		cs = append(cs, c.(*gen.Contact))
+		cs = append(cs, c.(*frozen.Contact))
 	}
 }
 
@@ -108,12 +110,12 @@ func TestOlderExports(t *testing.T) {
 	renamed := transfer.DecodeOptions{Renames: map[string]string{"phoneoffice": "PhoneWork"}}
 	got, refused := decodeAll(t, transfer.CSV, csvInput, renamed)
 	require.Empty(t, refused)
-	assert.Equal(t, []*gen.Contact{{Id: "a", AccountId: "A", FirstName: "Lee, Ann", LastName: "x", PhoneWork: "555", RoleIds: roles("r1", "r2")},
+	assert.Equal(t, []*frozen.Contact{{Id: "a", AccountId: "A", FirstName: "Lee, Ann", LastName: "x", PhoneWork: "555", RoleIds: roles("r1", "r2")},
 		{Id: "b", AccountId: "A"}}, got)
 
 	jsonInput := `{"Id":"a","PhoneOffice":"555","roleids":[]}` + "\n" + `{"Id":"b","PhoneWork":"1","PhoneOffice":"2"}`
 	got, refused = decodeAll(t, transfer.JSONL, jsonInput, renamed)
-	assert.Equal(t, []*gen.Contact{{Id: "a", PhoneWork: "555", RoleIds: &gen.ArrayOfString{}}}, got)
+	assert.Equal(t, []*frozen.Contact{{Id: "a", PhoneWork: "555", RoleIds: &frozen.ArrayOfString{}}}, got)
 	assert.Equal(t, []string{`2: field "PhoneWork" appears twice`}, refused)
 	_, refused = decodeAll(t, transfer.JSONL, jsonInput, transfer.DecodeOptions{})
 	assert.Equal(t, []string{

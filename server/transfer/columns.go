@@ -27,7 +27,7 @@ const (
 	cellString cellForm = iota + 1
 	// cellText: the lexical form of an enumeration, dateTime, decimal or guid; empty for null.
 	cellText
-	// cellLiteral: an int, long, short or boolean as its JSON literal; empty for null.
+	// cellLiteral: an integer (char as its number) or a boolean as its JSON literal; empty for null.
 	cellLiteral
 	// cellFloat: a double or float as its JSON number, or INF, -INF, NaN, -0; empty for null.
 	cellFloat
@@ -45,9 +45,10 @@ func formOf(t *wire.Type, nillable bool) cellForm {
 			return cellJSON
 		}
 		return cellString
-	case wire.KindEnum, wire.KindDateTime, wire.KindDecimal, wire.KindGUID:
+	case wire.KindEnum, wire.KindFlags, wire.KindDateTime, wire.KindDecimal, wire.KindGUID:
 		return cellText
-	case wire.KindInt, wire.KindLong, wire.KindShort, wire.KindBoolean:
+	case wire.KindInt, wire.KindLong, wire.KindShort, wire.KindBoolean, wire.KindByte, wire.KindUnsignedByte,
+		wire.KindUnsignedShort, wire.KindUnsignedInt, wire.KindUnsignedLong, wire.KindChar:
 		return cellLiteral
 	case wire.KindDouble, wire.KindFloat:
 		return cellFloat

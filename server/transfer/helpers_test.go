@@ -9,17 +9,17 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
-// schema is the contract's record type with a stand-in for the service's check (service.Records),
+// schema is contract 1.0's record type (server/internal/frozencontract) with a stand-in for the service's check (service.Records),
 // which this package must not import; the command's tests run the real one. It refuses an empty key,
 // as the service does, so refusals can be tested.
 var schema = transfer.Schema{
-	Type: gen.ContactRecord,
+	Type: frozen.ContactRecord,
 	Check: func(r recordwire.Record, _ []byte) error {
 		if r.RecordKey() == "" {
 			return errors.New("Id is required")
@@ -103,31 +103,31 @@ func (m *memStore) Count(context.Context) (int64, error) {
 }
 
 // put stores c as the service would.
-func (m *memStore) put(c *gen.Contact) {
+func (m *memStore) put(c *frozen.Contact) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.recs[c.Id] = record(c)
 }
 
 // get reads the contact stored under key.
-func (m *memStore) get(t *testing.T, key string) *gen.Contact {
+func (m *memStore) get(t *testing.T, key string) *frozen.Contact {
 	t.Helper()
 	m.mu.Lock()
 	r, ok := m.recs[key]
 	m.mu.Unlock()
 	require.True(t, ok, "no record %q", key)
-	c := new(gen.Contact)
+	c := new(frozen.Contact)
 	require.NoError(t, recordwire.Decode(r.Doc, recordwire.Strict, c))
 	return c
 }
 
 // record is c as the store keeps it.
-func record(c *gen.Contact) store.Record {
+func record(c *frozen.Contact) store.Record {
 	return store.Record{Key: c.RecordKey(), Index: c.RecordIndex(), Doc: c.AppendRecord(nil)}
 }
 
-func roles(ids ...string) *gen.ArrayOfString {
-	a := &gen.ArrayOfString{}
+func roles(ids ...string) *frozen.ArrayOfString {
+	a := &frozen.ArrayOfString{}
 	for _, id := range ids {
 		a.Astring = append(a.Astring, &id)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
@@ -37,8 +37,8 @@ func TestCheckAnswersItsContext(t *testing.T) {
 // taken under insert-only); an interrupt before anything was written says so.
 func TestImportStopErrorSays(t *testing.T) {
 	s := newMem()
-	s.put(&gen.Contact{Id: "c2"})
-	s.put(&gen.Contact{Id: "c3"})
+	s.put(&frozen.Contact{Id: "c2"})
+	s.put(&frozen.Contact{Id: "c3"})
 	input := lines(6, func(i int) string { return fmt.Sprintf("c%d", i) })
 	rep, refused, err := importString(t, s, input, transfer.ImportOptions{Mode: store.InsertOnly, StopAfter: 1, BatchSize: 100})
 	var stop *transfer.StopError

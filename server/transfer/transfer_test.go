@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
 )
@@ -91,7 +91,7 @@ func TestCopyAndDigest(t *testing.T) {
 	assert.Equal(t, int64(1000), a.Count)
 
 	// One field of one contact differs: the digests differ.
-	dst.put(&gen.Contact{Id: "c0500", FirstName: "v500 "})
+	dst.put(&frozen.Contact{Id: "c0500", FirstName: "v500 "})
 	b, err = transfer.DigestOf(t.Context(), schema, dst)
 	require.NoError(t, err)
 	assert.NotEqual(t, a.Sum, b.Sum)
@@ -99,8 +99,8 @@ func TestCopyAndDigest(t *testing.T) {
 	_, err = transfer.Contains(t.Context(), schema, dst, src)
 	require.ErrorContains(t, err, `record "c0500" differs`)
 	// The target holding more than the source is fine for Contains; the source holding more is not.
-	dst.put(&gen.Contact{Id: "c0500", FirstName: "v500"})
-	dst.put(&gen.Contact{Id: "b-only-in-target"})
+	dst.put(&frozen.Contact{Id: "c0500", FirstName: "v500"})
+	dst.put(&frozen.Contact{Id: "b-only-in-target"})
 	n, err := transfer.Contains(t.Context(), schema, dst, src)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1000), n)
@@ -123,7 +123,7 @@ func TestCopyAndDigest(t *testing.T) {
 // TestCopyStopsOnScanError checks a source failure ends the copy with its error.
 func TestCopyStopsOnScanError(t *testing.T) {
 	src := newMem()
-	src.put(&gen.Contact{Id: "x"})
+	src.put(&frozen.Contact{Id: "x"})
 	src.scanErr = errors.New("the store is closed")
 	_, err := transfer.Copy(t.Context(), schema, src, newMem(), transfer.CopyOptions{})
 	require.Error(t, err)

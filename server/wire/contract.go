@@ -9,7 +9,7 @@ type Contract struct {
 	// Service is the wsdl:service name, the service's name on its help pages: "SyncService".
 	Service string
 	// Namespace is the target namespace as the WSDL writes it; the SOAPAction of an operation is
-	// Namespace followed by its name.
+	// Namespace followed by its name, unless the operation names its own (Operation.SOAPAction11/12).
 	Namespace string
 	// RebaseNamespace says that the namespace is a deployment setting: a handler serves the contract
 	// with Namespace's path moved onto its base URL (Namespace http://localhost:8080/contactsync/v1/

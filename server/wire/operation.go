@@ -44,6 +44,15 @@ const (
 	KindEnum
 	KindComplex
 	KindArray
+	// Issue 33's simple kinds, after the ones above so those keep their numbers (generator-model §2):
+	// xsd:byte, the unsigned types, ASMX's char and a [Flags] enumeration (a list of member names).
+	KindByte
+	KindUnsignedByte
+	KindUnsignedShort
+	KindUnsignedInt
+	KindUnsignedLong
+	KindChar
+	KindFlags
 )
 
 // Simple reports whether values of the kind are text (every kind but complex types and arrays).
@@ -61,6 +70,9 @@ type Type struct {
 	Item *Field
 	// Enum lists an enumeration's values.
 	Enum []string
+	// AnyAttribute: the type ends with <s:anyAttribute /> (ASMX's SOAP header types); its Go type
+	// keeps the foreign attributes in AnyAttrs.
+	AnyAttribute bool
 }
 
 // Field is an element of a complex type, an operation's parameter or its result.
@@ -84,9 +96,14 @@ type Message interface {
 
 // Operation is one entry of the generated operation table.
 type Operation struct {
-	// Name is the operation name: the SOAP wrapper element, the HTTP path segment and the suffix of
-	// the SOAPAction (the service namespace followed by Name).
+	// Name is the operation's identity, its message name (an overload's MessageName, else the
+	// operation's name): the HTTP path segment, the help page entry, the metrics label and the suffix of
+	// the default SOAPAction (the service namespace followed by Name; see SOAPAction).
 	Name string
+	// PortTypeName is the portType operation's name when it differs from Name: an overload of a C#
+	// method, named after the method in the WSDL (Add) and told apart by its message name (Name:
+	// AddDoubles), which everything on the wire uses. Empty otherwise; read it with PortTypeOperation.
+	PortTypeName string
 	// Doc is the operation's wsdl:documentation.
 	Doc string
 	// Bindings are the bindings that offer the operation (those whose wsdl:binding lists it).
@@ -96,13 +113,39 @@ type Operation struct {
 	// method runs; GET, POST and JSON run it as a void method. ResponseElement is "", NewResponse nil,
 	// and the Bound's Call returns a nil response for it.
 	OneWay bool
-	// RequestElement and ResponseElement are the SOAP body wrappers (Name and Name+"Response").
+	// SOAPAction11 and SOAPAction12 are the operation's SOAPAction on SOAP 1.1 and 1.2 when the WSDL's
+	// soap:operation gives it one other than the service namespace followed by Name (ASMX's
+	// [SoapDocumentMethod("urn:items/fetch")]); a request's action is matched exactly against it, and
+	// the default one is then not recognized. Empty: the namespace followed by Name, as served (a
+	// rebased namespace included). A custom action is used as written, never rebased.
+	SOAPAction11, SOAPAction12 string
+	// RequestElement and ResponseElement are the SOAP body wrappers, as the schema names them: usually
+	// Name and Name+"Response", but ASMX's RequestElementName and ResponseElementName rename them.
 	RequestElement, ResponseElement string
+	// RequestNamespace and ResponseNamespace are the wrappers' namespace when it is not the service
+	// namespace (ASMX's RequestNamespace and ResponseNamespace: {urn:items}GetItem), their elements
+	// being qualified in it; empty for the service namespace. HTTP GET and POST roots stay in the
+	// service namespace.
+	RequestNamespace, ResponseNamespace string
+	// Headers are the operation's SOAP headers (soap:header in its binding), nil for an operation
+	// without any: its request then implements HeaderDecoder when one is In or InOut, its response
+	// HeaderAppender when one is Out or InOut.
+	Headers []Header
 	// Params are the request wrapper's elements.
 	Params []Field
-	// Result is the response wrapper's element (Name+"Result"); nil for an operation without a
-	// result.
+	// Results are the response wrapper's elements when it holds several: a method with out or ref
+	// parameters answers its result (when not void), then those parameters in declaration order
+	// (SplitResult, head, count). Such an operation has no Result and is not offered on HTTP GET/POST;
+	// the JSON endpoint answers the elements as one object keyed by their XML names. Nil otherwise.
+	Results []Field
+	// Result is the response wrapper's element when it holds exactly one (usually Name+"Result"; ASMX's
+	// [return: XmlElement] renames it); nil for an operation without a result and one with Results.
 	Result *Field
+	// HTTPParams are the parameters' names on HTTP GET and POST, positional with Params, when one
+	// differs from its SOAP element's name (ASMX names the message parts after the C# parameters and
+	// the elements after their XmlElement names: id for x-id); nil when they are Params' names. Read
+	// them with HTTPParamName.
+	HTTPParams []string
 	// HTTPRoot is the root element of an HTTP GET/POST result: the global element named after the
 	// result's XSD type (Contact, string, int).
 	HTTPRoot string
@@ -128,6 +171,36 @@ type Operation struct {
 	AppendResultJSON func(b []byte, resp Message) []byte
 	// DecodeResultJSON reads a JSON result value whose first token is tok into resp (for clients).
 	DecodeResultJSON func(r *jsonwire.Reader, tok jsonwire.Token, resp Message) error
+}
+
+// SOAPAction returns the action of op on SOAP 1.1 (soap12 false) or SOAP 1.2 in a service whose
+// namespace is namespace.
+func (op *Operation) SOAPAction(namespace string, soap12 bool) string {
+	custom := op.SOAPAction11
+	if soap12 {
+		custom = op.SOAPAction12
+	}
+	if custom != "" {
+		return custom
+	}
+	return namespace + op.Name
+}
+
+// PortTypeOperation returns the name of op's operation in the WSDL's portType: PortTypeName for an
+// overload, else Name.
+func (op *Operation) PortTypeOperation() string {
+	if op.PortTypeName != "" {
+		return op.PortTypeName
+	}
+	return op.Name
+}
+
+// HTTPParamName returns the name of the i-th parameter on HTTP GET and POST.
+func (op *Operation) HTTPParamName(i int) string {
+	if op.HTTPParams != nil {
+		return op.HTTPParams[i]
+	}
+	return op.Params[i].Name
 }
 
 // Bound is a contract's operation table bound to an implementation of the server interface generated
@@ -189,6 +262,13 @@ var (
 	// TypeGuid is {http://microsoft.com/wsdl/types/}guid, the one type of the subset that is not
 	// XML Schema's.
 	TypeGuid = &Type{Name: "guid", Kind: KindGUID}
+	// The small and unsigned integer types and ASMX's char ({http://microsoft.com/wsdl/types/}char).
+	TypeByte          = &Type{Name: "byte", Kind: KindByte}
+	TypeUnsignedByte  = &Type{Name: "unsignedByte", Kind: KindUnsignedByte}
+	TypeUnsignedShort = &Type{Name: "unsignedShort", Kind: KindUnsignedShort}
+	TypeUnsignedInt   = &Type{Name: "unsignedInt", Kind: KindUnsignedInt}
+	TypeUnsignedLong  = &Type{Name: "unsignedLong", Kind: KindUnsignedLong}
+	TypeChar          = &Type{Name: "char", Kind: KindChar}
 )
 
 // LookupField finds a field (a parameter) by name.

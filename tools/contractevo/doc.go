@@ -12,7 +12,9 @@
 //   - for a new field, service.patch: the lines of server/service/service.go's TestContact (the
 //     contact TestCreateContact stores) that set it;
 //   - for an edit of data already stored (07-rename-field), no code: its test builds a base patch
-//     first, writes and exports contacts with it, then applies the edit (data_test.go).
+//     first, writes and exports contacts with it, then applies the edit (data_test.go);
+//   - for a rename of a field the service sets (08-rename-phonework, PhoneWork to PhoneOffice),
+//     service.patch renames it in TestContact and TestUpdate.
 //
 // evolution_test.go copies the module to a scratch directory, applies a patch, regenerates, checks
 // that `go build ./...` fails only in package server/service and names the missing method (or succeeds, for a
@@ -23,7 +25,10 @@
 // through serve's warning, migrate and import --rename. rollback_test.go builds this commit's code
 // twice, with and without 01-contact-fields, and plays a rollback and a mixed-version rollout on both
 // stores (the older binary carries the fields it does not know), then a renamed field on new stores.
-// The package has no non-test code but this comment.
+// suite_test.go plays the edit for the project's own tests (issue 34): after a typed-field addition
+// (01-contact-fields) and a rename (08-rename-phonework), make generate, the service code and make
+// update-golden, the tests of the packages a contract edit can touch pass with nothing else written by
+// hand. The package has no non-test code but this comment.
 //
 // The patches run in parallel, one per core (at least two), and share the caller's build cache: their
 // go commands build with -trimpath, so a package a patch leaves alone is compiled once (by a warm-up

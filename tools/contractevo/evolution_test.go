@@ -200,6 +200,33 @@ var evolutions = []evolution{
 		},
 	},
 	{
+		// An operation with an In and an Out SOAP header (issue 32): call sends the In header with
+		// --header and prints the Out one; zeep sends it as _soapheaders and reads the Out one; GET and
+		// POST offer the operation without headers, as ASMX does.
+		dir:      "13-header-op",
+		op:       "Greet",
+		bindings: []string{"soap11", "soap12", "get", "post"},
+		check: func(t *testing.T, s *scratch) {
+			for _, b := range s.offered(t, "Greet") {
+				if b == "get" || b == "post" {
+					out := s.call(t, "Greet", b, "--param", "name=Ann")
+					assert.Contains(t, out, "Hello Ann from nobody", "over %s", b)
+					assert.NotContains(t, out, "TraceHeader", "over %s", b)
+					continue
+				}
+				out := s.call(t, "Greet", b, "--param", "name=Ann", "--header", "CallerHeader.Caller=bob & co")
+				for _, w := range []string{"Hello Ann from bob &amp; co", "<TraceHeader", "<RequestId>greet-Ann</RequestId>"} {
+					assert.Contains(t, out, w, "over %s", b)
+				}
+				got := s.zeep(t, b, "Greet", map[string]any{"name": "Zed", "_soapheaders": map[string]any{"CallerHeader": map[string]any{"Caller": "zoe"}}})
+				m, ok := got.(map[string]any)
+				require.True(t, ok, "zeep result %v", got)
+				assert.Equal(t, "Hello Zed from zoe", m["body"].(map[string]any)["GreetResult"], "zeep over %s: %v", b, m)
+				assert.Contains(t, fmt.Sprint(m["header"]), "greet-Zed", "zeep over %s reads the Out header", b)
+			}
+		},
+	},
+	{
 		dir:      "04-testcreatecontacts",
 		op:       "TestCreateContacts",
 		bindings: []string{"soap11", "soap12", "get", "post"},
@@ -270,6 +297,18 @@ var evolutions = []evolution{
 		before:       beforeRename,
 		check:        renameField,
 		serveInCheck: true,
+	},
+	{
+		dir:      "09-out-ref",
+		op:       "SplitContactName",
+		bindings: []string{"soap11", "soap12"},
+		check:    outRef,
+	},
+	{
+		dir:      "10-renamed-result",
+		op:       "ReadContactEmail",
+		bindings: []string{"soap11", "soap12", "get", "post"},
+		check:    renamedResult,
 	},
 	{
 		dir:      "12-one-way",

@@ -61,8 +61,10 @@ func gowsdlgen(t *testing.T, dir string, args ...string) (string, error) {
 	return stderr.String(), err
 }
 
-// TestGeneratedCodeIsUpToDate runs the go:generate command of each generated package (gen/, the two
-// type zoos the golden tests use, and the one-way contract), writing to scratch files, and requires the committed files to be
+// TestGeneratedCodeIsUpToDate runs the go:generate command of each generated package (gen/, the
+// type zoos the golden tests use, the one-way contract, the header contract, the contracts cut from
+// the third zoo (outref, renamed, overloads, fetchitem), and the record formats'
+// frozen contract 1.0), writing to scratch files, and requires the committed files to be
 // exactly what it produces.
 func TestGeneratedCodeIsUpToDate(t *testing.T) {
 	for _, pkg := range []struct {
@@ -72,6 +74,12 @@ func TestGeneratedCodeIsUpToDate(t *testing.T) {
 		{"internal/zoo", "//go:generate go run ../.. ", "tools/gowsdlgen/internal/zoo/testdata/zoo.wsdl"},
 		{"internal/zoo/zoo2", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/more/zoo2.wsdl"},
 		{"internal/zoo/oneway", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/oneway/oneway.wsdl"},
+		{"internal/zoo/outref", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/outref/outref.wsdl"},
+		{"internal/zoo/renamed", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/renamed/renamed.wsdl"},
+		{"internal/zoo/overloads", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/overloads/overloads.wsdl"},
+		{"internal/zoo/fetchitem", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/fetchitem/fetchitem.wsdl"},
+		{"internal/zoo/zoohdr", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/hdr/hdr.wsdl"},
+		{"../../server/internal/frozencontract", "//go:generate go run ../../../tools/gowsdlgen ", "server/internal/frozencontract/testdata/contactsync-v1.wsdl"},
 	} {
 		t.Run(pkg.dir, func(t *testing.T) {
 			directive, err := os.ReadFile(filepath.Join(pkg.dir, "generate.go"))

@@ -21,11 +21,17 @@ type request struct {
 	msg wire.Message
 	// security is the WS-Security header addressed to this service, nil when there is none.
 	security *wsseSecurity
+	// hdr is what a contract with headers records of the other header blocks (headers.go); nil
+	// otherwise, so a request of a contract without headers carries one nil pointer more.
+	hdr *headerState
 }
 
 // public is the request as the handler sees it, the header's UsernameToken as its credentials.
 func (r request) public() binding.Request {
 	out := binding.Request{Op: r.op, Msg: r.msg}
+	if r.hdr != nil {
+		out.UnknownHeaders = r.hdr.unknown
+	}
 	if sec := r.security; sec != nil {
 		out.Credentials.Problem = sec.problem
 		if sec.hasToken {

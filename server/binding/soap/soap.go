@@ -34,6 +34,13 @@ type Binding struct {
 	// start tag without its closing '>': `<?xml …?><soap:Envelope …><soap:Body><OpResponse xmlns="ns"`.
 	open map[*wire.Operation][]byte
 	ops  []*wire.Operation // the generated operation table
+	// actions are the operations this binding offers by their SOAPAction (wire.Operation.SOAPAction).
+	actions map[string]*wire.Operation
+	// foreign: some operation's request wrapper is in another namespace than the service's.
+	foreign bool
+	// headers: an operation of the table has SOAP headers, so the Header pass records the blocks
+	// for after routing (headers.go).
+	headers bool
 }
 
 // New returns the SOAP 1.1 (version12 false) or SOAP 1.2 binding of the operations ops, whose elements
@@ -42,15 +49,24 @@ type Binding struct {
 func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Operation) *Binding {
 	b := &Binding{version12: version12, namespace: namespace, ops: ops, limits: limits,
 		bindingName: "soap11", envNS: EnvelopeNS11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
-		open: map[*wire.Operation][]byte{}}
+		open: map[*wire.Operation][]byte{}, actions: map[string]*wire.Operation{}}
 	if version12 {
 		b.bindingName, b.envNS, b.envPrefix, b.contentType = "soap12", EnvelopeNS12, "soap12", "application/soap+xml; charset=utf-8"
 	}
 	for _, op := range ops {
+		if b.Offers(op) {
+			b.actions[op.SOAPAction(namespace, version12)] = op
+		}
+		b.foreign = b.foreign || op.RequestNamespace != ""
+		b.headers = b.headers || op.Headers != nil
 		if op.OneWay {
 			continue // no response envelope (oneway.go)
 		}
-		b.open[op] = []byte(b.envelopeStart() + `<` + op.ResponseElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, namespace)) + `"`)
+		ns := namespace
+		if op.ResponseNamespace != "" {
+			ns = op.ResponseNamespace
+		}
+		b.open[op] = []byte(b.envelopeStart() + `<` + op.ResponseElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `"`)
 	}
 	return b
 }
@@ -140,12 +156,7 @@ func (b *Binding) Decode(r *http.Request, _ string, body []byte) (binding.Reques
 func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 	var byAction *wire.Operation
 	if action, ok := b.action(r); ok {
-		name, inNamespace := strings.CutPrefix(action, b.namespace)
-		if inNamespace {
-			if op := wire.Lookup(b.ops, name); op != nil && b.Offers(op) {
-				byAction = op
-			}
-		}
+		byAction = b.actions[action] // exact, as ASMX matches it (soap11-FetchItem-default-action)
 		if byAction == nil {
 			// The envelope is still read for its WS-Security header, so that a caller with a good
 			// UsernameToken gets this fault rather than a 401 saying it sent no credentials.
@@ -159,6 +170,11 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 	}
 	if byAction != nil && byAction != req.op {
 		return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "The SOAP action names %s but the body holds %s.", byAction.Name, req.op.Name)
+	}
+	if b.headers {
+		if err := b.applyHeaders(body, &req); err != nil {
+			return request{security: req.security}, err
+		}
 	}
 	return req, nil
 }
@@ -223,6 +239,9 @@ func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
 			if rd.Fast() {
 				return req, xmlwire.ErrFallback // headers carry attributes the fast path does not read
 			}
+			if b.headers {
+				req.hdr = &headerState{decls: headerScope(headerScope(nil, root), el)}
+			}
 			if err := b.readHeader(rd, &req); err != nil {
 				return req, err
 			}
@@ -267,7 +286,7 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 			return nil, fault.Errorf(fault.MalformedRequest, "The SOAP Body must hold exactly one element.")
 		}
 		seenWrapper = true
-		op := b.wrapperOperation(el)
+		op := b.wrapperOperation(rd, el)
 		if op == nil {
 			if rd.Fast() {
 				return nil, xmlwire.ErrFallback
@@ -291,11 +310,20 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 	}
 }
 
-// wrapperOperation finds the operation whose request wrapper el is, without allocating.
-func (b *Binding) wrapperOperation(el xmlwire.Start) *wire.Operation {
+// wrapperOperation finds the operation whose request wrapper el is, without allocating; a wrapper in
+// another namespace than the service's (wire.Operation.RequestNamespace) is looked for only when el
+// is not in the service namespace and the contract has one.
+func (b *Binding) wrapperOperation(rd *xmlwire.Reader, el xmlwire.Start) *wire.Operation {
 	for _, op := range b.ops {
-		if el.Is(op.RequestElement) && b.Offers(op) {
+		if op.RequestNamespace == "" && el.Is(op.RequestElement) && b.Offers(op) {
 			return op
+		}
+	}
+	if b.foreign {
+		for _, op := range b.ops {
+			if op.RequestNamespace != "" && rd.IsElement(el, op.RequestNamespace, op.RequestElement) && b.Offers(op) {
+				return op
+			}
 		}
 	}
 	return nil
@@ -323,17 +351,19 @@ func (n notUnderstood) Error() string {
 // to understand and is skipped.
 func (b *Binding) readHeader(rd *xmlwire.Reader, req *request) error {
 	for {
+		start := rd.InputOffset()
 		el, ok, err := rd.Child()
 		if err != nil || !ok {
 			return err
 		}
 		name := el.Name(rd)
-		mustUnderstand, targeted := false, true
+		mustUnderstand, targeted, actor := false, true, ""
 		if v, ok := el.Attr(b.envNS, "mustUnderstand"); ok {
 			mustUnderstand = v == "1" || v == "true"
 		}
 		for _, attr := range []string{"actor", "role"} {
 			if v, ok := el.Attr(b.envNS, attr); ok {
+				actor = v
 				targeted = v == "http://schemas.xmlsoap.org/soap/actor/next" ||
 					v == "http://www.w3.org/2003/05/soap-envelope/role/next" ||
 					v == "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"
@@ -345,9 +375,15 @@ func (b *Binding) readHeader(rd *xmlwire.Reader, req *request) error {
 			}
 			continue
 		}
+		if targeted && b.headers { // decided after routing (headers.go)
+			if err := rd.Discard(); err != nil {
+				return err
+			}
+			req.hdr.blocks = append(req.hdr.blocks, headerBlock{name: name, mustUnderstand: mustUnderstand, actor: actor, start: start, end: rd.InputOffset()})
+			continue
+		}
 		if mustUnderstand && targeted && !understoodHeaderNamespaces[name.Space] {
-			return &fault.Error{Code: fault.MustUnderstand, Err: notUnderstood{name},
-				Message: "The header " + name.Local + " in namespace \"" + name.Space + "\" was marked mustUnderstand but is not understood by this service."}
+			return mustUnderstandFault(name)
 		}
 		if err := rd.Discard(); err != nil {
 			return err
@@ -376,6 +412,10 @@ func (b *Binding) WriteSample(w http.ResponseWriter, op *wire.Operation, sample 
 // result, or an operation without one) is written as an empty-element tag, as ASMX does.
 func (b *Binding) appendResponse(buf []byte, op *wire.Operation, resp wire.Message) []byte {
 	open := b.open[op]
+	if op.Headers != nil {
+		buf = b.appendHeaders(buf, resp)
+		open = open[len(b.envelopeStart()):]
+	}
 	buf = append(buf, open...)
 	mark := len(buf)
 	buf = append(buf, '>')

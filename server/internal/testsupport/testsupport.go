@@ -126,11 +126,12 @@ func ReadAll(tb testing.TB, resp *http.Response) string {
 var helpSample = regexp.MustCompile(`(?s)<pre tabindex="0">(.*?)</pre>`)
 
 // HelpSamples extracts the sample messages of an operation's help page, unescaped: request and
-// response, for each of the four bindings the default protocols document.
+// response, for each binding the default protocols document and the operation is offered on (all
+// four, or the two SOAP ones for an operation offered over SOAP only).
 func HelpSamples(tb testing.TB, body string) [][2]string {
 	tb.Helper()
 	pres := helpSample.FindAllStringSubmatch(body, -1)
-	require.Len(tb, pres, 8)
+	require.True(tb, len(pres) == 4 || len(pres) == 8, "a request and a response sample for two or four bindings, found %d samples", len(pres))
 	var out [][2]string
 	for i := 0; i < len(pres); i += 2 {
 		out = append(out, [2]string{html.UnescapeString(pres[i][1]), html.UnescapeString(pres[i+1][1])})

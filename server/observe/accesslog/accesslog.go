@@ -176,6 +176,20 @@ func plain(s string) bool {
 	if s == "" {
 		return false
 	}
+	// Eight bytes at a time, as most of a line's strings (the request id, the path, the remote address)
+	// are longer than that: a byte below '!' makes its byte of v-'!' wrap to 0xdf or more, one above
+	// '~' makes its byte of v+1 0x80 or more (or is 0x80 or more in v itself), and '"', '\\' and '='
+	// make their byte of v^c zero, which minus one is 0xff; a plain byte sets no high bit in any of
+	// them and neither borrows nor carries, so any high bit set means a byte that is not plain.
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(s) >= 8 {
+		v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if (v|(v-ones*'!')|(v+ones)|(v^ones*'"'-ones)|(v^ones*'\\'-ones)|(v^ones*'='-ones))&highs != 0 {
+			return false
+		}
+		s = s[8:]
+	}
 	for i := 0; i < len(s); i++ {
 		if !plainByte[s[i]] {
 			return false

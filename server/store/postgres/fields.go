@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -70,9 +71,15 @@ func fieldArrays(fields []store.Field) (paths, types []string) {
 	return paths, types
 }
 
+// minSyncFieldsTimeout is the least time SyncFields is given (see there).
+const minSyncFieldsTimeout = 10 * time.Second
+
 // SyncFields compares fields with record_fields and records them, as store.Fields says.
 func (s *Store) SyncFields(ctx context.Context, fields []store.Field) (store.FieldsReport, error) {
-	op, cancel := s.bound(ctx)
+	// A start-up step of several statements, not a request: --db-timeout bounds it only from below
+	// minSyncFieldsTimeout, so a short request timeout on a loaded server does not stop serve from
+	// starting, while a hung database still does.
+	op, cancel := context.WithTimeout(ctx, max(s.timeout, minSyncFieldsTimeout))
 	defer cancel()
 	var report store.FieldsReport
 	err := s.maintain(op, "record fields", func(tx pgx.Tx) error {

@@ -66,3 +66,11 @@ func FormatBytes(b []byte) []string {
 	}
 	return values
 }
+
+// FormatChar is a char as an HTTP GET/POST client sends it: the character itself (xsd.Char.FormValue);
+// half of a surrogate pair, which UTF-8 cannot carry alone, is the empty string, which ParseFormChar
+// refuses, so the server reports it rather than read another value.
+func FormatChar(c xsd.Char) string {
+	s, _ := c.FormValue()
+	return s
+}

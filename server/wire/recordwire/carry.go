@@ -23,7 +23,7 @@ import (
 // where carrying is impossible.
 
 // RecordTypeOf returns the record type of values of t: "xsd:<builtin>" ("xsd:int"), "ms:guid",
-// "enum:<Name>", "complex:<Name>", "array:<item record type>". Names, not namespaces, so a contract
+// "enum:<Name>", "flags:<Name>", "complex:<Name>", "array:<item record type>". Names, not namespaces, so a contract
 // whose namespace moves changes no type.
 func RecordTypeOf(t *wire.Type) string {
 	switch t.Kind {
@@ -49,8 +49,12 @@ func RecordTypeOf(t *wire.Type) string {
 		return "xsd:base64Binary"
 	case wire.KindGUID:
 		return "ms:guid"
+	case wire.KindChar:
+		return "ms:char"
 	case wire.KindEnum:
 		return "enum:" + t.Name
+	case wire.KindFlags:
+		return "flags:" + t.Name
 	case wire.KindComplex:
 		return "complex:" + t.Name
 	case wire.KindArray:

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/contactsync/contactsync/gen"
+	frozen "github.com/contactsync/contactsync/server/internal/frozencontract"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
@@ -35,7 +35,7 @@ func TestFieldTypes(t *testing.T) {
 	assert.Equal(t, []string{"xsd:string", "complex:Address", "xsd:string", "array:complex:Address", "xsd:string", "xsd:double", "array:xsd:string"},
 		carryType.FieldTypes())
 	assert.Equal(t, []string{"xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "xsd:string", "array:xsd:string"},
-		gen.ContactRecord.FieldTypes())
+		frozen.ContactRecord.FieldTypes())
 }
 
 // TestCarryUnknown: the members of the stored document the type does not know are added to the new
@@ -86,7 +86,8 @@ func TestKeepUnknown(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown field "Home.Zip"; the known fields are Id, Home, Others, Score, Tags`)
 }
 
-// TestSawUnknown: a lenient reader says when it skipped a member its type lacks, at any level.
+// TestSawUnknown: a lenient reader says when it skipped a member its type lacks, at any level (on
+// contract 1.0's frozen Contact, which has no Birthday whatever the contract becomes).
 func TestSawUnknown(t *testing.T) {
 	for doc, want := range map[string]bool{
 		`{"Id":"a","FirstName":"x"}`: false,
@@ -94,7 +95,7 @@ func TestSawUnknown(t *testing.T) {
 	} {
 		var r recordwire.Reader
 		r.Reset([]byte(doc), recordwire.Lenient)
-		var c gen.Contact
+		var c frozen.Contact
 		require.NoError(t, c.DecodeRecord(&r))
 		assert.Equal(t, want, r.SawUnknown(), doc)
 		r.Reset([]byte(doc), recordwire.Lenient)
@@ -106,7 +107,7 @@ func BenchmarkCarryUnknownNone(b *testing.B) {
 	doc := []byte(`{"Id":"c1","AccountId":"acc-1","FirstName":"Zoë","LastName":"O'Brien","PhoneMobile":"+1","PhoneWork":"+2","EmailAddress":"z@example.com","RoleIds":["r1","r2"]}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := gen.ContactRecord.CarryUnknown(doc, doc); err != nil {
+		if _, err := frozen.ContactRecord.CarryUnknown(doc, doc); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -126,26 +127,26 @@ func FuzzCarryUnknown(f *testing.F) {
 		if out, err := carryType.CarryUnknown(from, to); err == nil && json.Valid(to) && !json.Valid(out) {
 			t.Fatalf("not JSON: %s (from %s into %s)", out, from, to)
 		}
-		out, err := gen.ContactRecord.CarryUnknown(from, to)
-		var want gen.Contact
+		out, err := frozen.ContactRecord.CarryUnknown(from, to)
+		var want frozen.Contact
 		if err != nil || want.UnmarshalRecord(to, recordwire.Lenient) != nil {
 			return
 		}
 		if !json.Valid(out) {
 			t.Fatalf("not JSON: %s", out)
 		}
-		var got gen.Contact
+		var got frozen.Contact
 		if err := got.UnmarshalRecord(out, recordwire.Lenient); err != nil {
 			t.Fatalf("%s: %v", out, err)
 		}
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("the known fields changed: %s became %s", to, out)
 		}
-		fromPaths, err := gen.ContactRecord.UnknownPaths(from)
+		fromPaths, err := frozen.ContactRecord.UnknownPaths(from)
 		if err != nil {
 			t.Fatal(err)
 		}
-		outPaths, err := gen.ContactRecord.UnknownPaths(out)
+		outPaths, err := frozen.ContactRecord.UnknownPaths(out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,8 @@ type Hierarchy struct {
 // must name the declared type or a derived one in the service namespace, else it is a Client fault naming it
 // (NotDerived: soap11-EchoAnimal-unknown-type, -wrong-ns-type, -xsd-string); the abstract declared
 // type named is a Client fault too (soap11-DescribeShape-abstract-type). Call it before the next read
-// of r; in fast mode XSIType's own errors are xmlwire.ErrFallback.
+// of r; in fast mode an element with a prefixed type attribute is xmlwire.ErrFallback (the fast
+// reader keeps no attribute values), as are XSIType's own errors.
 func Dispatch(r *xmlwire.Reader, s xmlwire.Start, h *Hierarchy) (int, error) {
 	name, typed, err := XSIType(r, s)
 	if err != nil {

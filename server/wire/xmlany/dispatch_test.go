@@ -1,6 +1,7 @@
 package xmlany_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,6 +63,11 @@ func TestDispatch(t *testing.T) {
 			doc := envelope(`<Op xmlns="` + ns + `">` + tt.param + `</Op>`)
 			for _, fast := range []bool{false, true} {
 				got, err := dispatch(t, doc, tt.h, fast)
+				if fast && strings.Contains(tt.param, "xsi:type") {
+					// The fast reader keeps no attribute values: a typed element steps aside to the full one.
+					assert.ErrorIs(t, err, xmlwire.ErrFallback)
+					continue
+				}
 				if tt.err == "" {
 					require.NoError(t, err, "fast %v", fast)
 					assert.Equal(t, tt.want, got, "fast %v", fast)

@@ -20,16 +20,11 @@ const NSMSTypes = "http://microsoft.com/wsdl/types/"
 // the namespace will do (soap11-EchoAnimal-dog-other-prefix, soap11-DescribeObject-xsd-other-prefix).
 // An undeclared prefix is the caller's error, as ASMX refuses it (soap11-EchoAnimal-undeclared-prefix),
 // and so is a value that is not a QName. Whether the type fits the element is the caller's question
-// (NotDerived). Call it before the next read of r; in fast mode, every error is xmlwire.ErrFallback.
+// (NotDerived). Call it before the next read of r. The fast reader steps aside (xmlwire.ErrFallback)
+// for every xsi:type: it keeps no attribute values, so today's requests pay nothing for them.
 func XSIType(r *xmlwire.Reader, s xmlwire.Start) (xml.Name, bool, error) {
-	value, ok := r.TypeAttr(s)
-	if !ok {
-		return xml.Name{}, false, nil
-	}
-	fail := func(err error) (xml.Name, bool, error) {
-		if r.Fast() {
-			return xml.Name{}, false, xmlwire.ErrFallback
-		}
+	value, ok, err := r.TypeAttr(s)
+	if !ok || err != nil {
 		return xml.Name{}, false, err
 	}
 	v := strings.Trim(value, " \t\r\n") // a QName's white space collapses
@@ -38,12 +33,12 @@ func XSIType(r *xmlwire.Reader, s xmlwire.Start) (xml.Name, bool, error) {
 		prefix, local = "", v
 	}
 	if prefixed && !isNCName(prefix) || !isNCName(local) {
-		return fail(fault.Errorf(fault.InvalidArgument, "The xsi:type of the element %s must be a qualified name; %q is not.", s.Local(), quoteValue(value)))
+		return xml.Name{}, false, fault.Errorf(fault.InvalidArgument, "The xsi:type of the element %s must be a qualified name; %q is not.", s.Local(), quoteValue(value))
 	}
 	uri, ok := r.LookupPrefix(prefix)
 	if !ok || prefixed && uri == "" { // xmlns:p="" declares nothing in XML Namespaces 1.0
 
-		return fail(fault.Errorf(fault.InvalidArgument, "The xsi:type %q of the element %s uses the namespace prefix %s, which is not declared.", quoteValue(value), s.Local(), prefix))
+		return xml.Name{}, false, fault.Errorf(fault.InvalidArgument, "The xsi:type %q of the element %s uses the namespace prefix %s, which is not declared.", quoteValue(value), s.Local(), prefix)
 	}
 	return xml.Name{Space: uri, Local: local}, true, nil
 }

@@ -71,8 +71,8 @@ func TestXSIType(t *testing.T) {
 					continue
 				}
 				if fast && err == xmlwire.ErrFallback {
-					assert.NotContains(t, []string{"soap11-EchoAnimal-dog", "soap11-EchoAnimal-base"}, tt.capture, "the fast reader reads the common forms")
-					continue // it may leave any other document to the full one
+					assert.Contains(t, tt.param, ":type=", "the fast reader steps aside only for a prefixed type attribute")
+					continue
 				}
 				require.NoError(t, err, "fast %v", fast)
 				assert.Equal(t, tt.typed, typed, "fast %v", fast)

@@ -2,14 +2,13 @@ package xmlwire
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"io"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/contactsync/contactsync/server/fault"
+	"github.com/contactsync/contactsync/server/wire/internal/xmlchars"
 )
 
 // Limits bound what one XML document may cost. The Reader enforces MaxDepth and MaxElements in both
@@ -83,8 +82,7 @@ type Reader struct {
 	scope   []nsBinding // namespace declarations in scope, innermost last
 	open    []openTag   // elements open, innermost last
 	pending bool        // the innermost open element was self-closing: its end is next
-	typ     []byte      // an xsi:type value as sent (TypeAttr), of the typAt'th element
-	typAt   int
+	typAt   int         // the number of the last element with a prefixed type attribute (TypeAttr)
 	store   [8]nsBinding
 	opens   [8]openTag
 
@@ -189,7 +187,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 	// arrays (about 800 bytes) on every request for nothing: only their used prefixes are ever read.
 	r.ns, r.limits, r.fast = ns, limits, fast
 	r.depth, r.elements, r.attrs, r.decls, r.misplaced = 0, 0, 0, 0, r.misplaced[:0]
-	r.b, r.i, r.pending, r.d, r.src, r.fns, r.fmark, r.typAt = nil, 0, false, nil, nil, r.fns[:0], r.fmark[:0], 0
+	r.b, r.i, r.pending, r.d, r.typAt = nil, 0, false, nil, 0 // src, fns, fmark: full mode's, set below
 	if fast {
 		r.b = body
 		r.scope = r.store[:0]
@@ -202,7 +200,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 		// Only UTF-8 is accepted; encoding/xml calls this for any other declared encoding.
 		return nil, errUnsupportedCharset{charset}
 	}
-	r.d, r.src = d, body
+	r.d, r.src, r.fns, r.fmark = d, body, r.fns[:0], r.fmark[:0]
 }
 
 // Fast reports whether the Reader is in fast mode.
@@ -210,6 +208,15 @@ func (r *Reader) Fast() bool { return r.fast }
 
 // Namespace returns the service namespace the Reader checks elements against.
 func (r *Reader) Namespace() string { return r.ns }
+
+// SetNamespace makes ns the namespace the elements read from now on are checked against, and returns
+// the one it replaces: the decoder of a wrapper in another namespace than the service's ({urn:items}
+// GetItem, whose qualified children are in urn:items) reads its children in that namespace and
+// restores the service namespace when it returns (defer r.SetNamespace(r.SetNamespace(ns))).
+func (r *Reader) SetNamespace(ns string) (previous string) {
+	previous, r.ns = r.ns, ns
+	return previous
+}
 
 type errUnsupportedCharset struct{ charset string }
 
@@ -578,7 +585,7 @@ func (r *Reader) fastStart() (Start, error) {
 	t.mark = len(r.scope)
 	var seen [8][]byte // raw attribute names, to refuse duplicates
 	count := 0
-	var nilValue, nilPrefix, typeValue, typePrefix []byte
+	var nilValue, nilPrefix []byte
 	selfClosing := false
 	for {
 		separated := r.i < len(r.b) && (r.b[r.i] == ' ' || r.b[r.i] == '\t' || r.b[r.i] == '\n' || r.b[r.i] == '\r')
@@ -659,10 +666,7 @@ func (r *Reader) fastStart() (Start, error) {
 			}
 			nilPrefix, nilValue = prefix, value
 		case prefix != nil && string(local) == "type":
-			if typePrefix != nil {
-				return Start{}, ErrFallback
-			}
-			typePrefix, typeValue = prefix, value
+			r.typAt = r.elements + 1 // this element's number once counted below
 		}
 		// Any other attribute is ignored, as the decoders ignore it in full mode too.
 	}
@@ -681,13 +685,6 @@ func (r *Reader) fastStart() (Start, error) {
 			return Start{}, ErrFallback
 		}
 		s.nil = string(uri) == NSXSI && (string(nilValue) == "true" || string(nilValue) == "1")
-	}
-	if typePrefix != nil {
-		if uri, ok := r.lookup(typePrefix); !ok {
-			return Start{}, ErrFallback
-		} else if string(uri) == NSXSI {
-			r.typ, r.typAt = typeValue, r.elements
-		}
 	}
 	r.pending = selfClosing
 	return s, nil
@@ -754,39 +751,9 @@ func (r *Reader) resolve(t openTag) ([]byte, bool) {
 	return r.lookup(t.prefix)
 }
 
-// onlyXMLChars reports whether b is valid UTF-8 holding only characters XML 1.0 allows. Eight bytes
-// of printable ASCII, the bulk of every request, are checked at once.
-func onlyXMLChars(b []byte) bool {
-	const (
-		high = 0x8080808080808080 // the top bit of each byte
-		low  = 0x2020202020202020 // 0x20 in each byte
-	)
-	for i := 0; i < len(b); {
-		if len(b)-i >= 8 {
-			w := binary.LittleEndian.Uint64(b[i:])
-			// No byte has its top bit set, and no byte is below 0x20: subtracting 0x20 from each
-			// byte borrows into a top bit exactly where a byte was below 0x20.
-			if w&high == 0 && (w-low)&high == 0 {
-				i += 8
-				continue
-			}
-		}
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
-				return false
-			}
-			i++
-			continue
-		}
-		r, width := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && width == 1 || !IsXMLChar(r) {
-			return false
-		}
-		i += width
-	}
-	return true
-}
+// onlyXMLChars reports whether b is valid UTF-8 holding only characters XML 1.0 allows
+// (xmlchars.Valid).
+func onlyXMLChars(b []byte) bool { return xmlchars.Valid(b) }
 
 // WrongNamespace reports an element that was sent outside the service namespace.
 func (r *Reader) WrongNamespace(local string) error {

@@ -125,3 +125,30 @@ func TestOnlyXMLChars(t *testing.T) {
 	}
 	assert.True(t, onlyXMLChars(base))
 }
+
+// TestSetNamespace: elements read after SetNamespace are checked against the new namespace, in both
+// modes, and the one it returns restores the service namespace for what follows (a wrapper of another
+// namespace reads its qualified children in it: {urn:items}GetItem).
+func TestSetNamespace(t *testing.T) {
+	doc := []byte(`<w xmlns="urn:items"><id>7</id><x xmlns="urn:t">t</x></w>`)
+	for _, fast := range []bool{true, false} {
+		r := NewReader(doc, testNS, Limits{MaxDepth: 8, MaxElements: 100}, fast)
+		root, err := r.Root()
+		require.NoError(t, err)
+		assert.False(t, root.Is("w"), "the root is not in the service namespace")
+		previous := r.SetNamespace("urn:items")
+		assert.Equal(t, testNS, previous)
+		assert.Equal(t, "urn:items", r.Namespace())
+		el, ok, err := r.Child()
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.True(t, el.Is("id"), "fast=%v", fast)
+		_, err = r.Text(el, "id")
+		require.NoError(t, err)
+		r.SetNamespace(previous)
+		el, ok, err = r.Child()
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.True(t, el.Is("x"), "fast=%v: back in the service namespace", fast)
+	}
+}

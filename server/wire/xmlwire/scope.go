@@ -49,12 +49,18 @@ func (r *Reader) LookupPrefix(prefix string) (uri string, ok bool) {
 	return "", prefix == ""
 }
 
-// TypeAttr returns the xsi:type value of s (just returned) as sent, if any. Fast mode: before the next read.
-func (r *Reader) TypeAttr(s Start) (string, bool) {
+// TypeAttr returns the xsi:type value of s (just returned) as sent, if any. Fast mode, which keeps no
+// attribute values, steps aside (ErrFallback) for an element with a prefixed type attribute; call it
+// before the next read.
+func (r *Reader) TypeAttr(s Start) (string, bool, error) {
 	if r.fast {
-		return string(r.typ), r.typAt == r.elements && r.typAt > 0
+		if r.typAt == r.elements && r.typAt > 0 {
+			return "", false, ErrFallback
+		}
+		return "", false, nil
 	}
-	return s.Attr(NSXSI, "type")
+	v, ok := s.Attr(NSXSI, "type")
+	return v, ok, nil
 }
 
 // RawContent reads the rest of the element whose start was just returned, up to its end tag, with the

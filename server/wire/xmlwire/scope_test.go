@@ -20,7 +20,7 @@ func TestScope(t *testing.T) {
 		uri, ok := r.LookupPrefix("b")
 		assert.True(t, ok)
 		assert.Equal(t, "urn:b", uri)
-		_, typed := r.TypeAttr(s)
+		_, typed, _ := r.TypeAttr(s)
 		assert.False(t, typed)
 		if !fast {
 			assert.Equal(t, []NS{{"", "urn:r"}, {"a", "urn:a1"}, {"b", "urn:b"}}, r.InScope(nil))
@@ -37,16 +37,20 @@ func TestScope(t *testing.T) {
 		assert.Equal(t, "urn:r", uri)
 		uri, _ = r.LookupPrefix("xml")
 		assert.Equal(t, NSXML, uri)
-		v, typed := r.TypeAttr(s)
-		assert.True(t, typed)
-		assert.Equal(t, "a:T", v)
+		v, typed, err := r.TypeAttr(s)
+		if fast {
+			assert.ErrorIs(t, err, ErrFallback, "fast mode keeps no xsi:type value")
+		} else {
+			assert.True(t, typed)
+			assert.Equal(t, "a:T", v)
+		}
 		if fast {
 			_, err = r.RawContent()
 			assert.ErrorIs(t, err, ErrFallback)
 			require.NoError(t, r.Skip(s))
 			w, _, err := r.Child()
 			require.NoError(t, err)
-			_, typed = r.TypeAttr(w)
+			_, typed, _ = r.TypeAttr(w)
 			assert.False(t, typed, "a sibling's xsi:type is not this element's")
 			continue
 		}
@@ -55,7 +59,7 @@ func TestScope(t *testing.T) {
 		assert.Empty(t, content)
 		w, _, err := r.Child()
 		require.NoError(t, err)
-		_, typed = r.TypeAttr(w)
+		_, typed, _ = r.TypeAttr(w)
 		assert.False(t, typed, "a sibling's xsi:type is not this element's")
 		require.NoError(t, r.Skip(w))
 		_, more, err := r.Child()

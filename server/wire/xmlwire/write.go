@@ -3,8 +3,8 @@ package xmlwire
 import (
 	"encoding/base64"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/contactsync/contactsync/server/wire/internal/xmlchars"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
 
@@ -17,67 +17,11 @@ const (
 // XMLDeclaration starts every document the service writes, as ASMX writes it.
 const XMLDeclaration = `<?xml version="1.0" encoding="utf-8"?>` + "\n"
 
-// AppendEscaped appends s as XML character data or attribute content. It escapes the three characters
-// that can end or confuse markup in either place (&, <, >), the double quote (attributes are written
-// with double quotes), and CR, which XML parsers would otherwise normalise to LF. Characters XML 1.0
-// cannot carry at all, and invalid UTF-8, become U+FFFD rather than producing a document no client can
-// parse.
-func AppendEscaped(b []byte, s string) []byte {
-	last := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, width := utf8.DecodeRuneInString(s[i:])
-			if (r == utf8.RuneError && width == 1) || !IsXMLChar(r) {
-				b = append(b, s[last:i]...)
-				b = append(b, "\uFFFD"...)
-				i += width
-				last = i
-				continue
-			}
-			i += width
-			continue
-		}
-		var esc string
-		switch {
-		case c == '&':
-			esc = "&amp;"
-		case c == '<':
-			esc = "&lt;"
-		case c == '>':
-			esc = "&gt;"
-		case c == '"':
-			esc = "&quot;"
-		case c == '\r':
-			esc = "&#xD;"
-		case c < 0x20 && c != '\t' && c != '\n':
-			esc = "\uFFFD"
-		default:
-			i++
-			continue
-		}
-		b = append(b, s[last:i]...)
-		b = append(b, esc...)
-		i++
-		last = i
-	}
-	return append(b, s[last:]...)
-}
+// AppendEscaped appends s as XML character data or attribute content (xmlchars.AppendEscaped).
+func AppendEscaped(b []byte, s string) []byte { return xmlchars.AppendEscaped(b, s) }
 
 // IsXMLChar reports whether r may appear in an XML 1.0 document (XML 1.0 §2.2, production Char).
-func IsXMLChar(r rune) bool {
-	switch {
-	case r == 0x09 || r == 0x0A || r == 0x0D:
-		return true
-	case r >= 0x20 && r <= 0xD7FF:
-		return true
-	case r >= 0xE000 && r <= 0xFFFD:
-		return true
-	case r >= 0x10000 && r <= 0x10FFFF:
-		return true
-	}
-	return false
-}
+func IsXMLChar(r rune) bool { return xmlchars.IsXMLChar(r) }
 
 // AppendStart appends <name>.
 func AppendStart(b []byte, name string) []byte {

@@ -77,7 +77,7 @@ func TextExpr(t *model.Type, goType, val string) (string, error) {
 	switch t.Kind {
 	case model.KindString:
 		return "xmlwire.AppendEscaped(b, " + val + ")", nil
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		return "xmlwire.AppendEscaped(b, " + val + ".wireText())", nil
 	case model.KindInt, model.KindLong, model.KindShort:
 		return "xsd.AppendInt(b, int64(" + val + "))", nil
@@ -91,6 +91,13 @@ func TextExpr(t *model.Type, goType, val string) (string, error) {
 		return val + ".AppendText(b)", nil
 	case model.KindBase64:
 		return "xsd.AppendBase64(b, " + val + ")", nil
+	case model.KindByte:
+		return "xsd.AppendInt(b, int64(" + val + "))", nil
+	case model.KindChar:
+		return val + ".AppendText(b)", nil
+	}
+	if Unsigned(t.Kind) {
+		return "xsd.AppendUint(b, uint64(" + val + "))", nil
 	}
 	return "", fmt.Errorf("type %s (Go %s) has no text form", t.Name, goType)
 }

@@ -59,17 +59,17 @@ func TestRequiredFields(t *testing.T) {
 				<xs:element name="many" maxOccurs="unbounded" type="xs:int" />
 				<xs:element name="zero" minOccurs="0" type="xs:int" />
 			</xs:sequence></xs:complexType></xs:element>`,
-			want: []model.StructField{{"E", []string{"one"}}, {"E", []string{"absent"}}, {"E", []string{"many"}}},
+			want: []model.StructField{{Owner: "E", Path: []string{"one"}}, {Owner: "E", Path: []string{"absent"}}, {Owner: "E", Path: []string{"many"}}},
 		},
 		{
 			name:   "named complex type",
 			schema: `<xs:complexType name="C"><xs:sequence><xs:element name="o" minOccurs="0" type="xs:int" /><xs:element name="r" type="xs:int" /></xs:sequence></xs:complexType>`,
-			want:   []model.StructField{{"C", []string{"r"}}},
+			want:   []model.StructField{{Owner: "C", Path: []string{"r"}}},
 		},
 		{
 			name:   "top-level element with a named type has no struct of its own",
 			schema: `<xs:element name="E" type="t:C" /><xs:complexType name="C"><xs:sequence><xs:element name="x" type="xs:int" /></xs:sequence></xs:complexType>`,
-			want:   []model.StructField{{"C", []string{"x"}}},
+			want:   []model.StructField{{Owner: "C", Path: []string{"x"}}},
 		},
 	}
 	for _, tt := range tests {

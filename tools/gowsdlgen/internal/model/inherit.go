@@ -9,17 +9,6 @@ import (
 // Base; a base lists every type deriving from it, directly or not, in Derived (document order); a
 // reached base reaches its derived types, since a value of any of them may stand where it is declared.
 
-// AllFields are t's elements as they travel: the base chain's first, then t's own.
-func (t *Type) AllFields() []*Field {
-	if t.Base == nil {
-		return t.Fields
-	}
-	return append(append([]*Field(nil), t.Base.AllFields()...), t.Fields...)
-}
-
-// Polymorphic reports whether a value declared with t may be of another type: t has derived types.
-func (t *Type) Polymorphic() bool { return len(t.Derived) > 0 }
-
 // content reads a named complex type's content: a sequence, or a complexContent extension of another
 // complex type of the contract (t.Base) and its own sequence.
 func (m *modeler) content(t *Type, ct *wsdl.Node) ([]*Field, error) {
@@ -61,16 +50,4 @@ func (m *modeler) reachDerived(name string) error {
 		}
 	}
 	return nil
-}
-
-// linkDerived fills every base's Derived, in document order of the derived types.
-func (m *modeler) linkDerived(components []*wsdl.Node) {
-	for _, c := range components {
-		name, _ := c.Attr("name")
-		if t := m.done[name]; c.Is(wsdl.NamespaceXSD, "complexType") && t != nil {
-			for b := t.Base; b != nil; b = b.Base {
-				b.Derived = append(b.Derived, t)
-			}
-		}
-	}
 }

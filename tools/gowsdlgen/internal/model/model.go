@@ -1,9 +1,11 @@
 // Package model reads the contract model from a parsed WSDL document (Read): the types, operations
 // and bindings the wire code is generated from, refusing anything outside what the generator carries
 // with the construct and its line; and derives from it what gowsdl's output must be corrected in
-// (FieldsToFix, RequiredFields, TypedFields) and the Go field of each element (GoFieldOf).
+// (RequiredFields, TypedFields). The model's types, their Go names and the Go field of each element
+// (GoFieldOf) are package contract's, which this package re-exports under the same names
+// (contract.go), so the generator's other packages import model alone.
 //
-// It imports the standard library, wsdl and names.
+// It imports the standard library, wsdl, names, contract and extension.
 package model
 
 import (
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/contract"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/extension"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
@@ -29,114 +32,12 @@ import (
 // <wsdl:part name="ids" type="s2:StringArray" />, and the same part for int[] and DateTime[]).
 func AbstractTypesNamespace(tns string) string { return tns + "AbstractTypes" }
 
-// Kind is a type's wire kind; the names match the runtime's wire.Kind constants.
-type Kind string
-
-const (
-	KindString   Kind = "KindString"
-	KindInt      Kind = "KindInt"
-	KindLong     Kind = "KindLong"
-	KindShort    Kind = "KindShort"
-	KindBoolean  Kind = "KindBoolean"
-	KindDouble   Kind = "KindDouble"
-	KindFloat    Kind = "KindFloat"
-	KindDecimal  Kind = "KindDecimal"
-	KindDateTime Kind = "KindDateTime"
-	KindBase64   Kind = "KindBase64"
-	KindGUID     Kind = "KindGUID"
-	KindEnum     Kind = "KindEnum"
-	KindComplex  Kind = "KindComplex"
-	KindArray    Kind = "KindArray"
-)
-
 // builtinKinds maps the XML Schema types of the subset to their kinds.
 var builtinKinds = map[string]Kind{
 	"string": KindString, "int": KindInt, "long": KindLong, "short": KindShort, "boolean": KindBoolean,
 	"double": KindDouble, "float": KindFloat, "dateTime": KindDateTime, "base64Binary": KindBase64,
-	"decimal": KindDecimal,
-}
-
-// Type is a type of the contract.
-type Type struct {
-	Name   string // XSD local name
-	GoName string // the Go type's name (names.Go; unique in the package)
-	Kind   Kind
-	Fields []*Field // complex types and arrays (one unbounded field)
-	Enum   []string
-	Node   *wsdl.Node
-	// Base is the type a complexContent extension derives from (Dog's Animal); nil otherwise. Fields
-	// holds the type's own elements only: AllFields adds the base chain's before them.
-	Base *Type
-	// Abstract: abstract="true" (an abstract class): a value on the wire is of a derived type.
-	Abstract bool
-	// Derived are the types deriving from this one, directly or not, in document order.
-	Derived []*Type
-}
-
-// Simple reports whether t is a simple type (neither complex nor an array).
-func (t *Type) Simple() bool { return t.Kind != KindComplex && t.Kind != KindArray }
-
-// Field is an element of a sequence.
-type Field struct {
-	Name      string // the XML name, which the wire codec always uses
-	GoName    string // the Go field's name (names.Go; unique in its struct)
-	Type      *Type
-	MinOccurs int
-	MaxOccurs int // -1 for unbounded
-	Nillable  bool
-}
-
-// Operation is an operation with everything the codec needs.
-type Operation struct {
-	Name string
-	// GoName names the Go methods (GoName and GoName+"Context") and the operation's table entry
-	// (op<GoName>); unique among the operations.
-	GoName string
-	// Doc is the wsdl:documentation text, entities decoded and line breaks kept (as LF).
-	Doc               string
-	Request, Response *Type // the wrapper elements' anonymous complex types
-	RequestElement    string
-	ResponseElement   string
-	Bindings          []string // "SOAP11", "SOAP12", "HTTPGet", "HTTPPost"
-	HTTPRoot          string
-	// HTTPParams are the parameters as HTTP GET and POST carry them, in order; nil when neither
-	// binding offers the operation.
-	HTTPParams []*HTTPParam
-	// OneWay: the SOAP portType operation has no wsdl:output (ASMX's
-	// [SoapDocumentMethod(OneWay = true)], shapes README §10). The service acknowledges the request
-	// before the method runs and sends nothing back; GET and POST offer it as a void method. It has
-	// no response wrapper: Response is nil and ResponseElement "".
-	OneWay bool
-}
-
-// HTTPParam is a parameter of an operation offered on HTTP GET or POST: a simple type, carried as one
-// value (?n=5), or an array of a simple type, carried as one value per item (?ids=a&ids=b) and
-// described by an AbstractTypes part (AbstractTypesNamespace).
-type HTTPParam struct {
-	Field *Field // the request wrapper's element
-	// Item is the item type of an array parameter; nil for a simple one.
-	Item *Type
-}
-
-// Contract is the model of a whole WSDL document.
-type Contract struct {
-	TargetNamespace string
-	PortType        string // the SOAP portType's name
-	// PortTypeGoName is the Go name of gowsdl's client interface for the portType, and the stem of
-	// the generated <PortTypeGoName>Server, …Client and Unimplemented…Server.
-	PortTypeGoName string
-	Types          []*Type
-	Operations     []*Operation
-	// AbstractArrays are the array types of the AbstractTypes schema (StringArray), by local name.
-	AbstractArrays map[string]bool
-	// Structs are the schema components gowsdl turns into a Go struct each, in document order: every
-	// named complex type and every top-level element with an anonymous complex type, whether an
-	// operation reaches it or not, as gowsdl emits them all. The required and retyped fields are
-	// derived from them (FieldsToFix).
-	Structs []*Type
-	// Declared are the types gowsdl declares a Go type for that the model has read, in the order
-	// gowsdl declares them (per schema: simple types, elements, complex types), each with its GoName.
-	Declared []*Type
+	"decimal": KindDecimal, "byte": KindByte, "unsignedByte": KindUnsignedByte, "unsignedShort": KindUnsignedShort,
+	"unsignedInt": KindUnsignedInt, "unsignedLong": KindUnsignedLong,
 }
 
 // modelError is a generation error that names the construct and where it is.
@@ -149,12 +50,18 @@ func modelError(data []byte, n *wsdl.Node, format string, args ...any) error {
 func Read(defs *wsdl.Definitions) (*Contract, error) {
 	m := &modeler{data: defs.Data, defs: defs, c: &Contract{TargetNamespace: defs.TNS, AbstractArrays: map[string]bool{}},
 		elements: map[string]*wsdl.Node{}, complexTypes: map[string]*wsdl.Node{}, simpleTypes: map[string]*wsdl.Node{}, done: map[string]*Type{},
-		wrappers: map[string]*Type{}}
+		wrappers: map[string]*Type{}, foreign: map[xml.Name]*wsdl.Node{}}
 	var components []*wsdl.Node // the target namespace's top-level elements and complex types, in document order
 	for _, s := range defs.Schemas {
 		target, _ := s.Attr("targetNamespace")
 		if target == AbstractTypesNamespace(defs.TNS) {
 			if err := m.abstractTypes(s); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if target != defs.TNS && target != wsdl.NamespaceMSTypes {
+			if err := m.foreignSchema(s, target); err != nil {
 				return nil, err
 			}
 			continue
@@ -171,9 +78,9 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 			case c.Is(wsdl.NamespaceXSD, "simpleType") && target == defs.TNS:
 				m.simpleTypes[name] = c
 			case c.Is(wsdl.NamespaceXSD, "import"), c.Is(wsdl.NamespaceXSD, "annotation"):
-			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType") && name == "guid":
+			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType") && (name == "guid" || name == "char"):
 			case target == wsdl.NamespaceMSTypes && c.Is(wsdl.NamespaceXSD, "simpleType"):
-				return nil, notYet(defs.Data, c, "the Microsoft type %s (guid is the one carried)", name)
+				return nil, notYet(defs.Data, c, "the Microsoft type %s (guid and char are the ones carried)", name)
 			case target != defs.TNS && (c.Is(wsdl.NamespaceXSD, "element") || c.Is(wsdl.NamespaceXSD, "complexType") || c.Is(wsdl.NamespaceXSD, "simpleType")):
 				return nil, notYet(defs.Data, c, "a schema of another target namespace (%s: ASMX's RequestNamespace, ResponseNamespace or "+
 					"XmlType namespace)", target)
@@ -207,8 +114,13 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 		}
 	}
 	m.c.Types = m.c.Types[:reached]
-	m.linkDerived(components)
-	m.nameAll()
+	all := make([]*Type, 0, len(m.done))
+	for _, t := range m.done {
+		all = append(all, t)
+	}
+	m.c.Declared = contract.Declared(m.c.Structs, all, m.defs.Schemas)
+	m.c.NameAll(all)
+	contract.LinkDerived(components, m.done)
 	return m.c, nil
 }
 
@@ -250,6 +162,11 @@ type modeler struct {
 	done                                map[string]*Type
 	wrappers                            map[string]*Type    // anonymous complex types of top-level elements, by element name
 	derivedOf                           map[string][]string // inherit.go: extension base → derived type names, document order
+	// foreign are the wrapper elements of schemas of another namespace (foreignSchema).
+	foreign map[xml.Name]*wsdl.Node
+
+	// anyAttribute maps a complex type to its <s:anyAttribute /> (Type.AnyAttribute).
+	anyAttribute map[*wsdl.Node]*wsdl.Node
 }
 
 // typeOf resolves a type QName used at n.
@@ -271,10 +188,10 @@ func (m *modeler) typeOf(n *wsdl.Node, attr string) (*Type, error) {
 		}
 		return m.builtin(q.Local, kind), nil
 	case wsdl.NamespaceMSTypes:
-		if q.Local != "guid" {
-			return nil, notYet(m.data, n, "type {%s}%s (guid is the one Microsoft type carried)", q.Space, q.Local)
+		if kind, ok := map[string]Kind{"guid": KindGUID, "char": KindChar}[q.Local]; ok {
+			return m.builtin(q.Local, kind), nil
 		}
-		return m.builtin(q.Local, KindGUID), nil
+		return nil, notYet(m.data, n, "type {%s}%s (guid and char are the Microsoft types carried)", q.Space, q.Local)
 	case m.defs.TNS:
 		return m.named(n, q.Local)
 	}
@@ -309,6 +226,7 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 			return nil, err
 		}
 		t.Fields = fields
+		t.AnyAttribute = m.anyAttribute[n]
 		if strings.HasPrefix(name, "ArrayOf") && len(fields) == 1 && fields[0].MaxOccurs == -1 {
 			t.Kind = KindArray
 		}
@@ -321,22 +239,15 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.simpleTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindEnum, Node: n}
 		restrictions := n.Elements(wsdl.NamespaceXSD, "restriction")
-		if lists := n.Elements(wsdl.NamespaceXSD, "list"); len(lists) == 1 {
-			return nil, notYet(m.data, lists[0], "a list type (ASMX's [Flags] enumeration)")
+		if lists := n.Elements(wsdl.NamespaceXSD, "list"); len(lists) == 1 && len(n.Children) == 1 {
+			return m.flags(t, lists[0])
 		}
 		if len(restrictions) != 1 || len(n.Children) != 1 {
 			return nil, modelError(m.data, n, "only enumerations (a restriction of xsd:string) are supported simple types")
 		}
-		base, _, err := restrictions[0].QNameAttr("base")
-		if err != nil || base.Space != wsdl.NamespaceXSD || base.Local != "string" {
-			return nil, modelError(m.data, restrictions[0], "an enumeration must restrict xsd:string")
-		}
-		for _, e := range restrictions[0].Children {
-			if !e.Is(wsdl.NamespaceXSD, "enumeration") {
-				return nil, modelError(m.data, e, "only xs:enumeration facets are supported")
-			}
-			v, _ := e.Attr("value")
-			t.Enum = append(t.Enum, v)
+		var err error
+		if t.Enum, err = m.members(restrictions[0]); err != nil {
+			return nil, err
 		}
 		if len(t.Enum) == 0 {
 			return nil, modelError(m.data, n, "an enumeration needs at least one value")
@@ -373,6 +284,8 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 				}
 				fields = append(fields, f)
 			}
+		case c.Is(wsdl.NamespaceXSD, "anyAttribute") && len(c.Children) == 0 && len(c.Attrs) == 0:
+			m.markAnyAttribute(ct, c)
 		case c.Is(wsdl.NamespaceXSD, "complexContent") && extension.SOAPEncArray(c):
 			return nil, modelError(m.data, c, "a soapenc:Array type is allowed only in the %s schema, for HTTP GET/POST array parameters; "+
 				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.TNS))
@@ -454,7 +367,7 @@ func (m *modeler) wrapper(part *wsdl.Node) (string, *Type, error) {
 		}
 		return "", nil, modelError(m.data, part, "a SOAP message part must name a wrapper element of the target namespace (document/literal wrapped)")
 	case q.Space != m.defs.TNS:
-		return "", nil, notYet(m.data, part, "a wrapper element of another namespace (%s: ASMX's RequestNamespace or ResponseNamespace)", q.Space)
+		return m.foreignWrapper(part, q)
 	}
 	el := m.elements[q.Local]
 	if el == nil {
@@ -476,7 +389,7 @@ func (m *modeler) anonymous(el *wsdl.Node, name string) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Type{Name: name, Kind: KindComplex, Fields: fields, Node: el}
+	t := &Type{Name: name, Kind: KindComplex, Fields: fields, Node: el, AnyAttribute: m.anyAttribute[el.Elements(wsdl.NamespaceXSD, "complexType")[0]]}
 	m.wrappers[name] = t
 	return t, nil
 }
@@ -527,7 +440,7 @@ func documentation(n *wsdl.Node, data []byte) string {
 
 // operations reads the SOAP portType's operations and which bindings offer each.
 func (m *modeler) readOperations() error {
-	offered := map[string]map[string]bool{} // binding kind -> operation names
+	offered := map[string]map[string]*wsdl.Node{} // binding kind -> operation key -> binding operation
 	var soapPortType *wsdl.Node
 	httpPortTypes := map[string]*wsdl.Node{}
 	for _, b := range m.defs.Bindings.Order {
@@ -549,12 +462,14 @@ func (m *modeler) readOperations() error {
 			httpPortTypes[kind] = pt
 		}
 		if offered[kind] == nil {
-			offered[kind] = map[string]bool{}
+			offered[kind] = map[string]*wsdl.Node{}
 		}
-		for _, op := range b.Elements(wsdl.NamespaceWSDL, "operation") {
-			name, _ := op.Attr("name")
-			offered[kind][name] = true
-			if kind == "SOAP11" || kind == "SOAP12" {
+		if err := m.bindingOperations(b, pt, offered[kind]); err != nil {
+			return err
+		}
+		if kind == "SOAP11" || kind == "SOAP12" {
+			for _, op := range b.Elements(wsdl.NamespaceWSDL, "operation") {
+				name, _ := op.Attr("name")
 				if err := m.soapOperation(b, op, name); err != nil {
 					return err
 				}
@@ -566,8 +481,9 @@ func (m *modeler) readOperations() error {
 	}
 	m.c.PortType, _ = soapPortType.Attr("name")
 	for _, op := range soapPortType.Elements(wsdl.NamespaceWSDL, "operation") {
-		name, _ := op.Attr("name")
-		co := &Operation{Name: name, Doc: documentation(op, m.data)}
+		portTypeName, _ := op.Attr("name")
+		name, key := messageName(op), operationKey(op)
+		co := &Operation{Name: name, PortTypeName: portTypeName, Doc: documentation(op, m.data)}
 		for _, io := range []string{"input", "output"} {
 			ios := op.Elements(wsdl.NamespaceWSDL, io)
 			if io == "output" && len(ios) == 0 && len(op.Elements(wsdl.NamespaceWSDL, "fault")) == 0 {
@@ -590,9 +506,9 @@ func (m *modeler) readOperations() error {
 				return err
 			}
 			if io == "input" {
-				co.RequestElement, co.Request = el, t
+				co.RequestElement, co.Request, co.RequestNamespace = el, t, m.wrapperNamespace(parts[0])
 			} else {
-				co.ResponseElement, co.Response = el, t
+				co.ResponseElement, co.Response, co.ResponseNamespace = el, t, m.wrapperNamespace(parts[0])
 			}
 		}
 		if co.OneWay {
@@ -600,23 +516,22 @@ func (m *modeler) readOperations() error {
 				return err
 			}
 		}
-		if !co.OneWay && (co.RequestElement != name || co.ResponseElement != name+"Response") {
-			return notYet(m.data, op, "a renamed request or response element (%s and %s rather than %s and %sResponse: MessageName, RequestElementName or "+
-				"ResponseElementName)", co.RequestElement, co.ResponseElement, name, name)
-		}
-		if !co.OneWay && len(co.Response.Fields) > 1 {
-			return notYet(m.data, co.Response.Node, "a response wrapper of %d elements (out and ref parameters)", len(co.Response.Fields))
-		}
-		if !co.OneWay && len(co.Response.Fields) == 1 && co.Response.Fields[0].Name != name+"Result" {
-			return notYet(m.data, co.Response.Node, "a renamed result (%s rather than %sResult: [return: XmlElement])", co.Response.Fields[0].Name, name)
+		if err := m.distinctWrappers(op, co); err != nil {
+			return err
 		}
 		for _, kind := range []string{"SOAP11", "SOAP12", "HTTPGet", "HTTPPost"} {
-			if offered[kind][name] {
+			if offered[kind][key] != nil {
 				co.Bindings = append(co.Bindings, kind)
 			}
 		}
+		if err := m.outRef(op, co); err != nil {
+			return err
+		}
+		if err := m.soapActions(co, offered, key); err != nil {
+			return err
+		}
 		for _, kind := range []string{"HTTPGet", "HTTPPost"} {
-			if !offered[kind][name] {
+			if offered[kind][key] == nil {
 				continue
 			}
 			params, err := m.httpParams(httpPortTypes[kind], co, kind)
@@ -624,7 +539,7 @@ func (m *modeler) readOperations() error {
 				return err
 			}
 			co.HTTPParams = params
-			root, err := m.httpRoot(httpPortTypes[kind], name)
+			root, err := m.httpRoot(httpPortTypes[kind], key)
 			if err != nil {
 				return err
 			}
@@ -648,7 +563,7 @@ func (m *modeler) readOperations() error {
 // guid or a complex type, is refused with the operation and part named, as is a part that does not
 // describe its parameter.
 func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTPParam, error) {
-	op, err := m.portTypeOperation(pt, co.Name)
+	op, err := m.portTypeOperation(pt, co.PortTypeName+"/"+co.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -670,18 +585,23 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 			"an HTTP GET/POST message has one part per parameter, in order", co.Name, kind, len(parts), strings.Join(names, " "))
 	}
 	var out []*HTTPParam
+	var partNames []string
 	for i, f := range co.Request.Fields {
 		part := parts[i]
 		partName, _ := part.Attr("name")
-		if partName != f.Name {
+		if partName == "" {
+			return nil, modelError(m.data, part, "operation %s on %s: the part of parameter %s has no name", co.Name, kind, f.Name)
+		}
+		for _, g := range partNames {
+			if strings.EqualFold(g, partName) {
+				return nil, modelError(m.data, part, "operation %s on %s: the parameters %s and %s differ only in case, which HTTP GET/POST "+
+					"cannot tell apart (parameter names are matched without regard to case, as ASMX matches them)", co.Name, kind, g, partName)
+			}
+		}
+		partNames = append(partNames, partName)
+		if outOfOrder(co.Request.Fields, i, partName) {
 			return nil, modelError(m.data, part, "operation %s on %s: part %q must be the parameter %s (the parameters in order: [%s])",
 				co.Name, kind, partName, f.Name, strings.Join(names, " "))
-		}
-		for _, g := range co.Request.Fields[:i] {
-			if strings.EqualFold(g.Name, f.Name) {
-				return nil, modelError(m.data, part, "operation %s on %s: the parameters %s and %s differ only in case, which HTTP GET/POST "+
-					"cannot tell apart (parameter names are matched without regard to case, as ASMX matches them)", co.Name, kind, g.Name, f.Name)
-			}
 		}
 		typ, ok, err := part.QNameAttr("type")
 		if err != nil {
@@ -706,9 +626,9 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 			return nil, modelError(m.data, part, "%s is an array (%s), which HTTP GET/POST carry as one value per item: its part's type "+
 				"must be an array type of the %s schema, as ASMX writes type=\"s2:StringArray\"", offered, t.Name, AbstractTypesNamespace(m.defs.TNS))
 		case t.Kind == KindArray:
-			out = append(out, &HTTPParam{Field: f, Item: t.Fields[0].Type})
-		case list && t.Kind == KindBase64:
-			return nil, notYet(m.data, part, "%s is a base64Binary (byte[]) that ASMX describes as an array type on %s", offered, kind)
+			out = append(out, &HTTPParam{Name: partName, Field: f, Item: t.Fields[0].Type})
+		case list && t.Kind == KindBase64 && f.MaxOccurs == 1:
+			out = append(out, &HTTPParam{Name: partName, Field: f, Bytes: true})
 		case list:
 			return nil, modelError(m.data, part, "%s is a simple type (%s), but its part is typed as an array; ASMX types it s:string", offered, t.Name)
 		case typ.Space != wsdl.NamespaceXSD:
@@ -716,26 +636,26 @@ func (m *modeler) httpParams(pt *wsdl.Node, co *Operation, kind string) ([]*HTTP
 		case f.MaxOccurs != 1:
 			return nil, modelError(m.data, part, "%s is a repeated element; use an ArrayOf type", offered)
 		default:
-			out = append(out, &HTTPParam{Field: f})
+			out = append(out, &HTTPParam{Name: partName, Field: f})
 		}
 	}
 	return out, nil
 }
 
-// portTypeOperation finds an operation of a portType by name.
-func (m *modeler) portTypeOperation(pt *wsdl.Node, opName string) (*wsdl.Node, error) {
+// portTypeOperation finds an operation of a portType by its key (operationKey).
+func (m *modeler) portTypeOperation(pt *wsdl.Node, key string) (*wsdl.Node, error) {
 	for _, op := range pt.Elements(wsdl.NamespaceWSDL, "operation") {
-		if name, _ := op.Attr("name"); name == opName {
+		if operationKey(op) == key {
 			return op, nil
 		}
 	}
-	return nil, fmt.Errorf("the HTTP portType has no operation %s", opName)
+	return nil, fmt.Errorf("the HTTP portType has no operation %s", key)
 }
 
 // httpRoot returns the result root element of an operation on an HTTP binding's portType.
-func (m *modeler) httpRoot(pt *wsdl.Node, opName string) (string, error) {
+func (m *modeler) httpRoot(pt *wsdl.Node, key string) (string, error) {
 	for _, op := range pt.Elements(wsdl.NamespaceWSDL, "operation") {
-		if name, _ := op.Attr("name"); name != opName {
+		if operationKey(op) != key {
 			continue
 		}
 		outs := op.Elements(wsdl.NamespaceWSDL, "output")
@@ -757,5 +677,5 @@ func (m *modeler) httpRoot(pt *wsdl.Node, opName string) (string, error) {
 		}
 		return "", nil // no result
 	}
-	return "", fmt.Errorf("the HTTP portType has no operation %s", opName)
+	return "", fmt.Errorf("the HTTP portType has no operation %s", key)
 }

@@ -3,15 +3,11 @@ package model
 import "github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 
 // oneWay checks a one-way operation op (a SOAP portType operation with an input and no output,
-// co.OneWay): its request wrapper is named after it, as every operation's, and no SOAP binding gives
-// it an output, which the portType operation it binds has not (WSDL 1.1 §2.5: a binding operation
-// mirrors its portType operation). GET and POST are read as for any operation: ASMX offers a one-way
+// co.OneWay): no SOAP binding gives it an output, which the portType operation it binds has not
+// (WSDL 1.1 §2.5: a binding operation mirrors its portType operation). GET and POST are read as for any operation: ASMX offers a one-way
 // method there as a void one, with an empty output message (NotifyHttpGetOut), so it has no result
 // root (httpRoot).
 func (m *modeler) oneWay(op *wsdl.Node, co *Operation) error {
-	if co.RequestElement != co.Name {
-		return modelError(m.data, op, "the request wrapper must be named %s", co.Name)
-	}
 	for _, b := range m.defs.Bindings.Order {
 		switch bindingKind(b) {
 		case "SOAP11", "SOAP12":
@@ -19,7 +15,7 @@ func (m *modeler) oneWay(op *wsdl.Node, co *Operation) error {
 			continue
 		}
 		for _, bop := range b.Elements(wsdl.NamespaceWSDL, "operation") {
-			if name, _ := bop.Attr("name"); name != co.Name {
+			if operationKey(bop) != co.PortTypeName+"/"+co.Name {
 				continue
 			}
 			if len(bop.Elements(wsdl.NamespaceWSDL, "output")) != 0 {

@@ -51,8 +51,8 @@ func TestReadOneWay(t *testing.T) {
 	assert.Equal(t, "int", count.HTTPRoot)
 }
 
-// TestReadOneWayRefusals: a one-way operation whose SOAP binding gives it an output, or whose request
-// wrapper is not named after it, is refused with the construct's line; an operation with a fault and
+// TestReadOneWayRefusals: a one-way operation whose SOAP binding gives it an output, or another
+// operation taking its request wrapper, is refused with the construct's line; an operation with a fault and
 // no output is not one-way (WSDL 1.1 has no such shape) and is refused as before.
 func TestReadOneWayRefusals(t *testing.T) {
 	data, err := os.ReadFile(oneWayWSDL)
@@ -69,8 +69,8 @@ func TestReadOneWayRefusals(t *testing.T) {
 	}{
 		{"binding output", soapBinding, soapBinding + "      <wsdl:output>\n        <soap:body use=\"literal\" />\n      </wsdl:output>\n",
 			"operation Notify is one-way (its portType operation has no output), but this binding gives it an output"},
-		{"wrapper name", `<wsdl:part name="parameters" element="tns:Notify" />`, `<wsdl:part name="parameters" element="tns:NotifyCount" />`,
-			"the request wrapper must be named Notify"},
+		{"wrapper name", `<wsdl:part name="parameters" element="tns:NotifyCount" />`, `<wsdl:part name="parameters" element="tns:Notify" />`,
+			"operation NotifyCount: the element Notify wraps its request and the request of operation Notify"},
 		{"fault without output", `<wsdl:input message="tns:NotifySoapIn" />`, `<wsdl:input message="tns:NotifySoapIn" /><wsdl:fault name="f" message="tns:NotifySoapIn" />`,
 			"a SOAP operation needs exactly one output"},
 	}

@@ -11,8 +11,8 @@ func notYet(data []byte, n *wsdl.Node, format string, args ...any) error {
 }
 
 // soapOperation refuses what a SOAP binding's operation says that the generator does not carry yet,
-// rather than generate code that silently ignores it: a soap:header (ASMX's [SoapHeader]; the
-// header would be dropped on every call), rpc style and encoded bodies ([SoapRpcMethod]).
+// rather than generate code that silently ignores it: rpc style and encoded bodies ([SoapRpcMethod]).
+// soap:header is read by package headers, which refuses what of it is not carried yet.
 func (m *modeler) soapOperation(b, op *wsdl.Node, name string) error {
 	for _, ns := range []string{wsdl.NamespaceSOAP11, wsdl.NamespaceSOAP12} {
 		for _, bb := range b.Elements(ns, "binding") {
@@ -28,10 +28,6 @@ func (m *modeler) soapOperation(b, op *wsdl.Node, name string) error {
 		for _, io := range op.Children {
 			if !io.Is(wsdl.NamespaceWSDL, "input") && !io.Is(wsdl.NamespaceWSDL, "output") {
 				continue
-			}
-			for _, h := range io.Elements(ns, "header") {
-				part, _ := h.Attr("part")
-				return notYet(m.data, h, "soap:header (the header %s of operation %s's %s: ASMX's [SoapHeader])", part, name, io.Name.Local)
 			}
 			for _, body := range io.Elements(ns, "body") {
 				if use, _ := body.Attr("use"); use == "encoded" {

@@ -2,7 +2,7 @@
 // (PostProcess), and checks that gowsdl's structs are the ones the wire code is written against
 // (CheckStructs).
 //
-// It imports the standard library, model and names.
+// It imports the standard library, model, names and postprocess/hierarchy (a contract's inheritance).
 package postprocess
 
 import (
@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/hierarchy"
 )
 
 // RetypedField is a field PostProcess gives a runtime type.
@@ -48,6 +49,8 @@ type Options struct {
 	// gowsdl declared (model.Contract.Declared less what the SOAP-only view cut), in its order.
 	Contract *model.Contract
 	Declared []*model.Type
+	// Added are fields appended to gowsdl's structs (HeaderFields).
+	Added []AddedField
 }
 
 // PostProcess fixes what gowsdl gets wrong in generated Go source and returns it gofmt-formatted:
@@ -62,9 +65,9 @@ type Options struct {
 //     is sent even when it holds the zero value, and fails if a Required field is not in the code,
 //     because then the schema and this mapping have drifted apart.
 //   - With Options.Contract, it replaces gowsdl's declarations of a contract's hierarchies
-//     (polymorphic, inherit.go): a derived type embeds its base by value, every use of a base with
+//     (package hierarchy): a derived type embeds its base by value, every use of a base with
 //     derived types has its sealed interface type Any<Base>, declared after gowsdl's code with the
-//     XSDType methods (sealedDecls). A contract without derived types is left as it was.
+//     XSDType methods (hierarchy.SealedDecls). A contract without derived types is left as it was.
 //   - It adds a "// Source:" line naming the WSDL right below gowsdl's "Code generated … DO NOT EDIT."
 //     marker, which stays the first line so tools keep recognising the file as generated.
 //
@@ -98,7 +101,7 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 		return nil, err
 	}
 	if opts.Contract != nil {
-		if err := polymorphic(f, opts.Contract); err != nil {
+		if err := hierarchy.Replace(f, opts.Contract); err != nil {
 			return nil, fmt.Errorf("declaring the derived types: %w", err)
 		}
 	}
@@ -111,10 +114,13 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 		if out, err = addOperationDocs(out, opts.Contract); err != nil {
 			return nil, err
 		}
-		out = append(out, sealedDecls(opts.Contract)...)
+		out = append(out, hierarchy.SealedDecls(opts.Contract)...)
 	}
 	out, err = addSourceLine(out, opts.Source)
 	if err != nil {
+		return nil, err
+	}
+	if out, err = addFields(out, opts.Added); err != nil {
 		return nil, err
 	}
 	return format.Source(out)
@@ -551,8 +557,8 @@ func replaceBaseType(e *ast.Expr, name string) error {
 	case *ast.ArrayType:
 		return replaceBaseType(&x.Elt, name)
 	case *ast.Ident:
-		if x.Name != "float64" && x.Name != "string" {
-			return fmt.Errorf("gowsdl wrote %s where float64 or string was expected", x.Name)
+		if x.Name != "float64" && x.Name != "string" && x.Name != "uint16" { // uint16: ASMX's char (msPlain)
+			return fmt.Errorf("gowsdl wrote %s where float64, string or uint16 was expected", x.Name)
 		}
 		*e = &ast.SelectorExpr{X: ast.NewIdent("xsd"), Sel: ast.NewIdent(name)}
 		return nil

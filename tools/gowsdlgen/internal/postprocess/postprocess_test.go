@@ -304,7 +304,7 @@ func TestPostProcessRuntimeTypes(t *testing.T) {
 	_, err = postprocess.PostProcess([]byte(strings.Replace(runtimeTyped, "Amount float64", "Amount int32", 1)), postprocess.Options{Retyped: []postprocess.RetypedField{
 		{Path: []string{"Sample", "Amount"}, GoType: "xsd.Decimal"},
 	}})
-	require.ErrorContains(t, err, "field Amount: gowsdl wrote int32 where float64 or string was expected")
+	require.ErrorContains(t, err, "field Amount: gowsdl wrote int32 where float64, string or uint16 was expected")
 	_, err = postprocess.PostProcess([]byte(strings.Replace(runtimeTyped, "int []int32", "Int []int32 `xml:\"x\"`\n\tint []int32", 1)), postprocess.Options{})
 	require.ErrorContains(t, err, "type ArrayOfInt: field int cannot be exported as Int")
 	_, err = postprocess.PostProcess([]byte(runtimeTyped), postprocess.Options{Retyped: []postprocess.RetypedField{

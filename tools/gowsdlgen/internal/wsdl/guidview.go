@@ -12,7 +12,8 @@ type replacement struct {
 	text       string
 }
 
-// plainGUIDs makes the Microsoft serialization guid a plain xsd:string for gowsdl. An ASMX contract
+// plainGUIDs makes the Microsoft serialization guid a plain xsd:string for gowsdl (and its char an
+// xsd:unsignedShort, msPlain). An ASMX contract
 // declares guid in a second schema for http://microsoft.com/wsdl/types/ and imports that namespace
 // without a schemaLocation; gowsdl v0.5.0 then warns that it does not know where to find the XSD
 // (which RunGowsdl rightly treats as an error), and would name the Go type after the local name
@@ -44,11 +45,11 @@ func plainGUIDs(defs *Definitions) ([]dropped, []replacement, error) {
 				err = qerr
 				return
 			}
-			if !ok || q.Space != NamespaceMSTypes || q.Local != "guid" {
+			if !ok || q.Space != NamespaceMSTypes || msPlain[q.Local] == "" {
 				return
 			}
 			var r replacement
-			if r, err = retypeAsString(defs.Data, n); err == nil {
+			if r, err = retypeAs(defs.Data, n, msPlain[q.Local]); err == nil {
 				repl = append(repl, r)
 			}
 		})
@@ -60,11 +61,17 @@ func plainGUIDs(defs *Definitions) ([]dropped, []replacement, error) {
 	return drop, repl, nil
 }
 
+// msPlain are the Microsoft types the view rewrites, and the XML Schema type each becomes for gowsdl:
+// guid a string, char (a UTF-16 code unit, ASMX's restriction of unsignedShort) an unsignedShort.
+// PostProcess gives both the runtime's type (xsd.GUID, xsd.Char).
+var msPlain = map[string]string{"guid": "string", "char": "unsignedShort"}
+
 // typeAttr finds an unprefixed type attribute in a start tag; group 2 is the value.
 var typeAttr = regexp.MustCompile(`\stype\s*=\s*(["'])([^"']*)["']`)
 
-// retypeAsString returns the replacement of the value of n's type attribute by an xsd:string QName.
-func retypeAsString(data []byte, n *Node) (replacement, error) {
+// retypeAs returns the replacement of the value of n's type attribute by the QName of the XML Schema
+// type local.
+func retypeAs(data []byte, n *Node, local string) (replacement, error) {
 	tag := startTag(data, n)
 	m := typeAttr.FindSubmatchIndex(tag)
 	if m == nil {
@@ -72,11 +79,11 @@ func retypeAsString(data []byte, n *Node) (replacement, error) {
 	}
 	prefix, ok := prefixFor(n.scope, NamespaceXSD)
 	if !ok {
-		return replacement{}, fmt.Errorf("<%s> at byte %d: no prefix is bound to %s there, so its guid type cannot be written as xsd:string", qualified(n.Raw), n.Start, NamespaceXSD)
+		return replacement{}, fmt.Errorf("<%s> at byte %d: no prefix is bound to %s there, so its Microsoft type cannot be written as xsd:%s", qualified(n.Raw), n.Start, NamespaceXSD, local)
 	}
-	text := "string"
+	text := local
 	if prefix != "" {
-		text = prefix + ":string"
+		text = prefix + ":" + local
 	}
 	return replacement{Start: n.Start + m[4], End: n.Start + m[5], text: text}, nil
 }

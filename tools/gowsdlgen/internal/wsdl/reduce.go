@@ -39,8 +39,25 @@ func (defs *Definitions) WithoutOperations(drop func(name string) bool) ([]byte,
 	}
 	for _, b := range defs.Bindings.Order {
 		for _, op := range b.Elements(NamespaceWSDL, "operation") {
-			if name, _ := op.Attr("name"); drop(name) {
+			name, _ := op.Attr("name")
+			if drop(name) {
 				cutOut = append(cutOut, dropped{Component{"operation", name}, op})
+			}
+			// The messages of its SOAP headers (soap:header in the binding, not the portType).
+			for _, io := range op.Children {
+				for _, ns := range []string{NamespaceSOAP11, NamespaceSOAP12} {
+					for _, h := range io.Elements(ns, "header") {
+						m, err := defs.Messages.Resolve(h, "message", defs.TNS)
+						if err != nil {
+							return nil, err
+						}
+						if drop(name) {
+							usedBy[m] = true
+						} else {
+							keptMessages[m] = true
+						}
+					}
+				}
 			}
 		}
 	}

@@ -42,6 +42,8 @@ type View struct {
 //   - service ports whose binding is kept (a service none of whose ports survive goes entirely);
 //   - every schema component, except top-level elements that only dropped messages refer to — an
 //     element a kept message or any schema ref/substitutionGroup refers to stays;
+//   - overloads (operations whose wsdl:input has a name other than theirs) renamed to that input name,
+//     their message name, so gowsdl's client methods are not duplicates (overloadNames);
 //   - every schema, except one of another namespace than the contract's that nothing kept refers to:
 //     ASMX's AbstractTypes schema, which only the HTTP messages' array parts name, and whose import
 //     of the SOAP encoding namespace gowsdl could not resolve (the Microsoft guid schema is handled
@@ -153,6 +155,17 @@ func (defs *Definitions) View() (*View, map[*Node]bool, error) {
 		return nil, nil, err
 	}
 	drop = append(drop, guidDrops...)
+	flagRepl, err := plainFlags(defs)
+	if err != nil {
+		return nil, nil, err
+	}
+	repl = append(repl, flagRepl...)
+	overloads, err := overloadNames(defs, keptPortTypes, keptBindings)
+	if err != nil {
+		return nil, nil, err
+	}
+	repl = append(repl, overloads...)
+	slices.SortFunc(repl, func(a, b replacement) int { return a.Start - b.Start })
 
 	schemaDrops, err := unreferencedSchemas(defs, keptMessages)
 	if err != nil {

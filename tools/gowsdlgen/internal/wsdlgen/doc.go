@@ -12,7 +12,7 @@
 //  1. wsdl.SOAPView cuts everything only the non-SOAP bindings need out of the document, byte for byte;
 //  2. RunGowsdl runs the gowsdl library on that view and treats its warnings as errors;
 //  3. postprocess.PostProcess removes omitempty where the model requires the element
-//     (model.RequiredFields), refuses declarations that shadow Go's predeclared identifiers, and
+//     (model.Contract.GoFieldsToFix), refuses declarations that shadow Go's predeclared identifiers, and
 //     names the source in the header.
 //
 // The wire code (Options.Wire) is written from the model by the emitters: emit/xmlcodec (operation
@@ -22,7 +22,9 @@
 //
 //	wsdl            the parsed tree and the SOAP-only view          std
 //	names           Go identifiers from XML names                   std
-//	model           the contract model and its refusals             wsdl, names
+//	contract        the contract model's types, their Go names      wsdl, names
+//	model           the model read from the WSDL, and its refusals  wsdl, names, contract
+//	headers         SOAP headers read into the model, refusals      wsdl, names, model
 //	postprocess     gowsdl's output fixed and checked               model, names
 //	emit            the emitters' Writer and shared helpers         model, names
 //	emit/jsoncodec  the JSON endpoint's codec                       emit, model

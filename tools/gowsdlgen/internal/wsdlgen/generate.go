@@ -9,6 +9,7 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/headers"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
@@ -89,6 +90,9 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := headers.Read(defs, m); err != nil {
+		return nil, err
+	}
 	view, cut, err := defs.View()
 	if err != nil {
 		return nil, fmt.Errorf("deriving the SOAP-only view: %w", err)
@@ -129,7 +133,7 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 		}
 	}
 	code, err := postprocess.PostProcess(src.Bytes(), postprocess.Options{Required: required, Retyped: retyped, Source: opts.Source,
-		Contract: m, Declared: declared})
+		Contract: m, Declared: declared, Added: postprocess.HeaderFields(m)})
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}

@@ -24,16 +24,21 @@ const generator = "github.com/contactsync/contactsync/tools/gowsdlgen/internal/"
 // and each package's own state them. The standard library is always allowed; anything else outside
 // the generator (gowsdl) only where listed as a full path.
 var generatorImports = map[string][]string{
-	"wsdl":           {},
-	"names":          {},
-	"extension":      {"wsdl"},
-	"model":          {"wsdl", "names", "extension"},
-	"postprocess":    {"model", "names"},
-	"emit":           {"model", "names"},
-	"emit/jsoncodec": {"emit", "model"},
-	"emit/xmlcodec":  {"emit", "emit/jsoncodec", "model", "names", "wsdl"},
-	"emit/record":    {"emit", "model"},
-	"wsdlgen": {"wsdl", "names", "model", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/record",
+	"wsdl":                  {},
+	"names":                 {},
+	"extension":             {"wsdl"},
+	"contract":              {"wsdl", "names"},
+	"model":                 {"wsdl", "names", "contract", "extension"},
+	"headers":               {"wsdl", "names", "model"},
+	"postprocess":           {"model", "names", "postprocess/hierarchy"},
+	"postprocess/hierarchy": {"model"},
+	"emit":                  {"model", "names"},
+	"emit/jsoncodec":        {"emit", "model"},
+	"emit/xmlcodec":         {"emit", "emit/headercodec", "emit/hierarchycodec", "emit/jsoncodec", "model", "names", "wsdl"},
+	"emit/hierarchycodec":   {"emit", "model"},
+	"emit/headercodec":      {"emit", "model"},
+	"emit/record":           {"emit", "model"},
+	"wsdlgen": {"wsdl", "names", "contract", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/headercodec", "emit/record",
 		"github.com/hooklift/gowsdl"},
 }
 

@@ -2,8 +2,10 @@ package zoo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,7 +21,11 @@ import (
 )
 
 // zoo3Service is the Go twin of testdata/shapes/Zoo3.cs, for the operations zoo3 carries so far.
-type zoo3Service struct{}
+type zoo3Service struct {
+	// The header operations (WhoAmI, WhoAmIOptional, Ping, Renew, Audit) are replayed over zoo/zoohdr
+	// (zoo3Pending): here they answer NotImplemented.
+	zoo3.UnimplementedSyncSoapServer
+}
 
 var _ zoo3.SyncSoapServer = zoo3Service{}
 
@@ -66,6 +72,46 @@ func (zoo3Service) NotifyCountContext(context.Context, *zoo3.NotifyCount) (*zoo3
 	return &zoo3.NotifyCountResponse{}, nil
 }
 
+// makeSmalls is Zoo3.cs's MakeSmalls: every field at its MaxValue, or at its MinValue with C 'é',
+// Bytes empty and SBytes null. The TimeSpan is the empty struct ASMX's schema gives it: its value
+// is lost on the wire (shapes §7).
+func makeSmalls(max bool) *zoo3.Smalls {
+	if max {
+		return &zoo3.Smalls{B: math.MaxUint8, SB: math.MaxInt8, US: math.MaxUint16, UI: math.MaxUint32, UL: math.MaxUint64,
+			C: 0xFFFF, Span: &zoo3.TimeSpan{}, Bytes: []byte{0, 0xFB, 0xFF},
+			SBytes: &zoo3.ArrayOfByte{Byte: []int8{math.MinInt8, -1, 0, math.MaxInt8}}}
+	}
+	return &zoo3.Smalls{B: 0, SB: math.MinInt8, C: 'é', Span: &zoo3.TimeSpan{}, Bytes: []byte{}}
+}
+
+func (zoo3Service) GetSmallsContext(_ context.Context, req *zoo3.GetSmalls) (*zoo3.GetSmallsResponse, error) {
+	return &zoo3.GetSmallsResponse{GetSmallsResult: makeSmalls(req.Max)}, nil
+}
+
+func (zoo3Service) EchoSmallsContext(_ context.Context, req *zoo3.EchoSmalls) (*zoo3.EchoSmallsResponse, error) {
+	return &zoo3.EchoSmallsResponse{EchoSmallsResult: req.Smalls}, nil
+}
+
+func (zoo3Service) UnsignedContext(_ context.Context, req *zoo3.Unsigned) (*zoo3.UnsignedResponse, error) {
+	return &zoo3.UnsignedResponse{UnsignedResult: fmt.Sprintf("b=%d sb=%d us=%d ui=%d ul=%d", req.B, req.Sb, req.Us, req.Ui, req.Ul)}, nil
+}
+
+func (zoo3Service) EchoCharContext(_ context.Context, req *zoo3.EchoChar) (*zoo3.EchoCharResponse, error) {
+	return &zoo3.EchoCharResponse{EchoCharResult: req.C}, nil
+}
+
+func (zoo3Service) EchoBytesContext(_ context.Context, req *zoo3.EchoBytes) (*zoo3.EchoBytesResponse, error) {
+	return &zoo3.EchoBytesResponse{EchoBytesResult: req.Data}, nil
+}
+
+func (zoo3Service) EchoPermContext(_ context.Context, req *zoo3.EchoPerm) (*zoo3.EchoPermResponse, error) {
+	return &zoo3.EchoPermResponse{EchoPermResult: req.P}, nil
+}
+
+func (zoo3Service) EchoSBytesContext(_ context.Context, req *zoo3.EchoSBytes) (*zoo3.EchoSBytesResponse, error) {
+	return &zoo3.EchoSBytesResponse{EchoSBytesResult: req.Data}, nil
+}
+
 func (zoo3Service) EchoMaybeContext(_ context.Context, req *zoo3.EchoMaybe) (*zoo3.EchoMaybeResponse, error) {
 	return &zoo3.EchoMaybeResponse{EchoMaybeResult: req.N}, nil
 }
@@ -76,14 +122,11 @@ func (zoo3Service) EchoMaybeContext(_ context.Context, req *zoo3.EchoMaybe) (*zo
 // match (checkReplay); a pending prefix that names no capture fails the test, so the list shrinks as
 // the work lands.
 var zoo3Pending = pendingPrefixes(map[string][]string{
-	"SOAP headers, issue 32 (shapes §1)": {
+	"SOAP headers (§1): replayed, with their deviations, over zoo/zoohdr (hdr_replay_test.go)": {
 		"soap11-WhoAmI", "soap12-WhoAmI", "get-WhoAmI", "post-WhoAmI", "doc-op-WhoAmI", "soap11-WhoAmIOptional",
 		"soap12-WhoAmIOptional", "get-WhoAmIOptional", "post-WhoAmIOptional", "soap11-Ping", "soap12-Ping",
 		"get-Ping", "post-Ping", "soap11-Renew", "soap12-Renew", "get-Renew", "post-Renew", "doc-op-Renew",
-		"soap11-Audit", "soap12-Audit", "get-Audit", "post-Audit",
-	},
-	"undeclared headers reaching the method (SoapUnknownHeader[]), issue 32 (§1)": {
-		"soap11-ListUnknownHeaders", "soap12-ListUnknownHeaders",
+		"soap11-Audit", "soap12-Audit", "get-Audit", "post-Audit", "soap11-ListUnknownHeaders", "soap12-ListUnknownHeaders",
 	},
 	"object (xsd:anyType), issue 33 (§3)": {
 		"soap11-GetObject", "soap12-GetObject", "get-GetObject", "post-GetObject", "soap11-DescribeObject",
@@ -95,22 +138,11 @@ var zoo3Pending = pendingPrefixes(map[string][]string{
 		"get-GetDataSet", "post-GetDataSet", "doc-op-GetDataSet", "soap11-DescribeDataSet",
 		"soap12-DescribeDataSet", "get-DescribeDataSet", "soap11-EchoDataSet", "soap12-EchoDataSet",
 	},
-	"out and ref parameters, issue 32 (§5)": {
-		"soap11-Split", "soap12-Split", "get-Split", "soap11-Divide", "soap12-Divide",
+	"a deviation of §6, listed in docs/bindings.md and replayed as one over zoo/overloads and zoo/fetchitem (overloads_test.go, fetchitem_test.go)": {
+		"get-Scale-csharp-name", "soap11-AddDoubles-action-Add", "soap11-FetchItem-tns-body",
 	},
-	"renamed results and wrappers, MessageName overloads, a second schema namespace, issue 32 (§6)": {
-		"soap11-Renamed", "soap12-Renamed", "get-Renamed", "post-Renamed", "soap11-Lookup", "soap12-Lookup",
-		"get-Lookup", "post-Lookup", "soap11-FetchItem", "soap12-FetchItem", "get-FetchItem", "post-FetchItem",
-		"soap11-Add", "soap12-Add", "get-Add", "post-Add", "soap11-AddDoubles", "soap12-AddDoubles",
-		"get-AddDoubles", "post-AddDoubles", "doc-op-AddDoubles", "soap11-Scale", "soap12-Scale", "get-Scale",
-		"post-Scale",
-	},
-	"small and unsigned types, char, byte arrays, issue 33 (§7)": {
-		"soap11-GetSmalls", "soap12-GetSmalls", "get-GetSmalls", "post-GetSmalls", "soap11-EchoSmalls",
-		"soap12-EchoSmalls", "soap11-Unsigned", "soap12-Unsigned", "get-Unsigned", "post-Unsigned",
-		"soap11-EchoChar", "soap12-EchoChar", "get-EchoChar", "post-EchoChar", "soap11-EchoBytes",
-		"soap12-EchoBytes", "get-EchoBytes", "post-EchoBytes", "soap11-EchoSBytes", "soap12-EchoSBytes",
-		"get-EchoSBytes", "post-EchoSBytes",
+	"the help page of an overload (§6): HTML with &nbsp;, which checkReplay's XML comparison cannot read": {
+		"doc-op-AddDoubles-bnd",
 	},
 	"document/literal bare, issue 32 (§8)": {
 		"soap11-BareOne", "soap12-BareOne", "get-BareOne", "post-BareOne", "soap11-BareTwo", "soap12-BareTwo",
@@ -121,9 +153,9 @@ var zoo3Pending = pendingPrefixes(map[string][]string{
 		"soap11-Notify", "soap12-Notify", "get-Notify", "post-Notify", "soap11-NotifyCount-after-http",
 		"soap12-NotifyCount", "get-NotifyCount", "post-NotifyCount",
 	},
-	"attributes, [Flags] and [XmlText], issue 33 (§11)": {
+	"attributes and [XmlText] (Tagged), issue 33 (§11)": {
 		"soap11-GetTagged", "soap12-GetTagged", "get-GetTagged", "post-GetTagged", "soap11-EchoTagged",
-		"soap12-EchoTagged", "soap11-EchoPerm", "soap12-EchoPerm", "get-EchoPerm", "post-EchoPerm",
+		"soap12-EchoTagged",
 	},
 	"the documents: ?WSDL and the help page serve -skip-ops's reduced contract": {
 		"doc-wsdl", "doc-help",
@@ -160,7 +192,8 @@ func TestZoo3Replay(t *testing.T) {
 		}
 		replayed++
 		t.Run(c.name, func(t *testing.T) {
-			checkReplay(t, h, c, deviation{}, false, drop)
+			dev, listed := zoo3Deviations[c.name]
+			checkReplay(t, h, c, dev, listed, drop)
 		})
 	}
 	for prefix := range zoo3Pending {
@@ -275,4 +308,47 @@ func (zoo3Service) DescribeShapeContext(_ context.Context, req *zoo3.DescribeSha
 		text = "Square{Side=Double=" + double(s.Side) + "," + label(&s.Shape) + "}"
 	}
 	return &zoo3.DescribeShapeResponse{DescribeShapeResult: text}, nil
+}
+
+// The operations of shapes §5 and §6, as Zoo3.cs writes them; the captures where we deviate are
+// replayed, with the deviation, over zoo/overloads and zoo/fetchitem (zoo3Pending).
+
+func (zoo3Service) SplitContext(_ context.Context, r *zoo3.Split) (*zoo3.SplitResponse, error) {
+	parts := strings.Split(r.S, ",")
+	return &zoo3.SplitResponse{SplitResult: int32(len(parts)), Head: parts[0], Count: r.Count + int32(len(parts))}, nil
+}
+
+func (zoo3Service) DivideContext(_ context.Context, r *zoo3.Divide) (*zoo3.DivideResponse, error) {
+	if r.B == 0 {
+		return nil, errors.New("attempted to divide by zero")
+	}
+	return &zoo3.DivideResponse{Quotient: r.A / r.B, Remainder: r.A % r.B}, nil
+}
+
+func (zoo3Service) RenamedContext(_ context.Context, r *zoo3.Renamed) (*zoo3.RenamedResponse, error) {
+	return &zoo3.RenamedResponse{Answer: int32(len(r.Xid)) + r.Count}, nil
+}
+
+func (zoo3Service) LookupContext(_ context.Context, r *zoo3.Lookup) (*zoo3.LookupReply, error) {
+	return &zoo3.LookupReply{LookupResult: "value-of-" + r.Key}, nil
+}
+
+func (zoo3Service) FetchItemContext(_ context.Context, r *zoo3.GetItem) (*zoo3.GetItemReply, error) {
+	return &zoo3.GetItemReply{FetchItemResult: "item-" + strconv.Itoa(int(r.Id))}, nil
+}
+
+func (zoo3Service) AddContext(_ context.Context, r *zoo3.Add) (*zoo3.AddResponse, error) {
+	return &zoo3.AddResponse{AddResult: r.A + r.B}, nil
+}
+
+func (zoo3Service) AddDoublesContext(_ context.Context, r *zoo3.AddDoubles) (*zoo3.AddDoublesResponse, error) {
+	return &zoo3.AddDoublesResponse{AddDoublesResult: r.A + r.B}, nil
+}
+
+func (zoo3Service) ScaleIntContext(_ context.Context, r *zoo3.ScaleInt) (*zoo3.ScaleIntResponse, error) {
+	return &zoo3.ScaleIntResponse{ScaleIntResult: r.V * 10}, nil
+}
+
+func (zoo3Service) ScaleTextContext(_ context.Context, r *zoo3.ScaleText) (*zoo3.ScaleTextResponse, error) {
+	return &zoo3.ScaleTextResponse{ScaleTextResult: r.V + r.V}, nil
 }

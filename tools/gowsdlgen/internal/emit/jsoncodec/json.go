@@ -174,7 +174,7 @@ func (e *emitter) jsonAppendSimple(f *model.Field, goType, val string) error {
 	switch f.Type.Kind {
 	case model.KindString:
 		e.p("b = jsonwire.AppendString(b, %s)", val)
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		e.p("b = jsonwire.AppendString(b, %s.wireText())", val)
 	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = xsd.AppendInt(b, int64(%s))", val)
@@ -193,6 +193,9 @@ func (e *emitter) jsonAppendSimple(f *model.Field, goType, val string) error {
 	case model.KindGUID:
 		e.p("b = jsonwire.AppendGUID(b, %s)", val)
 	default:
+		if e.jsonAppendSmall(f, val) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no JSON form", f.Type.Name)
 	}
 	return nil
@@ -310,6 +313,9 @@ func (e *emitter) jsonDecodeSimple(f *model.Field, goType, target, label string)
 	case model.KindGUID:
 		e.p("%s, err = jsonwire.GUID(tok, %s)", target, label)
 	default:
+		if e.jsonDecodeSmall(f, goType, target, label) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no JSON form", f.Type.Name)
 	}
 	return nil
@@ -326,6 +332,10 @@ func (e *emitter) jsonOperation(op *model.Operation, result *model.Field) error 
 	e.p("if err := req.DecodeJSON(r); err != nil { return nil, err }")
 	e.p("return req, nil")
 	e.p("},")
+	if op.OutRef() {
+		e.outRefResultJSON(resp)
+		return nil
+	}
 	e.p("AppendResultJSON: func(b []byte, m wire.Message) []byte {")
 	if result == nil {
 		e.p("return append(b, \"null\"...)")

@@ -303,7 +303,7 @@ func (e *emitter) recordAppendSimple(f *model.Field, goType, val string) error {
 	switch f.Type.Kind {
 	case model.KindString:
 		e.p("b = recordwire.AppendString(b, %s)", val)
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		e.p("b = recordwire.AppendString(b, %s.wireText())", val)
 	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = recordwire.AppendInt(b, int64(%s))", val)
@@ -322,6 +322,9 @@ func (e *emitter) recordAppendSimple(f *model.Field, goType, val string) error {
 	case model.KindBase64:
 		e.p("b = recordwire.AppendBase64(b, %s)", val)
 	default:
+		if e.recordAppendSmall(f, val) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no record form", f.Type.Name)
 	}
 	return nil
@@ -448,6 +451,9 @@ func (e *emitter) recordDecodeSimple(f *model.Field, goType, target string) erro
 	case model.KindBase64:
 		e.p("%s, err = r.Base64()", target)
 	default:
+		if e.recordDecodeSmall(f, goType, target) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no record form", f.Type.Name)
 	}
 	return nil

@@ -32,6 +32,7 @@ func (e *emitter) codec(t *model.Type, goName, what string) error {
 	e.p("")
 	e.p("// DecodeXML reads the elements of %s, in any order, skipping unknown ones as ASMX does.", t.Name)
 	e.p("func (v *%s) DecodeXML(r *xmlwire.Reader) error {", goName)
+	e.readInWrapperNamespace()
 	if len(all) == 0 {
 		e.p("for {")
 		e.p("el, ok, err := r.Child()")
@@ -88,7 +89,7 @@ func (e *emitter) appendField(f *model.Field, gf model.GoField) error {
 
 func (e *emitter) appendOne(f *model.Field, goType, expr string) error {
 	if f.Type.Polymorphic() {
-		e.appendPoly(f, expr)
+		e.hierarchy().AppendPoly(f, expr)
 		return nil
 	}
 	name := strconv.Quote(f.Name)
@@ -132,7 +133,7 @@ func (e *emitter) appendSimple(f *model.Field, goType, val, name string) error {
 	switch f.Type.Kind {
 	case model.KindString:
 		e.p("b = xmlwire.AppendString(b, %s, %s)", name, val)
-	case model.KindEnum:
+	case model.KindEnum, model.KindFlags:
 		e.p("b = xmlwire.AppendString(b, %s, %s.wireText())", name, val)
 	case model.KindInt, model.KindLong, model.KindShort:
 		e.p("b = xmlwire.AppendInt(b, %s, int64(%s))", name, val)
@@ -151,6 +152,9 @@ func (e *emitter) appendSimple(f *model.Field, goType, val, name string) error {
 	case model.KindGUID:
 		e.p("b = xmlwire.AppendGUID(b, %s, %s)", name, val)
 	default:
+		if e.appendSmall(f, val, name) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no simple encoding", f.Type.Name)
 	}
 	return nil
@@ -175,7 +179,7 @@ func (e *emitter) decodeValue(f *model.Field, goType, expr, label string, repeat
 
 func (e *emitter) decodeOne(f *model.Field, goType, expr, label string) error {
 	if f.Type.Polymorphic() {
-		e.decodePoly(f, expr)
+		e.hierarchy().DecodePoly(f, expr)
 		return nil
 	}
 	base, ptr := strings.CutPrefix(goType, "*")
@@ -241,6 +245,9 @@ func (e *emitter) decodeSimple(f *model.Field, goType, target, label string) err
 	case model.KindGUID:
 		e.p("%s, err = r.ReadGUID(el, %s)", target, label)
 	default:
+		if e.decodeSmall(f, goType, target, label) {
+			return nil
+		}
 		return fmt.Errorf("type %s has no simple decoding", f.Type.Name)
 	}
 	return nil
@@ -273,9 +280,11 @@ func (e *emitter) form(op *model.Operation, req string) error {
 	e.p("DecodeForm: func(form *formwire.Form) (wire.Message, error) {")
 	e.p("req := new(%s)", req)
 	for _, p := range params {
-		name := strconv.Quote(p.Field.Name)
+		name := strconv.Quote(p.Name)
 		e.p("{")
-		if p.Item != nil {
+		if p.Bytes {
+			e.formBytes(p.gf, name)
+		} else if p.Item != nil {
 			e.p("values := form.Values(%s)", name)
 			e.p("list := &%s{%s: make(%s, 0, len(values))}", p.list, p.itemField.Name, p.itemField.Type)
 			index := "i"
@@ -316,6 +325,10 @@ func (e *emitter) form(op *model.Operation, req string) error {
 	}
 	for _, p := range params {
 		val := "req." + p.gf.Name
+		if p.Bytes {
+			e.p("for _, v := range formwire.FormatBytes(%s) { form.Add(%q, v) }", val, p.Field.Name)
+			continue
+		}
 		if p.Item != nil {
 			// A nil item of a reference type has no form value; it is sent as the empty string, the
 			// nearest value a form can carry, so the array keeps its length.
@@ -323,10 +336,10 @@ func (e *emitter) form(op *model.Operation, req string) error {
 			e.p("for _, item := range %s.%s {", val, p.itemField.Name)
 			item := "item"
 			if p.itemPtr {
-				e.p("if item == nil { form.Add(%q, \"\"); continue }", p.Field.Name)
+				e.p("if item == nil { form.Add(%q, \"\"); continue }", p.Name)
 				item = "*item"
 			}
-			e.p("form.Add(%q, %s)", p.Field.Name, formText(p.HTTPParam.Item.Kind, item))
+			e.p("form.Add(%q, %s)", p.Name, formText(p.HTTPParam.Item.Kind, item))
 			e.p("}")
 			e.p("}")
 			continue
@@ -338,7 +351,7 @@ func (e *emitter) form(op *model.Operation, req string) error {
 		if p.Field.Type.Kind == model.KindBase64 {
 			e.p("if %s != nil {", val)
 		}
-		e.p("form.Set(%q, %s)", p.Field.Name, formText(p.Field.Type.Kind, val))
+		e.p("form.Set(%q, %s)", p.Name, formText(p.Field.Type.Kind, val))
 		if p.Field.Type.Kind == model.KindBase64 {
 			e.p("}")
 		}
@@ -381,7 +394,10 @@ func (e *emitter) formConvert(t *model.Type, goType, name, item string) (string,
 	case model.KindBase64:
 		call = fmt.Sprintf("formwire.Base64(%s, %s, v)", name, item)
 	default:
-		return "", fmt.Errorf("type %s cannot be a form value", t.Name)
+		var ok bool
+		if call, conv, ok = emit.FormSmall(t, goType, name, item); !ok {
+			return "", fmt.Errorf("type %s cannot be a form value", t.Name)
+		}
 	}
 	if conv == "" {
 		e.p("x, err := %s", call)
@@ -396,6 +412,9 @@ func (e *emitter) formConvert(t *model.Type, goType, name, item string) (string,
 
 // formText is the expression of a simple value's form text.
 func formText(kind model.Kind, val string) string {
+	if text := emit.FormSmallText(kind, val); text != "" {
+		return text
+	}
 	return map[model.Kind]string{
 		model.KindString: val, model.KindEnum: val + ".wireText()",
 		model.KindInt: "formwire.FormatInt(int64(" + val + "))", model.KindLong: "formwire.FormatInt(int64(" + val + "))", model.KindShort: "formwire.FormatInt(int64(" + val + "))",

@@ -9,7 +9,10 @@ func (e *emitter) responseCodec(op *model.Operation) error {
 	if op.OneWay {
 		return nil
 	}
-	return e.codec(op.Response, op.Response.GoName, "element")
+	if err := e.wrapperCodec(op.Response, op.Response.GoName, "element", op.ResponseNamespace); err != nil {
+		return err
+	}
+	return e.outRefJSONCodec(op)
 }
 
 // oneWayClientMethod writes the client stub's methods of one-way operation op: the call is sent and

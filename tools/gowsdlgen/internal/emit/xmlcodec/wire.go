@@ -3,7 +3,8 @@
 // the XML codec of every wrapper and complex type (AppendXML, DecodeXML), the HTTP form binding and
 // the client stub. An operation's table entry holds its JSON entries too, which jsoncodec writes.
 //
-// It imports the standard library, wsdl, model, names, emit and emit/jsoncodec.
+// It imports the standard library, wsdl, model, names, emit, emit/jsoncodec, emit/headercodec and
+// emit/hierarchycodec.
 package xmlcodec
 
 import (
@@ -12,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/headercodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/hierarchycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/jsoncodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
@@ -31,9 +34,20 @@ type emitter struct {
 	pkg string
 	// desc is the contract's descriptor (contract.go).
 	desc *Descriptor
+	// wrapperNS is the namespace of the wrapper whose codec is being written when it is not the
+	// service namespace (namespaces.go).
+	wrapperNS string
 }
 
 func (e *emitter) p(format string, args ...any) { e.P(format, args...) }
+
+// hierarchy writes the contract's inheritance code (package hierarchycodec).
+func (e *emitter) hierarchy() hierarchycodec.Emitter { return hierarchycodec.Emitter{Writer: e.Writer} }
+
+// headers writes the contract's SOAP header code (package headercodec).
+func (e *emitter) headers() headercodec.Emitter {
+	return headercodec.Emitter{Writer: e.Writer, Namespace: e.c.TargetNamespace}
+}
 
 // File writes to w the wire code of contract c up to the record codec: the file's header and
 // imports (every runtime package: emit.DropUnusedImports removes those not used), the server
@@ -105,15 +119,17 @@ func (e *emitter) file(source string) error {
 		}
 	}
 	e.types()
-	e.hierarchies()
+	e.hierarchy().Hierarchies(e.c.Types)
 	e.enumTexts()
+	emit.FlagsTexts(e.Writer, e.c.Types)
 	for _, op := range e.c.Operations {
-		if err := e.codec(op.Request, op.Request.GoName, "parameter"); err != nil {
+		if err := e.wrapperCodec(op.Request, op.Request.GoName, "parameter", op.RequestNamespace); err != nil {
 			return err
 		}
 		if err := e.responseCodec(op); err != nil {
 			return err
 		}
+		e.headers().Codec(op)
 		if err := jsoncodec.Codec(e.Writer, op.Request, op.Request.GoName, true); err != nil {
 			return err
 		}
@@ -185,6 +201,7 @@ func (e *emitter) bind(server string) {
 		e.p("resp, err := svc.%sContext(ctx, req)", op.GoName)
 		e.p("if err != nil { return nil, err }")
 		e.p("if resp == nil { resp = new(%s) }", op.Response.GoName)
+		e.headers().BindHeaders(op)
 		e.p("return resp, nil")
 	}
 	e.p("}")
@@ -203,7 +220,7 @@ func (e *emitter) types() {
 	e.p("// The descriptors of the contract's named types, for documentation, samples and tooling.")
 	e.p("var (")
 	for _, t := range e.c.Types {
-		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s}", t.GoName, t.Name, t.Kind)
+		e.p("type%s = &wire.Type{Name: %q, Kind: wire.%s%s}", t.GoName, t.Name, t.Kind, headercodec.AnyAttributeField(t))
 	}
 	e.p(")")
 	e.p("")
@@ -218,7 +235,7 @@ func (e *emitter) types() {
 			e.p("}")
 		case model.KindArray:
 			e.p("type%s.Item = &wire.Field%s", t.GoName, fieldLiteral(t.Fields[0]))
-		case model.KindEnum:
+		case model.KindEnum, model.KindFlags:
 			e.p("type%s.Enum = %#v", t.GoName, t.Enum)
 		}
 	}
@@ -244,12 +261,17 @@ func (e *emitter) operation(op *model.Operation) error {
 	e.p("")
 	e.p("var op%s = &wire.Operation{", op.GoName)
 	e.p("Name: %q,", op.Name)
+	if op.PortTypeName != op.Name {
+		e.p("PortTypeName: %q,", op.PortTypeName) // an overload (model.Operation.PortTypeName)
+	}
 	e.p("Doc: %q,", op.Doc)
 	e.p("Bindings: %s,", bindingsExpr(op.Bindings))
 	if op.OneWay {
 		e.p("OneWay: true,")
 	}
 	e.p("RequestElement: %q, ResponseElement: %q,", op.RequestElement, op.ResponseElement)
+	e.namespacesAndActions(op)
+	e.headers().HeadersField(op)
 	if len(op.Request.Fields) > 0 {
 		e.p("Params: []wire.Field{")
 		for _, f := range op.Request.Fields {
@@ -257,11 +279,12 @@ func (e *emitter) operation(op *model.Operation) error {
 		}
 		e.p("},")
 	}
-	var result *model.Field
-	if !op.OneWay && len(op.Response.Fields) == 1 {
-		result = op.Response.Fields[0]
+	result := op.Result()
+	if result != nil {
 		e.p("Result: &wire.Field%s,", fieldLiteral(result))
 	}
+	e.results(op)
+	e.httpParamNames(op)
 	e.p("HTTPRoot: %q,", op.HTTPRoot)
 	e.p("NewRequest: func() wire.Message { return new(%s) },", req)
 	if !op.OneWay { // a one-way operation has no response: NewResponse stays nil

@@ -6,6 +6,7 @@ package zoo3
 import (
 	"context"
 	"encoding/xml"
+	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/hooklift/gowsdl/soap"
 	"time"
 )
@@ -21,6 +22,94 @@ type AnyType struct {
 type AnyURI string
 
 type NCName string
+
+type Perm uint64
+
+type WhoAmI struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmI"`
+
+	// AuthHeader is the soap:header AuthHeader (In); nil when the request carried none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+}
+
+type WhoAmIResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmIResponse"`
+
+	WhoAmIResult string `xml:"WhoAmIResult,omitempty" json:"WhoAmIResult,omitempty"`
+}
+
+type WhoAmIOptional struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmIOptional"`
+
+	// AuthHeader is the soap:header AuthHeader (In); nil when the request carried none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+}
+
+type WhoAmIOptionalResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ WhoAmIOptionalResponse"`
+
+	WhoAmIOptionalResult string `xml:"WhoAmIOptionalResult,omitempty" json:"WhoAmIOptionalResult,omitempty"`
+}
+
+type Ping struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Ping"`
+
+	N int32 `xml:"n" json:"n"`
+}
+
+type PingResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ PingResponse"`
+
+	PingResult int32 `xml:"PingResult" json:"PingResult"`
+
+	// TraceHeader is the soap:header TraceHeader (Out); nil writes none.
+	TraceHeader *TraceHeader `xml:"-" json:"-"`
+	// TraceHeaderMustUnderstand writes soap:mustUnderstand="1" on it.
+	TraceHeaderMustUnderstand bool `xml:"-" json:"-"`
+}
+
+type Renew struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Renew"`
+
+	Days int32 `xml:"days" json:"days"`
+
+	// AuthHeader is the soap:header AuthHeader (InOut); nil when the request carried none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+	// mu is set by DecodeHeader: bit i for the i-th InOut header that came with mustUnderstand.
+	mu uint64
+}
+
+type RenewResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ RenewResponse"`
+
+	RenewResult string `xml:"RenewResult,omitempty" json:"RenewResult,omitempty"`
+
+	// AuthHeader is the soap:header AuthHeader (InOut); nil writes none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+	// AuthHeaderMustUnderstand writes soap:mustUnderstand="1" on it.
+	// Bind sets it when the request's AuthHeader came with mustUnderstand.
+	AuthHeaderMustUnderstand bool `xml:"-" json:"-"`
+}
+
+type Audit struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Audit"`
+
+	Text string `xml:"text,omitempty" json:"text,omitempty"`
+
+	// AuthHeader is the soap:header AuthHeader (In); nil when the request carried none.
+	AuthHeader *AuthHeader `xml:"-" json:"-"`
+}
+
+type AuditResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ AuditResponse"`
+
+	AuditResult string `xml:"AuditResult,omitempty" json:"AuditResult,omitempty"`
+
+	// TraceHeader is the soap:header TraceHeader (Out); nil writes none.
+	TraceHeader *TraceHeader `xml:"-" json:"-"`
+	// TraceHeaderMustUnderstand writes soap:mustUnderstand="1" on it.
+	TraceHeaderMustUnderstand bool `xml:"-" json:"-"`
+}
 
 type ListUnknownHeaders struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ListUnknownHeaders"`
@@ -100,6 +189,174 @@ type DescribeShapeResponse struct {
 	DescribeShapeResult string `xml:"DescribeShapeResult,omitempty" json:"DescribeShapeResult,omitempty"`
 }
 
+type Split struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Split"`
+
+	S string `xml:"s,omitempty" json:"s,omitempty"`
+
+	Count int32 `xml:"count" json:"count"`
+}
+
+type SplitResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ SplitResponse"`
+
+	SplitResult int32 `xml:"SplitResult" json:"SplitResult"`
+
+	Head string `xml:"head,omitempty" json:"head,omitempty"`
+
+	Count int32 `xml:"count" json:"count"`
+}
+
+type Divide struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Divide"`
+
+	A int32 `xml:"a" json:"a"`
+
+	B int32 `xml:"b" json:"b"`
+}
+
+type DivideResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DivideResponse"`
+
+	Quotient int32 `xml:"quotient" json:"quotient"`
+
+	Remainder int32 `xml:"remainder" json:"remainder"`
+}
+
+type Renamed struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Renamed"`
+
+	Xid string `xml:"x-id,omitempty" json:"x-id,omitempty"`
+
+	Count int32 `xml:"Count" json:"Count"`
+}
+
+type RenamedResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ RenamedResponse"`
+
+	Answer int32 `xml:"Answer" json:"Answer"`
+}
+
+type Lookup struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Lookup"`
+
+	Key string `xml:"key,omitempty" json:"key,omitempty"`
+}
+
+type LookupReply struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ LookupReply"`
+
+	LookupResult string `xml:"LookupResult,omitempty" json:"LookupResult,omitempty"`
+}
+
+type Add struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Add"`
+
+	A int32 `xml:"a" json:"a"`
+
+	B int32 `xml:"b" json:"b"`
+}
+
+type AddResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ AddResponse"`
+
+	AddResult int32 `xml:"AddResult" json:"AddResult"`
+}
+
+type AddDoubles struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ AddDoubles"`
+
+	A float64 `xml:"a" json:"a"`
+
+	B float64 `xml:"b" json:"b"`
+}
+
+type AddDoublesResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ AddDoublesResponse"`
+
+	AddDoublesResult float64 `xml:"AddDoublesResult" json:"AddDoublesResult"`
+}
+
+type ScaleInt struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ScaleInt"`
+
+	V int32 `xml:"v" json:"v"`
+}
+
+type ScaleIntResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ScaleIntResponse"`
+
+	ScaleIntResult int32 `xml:"ScaleIntResult" json:"ScaleIntResult"`
+}
+
+type ScaleText struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ScaleText"`
+
+	V string `xml:"v,omitempty" json:"v,omitempty"`
+}
+
+type ScaleTextResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ScaleTextResponse"`
+
+	ScaleTextResult string `xml:"ScaleTextResult,omitempty" json:"ScaleTextResult,omitempty"`
+}
+
+type GetSmalls struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetSmalls"`
+
+	Max bool `xml:"max" json:"max"`
+}
+
+type GetSmallsResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetSmallsResponse"`
+
+	GetSmallsResult *Smalls `xml:"GetSmallsResult,omitempty" json:"GetSmallsResult,omitempty"`
+}
+
+type EchoSmalls struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSmalls"`
+
+	Smalls *Smalls `xml:"smalls,omitempty" json:"smalls,omitempty"`
+}
+
+type EchoSmallsResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSmallsResponse"`
+
+	EchoSmallsResult *Smalls `xml:"EchoSmallsResult,omitempty" json:"EchoSmallsResult,omitempty"`
+}
+
+type Unsigned struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Unsigned"`
+
+	B byte `xml:"b" json:"b"`
+
+	Sb int8 `xml:"sb" json:"sb"`
+
+	Us uint16 `xml:"us" json:"us"`
+
+	Ui uint32 `xml:"ui" json:"ui"`
+
+	Ul uint64 `xml:"ul" json:"ul"`
+}
+
+type UnsignedResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ UnsignedResponse"`
+
+	UnsignedResult string `xml:"UnsignedResult,omitempty" json:"UnsignedResult,omitempty"`
+}
+
+type EchoChar struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoChar"`
+
+	C xsd.Char `xml:"c" json:"c"`
+}
+
+type EchoCharResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoCharResponse"`
+
+	EchoCharResult xsd.Char `xml:"EchoCharResult" json:"EchoCharResult"`
+}
+
 type EchoSpan struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSpan"`
 
@@ -110,6 +367,30 @@ type EchoSpanResponse struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSpanResponse"`
 
 	EchoSpanResult *TimeSpan `xml:"EchoSpanResult" json:"EchoSpanResult"`
+}
+
+type EchoBytes struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoBytes"`
+
+	Data []byte `xml:"data,omitempty" json:"data,omitempty"`
+}
+
+type EchoBytesResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoBytesResponse"`
+
+	EchoBytesResult []byte `xml:"EchoBytesResult,omitempty" json:"EchoBytesResult,omitempty"`
+}
+
+type EchoSBytes struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSBytes"`
+
+	Data *ArrayOfByte `xml:"data,omitempty" json:"data,omitempty"`
+}
+
+type EchoSBytesResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoSBytesResponse"`
+
+	EchoSBytesResult *ArrayOfByte `xml:"EchoSBytesResult,omitempty" json:"EchoSBytesResult,omitempty"`
 }
 
 type DeletePerformance struct {
@@ -176,6 +457,18 @@ type NotifyCountResponse struct {
 	NotifyCountResult int32 `xml:"NotifyCountResult" json:"NotifyCountResult"`
 }
 
+type EchoPerm struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoPerm"`
+
+	P Perm `xml:"p" json:"p"`
+}
+
+type EchoPermResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoPermResponse"`
+
+	EchoPermResult Perm `xml:"EchoPermResult" json:"EchoPermResult"`
+}
+
 type EchoMaybe struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoMaybe"`
 
@@ -186,6 +479,24 @@ type EchoMaybeResponse struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoMaybeResponse"`
 
 	EchoMaybeResult *int32 `xml:"EchoMaybeResult" json:"EchoMaybeResult"`
+}
+
+type AuthHeader struct {
+	User string `xml:"User,omitempty" json:"User,omitempty"`
+
+	Token string `xml:"Token,omitempty" json:"Token,omitempty"`
+
+	// AnyAttrs are the foreign attributes of the header element (s:anyAttribute), SOAP's own left out.
+	AnyAttrs []xml.Attr `xml:",any,attr" json:"-"`
+}
+
+type TraceHeader struct {
+	RequestId string `xml:"RequestId,omitempty" json:"RequestId,omitempty"`
+
+	Step int32 `xml:"Step" json:"Step"`
+
+	// AnyAttrs are the foreign attributes of the header element (s:anyAttribute), SOAP's own left out.
+	AnyAttrs []xml.Attr `xml:",any,attr" json:"-"`
 }
 
 type Animal struct {
@@ -232,7 +543,31 @@ type Circle struct {
 	Radius float64 `xml:"Radius" json:"Radius"`
 }
 
+type Smalls struct {
+	B byte `xml:"B" json:"B"`
+
+	SB int8 `xml:"SB" json:"SB"`
+
+	US uint16 `xml:"US" json:"US"`
+
+	UI uint32 `xml:"UI" json:"UI"`
+
+	UL uint64 `xml:"UL" json:"UL"`
+
+	C xsd.Char `xml:"C" json:"C"`
+
+	Span *TimeSpan `xml:"Span" json:"Span"`
+
+	Bytes []byte `xml:"Bytes,omitempty" json:"Bytes,omitempty"`
+
+	SBytes *ArrayOfByte `xml:"SBytes,omitempty" json:"SBytes,omitempty"`
+}
+
 type TimeSpan struct {
+}
+
+type ArrayOfByte struct {
+	Byte []int8 `xml:"byte,omitempty" json:"byte,omitempty"`
 }
 
 type UrunBilgi struct {
@@ -249,7 +584,44 @@ type ArrayOfUrunBilgi struct {
 	UrunBilgi []*UrunBilgi `xml:"urunBilgi,omitempty" json:"urunBilgi,omitempty"`
 }
 
+type GetItem struct {
+	XMLName xml.Name `xml:"urn:items GetItem"`
+
+	Id int32 `xml:"id,omitempty" json:"id,omitempty"`
+}
+
+type GetItemReply struct {
+	XMLName xml.Name `xml:"urn:items GetItemReply"`
+
+	FetchItemResult string `xml:"FetchItemResult,omitempty" json:"FetchItemResult,omitempty"`
+}
+
 type SyncSoap interface {
+	// AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.
+	WhoAmI(request *WhoAmI) (*WhoAmIResponse, error)
+
+	WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error)
+
+	// AuthHeader In with Required=false. Returns what the AuthHeader member holds.
+	WhoAmIOptional(request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
+
+	WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
+
+	// TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.
+	Ping(request *Ping) (*PingResponse, error)
+
+	PingContext(ctx context.Context, request *Ping) (*PingResponse, error)
+
+	// AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+<days>d".
+	Renew(request *Renew) (*RenewResponse, error)
+
+	RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error)
+
+	// AuthHeader In and TraceHeader Out on one operation.
+	Audit(request *Audit) (*AuditResponse, error)
+
+	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
+
 	// SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeaders(request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
 
@@ -285,10 +657,85 @@ type SyncSoap interface {
 
 	DescribeShapeContext(ctx context.Context, request *DescribeShape) (*DescribeShapeResponse, error)
 
+	// Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.
+	Split(request *Split) (*SplitResponse, error)
+
+	SplitContext(ctx context.Context, request *Split) (*SplitResponse, error)
+
+	// void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).
+	Divide(request *Divide) (*DivideResponse, error)
+
+	DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error)
+
+	// [return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.
+	Renamed(request *Renamed) (*RenamedResponse, error)
+
+	RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error)
+
+	// [SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.
+	Lookup(request *Lookup) (*LookupReply, error)
+
+	LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error)
+
+	// SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.
+	FetchItem(request *GetItem) (*GetItemReply, error)
+
+	FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error)
+
+	// Add(int, int): the overload without MessageName.
+	Add(request *Add) (*AddResponse, error)
+
+	AddContext(ctx context.Context, request *Add) (*AddResponse, error)
+
+	// Add(double, double): the overload with MessageName AddDoubles.
+	AddDoubles(request *AddDoubles) (*AddDoublesResponse, error)
+
+	AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error)
+
+	// Scale(int): returns v * 10. Both Scale overloads have a MessageName.
+	ScaleInt(request *ScaleInt) (*ScaleIntResponse, error)
+
+	ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error)
+
+	// Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.
+	ScaleText(request *ScaleText) (*ScaleTextResponse, error)
+
+	ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error)
+
+	// max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.
+	GetSmalls(request *GetSmalls) (*GetSmallsResponse, error)
+
+	GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error)
+
+	// Returns the Smalls it was given.
+	EchoSmalls(request *EchoSmalls) (*EchoSmallsResponse, error)
+
+	EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error)
+
+	// Returns the five values it read, as text.
+	Unsigned(request *Unsigned) (*UnsignedResponse, error)
+
+	UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error)
+
+	// Returns the char it was given.
+	EchoChar(request *EchoChar) (*EchoCharResponse, error)
+
+	EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error)
+
 	// Returns the TimeSpan it was given.
 	EchoSpan(request *EchoSpan) (*EchoSpanResponse, error)
 
 	EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error)
+
+	// Returns the byte[] it was given (null gives null).
+	EchoBytes(request *EchoBytes) (*EchoBytesResponse, error)
+
+	EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error)
+
+	// Returns the sbyte[] it was given (null gives null).
+	EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error)
+
+	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
 
 	// A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformance(request *DeletePerformance) (*DeletePerformanceResponse, error)
@@ -322,6 +769,11 @@ type SyncSoap interface {
 
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
 
+	// Returns the Perm ([Flags] enum) it was given.
+	EchoPerm(request *EchoPerm) (*EchoPermResponse, error)
+
+	EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error)
+
 	// Returns the int? it was given.
 	EchoMaybe(request *EchoMaybe) (*EchoMaybeResponse, error)
 
@@ -336,6 +788,91 @@ func NewSyncSoap(client *soap.Client) SyncSoap {
 	return &syncSoap{
 		client: client,
 	}
+}
+
+func (service *syncSoap) WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error) {
+	response := new(WhoAmIResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/WhoAmI", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) WhoAmI(request *WhoAmI) (*WhoAmIResponse, error) {
+	return service.WhoAmIContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	response := new(WhoAmIOptionalResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/WhoAmIOptional", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) WhoAmIOptional(request *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	return service.WhoAmIOptionalContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) PingContext(ctx context.Context, request *Ping) (*PingResponse, error) {
+	response := new(PingResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Ping", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Ping(request *Ping) (*PingResponse, error) {
+	return service.PingContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error) {
+	response := new(RenewResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Renew", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Renew(request *Renew) (*RenewResponse, error) {
+	return service.RenewContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error) {
+	response := new(AuditResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Audit", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Audit(request *Audit) (*AuditResponse, error) {
+	return service.AuditContext(
+		context.Background(),
+		request,
+	)
 }
 
 func (service *syncSoap) ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
@@ -457,6 +994,227 @@ func (service *syncSoap) DescribeShape(request *DescribeShape) (*DescribeShapeRe
 	)
 }
 
+func (service *syncSoap) SplitContext(ctx context.Context, request *Split) (*SplitResponse, error) {
+	response := new(SplitResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Split", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Split(request *Split) (*SplitResponse, error) {
+	return service.SplitContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error) {
+	response := new(DivideResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Divide", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Divide(request *Divide) (*DivideResponse, error) {
+	return service.DivideContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error) {
+	response := new(RenamedResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Renamed", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Renamed(request *Renamed) (*RenamedResponse, error) {
+	return service.RenamedContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error) {
+	response := new(LookupReply)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Lookup", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Lookup(request *Lookup) (*LookupReply, error) {
+	return service.LookupContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error) {
+	response := new(GetItemReply)
+	err := service.client.CallContext(ctx, "urn:items/fetch", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) FetchItem(request *GetItem) (*GetItemReply, error) {
+	return service.FetchItemContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) AddContext(ctx context.Context, request *Add) (*AddResponse, error) {
+	response := new(AddResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Add", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Add(request *Add) (*AddResponse, error) {
+	return service.AddContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error) {
+	response := new(AddDoublesResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/AddDoubles", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) AddDoubles(request *AddDoubles) (*AddDoublesResponse, error) {
+	return service.AddDoublesContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error) {
+	response := new(ScaleIntResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/ScaleInt", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) ScaleInt(request *ScaleInt) (*ScaleIntResponse, error) {
+	return service.ScaleIntContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error) {
+	response := new(ScaleTextResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/ScaleText", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) ScaleText(request *ScaleText) (*ScaleTextResponse, error) {
+	return service.ScaleTextContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error) {
+	response := new(GetSmallsResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/GetSmalls", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) GetSmalls(request *GetSmalls) (*GetSmallsResponse, error) {
+	return service.GetSmallsContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error) {
+	response := new(EchoSmallsResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoSmalls", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoSmalls(request *EchoSmalls) (*EchoSmallsResponse, error) {
+	return service.EchoSmallsContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error) {
+	response := new(UnsignedResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/Unsigned", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) Unsigned(request *Unsigned) (*UnsignedResponse, error) {
+	return service.UnsignedContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error) {
+	response := new(EchoCharResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoChar", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoChar(request *EchoChar) (*EchoCharResponse, error) {
+	return service.EchoCharContext(
+		context.Background(),
+		request,
+	)
+}
+
 func (service *syncSoap) EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error) {
 	response := new(EchoSpanResponse)
 	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoSpan", request, response)
@@ -469,6 +1227,40 @@ func (service *syncSoap) EchoSpanContext(ctx context.Context, request *EchoSpan)
 
 func (service *syncSoap) EchoSpan(request *EchoSpan) (*EchoSpanResponse, error) {
 	return service.EchoSpanContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error) {
+	response := new(EchoBytesResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoBytes", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoBytes(request *EchoBytes) (*EchoBytesResponse, error) {
+	return service.EchoBytesContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error) {
+	response := new(EchoSBytesResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoSBytes", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error) {
+	return service.EchoSBytesContext(
 		context.Background(),
 		request,
 	)
@@ -571,6 +1363,23 @@ func (service *syncSoap) NotifyCountContext(ctx context.Context, request *Notify
 
 func (service *syncSoap) NotifyCount(request *NotifyCount) (*NotifyCountResponse, error) {
 	return service.NotifyCountContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error) {
+	response := new(EchoPermResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoPerm", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoPerm(request *EchoPerm) (*EchoPermResponse, error) {
+	return service.EchoPermContext(
 		context.Background(),
 		request,
 	)

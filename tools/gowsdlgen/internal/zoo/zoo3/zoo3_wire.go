@@ -12,15 +12,25 @@ import (
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/server/wire/formwire"
 	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xmlany"
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/server/wire/xsd"
-
-	"github.com/contactsync/contactsync/server/wire/xmlany"
 )
 
 // SyncSoapServer is the interface the service implements: one method per operation of the contract, each
 // taking a context. Bind binds an implementation to the operation table (Operations), for every binding.
 type SyncSoapServer interface {
+	// WhoAmIContext: AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.
+	WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error)
+	// WhoAmIOptionalContext: AuthHeader In with Required=false. Returns what the AuthHeader member holds.
+	WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error)
+	// PingContext: TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.
+	PingContext(ctx context.Context, request *Ping) (*PingResponse, error)
+	// RenewContext: AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+<days>d".
+	RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error)
+	// AuditContext: AuthHeader In and TraceHeader Out on one operation.
+	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
 	// ListUnknownHeadersContext: SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
 	// GetAnimalContext: Returns a Dog (kind=dog), a Cat (cat), a plain Animal (animal), or null (anything else), as Animal.
@@ -35,8 +45,38 @@ type SyncSoapServer interface {
 	GetShapeContext(ctx context.Context, request *GetShape) (*GetShapeResponse, error)
 	// DescribeShapeContext: Returns the Shape's runtime type and fields as text.
 	DescribeShapeContext(ctx context.Context, request *DescribeShape) (*DescribeShapeResponse, error)
+	// SplitContext: Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.
+	SplitContext(ctx context.Context, request *Split) (*SplitResponse, error)
+	// DivideContext: void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).
+	DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error)
+	// RenamedContext: [return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.
+	RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error)
+	// LookupContext: [SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.
+	LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error)
+	// FetchItemContext: SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.
+	FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error)
+	// AddContext: Add(int, int): the overload without MessageName.
+	AddContext(ctx context.Context, request *Add) (*AddResponse, error)
+	// AddDoublesContext: Add(double, double): the overload with MessageName AddDoubles.
+	AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error)
+	// ScaleIntContext: Scale(int): returns v * 10. Both Scale overloads have a MessageName.
+	ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error)
+	// ScaleTextContext: Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.
+	ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error)
+	// GetSmallsContext: max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.
+	GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error)
+	// EchoSmallsContext: Returns the Smalls it was given.
+	EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error)
+	// UnsignedContext: Returns the five values it read, as text.
+	UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error)
+	// EchoCharContext: Returns the char it was given.
+	EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error)
 	// EchoSpanContext: Returns the TimeSpan it was given.
 	EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error)
+	// EchoBytesContext: Returns the byte[] it was given (null gives null).
+	EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error)
+	// EchoSBytesContext: Returns the sbyte[] it was given (null gives null).
+	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
 	// DeletePerformanceContext: A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformanceContext(ctx context.Context, request *DeletePerformance) (*DeletePerformanceResponse, error)
 	// GetUrunContext: A lower-case operation and type name: returns urunBilgi { urunAdi = urun-{id}, adet = id, ürünKodu = K{id} }.
@@ -55,6 +95,8 @@ type SyncSoapServer interface {
 	NotifyContext(ctx context.Context, request *Notify) error
 	// NotifyCountContext: Returns how many times Notify has run since the server started.
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
+	// EchoPermContext: Returns the Perm ([Flags] enum) it was given.
+	EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error)
 	// EchoMaybeContext: Returns the int? it was given.
 	EchoMaybeContext(ctx context.Context, request *EchoMaybe) (*EchoMaybeResponse, error)
 }
@@ -66,6 +108,31 @@ type SyncSoapServer interface {
 type UnimplementedSyncSoapServer struct{}
 
 var _ SyncSoapServer = UnimplementedSyncSoapServer{}
+
+// WhoAmIContext answers that WhoAmI is not implemented.
+func (UnimplementedSyncSoapServer) WhoAmIContext(context.Context, *WhoAmI) (*WhoAmIResponse, error) {
+	return nil, wire.Unimplemented("WhoAmI")
+}
+
+// WhoAmIOptionalContext answers that WhoAmIOptional is not implemented.
+func (UnimplementedSyncSoapServer) WhoAmIOptionalContext(context.Context, *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	return nil, wire.Unimplemented("WhoAmIOptional")
+}
+
+// PingContext answers that Ping is not implemented.
+func (UnimplementedSyncSoapServer) PingContext(context.Context, *Ping) (*PingResponse, error) {
+	return nil, wire.Unimplemented("Ping")
+}
+
+// RenewContext answers that Renew is not implemented.
+func (UnimplementedSyncSoapServer) RenewContext(context.Context, *Renew) (*RenewResponse, error) {
+	return nil, wire.Unimplemented("Renew")
+}
+
+// AuditContext answers that Audit is not implemented.
+func (UnimplementedSyncSoapServer) AuditContext(context.Context, *Audit) (*AuditResponse, error) {
+	return nil, wire.Unimplemented("Audit")
+}
 
 // ListUnknownHeadersContext answers that ListUnknownHeaders is not implemented.
 func (UnimplementedSyncSoapServer) ListUnknownHeadersContext(context.Context, *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
@@ -102,9 +169,84 @@ func (UnimplementedSyncSoapServer) DescribeShapeContext(context.Context, *Descri
 	return nil, wire.Unimplemented("DescribeShape")
 }
 
+// SplitContext answers that Split is not implemented.
+func (UnimplementedSyncSoapServer) SplitContext(context.Context, *Split) (*SplitResponse, error) {
+	return nil, wire.Unimplemented("Split")
+}
+
+// DivideContext answers that Divide is not implemented.
+func (UnimplementedSyncSoapServer) DivideContext(context.Context, *Divide) (*DivideResponse, error) {
+	return nil, wire.Unimplemented("Divide")
+}
+
+// RenamedContext answers that Renamed is not implemented.
+func (UnimplementedSyncSoapServer) RenamedContext(context.Context, *Renamed) (*RenamedResponse, error) {
+	return nil, wire.Unimplemented("Renamed")
+}
+
+// LookupContext answers that Lookup is not implemented.
+func (UnimplementedSyncSoapServer) LookupContext(context.Context, *Lookup) (*LookupReply, error) {
+	return nil, wire.Unimplemented("Lookup")
+}
+
+// FetchItemContext answers that FetchItem is not implemented.
+func (UnimplementedSyncSoapServer) FetchItemContext(context.Context, *GetItem) (*GetItemReply, error) {
+	return nil, wire.Unimplemented("FetchItem")
+}
+
+// AddContext answers that Add is not implemented.
+func (UnimplementedSyncSoapServer) AddContext(context.Context, *Add) (*AddResponse, error) {
+	return nil, wire.Unimplemented("Add")
+}
+
+// AddDoublesContext answers that AddDoubles is not implemented.
+func (UnimplementedSyncSoapServer) AddDoublesContext(context.Context, *AddDoubles) (*AddDoublesResponse, error) {
+	return nil, wire.Unimplemented("AddDoubles")
+}
+
+// ScaleIntContext answers that ScaleInt is not implemented.
+func (UnimplementedSyncSoapServer) ScaleIntContext(context.Context, *ScaleInt) (*ScaleIntResponse, error) {
+	return nil, wire.Unimplemented("ScaleInt")
+}
+
+// ScaleTextContext answers that ScaleText is not implemented.
+func (UnimplementedSyncSoapServer) ScaleTextContext(context.Context, *ScaleText) (*ScaleTextResponse, error) {
+	return nil, wire.Unimplemented("ScaleText")
+}
+
+// GetSmallsContext answers that GetSmalls is not implemented.
+func (UnimplementedSyncSoapServer) GetSmallsContext(context.Context, *GetSmalls) (*GetSmallsResponse, error) {
+	return nil, wire.Unimplemented("GetSmalls")
+}
+
+// EchoSmallsContext answers that EchoSmalls is not implemented.
+func (UnimplementedSyncSoapServer) EchoSmallsContext(context.Context, *EchoSmalls) (*EchoSmallsResponse, error) {
+	return nil, wire.Unimplemented("EchoSmalls")
+}
+
+// UnsignedContext answers that Unsigned is not implemented.
+func (UnimplementedSyncSoapServer) UnsignedContext(context.Context, *Unsigned) (*UnsignedResponse, error) {
+	return nil, wire.Unimplemented("Unsigned")
+}
+
+// EchoCharContext answers that EchoChar is not implemented.
+func (UnimplementedSyncSoapServer) EchoCharContext(context.Context, *EchoChar) (*EchoCharResponse, error) {
+	return nil, wire.Unimplemented("EchoChar")
+}
+
 // EchoSpanContext answers that EchoSpan is not implemented.
 func (UnimplementedSyncSoapServer) EchoSpanContext(context.Context, *EchoSpan) (*EchoSpanResponse, error) {
 	return nil, wire.Unimplemented("EchoSpan")
+}
+
+// EchoBytesContext answers that EchoBytes is not implemented.
+func (UnimplementedSyncSoapServer) EchoBytesContext(context.Context, *EchoBytes) (*EchoBytesResponse, error) {
+	return nil, wire.Unimplemented("EchoBytes")
+}
+
+// EchoSBytesContext answers that EchoSBytes is not implemented.
+func (UnimplementedSyncSoapServer) EchoSBytesContext(context.Context, *EchoSBytes) (*EchoSBytesResponse, error) {
+	return nil, wire.Unimplemented("EchoSBytes")
 }
 
 // DeletePerformanceContext answers that deletePerformance is not implemented.
@@ -137,6 +279,11 @@ func (UnimplementedSyncSoapServer) NotifyCountContext(context.Context, *NotifyCo
 	return nil, wire.Unimplemented("NotifyCount")
 }
 
+// EchoPermContext answers that EchoPerm is not implemented.
+func (UnimplementedSyncSoapServer) EchoPermContext(context.Context, *EchoPerm) (*EchoPermResponse, error) {
+	return nil, wire.Unimplemented("EchoPerm")
+}
+
 // EchoMaybeContext answers that EchoMaybe is not implemented.
 func (UnimplementedSyncSoapServer) EchoMaybeContext(context.Context, *EchoMaybe) (*EchoMaybeResponse, error) {
 	return nil, wire.Unimplemented("EchoMaybe")
@@ -144,6 +291,11 @@ func (UnimplementedSyncSoapServer) EchoMaybeContext(context.Context, *EchoMaybe)
 
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
+	opWhoAmI,
+	opWhoAmIOptional,
+	opPing,
+	opRenew,
+	opAudit,
 	opListUnknownHeaders,
 	opGetAnimal,
 	opEchoAnimal,
@@ -151,13 +303,29 @@ var Operations = []*wire.Operation{
 	opGetKennel,
 	opGetShape,
 	opDescribeShape,
+	opSplit,
+	opDivide,
+	opRenamed,
+	opLookup,
+	opFetchItem,
+	opAdd,
+	opAddDoubles,
+	opScaleInt,
+	opScaleText,
+	opGetSmalls,
+	opEchoSmalls,
+	opUnsigned,
+	opEchoChar,
 	opEchoSpan,
+	opEchoBytes,
+	opEchoSBytes,
 	opDeletePerformance,
 	opGetUrun,
 	opListUrun,
 	opDocumented,
 	opNotify,
 	opNotifyCount,
+	opEchoPerm,
 	opEchoMaybe,
 }
 
@@ -177,6 +345,54 @@ var Contract = &wire.Contract{
 func Bind(svc SyncSoapServer) wire.Bound {
 	return wire.Bound{Contract: Contract, Ops: Operations, Call: func(ctx context.Context, req wire.Message) (wire.Message, error) {
 		switch req := req.(type) {
+		case *WhoAmI:
+			resp, err := svc.WhoAmIContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(WhoAmIResponse)
+			}
+			return resp, nil
+		case *WhoAmIOptional:
+			resp, err := svc.WhoAmIOptionalContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(WhoAmIOptionalResponse)
+			}
+			return resp, nil
+		case *Ping:
+			resp, err := svc.PingContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(PingResponse)
+			}
+			return resp, nil
+		case *Renew:
+			resp, err := svc.RenewContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(RenewResponse)
+			}
+			if req.mu&(1<<0) != 0 {
+				resp.AuthHeaderMustUnderstand = true
+			}
+			return resp, nil
+		case *Audit:
+			resp, err := svc.AuditContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(AuditResponse)
+			}
+			return resp, nil
 		case *ListUnknownHeaders:
 			resp, err := svc.ListUnknownHeadersContext(ctx, req)
 			if err != nil {
@@ -240,6 +456,123 @@ func Bind(svc SyncSoapServer) wire.Bound {
 				resp = new(DescribeShapeResponse)
 			}
 			return resp, nil
+		case *Split:
+			resp, err := svc.SplitContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(SplitResponse)
+			}
+			return resp, nil
+		case *Divide:
+			resp, err := svc.DivideContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(DivideResponse)
+			}
+			return resp, nil
+		case *Renamed:
+			resp, err := svc.RenamedContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(RenamedResponse)
+			}
+			return resp, nil
+		case *Lookup:
+			resp, err := svc.LookupContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(LookupReply)
+			}
+			return resp, nil
+		case *GetItem:
+			resp, err := svc.FetchItemContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetItemReply)
+			}
+			return resp, nil
+		case *Add:
+			resp, err := svc.AddContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(AddResponse)
+			}
+			return resp, nil
+		case *AddDoubles:
+			resp, err := svc.AddDoublesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(AddDoublesResponse)
+			}
+			return resp, nil
+		case *ScaleInt:
+			resp, err := svc.ScaleIntContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(ScaleIntResponse)
+			}
+			return resp, nil
+		case *ScaleText:
+			resp, err := svc.ScaleTextContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(ScaleTextResponse)
+			}
+			return resp, nil
+		case *GetSmalls:
+			resp, err := svc.GetSmallsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetSmallsResponse)
+			}
+			return resp, nil
+		case *EchoSmalls:
+			resp, err := svc.EchoSmallsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoSmallsResponse)
+			}
+			return resp, nil
+		case *Unsigned:
+			resp, err := svc.UnsignedContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(UnsignedResponse)
+			}
+			return resp, nil
+		case *EchoChar:
+			resp, err := svc.EchoCharContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoCharResponse)
+			}
+			return resp, nil
 		case *EchoSpan:
 			resp, err := svc.EchoSpanContext(ctx, req)
 			if err != nil {
@@ -247,6 +580,24 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(EchoSpanResponse)
+			}
+			return resp, nil
+		case *EchoBytes:
+			resp, err := svc.EchoBytesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoBytesResponse)
+			}
+			return resp, nil
+		case *EchoSBytes:
+			resp, err := svc.EchoSBytesContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoSBytesResponse)
 			}
 			return resp, nil
 		case *DeletePerformance:
@@ -296,6 +647,15 @@ func Bind(svc SyncSoapServer) wire.Bound {
 				resp = new(NotifyCountResponse)
 			}
 			return resp, nil
+		case *EchoPerm:
+			resp, err := svc.EchoPermContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoPermResponse)
+			}
+			return resp, nil
 		case *EchoMaybe:
 			resp, err := svc.EchoMaybeContext(ctx, req)
 			if err != nil {
@@ -308,6 +668,299 @@ func Bind(svc SyncSoapServer) wire.Bound {
 		}
 		return nil, wire.ForeignRequest(req)
 	}}
+}
+
+var opWhoAmI = &wire.Operation{
+	Name:           "WhoAmI",
+	Doc:            "AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "WhoAmI", ResponseElement: "WhoAmIResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "AuthHeader"}, Type: typeAuthHeader, Direction: wire.HeaderIn},
+	},
+	Result:      &wire.Field{Name: "WhoAmIResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(WhoAmI) },
+	NewResponse: func() wire.Message { return new(WhoAmIResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(WhoAmI)
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*WhoAmIResponse)
+		return xmlwire.AppendEscaped(b, v.WhoAmIResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*WhoAmIResponse)
+		var err error
+		v.WhoAmIResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(WhoAmI)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*WhoAmIResponse)
+		b = jsonwire.AppendString(b, v.WhoAmIResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*WhoAmIResponse)
+		var err error
+		v.WhoAmIResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opWhoAmIOptional = &wire.Operation{
+	Name:           "WhoAmIOptional",
+	Doc:            "AuthHeader In with Required=false. Returns what the AuthHeader member holds.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "WhoAmIOptional", ResponseElement: "WhoAmIOptionalResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "AuthHeader"}, Type: typeAuthHeader, Direction: wire.HeaderIn},
+	},
+	Result:      &wire.Field{Name: "WhoAmIOptionalResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(WhoAmIOptional) },
+	NewResponse: func() wire.Message { return new(WhoAmIOptionalResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(WhoAmIOptional)
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*WhoAmIOptionalResponse)
+		return xmlwire.AppendEscaped(b, v.WhoAmIOptionalResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*WhoAmIOptionalResponse)
+		var err error
+		v.WhoAmIOptionalResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(WhoAmIOptional)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*WhoAmIOptionalResponse)
+		b = jsonwire.AppendString(b, v.WhoAmIOptionalResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*WhoAmIOptionalResponse)
+		var err error
+		v.WhoAmIOptionalResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opPing = &wire.Operation{
+	Name:           "Ping",
+	Doc:            "TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n >= 100). A negative n throws a Client SoapException.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Ping", ResponseElement: "PingResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "TraceHeader"}, Type: typeTraceHeader, Direction: wire.HeaderOut},
+	},
+	Params: []wire.Field{
+		{Name: "n", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "PingResult", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "int",
+	NewRequest:  func() wire.Message { return new(Ping) },
+	NewResponse: func() wire.Message { return new(PingResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Ping)
+		{
+			v, err := formwire.Param(form, "n")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.N = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Ping)
+		form.Set("n", formwire.FormatInt(int64(req.N)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*PingResponse)
+		return xsd.AppendInt(b, int64(v.PingResult)), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*PingResponse)
+		var err error
+		var n int64
+		n, err = r.ReadInt(el, "result", "int", 32)
+		v.PingResult = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Ping)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*PingResponse)
+		b = xsd.AppendInt(b, int64(v.PingResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*PingResponse)
+		var err error
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "result", "int", 32)
+			v.PingResult = int32(n)
+		}
+		return err
+	},
+}
+
+var opRenew = &wire.Operation{
+	Name:           "Renew",
+	Doc:            "AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + \"+<days>d\".",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Renew", ResponseElement: "RenewResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "AuthHeader"}, Type: typeAuthHeader, Direction: wire.HeaderInOut},
+	},
+	Params: []wire.Field{
+		{Name: "days", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "RenewResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Renew) },
+	NewResponse: func() wire.Message { return new(RenewResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Renew)
+		{
+			v, err := formwire.Param(form, "days")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("days", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Days = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Renew)
+		form.Set("days", formwire.FormatInt(int64(req.Days)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*RenewResponse)
+		return xmlwire.AppendEscaped(b, v.RenewResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*RenewResponse)
+		var err error
+		v.RenewResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Renew)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*RenewResponse)
+		b = jsonwire.AppendString(b, v.RenewResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*RenewResponse)
+		var err error
+		v.RenewResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opAudit = &wire.Operation{
+	Name:           "Audit",
+	Doc:            "AuthHeader In and TraceHeader Out on one operation.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Audit", ResponseElement: "AuditResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "AuthHeader"}, Type: typeAuthHeader, Direction: wire.HeaderIn},
+		{Element: xml.Name{Space: "http://localhost:8080/zoo3/v1/", Local: "TraceHeader"}, Type: typeTraceHeader, Direction: wire.HeaderOut},
+	},
+	Params: []wire.Field{
+		{Name: "text", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "AuditResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Audit) },
+	NewResponse: func() wire.Message { return new(AuditResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Audit)
+		{
+			v, err := formwire.Param(form, "text")
+			if err != nil {
+				return nil, err
+			}
+			req.Text = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Audit)
+		form.Set("text", req.Text)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*AuditResponse)
+		return xmlwire.AppendEscaped(b, v.AuditResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*AuditResponse)
+		var err error
+		v.AuditResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Audit)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*AuditResponse)
+		b = jsonwire.AppendString(b, v.AuditResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*AuditResponse)
+		var err error
+		v.AuditResult, err = jsonwire.String(tok, "result")
+		return err
+	},
 }
 
 var opListUnknownHeaders = &wire.Operation{
@@ -715,6 +1368,897 @@ var opDescribeShape = &wire.Operation{
 	},
 }
 
+var opSplit = &wire.Operation{
+	Name:           "Split",
+	Doc:            "Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "Split", ResponseElement: "SplitResponse",
+	Params: []wire.Field{
+		{Name: "s", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "count", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Results: []wire.Field{
+		{Name: "SplitResult", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "head", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "count", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	HTTPRoot:    "",
+	NewRequest:  func() wire.Message { return new(Split) },
+	NewResponse: func() wire.Message { return new(SplitResponse) },
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Split)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		return m.(*SplitResponse).AppendJSON(b)
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		switch {
+		case tok.IsNull():
+			return nil
+		case tok.Opens('{'):
+			return m.(*SplitResponse).DecodeJSON(r)
+		}
+		return jsonwire.WrongType("result", "an object", tok)
+	},
+}
+
+var opDivide = &wire.Operation{
+	Name:           "Divide",
+	Doc:            "void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "Divide", ResponseElement: "DivideResponse",
+	Params: []wire.Field{
+		{Name: "a", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "b", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Results: []wire.Field{
+		{Name: "quotient", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "remainder", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	HTTPRoot:    "",
+	NewRequest:  func() wire.Message { return new(Divide) },
+	NewResponse: func() wire.Message { return new(DivideResponse) },
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Divide)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		return m.(*DivideResponse).AppendJSON(b)
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		switch {
+		case tok.IsNull():
+			return nil
+		case tok.Opens('{'):
+			return m.(*DivideResponse).DecodeJSON(r)
+		}
+		return jsonwire.WrongType("result", "an object", tok)
+	},
+}
+
+var opRenamed = &wire.Operation{
+	Name:           "Renamed",
+	Doc:            "[return: XmlElement(\"Answer\")], parameters renamed to x-id and Count: returns the length of id plus n.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Renamed", ResponseElement: "RenamedResponse",
+	Params: []wire.Field{
+		{Name: "x-id", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Count", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "Answer", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPParams:  []string{"id", "n"},
+	HTTPRoot:    "int",
+	NewRequest:  func() wire.Message { return new(Renamed) },
+	NewResponse: func() wire.Message { return new(RenamedResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Renamed)
+		{
+			v, err := formwire.Param(form, "id")
+			if err != nil {
+				return nil, err
+			}
+			req.Xid = v
+		}
+		{
+			v, err := formwire.Param(form, "n")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("n", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Count = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Renamed)
+		form.Set("id", req.Xid)
+		form.Set("n", formwire.FormatInt(int64(req.Count)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*RenamedResponse)
+		return xsd.AppendInt(b, int64(v.Answer)), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*RenamedResponse)
+		var err error
+		var n int64
+		n, err = r.ReadInt(el, "result", "int", 32)
+		v.Answer = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Renamed)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*RenamedResponse)
+		b = xsd.AppendInt(b, int64(v.Answer))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*RenamedResponse)
+		var err error
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "result", "int", 32)
+			v.Answer = int32(n)
+		}
+		return err
+	},
+}
+
+var opLookup = &wire.Operation{
+	Name:           "Lookup",
+	Doc:            "[SoapDocumentMethod(ResponseElementName=\"LookupReply\")]: returns value-of-key.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Lookup", ResponseElement: "LookupReply",
+	Params: []wire.Field{
+		{Name: "key", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "LookupResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Lookup) },
+	NewResponse: func() wire.Message { return new(LookupReply) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Lookup)
+		{
+			v, err := formwire.Param(form, "key")
+			if err != nil {
+				return nil, err
+			}
+			req.Key = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Lookup)
+		form.Set("key", req.Key)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*LookupReply)
+		return xmlwire.AppendEscaped(b, v.LookupResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*LookupReply)
+		var err error
+		v.LookupResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Lookup)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*LookupReply)
+		b = jsonwire.AppendString(b, v.LookupResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*LookupReply)
+		var err error
+		v.LookupResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opFetchItem = &wire.Operation{
+	Name:           "FetchItem",
+	Doc:            "SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetItem", ResponseElement: "GetItemReply",
+	RequestNamespace:  "urn:items",
+	ResponseNamespace: "urn:items",
+	SOAPAction11:      "urn:items/fetch",
+	SOAPAction12:      "urn:items/fetch",
+	Params: []wire.Field{
+		{Name: "id", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "FetchItemResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(GetItem) },
+	NewResponse: func() wire.Message { return new(GetItemReply) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetItem)
+		{
+			v, err := formwire.Param(form, "id")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("id", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Id = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*GetItem)
+		form.Set("id", formwire.FormatInt(int64(req.Id)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetItemReply)
+		return xmlwire.AppendEscaped(b, v.FetchItemResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetItemReply)
+		var err error
+		v.FetchItemResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetItem)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetItemReply)
+		b = jsonwire.AppendString(b, v.FetchItemResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetItemReply)
+		var err error
+		v.FetchItemResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opAdd = &wire.Operation{
+	Name:           "Add",
+	Doc:            "Add(int, int): the overload without MessageName.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Add", ResponseElement: "AddResponse",
+	Params: []wire.Field{
+		{Name: "a", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "b", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "AddResult", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "int",
+	NewRequest:  func() wire.Message { return new(Add) },
+	NewResponse: func() wire.Message { return new(AddResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Add)
+		{
+			v, err := formwire.Param(form, "a")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("a", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.A = x
+		}
+		{
+			v, err := formwire.Param(form, "b")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("b", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.B = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Add)
+		form.Set("a", formwire.FormatInt(int64(req.A)))
+		form.Set("b", formwire.FormatInt(int64(req.B)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*AddResponse)
+		return xsd.AppendInt(b, int64(v.AddResult)), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*AddResponse)
+		var err error
+		var n int64
+		n, err = r.ReadInt(el, "result", "int", 32)
+		v.AddResult = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Add)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*AddResponse)
+		b = xsd.AppendInt(b, int64(v.AddResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*AddResponse)
+		var err error
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "result", "int", 32)
+			v.AddResult = int32(n)
+		}
+		return err
+	},
+}
+
+var opAddDoubles = &wire.Operation{
+	Name:           "AddDoubles",
+	PortTypeName:   "Add",
+	Doc:            "Add(double, double): the overload with MessageName AddDoubles.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "AddDoubles", ResponseElement: "AddDoublesResponse",
+	Params: []wire.Field{
+		{Name: "a", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "b", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "AddDoublesResult", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "double",
+	NewRequest:  func() wire.Message { return new(AddDoubles) },
+	NewResponse: func() wire.Message { return new(AddDoublesResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(AddDoubles)
+		{
+			v, err := formwire.Param(form, "a")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Double("a", formwire.Scalar, v, "double", 64)
+			if err != nil {
+				return nil, err
+			}
+			req.A = x
+		}
+		{
+			v, err := formwire.Param(form, "b")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Double("b", formwire.Scalar, v, "double", 64)
+			if err != nil {
+				return nil, err
+			}
+			req.B = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*AddDoubles)
+		form.Set("a", formwire.FormatDouble(req.A))
+		form.Set("b", formwire.FormatDouble(req.B))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*AddDoublesResponse)
+		return xsd.AppendDouble(b, v.AddDoublesResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*AddDoublesResponse)
+		var err error
+		v.AddDoublesResult, err = r.ReadDouble(el, "result", "double", 64)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(AddDoubles)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*AddDoublesResponse)
+		b = jsonwire.AppendDouble(b, v.AddDoublesResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*AddDoublesResponse)
+		var err error
+		v.AddDoublesResult, err = jsonwire.Double(tok, "result", "double", 64)
+		return err
+	},
+}
+
+var opScaleInt = &wire.Operation{
+	Name:           "ScaleInt",
+	PortTypeName:   "Scale",
+	Doc:            "Scale(int): returns v * 10. Both Scale overloads have a MessageName.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "ScaleInt", ResponseElement: "ScaleIntResponse",
+	Params: []wire.Field{
+		{Name: "v", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "ScaleIntResult", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "int",
+	NewRequest:  func() wire.Message { return new(ScaleInt) },
+	NewResponse: func() wire.Message { return new(ScaleIntResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(ScaleInt)
+		{
+			v, err := formwire.Param(form, "v")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("v", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.V = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*ScaleInt)
+		form.Set("v", formwire.FormatInt(int64(req.V)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*ScaleIntResponse)
+		return xsd.AppendInt(b, int64(v.ScaleIntResult)), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*ScaleIntResponse)
+		var err error
+		var n int64
+		n, err = r.ReadInt(el, "result", "int", 32)
+		v.ScaleIntResult = int32(n)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(ScaleInt)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*ScaleIntResponse)
+		b = xsd.AppendInt(b, int64(v.ScaleIntResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*ScaleIntResponse)
+		var err error
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "result", "int", 32)
+			v.ScaleIntResult = int32(n)
+		}
+		return err
+	},
+}
+
+var opScaleText = &wire.Operation{
+	Name:           "ScaleText",
+	PortTypeName:   "Scale",
+	Doc:            "Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "ScaleText", ResponseElement: "ScaleTextResponse",
+	Params: []wire.Field{
+		{Name: "v", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "ScaleTextResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(ScaleText) },
+	NewResponse: func() wire.Message { return new(ScaleTextResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(ScaleText)
+		{
+			v, err := formwire.Param(form, "v")
+			if err != nil {
+				return nil, err
+			}
+			req.V = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*ScaleText)
+		form.Set("v", req.V)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*ScaleTextResponse)
+		return xmlwire.AppendEscaped(b, v.ScaleTextResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*ScaleTextResponse)
+		var err error
+		v.ScaleTextResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(ScaleText)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*ScaleTextResponse)
+		b = jsonwire.AppendString(b, v.ScaleTextResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*ScaleTextResponse)
+		var err error
+		v.ScaleTextResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opGetSmalls = &wire.Operation{
+	Name:           "GetSmalls",
+	Doc:            "max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetSmalls", ResponseElement: "GetSmallsResponse",
+	Params: []wire.Field{
+		{Name: "max", Type: wire.TypeBoolean, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "GetSmallsResult", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Smalls",
+	NewRequest:  func() wire.Message { return new(GetSmalls) },
+	NewResponse: func() wire.Message { return new(GetSmallsResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetSmalls)
+		{
+			v, err := formwire.Param(form, "max")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Bool("max", formwire.Scalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.Max = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*GetSmalls)
+		form.Set("max", formwire.FormatBool(req.Max))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetSmallsResponse)
+		if v.GetSmallsResult == nil {
+			return b, false
+		}
+		return v.GetSmallsResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetSmallsResponse)
+		var err error
+		if el.Nil() {
+			v.GetSmallsResult = nil
+			err = r.Skip(el)
+		} else {
+			v.GetSmallsResult = new(Smalls)
+			err = v.GetSmallsResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetSmalls)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetSmallsResponse)
+		if v.GetSmallsResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.GetSmallsResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetSmallsResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.GetSmallsResult = nil
+		case tok.Opens('{'):
+			v.GetSmallsResult = new(Smalls)
+			err = v.GetSmallsResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opEchoSmalls = &wire.Operation{
+	Name:           "EchoSmalls",
+	Doc:            "Returns the Smalls it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "EchoSmalls", ResponseElement: "EchoSmallsResponse",
+	Params: []wire.Field{
+		{Name: "smalls", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoSmallsResult", Type: typeSmalls, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Smalls",
+	NewRequest:  func() wire.Message { return new(EchoSmalls) },
+	NewResponse: func() wire.Message { return new(EchoSmallsResponse) },
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoSmallsResponse)
+		if v.EchoSmallsResult == nil {
+			return b, false
+		}
+		return v.EchoSmallsResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoSmallsResponse)
+		var err error
+		if el.Nil() {
+			v.EchoSmallsResult = nil
+			err = r.Skip(el)
+		} else {
+			v.EchoSmallsResult = new(Smalls)
+			err = v.EchoSmallsResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoSmalls)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoSmallsResponse)
+		if v.EchoSmallsResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.EchoSmallsResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoSmallsResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.EchoSmallsResult = nil
+		case tok.Opens('{'):
+			v.EchoSmallsResult = new(Smalls)
+			err = v.EchoSmallsResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opUnsigned = &wire.Operation{
+	Name:           "Unsigned",
+	Doc:            "Returns the five values it read, as text.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "Unsigned", ResponseElement: "UnsignedResponse",
+	Params: []wire.Field{
+		{Name: "b", Type: wire.TypeUnsignedByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "sb", Type: wire.TypeByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "us", Type: wire.TypeUnsignedShort, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "ui", Type: wire.TypeUnsignedInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "ul", Type: wire.TypeUnsignedLong, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "UnsignedResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(Unsigned) },
+	NewResponse: func() wire.Message { return new(UnsignedResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(Unsigned)
+		{
+			v, err := formwire.Param(form, "b")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("b", formwire.Scalar, v, "unsignedByte", 8)
+			if err != nil {
+				return nil, err
+			}
+			x := byte(n)
+			req.B = x
+		}
+		{
+			v, err := formwire.Param(form, "sb")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("sb", formwire.Scalar, v, "byte", 8)
+			if err != nil {
+				return nil, err
+			}
+			x := int8(n)
+			req.Sb = x
+		}
+		{
+			v, err := formwire.Param(form, "us")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("us", formwire.Scalar, v, "unsignedShort", 16)
+			if err != nil {
+				return nil, err
+			}
+			x := uint16(n)
+			req.Us = x
+		}
+		{
+			v, err := formwire.Param(form, "ui")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("ui", formwire.Scalar, v, "unsignedInt", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := uint32(n)
+			req.Ui = x
+		}
+		{
+			v, err := formwire.Param(form, "ul")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Unsigned("ul", formwire.Scalar, v, "unsignedLong", 64)
+			if err != nil {
+				return nil, err
+			}
+			x := uint64(n)
+			req.Ul = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*Unsigned)
+		form.Set("b", formwire.FormatUint(uint64(req.B)))
+		form.Set("sb", formwire.FormatInt(int64(req.Sb)))
+		form.Set("us", formwire.FormatUint(uint64(req.Us)))
+		form.Set("ui", formwire.FormatUint(uint64(req.Ui)))
+		form.Set("ul", formwire.FormatUint(uint64(req.Ul)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*UnsignedResponse)
+		return xmlwire.AppendEscaped(b, v.UnsignedResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*UnsignedResponse)
+		var err error
+		v.UnsignedResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Unsigned)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*UnsignedResponse)
+		b = jsonwire.AppendString(b, v.UnsignedResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*UnsignedResponse)
+		var err error
+		v.UnsignedResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opEchoChar = &wire.Operation{
+	Name:           "EchoChar",
+	Doc:            "Returns the char it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoChar", ResponseElement: "EchoCharResponse",
+	Params: []wire.Field{
+		{Name: "c", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoCharResult", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "char",
+	NewRequest:  func() wire.Message { return new(EchoChar) },
+	NewResponse: func() wire.Message { return new(EchoCharResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoChar)
+		{
+			v, err := formwire.Param(form, "c")
+			if err != nil {
+				return nil, err
+			}
+			x, err := formwire.Char("c", formwire.Scalar, v)
+			if err != nil {
+				return nil, err
+			}
+			req.C = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoChar)
+		form.Set("c", formwire.FormatChar(req.C))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoCharResponse)
+		return v.EchoCharResult.AppendText(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoCharResponse)
+		var err error
+		var text string
+		if text, err = r.Text(el, "result"); err == nil {
+			v.EchoCharResult, err = xsd.CharValue("result", text)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoChar)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoCharResponse)
+		b = xsd.AppendUint(b, uint64(v.EchoCharResult))
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoCharResponse)
+		var err error
+		{
+			var n uint64
+			n, err = jsonwire.Unsigned(tok, "result", "char", 16)
+			v.EchoCharResult = xsd.Char(n)
+		}
+		return err
+	},
+}
+
 var opEchoSpan = &wire.Operation{
 	Name:           "EchoSpan",
 	Doc:            "Returns the TimeSpan it was given.",
@@ -773,6 +2317,163 @@ var opEchoSpan = &wire.Operation{
 			err = v.EchoSpanResult.DecodeJSON(r)
 		default:
 			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opEchoBytes = &wire.Operation{
+	Name:           "EchoBytes",
+	Doc:            "Returns the byte[] it was given (null gives null).",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoBytes", ResponseElement: "EchoBytesResponse",
+	Params: []wire.Field{
+		{Name: "data", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoBytesResult", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "base64Binary",
+	NewRequest:  func() wire.Message { return new(EchoBytes) },
+	NewResponse: func() wire.Message { return new(EchoBytesResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoBytes)
+		{
+			data, err := formwire.Bytes("data", form.Values("data"))
+			if err != nil {
+				return nil, err
+			}
+			req.Data = data
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoBytes)
+		for _, v := range formwire.FormatBytes(req.Data) {
+			form.Add("data", v)
+		}
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoBytesResponse)
+		if v.EchoBytesResult == nil {
+			return b, false
+		}
+		return xsd.AppendBase64(b, v.EchoBytesResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoBytesResponse)
+		var err error
+		if el.Nil() {
+			v.EchoBytesResult = nil
+			err = r.Skip(el)
+		} else {
+			var x []byte
+			x, err = r.ReadBase64(el, "result")
+			v.EchoBytesResult = x
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoBytes)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoBytesResponse)
+		b = jsonwire.AppendBase64(b, v.EchoBytesResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoBytesResponse)
+		var err error
+		v.EchoBytesResult, err = jsonwire.Base64(tok, "result")
+		return err
+	},
+}
+
+var opEchoSBytes = &wire.Operation{
+	Name:           "EchoSBytes",
+	Doc:            "Returns the sbyte[] it was given (null gives null).",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoSBytes", ResponseElement: "EchoSBytesResponse",
+	Params: []wire.Field{
+		{Name: "data", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoSBytesResult", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "ArrayOfByte",
+	NewRequest:  func() wire.Message { return new(EchoSBytes) },
+	NewResponse: func() wire.Message { return new(EchoSBytesResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoSBytes)
+		{
+			values := form.Values("data")
+			list := &ArrayOfByte{Byte: make([]int8, 0, len(values))}
+			for i, v := range values {
+				n, err := formwire.Int("data", i, v, "byte", 8)
+				if err != nil {
+					return nil, err
+				}
+				x := int8(n)
+				list.Byte = append(list.Byte, x)
+			}
+			req.Data = list
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoSBytes)
+		if req.Data != nil {
+			for _, item := range req.Data.Byte {
+				form.Add("data", formwire.FormatInt(int64(item)))
+			}
+		}
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoSBytesResponse)
+		if v.EchoSBytesResult == nil {
+			return b, false
+		}
+		return v.EchoSBytesResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoSBytesResponse)
+		var err error
+		if el.Nil() {
+			v.EchoSBytesResult = nil
+			err = r.Skip(el)
+		} else {
+			v.EchoSBytesResult = new(ArrayOfByte)
+			err = v.EchoSBytesResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoSBytes)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoSBytesResponse)
+		if v.EchoSBytesResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.EchoSBytesResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoSBytesResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.EchoSBytesResult = nil
+		case tok.Opens('['):
+			v.EchoSBytesResult = new(ArrayOfByte)
+			err = v.EchoSBytesResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an array", tok)
 		}
 		return err
 	},
@@ -1155,6 +2856,80 @@ var opNotifyCount = &wire.Operation{
 	},
 }
 
+var opEchoPerm = &wire.Operation{
+	Name:           "EchoPerm",
+	Doc:            "Returns the Perm ([Flags] enum) it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "EchoPerm", ResponseElement: "EchoPermResponse",
+	Params: []wire.Field{
+		{Name: "p", Type: typePerm, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoPermResult", Type: typePerm, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Perm",
+	NewRequest:  func() wire.Message { return new(EchoPerm) },
+	NewResponse: func() wire.Message { return new(EchoPermResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(EchoPerm)
+		{
+			v, err := formwire.Param(form, "p")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Flags("p", formwire.Scalar, v, "Perm", typePerm.Enum)
+			if err != nil {
+				return nil, err
+			}
+			x := Perm(n)
+			req.P = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*EchoPerm)
+		form.Set("p", req.P.wireText())
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoPermResponse)
+		return xmlwire.AppendEscaped(b, v.EchoPermResult.wireText()), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoPermResponse)
+		var err error
+		var text string
+		if text, err = r.Text(el, "result"); err == nil {
+			var n uint64
+			n, err = xsd.FlagsValue("result", "Perm", text, typePerm.Enum)
+			v.EchoPermResult = Perm(n)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoPerm)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoPermResponse)
+		b = jsonwire.AppendString(b, v.EchoPermResult.wireText())
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoPermResponse)
+		var err error
+		{
+			var text string
+			if text, err = jsonwire.String(tok, "result"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("result", "Perm", text, typePerm.Enum)
+				v.EchoPermResult = Perm(n)
+			}
+		}
+		return err
+	},
+}
+
 var opEchoMaybe = &wire.Operation{
 	Name:           "EchoMaybe",
 	Doc:            "Returns the int? it was given.",
@@ -1234,8 +3009,13 @@ var (
 	typeSquare           = &wire.Type{Name: "Square", Kind: wire.KindComplex}
 	typeCircle           = &wire.Type{Name: "Circle", Kind: wire.KindComplex}
 	typeTimeSpan         = &wire.Type{Name: "TimeSpan", Kind: wire.KindComplex}
+	typeArrayOfByte      = &wire.Type{Name: "ArrayOfByte", Kind: wire.KindArray}
+	typeSmalls           = &wire.Type{Name: "Smalls", Kind: wire.KindComplex}
 	typeUrunBilgi        = &wire.Type{Name: "urunBilgi", Kind: wire.KindComplex}
 	typeArrayOfUrunBilgi = &wire.Type{Name: "ArrayOfUrunBilgi", Kind: wire.KindArray}
+	typePerm             = &wire.Type{Name: "Perm", Kind: wire.KindFlags}
+	typeAuthHeader       = &wire.Type{Name: "AuthHeader", Kind: wire.KindComplex, AnyAttribute: true}
+	typeTraceHeader      = &wire.Type{Name: "TraceHeader", Kind: wire.KindComplex, AnyAttribute: true}
 )
 
 func init() {
@@ -1268,12 +3048,33 @@ func init() {
 		{Name: "Radius", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
 	typeTimeSpan.Fields = []wire.Field{}
+	typeArrayOfByte.Item = &wire.Field{Name: "byte", Type: wire.TypeByte, MinOccurs: 0, MaxOccurs: -1, Nillable: false}
+	typeSmalls.Fields = []wire.Field{
+		{Name: "B", Type: wire.TypeUnsignedByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "SB", Type: wire.TypeByte, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "US", Type: wire.TypeUnsignedShort, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "UI", Type: wire.TypeUnsignedInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "UL", Type: wire.TypeUnsignedLong, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "C", Type: wire.TypeChar, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "Span", Type: typeTimeSpan, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "Bytes", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "SBytes", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
 	typeUrunBilgi.Fields = []wire.Field{
 		{Name: "urunAdi", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "adet", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 		{Name: "ürünKodu", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
 	typeArrayOfUrunBilgi.Item = &wire.Field{Name: "urunBilgi", Type: typeUrunBilgi, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
+	typePerm.Enum = []string{"None", "Read", "Write", "Execute"}
+	typeAuthHeader.Fields = []wire.Field{
+		{Name: "User", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Token", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeTraceHeader.Fields = []wire.Field{
+		{Name: "RequestId", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Step", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	}
 }
 
 // appendTyped appends the element name holding m, with xsi:type naming typ, a type of the
@@ -1467,6 +3268,776 @@ func appendContentShapeAny(b []byte, v AnyShape) []byte {
 		return x.AppendXML(xmlany.AppendRootXSIType(b, "Circle"))
 	}
 	return b
+}
+
+// The members of the [Flags] enumeration Perm, one bit each.
+const (
+	PermNone    Perm = 0
+	PermRead    Perm = 1 << 0
+	PermWrite   Perm = 1 << 1
+	PermExecute Perm = 1 << 2
+)
+
+// wireText is the space list of v's members, in declaration order, as ASMX writes a [Flags] value.
+func (v Perm) wireText() string {
+	b, _ := xsd.AppendFlags(nil, uint64(v&(PermRead|PermWrite|PermExecute)), typePerm.Enum)
+	return string(b)
+}
+
+// AppendXML appends the elements of WhoAmI in schema order.
+func (v *WhoAmI) AppendXML(b []byte) []byte {
+	return b
+}
+
+// DecodeXML reads the elements of WhoAmI, in any order, skipping unknown ones as ASMX does.
+func (v *WhoAmI) DecodeXML(r *xmlwire.Reader) error {
+	for {
+		el, ok, err := r.Child()
+		if err != nil || !ok {
+			return err
+		}
+		if err := r.Skip(el); err != nil {
+			return err
+		}
+	}
+}
+
+// AppendXML appends the elements of WhoAmIResponse in schema order.
+func (v *WhoAmIResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "WhoAmIResult", v.WhoAmIResult)
+	return b
+}
+
+// DecodeXML reads the elements of WhoAmIResponse, in any order, skipping unknown ones as ASMX does.
+func (v *WhoAmIResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("WhoAmIResult"):
+			if seen[0] {
+				return xsd.Duplicate("element WhoAmIResult")
+			}
+			seen[0] = true
+			v.WhoAmIResult, err = r.Text(el, "element WhoAmIResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("WhoAmIResult") {
+		return r.WrongNamespace("WhoAmIResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of WhoAmI into its field; the first of two wins (wire.HeaderDecoder).
+func (v *WhoAmI) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of WhoAmI, those not nil (wire.HeaderAppender).
+func (v *WhoAmI) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// AppendJSON appends WhoAmI as a JSON object, keys in schema order.
+func (v *WhoAmI) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of WhoAmI after its opening '{'.
+func (v *WhoAmI) DecodeJSON(r *jsonwire.Reader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of WhoAmIOptional in schema order.
+func (v *WhoAmIOptional) AppendXML(b []byte) []byte {
+	return b
+}
+
+// DecodeXML reads the elements of WhoAmIOptional, in any order, skipping unknown ones as ASMX does.
+func (v *WhoAmIOptional) DecodeXML(r *xmlwire.Reader) error {
+	for {
+		el, ok, err := r.Child()
+		if err != nil || !ok {
+			return err
+		}
+		if err := r.Skip(el); err != nil {
+			return err
+		}
+	}
+}
+
+// AppendXML appends the elements of WhoAmIOptionalResponse in schema order.
+func (v *WhoAmIOptionalResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "WhoAmIOptionalResult", v.WhoAmIOptionalResult)
+	return b
+}
+
+// DecodeXML reads the elements of WhoAmIOptionalResponse, in any order, skipping unknown ones as ASMX does.
+func (v *WhoAmIOptionalResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("WhoAmIOptionalResult"):
+			if seen[0] {
+				return xsd.Duplicate("element WhoAmIOptionalResult")
+			}
+			seen[0] = true
+			v.WhoAmIOptionalResult, err = r.Text(el, "element WhoAmIOptionalResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("WhoAmIOptionalResult") {
+		return r.WrongNamespace("WhoAmIOptionalResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of WhoAmIOptional into its field; the first of two wins (wire.HeaderDecoder).
+func (v *WhoAmIOptional) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of WhoAmIOptional, those not nil (wire.HeaderAppender).
+func (v *WhoAmIOptional) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// AppendJSON appends WhoAmIOptional as a JSON object, keys in schema order.
+func (v *WhoAmIOptional) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of WhoAmIOptional after its opening '{'.
+func (v *WhoAmIOptional) DecodeJSON(r *jsonwire.Reader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Ping in schema order.
+func (v *Ping) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "n", int64(v.N))
+	return b
+}
+
+// DecodeXML reads the elements of Ping, in any order, skipping unknown ones as ASMX does.
+func (v *Ping) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("n"):
+			if seen[0] {
+				return xsd.Duplicate("parameter n")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter n", "int", 32)
+			v.N = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("n") {
+		return r.WrongNamespace("n")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of PingResponse in schema order.
+func (v *PingResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "PingResult", int64(v.PingResult))
+	return b
+}
+
+// DecodeXML reads the elements of PingResponse, in any order, skipping unknown ones as ASMX does.
+func (v *PingResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("PingResult"):
+			if seen[0] {
+				return xsd.Duplicate("element PingResult")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element PingResult", "int", 32)
+			v.PingResult = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("PingResult") {
+		return r.WrongNamespace("PingResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of PingResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *PingResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("TraceHeader"):
+		if v.TraceHeader != nil {
+			return false, nil
+		}
+		h := &TraceHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.TraceHeader = h
+		v.TraceHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of PingResponse, those not nil (wire.HeaderAppender).
+func (v *PingResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
+	if v.TraceHeader != nil {
+		b = append(b, "<TraceHeader"...)
+		if v.TraceHeaderMustUnderstand {
+			b = append(b, ' ')
+			b = append(b, envPrefix...)
+			b = append(b, `:mustUnderstand="1"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.TraceHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.TraceHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "TraceHeader")
+	}
+	return b
+}
+
+// AppendJSON appends Ping as a JSON object, keys in schema order.
+func (v *Ping) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"n\":"...)
+	b = xsd.AppendInt(b, int64(v.N))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Ping after its opening '{'.
+func (v *Ping) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "n":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter n", "int", 32)
+				v.N = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("n")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Renew in schema order.
+func (v *Renew) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "days", int64(v.Days))
+	return b
+}
+
+// DecodeXML reads the elements of Renew, in any order, skipping unknown ones as ASMX does.
+func (v *Renew) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("days"):
+			if seen[0] {
+				return xsd.Duplicate("parameter days")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter days", "int", 32)
+			v.Days = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("days") {
+		return r.WrongNamespace("days")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of RenewResponse in schema order.
+func (v *RenewResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "RenewResult", v.RenewResult)
+	return b
+}
+
+// DecodeXML reads the elements of RenewResponse, in any order, skipping unknown ones as ASMX does.
+func (v *RenewResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("RenewResult"):
+			if seen[0] {
+				return xsd.Duplicate("element RenewResult")
+			}
+			seen[0] = true
+			v.RenewResult, err = r.Text(el, "element RenewResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("RenewResult") {
+		return r.WrongNamespace("RenewResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of Renew into its field; the first of two wins (wire.HeaderDecoder).
+func (v *Renew) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		if mustUnderstand {
+			v.mu |= 1 << 0
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of Renew, those not nil (wire.HeaderAppender).
+func (v *Renew) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// DecodeHeader reads a header block of RenewResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *RenewResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		v.AuthHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of RenewResponse, those not nil (wire.HeaderAppender).
+func (v *RenewResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		if v.AuthHeaderMustUnderstand {
+			b = append(b, ' ')
+			b = append(b, envPrefix...)
+			b = append(b, `:mustUnderstand="1"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// AppendJSON appends Renew as a JSON object, keys in schema order.
+func (v *Renew) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"days\":"...)
+	b = xsd.AppendInt(b, int64(v.Days))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Renew after its opening '{'.
+func (v *Renew) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "days":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter days", "int", 32)
+				v.Days = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("days")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Audit in schema order.
+func (v *Audit) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "text", v.Text)
+	return b
+}
+
+// DecodeXML reads the elements of Audit, in any order, skipping unknown ones as ASMX does.
+func (v *Audit) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("text"):
+			if seen[0] {
+				return xsd.Duplicate("parameter text")
+			}
+			seen[0] = true
+			v.Text, err = r.Text(el, "parameter text")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("text") {
+		return r.WrongNamespace("text")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of AuditResponse in schema order.
+func (v *AuditResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "AuditResult", v.AuditResult)
+	return b
+}
+
+// DecodeXML reads the elements of AuditResponse, in any order, skipping unknown ones as ASMX does.
+func (v *AuditResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("AuditResult"):
+			if seen[0] {
+				return xsd.Duplicate("element AuditResult")
+			}
+			seen[0] = true
+			v.AuditResult, err = r.Text(el, "element AuditResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("AuditResult") {
+		return r.WrongNamespace("AuditResult")
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of Audit into its field; the first of two wins (wire.HeaderDecoder).
+func (v *Audit) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("AuthHeader"):
+		if v.AuthHeader != nil {
+			return false, nil
+		}
+		h := &AuthHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.AuthHeader = h
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of Audit, those not nil (wire.HeaderAppender).
+func (v *Audit) AppendHeaders(b []byte, _, namespace string) []byte {
+	if v.AuthHeader != nil {
+		b = append(b, "<AuthHeader"...)
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.AuthHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.AuthHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "AuthHeader")
+	}
+	return b
+}
+
+// DecodeHeader reads a header block of AuditResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *AuditResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("TraceHeader"):
+		if v.TraceHeader != nil {
+			return false, nil
+		}
+		h := &TraceHeader{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.TraceHeader = h
+		v.TraceHeaderMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of AuditResponse, those not nil (wire.HeaderAppender).
+func (v *AuditResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
+	if v.TraceHeader != nil {
+		b = append(b, "<TraceHeader"...)
+		if v.TraceHeaderMustUnderstand {
+			b = append(b, ' ')
+			b = append(b, envPrefix...)
+			b = append(b, `:mustUnderstand="1"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.TraceHeader.AnyAttrs)
+		b = append(b, '>')
+		b = v.TraceHeader.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "TraceHeader")
+	}
+	return b
+}
+
+// AppendJSON appends Audit as a JSON object, keys in schema order.
+func (v *Audit) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"text\":"...)
+	b = jsonwire.AppendString(b, v.Text)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Audit after its opening '{'.
+func (v *Audit) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "text":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Text, err = jsonwire.String(tok, "parameter text")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("text")
+	}
+	return nil
 }
 
 // AppendXML appends the elements of ListUnknownHeaders in schema order.
@@ -2196,6 +4767,2030 @@ func (v *DescribeShape) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of Split in schema order.
+func (v *Split) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "s", v.S)
+	b = xmlwire.AppendInt(b, "count", int64(v.Count))
+	return b
+}
+
+// DecodeXML reads the elements of Split, in any order, skipping unknown ones as ASMX does.
+func (v *Split) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("s"):
+			if seen[0] {
+				return xsd.Duplicate("parameter s")
+			}
+			seen[0] = true
+			v.S, err = r.Text(el, "parameter s")
+		case el.Is("count"):
+			if seen[1] {
+				return xsd.Duplicate("parameter count")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter count", "int", 32)
+			v.Count = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("s") {
+		return r.WrongNamespace("s")
+	}
+	if !seen[1] && r.Misplaced("count") {
+		return r.WrongNamespace("count")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of SplitResponse in schema order.
+func (v *SplitResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "SplitResult", int64(v.SplitResult))
+	b = xmlwire.AppendString(b, "head", v.Head)
+	b = xmlwire.AppendInt(b, "count", int64(v.Count))
+	return b
+}
+
+// DecodeXML reads the elements of SplitResponse, in any order, skipping unknown ones as ASMX does.
+func (v *SplitResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [3]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("SplitResult"):
+			if seen[0] {
+				return xsd.Duplicate("element SplitResult")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element SplitResult", "int", 32)
+			v.SplitResult = int32(n)
+		case el.Is("head"):
+			if seen[1] {
+				return xsd.Duplicate("element head")
+			}
+			seen[1] = true
+			v.Head, err = r.Text(el, "element head")
+		case el.Is("count"):
+			if seen[2] {
+				return xsd.Duplicate("element count")
+			}
+			seen[2] = true
+			var n int64
+			n, err = r.ReadInt(el, "element count", "int", 32)
+			v.Count = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("SplitResult") {
+		return r.WrongNamespace("SplitResult")
+	}
+	if !seen[1] && r.Misplaced("head") {
+		return r.WrongNamespace("head")
+	}
+	if !seen[2] && r.Misplaced("count") {
+		return r.WrongNamespace("count")
+	}
+	return nil
+}
+
+// AppendJSON appends SplitResponse as a JSON object, keys in schema order.
+func (v *SplitResponse) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"SplitResult\":"...)
+	b = xsd.AppendInt(b, int64(v.SplitResult))
+	b = append(b, ",\"head\":"...)
+	b = jsonwire.AppendString(b, v.Head)
+	b = append(b, ",\"count\":"...)
+	b = xsd.AppendInt(b, int64(v.Count))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of SplitResponse after its opening '{'.
+func (v *SplitResponse) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [3]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "SplitResult":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element SplitResult", "int", 32)
+				v.SplitResult = int32(n)
+			}
+		case "head":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Head, err = jsonwire.String(tok, "element head")
+		case "count":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element count", "int", 32)
+				v.Count = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendJSON appends Split as a JSON object, keys in schema order.
+func (v *Split) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"s\":"...)
+	b = jsonwire.AppendString(b, v.S)
+	b = append(b, ",\"count\":"...)
+	b = xsd.AppendInt(b, int64(v.Count))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Split after its opening '{'.
+func (v *Split) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "s":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.S, err = jsonwire.String(tok, "parameter s")
+		case "count":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter count", "int", 32)
+				v.Count = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("s")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("count")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Divide in schema order.
+func (v *Divide) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "a", int64(v.A))
+	b = xmlwire.AppendInt(b, "b", int64(v.B))
+	return b
+}
+
+// DecodeXML reads the elements of Divide, in any order, skipping unknown ones as ASMX does.
+func (v *Divide) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("a"):
+			if seen[0] {
+				return xsd.Duplicate("parameter a")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter a", "int", 32)
+			v.A = int32(n)
+		case el.Is("b"):
+			if seen[1] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter b", "int", 32)
+			v.B = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("a") {
+		return r.WrongNamespace("a")
+	}
+	if !seen[1] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of DivideResponse in schema order.
+func (v *DivideResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "quotient", int64(v.Quotient))
+	b = xmlwire.AppendInt(b, "remainder", int64(v.Remainder))
+	return b
+}
+
+// DecodeXML reads the elements of DivideResponse, in any order, skipping unknown ones as ASMX does.
+func (v *DivideResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("quotient"):
+			if seen[0] {
+				return xsd.Duplicate("element quotient")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element quotient", "int", 32)
+			v.Quotient = int32(n)
+		case el.Is("remainder"):
+			if seen[1] {
+				return xsd.Duplicate("element remainder")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element remainder", "int", 32)
+			v.Remainder = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("quotient") {
+		return r.WrongNamespace("quotient")
+	}
+	if !seen[1] && r.Misplaced("remainder") {
+		return r.WrongNamespace("remainder")
+	}
+	return nil
+}
+
+// AppendJSON appends DivideResponse as a JSON object, keys in schema order.
+func (v *DivideResponse) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"quotient\":"...)
+	b = xsd.AppendInt(b, int64(v.Quotient))
+	b = append(b, ",\"remainder\":"...)
+	b = xsd.AppendInt(b, int64(v.Remainder))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of DivideResponse after its opening '{'.
+func (v *DivideResponse) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "quotient":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element quotient", "int", 32)
+				v.Quotient = int32(n)
+			}
+		case "remainder":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element remainder", "int", 32)
+				v.Remainder = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendJSON appends Divide as a JSON object, keys in schema order.
+func (v *Divide) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"a\":"...)
+	b = xsd.AppendInt(b, int64(v.A))
+	b = append(b, ",\"b\":"...)
+	b = xsd.AppendInt(b, int64(v.B))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Divide after its opening '{'.
+func (v *Divide) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "a":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter a", "int", 32)
+				v.A = int32(n)
+			}
+		case "b":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter b", "int", 32)
+				v.B = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("a")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Renamed in schema order.
+func (v *Renamed) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "x-id", v.Xid)
+	b = xmlwire.AppendInt(b, "Count", int64(v.Count))
+	return b
+}
+
+// DecodeXML reads the elements of Renamed, in any order, skipping unknown ones as ASMX does.
+func (v *Renamed) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("x-id"):
+			if seen[0] {
+				return xsd.Duplicate("parameter x-id")
+			}
+			seen[0] = true
+			v.Xid, err = r.Text(el, "parameter x-id")
+		case el.Is("Count"):
+			if seen[1] {
+				return xsd.Duplicate("parameter Count")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter Count", "int", 32)
+			v.Count = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("x-id") {
+		return r.WrongNamespace("x-id")
+	}
+	if !seen[1] && r.Misplaced("Count") {
+		return r.WrongNamespace("Count")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of RenamedResponse in schema order.
+func (v *RenamedResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "Answer", int64(v.Answer))
+	return b
+}
+
+// DecodeXML reads the elements of RenamedResponse, in any order, skipping unknown ones as ASMX does.
+func (v *RenamedResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Answer"):
+			if seen[0] {
+				return xsd.Duplicate("element Answer")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element Answer", "int", 32)
+			v.Answer = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Answer") {
+		return r.WrongNamespace("Answer")
+	}
+	return nil
+}
+
+// AppendJSON appends Renamed as a JSON object, keys in schema order.
+func (v *Renamed) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"x-id\":"...)
+	b = jsonwire.AppendString(b, v.Xid)
+	b = append(b, ",\"Count\":"...)
+	b = xsd.AppendInt(b, int64(v.Count))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Renamed after its opening '{'.
+func (v *Renamed) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "x-id":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Xid, err = jsonwire.String(tok, "parameter x-id")
+		case "Count":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter Count", "int", 32)
+				v.Count = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("x-id")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("Count")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Lookup in schema order.
+func (v *Lookup) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "key", v.Key)
+	return b
+}
+
+// DecodeXML reads the elements of Lookup, in any order, skipping unknown ones as ASMX does.
+func (v *Lookup) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("key"):
+			if seen[0] {
+				return xsd.Duplicate("parameter key")
+			}
+			seen[0] = true
+			v.Key, err = r.Text(el, "parameter key")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("key") {
+		return r.WrongNamespace("key")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of LookupReply in schema order.
+func (v *LookupReply) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "LookupResult", v.LookupResult)
+	return b
+}
+
+// DecodeXML reads the elements of LookupReply, in any order, skipping unknown ones as ASMX does.
+func (v *LookupReply) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("LookupResult"):
+			if seen[0] {
+				return xsd.Duplicate("element LookupResult")
+			}
+			seen[0] = true
+			v.LookupResult, err = r.Text(el, "element LookupResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("LookupResult") {
+		return r.WrongNamespace("LookupResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Lookup as a JSON object, keys in schema order.
+func (v *Lookup) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"key\":"...)
+	b = jsonwire.AppendString(b, v.Key)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Lookup after its opening '{'.
+func (v *Lookup) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "key":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Key, err = jsonwire.String(tok, "parameter key")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("key")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetItem in schema order.
+func (v *GetItem) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "id", int64(v.Id))
+	return b
+}
+
+// DecodeXML reads the elements of GetItem, in any order, skipping unknown ones as ASMX does.
+func (v *GetItem) DecodeXML(r *xmlwire.Reader) error {
+	defer r.SetNamespace(r.SetNamespace("urn:items")) // the wrapper's namespace, which qualifies its elements
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("id"):
+			if seen[0] {
+				return xsd.Duplicate("parameter id")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter id", "int", 32)
+			v.Id = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("id") {
+		return r.WrongNamespace("id")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetItemReply in schema order.
+func (v *GetItemReply) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "FetchItemResult", v.FetchItemResult)
+	return b
+}
+
+// DecodeXML reads the elements of GetItemReply, in any order, skipping unknown ones as ASMX does.
+func (v *GetItemReply) DecodeXML(r *xmlwire.Reader) error {
+	defer r.SetNamespace(r.SetNamespace("urn:items")) // the wrapper's namespace, which qualifies its elements
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("FetchItemResult"):
+			if seen[0] {
+				return xsd.Duplicate("element FetchItemResult")
+			}
+			seen[0] = true
+			v.FetchItemResult, err = r.Text(el, "element FetchItemResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("FetchItemResult") {
+		return r.WrongNamespace("FetchItemResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetItem as a JSON object, keys in schema order.
+func (v *GetItem) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"id\":"...)
+	b = xsd.AppendInt(b, int64(v.Id))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetItem after its opening '{'.
+func (v *GetItem) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "id":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter id", "int", 32)
+				v.Id = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("id")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Add in schema order.
+func (v *Add) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "a", int64(v.A))
+	b = xmlwire.AppendInt(b, "b", int64(v.B))
+	return b
+}
+
+// DecodeXML reads the elements of Add, in any order, skipping unknown ones as ASMX does.
+func (v *Add) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("a"):
+			if seen[0] {
+				return xsd.Duplicate("parameter a")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter a", "int", 32)
+			v.A = int32(n)
+		case el.Is("b"):
+			if seen[1] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter b", "int", 32)
+			v.B = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("a") {
+		return r.WrongNamespace("a")
+	}
+	if !seen[1] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of AddResponse in schema order.
+func (v *AddResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "AddResult", int64(v.AddResult))
+	return b
+}
+
+// DecodeXML reads the elements of AddResponse, in any order, skipping unknown ones as ASMX does.
+func (v *AddResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("AddResult"):
+			if seen[0] {
+				return xsd.Duplicate("element AddResult")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element AddResult", "int", 32)
+			v.AddResult = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("AddResult") {
+		return r.WrongNamespace("AddResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Add as a JSON object, keys in schema order.
+func (v *Add) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"a\":"...)
+	b = xsd.AppendInt(b, int64(v.A))
+	b = append(b, ",\"b\":"...)
+	b = xsd.AppendInt(b, int64(v.B))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Add after its opening '{'.
+func (v *Add) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "a":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter a", "int", 32)
+				v.A = int32(n)
+			}
+		case "b":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter b", "int", 32)
+				v.B = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("a")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of AddDoubles in schema order.
+func (v *AddDoubles) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendDouble(b, "a", v.A)
+	b = xmlwire.AppendDouble(b, "b", v.B)
+	return b
+}
+
+// DecodeXML reads the elements of AddDoubles, in any order, skipping unknown ones as ASMX does.
+func (v *AddDoubles) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("a"):
+			if seen[0] {
+				return xsd.Duplicate("parameter a")
+			}
+			seen[0] = true
+			v.A, err = r.ReadDouble(el, "parameter a", "double", 64)
+		case el.Is("b"):
+			if seen[1] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[1] = true
+			v.B, err = r.ReadDouble(el, "parameter b", "double", 64)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("a") {
+		return r.WrongNamespace("a")
+	}
+	if !seen[1] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of AddDoublesResponse in schema order.
+func (v *AddDoublesResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendDouble(b, "AddDoublesResult", v.AddDoublesResult)
+	return b
+}
+
+// DecodeXML reads the elements of AddDoublesResponse, in any order, skipping unknown ones as ASMX does.
+func (v *AddDoublesResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("AddDoublesResult"):
+			if seen[0] {
+				return xsd.Duplicate("element AddDoublesResult")
+			}
+			seen[0] = true
+			v.AddDoublesResult, err = r.ReadDouble(el, "element AddDoublesResult", "double", 64)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("AddDoublesResult") {
+		return r.WrongNamespace("AddDoublesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends AddDoubles as a JSON object, keys in schema order.
+func (v *AddDoubles) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"a\":"...)
+	b = jsonwire.AppendDouble(b, v.A)
+	b = append(b, ",\"b\":"...)
+	b = jsonwire.AppendDouble(b, v.B)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of AddDoubles after its opening '{'.
+func (v *AddDoubles) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "a":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.A, err = jsonwire.Double(tok, "parameter a", "double", 64)
+		case "b":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.B, err = jsonwire.Double(tok, "parameter b", "double", 64)
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("a")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("b")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ScaleInt in schema order.
+func (v *ScaleInt) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "v", int64(v.V))
+	return b
+}
+
+// DecodeXML reads the elements of ScaleInt, in any order, skipping unknown ones as ASMX does.
+func (v *ScaleInt) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("v"):
+			if seen[0] {
+				return xsd.Duplicate("parameter v")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter v", "int", 32)
+			v.V = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("v") {
+		return r.WrongNamespace("v")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ScaleIntResponse in schema order.
+func (v *ScaleIntResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "ScaleIntResult", int64(v.ScaleIntResult))
+	return b
+}
+
+// DecodeXML reads the elements of ScaleIntResponse, in any order, skipping unknown ones as ASMX does.
+func (v *ScaleIntResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("ScaleIntResult"):
+			if seen[0] {
+				return xsd.Duplicate("element ScaleIntResult")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "element ScaleIntResult", "int", 32)
+			v.ScaleIntResult = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("ScaleIntResult") {
+		return r.WrongNamespace("ScaleIntResult")
+	}
+	return nil
+}
+
+// AppendJSON appends ScaleInt as a JSON object, keys in schema order.
+func (v *ScaleInt) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"v\":"...)
+	b = xsd.AppendInt(b, int64(v.V))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of ScaleInt after its opening '{'.
+func (v *ScaleInt) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "v":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter v", "int", 32)
+				v.V = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("v")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ScaleText in schema order.
+func (v *ScaleText) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "v", v.V)
+	return b
+}
+
+// DecodeXML reads the elements of ScaleText, in any order, skipping unknown ones as ASMX does.
+func (v *ScaleText) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("v"):
+			if seen[0] {
+				return xsd.Duplicate("parameter v")
+			}
+			seen[0] = true
+			v.V, err = r.Text(el, "parameter v")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("v") {
+		return r.WrongNamespace("v")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ScaleTextResponse in schema order.
+func (v *ScaleTextResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "ScaleTextResult", v.ScaleTextResult)
+	return b
+}
+
+// DecodeXML reads the elements of ScaleTextResponse, in any order, skipping unknown ones as ASMX does.
+func (v *ScaleTextResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("ScaleTextResult"):
+			if seen[0] {
+				return xsd.Duplicate("element ScaleTextResult")
+			}
+			seen[0] = true
+			v.ScaleTextResult, err = r.Text(el, "element ScaleTextResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("ScaleTextResult") {
+		return r.WrongNamespace("ScaleTextResult")
+	}
+	return nil
+}
+
+// AppendJSON appends ScaleText as a JSON object, keys in schema order.
+func (v *ScaleText) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"v\":"...)
+	b = jsonwire.AppendString(b, v.V)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of ScaleText after its opening '{'.
+func (v *ScaleText) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "v":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.V, err = jsonwire.String(tok, "parameter v")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("v")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetSmalls in schema order.
+func (v *GetSmalls) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendBool(b, "max", v.Max)
+	return b
+}
+
+// DecodeXML reads the elements of GetSmalls, in any order, skipping unknown ones as ASMX does.
+func (v *GetSmalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("max"):
+			if seen[0] {
+				return xsd.Duplicate("parameter max")
+			}
+			seen[0] = true
+			v.Max, err = r.ReadBool(el, "parameter max")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("max") {
+		return r.WrongNamespace("max")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetSmallsResponse in schema order.
+func (v *GetSmallsResponse) AppendXML(b []byte) []byte {
+	if v.GetSmallsResult != nil {
+		b = xmlwire.AppendComplex(b, "GetSmallsResult", v.GetSmallsResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of GetSmallsResponse, in any order, skipping unknown ones as ASMX does.
+func (v *GetSmallsResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("GetSmallsResult"):
+			if seen[0] {
+				return xsd.Duplicate("element GetSmallsResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.GetSmallsResult = nil
+				err = r.Skip(el)
+			} else {
+				v.GetSmallsResult = new(Smalls)
+				err = v.GetSmallsResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("GetSmallsResult") {
+		return r.WrongNamespace("GetSmallsResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetSmalls as a JSON object, keys in schema order.
+func (v *GetSmalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"max\":"...)
+	b = xsd.AppendBool(b, v.Max)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetSmalls after its opening '{'.
+func (v *GetSmalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "max":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Max, err = jsonwire.Bool(tok, "parameter max")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("max")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSmalls in schema order.
+func (v *EchoSmalls) AppendXML(b []byte) []byte {
+	if v.Smalls != nil {
+		b = xmlwire.AppendComplex(b, "smalls", v.Smalls)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSmalls, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSmalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("smalls"):
+			if seen[0] {
+				return xsd.Duplicate("parameter smalls")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Smalls = nil
+				err = r.Skip(el)
+			} else {
+				v.Smalls = new(Smalls)
+				err = v.Smalls.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("smalls") {
+		return r.WrongNamespace("smalls")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSmallsResponse in schema order.
+func (v *EchoSmallsResponse) AppendXML(b []byte) []byte {
+	if v.EchoSmallsResult != nil {
+		b = xmlwire.AppendComplex(b, "EchoSmallsResult", v.EchoSmallsResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSmallsResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSmallsResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoSmallsResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoSmallsResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoSmallsResult = nil
+				err = r.Skip(el)
+			} else {
+				v.EchoSmallsResult = new(Smalls)
+				err = v.EchoSmallsResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoSmallsResult") {
+		return r.WrongNamespace("EchoSmallsResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoSmalls as a JSON object, keys in schema order.
+func (v *EchoSmalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"smalls\":"...)
+	if v.Smalls == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Smalls.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoSmalls after its opening '{'.
+func (v *EchoSmalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "smalls":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Smalls = nil
+			case tok.Opens('{'):
+				v.Smalls = new(Smalls)
+				err = v.Smalls.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("parameter smalls", "an object", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("smalls")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Unsigned in schema order.
+func (v *Unsigned) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "b")
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = xmlwire.AppendEnd(b, "b")
+	b = xmlwire.AppendInt(b, "sb", int64(v.Sb))
+	b = xmlwire.AppendStart(b, "us")
+	b = xsd.AppendUint(b, uint64(v.Us))
+	b = xmlwire.AppendEnd(b, "us")
+	b = xmlwire.AppendStart(b, "ui")
+	b = xsd.AppendUint(b, uint64(v.Ui))
+	b = xmlwire.AppendEnd(b, "ui")
+	b = xmlwire.AppendStart(b, "ul")
+	b = xsd.AppendUint(b, uint64(v.Ul))
+	b = xmlwire.AppendEnd(b, "ul")
+	return b
+}
+
+// DecodeXML reads the elements of Unsigned, in any order, skipping unknown ones as ASMX does.
+func (v *Unsigned) DecodeXML(r *xmlwire.Reader) error {
+	var seen [5]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("b"):
+			if seen[0] {
+				return xsd.Duplicate("parameter b")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter b"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter b", "unsignedByte", text, 8)
+				v.B = byte(n)
+			}
+		case el.Is("sb"):
+			if seen[1] {
+				return xsd.Duplicate("parameter sb")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter sb", "byte", 8)
+			v.Sb = int8(n)
+		case el.Is("us"):
+			if seen[2] {
+				return xsd.Duplicate("parameter us")
+			}
+			seen[2] = true
+			var text string
+			if text, err = r.Text(el, "parameter us"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter us", "unsignedShort", text, 16)
+				v.Us = uint16(n)
+			}
+		case el.Is("ui"):
+			if seen[3] {
+				return xsd.Duplicate("parameter ui")
+			}
+			seen[3] = true
+			var text string
+			if text, err = r.Text(el, "parameter ui"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter ui", "unsignedInt", text, 32)
+				v.Ui = uint32(n)
+			}
+		case el.Is("ul"):
+			if seen[4] {
+				return xsd.Duplicate("parameter ul")
+			}
+			seen[4] = true
+			var text string
+			if text, err = r.Text(el, "parameter ul"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("parameter ul", "unsignedLong", text, 64)
+				v.Ul = uint64(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("b") {
+		return r.WrongNamespace("b")
+	}
+	if !seen[1] && r.Misplaced("sb") {
+		return r.WrongNamespace("sb")
+	}
+	if !seen[2] && r.Misplaced("us") {
+		return r.WrongNamespace("us")
+	}
+	if !seen[3] && r.Misplaced("ui") {
+		return r.WrongNamespace("ui")
+	}
+	if !seen[4] && r.Misplaced("ul") {
+		return r.WrongNamespace("ul")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of UnsignedResponse in schema order.
+func (v *UnsignedResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "UnsignedResult", v.UnsignedResult)
+	return b
+}
+
+// DecodeXML reads the elements of UnsignedResponse, in any order, skipping unknown ones as ASMX does.
+func (v *UnsignedResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("UnsignedResult"):
+			if seen[0] {
+				return xsd.Duplicate("element UnsignedResult")
+			}
+			seen[0] = true
+			v.UnsignedResult, err = r.Text(el, "element UnsignedResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("UnsignedResult") {
+		return r.WrongNamespace("UnsignedResult")
+	}
+	return nil
+}
+
+// AppendJSON appends Unsigned as a JSON object, keys in schema order.
+func (v *Unsigned) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"b\":"...)
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = append(b, ",\"sb\":"...)
+	b = xsd.AppendInt(b, int64(v.Sb))
+	b = append(b, ",\"us\":"...)
+	b = xsd.AppendUint(b, uint64(v.Us))
+	b = append(b, ",\"ui\":"...)
+	b = xsd.AppendUint(b, uint64(v.Ui))
+	b = append(b, ",\"ul\":"...)
+	b = xsd.AppendUint(b, uint64(v.Ul))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Unsigned after its opening '{'.
+func (v *Unsigned) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [5]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "b":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter b", "unsignedByte", 8)
+				v.B = byte(n)
+			}
+		case "sb":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter sb", "byte", 8)
+				v.Sb = int8(n)
+			}
+		case "us":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter us", "unsignedShort", 16)
+				v.Us = uint16(n)
+			}
+		case "ui":
+			if seen[3] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter ui", "unsignedInt", 32)
+				v.Ui = uint32(n)
+			}
+		case "ul":
+			if seen[4] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter ul", "unsignedLong", 64)
+				v.Ul = uint64(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("b")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("sb")
+	}
+	if !seen[2] {
+		return jsonwire.MissingParameter("us")
+	}
+	if !seen[3] {
+		return jsonwire.MissingParameter("ui")
+	}
+	if !seen[4] {
+		return jsonwire.MissingParameter("ul")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoChar in schema order.
+func (v *EchoChar) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "c")
+	b = v.C.AppendText(b)
+	b = xmlwire.AppendEnd(b, "c")
+	return b
+}
+
+// DecodeXML reads the elements of EchoChar, in any order, skipping unknown ones as ASMX does.
+func (v *EchoChar) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("c"):
+			if seen[0] {
+				return xsd.Duplicate("parameter c")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter c"); err == nil {
+				v.C, err = xsd.CharValue("parameter c", text)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("c") {
+		return r.WrongNamespace("c")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoCharResponse in schema order.
+func (v *EchoCharResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "EchoCharResult")
+	b = v.EchoCharResult.AppendText(b)
+	b = xmlwire.AppendEnd(b, "EchoCharResult")
+	return b
+}
+
+// DecodeXML reads the elements of EchoCharResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoCharResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoCharResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoCharResult")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element EchoCharResult"); err == nil {
+				v.EchoCharResult, err = xsd.CharValue("element EchoCharResult", text)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoCharResult") {
+		return r.WrongNamespace("EchoCharResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoChar as a JSON object, keys in schema order.
+func (v *EchoChar) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"c\":"...)
+	b = xsd.AppendUint(b, uint64(v.C))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoChar after its opening '{'.
+func (v *EchoChar) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "c":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "parameter c", "char", 16)
+				v.C = xsd.Char(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("c")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of EchoSpan in schema order.
 func (v *EchoSpan) AppendXML(b []byte) []byte {
 	if v.Span != nil {
@@ -2337,6 +6932,286 @@ func (v *EchoSpan) DecodeJSON(r *jsonwire.Reader) error {
 	}
 	if !seen[0] {
 		return jsonwire.MissingParameter("span")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoBytes in schema order.
+func (v *EchoBytes) AppendXML(b []byte) []byte {
+	if v.Data != nil {
+		b = xmlwire.AppendBase64(b, "data", v.Data)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoBytes, in any order, skipping unknown ones as ASMX does.
+func (v *EchoBytes) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("data"):
+			if seen[0] {
+				return xsd.Duplicate("parameter data")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Data = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "parameter data")
+				v.Data = x
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("data") {
+		return r.WrongNamespace("data")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoBytesResponse in schema order.
+func (v *EchoBytesResponse) AppendXML(b []byte) []byte {
+	if v.EchoBytesResult != nil {
+		b = xmlwire.AppendBase64(b, "EchoBytesResult", v.EchoBytesResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoBytesResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoBytesResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoBytesResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoBytesResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoBytesResult = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "element EchoBytesResult")
+				v.EchoBytesResult = x
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoBytesResult") {
+		return r.WrongNamespace("EchoBytesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoBytes as a JSON object, keys in schema order.
+func (v *EchoBytes) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"data\":"...)
+	b = jsonwire.AppendBase64(b, v.Data)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoBytes after its opening '{'.
+func (v *EchoBytes) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "data":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Data, err = jsonwire.Base64(tok, "parameter data")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("data")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSBytes in schema order.
+func (v *EchoSBytes) AppendXML(b []byte) []byte {
+	if v.Data != nil {
+		b = xmlwire.AppendComplex(b, "data", v.Data)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSBytes, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSBytes) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("data"):
+			if seen[0] {
+				return xsd.Duplicate("parameter data")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Data = nil
+				err = r.Skip(el)
+			} else {
+				v.Data = new(ArrayOfByte)
+				err = v.Data.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("data") {
+		return r.WrongNamespace("data")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoSBytesResponse in schema order.
+func (v *EchoSBytesResponse) AppendXML(b []byte) []byte {
+	if v.EchoSBytesResult != nil {
+		b = xmlwire.AppendComplex(b, "EchoSBytesResult", v.EchoSBytesResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoSBytesResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoSBytesResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoSBytesResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoSBytesResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoSBytesResult = nil
+				err = r.Skip(el)
+			} else {
+				v.EchoSBytesResult = new(ArrayOfByte)
+				err = v.EchoSBytesResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoSBytesResult") {
+		return r.WrongNamespace("EchoSBytesResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoSBytes as a JSON object, keys in schema order.
+func (v *EchoSBytes) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"data\":"...)
+	if v.Data == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Data.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoSBytes after its opening '{'.
+func (v *EchoSBytes) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "data":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Data = nil
+			case tok.Opens('['):
+				v.Data = new(ArrayOfByte)
+				err = v.Data.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("parameter data", "an array", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("data")
 	}
 	return nil
 }
@@ -2994,6 +7869,140 @@ func (v *NotifyCount) DecodeJSON(r *jsonwire.Reader) error {
 	}
 	if ok {
 		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoPerm in schema order.
+func (v *EchoPerm) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "p", v.P.wireText())
+	return b
+}
+
+// DecodeXML reads the elements of EchoPerm, in any order, skipping unknown ones as ASMX does.
+func (v *EchoPerm) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("p"):
+			if seen[0] {
+				return xsd.Duplicate("parameter p")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "parameter p"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("parameter p", "Perm", text, typePerm.Enum)
+				v.P = Perm(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("p") {
+		return r.WrongNamespace("p")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoPermResponse in schema order.
+func (v *EchoPermResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "EchoPermResult", v.EchoPermResult.wireText())
+	return b
+}
+
+// DecodeXML reads the elements of EchoPermResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoPermResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoPermResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoPermResult")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element EchoPermResult"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("element EchoPermResult", "Perm", text, typePerm.Enum)
+				v.EchoPermResult = Perm(n)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoPermResult") {
+		return r.WrongNamespace("EchoPermResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoPerm as a JSON object, keys in schema order.
+func (v *EchoPerm) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"p\":"...)
+	b = jsonwire.AppendString(b, v.P.wireText())
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoPerm after its opening '{'.
+func (v *EchoPerm) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "p":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var text string
+				if text, err = jsonwire.String(tok, "parameter p"); err == nil {
+					var n uint64
+					n, err = xsd.FlagsValue("parameter p", "Perm", text, typePerm.Enum)
+					v.P = Perm(n)
+				}
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("p")
 	}
 	return nil
 }
@@ -3974,6 +8983,413 @@ func (v *TimeSpan) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of ArrayOfByte in schema order.
+func (v *ArrayOfByte) AppendXML(b []byte) []byte {
+	for _, item := range v.Byte {
+		b = xmlwire.AppendInt(b, "byte", int64(item))
+	}
+	return b
+}
+
+// DecodeXML reads the elements of ArrayOfByte, in any order, skipping unknown ones as ASMX does.
+func (v *ArrayOfByte) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("byte"):
+			seen[0] = true
+			{
+				var item int8
+				var n int64
+				n, err = r.ReadInt(el, "element byte", "byte", 8)
+				item = int8(n)
+				v.Byte = append(v.Byte, item)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("byte") {
+		return r.WrongNamespace("byte")
+	}
+	return nil
+}
+
+// AppendJSON appends ArrayOfByte as a JSON array.
+func (v *ArrayOfByte) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Byte {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = xsd.AppendInt(b, int64(item))
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfByte after its opening '['.
+func (v *ArrayOfByte) DecodeJSON(r *jsonwire.Reader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item int8
+		{
+			var n int64
+			n, err = jsonwire.Int(tok, "item of ArrayOfByte", "byte", 8)
+			item = int8(n)
+		}
+		if err != nil {
+			return err
+		}
+		v.Byte = append(v.Byte, item)
+	}
+}
+
+// AppendXML appends the elements of Smalls in schema order.
+func (v *Smalls) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendStart(b, "B")
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = xmlwire.AppendEnd(b, "B")
+	b = xmlwire.AppendInt(b, "SB", int64(v.SB))
+	b = xmlwire.AppendStart(b, "US")
+	b = xsd.AppendUint(b, uint64(v.US))
+	b = xmlwire.AppendEnd(b, "US")
+	b = xmlwire.AppendStart(b, "UI")
+	b = xsd.AppendUint(b, uint64(v.UI))
+	b = xmlwire.AppendEnd(b, "UI")
+	b = xmlwire.AppendStart(b, "UL")
+	b = xsd.AppendUint(b, uint64(v.UL))
+	b = xmlwire.AppendEnd(b, "UL")
+	b = xmlwire.AppendStart(b, "C")
+	b = v.C.AppendText(b)
+	b = xmlwire.AppendEnd(b, "C")
+	if v.Span != nil {
+		b = xmlwire.AppendComplex(b, "Span", v.Span)
+	}
+	if v.Bytes != nil {
+		b = xmlwire.AppendBase64(b, "Bytes", v.Bytes)
+	}
+	if v.SBytes != nil {
+		b = xmlwire.AppendComplex(b, "SBytes", v.SBytes)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of Smalls, in any order, skipping unknown ones as ASMX does.
+func (v *Smalls) DecodeXML(r *xmlwire.Reader) error {
+	var seen [9]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("B"):
+			if seen[0] {
+				return xsd.Duplicate("element B")
+			}
+			seen[0] = true
+			var text string
+			if text, err = r.Text(el, "element B"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element B", "unsignedByte", text, 8)
+				v.B = byte(n)
+			}
+		case el.Is("SB"):
+			if seen[1] {
+				return xsd.Duplicate("element SB")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element SB", "byte", 8)
+			v.SB = int8(n)
+		case el.Is("US"):
+			if seen[2] {
+				return xsd.Duplicate("element US")
+			}
+			seen[2] = true
+			var text string
+			if text, err = r.Text(el, "element US"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element US", "unsignedShort", text, 16)
+				v.US = uint16(n)
+			}
+		case el.Is("UI"):
+			if seen[3] {
+				return xsd.Duplicate("element UI")
+			}
+			seen[3] = true
+			var text string
+			if text, err = r.Text(el, "element UI"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element UI", "unsignedInt", text, 32)
+				v.UI = uint32(n)
+			}
+		case el.Is("UL"):
+			if seen[4] {
+				return xsd.Duplicate("element UL")
+			}
+			seen[4] = true
+			var text string
+			if text, err = r.Text(el, "element UL"); err == nil {
+				var n uint64
+				n, err = xsd.Unsigned("element UL", "unsignedLong", text, 64)
+				v.UL = uint64(n)
+			}
+		case el.Is("C"):
+			if seen[5] {
+				return xsd.Duplicate("element C")
+			}
+			seen[5] = true
+			var text string
+			if text, err = r.Text(el, "element C"); err == nil {
+				v.C, err = xsd.CharValue("element C", text)
+			}
+		case el.Is("Span"):
+			if seen[6] {
+				return xsd.Duplicate("element Span")
+			}
+			seen[6] = true
+			if el.Nil() {
+				v.Span = nil
+				err = r.Skip(el)
+			} else {
+				v.Span = new(TimeSpan)
+				err = v.Span.DecodeXML(r)
+			}
+		case el.Is("Bytes"):
+			if seen[7] {
+				return xsd.Duplicate("element Bytes")
+			}
+			seen[7] = true
+			if el.Nil() {
+				v.Bytes = nil
+				err = r.Skip(el)
+			} else {
+				var x []byte
+				x, err = r.ReadBase64(el, "element Bytes")
+				v.Bytes = x
+			}
+		case el.Is("SBytes"):
+			if seen[8] {
+				return xsd.Duplicate("element SBytes")
+			}
+			seen[8] = true
+			if el.Nil() {
+				v.SBytes = nil
+				err = r.Skip(el)
+			} else {
+				v.SBytes = new(ArrayOfByte)
+				err = v.SBytes.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("B") {
+		return r.WrongNamespace("B")
+	}
+	if !seen[1] && r.Misplaced("SB") {
+		return r.WrongNamespace("SB")
+	}
+	if !seen[2] && r.Misplaced("US") {
+		return r.WrongNamespace("US")
+	}
+	if !seen[3] && r.Misplaced("UI") {
+		return r.WrongNamespace("UI")
+	}
+	if !seen[4] && r.Misplaced("UL") {
+		return r.WrongNamespace("UL")
+	}
+	if !seen[5] && r.Misplaced("C") {
+		return r.WrongNamespace("C")
+	}
+	if !seen[6] && r.Misplaced("Span") {
+		return r.WrongNamespace("Span")
+	}
+	if !seen[7] && r.Misplaced("Bytes") {
+		return r.WrongNamespace("Bytes")
+	}
+	if !seen[8] && r.Misplaced("SBytes") {
+		return r.WrongNamespace("SBytes")
+	}
+	return nil
+}
+
+// AppendJSON appends Smalls as a JSON object, keys in schema order.
+func (v *Smalls) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"B\":"...)
+	b = xsd.AppendUint(b, uint64(v.B))
+	b = append(b, ",\"SB\":"...)
+	b = xsd.AppendInt(b, int64(v.SB))
+	b = append(b, ",\"US\":"...)
+	b = xsd.AppendUint(b, uint64(v.US))
+	b = append(b, ",\"UI\":"...)
+	b = xsd.AppendUint(b, uint64(v.UI))
+	b = append(b, ",\"UL\":"...)
+	b = xsd.AppendUint(b, uint64(v.UL))
+	b = append(b, ",\"C\":"...)
+	b = xsd.AppendUint(b, uint64(v.C))
+	b = append(b, ",\"Span\":"...)
+	if v.Span == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Span.AppendJSON(b)
+	}
+	b = append(b, ",\"Bytes\":"...)
+	b = jsonwire.AppendBase64(b, v.Bytes)
+	b = append(b, ",\"SBytes\":"...)
+	if v.SBytes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.SBytes.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Smalls after its opening '{'.
+func (v *Smalls) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [9]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "B":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element B", "unsignedByte", 8)
+				v.B = byte(n)
+			}
+		case "SB":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element SB", "byte", 8)
+				v.SB = int8(n)
+			}
+		case "US":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element US", "unsignedShort", 16)
+				v.US = uint16(n)
+			}
+		case "UI":
+			if seen[3] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element UI", "unsignedInt", 32)
+				v.UI = uint32(n)
+			}
+		case "UL":
+			if seen[4] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element UL", "unsignedLong", 64)
+				v.UL = uint64(n)
+			}
+		case "C":
+			if seen[5] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[5] = true
+			{
+				var n uint64
+				n, err = jsonwire.Unsigned(tok, "element C", "char", 16)
+				v.C = xsd.Char(n)
+			}
+		case "Span":
+			if seen[6] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[6] = true
+			switch {
+			case tok.IsNull():
+				v.Span = nil
+			case tok.Opens('{'):
+				v.Span = new(TimeSpan)
+				err = v.Span.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element Span", "an object", tok)
+			}
+		case "Bytes":
+			if seen[7] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[7] = true
+			v.Bytes, err = jsonwire.Base64(tok, "element Bytes")
+		case "SBytes":
+			if seen[8] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[8] = true
+			switch {
+			case tok.IsNull():
+				v.SBytes = nil
+			case tok.Opens('['):
+				v.SBytes = new(ArrayOfByte)
+				err = v.SBytes.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element SBytes", "an array", tok)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AppendXML appends the elements of urunBilgi in schema order.
 func (v *UrunBilgi) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "urunAdi", v.UrunAdi)
@@ -4187,6 +9603,202 @@ func (v *ArrayOfUrunBilgi) DecodeJSON(r *jsonwire.Reader) error {
 	}
 }
 
+// AppendXML appends the elements of AuthHeader in schema order.
+func (v *AuthHeader) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "User", v.User)
+	b = xmlwire.AppendString(b, "Token", v.Token)
+	return b
+}
+
+// DecodeXML reads the elements of AuthHeader, in any order, skipping unknown ones as ASMX does.
+func (v *AuthHeader) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("User"):
+			if seen[0] {
+				return xsd.Duplicate("element User")
+			}
+			seen[0] = true
+			v.User, err = r.Text(el, "element User")
+		case el.Is("Token"):
+			if seen[1] {
+				return xsd.Duplicate("element Token")
+			}
+			seen[1] = true
+			v.Token, err = r.Text(el, "element Token")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("User") {
+		return r.WrongNamespace("User")
+	}
+	if !seen[1] && r.Misplaced("Token") {
+		return r.WrongNamespace("Token")
+	}
+	return nil
+}
+
+// AppendJSON appends AuthHeader as a JSON object, keys in schema order.
+func (v *AuthHeader) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"User\":"...)
+	b = jsonwire.AppendString(b, v.User)
+	b = append(b, ",\"Token\":"...)
+	b = jsonwire.AppendString(b, v.Token)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of AuthHeader after its opening '{'.
+func (v *AuthHeader) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "User":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.User, err = jsonwire.String(tok, "element User")
+		case "Token":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Token, err = jsonwire.String(tok, "element Token")
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of TraceHeader in schema order.
+func (v *TraceHeader) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "RequestId", v.RequestId)
+	b = xmlwire.AppendInt(b, "Step", int64(v.Step))
+	return b
+}
+
+// DecodeXML reads the elements of TraceHeader, in any order, skipping unknown ones as ASMX does.
+func (v *TraceHeader) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("RequestId"):
+			if seen[0] {
+				return xsd.Duplicate("element RequestId")
+			}
+			seen[0] = true
+			v.RequestId, err = r.Text(el, "element RequestId")
+		case el.Is("Step"):
+			if seen[1] {
+				return xsd.Duplicate("element Step")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element Step", "int", 32)
+			v.Step = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("RequestId") {
+		return r.WrongNamespace("RequestId")
+	}
+	if !seen[1] && r.Misplaced("Step") {
+		return r.WrongNamespace("Step")
+	}
+	return nil
+}
+
+// AppendJSON appends TraceHeader as a JSON object, keys in schema order.
+func (v *TraceHeader) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"RequestId\":"...)
+	b = jsonwire.AppendString(b, v.RequestId)
+	b = append(b, ",\"Step\":"...)
+	b = xsd.AppendInt(b, int64(v.Step))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of TraceHeader after its opening '{'.
+func (v *TraceHeader) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "RequestId":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.RequestId, err = jsonwire.String(tok, "element RequestId")
+		case "Step":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element Step", "int", 32)
+				v.Step = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // SyncSoapClient implements SyncSoap (both method variants) by sending each call through Invoker, which
 // server/client implements over the four bindings.
 type SyncSoapClient struct {
@@ -4194,6 +9806,76 @@ type SyncSoapClient struct {
 }
 
 var _ SyncSoap = (*SyncSoapClient)(nil)
+
+// WhoAmIContext calls WhoAmI.
+func (c *SyncSoapClient) WhoAmIContext(ctx context.Context, request *WhoAmI) (*WhoAmIResponse, error) {
+	response := new(WhoAmIResponse)
+	if err := c.Invoker.Invoke(ctx, opWhoAmI, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// WhoAmI is WhoAmIContext without a context.
+func (c *SyncSoapClient) WhoAmI(request *WhoAmI) (*WhoAmIResponse, error) {
+	return c.WhoAmIContext(context.Background(), request)
+}
+
+// WhoAmIOptionalContext calls WhoAmIOptional.
+func (c *SyncSoapClient) WhoAmIOptionalContext(ctx context.Context, request *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	response := new(WhoAmIOptionalResponse)
+	if err := c.Invoker.Invoke(ctx, opWhoAmIOptional, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// WhoAmIOptional is WhoAmIOptionalContext without a context.
+func (c *SyncSoapClient) WhoAmIOptional(request *WhoAmIOptional) (*WhoAmIOptionalResponse, error) {
+	return c.WhoAmIOptionalContext(context.Background(), request)
+}
+
+// PingContext calls Ping.
+func (c *SyncSoapClient) PingContext(ctx context.Context, request *Ping) (*PingResponse, error) {
+	response := new(PingResponse)
+	if err := c.Invoker.Invoke(ctx, opPing, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Ping is PingContext without a context.
+func (c *SyncSoapClient) Ping(request *Ping) (*PingResponse, error) {
+	return c.PingContext(context.Background(), request)
+}
+
+// RenewContext calls Renew.
+func (c *SyncSoapClient) RenewContext(ctx context.Context, request *Renew) (*RenewResponse, error) {
+	response := new(RenewResponse)
+	if err := c.Invoker.Invoke(ctx, opRenew, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Renew is RenewContext without a context.
+func (c *SyncSoapClient) Renew(request *Renew) (*RenewResponse, error) {
+	return c.RenewContext(context.Background(), request)
+}
+
+// AuditContext calls Audit.
+func (c *SyncSoapClient) AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error) {
+	response := new(AuditResponse)
+	if err := c.Invoker.Invoke(ctx, opAudit, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Audit is AuditContext without a context.
+func (c *SyncSoapClient) Audit(request *Audit) (*AuditResponse, error) {
+	return c.AuditContext(context.Background(), request)
+}
 
 // ListUnknownHeadersContext calls ListUnknownHeaders.
 func (c *SyncSoapClient) ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
@@ -4293,6 +9975,188 @@ func (c *SyncSoapClient) DescribeShape(request *DescribeShape) (*DescribeShapeRe
 	return c.DescribeShapeContext(context.Background(), request)
 }
 
+// SplitContext calls Split.
+func (c *SyncSoapClient) SplitContext(ctx context.Context, request *Split) (*SplitResponse, error) {
+	response := new(SplitResponse)
+	if err := c.Invoker.Invoke(ctx, opSplit, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Split is SplitContext without a context.
+func (c *SyncSoapClient) Split(request *Split) (*SplitResponse, error) {
+	return c.SplitContext(context.Background(), request)
+}
+
+// DivideContext calls Divide.
+func (c *SyncSoapClient) DivideContext(ctx context.Context, request *Divide) (*DivideResponse, error) {
+	response := new(DivideResponse)
+	if err := c.Invoker.Invoke(ctx, opDivide, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Divide is DivideContext without a context.
+func (c *SyncSoapClient) Divide(request *Divide) (*DivideResponse, error) {
+	return c.DivideContext(context.Background(), request)
+}
+
+// RenamedContext calls Renamed.
+func (c *SyncSoapClient) RenamedContext(ctx context.Context, request *Renamed) (*RenamedResponse, error) {
+	response := new(RenamedResponse)
+	if err := c.Invoker.Invoke(ctx, opRenamed, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Renamed is RenamedContext without a context.
+func (c *SyncSoapClient) Renamed(request *Renamed) (*RenamedResponse, error) {
+	return c.RenamedContext(context.Background(), request)
+}
+
+// LookupContext calls Lookup.
+func (c *SyncSoapClient) LookupContext(ctx context.Context, request *Lookup) (*LookupReply, error) {
+	response := new(LookupReply)
+	if err := c.Invoker.Invoke(ctx, opLookup, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Lookup is LookupContext without a context.
+func (c *SyncSoapClient) Lookup(request *Lookup) (*LookupReply, error) {
+	return c.LookupContext(context.Background(), request)
+}
+
+// FetchItemContext calls FetchItem.
+func (c *SyncSoapClient) FetchItemContext(ctx context.Context, request *GetItem) (*GetItemReply, error) {
+	response := new(GetItemReply)
+	if err := c.Invoker.Invoke(ctx, opFetchItem, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// FetchItem is FetchItemContext without a context.
+func (c *SyncSoapClient) FetchItem(request *GetItem) (*GetItemReply, error) {
+	return c.FetchItemContext(context.Background(), request)
+}
+
+// AddContext calls Add.
+func (c *SyncSoapClient) AddContext(ctx context.Context, request *Add) (*AddResponse, error) {
+	response := new(AddResponse)
+	if err := c.Invoker.Invoke(ctx, opAdd, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Add is AddContext without a context.
+func (c *SyncSoapClient) Add(request *Add) (*AddResponse, error) {
+	return c.AddContext(context.Background(), request)
+}
+
+// AddDoublesContext calls AddDoubles.
+func (c *SyncSoapClient) AddDoublesContext(ctx context.Context, request *AddDoubles) (*AddDoublesResponse, error) {
+	response := new(AddDoublesResponse)
+	if err := c.Invoker.Invoke(ctx, opAddDoubles, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// AddDoubles is AddDoublesContext without a context.
+func (c *SyncSoapClient) AddDoubles(request *AddDoubles) (*AddDoublesResponse, error) {
+	return c.AddDoublesContext(context.Background(), request)
+}
+
+// ScaleIntContext calls ScaleInt.
+func (c *SyncSoapClient) ScaleIntContext(ctx context.Context, request *ScaleInt) (*ScaleIntResponse, error) {
+	response := new(ScaleIntResponse)
+	if err := c.Invoker.Invoke(ctx, opScaleInt, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// ScaleInt is ScaleIntContext without a context.
+func (c *SyncSoapClient) ScaleInt(request *ScaleInt) (*ScaleIntResponse, error) {
+	return c.ScaleIntContext(context.Background(), request)
+}
+
+// ScaleTextContext calls ScaleText.
+func (c *SyncSoapClient) ScaleTextContext(ctx context.Context, request *ScaleText) (*ScaleTextResponse, error) {
+	response := new(ScaleTextResponse)
+	if err := c.Invoker.Invoke(ctx, opScaleText, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// ScaleText is ScaleTextContext without a context.
+func (c *SyncSoapClient) ScaleText(request *ScaleText) (*ScaleTextResponse, error) {
+	return c.ScaleTextContext(context.Background(), request)
+}
+
+// GetSmallsContext calls GetSmalls.
+func (c *SyncSoapClient) GetSmallsContext(ctx context.Context, request *GetSmalls) (*GetSmallsResponse, error) {
+	response := new(GetSmallsResponse)
+	if err := c.Invoker.Invoke(ctx, opGetSmalls, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// GetSmalls is GetSmallsContext without a context.
+func (c *SyncSoapClient) GetSmalls(request *GetSmalls) (*GetSmallsResponse, error) {
+	return c.GetSmallsContext(context.Background(), request)
+}
+
+// EchoSmallsContext calls EchoSmalls.
+func (c *SyncSoapClient) EchoSmallsContext(ctx context.Context, request *EchoSmalls) (*EchoSmallsResponse, error) {
+	response := new(EchoSmallsResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoSmalls, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoSmalls is EchoSmallsContext without a context.
+func (c *SyncSoapClient) EchoSmalls(request *EchoSmalls) (*EchoSmallsResponse, error) {
+	return c.EchoSmallsContext(context.Background(), request)
+}
+
+// UnsignedContext calls Unsigned.
+func (c *SyncSoapClient) UnsignedContext(ctx context.Context, request *Unsigned) (*UnsignedResponse, error) {
+	response := new(UnsignedResponse)
+	if err := c.Invoker.Invoke(ctx, opUnsigned, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Unsigned is UnsignedContext without a context.
+func (c *SyncSoapClient) Unsigned(request *Unsigned) (*UnsignedResponse, error) {
+	return c.UnsignedContext(context.Background(), request)
+}
+
+// EchoCharContext calls EchoChar.
+func (c *SyncSoapClient) EchoCharContext(ctx context.Context, request *EchoChar) (*EchoCharResponse, error) {
+	response := new(EchoCharResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoChar, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoChar is EchoCharContext without a context.
+func (c *SyncSoapClient) EchoChar(request *EchoChar) (*EchoCharResponse, error) {
+	return c.EchoCharContext(context.Background(), request)
+}
+
 // EchoSpanContext calls EchoSpan.
 func (c *SyncSoapClient) EchoSpanContext(ctx context.Context, request *EchoSpan) (*EchoSpanResponse, error) {
 	response := new(EchoSpanResponse)
@@ -4305,6 +10169,34 @@ func (c *SyncSoapClient) EchoSpanContext(ctx context.Context, request *EchoSpan)
 // EchoSpan is EchoSpanContext without a context.
 func (c *SyncSoapClient) EchoSpan(request *EchoSpan) (*EchoSpanResponse, error) {
 	return c.EchoSpanContext(context.Background(), request)
+}
+
+// EchoBytesContext calls EchoBytes.
+func (c *SyncSoapClient) EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error) {
+	response := new(EchoBytesResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoBytes, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoBytes is EchoBytesContext without a context.
+func (c *SyncSoapClient) EchoBytes(request *EchoBytes) (*EchoBytesResponse, error) {
+	return c.EchoBytesContext(context.Background(), request)
+}
+
+// EchoSBytesContext calls EchoSBytes.
+func (c *SyncSoapClient) EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error) {
+	response := new(EchoSBytesResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoSBytes, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoSBytes is EchoSBytesContext without a context.
+func (c *SyncSoapClient) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error) {
+	return c.EchoSBytesContext(context.Background(), request)
 }
 
 // DeletePerformanceContext calls deletePerformance.
@@ -4387,6 +10279,20 @@ func (c *SyncSoapClient) NotifyCount(request *NotifyCount) (*NotifyCountResponse
 	return c.NotifyCountContext(context.Background(), request)
 }
 
+// EchoPermContext calls EchoPerm.
+func (c *SyncSoapClient) EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error) {
+	response := new(EchoPermResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoPerm, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoPerm is EchoPermContext without a context.
+func (c *SyncSoapClient) EchoPerm(request *EchoPerm) (*EchoPermResponse, error) {
+	return c.EchoPermContext(context.Background(), request)
+}
+
 // EchoMaybeContext calls EchoMaybe.
 func (c *SyncSoapClient) EchoMaybeContext(ctx context.Context, request *EchoMaybe) (*EchoMaybeResponse, error) {
 	response := new(EchoMaybeResponse)
@@ -4401,6 +10307,285 @@ func (c *SyncSoapClient) EchoMaybe(request *EchoMaybe) (*EchoMaybeResponse, erro
 	return c.EchoMaybeContext(context.Background(), request)
 }
 
+// ---- The record codec of Smalls (the -record flags on the go:generate line; server/wire/recordwire
+// defines the canonical form) ----
+
+// SmallsRecord describes Smalls, the contract's record type: the store keeps one canonical JSON document
+// per Smalls, keyed by UL and indexed by B, and the record formats carry the same document.
+var SmallsRecord = &recordwire.Type{
+	Name: "Smalls", Type: typeSmalls, Key: "UL", Index: "B",
+	Fields: []string{"B", "SB", "US", "UI", "UL", "C", "Span", "Bytes", "SBytes"},
+	New:    func() recordwire.Record { return new(Smalls) },
+}
+
+var _ recordwire.Record = (*Smalls)(nil)
+
+// UnmarshalRecord reads a whole document into v: DecodeRecord with a reader of its own, which
+// stays on the stack (no allocation besides the values').
+func (v *Smalls) UnmarshalRecord(doc []byte, mode recordwire.Mode) error {
+	var r recordwire.Reader
+	r.Reset(doc, mode)
+	if err := v.DecodeRecord(&r); err != nil {
+		return err
+	}
+	return r.End()
+}
+
+// RecordKey is UL, the record's key.
+func (v *Smalls) RecordKey() string {
+	var b []byte
+	return string(xsd.AppendUint(b, uint64(v.UL)))
+}
+
+// RecordIndex is B, the record's indexed field.
+func (v *Smalls) RecordIndex() string {
+	var b []byte
+	return string(xsd.AppendUint(b, uint64(v.B)))
+}
+
+// AppendRecord appends TimeSpan as a JSON object, every element in schema order.
+func (v *TimeSpan) AppendRecord(b []byte) []byte {
+	return append(b, "{}"...)
+}
+
+// recordKeysTimeSpan are the keys of TimeSpan's record object.
+var recordKeysTimeSpan = []string{}
+
+// DecodeRecord reads TimeSpan from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *TimeSpan) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = TimeSpan{}
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		default:
+			if err := r.Unknown(key, recordKeysTimeSpan); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// AppendRecord appends ArrayOfByte as a JSON array of its items.
+func (v *ArrayOfByte) AppendRecord(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Byte {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = recordwire.AppendInt(b, int64(item))
+	}
+	return append(b, ']')
+}
+
+// DecodeRecord reads ArrayOfByte from a JSON array of its items ([] reads as no items, as in XML).
+func (v *ArrayOfByte) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginArray(); err != nil {
+		return err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
+	v.Byte = nil
+	if n > 0 {
+		v.Byte = make([]int8, 0, n)
+	}
+	for i := 0; ; i++ {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		var item int8
+		{
+			var n int64
+			n, err = r.Int("byte", 8)
+			item = int8(n)
+		}
+		if err != nil {
+			return recordwire.Item(i, err)
+		}
+		v.Byte = append(v.Byte, item)
+	}
+}
+
+// AppendRecord appends Smalls as a JSON object, every element in schema order.
+func (v *Smalls) AppendRecord(b []byte) []byte {
+	b = append(b, `{"B":`...)
+	b = recordwire.AppendUint(b, uint64(v.B))
+	b = append(b, `,"SB":`...)
+	b = recordwire.AppendInt(b, int64(v.SB))
+	b = append(b, `,"US":`...)
+	b = recordwire.AppendUint(b, uint64(v.US))
+	b = append(b, `,"UI":`...)
+	b = recordwire.AppendUint(b, uint64(v.UI))
+	b = append(b, `,"UL":`...)
+	b = recordwire.AppendUint(b, uint64(v.UL))
+	b = append(b, `,"C":`...)
+	b = recordwire.AppendUint(b, uint64(v.C))
+	b = append(b, `,"Span":`...)
+	if v.Span == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Span.AppendRecord(b)
+	}
+	b = append(b, `,"Bytes":`...)
+	b = recordwire.AppendBase64(b, v.Bytes)
+	b = append(b, `,"SBytes":`...)
+	if v.SBytes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.SBytes.AppendRecord(b)
+	}
+	return append(b, '}')
+}
+
+// recordKeysSmalls are the keys of Smalls's record object.
+var recordKeysSmalls = []string{"B", "SB", "US", "UI", "UL", "C", "Span", "Bytes", "SBytes"}
+
+// DecodeRecord reads Smalls from a JSON object, keys in any order; a missing key leaves its zero value.
+func (v *Smalls) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginObject(); err != nil {
+		return err
+	}
+	*v = Smalls{}
+	var seen [9]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil || !ok {
+			return err
+		}
+		switch string(key) {
+		case "B":
+			if seen[0] {
+				return r.Duplicate(key)
+			}
+			seen[0] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedByte", 8)
+				v.B = byte(n)
+			}
+			if err != nil {
+				return recordwire.Path("B", err)
+			}
+		case "SB":
+			if seen[1] {
+				return r.Duplicate(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = r.Int("byte", 8)
+				v.SB = int8(n)
+			}
+			if err != nil {
+				return recordwire.Path("SB", err)
+			}
+		case "US":
+			if seen[2] {
+				return r.Duplicate(key)
+			}
+			seen[2] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedShort", 16)
+				v.US = uint16(n)
+			}
+			if err != nil {
+				return recordwire.Path("US", err)
+			}
+		case "UI":
+			if seen[3] {
+				return r.Duplicate(key)
+			}
+			seen[3] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedInt", 32)
+				v.UI = uint32(n)
+			}
+			if err != nil {
+				return recordwire.Path("UI", err)
+			}
+		case "UL":
+			if seen[4] {
+				return r.Duplicate(key)
+			}
+			seen[4] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("unsignedLong", 64)
+				v.UL = uint64(n)
+			}
+			if err != nil {
+				return recordwire.Path("UL", err)
+			}
+		case "C":
+			if seen[5] {
+				return r.Duplicate(key)
+			}
+			seen[5] = true
+			{
+				var n uint64
+				n, err = r.Unsigned("char", 16)
+				v.C = xsd.Char(n)
+			}
+			if err != nil {
+				return recordwire.Path("C", err)
+			}
+		case "Span":
+			if seen[6] {
+				return r.Duplicate(key)
+			}
+			seen[6] = true
+			if r.Null() {
+				v.Span = nil
+			} else {
+				x := new(TimeSpan)
+				err = x.DecodeRecord(r)
+				v.Span = x
+			}
+			if err != nil {
+				return recordwire.Path("Span", err)
+			}
+		case "Bytes":
+			if seen[7] {
+				return r.Duplicate(key)
+			}
+			seen[7] = true
+			v.Bytes, err = r.Base64()
+			if err != nil {
+				return recordwire.Path("Bytes", err)
+			}
+		case "SBytes":
+			if seen[8] {
+				return r.Duplicate(key)
+			}
+			seen[8] = true
+			if r.Null() {
+				v.SBytes = nil
+			} else {
+				x := new(ArrayOfByte)
+				err = x.DecodeRecord(r)
+				v.SBytes = x
+			}
+			if err != nil {
+				return recordwire.Path("SBytes", err)
+			}
+		default:
+			if err := r.Unknown(key, recordKeysSmalls); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // contractDocument is the WSDL the contract was generated from, without its comments: what ?WSDL
 // serves, with the addresses (and a rebased namespace) filled in.
 const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
@@ -4408,6 +10593,84 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:types>
     <s:schema elementFormDefault="qualified" targetNamespace="http://localhost:8080/zoo3/v1/">
       <s:import namespace="http://microsoft.com/wsdl/types/" />
+      <s:element name="WhoAmI">
+        <s:complexType />
+      </s:element>
+      <s:element name="WhoAmIResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="WhoAmIResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AuthHeader" type="tns:AuthHeader" />
+      <s:complexType name="AuthHeader">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="User" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="Token" type="s:string" />
+        </s:sequence>
+        <s:anyAttribute />
+      </s:complexType>
+      <s:element name="WhoAmIOptional">
+        <s:complexType />
+      </s:element>
+      <s:element name="WhoAmIOptionalResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="WhoAmIOptionalResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Ping">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="n" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="PingResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="PingResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="TraceHeader" type="tns:TraceHeader" />
+      <s:complexType name="TraceHeader">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="RequestId" type="s:string" />
+          <s:element minOccurs="1" maxOccurs="1" name="Step" type="s:int" />
+        </s:sequence>
+        <s:anyAttribute />
+      </s:complexType>
+      <s:element name="Renew">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="days" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="RenewResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="RenewResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Audit">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="text" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AuditResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="AuditResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="ListUnknownHeaders">
         <s:complexType />
       </s:element>
@@ -4552,7 +10815,205 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:element name="Split">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="s" type="s:string" />
+            <s:element minOccurs="1" maxOccurs="1" name="count" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="SplitResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="SplitResult" type="s:int" />
+            <s:element minOccurs="0" maxOccurs="1" name="head" type="s:string" />
+            <s:element minOccurs="1" maxOccurs="1" name="count" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Divide">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="a" type="s:int" />
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="DivideResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="quotient" type="s:int" />
+            <s:element minOccurs="1" maxOccurs="1" name="remainder" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Renamed">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="x-id" type="s:string" />
+            <s:element minOccurs="1" maxOccurs="1" name="Count" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="RenamedResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="Answer" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Lookup">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="key" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="LookupReply">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="LookupResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Add">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="a" type="s:int" />
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AddResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="AddResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AddDoubles">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="a" type="s:double" />
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:double" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="AddDoublesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="AddDoublesResult" type="s:double" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ScaleInt">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="v" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ScaleIntResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="ScaleIntResult" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ScaleText">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="v" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ScaleTextResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="ScaleTextResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="GetSmalls">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="max" type="s:boolean" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Smalls">
+        <s:sequence>
+          <s:element minOccurs="1" maxOccurs="1" name="B" type="s:unsignedByte" />
+          <s:element minOccurs="1" maxOccurs="1" name="SB" type="s:byte" />
+          <s:element minOccurs="1" maxOccurs="1" name="US" type="s:unsignedShort" />
+          <s:element minOccurs="1" maxOccurs="1" name="UI" type="s:unsignedInt" />
+          <s:element minOccurs="1" maxOccurs="1" name="UL" type="s:unsignedLong" />
+          <s:element minOccurs="1" maxOccurs="1" name="C" type="s2:char" />
+          <s:element minOccurs="1" maxOccurs="1" name="Span" type="tns:TimeSpan" />
+          <s:element minOccurs="0" maxOccurs="1" name="Bytes" type="s:base64Binary" />
+          <s:element minOccurs="0" maxOccurs="1" name="SBytes" type="tns:ArrayOfByte" />
+        </s:sequence>
+      </s:complexType>
       <s:complexType name="TimeSpan" />
+      <s:complexType name="ArrayOfByte">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="byte" type="s:byte" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="GetSmallsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="GetSmallsResult" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSmalls">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="smalls" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSmallsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoSmallsResult" type="tns:Smalls" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="Unsigned">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="b" type="s:unsignedByte" />
+            <s:element minOccurs="1" maxOccurs="1" name="sb" type="s:byte" />
+            <s:element minOccurs="1" maxOccurs="1" name="us" type="s:unsignedShort" />
+            <s:element minOccurs="1" maxOccurs="1" name="ui" type="s:unsignedInt" />
+            <s:element minOccurs="1" maxOccurs="1" name="ul" type="s:unsignedLong" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="UnsignedResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="UnsignedResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoChar">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="c" type="s2:char" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoCharResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoCharResult" type="s2:char" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="EchoSpan">
         <s:complexType>
           <s:sequence>
@@ -4564,6 +11025,34 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
         <s:complexType>
           <s:sequence>
             <s:element minOccurs="1" maxOccurs="1" name="EchoSpanResult" type="tns:TimeSpan" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoBytes">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="data" type="s:base64Binary" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoBytesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoBytesResult" type="s:base64Binary" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSBytes">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="data" type="tns:ArrayOfByte" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoSBytesResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoSBytesResult" type="tns:ArrayOfByte" />
           </s:sequence>
         </s:complexType>
       </s:element>
@@ -4652,6 +11141,32 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:simpleType name="Perm">
+        <s:list>
+          <s:simpleType>
+            <s:restriction base="s:string">
+              <s:enumeration value="None" />
+              <s:enumeration value="Read" />
+              <s:enumeration value="Write" />
+              <s:enumeration value="Execute" />
+            </s:restriction>
+          </s:simpleType>
+        </s:list>
+      </s:simpleType>
+      <s:element name="EchoPerm">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="p" type="tns:Perm" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoPermResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="EchoPermResult" type="tns:Perm" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="EchoMaybe">
         <s:complexType>
           <s:sequence>
@@ -4672,28 +11187,90 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <s:element name="ArrayOfAnimal" nillable="true" type="tns:ArrayOfAnimal" />
       <s:element name="Kennel" nillable="true" type="tns:Kennel" />
       <s:element name="Shape" nillable="true" type="tns:Shape" />
+      <s:element name="double" type="s:double" />
+      <s:element name="Smalls" nillable="true" type="tns:Smalls" />
+      <s:element name="char" type="s2:char" />
+      <s:element name="base64Binary" nillable="true" type="s:base64Binary" />
+      <s:element name="ArrayOfByte" nillable="true" type="tns:ArrayOfByte" />
       <s:element name="urunBilgi" nillable="true" type="tns:urunBilgi" />
       <s:element name="ArrayOfUrunBilgi" nillable="true" type="tns:ArrayOfUrunBilgi" />
+      <s:element name="Perm" type="tns:Perm" />
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="urn:items">
+      <s:element name="GetItem">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="id" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="GetItemReply">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="FetchItemResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="http://microsoft.com/wsdl/types/">
+      <s:simpleType name="char">
+        <s:restriction base="s:unsignedShort" />
+      </s:simpleType>
     </s:schema>
     <s:schema targetNamespace="http://localhost:8080/zoo3/v1/AbstractTypes">
       <s:import namespace="http://schemas.xmlsoap.org/soap/encoding/" />
+      <s:complexType name="StringArray">
+        <s:complexContent mixed="false">
+          <s:restriction base="soapenc:Array">
+            <s:sequence>
+              <s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" />
+            </s:sequence>
+          </s:restriction>
+        </s:complexContent>
+      </s:complexType>
     </s:schema>
   </wsdl:types>
+  <wsdl:message name="WhoAmISoapIn">
+    <wsdl:part name="parameters" element="tns:WhoAmI" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmISoapOut">
+    <wsdl:part name="parameters" element="tns:WhoAmIResponse" />
+  </wsdl:message>
   <wsdl:message name="WhoAmIAuthHeader">
     <wsdl:part name="AuthHeader" element="tns:AuthHeader" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIOptionalSoapIn">
+    <wsdl:part name="parameters" element="tns:WhoAmIOptional" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIOptionalSoapOut">
+    <wsdl:part name="parameters" element="tns:WhoAmIOptionalResponse" />
   </wsdl:message>
   <wsdl:message name="WhoAmIOptionalAuthHeader">
     <wsdl:part name="AuthHeader" element="tns:AuthHeader" />
   </wsdl:message>
+  <wsdl:message name="PingSoapIn">
+    <wsdl:part name="parameters" element="tns:Ping" />
+  </wsdl:message>
+  <wsdl:message name="PingSoapOut">
+    <wsdl:part name="parameters" element="tns:PingResponse" />
+  </wsdl:message>
   <wsdl:message name="PingTraceHeader">
     <wsdl:part name="TraceHeader" element="tns:TraceHeader" />
   </wsdl:message>
+  <wsdl:message name="RenewSoapIn">
+    <wsdl:part name="parameters" element="tns:Renew" />
+  </wsdl:message>
+  <wsdl:message name="RenewSoapOut">
+    <wsdl:part name="parameters" element="tns:RenewResponse" />
+  </wsdl:message>
   <wsdl:message name="RenewAuthHeader">
     <wsdl:part name="AuthHeader" element="tns:AuthHeader" />
+  </wsdl:message>
+  <wsdl:message name="AuditSoapIn">
+    <wsdl:part name="parameters" element="tns:Audit" />
+  </wsdl:message>
+  <wsdl:message name="AuditSoapOut">
+    <wsdl:part name="parameters" element="tns:AuditResponse" />
   </wsdl:message>
   <wsdl:message name="AuditAuthHeader">
     <wsdl:part name="AuthHeader" element="tns:AuthHeader" />
@@ -4743,11 +11320,101 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="DescribeShapeSoapOut">
     <wsdl:part name="parameters" element="tns:DescribeShapeResponse" />
   </wsdl:message>
+  <wsdl:message name="SplitSoapIn">
+    <wsdl:part name="parameters" element="tns:Split" />
+  </wsdl:message>
+  <wsdl:message name="SplitSoapOut">
+    <wsdl:part name="parameters" element="tns:SplitResponse" />
+  </wsdl:message>
+  <wsdl:message name="DivideSoapIn">
+    <wsdl:part name="parameters" element="tns:Divide" />
+  </wsdl:message>
+  <wsdl:message name="DivideSoapOut">
+    <wsdl:part name="parameters" element="tns:DivideResponse" />
+  </wsdl:message>
+  <wsdl:message name="RenamedSoapIn">
+    <wsdl:part name="parameters" element="tns:Renamed" />
+  </wsdl:message>
+  <wsdl:message name="RenamedSoapOut">
+    <wsdl:part name="parameters" element="tns:RenamedResponse" />
+  </wsdl:message>
+  <wsdl:message name="LookupSoapIn">
+    <wsdl:part name="parameters" element="tns:Lookup" />
+  </wsdl:message>
+  <wsdl:message name="LookupSoapOut">
+    <wsdl:part name="parameters" element="tns:LookupReply" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemSoapIn">
+    <wsdl:part name="parameters" element="s1:GetItem" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemSoapOut">
+    <wsdl:part name="parameters" element="s1:GetItemReply" />
+  </wsdl:message>
+  <wsdl:message name="AddSoapIn">
+    <wsdl:part name="parameters" element="tns:Add" />
+  </wsdl:message>
+  <wsdl:message name="AddSoapOut">
+    <wsdl:part name="parameters" element="tns:AddResponse" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesSoapIn">
+    <wsdl:part name="parameters" element="tns:AddDoubles" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesSoapOut">
+    <wsdl:part name="parameters" element="tns:AddDoublesResponse" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntSoapIn">
+    <wsdl:part name="parameters" element="tns:ScaleInt" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntSoapOut">
+    <wsdl:part name="parameters" element="tns:ScaleIntResponse" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextSoapIn">
+    <wsdl:part name="parameters" element="tns:ScaleText" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextSoapOut">
+    <wsdl:part name="parameters" element="tns:ScaleTextResponse" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsSoapIn">
+    <wsdl:part name="parameters" element="tns:GetSmalls" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsSoapOut">
+    <wsdl:part name="parameters" element="tns:GetSmallsResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoSmallsSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoSmalls" />
+  </wsdl:message>
+  <wsdl:message name="EchoSmallsSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoSmallsResponse" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedSoapIn">
+    <wsdl:part name="parameters" element="tns:Unsigned" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedSoapOut">
+    <wsdl:part name="parameters" element="tns:UnsignedResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoChar" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoCharResponse" />
+  </wsdl:message>
   <wsdl:message name="EchoSpanSoapIn">
     <wsdl:part name="parameters" element="tns:EchoSpan" />
   </wsdl:message>
   <wsdl:message name="EchoSpanSoapOut">
     <wsdl:part name="parameters" element="tns:EchoSpanResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoBytes" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoBytesResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoSBytes" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoSBytesResponse" />
   </wsdl:message>
   <wsdl:message name="deletePerformanceSoapIn">
     <wsdl:part name="parameters" element="tns:deletePerformance" />
@@ -4782,11 +11449,43 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountSoapOut">
     <wsdl:part name="parameters" element="tns:NotifyCountResponse" />
   </wsdl:message>
+  <wsdl:message name="EchoPermSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoPerm" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoPermResponse" />
+  </wsdl:message>
   <wsdl:message name="EchoMaybeSoapIn">
     <wsdl:part name="parameters" element="tns:EchoMaybe" />
   </wsdl:message>
   <wsdl:message name="EchoMaybeSoapOut">
     <wsdl:part name="parameters" element="tns:EchoMaybeResponse" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIHttpGetIn" />
+  <wsdl:message name="WhoAmIHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIOptionalHttpGetIn" />
+  <wsdl:message name="WhoAmIOptionalHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="PingHttpGetIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="PingHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="RenewHttpGetIn">
+    <wsdl:part name="days" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="RenewHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="AuditHttpGetIn">
+    <wsdl:part name="text" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AuditHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
   </wsdl:message>
   <wsdl:message name="ListUnknownHeadersHttpGetIn" />
   <wsdl:message name="ListUnknownHeadersHttpGetOut">
@@ -4811,6 +11510,85 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   </wsdl:message>
   <wsdl:message name="GetShapeHttpGetOut">
     <wsdl:part name="Body" element="tns:Shape" />
+  </wsdl:message>
+  <wsdl:message name="RenamedHttpGetIn">
+    <wsdl:part name="id" type="s:string" />
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="RenamedHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="LookupHttpGetIn">
+    <wsdl:part name="key" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="LookupHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemHttpGetIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="AddHttpGetIn">
+    <wsdl:part name="a" type="s:string" />
+    <wsdl:part name="b" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AddHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesHttpGetIn">
+    <wsdl:part name="a" type="s:string" />
+    <wsdl:part name="b" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesHttpGetOut">
+    <wsdl:part name="Body" element="tns:double" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntHttpGetIn">
+    <wsdl:part name="v" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntHttpGetOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextHttpGetIn">
+    <wsdl:part name="v" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpGetIn">
+    <wsdl:part name="max" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpGetOut">
+    <wsdl:part name="Body" element="tns:Smalls" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpGetIn">
+    <wsdl:part name="b" type="s:string" />
+    <wsdl:part name="sb" type="s:string" />
+    <wsdl:part name="us" type="s:string" />
+    <wsdl:part name="ui" type="s:string" />
+    <wsdl:part name="ul" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpGetIn">
+    <wsdl:part name="c" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpGetOut">
+    <wsdl:part name="Body" element="tns:char" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpGetIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpGetOut">
+    <wsdl:part name="Body" element="tns:base64Binary" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpGetIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpGetOut">
+    <wsdl:part name="Body" element="tns:ArrayOfByte" />
   </wsdl:message>
   <wsdl:message name="deletePerformanceHttpGetIn">
     <wsdl:part name="performanceId" type="s:string" />
@@ -4844,6 +11622,38 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountHttpGetOut">
     <wsdl:part name="Body" element="tns:int" />
   </wsdl:message>
+  <wsdl:message name="EchoPermHttpGetIn">
+    <wsdl:part name="p" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermHttpGetOut">
+    <wsdl:part name="Body" element="tns:Perm" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIHttpPostIn" />
+  <wsdl:message name="WhoAmIHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="WhoAmIOptionalHttpPostIn" />
+  <wsdl:message name="WhoAmIOptionalHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="PingHttpPostIn">
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="PingHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="RenewHttpPostIn">
+    <wsdl:part name="days" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="RenewHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="AuditHttpPostIn">
+    <wsdl:part name="text" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AuditHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
   <wsdl:message name="ListUnknownHeadersHttpPostIn" />
   <wsdl:message name="ListUnknownHeadersHttpPostOut">
     <wsdl:part name="Body" element="tns:string" />
@@ -4867,6 +11677,85 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   </wsdl:message>
   <wsdl:message name="GetShapeHttpPostOut">
     <wsdl:part name="Body" element="tns:Shape" />
+  </wsdl:message>
+  <wsdl:message name="RenamedHttpPostIn">
+    <wsdl:part name="id" type="s:string" />
+    <wsdl:part name="n" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="RenamedHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="LookupHttpPostIn">
+    <wsdl:part name="key" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="LookupHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemHttpPostIn">
+    <wsdl:part name="id" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="FetchItemHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="AddHttpPostIn">
+    <wsdl:part name="a" type="s:string" />
+    <wsdl:part name="b" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AddHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesHttpPostIn">
+    <wsdl:part name="a" type="s:string" />
+    <wsdl:part name="b" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="AddDoublesHttpPostOut">
+    <wsdl:part name="Body" element="tns:double" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntHttpPostIn">
+    <wsdl:part name="v" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ScaleIntHttpPostOut">
+    <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextHttpPostIn">
+    <wsdl:part name="v" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="ScaleTextHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpPostIn">
+    <wsdl:part name="max" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetSmallsHttpPostOut">
+    <wsdl:part name="Body" element="tns:Smalls" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpPostIn">
+    <wsdl:part name="b" type="s:string" />
+    <wsdl:part name="sb" type="s:string" />
+    <wsdl:part name="us" type="s:string" />
+    <wsdl:part name="ui" type="s:string" />
+    <wsdl:part name="ul" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="UnsignedHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpPostIn">
+    <wsdl:part name="c" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoCharHttpPostOut">
+    <wsdl:part name="Body" element="tns:char" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpPostIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoBytesHttpPostOut">
+    <wsdl:part name="Body" element="tns:base64Binary" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpPostIn">
+    <wsdl:part name="data" type="s3:StringArray" />
+  </wsdl:message>
+  <wsdl:message name="EchoSBytesHttpPostOut">
+    <wsdl:part name="Body" element="tns:ArrayOfByte" />
   </wsdl:message>
   <wsdl:message name="deletePerformanceHttpPostIn">
     <wsdl:part name="performanceId" type="s:string" />
@@ -4900,7 +11789,38 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountHttpPostOut">
     <wsdl:part name="Body" element="tns:int" />
   </wsdl:message>
+  <wsdl:message name="EchoPermHttpPostIn">
+    <wsdl:part name="p" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="EchoPermHttpPostOut">
+    <wsdl:part name="Body" element="tns:Perm" />
+  </wsdl:message>
   <wsdl:portType name="SyncSoap">
+    <wsdl:operation name="WhoAmI">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmISoapIn" />
+      <wsdl:output message="tns:WhoAmISoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In with Required=false. Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIOptionalSoapIn" />
+      <wsdl:output message="tns:WhoAmIOptionalSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n &gt;= 100). A negative n throws a Client SoapException.</wsdl:documentation>
+      <wsdl:input message="tns:PingSoapIn" />
+      <wsdl:output message="tns:PingSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+&lt;days&gt;d".</wsdl:documentation>
+      <wsdl:input message="tns:RenewSoapIn" />
+      <wsdl:output message="tns:RenewSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In and TraceHeader Out on one operation.</wsdl:documentation>
+      <wsdl:input message="tns:AuditSoapIn" />
+      <wsdl:output message="tns:AuditSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersSoapIn" />
@@ -4936,10 +11856,85 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <wsdl:input message="tns:DescribeShapeSoapIn" />
       <wsdl:output message="tns:DescribeShapeSoapOut" />
     </wsdl:operation>
+    <wsdl:operation name="Split">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.</wsdl:documentation>
+      <wsdl:input message="tns:SplitSoapIn" />
+      <wsdl:output message="tns:SplitSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Divide">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).</wsdl:documentation>
+      <wsdl:input message="tns:DivideSoapIn" />
+      <wsdl:output message="tns:DivideSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.</wsdl:documentation>
+      <wsdl:input message="tns:RenamedSoapIn" />
+      <wsdl:output message="tns:RenamedSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.</wsdl:documentation>
+      <wsdl:input message="tns:LookupSoapIn" />
+      <wsdl:output message="tns:LookupSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.</wsdl:documentation>
+      <wsdl:input message="tns:FetchItemSoapIn" />
+      <wsdl:output message="tns:FetchItemSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(int, int): the overload without MessageName.</wsdl:documentation>
+      <wsdl:input message="tns:AddSoapIn" />
+      <wsdl:output message="tns:AddSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(double, double): the overload with MessageName AddDoubles.</wsdl:documentation>
+      <wsdl:input name="AddDoubles" message="tns:AddDoublesSoapIn" />
+      <wsdl:output name="AddDoubles" message="tns:AddDoublesSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(int): returns v * 10. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleInt" message="tns:ScaleIntSoapIn" />
+      <wsdl:output name="ScaleInt" message="tns:ScaleIntSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleText" message="tns:ScaleTextSoapIn" />
+      <wsdl:output name="ScaleText" message="tns:ScaleTextSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsSoapIn" />
+      <wsdl:output message="tns:GetSmallsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Smalls it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoSmallsSoapIn" />
+      <wsdl:output message="tns:EchoSmallsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedSoapIn" />
+      <wsdl:output message="tns:UnsignedSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharSoapIn" />
+      <wsdl:output message="tns:EchoCharSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the TimeSpan it was given.</wsdl:documentation>
       <wsdl:input message="tns:EchoSpanSoapIn" />
       <wsdl:output message="tns:EchoSpanSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesSoapIn" />
+      <wsdl:output message="tns:EchoBytesSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesSoapIn" />
+      <wsdl:output message="tns:EchoSBytesSoapOut" />
     </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
@@ -4972,6 +11967,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:NotifyCountSoapIn" />
       <wsdl:output message="tns:NotifyCountSoapOut" />
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermSoapIn" />
+      <wsdl:output message="tns:EchoPermSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoMaybe">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the int? it was given.</wsdl:documentation>
       <wsdl:input message="tns:EchoMaybeSoapIn" />
@@ -4979,6 +11979,31 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
   </wsdl:portType>
   <wsdl:portType name="SyncHttpGet">
+    <wsdl:operation name="WhoAmI">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIHttpGetIn" />
+      <wsdl:output message="tns:WhoAmIHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In with Required=false. Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIOptionalHttpGetIn" />
+      <wsdl:output message="tns:WhoAmIOptionalHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n &gt;= 100). A negative n throws a Client SoapException.</wsdl:documentation>
+      <wsdl:input message="tns:PingHttpGetIn" />
+      <wsdl:output message="tns:PingHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+&lt;days&gt;d".</wsdl:documentation>
+      <wsdl:input message="tns:RenewHttpGetIn" />
+      <wsdl:output message="tns:RenewHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In and TraceHeader Out on one operation.</wsdl:documentation>
+      <wsdl:input message="tns:AuditHttpGetIn" />
+      <wsdl:output message="tns:AuditHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersHttpGetIn" />
@@ -5003,6 +12028,66 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Abstract base: returns a Circle (kind=circle), a Square (square) or null, as Shape.</wsdl:documentation>
       <wsdl:input message="tns:GetShapeHttpGetIn" />
       <wsdl:output message="tns:GetShapeHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.</wsdl:documentation>
+      <wsdl:input message="tns:RenamedHttpGetIn" />
+      <wsdl:output message="tns:RenamedHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.</wsdl:documentation>
+      <wsdl:input message="tns:LookupHttpGetIn" />
+      <wsdl:output message="tns:LookupHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.</wsdl:documentation>
+      <wsdl:input message="tns:FetchItemHttpGetIn" />
+      <wsdl:output message="tns:FetchItemHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(int, int): the overload without MessageName.</wsdl:documentation>
+      <wsdl:input message="tns:AddHttpGetIn" />
+      <wsdl:output message="tns:AddHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(double, double): the overload with MessageName AddDoubles.</wsdl:documentation>
+      <wsdl:input name="AddDoubles" message="tns:AddDoublesHttpGetIn" />
+      <wsdl:output name="AddDoubles" message="tns:AddDoublesHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(int): returns v * 10. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleInt" message="tns:ScaleIntHttpGetIn" />
+      <wsdl:output name="ScaleInt" message="tns:ScaleIntHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleText" message="tns:ScaleTextHttpGetIn" />
+      <wsdl:output name="ScaleText" message="tns:ScaleTextHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsHttpGetIn" />
+      <wsdl:output message="tns:GetSmallsHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedHttpGetIn" />
+      <wsdl:output message="tns:UnsignedHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharHttpGetIn" />
+      <wsdl:output message="tns:EchoCharHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesHttpGetIn" />
+      <wsdl:output message="tns:EchoBytesHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesHttpGetIn" />
+      <wsdl:output message="tns:EchoSBytesHttpGetOut" />
     </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
@@ -5036,8 +12121,38 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:NotifyCountHttpGetIn" />
       <wsdl:output message="tns:NotifyCountHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermHttpGetIn" />
+      <wsdl:output message="tns:EchoPermHttpGetOut" />
+    </wsdl:operation>
   </wsdl:portType>
   <wsdl:portType name="SyncHttpPost">
+    <wsdl:operation name="WhoAmI">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In (Required is left at its default). Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIHttpPostIn" />
+      <wsdl:output message="tns:WhoAmIHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In with Required=false. Returns what the AuthHeader member holds.</wsdl:documentation>
+      <wsdl:input message="tns:WhoAmIOptionalHttpPostIn" />
+      <wsdl:output message="tns:WhoAmIOptionalHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">TraceHeader Out: returns n+1 and sends TraceHeader RequestId=req-n, Step=n (with MustUnderstand=true when n &gt;= 100). A negative n throws a Client SoapException.</wsdl:documentation>
+      <wsdl:input message="tns:PingHttpPostIn" />
+      <wsdl:output message="tns:PingHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader InOut: returns the AuthHeader as read, and sends it back with Token + "+&lt;days&gt;d".</wsdl:documentation>
+      <wsdl:input message="tns:RenewHttpPostIn" />
+      <wsdl:output message="tns:RenewHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">AuthHeader In and TraceHeader Out on one operation.</wsdl:documentation>
+      <wsdl:input message="tns:AuditHttpPostIn" />
+      <wsdl:output message="tns:AuditHttpPostOut" />
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersHttpPostIn" />
@@ -5062,6 +12177,66 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Abstract base: returns a Circle (kind=circle), a Square (square) or null, as Shape.</wsdl:documentation>
       <wsdl:input message="tns:GetShapeHttpPostIn" />
       <wsdl:output message="tns:GetShapeHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.</wsdl:documentation>
+      <wsdl:input message="tns:RenamedHttpPostIn" />
+      <wsdl:output message="tns:RenamedHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[SoapDocumentMethod(ResponseElementName="LookupReply")]: returns value-of-key.</wsdl:documentation>
+      <wsdl:input message="tns:LookupHttpPostIn" />
+      <wsdl:output message="tns:LookupHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SOAPAction urn:items/fetch; request element GetItem and response element GetItemReply, both in urn:items: returns item-{id}.</wsdl:documentation>
+      <wsdl:input message="tns:FetchItemHttpPostIn" />
+      <wsdl:output message="tns:FetchItemHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(int, int): the overload without MessageName.</wsdl:documentation>
+      <wsdl:input message="tns:AddHttpPostIn" />
+      <wsdl:output message="tns:AddHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Add(double, double): the overload with MessageName AddDoubles.</wsdl:documentation>
+      <wsdl:input name="AddDoubles" message="tns:AddDoublesHttpPostIn" />
+      <wsdl:output name="AddDoubles" message="tns:AddDoublesHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(int): returns v * 10. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleInt" message="tns:ScaleIntHttpPostIn" />
+      <wsdl:output name="ScaleInt" message="tns:ScaleIntHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Scale(string): returns v repeated twice. Both Scale overloads have a MessageName.</wsdl:documentation>
+      <wsdl:input name="ScaleText" message="tns:ScaleTextHttpPostIn" />
+      <wsdl:output name="ScaleText" message="tns:ScaleTextHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">max=true: every field at its MaxValue (C = U+FFFF, Span = TimeSpan.MaxValue). max=false: MinValue, C = 'é', Span = 1.02:03:04.005, Bytes empty, SBytes null.</wsdl:documentation>
+      <wsdl:input message="tns:GetSmallsHttpPostIn" />
+      <wsdl:output message="tns:GetSmallsHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the five values it read, as text.</wsdl:documentation>
+      <wsdl:input message="tns:UnsignedHttpPostIn" />
+      <wsdl:output message="tns:UnsignedHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the char it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoCharHttpPostIn" />
+      <wsdl:output message="tns:EchoCharHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the byte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoBytesHttpPostIn" />
+      <wsdl:output message="tns:EchoBytesHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
+      <wsdl:input message="tns:EchoSBytesHttpPostIn" />
+      <wsdl:output message="tns:EchoSBytesHttpPostOut" />
     </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
@@ -5095,9 +12270,66 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:NotifyCountHttpPostIn" />
       <wsdl:output message="tns:NotifyCountHttpPostOut" />
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoPermHttpPostIn" />
+      <wsdl:output message="tns:EchoPermHttpPostOut" />
+    </wsdl:operation>
   </wsdl:portType>
   <wsdl:binding name="SyncSoap" type="tns:SyncSoap">
     <soap:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="WhoAmI">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/WhoAmI" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+        <soap:header message="tns:WhoAmIAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/WhoAmIOptional" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+        <soap:header message="tns:WhoAmIOptionalAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Ping" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+        <soap:header message="tns:PingTraceHeader" part="TraceHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Renew" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+        <soap:header message="tns:RenewAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+        <soap:header message="tns:RenewAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Audit" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+        <soap:header message="tns:AuditAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+        <soap:header message="tns:AuditTraceHeader" part="TraceHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/ListUnknownHeaders" style="document" />
       <wsdl:input>
@@ -5161,8 +12393,143 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="Split">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Split" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Divide">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Divide" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Renamed" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Lookup" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <soap:operation soapAction="urn:items/fetch" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Add" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/AddDoubles" style="document" />
+      <wsdl:input name="AddDoubles">
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="AddDoubles">
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/ScaleInt" style="document" />
+      <wsdl:input name="ScaleInt">
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="ScaleInt">
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/ScaleText" style="document" />
+      <wsdl:input name="ScaleText">
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="ScaleText">
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/GetSmalls" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSmalls" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/Unsigned" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoChar" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSpan" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoBytes" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSBytes" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -5221,6 +12588,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoPerm" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoMaybe">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoMaybe" style="document" />
       <wsdl:input>
@@ -5233,6 +12609,58 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
   </wsdl:binding>
   <wsdl:binding name="SyncSoap12" type="tns:SyncSoap">
     <soap12:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="WhoAmI">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/WhoAmI" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:WhoAmIAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/WhoAmIOptional" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:WhoAmIOptionalAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Ping" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:PingTraceHeader" part="TraceHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Renew" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:RenewAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:RenewAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Audit" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:AuditAuthHeader" part="AuthHeader" use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+        <soap12:header message="tns:AuditTraceHeader" part="TraceHeader" use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/ListUnknownHeaders" style="document" />
       <wsdl:input>
@@ -5296,8 +12724,143 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="Split">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Split" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Divide">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Divide" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Renamed" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Lookup" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <soap12:operation soapAction="urn:items/fetch" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Add" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/AddDoubles" style="document" />
+      <wsdl:input name="AddDoubles">
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="AddDoubles">
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/ScaleInt" style="document" />
+      <wsdl:input name="ScaleInt">
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="ScaleInt">
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/ScaleText" style="document" />
+      <wsdl:input name="ScaleText">
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output name="ScaleText">
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/GetSmalls" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSmalls">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSmalls" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Unsigned" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoChar" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoSpan">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSpan" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoBytes" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoSBytes" style="document" />
       <wsdl:input>
         <soap12:body use="literal" />
       </wsdl:input>
@@ -5356,6 +12919,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoPerm" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoMaybe">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoMaybe" style="document" />
       <wsdl:input>
@@ -5368,6 +12940,51 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
   </wsdl:binding>
   <wsdl:binding name="SyncHttpGet" type="tns:SyncHttpGet">
     <http:binding verb="GET" />
+    <wsdl:operation name="WhoAmI">
+      <http:operation location="/WhoAmI" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <http:operation location="/WhoAmIOptional" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <http:operation location="/Ping" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <http:operation location="/Renew" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <http:operation location="/Audit" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <http:operation location="/ListUnknownHeaders" />
       <wsdl:input>
@@ -5406,6 +13023,114 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="GetShape">
       <http:operation location="/GetShape" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <http:operation location="/Renamed" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <http:operation location="/Lookup" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <http:operation location="/FetchItem" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <http:operation location="/Add" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <http:operation location="/AddDoubles" />
+      <wsdl:input name="AddDoubles">
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output name="AddDoubles">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <http:operation location="/ScaleInt" />
+      <wsdl:input name="ScaleInt">
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output name="ScaleInt">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <http:operation location="/ScaleText" />
+      <wsdl:input name="ScaleText">
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output name="ScaleText">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <http:operation location="/GetSmalls" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <http:operation location="/Unsigned" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <http:operation location="/EchoChar" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <http:operation location="/EchoBytes" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <http:operation location="/EchoSBytes" />
       <wsdl:input>
         <http:urlEncoded />
       </wsdl:input>
@@ -5458,6 +13183,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <http:operation location="/NotifyCount" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <http:operation location="/EchoPerm" />
       <wsdl:input>
         <http:urlEncoded />
       </wsdl:input>
@@ -5468,6 +13202,51 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
   </wsdl:binding>
   <wsdl:binding name="SyncHttpPost" type="tns:SyncHttpPost">
     <http:binding verb="POST" />
+    <wsdl:operation name="WhoAmI">
+      <http:operation location="/WhoAmI" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="WhoAmIOptional">
+      <http:operation location="/WhoAmIOptional" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Ping">
+      <http:operation location="/Ping" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renew">
+      <http:operation location="/Renew" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Audit">
+      <http:operation location="/Audit" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <http:operation location="/ListUnknownHeaders" />
       <wsdl:input>
@@ -5506,6 +13285,114 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="GetShape">
       <http:operation location="/GetShape" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Renamed">
+      <http:operation location="/Renamed" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Lookup">
+      <http:operation location="/Lookup" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="FetchItem">
+      <http:operation location="/FetchItem" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <http:operation location="/Add" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Add">
+      <http:operation location="/AddDoubles" />
+      <wsdl:input name="AddDoubles">
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output name="AddDoubles">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <http:operation location="/ScaleInt" />
+      <wsdl:input name="ScaleInt">
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output name="ScaleInt">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Scale">
+      <http:operation location="/ScaleText" />
+      <wsdl:input name="ScaleText">
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output name="ScaleText">
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetSmalls">
+      <http:operation location="/GetSmalls" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="Unsigned">
+      <http:operation location="/Unsigned" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoChar">
+      <http:operation location="/EchoChar" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoBytes">
+      <http:operation location="/EchoBytes" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoSBytes">
+      <http:operation location="/EchoSBytes" />
       <wsdl:input>
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>
@@ -5558,6 +13445,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <http:operation location="/NotifyCount" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoPerm">
+      <http:operation location="/EchoPerm" />
       <wsdl:input>
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>
