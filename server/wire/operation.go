@@ -158,7 +158,8 @@ type Operation struct {
 	// EncodeForm writes a request's parameters as form values (for clients).
 	EncodeForm func(req Message, form url.Values)
 	// AppendResult appends the content of the result element of resp; ok is false when the result is
-	// nil (written as an absent element in SOAP and an xsi:nil root over HTTP).
+	// nil (written as an absent element in SOAP and an xsi:nil root over HTTP). It is called right
+	// after the root's start tag, whose '>' it may reopen to add xsi:type (xmlany.AppendRootXSIType).
 	AppendResult func(b []byte, resp Message) (out []byte, ok bool)
 	// DecodeResult reads the content of a result element (an HTTP root) into resp.
 	DecodeResult func(r *xmlwire.Reader, s xmlwire.Start, resp Message) error

@@ -40,6 +40,13 @@ type Type struct {
 	// AnyAttribute is the complex type's <s:anyAttribute />, as ASMX writes it on every SOAP header
 	// type; nil without. Package headers carries it on header types and refuses it elsewhere.
 	AnyAttribute *wsdl.Node
+	// Base is the type a complexContent extension derives from (Dog's Animal); nil otherwise. Fields
+	// holds the type's own elements only: AllFields adds the base chain's before them.
+	Base *Type
+	// Abstract: abstract="true" (an abstract class): a value on the wire is of a derived type.
+	Abstract bool
+	// Derived are the types deriving from this one, directly or not, in document order.
+	Derived []*Type
 }
 
 // Simple reports whether t is a simple type (neither complex nor an array).
@@ -129,4 +136,28 @@ type Contract struct {
 	// Declared are the types gowsdl declares a Go type for that the model has read, in the order
 	// gowsdl declares them (per schema: simple types, elements, complex types), each with its GoName.
 	Declared []*Type
+}
+
+// AllFields are t's elements as they travel: the base chain's first, then t's own.
+func (t *Type) AllFields() []*Field {
+	if t.Base == nil {
+		return t.Fields
+	}
+	return append(append([]*Field(nil), t.Base.AllFields()...), t.Fields...)
+}
+
+// Polymorphic reports whether a value declared with t may be of another type: t has derived types.
+func (t *Type) Polymorphic() bool { return len(t.Derived) > 0 }
+
+// LinkDerived fills every base's Derived, in document order of the derived types: components are the
+// schema components in document order, done the types read, by name.
+func LinkDerived(components []*wsdl.Node, done map[string]*Type) {
+	for _, c := range components {
+		name, _ := c.Attr("name")
+		if t := done[name]; c.Is(wsdl.NamespaceXSD, "complexType") && t != nil {
+			for b := t.Base; b != nil; b = b.Base {
+				b.Derived = append(b.Derived, t)
+			}
+		}
+	}
 }

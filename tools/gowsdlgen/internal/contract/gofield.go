@@ -26,11 +26,14 @@ var SimpleGoTypes = map[Kind]string{
 // its GoName (gowsdl's name, GowsdlField, unless PostProcess renames it, see nameAll), typed as
 // gowsdl's toGoType types it: a pointer when the element is nillable or of a named type, a slice
 // when it repeats; PostProcess then gives the runtime's DateTime, Decimal and GUID and a required,
-// non-nillable enumeration its value rather than a pointer (TypedFields). postprocess.CheckStructs
+// non-nillable enumeration its value rather than a pointer (TypedFields), and an element of a type
+// with derived types the type's sealed interface, Any<Type>. postprocess.CheckStructs
 // confirms the post-processed output agrees.
 func GoFieldOf(f *Field) GoField {
 	typ := SimpleGoTypes[f.Type.Kind]
 	switch {
+	case f.Type.Polymorphic(): // its sealed interface (PostProcess, inherit.go): nil is no value
+		typ = "Any" + f.Type.GoName
 	case typ == "":
 		typ = f.Type.GoName
 		if f.Type.Kind != KindEnum && f.Type.Kind != KindFlags || f.MinOccurs == 0 || f.Nillable {

@@ -5,7 +5,7 @@
 // (GoFieldOf) are package contract's, which this package re-exports under the same names
 // (contract.go), so the generator's other packages import model alone.
 //
-// It imports the standard library, wsdl, names and contract.
+// It imports the standard library, wsdl, names, contract and extension.
 package model
 
 import (
@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/contract"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/extension"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
@@ -119,6 +120,7 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 	}
 	m.c.Declared = contract.Declared(m.c.Structs, all, m.defs.Schemas)
 	m.c.NameAll(all)
+	contract.LinkDerived(components, m.done)
 	return m.c, nil
 }
 
@@ -141,7 +143,7 @@ func (m *modeler) abstractTypes(s *wsdl.Node) error {
 				return modelError(m.data, c, "the AbstractTypes schema imports only the SOAP encoding namespace %s", wsdl.NamespaceSOAPEncoding)
 			}
 		case c.Is(wsdl.NamespaceXSD, "complexType") && name != "":
-			if err := m.abstractArray(c); err != nil {
+			if err := extension.StringArray(m.data, c); err != nil {
 				return err
 			}
 			m.c.AbstractArrays[name] = true
@@ -152,49 +154,14 @@ func (m *modeler) abstractTypes(s *wsdl.Node) error {
 	return nil
 }
 
-// abstractArray checks one array type of the AbstractTypes schema (see abstractTypes).
-func (m *modeler) abstractArray(ct *wsdl.Node) error {
-	shape := func(n *wsdl.Node) error {
-		return modelError(m.data, n, "an AbstractTypes array type is a complexContent restriction of soapenc:Array holding one "+
-			"element with maxOccurs=\"unbounded\" and type xsd:string, as ASMX writes StringArray")
-	}
-	if len(ct.Children) != 1 || !ct.Children[0].Is(wsdl.NamespaceXSD, "complexContent") {
-		return shape(ct)
-	}
-	cc := ct.Children[0]
-	if len(cc.Children) != 1 || !cc.Children[0].Is(wsdl.NamespaceXSD, "restriction") {
-		return shape(cc)
-	}
-	r := cc.Children[0]
-	base, _, err := r.QNameAttr("base")
-	if err != nil {
-		return err
-	}
-	if base != (xml.Name{Space: wsdl.NamespaceSOAPEncoding, Local: "Array"}) || len(r.Children) != 1 || !r.Children[0].Is(wsdl.NamespaceXSD, "sequence") {
-		return shape(r)
-	}
-	seq := r.Children[0]
-	if len(seq.Children) != 1 || !seq.Children[0].Is(wsdl.NamespaceXSD, "element") {
-		return shape(seq)
-	}
-	el := seq.Children[0]
-	typ, _, err := el.QNameAttr("type")
-	if err != nil {
-		return err
-	}
-	if maxOccurs, _ := el.Attr("maxOccurs"); maxOccurs != "unbounded" || typ != (xml.Name{Space: wsdl.NamespaceXSD, Local: "string"}) {
-		return shape(el)
-	}
-	return nil
-}
-
 type modeler struct {
 	data                                []byte
 	defs                                *wsdl.Definitions
 	c                                   *Contract
 	elements, complexTypes, simpleTypes map[string]*wsdl.Node
 	done                                map[string]*Type
-	wrappers                            map[string]*Type // anonymous complex types of top-level elements, by element name
+	wrappers                            map[string]*Type    // anonymous complex types of top-level elements, by element name
+	derivedOf                           map[string][]string // inherit.go: extension base → derived type names, document order
 	// foreign are the wrapper elements of schemas of another namespace (foreignSchema).
 	foreign map[xml.Name]*wsdl.Node
 
@@ -254,10 +221,7 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 	if n := m.complexTypes[name]; n != nil {
 		t := &Type{Name: name, Kind: KindComplex, Node: n}
 		m.done[name] = t // before its fields, so recursive types resolve
-		if v, _ := n.Attr("abstract"); v == "true" {
-			return nil, notYet(m.data, n, "an abstract type (an abstract class, whose values are of derived types)")
-		}
-		fields, err := m.sequence(n)
+		fields, err := m.content(t, n)
 		if err != nil {
 			return nil, err
 		}
@@ -267,6 +231,9 @@ func (m *modeler) named(from *wsdl.Node, name string) (*Type, error) {
 			t.Kind = KindArray
 		}
 		m.c.Types = append(m.c.Types, t)
+		if err := m.reachDerived(name); err != nil {
+			return nil, err
+		}
 		return t, nil
 	}
 	if n := m.simpleTypes[name]; n != nil {
@@ -319,7 +286,7 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 			}
 		case c.Is(wsdl.NamespaceXSD, "anyAttribute") && len(c.Children) == 0 && len(c.Attrs) == 0:
 			m.markAnyAttribute(ct, c)
-		case c.Is(wsdl.NamespaceXSD, "complexContent") && m.soapencArray(c):
+		case c.Is(wsdl.NamespaceXSD, "complexContent") && extension.SOAPEncArray(c):
 			return nil, modelError(m.data, c, "a soapenc:Array type is allowed only in the %s schema, for HTTP GET/POST array parameters; "+
 				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.TNS))
 		case c.Is(wsdl.NamespaceXSD, "complexContent"):
@@ -337,16 +304,6 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 		}
 	}
 	return fields, nil
-}
-
-// soapencArray reports whether a complexContent derives from soapenc:Array.
-func (m *modeler) soapencArray(cc *wsdl.Node) bool {
-	for _, d := range cc.Children {
-		if base, ok, err := d.QNameAttr("base"); err == nil && ok && base == (xml.Name{Space: wsdl.NamespaceSOAPEncoding, Local: "Array"}) {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *modeler) field(el *wsdl.Node) (*Field, error) {

@@ -2,7 +2,7 @@
 // (PostProcess), and checks that gowsdl's structs are the ones the wire code is written against
 // (CheckStructs).
 //
-// It imports the standard library, model and names.
+// It imports the standard library, model, names and postprocess/hierarchy (a contract's inheritance).
 package postprocess
 
 import (
@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/hierarchy"
 )
 
 // RetypedField is a field PostProcess gives a runtime type.
@@ -63,6 +64,10 @@ type Options struct {
 //   - It removes omitempty from the xml and json tags of every Required field, so a required element
 //     is sent even when it holds the zero value, and fails if a Required field is not in the code,
 //     because then the schema and this mapping have drifted apart.
+//   - With Options.Contract, it replaces gowsdl's declarations of a contract's hierarchies
+//     (package hierarchy): a derived type embeds its base by value, every use of a base with
+//     derived types has its sealed interface type Any<Base>, declared after gowsdl's code with the
+//     XSDType methods (hierarchy.SealedDecls). A contract without derived types is left as it was.
 //   - It adds a "// Source:" line naming the WSDL right below gowsdl's "Code generated … DO NOT EDIT."
 //     marker, which stays the first line so tools keep recognising the file as generated.
 //
@@ -95,6 +100,11 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 	if err := useRuntimeTypes(f, opts.Retyped); err != nil {
 		return nil, err
 	}
+	if opts.Contract != nil {
+		if err := hierarchy.Replace(f, opts.Contract); err != nil {
+			return nil, fmt.Errorf("declaring the derived types: %w", err)
+		}
+	}
 	var buf bytes.Buffer
 	if err := format.Node(&buf, fset, f); err != nil {
 		return nil, fmt.Errorf("formatting generated code: %w", err)
@@ -104,6 +114,7 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 		if out, err = addOperationDocs(out, opts.Contract); err != nil {
 			return nil, err
 		}
+		out = append(out, hierarchy.SealedDecls(opts.Contract)...)
 	}
 	out, err = addSourceLine(out, opts.Source)
 	if err != nil {

@@ -38,8 +38,9 @@ func Operation(w *emit.Writer, op *model.Operation, result *model.Field) error {
 // is refused, as ASP.NET does; in other objects unknown keys are skipped and missing ones keep their
 // zero value.
 func (e *emitter) jsonCodec(t *model.Type, goName string, request bool) error {
-	fields := make([]model.GoField, len(t.Fields))
-	for i, f := range t.Fields {
+	all := t.AllFields() // a derived type's base fields first
+	fields := make([]model.GoField, len(all))
+	for i, f := range all {
 		fields[i] = model.GoFieldOf(f)
 	}
 	what := "element"
@@ -83,7 +84,7 @@ func (e *emitter) jsonCodec(t *model.Type, goName string, request bool) error {
 	e.p("// AppendJSON appends %s as a JSON object, keys in schema order.", t.Name)
 	e.p("func (v *%s) AppendJSON(b []byte) []byte {", goName)
 	e.p("b = append(b, '{')")
-	for i, f := range t.Fields {
+	for i, f := range all {
 		sep := ","
 		if i == 0 {
 			sep = ""
@@ -98,7 +99,7 @@ func (e *emitter) jsonCodec(t *model.Type, goName string, request bool) error {
 	e.p("")
 	e.p("// DecodeJSON reads the keys of %s after its opening '{'.", t.Name)
 	e.p("func (v *%s) DecodeJSON(r *jsonwire.Reader) error {", goName)
-	if len(t.Fields) == 0 && request {
+	if len(all) == 0 && request {
 		e.p("key, ok, err := r.Key()")
 		e.p("if err != nil { return err }")
 		e.p("if ok { return jsonwire.UnknownParameter(key) }")
@@ -106,8 +107,8 @@ func (e *emitter) jsonCodec(t *model.Type, goName string, request bool) error {
 		e.p("}")
 		return nil
 	}
-	if len(t.Fields) > 0 {
-		e.p("var seen [%d]bool", len(t.Fields))
+	if len(all) > 0 {
+		e.p("var seen [%d]bool", len(all))
 	}
 	e.p("for {")
 	e.p("key, ok, err := r.Key()")
@@ -116,7 +117,7 @@ func (e *emitter) jsonCodec(t *model.Type, goName string, request bool) error {
 	e.p("tok, err := r.Token()")
 	e.p("if err != nil { return err }")
 	e.p("switch key {")
-	for i, f := range t.Fields {
+	for i, f := range all {
 		e.p("case %q:", f.Name)
 		e.p("if seen[%d] { return jsonwire.DuplicateKey(key) }", i)
 		e.p("seen[%d] = true", i)
@@ -135,7 +136,7 @@ func (e *emitter) jsonCodec(t *model.Type, goName string, request bool) error {
 	e.p("if err != nil { return err }")
 	e.p("}")
 	if request {
-		for i, f := range t.Fields {
+		for i, f := range all {
 			e.p("if !seen[%d] { return jsonwire.MissingParameter(%q) }", i, f.Name)
 		}
 	}
@@ -152,6 +153,10 @@ func (e *emitter) jsonAppendField(f *model.Field, gf model.GoField, expr string)
 func (e *emitter) jsonAppendValue(f *model.Field, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
 	complexType := f.Type.Kind == model.KindComplex || f.Type.Kind == model.KindArray
+	if f.Type.Polymorphic() { // its sealed interface: the value's object, "__type" first
+		e.p("b = appendJSON%sAny(b, %s)", f.Type.GoName, expr)
+		return nil
+	}
 	if ptr {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		if complexType {
@@ -239,8 +244,13 @@ func (e *emitter) jsonDecodeValue(f *model.Field, goType, expr, label string) er
 		e.p("case tok.IsNull():")
 		e.p("%s = nil", expr)
 		e.p("case tok.Opens(%s):", open)
-		e.p("%s = new(%s)", expr, base)
-		e.p("err = %s.DecodeJSON(r)", expr)
+		switch {
+		case f.Type.Polymorphic(): // of the type its "__type" names (xmlcodec's inherit.go)
+			e.p("%s, err = decodeJSON%sAny(r, %s)", expr, f.Type.GoName, label)
+		default:
+			e.p("%s = new(%s)", expr, base)
+			e.p("err = %s.DecodeJSON(r)", expr)
+		}
 		e.p("default:")
 		e.p("err = jsonwire.WrongType(%s, %q, tok)", label, want)
 		e.p("}")

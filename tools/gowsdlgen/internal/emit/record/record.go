@@ -101,6 +101,12 @@ func (e *emitter) record(opts *Options) error {
 		}
 		return fmt.Errorf("-record %s: the contract has no complex type %s (its complex types: %s)", opts.Type, opts.Type, strings.Join(names, ", "))
 	}
+	for _, t := range e.recordTypes(root) {
+		if t.Polymorphic() || t.Base != nil {
+			return fmt.Errorf("-record %s: the record type reaches %s, a type in a hierarchy (inheritance, $type in the record form) "+
+				"is not supported yet", opts.Type, t.Name)
+		}
+	}
 	goName := root.GoName
 	keyExpr, err := e.recordField(root, goName, "-record-key", opts.Key)
 	if err != nil {

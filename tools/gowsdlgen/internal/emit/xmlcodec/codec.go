@@ -13,14 +13,15 @@ import (
 // what is "parameter" for request wrappers, "element" otherwise; it names elements in errors.
 func (e *emitter) codec(t *model.Type, goName, what string) error {
 	var fields []model.GoField
-	for _, f := range t.Fields {
+	all := t.AllFields() // a derived type's base fields first (inherit.go)
+	for _, f := range all {
 		fields = append(fields, model.GoFieldOf(f))
 	}
 
 	e.p("")
 	e.p("// AppendXML appends the elements of %s in schema order.", t.Name)
 	e.p("func (v *%s) AppendXML(b []byte) []byte {", goName)
-	for i, f := range t.Fields {
+	for i, f := range all {
 		if err := e.appendField(f, fields[i]); err != nil {
 			return fmt.Errorf("%s.%s: %w", t.Name, f.Name, err)
 		}
@@ -32,7 +33,7 @@ func (e *emitter) codec(t *model.Type, goName, what string) error {
 	e.p("// DecodeXML reads the elements of %s, in any order, skipping unknown ones as ASMX does.", t.Name)
 	e.p("func (v *%s) DecodeXML(r *xmlwire.Reader) error {", goName)
 	e.readInWrapperNamespace()
-	if len(t.Fields) == 0 {
+	if len(all) == 0 {
 		e.p("for {")
 		e.p("el, ok, err := r.Child()")
 		e.p("if err != nil || !ok { return err }")
@@ -41,13 +42,13 @@ func (e *emitter) codec(t *model.Type, goName, what string) error {
 		e.p("}")
 		return nil
 	}
-	e.p("var seen [%d]bool", len(t.Fields))
+	e.p("var seen [%d]bool", len(all))
 	e.p("for {")
 	e.p("el, ok, err := r.Child()")
 	e.p("if err != nil { return err }")
 	e.p("if !ok { break }")
 	e.p("switch {")
-	for i, f := range t.Fields {
+	for i, f := range all {
 		label := strconv.Quote(what + " " + f.Name)
 		e.p("case el.Is(%q):", f.Name)
 		if f.MaxOccurs == 1 {
@@ -63,7 +64,7 @@ func (e *emitter) codec(t *model.Type, goName, what string) error {
 	e.p("}")
 	e.p("if err != nil { return err }")
 	e.p("}")
-	for i, f := range t.Fields {
+	for i, f := range all {
 		e.p("if !seen[%d] && r.Misplaced(%q) { return r.WrongNamespace(%q) }", i, f.Name, f.Name)
 	}
 	e.p("return nil")
@@ -87,6 +88,10 @@ func (e *emitter) appendField(f *model.Field, gf model.GoField) error {
 }
 
 func (e *emitter) appendOne(f *model.Field, goType, expr string) error {
+	if f.Type.Polymorphic() {
+		e.hierarchy().AppendPoly(f, expr)
+		return nil
+	}
 	name := strconv.Quote(f.Name)
 	base, ptr := strings.CutPrefix(goType, "*")
 	complexType := f.Type.Kind == model.KindComplex || f.Type.Kind == model.KindArray
@@ -173,6 +178,10 @@ func (e *emitter) decodeValue(f *model.Field, goType, expr, label string, repeat
 }
 
 func (e *emitter) decodeOne(f *model.Field, goType, expr, label string) error {
+	if f.Type.Polymorphic() {
+		e.hierarchy().DecodePoly(f, expr)
+		return nil
+	}
 	base, ptr := strings.CutPrefix(goType, "*")
 	complexType := f.Type.Kind == model.KindComplex || f.Type.Kind == model.KindArray
 	if ptr || f.Type.Kind == model.KindBase64 {

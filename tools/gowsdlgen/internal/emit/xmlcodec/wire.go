@@ -3,7 +3,8 @@
 // the XML codec of every wrapper and complex type (AppendXML, DecodeXML), the HTTP form binding and
 // the client stub. An operation's table entry holds its JSON entries too, which jsoncodec writes.
 //
-// It imports the standard library, wsdl, model, names, emit and emit/jsoncodec.
+// It imports the standard library, wsdl, model, names, emit, emit/jsoncodec, emit/headercodec and
+// emit/hierarchycodec.
 package xmlcodec
 
 import (
@@ -13,6 +14,7 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/headercodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/hierarchycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/jsoncodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/names"
@@ -22,7 +24,7 @@ import (
 // (one per encoding, as in encoding/protowire and protojson); emit.DropUnusedImports drops the rest.
 var runtimeImports = []string{
 	model.RuntimeImport, model.ValuesImport, model.RuntimeImport + "/xmlwire", model.RuntimeImport + "/formwire",
-	model.RuntimeImport + "/jsonwire", model.RuntimeImport + "/recordwire",
+	model.RuntimeImport + "/jsonwire", model.RuntimeImport + "/recordwire", model.RuntimeImport + "/xmlany",
 }
 
 // emitter writes the wire code of a contract into a Writer.
@@ -38,6 +40,9 @@ type emitter struct {
 }
 
 func (e *emitter) p(format string, args ...any) { e.P(format, args...) }
+
+// hierarchy writes the contract's inheritance code (package hierarchycodec).
+func (e *emitter) hierarchy() hierarchycodec.Emitter { return hierarchycodec.Emitter{Writer: e.Writer} }
 
 // headers writes the contract's SOAP header code (package headercodec).
 func (e *emitter) headers() headercodec.Emitter {
@@ -114,6 +119,7 @@ func (e *emitter) file(source string) error {
 		}
 	}
 	e.types()
+	e.hierarchy().Hierarchies(e.c.Types)
 	e.enumTexts()
 	emit.FlagsTexts(e.Writer, e.c.Types)
 	for _, op := range e.c.Operations {
@@ -223,7 +229,7 @@ func (e *emitter) types() {
 		switch t.Kind {
 		case model.KindComplex:
 			e.p("type%s.Fields = []wire.Field{", t.GoName)
-			for _, f := range t.Fields {
+			for _, f := range t.AllFields() { // a derived type's base fields first, as on the wire
 				e.p("%s,", fieldLiteral(f))
 			}
 			e.p("}")
@@ -327,6 +333,11 @@ func (e *emitter) appendContent(f *model.Field, gf model.GoField, expr string) e
 	if ptr {
 		e.p("if %s == nil { return b, false }", expr)
 		val = "*" + expr
+	}
+	if f.Type.Polymorphic() {
+		e.p("if %s == nil { return b, false }", expr)
+		e.p("return appendContent%sAny(b, %s), true", f.Type.GoName, expr)
+		return nil
 	}
 	if f.Type.Kind == model.KindComplex || f.Type.Kind == model.KindArray {
 		e.p("return %s.AppendXML(b), true", expr)

@@ -121,6 +121,74 @@ type ListUnknownHeadersResponse struct {
 	ListUnknownHeadersResult string `xml:"ListUnknownHeadersResult,omitempty" json:"ListUnknownHeadersResult,omitempty"`
 }
 
+type GetAnimal struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetAnimal"`
+
+	Kind string `xml:"kind,omitempty" json:"kind,omitempty"`
+}
+
+type GetAnimalResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetAnimalResponse"`
+
+	GetAnimalResult AnyAnimal `xml:"GetAnimalResult,omitempty" json:"GetAnimalResult,omitempty"`
+}
+
+type EchoAnimal struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoAnimal"`
+
+	Animal AnyAnimal `xml:"animal,omitempty" json:"animal,omitempty"`
+}
+
+type EchoAnimalResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoAnimalResponse"`
+
+	EchoAnimalResult AnyAnimal `xml:"EchoAnimalResult,omitempty" json:"EchoAnimalResult,omitempty"`
+}
+
+type ListAnimals struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ListAnimals"`
+}
+
+type ListAnimalsResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ ListAnimalsResponse"`
+
+	ListAnimalsResult *ArrayOfAnimal `xml:"ListAnimalsResult,omitempty" json:"ListAnimalsResult,omitempty"`
+}
+
+type GetKennel struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetKennel"`
+}
+
+type GetKennelResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetKennelResponse"`
+
+	GetKennelResult *Kennel `xml:"GetKennelResult,omitempty" json:"GetKennelResult,omitempty"`
+}
+
+type GetShape struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetShape"`
+
+	Kind string `xml:"kind,omitempty" json:"kind,omitempty"`
+}
+
+type GetShapeResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetShapeResponse"`
+
+	GetShapeResult AnyShape `xml:"GetShapeResult,omitempty" json:"GetShapeResult,omitempty"`
+}
+
+type DescribeShape struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DescribeShape"`
+
+	Shape AnyShape `xml:"shape,omitempty" json:"shape,omitempty"`
+}
+
+type DescribeShapeResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DescribeShapeResponse"`
+
+	DescribeShapeResult string `xml:"DescribeShapeResult,omitempty" json:"DescribeShapeResult,omitempty"`
+}
+
 type Split struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ Split"`
 
@@ -431,6 +499,50 @@ type TraceHeader struct {
 	AnyAttrs []xml.Attr `xml:",any,attr" json:"-"`
 }
 
+type Animal struct {
+	Name string `xml:"Name,omitempty" json:"Name,omitempty"`
+}
+
+type Cat struct {
+	Animal
+
+	Indoor bool `xml:"Indoor" json:"Indoor"`
+}
+
+type Dog struct {
+	Animal
+
+	Barks int32 `xml:"Barks" json:"Barks"`
+}
+
+type ArrayOfAnimal struct {
+	Animal []AnyAnimal `xml:"Animal,omitempty" json:"Animal,omitempty"`
+}
+
+type Kennel struct {
+	Owner string `xml:"Owner,omitempty" json:"Owner,omitempty"`
+
+	Favorite AnyAnimal `xml:"Favorite,omitempty" json:"Favorite,omitempty"`
+
+	Animals *ArrayOfAnimal `xml:"Animals,omitempty" json:"Animals,omitempty"`
+}
+
+type Shape struct {
+	Label string `xml:"Label,omitempty" json:"Label,omitempty"`
+}
+
+type Square struct {
+	Shape
+
+	Side float64 `xml:"Side" json:"Side"`
+}
+
+type Circle struct {
+	Shape
+
+	Radius float64 `xml:"Radius" json:"Radius"`
+}
+
 type Smalls struct {
 	B byte `xml:"B" json:"B"`
 
@@ -514,6 +626,36 @@ type SyncSoap interface {
 	ListUnknownHeaders(request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
 
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
+
+	// Returns a Dog (kind=dog), a Cat (cat), a plain Animal (animal), or null (anything else), as Animal.
+	GetAnimal(request *GetAnimal) (*GetAnimalResponse, error)
+
+	GetAnimalContext(ctx context.Context, request *GetAnimal) (*GetAnimalResponse, error)
+
+	// Returns the Animal it was given; the xsi:type of the result shows the runtime type that was read.
+	EchoAnimal(request *EchoAnimal) (*EchoAnimalResponse, error)
+
+	EchoAnimalContext(ctx context.Context, request *EchoAnimal) (*EchoAnimalResponse, error)
+
+	// Returns Animal[] { Dog, Cat, Animal, null }.
+	ListAnimals(request *ListAnimals) (*ListAnimalsResponse, error)
+
+	ListAnimalsContext(ctx context.Context, request *ListAnimals) (*ListAnimalsResponse, error)
+
+	// Returns a Kennel whose Favorite field is a Dog and whose Animals array holds a Cat and an Animal.
+	GetKennel(request *GetKennel) (*GetKennelResponse, error)
+
+	GetKennelContext(ctx context.Context, request *GetKennel) (*GetKennelResponse, error)
+
+	// Abstract base: returns a Circle (kind=circle), a Square (square) or null, as Shape.
+	GetShape(request *GetShape) (*GetShapeResponse, error)
+
+	GetShapeContext(ctx context.Context, request *GetShape) (*GetShapeResponse, error)
+
+	// Returns the Shape's runtime type and fields as text.
+	DescribeShape(request *DescribeShape) (*DescribeShapeResponse, error)
+
+	DescribeShapeContext(ctx context.Context, request *DescribeShape) (*DescribeShapeResponse, error)
 
 	// Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.
 	Split(request *Split) (*SplitResponse, error)
@@ -745,6 +887,108 @@ func (service *syncSoap) ListUnknownHeadersContext(ctx context.Context, request 
 
 func (service *syncSoap) ListUnknownHeaders(request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
 	return service.ListUnknownHeadersContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) GetAnimalContext(ctx context.Context, request *GetAnimal) (*GetAnimalResponse, error) {
+	response := new(GetAnimalResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/GetAnimal", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) GetAnimal(request *GetAnimal) (*GetAnimalResponse, error) {
+	return service.GetAnimalContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoAnimalContext(ctx context.Context, request *EchoAnimal) (*EchoAnimalResponse, error) {
+	response := new(EchoAnimalResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoAnimal", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoAnimal(request *EchoAnimal) (*EchoAnimalResponse, error) {
+	return service.EchoAnimalContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) ListAnimalsContext(ctx context.Context, request *ListAnimals) (*ListAnimalsResponse, error) {
+	response := new(ListAnimalsResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/ListAnimals", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) ListAnimals(request *ListAnimals) (*ListAnimalsResponse, error) {
+	return service.ListAnimalsContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) GetKennelContext(ctx context.Context, request *GetKennel) (*GetKennelResponse, error) {
+	response := new(GetKennelResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/GetKennel", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) GetKennel(request *GetKennel) (*GetKennelResponse, error) {
+	return service.GetKennelContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) GetShapeContext(ctx context.Context, request *GetShape) (*GetShapeResponse, error) {
+	response := new(GetShapeResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/GetShape", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) GetShape(request *GetShape) (*GetShapeResponse, error) {
+	return service.GetShapeContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) DescribeShapeContext(ctx context.Context, request *DescribeShape) (*DescribeShapeResponse, error) {
+	response := new(DescribeShapeResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/DescribeShape", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) DescribeShape(request *DescribeShape) (*DescribeShapeResponse, error) {
+	return service.DescribeShapeContext(
 		context.Background(),
 		request,
 	)
@@ -1157,3 +1401,51 @@ func (service *syncSoap) EchoMaybe(request *EchoMaybe) (*EchoMaybeResponse, erro
 		request,
 	)
 }
+
+// AnyAnimal holds a Animal or a type derived from it (Cat, Dog); nil is no value.
+type AnyAnimal interface {
+	// AnimalBase returns the Animal fields, whatever the value's type.
+	AnimalBase() *Animal
+	// XSDType is the value's type's XSD local name, as xsi:type names it.
+	XSDType() string
+	isAnyAnimal()
+}
+
+// AnimalBase returns v: the fields of Animal are promoted to every type derived from it.
+func (v *Animal) AnimalBase() *Animal { return v }
+
+func (*Animal) isAnyAnimal() {}
+
+// AnyShape holds a type derived from the abstract Shape (Square, Circle); nil is no value.
+type AnyShape interface {
+	// ShapeBase returns the Shape fields, whatever the value's type.
+	ShapeBase() *Shape
+	// XSDType is the value's type's XSD local name, as xsi:type names it.
+	XSDType() string
+	isAnyShape()
+}
+
+// ShapeBase returns v: the fields of Shape are promoted to every type derived from it.
+func (v *Shape) ShapeBase() *Shape { return v }
+
+func (*Square) isAnyShape() {}
+
+func (*Circle) isAnyShape() {}
+
+// XSDType returns "Animal", the type's XSD local name.
+func (*Animal) XSDType() string { return "Animal" }
+
+// XSDType returns "Cat", the type's XSD local name.
+func (*Cat) XSDType() string { return "Cat" }
+
+// XSDType returns "Dog", the type's XSD local name.
+func (*Dog) XSDType() string { return "Dog" }
+
+// XSDType returns "Shape", the type's XSD local name.
+func (*Shape) XSDType() string { return "Shape" }
+
+// XSDType returns "Square", the type's XSD local name.
+func (*Square) XSDType() string { return "Square" }
+
+// XSDType returns "Circle", the type's XSD local name.
+func (*Circle) XSDType() string { return "Circle" }

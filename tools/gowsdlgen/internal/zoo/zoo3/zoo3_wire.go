@@ -13,6 +13,7 @@ import (
 	"github.com/contactsync/contactsync/server/wire/formwire"
 	"github.com/contactsync/contactsync/server/wire/jsonwire"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xmlany"
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 )
@@ -32,6 +33,18 @@ type SyncSoapServer interface {
 	AuditContext(ctx context.Context, request *Audit) (*AuditResponse, error)
 	// ListUnknownHeadersContext: SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.
 	ListUnknownHeadersContext(ctx context.Context, request *ListUnknownHeaders) (*ListUnknownHeadersResponse, error)
+	// GetAnimalContext: Returns a Dog (kind=dog), a Cat (cat), a plain Animal (animal), or null (anything else), as Animal.
+	GetAnimalContext(ctx context.Context, request *GetAnimal) (*GetAnimalResponse, error)
+	// EchoAnimalContext: Returns the Animal it was given; the xsi:type of the result shows the runtime type that was read.
+	EchoAnimalContext(ctx context.Context, request *EchoAnimal) (*EchoAnimalResponse, error)
+	// ListAnimalsContext: Returns Animal[] { Dog, Cat, Animal, null }.
+	ListAnimalsContext(ctx context.Context, request *ListAnimals) (*ListAnimalsResponse, error)
+	// GetKennelContext: Returns a Kennel whose Favorite field is a Dog and whose Animals array holds a Cat and an Animal.
+	GetKennelContext(ctx context.Context, request *GetKennel) (*GetKennelResponse, error)
+	// GetShapeContext: Abstract base: returns a Circle (kind=circle), a Square (square) or null, as Shape.
+	GetShapeContext(ctx context.Context, request *GetShape) (*GetShapeResponse, error)
+	// DescribeShapeContext: Returns the Shape's runtime type and fields as text.
+	DescribeShapeContext(ctx context.Context, request *DescribeShape) (*DescribeShapeResponse, error)
 	// SplitContext: Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.
 	SplitContext(ctx context.Context, request *Split) (*SplitResponse, error)
 	// DivideContext: void with two out parameters: quotient = a / b, remainder = a % b (b = 0 throws).
@@ -124,6 +137,36 @@ func (UnimplementedSyncSoapServer) AuditContext(context.Context, *Audit) (*Audit
 // ListUnknownHeadersContext answers that ListUnknownHeaders is not implemented.
 func (UnimplementedSyncSoapServer) ListUnknownHeadersContext(context.Context, *ListUnknownHeaders) (*ListUnknownHeadersResponse, error) {
 	return nil, wire.Unimplemented("ListUnknownHeaders")
+}
+
+// GetAnimalContext answers that GetAnimal is not implemented.
+func (UnimplementedSyncSoapServer) GetAnimalContext(context.Context, *GetAnimal) (*GetAnimalResponse, error) {
+	return nil, wire.Unimplemented("GetAnimal")
+}
+
+// EchoAnimalContext answers that EchoAnimal is not implemented.
+func (UnimplementedSyncSoapServer) EchoAnimalContext(context.Context, *EchoAnimal) (*EchoAnimalResponse, error) {
+	return nil, wire.Unimplemented("EchoAnimal")
+}
+
+// ListAnimalsContext answers that ListAnimals is not implemented.
+func (UnimplementedSyncSoapServer) ListAnimalsContext(context.Context, *ListAnimals) (*ListAnimalsResponse, error) {
+	return nil, wire.Unimplemented("ListAnimals")
+}
+
+// GetKennelContext answers that GetKennel is not implemented.
+func (UnimplementedSyncSoapServer) GetKennelContext(context.Context, *GetKennel) (*GetKennelResponse, error) {
+	return nil, wire.Unimplemented("GetKennel")
+}
+
+// GetShapeContext answers that GetShape is not implemented.
+func (UnimplementedSyncSoapServer) GetShapeContext(context.Context, *GetShape) (*GetShapeResponse, error) {
+	return nil, wire.Unimplemented("GetShape")
+}
+
+// DescribeShapeContext answers that DescribeShape is not implemented.
+func (UnimplementedSyncSoapServer) DescribeShapeContext(context.Context, *DescribeShape) (*DescribeShapeResponse, error) {
+	return nil, wire.Unimplemented("DescribeShape")
 }
 
 // SplitContext answers that Split is not implemented.
@@ -254,6 +297,12 @@ var Operations = []*wire.Operation{
 	opRenew,
 	opAudit,
 	opListUnknownHeaders,
+	opGetAnimal,
+	opEchoAnimal,
+	opListAnimals,
+	opGetKennel,
+	opGetShape,
+	opDescribeShape,
 	opSplit,
 	opDivide,
 	opRenamed,
@@ -351,6 +400,60 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(ListUnknownHeadersResponse)
+			}
+			return resp, nil
+		case *GetAnimal:
+			resp, err := svc.GetAnimalContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetAnimalResponse)
+			}
+			return resp, nil
+		case *EchoAnimal:
+			resp, err := svc.EchoAnimalContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoAnimalResponse)
+			}
+			return resp, nil
+		case *ListAnimals:
+			resp, err := svc.ListAnimalsContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(ListAnimalsResponse)
+			}
+			return resp, nil
+		case *GetKennel:
+			resp, err := svc.GetKennelContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetKennelResponse)
+			}
+			return resp, nil
+		case *GetShape:
+			resp, err := svc.GetShapeContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetShapeResponse)
+			}
+			return resp, nil
+		case *DescribeShape:
+			resp, err := svc.DescribeShapeContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(DescribeShapeResponse)
 			}
 			return resp, nil
 		case *Split:
@@ -901,6 +1004,366 @@ var opListUnknownHeaders = &wire.Operation{
 		v := m.(*ListUnknownHeadersResponse)
 		var err error
 		v.ListUnknownHeadersResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opGetAnimal = &wire.Operation{
+	Name:           "GetAnimal",
+	Doc:            "Returns a Dog (kind=dog), a Cat (cat), a plain Animal (animal), or null (anything else), as Animal.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetAnimal", ResponseElement: "GetAnimalResponse",
+	Params: []wire.Field{
+		{Name: "kind", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "GetAnimalResult", Type: typeAnimal, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Animal",
+	NewRequest:  func() wire.Message { return new(GetAnimal) },
+	NewResponse: func() wire.Message { return new(GetAnimalResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetAnimal)
+		{
+			v, err := formwire.Param(form, "kind")
+			if err != nil {
+				return nil, err
+			}
+			req.Kind = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*GetAnimal)
+		form.Set("kind", req.Kind)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetAnimalResponse)
+		if v.GetAnimalResult == nil {
+			return b, false
+		}
+		return appendContentAnimalAny(b, v.GetAnimalResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetAnimalResponse)
+		var err error
+		v.GetAnimalResult, err = decodeAnimalAny(r, el)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetAnimal)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetAnimalResponse)
+		b = appendJSONAnimalAny(b, v.GetAnimalResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetAnimalResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.GetAnimalResult = nil
+		case tok.Opens('{'):
+			v.GetAnimalResult, err = decodeJSONAnimalAny(r, "result")
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opEchoAnimal = &wire.Operation{
+	Name:           "EchoAnimal",
+	Doc:            "Returns the Animal it was given; the xsi:type of the result shows the runtime type that was read.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "EchoAnimal", ResponseElement: "EchoAnimalResponse",
+	Params: []wire.Field{
+		{Name: "animal", Type: typeAnimal, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoAnimalResult", Type: typeAnimal, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Animal",
+	NewRequest:  func() wire.Message { return new(EchoAnimal) },
+	NewResponse: func() wire.Message { return new(EchoAnimalResponse) },
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoAnimalResponse)
+		if v.EchoAnimalResult == nil {
+			return b, false
+		}
+		return appendContentAnimalAny(b, v.EchoAnimalResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoAnimalResponse)
+		var err error
+		v.EchoAnimalResult, err = decodeAnimalAny(r, el)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoAnimal)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoAnimalResponse)
+		b = appendJSONAnimalAny(b, v.EchoAnimalResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoAnimalResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.EchoAnimalResult = nil
+		case tok.Opens('{'):
+			v.EchoAnimalResult, err = decodeJSONAnimalAny(r, "result")
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opListAnimals = &wire.Operation{
+	Name:           "ListAnimals",
+	Doc:            "Returns Animal[] { Dog, Cat, Animal, null }.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "ListAnimals", ResponseElement: "ListAnimalsResponse",
+	Result:      &wire.Field{Name: "ListAnimalsResult", Type: typeArrayOfAnimal, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "ArrayOfAnimal",
+	NewRequest:  func() wire.Message { return new(ListAnimals) },
+	NewResponse: func() wire.Message { return new(ListAnimalsResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(ListAnimals)
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*ListAnimalsResponse)
+		if v.ListAnimalsResult == nil {
+			return b, false
+		}
+		return v.ListAnimalsResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*ListAnimalsResponse)
+		var err error
+		if el.Nil() {
+			v.ListAnimalsResult = nil
+			err = r.Skip(el)
+		} else {
+			v.ListAnimalsResult = new(ArrayOfAnimal)
+			err = v.ListAnimalsResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(ListAnimals)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*ListAnimalsResponse)
+		if v.ListAnimalsResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.ListAnimalsResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*ListAnimalsResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.ListAnimalsResult = nil
+		case tok.Opens('['):
+			v.ListAnimalsResult = new(ArrayOfAnimal)
+			err = v.ListAnimalsResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an array", tok)
+		}
+		return err
+	},
+}
+
+var opGetKennel = &wire.Operation{
+	Name:           "GetKennel",
+	Doc:            "Returns a Kennel whose Favorite field is a Dog and whose Animals array holds a Cat and an Animal.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetKennel", ResponseElement: "GetKennelResponse",
+	Result:      &wire.Field{Name: "GetKennelResult", Type: typeKennel, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Kennel",
+	NewRequest:  func() wire.Message { return new(GetKennel) },
+	NewResponse: func() wire.Message { return new(GetKennelResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetKennel)
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetKennelResponse)
+		if v.GetKennelResult == nil {
+			return b, false
+		}
+		return v.GetKennelResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetKennelResponse)
+		var err error
+		if el.Nil() {
+			v.GetKennelResult = nil
+			err = r.Skip(el)
+		} else {
+			v.GetKennelResult = new(Kennel)
+			err = v.GetKennelResult.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetKennel)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetKennelResponse)
+		if v.GetKennelResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.GetKennelResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetKennelResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.GetKennelResult = nil
+		case tok.Opens('{'):
+			v.GetKennelResult = new(Kennel)
+			err = v.GetKennelResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opGetShape = &wire.Operation{
+	Name:           "GetShape",
+	Doc:            "Abstract base: returns a Circle (kind=circle), a Square (square) or null, as Shape.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetShape", ResponseElement: "GetShapeResponse",
+	Params: []wire.Field{
+		{Name: "kind", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "GetShapeResult", Type: typeShape, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Shape",
+	NewRequest:  func() wire.Message { return new(GetShape) },
+	NewResponse: func() wire.Message { return new(GetShapeResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetShape)
+		{
+			v, err := formwire.Param(form, "kind")
+			if err != nil {
+				return nil, err
+			}
+			req.Kind = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*GetShape)
+		form.Set("kind", req.Kind)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetShapeResponse)
+		if v.GetShapeResult == nil {
+			return b, false
+		}
+		return appendContentShapeAny(b, v.GetShapeResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetShapeResponse)
+		var err error
+		v.GetShapeResult, err = decodeShapeAny(r, el)
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetShape)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetShapeResponse)
+		b = appendJSONShapeAny(b, v.GetShapeResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetShapeResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.GetShapeResult = nil
+		case tok.Opens('{'):
+			v.GetShapeResult, err = decodeJSONShapeAny(r, "result")
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opDescribeShape = &wire.Operation{
+	Name:           "DescribeShape",
+	Doc:            "Returns the Shape's runtime type and fields as text.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "DescribeShape", ResponseElement: "DescribeShapeResponse",
+	Params: []wire.Field{
+		{Name: "shape", Type: typeShape, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "DescribeShapeResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(DescribeShape) },
+	NewResponse: func() wire.Message { return new(DescribeShapeResponse) },
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*DescribeShapeResponse)
+		return xmlwire.AppendEscaped(b, v.DescribeShapeResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*DescribeShapeResponse)
+		var err error
+		v.DescribeShapeResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(DescribeShape)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*DescribeShapeResponse)
+		b = jsonwire.AppendString(b, v.DescribeShapeResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*DescribeShapeResponse)
+		var err error
+		v.DescribeShapeResult, err = jsonwire.String(tok, "result")
 		return err
 	},
 }
@@ -2537,6 +3000,14 @@ var opEchoMaybe = &wire.Operation{
 
 // The descriptors of the contract's named types, for documentation, samples and tooling.
 var (
+	typeAnimal           = &wire.Type{Name: "Animal", Kind: wire.KindComplex}
+	typeCat              = &wire.Type{Name: "Cat", Kind: wire.KindComplex}
+	typeDog              = &wire.Type{Name: "Dog", Kind: wire.KindComplex}
+	typeArrayOfAnimal    = &wire.Type{Name: "ArrayOfAnimal", Kind: wire.KindArray}
+	typeKennel           = &wire.Type{Name: "Kennel", Kind: wire.KindComplex}
+	typeShape            = &wire.Type{Name: "Shape", Kind: wire.KindComplex}
+	typeSquare           = &wire.Type{Name: "Square", Kind: wire.KindComplex}
+	typeCircle           = &wire.Type{Name: "Circle", Kind: wire.KindComplex}
 	typeTimeSpan         = &wire.Type{Name: "TimeSpan", Kind: wire.KindComplex}
 	typeArrayOfByte      = &wire.Type{Name: "ArrayOfByte", Kind: wire.KindArray}
 	typeSmalls           = &wire.Type{Name: "Smalls", Kind: wire.KindComplex}
@@ -2548,6 +3019,34 @@ var (
 )
 
 func init() {
+	typeAnimal.Fields = []wire.Field{
+		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeCat.Fields = []wire.Field{
+		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Indoor", Type: wire.TypeBoolean, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	}
+	typeDog.Fields = []wire.Field{
+		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Barks", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	}
+	typeArrayOfAnimal.Item = &wire.Field{Name: "Animal", Type: typeAnimal, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
+	typeKennel.Fields = []wire.Field{
+		{Name: "Owner", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Favorite", Type: typeAnimal, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Animals", Type: typeArrayOfAnimal, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeShape.Fields = []wire.Field{
+		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeSquare.Fields = []wire.Field{
+		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Side", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	}
+	typeCircle.Fields = []wire.Field{
+		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Radius", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	}
 	typeTimeSpan.Fields = []wire.Field{}
 	typeArrayOfByte.Item = &wire.Field{Name: "byte", Type: wire.TypeByte, MinOccurs: 0, MaxOccurs: -1, Nillable: false}
 	typeSmalls.Fields = []wire.Field{
@@ -2576,6 +3075,199 @@ func init() {
 		{Name: "RequestId", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Step", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
+}
+
+// appendTyped appends the element name holding m, with xsi:type naming typ, a type of the
+// element's default namespace (the contract's), as ASMX writes a derived value.
+func appendTyped(b []byte, name, typ string, m xmlwire.Content) []byte {
+	b = append(b, '<')
+	b = append(b, name...)
+	b = xmlany.AppendXSIType(b, xml.Name{Local: typ}, "")
+	mark := len(b)
+	b = append(b, '>')
+	n := len(b)
+	b = m.AppendXML(b)
+	if len(b) == n {
+		return append(b[:mark], " />"...)
+	}
+	return xmlwire.AppendEnd(b, name)
+}
+
+var hierarchyAnimal = &xmlany.Hierarchy{Declared: "Animal", Abstract: false, Derived: []string{"Cat", "Dog"}}
+
+// appendAnimalAny appends the element name holding v, with xsi:type unless v is a Animal.
+func appendAnimalAny(b []byte, name string, v AnyAnimal) []byte {
+	switch x := v.(type) {
+	case *Animal:
+		return xmlwire.AppendComplex(b, name, x)
+	case *Cat:
+		return appendTyped(b, name, "Cat", x)
+	case *Dog:
+		return appendTyped(b, name, "Dog", x)
+	}
+	return b
+}
+
+// decodeAnimalAny reads the element el of type Animal, of the type its xsi:type names.
+func decodeAnimalAny(r *xmlwire.Reader, el xmlwire.Start) (AnyAnimal, error) {
+	i, err := xmlany.Dispatch(r, el, hierarchyAnimal)
+	if err != nil {
+		return nil, err
+	}
+	switch i {
+	case 0:
+		x := new(Animal)
+		if el.Nil() {
+			return x, r.Skip(el)
+		}
+		return x, x.DecodeXML(r)
+	case 1:
+		x := new(Cat)
+		if el.Nil() {
+			return x, r.Skip(el)
+		}
+		return x, x.DecodeXML(r)
+	case 2:
+		x := new(Dog)
+		if el.Nil() {
+			return x, r.Skip(el)
+		}
+		return x, x.DecodeXML(r)
+	}
+	return nil, xmlany.Abstract(el.Local(), "Animal")
+}
+
+// appendJSONAnimalAny appends v's object, its type's XSD local name first as "__type".
+func appendJSONAnimalAny(b []byte, v AnyAnimal) []byte {
+	mark := len(b)
+	switch x := v.(type) {
+	case *Animal:
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Animal")
+	case *Cat:
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Cat")
+	case *Dog:
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Dog")
+	}
+	return append(b, "null"...)
+}
+
+// decodeJSONAnimalAny reads an object of type Animal, of the type its leading "__type" names.
+func decodeJSONAnimalAny(r *jsonwire.Reader, what string) (AnyAnimal, error) {
+	typ, typed, err := r.TypeKey(what)
+	if err != nil {
+		return nil, err
+	}
+	if !typed {
+		typ = "Animal"
+	}
+	switch typ {
+	case "Animal":
+		x := new(Animal)
+		return x, x.DecodeJSON(r)
+	case "Cat":
+		x := new(Cat)
+		return x, x.DecodeJSON(r)
+	case "Dog":
+		x := new(Dog)
+		return x, x.DecodeJSON(r)
+	}
+	return nil, jsonwire.NotDerived(what, typ, "Animal")
+}
+
+// appendContentAnimalAny appends the content of v's element, an HTTP GET/POST result root whose
+// start tag b ends with: xsi:type goes into it unless v is a Animal.
+func appendContentAnimalAny(b []byte, v AnyAnimal) []byte {
+	switch x := v.(type) {
+	case *Animal:
+		return x.AppendXML(b)
+	case *Cat:
+		return x.AppendXML(xmlany.AppendRootXSIType(b, "Cat"))
+	case *Dog:
+		return x.AppendXML(xmlany.AppendRootXSIType(b, "Dog"))
+	}
+	return b
+}
+
+var hierarchyShape = &xmlany.Hierarchy{Declared: "Shape", Abstract: true, Derived: []string{"Square", "Circle"}}
+
+// appendShapeAny appends the element name holding v, with xsi:type unless v is a Shape.
+func appendShapeAny(b []byte, name string, v AnyShape) []byte {
+	switch x := v.(type) {
+	case *Square:
+		return appendTyped(b, name, "Square", x)
+	case *Circle:
+		return appendTyped(b, name, "Circle", x)
+	}
+	return b
+}
+
+// decodeShapeAny reads the element el of type Shape, of the type its xsi:type names.
+func decodeShapeAny(r *xmlwire.Reader, el xmlwire.Start) (AnyShape, error) {
+	i, err := xmlany.Dispatch(r, el, hierarchyShape)
+	if err != nil {
+		return nil, err
+	}
+	switch i {
+	case 1:
+		x := new(Square)
+		if el.Nil() {
+			return x, r.Skip(el)
+		}
+		return x, x.DecodeXML(r)
+	case 2:
+		x := new(Circle)
+		if el.Nil() {
+			return x, r.Skip(el)
+		}
+		return x, x.DecodeXML(r)
+	}
+	return nil, xmlany.Abstract(el.Local(), "Shape")
+}
+
+// appendJSONShapeAny appends v's object, its type's XSD local name first as "__type".
+func appendJSONShapeAny(b []byte, v AnyShape) []byte {
+	mark := len(b)
+	switch x := v.(type) {
+	case *Square:
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Square")
+	case *Circle:
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Circle")
+	}
+	return append(b, "null"...)
+}
+
+// decodeJSONShapeAny reads an object of type Shape, of the type its leading "__type" names.
+func decodeJSONShapeAny(r *jsonwire.Reader, what string) (AnyShape, error) {
+	typ, typed, err := r.TypeKey(what)
+	if err != nil {
+		return nil, err
+	}
+	if !typed {
+		typ = "Shape"
+	}
+	switch typ {
+	case "Shape":
+		return nil, jsonwire.Abstract(what, "Shape")
+	case "Square":
+		x := new(Square)
+		return x, x.DecodeJSON(r)
+	case "Circle":
+		x := new(Circle)
+		return x, x.DecodeJSON(r)
+	}
+	return nil, jsonwire.NotDerived(what, typ, "Shape")
+}
+
+// appendContentShapeAny appends the content of v's element, an HTTP GET/POST result root whose
+// start tag b ends with: xsi:type goes into it unless v is a Shape.
+func appendContentShapeAny(b []byte, v AnyShape) []byte {
+	switch x := v.(type) {
+	case *Square:
+		return x.AppendXML(xmlany.AppendRootXSIType(b, "Square"))
+	case *Circle:
+		return x.AppendXML(xmlany.AppendRootXSIType(b, "Circle"))
+	}
+	return b
 }
 
 // The members of the [Flags] enumeration Perm, one bit each.
@@ -3417,6 +4109,660 @@ func (v *ListUnknownHeaders) DecodeJSON(r *jsonwire.Reader) error {
 	}
 	if ok {
 		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetAnimal in schema order.
+func (v *GetAnimal) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "kind", v.Kind)
+	return b
+}
+
+// DecodeXML reads the elements of GetAnimal, in any order, skipping unknown ones as ASMX does.
+func (v *GetAnimal) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("kind"):
+			if seen[0] {
+				return xsd.Duplicate("parameter kind")
+			}
+			seen[0] = true
+			v.Kind, err = r.Text(el, "parameter kind")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("kind") {
+		return r.WrongNamespace("kind")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetAnimalResponse in schema order.
+func (v *GetAnimalResponse) AppendXML(b []byte) []byte {
+	if v.GetAnimalResult != nil {
+		b = appendAnimalAny(b, "GetAnimalResult", v.GetAnimalResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of GetAnimalResponse, in any order, skipping unknown ones as ASMX does.
+func (v *GetAnimalResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("GetAnimalResult"):
+			if seen[0] {
+				return xsd.Duplicate("element GetAnimalResult")
+			}
+			seen[0] = true
+			v.GetAnimalResult, err = decodeAnimalAny(r, el)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("GetAnimalResult") {
+		return r.WrongNamespace("GetAnimalResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetAnimal as a JSON object, keys in schema order.
+func (v *GetAnimal) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"kind\":"...)
+	b = jsonwire.AppendString(b, v.Kind)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetAnimal after its opening '{'.
+func (v *GetAnimal) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "kind":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Kind, err = jsonwire.String(tok, "parameter kind")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("kind")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoAnimal in schema order.
+func (v *EchoAnimal) AppendXML(b []byte) []byte {
+	if v.Animal != nil {
+		b = appendAnimalAny(b, "animal", v.Animal)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoAnimal, in any order, skipping unknown ones as ASMX does.
+func (v *EchoAnimal) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("animal"):
+			if seen[0] {
+				return xsd.Duplicate("parameter animal")
+			}
+			seen[0] = true
+			v.Animal, err = decodeAnimalAny(r, el)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("animal") {
+		return r.WrongNamespace("animal")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoAnimalResponse in schema order.
+func (v *EchoAnimalResponse) AppendXML(b []byte) []byte {
+	if v.EchoAnimalResult != nil {
+		b = appendAnimalAny(b, "EchoAnimalResult", v.EchoAnimalResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoAnimalResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoAnimalResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoAnimalResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoAnimalResult")
+			}
+			seen[0] = true
+			v.EchoAnimalResult, err = decodeAnimalAny(r, el)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoAnimalResult") {
+		return r.WrongNamespace("EchoAnimalResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoAnimal as a JSON object, keys in schema order.
+func (v *EchoAnimal) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"animal\":"...)
+	b = appendJSONAnimalAny(b, v.Animal)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoAnimal after its opening '{'.
+func (v *EchoAnimal) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "animal":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Animal = nil
+			case tok.Opens('{'):
+				v.Animal, err = decodeJSONAnimalAny(r, "parameter animal")
+			default:
+				err = jsonwire.WrongType("parameter animal", "an object", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("animal")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ListAnimals in schema order.
+func (v *ListAnimals) AppendXML(b []byte) []byte {
+	return b
+}
+
+// DecodeXML reads the elements of ListAnimals, in any order, skipping unknown ones as ASMX does.
+func (v *ListAnimals) DecodeXML(r *xmlwire.Reader) error {
+	for {
+		el, ok, err := r.Child()
+		if err != nil || !ok {
+			return err
+		}
+		if err := r.Skip(el); err != nil {
+			return err
+		}
+	}
+}
+
+// AppendXML appends the elements of ListAnimalsResponse in schema order.
+func (v *ListAnimalsResponse) AppendXML(b []byte) []byte {
+	if v.ListAnimalsResult != nil {
+		b = xmlwire.AppendComplex(b, "ListAnimalsResult", v.ListAnimalsResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of ListAnimalsResponse, in any order, skipping unknown ones as ASMX does.
+func (v *ListAnimalsResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("ListAnimalsResult"):
+			if seen[0] {
+				return xsd.Duplicate("element ListAnimalsResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.ListAnimalsResult = nil
+				err = r.Skip(el)
+			} else {
+				v.ListAnimalsResult = new(ArrayOfAnimal)
+				err = v.ListAnimalsResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("ListAnimalsResult") {
+		return r.WrongNamespace("ListAnimalsResult")
+	}
+	return nil
+}
+
+// AppendJSON appends ListAnimals as a JSON object, keys in schema order.
+func (v *ListAnimals) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of ListAnimals after its opening '{'.
+func (v *ListAnimals) DecodeJSON(r *jsonwire.Reader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetKennel in schema order.
+func (v *GetKennel) AppendXML(b []byte) []byte {
+	return b
+}
+
+// DecodeXML reads the elements of GetKennel, in any order, skipping unknown ones as ASMX does.
+func (v *GetKennel) DecodeXML(r *xmlwire.Reader) error {
+	for {
+		el, ok, err := r.Child()
+		if err != nil || !ok {
+			return err
+		}
+		if err := r.Skip(el); err != nil {
+			return err
+		}
+	}
+}
+
+// AppendXML appends the elements of GetKennelResponse in schema order.
+func (v *GetKennelResponse) AppendXML(b []byte) []byte {
+	if v.GetKennelResult != nil {
+		b = xmlwire.AppendComplex(b, "GetKennelResult", v.GetKennelResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of GetKennelResponse, in any order, skipping unknown ones as ASMX does.
+func (v *GetKennelResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("GetKennelResult"):
+			if seen[0] {
+				return xsd.Duplicate("element GetKennelResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.GetKennelResult = nil
+				err = r.Skip(el)
+			} else {
+				v.GetKennelResult = new(Kennel)
+				err = v.GetKennelResult.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("GetKennelResult") {
+		return r.WrongNamespace("GetKennelResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetKennel as a JSON object, keys in schema order.
+func (v *GetKennel) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetKennel after its opening '{'.
+func (v *GetKennel) DecodeJSON(r *jsonwire.Reader) error {
+	key, ok, err := r.Key()
+	if err != nil {
+		return err
+	}
+	if ok {
+		return jsonwire.UnknownParameter(key)
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetShape in schema order.
+func (v *GetShape) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "kind", v.Kind)
+	return b
+}
+
+// DecodeXML reads the elements of GetShape, in any order, skipping unknown ones as ASMX does.
+func (v *GetShape) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("kind"):
+			if seen[0] {
+				return xsd.Duplicate("parameter kind")
+			}
+			seen[0] = true
+			v.Kind, err = r.Text(el, "parameter kind")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("kind") {
+		return r.WrongNamespace("kind")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetShapeResponse in schema order.
+func (v *GetShapeResponse) AppendXML(b []byte) []byte {
+	if v.GetShapeResult != nil {
+		b = appendShapeAny(b, "GetShapeResult", v.GetShapeResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of GetShapeResponse, in any order, skipping unknown ones as ASMX does.
+func (v *GetShapeResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("GetShapeResult"):
+			if seen[0] {
+				return xsd.Duplicate("element GetShapeResult")
+			}
+			seen[0] = true
+			v.GetShapeResult, err = decodeShapeAny(r, el)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("GetShapeResult") {
+		return r.WrongNamespace("GetShapeResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetShape as a JSON object, keys in schema order.
+func (v *GetShape) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"kind\":"...)
+	b = jsonwire.AppendString(b, v.Kind)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetShape after its opening '{'.
+func (v *GetShape) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "kind":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Kind, err = jsonwire.String(tok, "parameter kind")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("kind")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of DescribeShape in schema order.
+func (v *DescribeShape) AppendXML(b []byte) []byte {
+	if v.Shape != nil {
+		b = appendShapeAny(b, "shape", v.Shape)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of DescribeShape, in any order, skipping unknown ones as ASMX does.
+func (v *DescribeShape) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("shape"):
+			if seen[0] {
+				return xsd.Duplicate("parameter shape")
+			}
+			seen[0] = true
+			v.Shape, err = decodeShapeAny(r, el)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("shape") {
+		return r.WrongNamespace("shape")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of DescribeShapeResponse in schema order.
+func (v *DescribeShapeResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "DescribeShapeResult", v.DescribeShapeResult)
+	return b
+}
+
+// DecodeXML reads the elements of DescribeShapeResponse, in any order, skipping unknown ones as ASMX does.
+func (v *DescribeShapeResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("DescribeShapeResult"):
+			if seen[0] {
+				return xsd.Duplicate("element DescribeShapeResult")
+			}
+			seen[0] = true
+			v.DescribeShapeResult, err = r.Text(el, "element DescribeShapeResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("DescribeShapeResult") {
+		return r.WrongNamespace("DescribeShapeResult")
+	}
+	return nil
+}
+
+// AppendJSON appends DescribeShape as a JSON object, keys in schema order.
+func (v *DescribeShape) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"shape\":"...)
+	b = appendJSONShapeAny(b, v.Shape)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of DescribeShape after its opening '{'.
+func (v *DescribeShape) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "shape":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Shape = nil
+			case tok.Opens('{'):
+				v.Shape, err = decodeJSONShapeAny(r, "parameter shape")
+			default:
+				err = jsonwire.WrongType("parameter shape", "an object", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("shape")
 	}
 	return nil
 }
@@ -6818,6 +8164,776 @@ func (v *EchoMaybe) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of Animal in schema order.
+func (v *Animal) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Name", v.Name)
+	return b
+}
+
+// DecodeXML reads the elements of Animal, in any order, skipping unknown ones as ASMX does.
+func (v *Animal) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Name"):
+			if seen[0] {
+				return xsd.Duplicate("element Name")
+			}
+			seen[0] = true
+			v.Name, err = r.Text(el, "element Name")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Name") {
+		return r.WrongNamespace("Name")
+	}
+	return nil
+}
+
+// AppendJSON appends Animal as a JSON object, keys in schema order.
+func (v *Animal) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Name\":"...)
+	b = jsonwire.AppendString(b, v.Name)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Animal after its opening '{'.
+func (v *Animal) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Name":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Name, err = jsonwire.String(tok, "element Name")
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Cat in schema order.
+func (v *Cat) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Name", v.Name)
+	b = xmlwire.AppendBool(b, "Indoor", v.Indoor)
+	return b
+}
+
+// DecodeXML reads the elements of Cat, in any order, skipping unknown ones as ASMX does.
+func (v *Cat) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Name"):
+			if seen[0] {
+				return xsd.Duplicate("element Name")
+			}
+			seen[0] = true
+			v.Name, err = r.Text(el, "element Name")
+		case el.Is("Indoor"):
+			if seen[1] {
+				return xsd.Duplicate("element Indoor")
+			}
+			seen[1] = true
+			v.Indoor, err = r.ReadBool(el, "element Indoor")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Name") {
+		return r.WrongNamespace("Name")
+	}
+	if !seen[1] && r.Misplaced("Indoor") {
+		return r.WrongNamespace("Indoor")
+	}
+	return nil
+}
+
+// AppendJSON appends Cat as a JSON object, keys in schema order.
+func (v *Cat) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Name\":"...)
+	b = jsonwire.AppendString(b, v.Name)
+	b = append(b, ",\"Indoor\":"...)
+	b = xsd.AppendBool(b, v.Indoor)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Cat after its opening '{'.
+func (v *Cat) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Name":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Name, err = jsonwire.String(tok, "element Name")
+		case "Indoor":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Indoor, err = jsonwire.Bool(tok, "element Indoor")
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Dog in schema order.
+func (v *Dog) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Name", v.Name)
+	b = xmlwire.AppendInt(b, "Barks", int64(v.Barks))
+	return b
+}
+
+// DecodeXML reads the elements of Dog, in any order, skipping unknown ones as ASMX does.
+func (v *Dog) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Name"):
+			if seen[0] {
+				return xsd.Duplicate("element Name")
+			}
+			seen[0] = true
+			v.Name, err = r.Text(el, "element Name")
+		case el.Is("Barks"):
+			if seen[1] {
+				return xsd.Duplicate("element Barks")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element Barks", "int", 32)
+			v.Barks = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Name") {
+		return r.WrongNamespace("Name")
+	}
+	if !seen[1] && r.Misplaced("Barks") {
+		return r.WrongNamespace("Barks")
+	}
+	return nil
+}
+
+// AppendJSON appends Dog as a JSON object, keys in schema order.
+func (v *Dog) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Name\":"...)
+	b = jsonwire.AppendString(b, v.Name)
+	b = append(b, ",\"Barks\":"...)
+	b = xsd.AppendInt(b, int64(v.Barks))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Dog after its opening '{'.
+func (v *Dog) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Name":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Name, err = jsonwire.String(tok, "element Name")
+		case "Barks":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element Barks", "int", 32)
+				v.Barks = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of ArrayOfAnimal in schema order.
+func (v *ArrayOfAnimal) AppendXML(b []byte) []byte {
+	for _, item := range v.Animal {
+		if item != nil {
+			b = appendAnimalAny(b, "Animal", item)
+		} else {
+			b = xmlwire.AppendNil(b, "Animal")
+		}
+	}
+	return b
+}
+
+// DecodeXML reads the elements of ArrayOfAnimal, in any order, skipping unknown ones as ASMX does.
+func (v *ArrayOfAnimal) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Animal"):
+			seen[0] = true
+			{
+				var item AnyAnimal
+				if el.Nil() {
+					item = nil
+					err = r.Skip(el)
+				} else {
+					item, err = decodeAnimalAny(r, el)
+				}
+				v.Animal = append(v.Animal, item)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Animal") {
+		return r.WrongNamespace("Animal")
+	}
+	return nil
+}
+
+// AppendJSON appends ArrayOfAnimal as a JSON array.
+func (v *ArrayOfAnimal) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.Animal {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONAnimalAny(b, item)
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfAnimal after its opening '['.
+func (v *ArrayOfAnimal) DecodeJSON(r *jsonwire.Reader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item AnyAnimal
+		switch {
+		case tok.IsNull():
+			item = nil
+		case tok.Opens('{'):
+			item, err = decodeJSONAnimalAny(r, "item of ArrayOfAnimal")
+		default:
+			err = jsonwire.WrongType("item of ArrayOfAnimal", "an object", tok)
+		}
+		if err != nil {
+			return err
+		}
+		v.Animal = append(v.Animal, item)
+	}
+}
+
+// AppendXML appends the elements of Kennel in schema order.
+func (v *Kennel) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Owner", v.Owner)
+	if v.Favorite != nil {
+		b = appendAnimalAny(b, "Favorite", v.Favorite)
+	}
+	if v.Animals != nil {
+		b = xmlwire.AppendComplex(b, "Animals", v.Animals)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of Kennel, in any order, skipping unknown ones as ASMX does.
+func (v *Kennel) DecodeXML(r *xmlwire.Reader) error {
+	var seen [3]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Owner"):
+			if seen[0] {
+				return xsd.Duplicate("element Owner")
+			}
+			seen[0] = true
+			v.Owner, err = r.Text(el, "element Owner")
+		case el.Is("Favorite"):
+			if seen[1] {
+				return xsd.Duplicate("element Favorite")
+			}
+			seen[1] = true
+			v.Favorite, err = decodeAnimalAny(r, el)
+		case el.Is("Animals"):
+			if seen[2] {
+				return xsd.Duplicate("element Animals")
+			}
+			seen[2] = true
+			if el.Nil() {
+				v.Animals = nil
+				err = r.Skip(el)
+			} else {
+				v.Animals = new(ArrayOfAnimal)
+				err = v.Animals.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Owner") {
+		return r.WrongNamespace("Owner")
+	}
+	if !seen[1] && r.Misplaced("Favorite") {
+		return r.WrongNamespace("Favorite")
+	}
+	if !seen[2] && r.Misplaced("Animals") {
+		return r.WrongNamespace("Animals")
+	}
+	return nil
+}
+
+// AppendJSON appends Kennel as a JSON object, keys in schema order.
+func (v *Kennel) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Owner\":"...)
+	b = jsonwire.AppendString(b, v.Owner)
+	b = append(b, ",\"Favorite\":"...)
+	b = appendJSONAnimalAny(b, v.Favorite)
+	b = append(b, ",\"Animals\":"...)
+	if v.Animals == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Animals.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Kennel after its opening '{'.
+func (v *Kennel) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [3]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Owner":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Owner, err = jsonwire.String(tok, "element Owner")
+		case "Favorite":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			switch {
+			case tok.IsNull():
+				v.Favorite = nil
+			case tok.Opens('{'):
+				v.Favorite, err = decodeJSONAnimalAny(r, "element Favorite")
+			default:
+				err = jsonwire.WrongType("element Favorite", "an object", tok)
+			}
+		case "Animals":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			switch {
+			case tok.IsNull():
+				v.Animals = nil
+			case tok.Opens('['):
+				v.Animals = new(ArrayOfAnimal)
+				err = v.Animals.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element Animals", "an array", tok)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Shape in schema order.
+func (v *Shape) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Label", v.Label)
+	return b
+}
+
+// DecodeXML reads the elements of Shape, in any order, skipping unknown ones as ASMX does.
+func (v *Shape) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Label"):
+			if seen[0] {
+				return xsd.Duplicate("element Label")
+			}
+			seen[0] = true
+			v.Label, err = r.Text(el, "element Label")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Label") {
+		return r.WrongNamespace("Label")
+	}
+	return nil
+}
+
+// AppendJSON appends Shape as a JSON object, keys in schema order.
+func (v *Shape) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Label\":"...)
+	b = jsonwire.AppendString(b, v.Label)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Shape after its opening '{'.
+func (v *Shape) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Label":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Label, err = jsonwire.String(tok, "element Label")
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Square in schema order.
+func (v *Square) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Label", v.Label)
+	b = xmlwire.AppendDouble(b, "Side", v.Side)
+	return b
+}
+
+// DecodeXML reads the elements of Square, in any order, skipping unknown ones as ASMX does.
+func (v *Square) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Label"):
+			if seen[0] {
+				return xsd.Duplicate("element Label")
+			}
+			seen[0] = true
+			v.Label, err = r.Text(el, "element Label")
+		case el.Is("Side"):
+			if seen[1] {
+				return xsd.Duplicate("element Side")
+			}
+			seen[1] = true
+			v.Side, err = r.ReadDouble(el, "element Side", "double", 64)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Label") {
+		return r.WrongNamespace("Label")
+	}
+	if !seen[1] && r.Misplaced("Side") {
+		return r.WrongNamespace("Side")
+	}
+	return nil
+}
+
+// AppendJSON appends Square as a JSON object, keys in schema order.
+func (v *Square) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Label\":"...)
+	b = jsonwire.AppendString(b, v.Label)
+	b = append(b, ",\"Side\":"...)
+	b = jsonwire.AppendDouble(b, v.Side)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Square after its opening '{'.
+func (v *Square) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Label":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Label, err = jsonwire.String(tok, "element Label")
+		case "Side":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Side, err = jsonwire.Double(tok, "element Side", "double", 64)
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Circle in schema order.
+func (v *Circle) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Label", v.Label)
+	b = xmlwire.AppendDouble(b, "Radius", v.Radius)
+	return b
+}
+
+// DecodeXML reads the elements of Circle, in any order, skipping unknown ones as ASMX does.
+func (v *Circle) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Label"):
+			if seen[0] {
+				return xsd.Duplicate("element Label")
+			}
+			seen[0] = true
+			v.Label, err = r.Text(el, "element Label")
+		case el.Is("Radius"):
+			if seen[1] {
+				return xsd.Duplicate("element Radius")
+			}
+			seen[1] = true
+			v.Radius, err = r.ReadDouble(el, "element Radius", "double", 64)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Label") {
+		return r.WrongNamespace("Label")
+	}
+	if !seen[1] && r.Misplaced("Radius") {
+		return r.WrongNamespace("Radius")
+	}
+	return nil
+}
+
+// AppendJSON appends Circle as a JSON object, keys in schema order.
+func (v *Circle) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Label\":"...)
+	b = jsonwire.AppendString(b, v.Label)
+	b = append(b, ",\"Radius\":"...)
+	b = jsonwire.AppendDouble(b, v.Radius)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Circle after its opening '{'.
+func (v *Circle) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Label":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Label, err = jsonwire.String(tok, "element Label")
+		case "Radius":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Radius, err = jsonwire.Double(tok, "element Radius", "double", 64)
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AppendXML appends the elements of TimeSpan in schema order.
 func (v *TimeSpan) AppendXML(b []byte) []byte {
 	return b
@@ -7775,6 +9891,90 @@ func (c *SyncSoapClient) ListUnknownHeaders(request *ListUnknownHeaders) (*ListU
 	return c.ListUnknownHeadersContext(context.Background(), request)
 }
 
+// GetAnimalContext calls GetAnimal.
+func (c *SyncSoapClient) GetAnimalContext(ctx context.Context, request *GetAnimal) (*GetAnimalResponse, error) {
+	response := new(GetAnimalResponse)
+	if err := c.Invoker.Invoke(ctx, opGetAnimal, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// GetAnimal is GetAnimalContext without a context.
+func (c *SyncSoapClient) GetAnimal(request *GetAnimal) (*GetAnimalResponse, error) {
+	return c.GetAnimalContext(context.Background(), request)
+}
+
+// EchoAnimalContext calls EchoAnimal.
+func (c *SyncSoapClient) EchoAnimalContext(ctx context.Context, request *EchoAnimal) (*EchoAnimalResponse, error) {
+	response := new(EchoAnimalResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoAnimal, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoAnimal is EchoAnimalContext without a context.
+func (c *SyncSoapClient) EchoAnimal(request *EchoAnimal) (*EchoAnimalResponse, error) {
+	return c.EchoAnimalContext(context.Background(), request)
+}
+
+// ListAnimalsContext calls ListAnimals.
+func (c *SyncSoapClient) ListAnimalsContext(ctx context.Context, request *ListAnimals) (*ListAnimalsResponse, error) {
+	response := new(ListAnimalsResponse)
+	if err := c.Invoker.Invoke(ctx, opListAnimals, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// ListAnimals is ListAnimalsContext without a context.
+func (c *SyncSoapClient) ListAnimals(request *ListAnimals) (*ListAnimalsResponse, error) {
+	return c.ListAnimalsContext(context.Background(), request)
+}
+
+// GetKennelContext calls GetKennel.
+func (c *SyncSoapClient) GetKennelContext(ctx context.Context, request *GetKennel) (*GetKennelResponse, error) {
+	response := new(GetKennelResponse)
+	if err := c.Invoker.Invoke(ctx, opGetKennel, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// GetKennel is GetKennelContext without a context.
+func (c *SyncSoapClient) GetKennel(request *GetKennel) (*GetKennelResponse, error) {
+	return c.GetKennelContext(context.Background(), request)
+}
+
+// GetShapeContext calls GetShape.
+func (c *SyncSoapClient) GetShapeContext(ctx context.Context, request *GetShape) (*GetShapeResponse, error) {
+	response := new(GetShapeResponse)
+	if err := c.Invoker.Invoke(ctx, opGetShape, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// GetShape is GetShapeContext without a context.
+func (c *SyncSoapClient) GetShape(request *GetShape) (*GetShapeResponse, error) {
+	return c.GetShapeContext(context.Background(), request)
+}
+
+// DescribeShapeContext calls DescribeShape.
+func (c *SyncSoapClient) DescribeShapeContext(ctx context.Context, request *DescribeShape) (*DescribeShapeResponse, error) {
+	response := new(DescribeShapeResponse)
+	if err := c.Invoker.Invoke(ctx, opDescribeShape, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// DescribeShape is DescribeShapeContext without a context.
+func (c *SyncSoapClient) DescribeShape(request *DescribeShape) (*DescribeShapeResponse, error) {
+	return c.DescribeShapeContext(context.Background(), request)
+}
+
 // SplitContext calls Split.
 func (c *SyncSoapClient) SplitContext(ctx context.Context, request *Split) (*SplitResponse, error) {
 	response := new(SplitResponse)
@@ -8481,6 +10681,140 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:element name="GetAnimal">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="kind" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="GetAnimalResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="GetAnimalResult" type="tns:Animal" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Animal">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Name" type="s:string" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="Cat">
+        <s:complexContent mixed="false">
+          <s:extension base="tns:Animal">
+            <s:sequence>
+              <s:element minOccurs="1" maxOccurs="1" name="Indoor" type="s:boolean" />
+            </s:sequence>
+          </s:extension>
+        </s:complexContent>
+      </s:complexType>
+      <s:complexType name="Dog">
+        <s:complexContent mixed="false">
+          <s:extension base="tns:Animal">
+            <s:sequence>
+              <s:element minOccurs="1" maxOccurs="1" name="Barks" type="s:int" />
+            </s:sequence>
+          </s:extension>
+        </s:complexContent>
+      </s:complexType>
+      <s:element name="EchoAnimal">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="animal" type="tns:Animal" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoAnimalResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoAnimalResult" type="tns:Animal" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="ListAnimals">
+        <s:complexType />
+      </s:element>
+      <s:element name="ListAnimalsResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="ListAnimalsResult" type="tns:ArrayOfAnimal" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="ArrayOfAnimal">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="Animal" nillable="true" type="tns:Animal" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="GetKennel">
+        <s:complexType />
+      </s:element>
+      <s:element name="GetKennelResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="GetKennelResult" type="tns:Kennel" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Kennel">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Owner" type="s:string" />
+          <s:element minOccurs="0" maxOccurs="1" name="Favorite" type="tns:Animal" />
+          <s:element minOccurs="0" maxOccurs="1" name="Animals" type="tns:ArrayOfAnimal" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="GetShape">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="kind" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="GetShapeResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="GetShapeResult" type="tns:Shape" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Shape" abstract="true">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Label" type="s:string" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="Square">
+        <s:complexContent mixed="false">
+          <s:extension base="tns:Shape">
+            <s:sequence>
+              <s:element minOccurs="1" maxOccurs="1" name="Side" type="s:double" />
+            </s:sequence>
+          </s:extension>
+        </s:complexContent>
+      </s:complexType>
+      <s:complexType name="Circle">
+        <s:complexContent mixed="false">
+          <s:extension base="tns:Shape">
+            <s:sequence>
+              <s:element minOccurs="1" maxOccurs="1" name="Radius" type="s:double" />
+            </s:sequence>
+          </s:extension>
+        </s:complexContent>
+      </s:complexType>
+      <s:element name="DescribeShape">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="shape" type="tns:Shape" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="DescribeShapeResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="DescribeShapeResult" type="s:string" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="Split">
         <s:complexType>
           <s:sequence>
@@ -8849,6 +11183,10 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       </s:element>
       <s:element name="string" nillable="true" type="s:string" />
       <s:element name="int" type="s:int" />
+      <s:element name="Animal" nillable="true" type="tns:Animal" />
+      <s:element name="ArrayOfAnimal" nillable="true" type="tns:ArrayOfAnimal" />
+      <s:element name="Kennel" nillable="true" type="tns:Kennel" />
+      <s:element name="Shape" nillable="true" type="tns:Shape" />
       <s:element name="double" type="s:double" />
       <s:element name="Smalls" nillable="true" type="tns:Smalls" />
       <s:element name="char" type="s2:char" />
@@ -8945,6 +11283,42 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   </wsdl:message>
   <wsdl:message name="ListUnknownHeadersSoapOut">
     <wsdl:part name="parameters" element="tns:ListUnknownHeadersResponse" />
+  </wsdl:message>
+  <wsdl:message name="GetAnimalSoapIn">
+    <wsdl:part name="parameters" element="tns:GetAnimal" />
+  </wsdl:message>
+  <wsdl:message name="GetAnimalSoapOut">
+    <wsdl:part name="parameters" element="tns:GetAnimalResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoAnimalSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoAnimal" />
+  </wsdl:message>
+  <wsdl:message name="EchoAnimalSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoAnimalResponse" />
+  </wsdl:message>
+  <wsdl:message name="ListAnimalsSoapIn">
+    <wsdl:part name="parameters" element="tns:ListAnimals" />
+  </wsdl:message>
+  <wsdl:message name="ListAnimalsSoapOut">
+    <wsdl:part name="parameters" element="tns:ListAnimalsResponse" />
+  </wsdl:message>
+  <wsdl:message name="GetKennelSoapIn">
+    <wsdl:part name="parameters" element="tns:GetKennel" />
+  </wsdl:message>
+  <wsdl:message name="GetKennelSoapOut">
+    <wsdl:part name="parameters" element="tns:GetKennelResponse" />
+  </wsdl:message>
+  <wsdl:message name="GetShapeSoapIn">
+    <wsdl:part name="parameters" element="tns:GetShape" />
+  </wsdl:message>
+  <wsdl:message name="GetShapeSoapOut">
+    <wsdl:part name="parameters" element="tns:GetShapeResponse" />
+  </wsdl:message>
+  <wsdl:message name="DescribeShapeSoapIn">
+    <wsdl:part name="parameters" element="tns:DescribeShape" />
+  </wsdl:message>
+  <wsdl:message name="DescribeShapeSoapOut">
+    <wsdl:part name="parameters" element="tns:DescribeShapeResponse" />
   </wsdl:message>
   <wsdl:message name="SplitSoapIn">
     <wsdl:part name="parameters" element="tns:Split" />
@@ -9117,6 +11491,26 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersHttpGetOut">
     <wsdl:part name="Body" element="tns:string" />
   </wsdl:message>
+  <wsdl:message name="GetAnimalHttpGetIn">
+    <wsdl:part name="kind" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetAnimalHttpGetOut">
+    <wsdl:part name="Body" element="tns:Animal" />
+  </wsdl:message>
+  <wsdl:message name="ListAnimalsHttpGetIn" />
+  <wsdl:message name="ListAnimalsHttpGetOut">
+    <wsdl:part name="Body" element="tns:ArrayOfAnimal" />
+  </wsdl:message>
+  <wsdl:message name="GetKennelHttpGetIn" />
+  <wsdl:message name="GetKennelHttpGetOut">
+    <wsdl:part name="Body" element="tns:Kennel" />
+  </wsdl:message>
+  <wsdl:message name="GetShapeHttpGetIn">
+    <wsdl:part name="kind" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetShapeHttpGetOut">
+    <wsdl:part name="Body" element="tns:Shape" />
+  </wsdl:message>
   <wsdl:message name="RenamedHttpGetIn">
     <wsdl:part name="id" type="s:string" />
     <wsdl:part name="n" type="s:string" />
@@ -9263,6 +11657,26 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="ListUnknownHeadersHttpPostIn" />
   <wsdl:message name="ListUnknownHeadersHttpPostOut">
     <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="GetAnimalHttpPostIn">
+    <wsdl:part name="kind" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetAnimalHttpPostOut">
+    <wsdl:part name="Body" element="tns:Animal" />
+  </wsdl:message>
+  <wsdl:message name="ListAnimalsHttpPostIn" />
+  <wsdl:message name="ListAnimalsHttpPostOut">
+    <wsdl:part name="Body" element="tns:ArrayOfAnimal" />
+  </wsdl:message>
+  <wsdl:message name="GetKennelHttpPostIn" />
+  <wsdl:message name="GetKennelHttpPostOut">
+    <wsdl:part name="Body" element="tns:Kennel" />
+  </wsdl:message>
+  <wsdl:message name="GetShapeHttpPostIn">
+    <wsdl:part name="kind" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetShapeHttpPostOut">
+    <wsdl:part name="Body" element="tns:Shape" />
   </wsdl:message>
   <wsdl:message name="RenamedHttpPostIn">
     <wsdl:part name="id" type="s:string" />
@@ -9411,6 +11825,36 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersSoapIn" />
       <wsdl:output message="tns:ListUnknownHeadersSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetAnimal">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Dog (kind=dog), a Cat (cat), a plain Animal (animal), or null (anything else), as Animal.</wsdl:documentation>
+      <wsdl:input message="tns:GetAnimalSoapIn" />
+      <wsdl:output message="tns:GetAnimalSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoAnimal">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Animal it was given; the xsi:type of the result shows the runtime type that was read.</wsdl:documentation>
+      <wsdl:input message="tns:EchoAnimalSoapIn" />
+      <wsdl:output message="tns:EchoAnimalSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="ListAnimals">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns Animal[] { Dog, Cat, Animal, null }.</wsdl:documentation>
+      <wsdl:input message="tns:ListAnimalsSoapIn" />
+      <wsdl:output message="tns:ListAnimalsSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetKennel">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Kennel whose Favorite field is a Dog and whose Animals array holds a Cat and an Animal.</wsdl:documentation>
+      <wsdl:input message="tns:GetKennelSoapIn" />
+      <wsdl:output message="tns:GetKennelSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetShape">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Abstract base: returns a Circle (kind=circle), a Square (square) or null, as Shape.</wsdl:documentation>
+      <wsdl:input message="tns:GetShapeSoapIn" />
+      <wsdl:output message="tns:GetShapeSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="DescribeShape">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Shape's runtime type and fields as text.</wsdl:documentation>
+      <wsdl:input message="tns:DescribeShapeSoapIn" />
+      <wsdl:output message="tns:DescribeShapeSoapOut" />
     </wsdl:operation>
     <wsdl:operation name="Split">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.</wsdl:documentation>
@@ -9565,6 +12009,26 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:ListUnknownHeadersHttpGetIn" />
       <wsdl:output message="tns:ListUnknownHeadersHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="GetAnimal">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Dog (kind=dog), a Cat (cat), a plain Animal (animal), or null (anything else), as Animal.</wsdl:documentation>
+      <wsdl:input message="tns:GetAnimalHttpGetIn" />
+      <wsdl:output message="tns:GetAnimalHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="ListAnimals">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns Animal[] { Dog, Cat, Animal, null }.</wsdl:documentation>
+      <wsdl:input message="tns:ListAnimalsHttpGetIn" />
+      <wsdl:output message="tns:ListAnimalsHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetKennel">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Kennel whose Favorite field is a Dog and whose Animals array holds a Cat and an Animal.</wsdl:documentation>
+      <wsdl:input message="tns:GetKennelHttpGetIn" />
+      <wsdl:output message="tns:GetKennelHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetShape">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Abstract base: returns a Circle (kind=circle), a Square (square) or null, as Shape.</wsdl:documentation>
+      <wsdl:input message="tns:GetShapeHttpGetIn" />
+      <wsdl:output message="tns:GetShapeHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="Renamed">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.</wsdl:documentation>
       <wsdl:input message="tns:RenamedHttpGetIn" />
@@ -9693,6 +12157,26 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">SoapUnknownHeader[]: lists the headers no member took, and marks those whose local name starts with Ok as understood.</wsdl:documentation>
       <wsdl:input message="tns:ListUnknownHeadersHttpPostIn" />
       <wsdl:output message="tns:ListUnknownHeadersHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetAnimal">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Dog (kind=dog), a Cat (cat), a plain Animal (animal), or null (anything else), as Animal.</wsdl:documentation>
+      <wsdl:input message="tns:GetAnimalHttpPostIn" />
+      <wsdl:output message="tns:GetAnimalHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="ListAnimals">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns Animal[] { Dog, Cat, Animal, null }.</wsdl:documentation>
+      <wsdl:input message="tns:ListAnimalsHttpPostIn" />
+      <wsdl:output message="tns:ListAnimalsHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetKennel">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns a Kennel whose Favorite field is a Dog and whose Animals array holds a Cat and an Animal.</wsdl:documentation>
+      <wsdl:input message="tns:GetKennelHttpPostIn" />
+      <wsdl:output message="tns:GetKennelHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetShape">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Abstract base: returns a Circle (kind=circle), a Square (square) or null, as Shape.</wsdl:documentation>
+      <wsdl:input message="tns:GetShapeHttpPostIn" />
+      <wsdl:output message="tns:GetShapeHttpPostOut" />
     </wsdl:operation>
     <wsdl:operation name="Renamed">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">[return: XmlElement("Answer")], parameters renamed to x-id and Count: returns the length of id plus n.</wsdl:documentation>
@@ -9848,6 +12332,60 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/ListUnknownHeaders" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetAnimal">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/GetAnimal" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoAnimal">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoAnimal" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ListAnimals">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/ListAnimals" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetKennel">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/GetKennel" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetShape">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/GetShape" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="DescribeShape">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/DescribeShape" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -10132,6 +12670,60 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetAnimal">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/GetAnimal" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoAnimal">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoAnimal" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ListAnimals">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/ListAnimals" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetKennel">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/GetKennel" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetShape">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/GetShape" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="DescribeShape">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/DescribeShape" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="Split">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/Split" style="document" />
       <wsdl:input>
@@ -10402,6 +12994,42 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetAnimal">
+      <http:operation location="/GetAnimal" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ListAnimals">
+      <http:operation location="/ListAnimals" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetKennel">
+      <http:operation location="/GetKennel" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetShape">
+      <http:operation location="/GetShape" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="Renamed">
       <http:operation location="/Renamed" />
       <wsdl:input>
@@ -10621,6 +13249,42 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="ListUnknownHeaders">
       <http:operation location="/ListUnknownHeaders" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetAnimal">
+      <http:operation location="/GetAnimal" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="ListAnimals">
+      <http:operation location="/ListAnimals" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetKennel">
+      <http:operation location="/GetKennel" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetShape">
+      <http:operation location="/GetShape" />
       <wsdl:input>
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>
