@@ -243,8 +243,8 @@ run_client "node/json" node "$HERE/node/json_client.js" "${WSDL%\?WSDL}" "$(fres
 # server built once from a scratch copy of the module with all of them applied (the contract-evolution
 # test's mechanism: tools/contractevo/patching, through cmd/patched), called by .NET and Java over SOAP
 # 1.1 and 1.2 (dotnet/PatchedClient.cs, java/PatchedClient.java); it serves SOAP only, the protocols the
-# clients import. A new patch is one line in
-# tools/interop/patches, plus its checks in both clients. Not with a contract break.
+# clients import. A new patch is one line in tools/interop/patches, plus its checks in both clients
+# (where they say "Issue 33") and PATCHED_CHECKS raised to match. Not with a contract break.
 PATCHED_CHECKS=4 # per binding and client: PatchedClient's checks
 if [ -z "$BREAK" ]; then
   section "patched contract ($(grep -v -e '^#' -e '^[[:space:]]*$' "$HERE/patches" | paste -sd ' '))"
