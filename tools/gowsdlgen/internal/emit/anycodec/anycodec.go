@@ -180,7 +180,7 @@ func (e Emitter) Helpers(c *model.Contract) error {
 	}
 	e.p("},")
 	e.p("Enums: map[string][]string{")
-	for _, t := range c.Types {
+	for _, t := range c.Declared { // an enumeration no operation reaches too ([XmlInclude(typeof(Tier))])
 		if t.Kind == model.KindEnum {
 			e.p("%q: {%s},", t.Name, emit.QuoteList(t.Enum))
 		}
