@@ -80,4 +80,3 @@ func AppendHTTPResult(b []byte, o Object, reg *Registry) ([]byte, bool) {
 	}
 	return b, true
 }
-
