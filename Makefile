@@ -163,6 +163,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFlags$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzZooDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzZoo3Hierarchies$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
+	$(GO) test -run '^$$' -fuzz '^FuzzZoo3Open$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzZoo2Forms$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzMessageDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordDecoders$$' -fuzztime $(FUZZTIME) ./tools/gowsdlgen/internal/zoo

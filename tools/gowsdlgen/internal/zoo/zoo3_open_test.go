@@ -7,11 +7,21 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server"
 	"github.com/contactsync/contactsync/server/wire/anytype"
 	"github.com/contactsync/contactsync/server/wire/xmlany"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo3"
 )
 
@@ -146,5 +156,129 @@ func rawNodes(x xmlany.RawXML) []string {
 				nodes = append(nodes, "Text:"+b.String())
 			}
 		}
+	}
+}
+
+// openTargets are zoo3's generated messages holding open values (object, raw XML, DataSet).
+func openTargets() []hierarchyTarget {
+	var ts []hierarchyTarget
+	for _, op := range zoo3.Operations {
+		switch op.Name {
+		case "GetObject", "DescribeObject", "EchoBox", "EchoElement", "EchoNode", "MakeElement", "GetDataSet", "DescribeDataSet", "EchoDataSet":
+			ts = append(ts, hierarchyTarget{op.RequestElement, op.NewRequest}, hierarchyTarget{op.ResponseElement, op.NewResponse})
+		}
+	}
+	return ts
+}
+
+// FuzzZoo3Open holds the generated readers of the open values (anytype.Read over the generated
+// Registry, xmlany.Capture by shape, CaptureDataSet) to the runtime's two modes agreeing and to a
+// fixed point: what decodes is written back (xsi:type, canonical nodes) and reads back the same.
+func FuzzZoo3Open(f *testing.F) {
+	targets := openTargets()
+	if len(targets) != 18 {
+		f.Fatalf("zoo3 carries %d of the 18 open messages", len(targets))
+	}
+	files, _ := filepath.Glob("testdata/shapes/captures/soap1*-*.txt")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, m := range wrapperContent.FindAllSubmatch(data, -1) {
+			for i, tg := range targets {
+				if string(m[1]) == tg.element {
+					f.Add(m[2], uint8(i))
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, content []byte, which uint8) {
+		tg := targets[int(which)%len(targets)]
+		fast, fastErr := decodeHierarchy(tg, content, true)
+		full, fullErr := decodeHierarchy(tg, content, false)
+		switch {
+		case fastErr == xmlwire.ErrFallback:
+		case fastErr != nil:
+			if fullErr == nil || fastErr.Error() != fullErr.Error() {
+				t.Fatalf("the fast path reported %v, the full decoder %v: %q", fastErr, fullErr, content)
+			}
+		case fullErr != nil:
+			t.Fatalf("the fast path accepted what the full decoder refuses (%v): %q", fullErr, content)
+		case !bytes.Equal(fast, full):
+			t.Fatalf("fast path %s, full decoder %s: %q", fast, full, content)
+		}
+		if fullErr != nil {
+			return
+		}
+		again, err := decodeHierarchy(tg, full, false)
+		require.NoError(t, err, "written back: %s", full)
+		require.Equal(t, string(full), string(again))
+	})
+}
+
+// TestZoo3OpenSeeds keeps FuzzZoo3Open meaningful: the captures seed every message with content, and
+// an object, an XmlElement and a DataSet among them read and are written back as ASMX wrote them.
+func TestZoo3OpenSeeds(t *testing.T) {
+	targets := openTargets()
+	seeded := map[string]bool{}
+	files, _ := filepath.Glob("testdata/shapes/captures/soap1*-*.txt")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		for _, m := range wrapperContent.FindAllSubmatch(data, -1) {
+			seeded[string(m[1])] = true
+		}
+	}
+	for _, tg := range targets {
+		require.True(t, seeded[tg.element], "no capture seeds %s", tg.element)
+	}
+	byElement := map[string]hierarchyTarget{}
+	for _, tg := range targets {
+		byElement[tg.element] = tg
+	}
+	for _, tt := range []struct{ element, content string }{
+		{"GetObjectResponse", `<GetObjectResult xsi:type="ArrayOfAnyType"><anyType xsi:type="xsd:int">1</anyType><anyType xsi:type="xsd:string">x</anyType><anyType xsi:nil="true" /><anyType xsi:type="Cat"><Name>Tom</Name><Indoor>true</Indoor></anyType></GetObjectResult>`},
+		{"EchoElementResponse", `<EchoElementResult><Report xmlns="urn:report" id="r1"><Line>a &amp; b</Line></Report></EchoElementResult>`},
+		{"EchoDataSetResponse", `<EchoDataSetResult><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" id="Stock"></xs:schema><diffgr:diffgram xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"></diffgr:diffgram></EchoDataSetResult>`},
+	} {
+		got, err := decodeHierarchy(byElement[tt.element], []byte(tt.content), false)
+		require.NoError(t, err, tt.element)
+		assert.Equal(t, tt.content, string(got), tt.element)
+	}
+}
+
+// TestZoo3OpenJSON: on the JSON endpoint an open value is a string holding its XML (docs/bindings.md):
+// an object its anyType element with the declarations its xsi:type needs, read back the same; raw XML
+// and a DataSet their canonical nodes; null for none.
+func TestZoo3OpenJSON(t *testing.T) {
+	h, err := server.NewHandler(zoo3.Bind(zoo3Service{}), server.Config{BaseURL: zooBaseURL,
+		Protocols: []string{"soap11", "soap12", "get", "post", "json", "docs"}})
+	require.NoError(t, err)
+	call := func(op, body string) (int, string) {
+		r := httptest.NewRequest(http.MethodPost, zoo3.Contract.Path+"/"+op, strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json; charset=utf-8")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code, w.Body.String()
+	}
+	decl := `xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns=\"` + zoo3Namespace + `\"`
+	for _, tt := range []struct {
+		op, body string
+		status   int
+		want     string
+	}{
+		{"GetObject", `{"kind":"int"}`, 200, `{"d":"\u003canyType ` + decl + ` xsi:type=\"xsd:int\"\u003e42\u003c/anyType\u003e"}`},
+		{"GetObject", `{"kind":"none"}`, 200, `{"d":null}`},
+		{"DescribeObject", `{"value":"<anyType ` + decl + ` xsi:type=\"Dog\"><Name>Rex</Name><Barks>3</Barks></anyType>"}`, 200, `{"d":"Dog{Barks=Int32=3,Name=String=Rex}"}`},
+		{"DescribeObject", `{"value":"<anyType>plain</anyType>"}`, 200, `{"d":"XmlNode[1] Text:plain"}`},
+		{"DescribeObject", `{"value":"<anyType"}`, 400, `not well-formed XML`},
+		{"EchoElement", `{"element":"<a xmlns=\"urn:a\">1</a>"}`, 200, `{"d":"\u003ca xmlns=\"urn:a\"\u003e1\u003c/a\u003e"}`},
+		{"EchoElement", `{"element":null}`, 200, `{"d":null}`},
+		{"EchoDataSet", `{"ds":"<x/><y/>"}`, 200, `{"d":"\u003cx xmlns=\"\"\u003e\u003c/x\u003e\u003cy xmlns=\"\"\u003e\u003c/y\u003e"}`},
+	} {
+		status, body := call(tt.op, tt.body)
+		assert.Equal(t, tt.status, status, "%s %s: %s", tt.op, tt.body, body)
+		assert.Contains(t, body, tt.want, "%s %s", tt.op, tt.body)
 	}
 }

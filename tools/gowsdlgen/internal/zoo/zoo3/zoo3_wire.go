@@ -4040,13 +4040,14 @@ func appendJSONObject(b []byte, o anytype.Object) []byte {
 }
 
 // decodeJSONObject reads an object from the JSON endpoint: a string holding its XML element, as
-// appendJSONObject writes it (declaring the namespaces its xsi:type uses).
+// appendJSONObject writes it (declaring the namespaces its xsi:type uses), a complex value's
+// elements in the contract's namespace, as generated.
 func decodeJSONObject(tok jsonwire.Token, what string) (anytype.Object, error) {
 	text, err := jsonwire.String(tok, what)
 	if err != nil {
 		return anytype.Object{}, err
 	}
-	r := xmlwire.NewReader([]byte(text), "", jsonXMLLimits, false)
+	r := xmlwire.NewReader([]byte(text), Contract.Namespace, jsonXMLLimits, false)
 	root, err := r.Root()
 	if err != nil {
 		return anytype.Object{}, err
