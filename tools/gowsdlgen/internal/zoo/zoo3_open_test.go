@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/client"
 	"github.com/contactsync/contactsync/server/wire/anytype"
 	"github.com/contactsync/contactsync/server/wire/xmlany"
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
@@ -280,5 +281,52 @@ func TestZoo3OpenJSON(t *testing.T) {
 		status, body := call(tt.op, tt.body)
 		assert.Equal(t, tt.status, status, "%s %s: %s", tt.op, tt.body, body)
 		assert.Contains(t, body, tt.want, "%s %s", tt.op, tt.body)
+	}
+}
+
+// TestZoo3OpenClient: the generated client stub sends and reads every open value on every binding
+// that offers the operation: an object (simple, complex, array, raw, nil), an XmlElement (the GET/POST
+// document's root itself), a DataSet.
+func TestZoo3OpenClient(t *testing.T) {
+	h, err := server.NewHandler(zoo3.Bind(zoo3Service{}), server.Config{BaseURL: zooBaseURL,
+		Protocols: []string{"soap11", "soap12", "get", "post", "json", "docs"}})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	report, err := xmlany.ParseRawXML(`<Report xmlns="urn:report" id="r7"><Line>first &amp; &lt;second&gt;</Line></Report>`, xmlwire.Limits{MaxDepth: 8, MaxElements: 8})
+	require.NoError(t, err)
+	for _, b := range []client.Binding{client.SOAP11, client.SOAP12, client.HTTPGet, client.HTTPPost, client.JSON} {
+		t.Run(string(b), func(t *testing.T) {
+			c := &zoo3.SyncSoapClient{Invoker: &client.Client{Endpoint: srv.URL + zoo3.Contract.Path, Namespace: zoo3Namespace, Binding: b, HTTP: srv.Client()}}
+			for kind, want := range map[string]string{"int": "Int32=42", "guid": "Guid=0f8fad5b-d9cb-469f-a165-70867728950e",
+				"dog": "Dog{Barks=Int32=3,Name=String=Rex}", "objects": "Object[]{Int32=1, String=x, null, Cat{Indoor=Boolean=True,Name=String=Tom}}",
+				"nodes": `XmlNode[2] Text:plain  Element:<b xmlns="urn:x">bold</b>`, "none": "null"} {
+				got, err := c.GetObject(&zoo3.GetObject{Kind: kind})
+				require.NoError(t, err, kind)
+				assert.Equal(t, want, describeObject(got.GetObjectResult), kind)
+			}
+			made, err := c.MakeElement(&zoo3.MakeElement{Name: "r7"})
+			require.NoError(t, err)
+			assert.Equal(t, report.String(), strings.TrimSpace(made.MakeElementResult.String()))
+			ds, err := c.GetDataSet(&zoo3.GetDataSet{Rows: 2})
+			require.NoError(t, err)
+			require.NotNil(t, ds.GetDataSetResult)
+			assert.Contains(t, describeDataSet(ds.GetDataSetResult), "rows=2 [Unchanged Int32=1,")
+			none, err := c.GetDataSet(&zoo3.GetDataSet{Rows: -1})
+			require.NoError(t, err)
+			assert.Nil(t, none.GetDataSetResult)
+			if b == client.HTTPGet || b == client.HTTPPost {
+				return // the rest is offered over SOAP (and JSON) only
+			}
+			echoed, err := c.EchoElement(&zoo3.EchoElement{Element: report})
+			require.NoError(t, err)
+			assert.Equal(t, report, echoed.EchoElementResult)
+			described, err := c.DescribeObject(&zoo3.DescribeObject{Value: anytype.ObjectOf(makeAnimal("dog").(*zoo3.Dog))})
+			require.NoError(t, err)
+			assert.Equal(t, "Dog{Barks=Int32=3,Name=String=Rex}", described.DescribeObjectResult)
+			back, err := c.EchoDataSet(&zoo3.EchoDataSet{Ds: ds.GetDataSetResult})
+			require.NoError(t, err)
+			assert.Equal(t, ds.GetDataSetResult, back.EchoDataSetResult)
+		})
 	}
 }

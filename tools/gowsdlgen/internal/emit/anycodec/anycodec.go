@@ -69,8 +69,11 @@ func (e Emitter) Decode(f *model.Field, expr, label string) {
 		e.p("%s, err = anytype.Read(r, el, %s, %s)", expr, label, RegistryName)
 	case model.KindRawXML:
 		e.p("%s, err = xmlany.Capture(r, el, %s, %s)", expr, shape(f.Type), label)
-	case model.KindDataSet:
-		e.p("{")
+	case model.KindDataSet: // xsi:nil is none (the nil root of a GET/POST result)
+		e.p("if el.Nil() {")
+		e.p("%s = nil", expr)
+		e.p("err = r.Skip(el)")
+		e.p("} else {")
 		e.p("var ds xmlany.DataSet")
 		e.p("ds, err = xmlany.CaptureDataSet(r, el, %s)", label)
 		e.p("%s = &ds", expr)

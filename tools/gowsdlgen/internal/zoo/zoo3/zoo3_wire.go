@@ -1908,7 +1908,10 @@ var opGetDataSet = &wire.Operation{
 	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*GetDataSetResponse)
 		var err error
-		{
+		if el.Nil() {
+			v.GetDataSetResult = nil
+			err = r.Skip(el)
+		} else {
 			var ds xmlany.DataSet
 			ds, err = xmlany.CaptureDataSet(r, el, "result")
 			v.GetDataSetResult = &ds
@@ -2013,7 +2016,10 @@ var opEchoDataSet = &wire.Operation{
 	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*EchoDataSetResponse)
 		var err error
-		{
+		if el.Nil() {
+			v.EchoDataSetResult = nil
+			err = r.Skip(el)
+		} else {
 			var ds xmlany.DataSet
 			ds, err = xmlany.CaptureDataSet(r, el, "result")
 			v.EchoDataSetResult = &ds
@@ -6383,7 +6389,10 @@ func (v *GetDataSetResponse) DecodeXML(r *xmlwire.Reader) error {
 				return xsd.Duplicate("element GetDataSetResult")
 			}
 			seen[0] = true
-			{
+			if el.Nil() {
+				v.GetDataSetResult = nil
+				err = r.Skip(el)
+			} else {
 				var ds xmlany.DataSet
 				ds, err = xmlany.CaptureDataSet(r, el, "element GetDataSetResult")
 				v.GetDataSetResult = &ds
@@ -6473,7 +6482,10 @@ func (v *DescribeDataSet) DecodeXML(r *xmlwire.Reader) error {
 				return xsd.Duplicate("parameter ds")
 			}
 			seen[0] = true
-			{
+			if el.Nil() {
+				v.Ds = nil
+				err = r.Skip(el)
+			} else {
 				var ds xmlany.DataSet
 				ds, err = xmlany.CaptureDataSet(r, el, "parameter ds")
 				v.Ds = &ds
@@ -6607,7 +6619,10 @@ func (v *EchoDataSet) DecodeXML(r *xmlwire.Reader) error {
 				return xsd.Duplicate("parameter ds")
 			}
 			seen[0] = true
-			{
+			if el.Nil() {
+				v.Ds = nil
+				err = r.Skip(el)
+			} else {
 				var ds xmlany.DataSet
 				ds, err = xmlany.CaptureDataSet(r, el, "parameter ds")
 				v.Ds = &ds
@@ -6650,7 +6665,10 @@ func (v *EchoDataSetResponse) DecodeXML(r *xmlwire.Reader) error {
 				return xsd.Duplicate("element EchoDataSetResult")
 			}
 			seen[0] = true
-			{
+			if el.Nil() {
+				v.EchoDataSetResult = nil
+				err = r.Skip(el)
+			} else {
 				var ds xmlany.DataSet
 				ds, err = xmlany.CaptureDataSet(r, el, "element EchoDataSetResult")
 				v.EchoDataSetResult = &ds
