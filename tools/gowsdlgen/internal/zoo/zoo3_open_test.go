@@ -330,3 +330,22 @@ func TestZoo3OpenClient(t *testing.T) {
 		})
 	}
 }
+
+// TestZoo3OpenHelpPages: the operation pages of the open operations render, their samples showing raw
+// XML as xml and a DataSet as xml xml, as Mono's help page does (doc-op-GetDataSet-msg), and an object
+// as its type's name.
+func TestZoo3OpenHelpPages(t *testing.T) {
+	h, err := server.NewHandler(zoo3.Bind(zoo3Service{}), server.Config{BaseURL: zooBaseURL,
+		Protocols: []string{"soap11", "soap12", "get", "post", "json", "docs"}})
+	require.NoError(t, err)
+	for op, want := range map[string]string{
+		"GetDataSet": "&lt;GetDataSetResult&gt;xml xml&lt;/GetDataSetResult&gt;", "EchoElement": "&lt;element&gt;xml&lt;/element&gt;",
+		"EchoNode": "&lt;node&gt;xml&lt;/node&gt;", "DescribeObject": "&lt;value&gt;anyType&lt;/value&gt;",
+		"GetObject": "&lt;GetObjectResult&gt;anyType&lt;/GetObjectResult&gt;", "MakeElement": "&lt;MakeElementResult&gt;xml&lt;/MakeElementResult&gt;",
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, zoo3.Contract.Path+"?op="+op, nil))
+		require.Equal(t, http.StatusOK, rec.Code, op)
+		assert.Contains(t, rec.Body.String(), want, op)
+	}
+}
