@@ -64,6 +64,8 @@ func TestOpenTypesRefused(t *testing.T) {
 			"an unbounded s:any without mixed content (XmlElement[], an [XmlAnyElement] array) is not supported yet"},
 		{"a nested class", `<xs:element name="v"><xs:complexType><xs:sequence><xs:element name="a" type="xs:int" /></xs:sequence></xs:complexType></xs:element>`,
 			"other than ASMX's XmlElement, XmlNode and DataSet shapes (an [XmlAnyElement] member or a nested class) is not supported yet"},
+		{"an array of XmlElement values", `<xs:element name="v" maxOccurs="unbounded"><xs:complexType><xs:sequence><xs:any /></xs:sequence></xs:complexType></xs:element>`,
+			"a repeated element of an anonymous type (an array of XmlElement, XmlNode or DataSet values) is not supported yet"},
 		{"an s:any of another namespace", `<xs:element name="v"><xs:complexType><xs:sequence><xs:any namespace="urn:x" /></xs:sequence></xs:complexType></xs:element>`,
 			`attribute namespace="urn:x" on the s:any of an XmlElement or XmlNode is not supported yet`},
 	}

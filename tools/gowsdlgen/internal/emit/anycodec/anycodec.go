@@ -8,7 +8,6 @@
 package anycodec
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
@@ -224,14 +223,5 @@ func (e Emitter) Helpers(c *model.Contract) error {
 	e.p("")
 	e.p("// jsonXMLLimits bound the XML of a raw-XML or DataSet value read from a JSON string.")
 	e.p("var jsonXMLLimits = xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 16}")
-	return nil
-}
-
-// Check refuses what the open kinds cannot be used for: a repeated raw-XML or DataSet element (ASMX
-// writes none; XmlNode[] is one element around its nodes).
-func Check(f *model.Field) error {
-	if f.MaxOccurs != 1 && (f.Type.Kind == model.KindRawXML || f.Type.Kind == model.KindDataSet) {
-		return fmt.Errorf("element %s: a repeated %s element is not supported", f.Name, f.Type.Name)
-	}
 	return nil
 }

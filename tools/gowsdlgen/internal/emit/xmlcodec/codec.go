@@ -91,7 +91,7 @@ func (e *emitter) appendField(f *model.Field, gf model.GoField) error {
 func (e *emitter) appendOne(f *model.Field, goType, expr string) error {
 	if anycodec.Handles(f) {
 		e.open().Append(f, expr)
-		return anycodec.Check(f)
+		return nil
 	}
 	if f.Type.Polymorphic() {
 		e.hierarchy().AppendPoly(f, expr)

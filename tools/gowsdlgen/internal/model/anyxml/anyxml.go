@@ -28,6 +28,9 @@ const NamespaceDiffgram = "urn:schemas-microsoft-com:xml-diffgram-v1"
 //
 // The type returned is built in (Node nil), named after the runtime's descriptor.
 func Anonymous(data []byte, el *wsdl.Node) (*contract.Type, error) {
+	if v, _ := el.Attr("maxOccurs"); v != "" && v != "1" {
+		return nil, notYet(data, el, "a repeated element of an anonymous type (an array of XmlElement, XmlNode or DataSet values)")
+	}
 	var ct *wsdl.Node
 	for _, c := range el.Children {
 		switch {
