@@ -41,6 +41,11 @@ type Binding struct {
 	// headers: an operation of the table has SOAP headers, so the Header pass records the blocks
 	// for after routing (headers.go).
 	headers bool
+	// bareParams are, for the document/literal bare operations this binding offers (bare.go), the
+	// operation a request without a SOAPAction is routed to by its first body element: the element of
+	// a one-parameter bare operation, or nil when that element is a parameter of a bare operation that
+	// cannot be found by it (several parameters, or several operations). Nil when none is bare.
+	bareParams map[string]*wire.Operation
 }
 
 // New returns the SOAP 1.1 (version12 false) or SOAP 1.2 binding of the operations ops, whose elements
@@ -56,17 +61,26 @@ func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Op
 	for _, op := range ops {
 		if b.Offers(op) {
 			b.actions[op.SOAPAction(namespace, version12)] = op
+			if op.Bare {
+				b.addBare(op)
+			}
 		}
 		b.foreign = b.foreign || op.RequestNamespace != ""
 		b.headers = b.headers || op.Headers != nil
 		if op.OneWay {
 			continue // no response envelope (oneway.go)
 		}
-		ns := namespace
+		ns, element := namespace, op.ResponseElement
 		if op.ResponseNamespace != "" {
 			ns = op.ResponseNamespace
 		}
-		b.open[op] = []byte(b.envelopeStart() + `<` + op.ResponseElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `"`)
+		if op.Bare {
+			if op.Result == nil {
+				continue // a void bare operation answers an empty body (bare.go)
+			}
+			element = op.Result.Name
+		}
+		b.open[op] = []byte(b.envelopeStart() + `<` + element + ` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `"`)
 	}
 	return b
 }
@@ -160,11 +174,11 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 		if byAction == nil {
 			// The envelope is still read for its WS-Security header, so that a caller with a good
 			// UsernameToken gets this fault rather than a 401 saying it sent no credentials.
-			req, _ := b.parse(body)
+			req, _ := b.parse(body, nil)
 			return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "Server did not recognize the value of the SOAP action: %s. %s", action, b.expects())
 		}
 	}
-	req, err := b.parse(body)
+	req, err := b.parse(body, byAction)
 	if err != nil {
 		return req, err
 	}
@@ -184,17 +198,22 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 // (budget.go) is checked before the full decoder runs: the fast reader holds the budget's bounds
 // (its Limits) and refuses comments, processing instructions and CDATA outright, so a document it
 // accepts is within the budget, and the common request pays no second pass over its bytes.
-func (b *Binding) parse(body []byte) (request, *fault.Error) {
+// byAction is the operation the request's SOAPAction names, nil when it names none: a bare
+// operation's body is read by it (bare.go).
+func (b *Binding) parse(body []byte, byAction *wire.Operation) (request, *fault.Error) {
 	rd := xmlwire.GetReader(body, b.namespace, b.limits, true)
 	defer xmlwire.PutReader(rd)
-	if req, err := b.parseWith(rd); err == nil {
+	if req, err := b.parseWith(rd, byAction); err == nil {
 		return req, nil
 	}
 	if err := checkXMLBudget(body, b.limits); err != nil {
 		return request{}, err
 	}
 	rd = xmlwire.NewReader(body, b.namespace, b.limits, false)
-	req, err := b.parseWith(rd)
+	req, err := b.parseWith(rd, byAction)
+	if route, ok := err.(bareRoute); ok && byAction == nil {
+		return b.parse(body, route.op) // found by its parameter's element: read again as that operation
+	}
 	if err != nil {
 		return req, fault.As(err)
 	}
@@ -203,7 +222,7 @@ func (b *Binding) parse(body []byte) (request, *fault.Error) {
 
 // parseWith reads Envelope, Header and Body (SOAP 1.1 §4; SOAP 1.2 Part 1 §5) and the operation
 // wrapper in the Body through the generated decoder of the operation's request.
-func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
+func (b *Binding) parseWith(rd *xmlwire.Reader, byAction *wire.Operation) (request, error) {
 	var req request
 	root, err := rd.Root()
 	if err != nil {
@@ -247,7 +266,12 @@ func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
 			}
 		case !seenBody && rd.IsElement(el, b.envNS, "Body"):
 			seenBody = true
-			if late, err = b.readBody(rd, &req); err != nil {
+			if byAction != nil && byAction.Bare {
+				late, err = nil, b.readBareBody(rd, &req, byAction)
+			} else {
+				late, err = b.readBody(rd, &req)
+			}
+			if err != nil {
 				return req, err
 			}
 		default:
@@ -291,6 +315,12 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 			if rd.Fast() {
 				return nil, xmlwire.ErrFallback
 			}
+			if bare, found := b.bareParams[el.Local()]; found && el.Is(el.Local()) {
+				if bare != nil {
+					return nil, bareRoute{op: bare}
+				}
+				return nil, fault.Errorf(fault.UnknownOperation, "Unable to handle request without a valid action parameter. Please supply a valid soap action.")
+			}
 			name := el.Name(rd)
 			if name.Space != b.namespace {
 				late = fault.Errorf(fault.UnknownOperation, "The body element %s in namespace %q is not an operation of this service. %s",
@@ -315,13 +345,13 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 // is not in the service namespace and the contract has one.
 func (b *Binding) wrapperOperation(rd *xmlwire.Reader, el xmlwire.Start) *wire.Operation {
 	for _, op := range b.ops {
-		if op.RequestNamespace == "" && el.Is(op.RequestElement) && b.Offers(op) {
+		if op.RequestNamespace == "" && !op.Bare && el.Is(op.RequestElement) && b.Offers(op) {
 			return op
 		}
 	}
 	if b.foreign {
 		for _, op := range b.ops {
-			if op.RequestNamespace != "" && rd.IsElement(el, op.RequestNamespace, op.RequestElement) && b.Offers(op) {
+			if op.RequestNamespace != "" && !op.Bare && rd.IsElement(el, op.RequestNamespace, op.RequestElement) && b.Offers(op) {
 				return op
 			}
 		}
@@ -411,6 +441,9 @@ func (b *Binding) WriteSample(w http.ResponseWriter, op *wire.Operation, sample 
 // appendResponse appends the response envelope of op. A response wrapper without content (a null
 // result, or an operation without one) is written as an empty-element tag, as ASMX does.
 func (b *Binding) appendResponse(buf []byte, op *wire.Operation, resp wire.Message) []byte {
+	if op.Bare {
+		return b.appendBareResponse(buf, op, resp)
+	}
 	open := b.open[op]
 	if op.Headers != nil {
 		buf = b.appendHeaders(buf, resp)
