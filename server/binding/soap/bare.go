@@ -1,6 +1,9 @@
 package soap
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
@@ -39,10 +42,45 @@ func (b *Binding) addBare(op *wire.Operation) {
 	}
 }
 
+// bareBodyMatches reports whether the body of a request the SOAPAction routed to bare operation op
+// holds, first, one of op's parameters (or nothing): a body that does not match its action is refused,
+// as for a wrapped operation, rather than answered with parameters the caller did not send (ASMX reads
+// a wrapped <BareOne><phrase> as a null phrase, soap11-BareOne-wrapped: a listed deviation). It reads
+// the envelope again, up to the Body's first element, only for such a request; first is that
+// element's name. A document the reader cannot read is left to the decoding, which has read it once.
+func (b *Binding) bareBodyMatches(body []byte, op *wire.Operation) (first string, ok bool) {
+	rd := xmlwire.NewReader(body, b.namespace, b.limits, false)
+	if _, err := rd.Root(); err != nil {
+		return "", true
+	}
+	for {
+		el, found, err := rd.Child()
+		if err != nil || !found {
+			return "", true
+		}
+		if !rd.IsElement(el, b.envNS, "Body") {
+			if err := rd.Discard(); err != nil {
+				return "", true
+			}
+			continue
+		}
+		el, found, err = rd.Child()
+		if err != nil || !found {
+			return "", true
+		}
+		for _, p := range op.Params {
+			if rd.IsElement(el, cmp.Or(op.RequestNamespace, b.namespace), p.Name) {
+				return "", true
+			}
+		}
+		return el.Local(), false
+	}
+}
+
 // readBareBody reads the Body of bare operation op: its children are the request wrapper's elements,
-// read in any order by the generated decoder up to and including the Body's end tag. Elements that
-// are no parameter (a wrapped body sent with a bare operation's action, soap11-BareOne-wrapped) are
-// skipped, as ASMX's serializer does, and the parameters they do not give stay null.
+// read in any order by the generated decoder up to and including the Body's end tag. Elements after
+// the first that are no parameter are skipped, as ASMX's serializer does (the first must be one:
+// bareBodyMatches), and the parameters the body does not give stay at their zero value.
 func (b *Binding) readBareBody(rd *xmlwire.Reader, req *request, op *wire.Operation) error {
 	req.op, req.msg = op, op.NewRequest()
 	return req.msg.DecodeXML(rd)
@@ -50,28 +88,24 @@ func (b *Binding) readBareBody(rd *xmlwire.Reader, req *request, op *wire.Operat
 
 // appendBareResponse appends the response envelope of bare operation op: the result element alone in
 // the Body, in the service namespace, or an empty Body (<soap:Body />) for a void operation or a null
-// result, as ASMX writes them (soap11-BareOne, soap11-BareNothing, soap11-BareOne-wrapped).
+// result, as ASMX writes them (soap11-BareOne, soap11-BareNothing, soap11-BareOne-wrapped). The
+// response wrapper's writer gives the result element unqualified; its namespace is declared on it.
 func (b *Binding) appendBareResponse(buf []byte, op *wire.Operation, resp wire.Message) []byte {
 	if op.Headers != nil {
 		buf = b.appendHeaders(buf, resp)
 	} else {
 		buf = append(buf, b.envelopeStart()...)
 	}
-	body := len(buf) - len("<"+b.envPrefix+":Body>")
-	if open := b.open[op]; open != nil && op.AppendResult != nil {
-		buf = append(buf, open[len(b.envelopeStart()):]...)
-		mark := len(buf)
-		buf = append(buf, '>')
-		content := len(buf)
-		var ok bool
-		if buf, ok = op.AppendResult(buf, resp); ok {
-			if len(buf) == content {
-				buf = append(buf[:mark], " />"...)
-			} else {
-				buf = xmlwire.AppendEnd(buf, op.Result.Name)
-			}
-			return append(buf, b.envelopeEnd()...)
-		}
+	content := len(buf)
+	buf = resp.AppendXML(buf)
+	if len(buf) == content {
+		buf = append(buf[:content-len(">")], " /></"+b.envPrefix+":Envelope>"...)
+		return buf
 	}
-	return append(buf[:body], "<"+b.envPrefix+":Body /></"+b.envPrefix+":Envelope>"...)
+	name := content + 1
+	for name < len(buf) && buf[name] != ' ' && buf[name] != '>' && buf[name] != '/' {
+		name++
+	}
+	buf = slices.Insert(buf, name, b.bareNamespace[op]...)
+	return append(buf, b.envelopeEnd()...)
 }

@@ -46,6 +46,8 @@ type Binding struct {
 	// a one-parameter bare operation, or nil when that element is a parameter of a bare operation that
 	// cannot be found by it (several parameters, or several operations). Nil when none is bare.
 	bareParams map[string]*wire.Operation
+	// bareNamespace holds, per bare operation, the namespace declaration its result element takes.
+	bareNamespace map[*wire.Operation][]byte
 }
 
 // New returns the SOAP 1.1 (version12 false) or SOAP 1.2 binding of the operations ops, whose elements
@@ -54,7 +56,7 @@ type Binding struct {
 func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Operation) *Binding {
 	b := &Binding{version12: version12, namespace: namespace, ops: ops, limits: limits,
 		bindingName: "soap11", envNS: EnvelopeNS11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
-		open: map[*wire.Operation][]byte{}, actions: map[string]*wire.Operation{}}
+		open: map[*wire.Operation][]byte{}, actions: map[string]*wire.Operation{}, bareNamespace: map[*wire.Operation][]byte{}}
 	if version12 {
 		b.bindingName, b.envNS, b.envPrefix, b.contentType = "soap12", EnvelopeNS12, "soap12", "application/soap+xml; charset=utf-8"
 	}
@@ -70,17 +72,15 @@ func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Op
 		if op.OneWay {
 			continue // no response envelope (oneway.go)
 		}
-		ns, element := namespace, op.ResponseElement
+		ns := namespace
 		if op.ResponseNamespace != "" {
 			ns = op.ResponseNamespace
 		}
 		if op.Bare {
-			if op.Result == nil {
-				continue // a void bare operation answers an empty body (bare.go)
-			}
-			element = op.Result.Name
+			b.bareNamespace[op] = []byte(` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `"`)
+			continue // the result element is written by the response's writer (bare.go)
 		}
-		b.open[op] = []byte(b.envelopeStart() + `<` + element + ` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `"`)
+		b.open[op] = []byte(b.envelopeStart() + `<` + op.ResponseElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `"`)
 	}
 	return b
 }
@@ -185,6 +185,12 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 	if byAction != nil && byAction != req.op {
 		return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "The SOAP action names %s but the body holds %s.", byAction.Name, req.op.Name)
 	}
+	if byAction != nil && byAction.Bare {
+		if first, ok := b.bareBodyMatches(body, byAction); !ok {
+			return request{security: req.security}, fault.Errorf(fault.UnknownOperation,
+				"The SOAP action names %s but the body holds %s, which is none of its parameters.", byAction.Name, first)
+		}
+	}
 	if b.headers {
 		if err := b.applyHeaders(body, &req); err != nil {
 			return request{security: req.security}, err
@@ -211,8 +217,11 @@ func (b *Binding) parse(body []byte, byAction *wire.Operation) (request, *fault.
 	}
 	rd = xmlwire.NewReader(body, b.namespace, b.limits, false)
 	req, err := b.parseWith(rd, byAction)
-	if route, ok := err.(bareRoute); ok && byAction == nil {
-		return b.parse(body, route.op) // found by its parameter's element: read again as that operation
+	if route, ok := err.(bareRoute); ok {
+		if byAction == nil {
+			return b.parse(body, route.op) // found by its parameter's element: read again as that operation
+		}
+		return req, fault.Errorf(fault.UnknownOperation, "The SOAP action names %s but the body holds a parameter of %s.", byAction.Name, route.op.Name)
 	}
 	if err != nil {
 		return req, fault.As(err)

@@ -1,7 +1,8 @@
 // Package bare reads ASMX's document/literal bare messages (SoapParameterStyle.Bare, shapes README
 // §8) and rewrites them, for the rest of the generator, into the wrapped form every other operation
 // has: Wrap adds to the service schema a request wrapper named after the operation's message name
-// and a response wrapper named that name followed by "Response", whose elements are the bare
+// followed by "Request" and a response wrapper named it followed by "Response" (the Go types
+// <Name>Request and <Name>Response, docs/generator-model.md §3.1), whose elements are the bare
 // messages' part elements in order, and points the messages at them. The contract model, gowsdl and
 // the emitters then see a wrapped operation (so the Go method keeps the generator's usual shape,
 // request struct in and response struct out), and the generator marks the operation Bare, which
@@ -81,10 +82,17 @@ func Wrap(defs *wsdl.Definitions) (*wsdl.Definitions, map[string]bool, error) {
 				}
 				out = m
 			}
-			if in == nil || done[in] || (!w.isBare(in) && (out == nil || !w.isBare(out))) {
+			if in == nil || done[in] {
 				continue
 			}
-			if err := w.wrap(in, name); err != nil {
+			inBare, outBare := w.isBare(in), out == nil || w.isBare(out)
+			if !inBare && (out == nil || !outBare) {
+				continue // wrapped
+			}
+			if inBare != outBare {
+				return nil, nil, wsdl.Errorf(defs.Data, op, "operation %s has a bare message and a wrapped one (ASMX writes both bare or both wrapped): not supported yet", name)
+			}
+			if err := w.wrap(in, name+"Request"); err != nil {
 				return nil, nil, err
 			}
 			done[in] = true

@@ -123,16 +123,16 @@ func TestGenerateRefusesOutsideTheSubset(t *testing.T) {
 			[]string{`<soap:operation soapAction="urn:t/Op" /></operation>`,
 				`<soap:operation soapAction="urn:t/Op" /><input><soap:body use="encoded" /></input></operation>`}, true,
 			`line 21: <soap:body>: an encoded body (operation Op: SOAP encoding, [SoapRpcMethod]) is not supported yet`},
-		// A bare message is read as a wrapped one (package bare), whose wrapper is named after the
-		// operation: here the schema already has an element Op.
-		{"a bare message of two parts whose wrapper name is taken", "s:int", "s:int", "",
+		// A bare message is read as a wrapped one (package bare); ASMX writes both messages of an
+		// operation bare or neither, and here the output is wrapped.
+		{"a bare message of two parts beside a wrapped output", "s:int", "s:int", "",
 			[]string{`<message name="In"><part name="parameters" element="tns:Op" /></message>`,
 				`<message name="In"><part name="a" element="tns:Op" /><part name="b" element="tns:Op" /></message>`}, true,
-			`line 15: <message>: the bare message In would be read as the wrapper Op, a name the schema already uses: not supported yet`},
-		{"a bare message of a named type whose wrapper name is taken", "s:int", "s:int", `<s:element name="Order" type="s:int" />`,
+			`line 19: <operation>: operation Op has a bare message and a wrapped one (ASMX writes both bare or both wrapped): not supported yet`},
+		{"a bare message of a named type beside a wrapped output", "s:int", "s:int", `<s:element name="Order" type="s:int" />`,
 			[]string{`<message name="In"><part name="parameters" element="tns:Op" /></message>`,
 				`<message name="In"><part name="parameters" element="tns:Order" /></message>`}, true,
-			`line 15: <message>: the bare message In would be read as the wrapper Op, a name the schema already uses: not supported yet`},
+			`line 19: <operation>: operation Op has a bare message and a wrapped one (ASMX writes both bare or both wrapped): not supported yet`},
 		{"an rpc part", "s:int", "s:int", "",
 			[]string{`<message name="In"><part name="parameters" element="tns:Op" /></message>`,
 				`<message name="In"><part name="p" type="s:int" /></message>`}, true,

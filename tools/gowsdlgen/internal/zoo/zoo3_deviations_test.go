@@ -15,6 +15,7 @@ const (
 	becauseNoBytes     reason = "an absent byte[] parameter on GET/POST is the empty array, as every absent array parameter: ASMX fails with a null reference (500)"
 	becauseFlagsXSD    reason = "a [Flags] parameter on GET/POST also takes the XSD forms, the space list and the empty list (zero), as on SOAP: ASMX's URL reader takes only the comma list"
 	becauseFlagsNumber reason = "a [Flags] value is a list of its names: ASMX's URL reader also takes a number (3 for Read Write), but the WSDL gives the members no numbers"
+	becauseBareBody    reason = "a bare body whose first element is none of the parameters of the operation its SOAPAction names is refused, as a body that does not match its action always is: ASMX reads the parameters as null and answers"
 )
 
 // zoo3Deviations lists every exchange of testdata/shapes/captures the carried operations deliberately
@@ -25,6 +26,7 @@ var zoo3Deviations = map[string]deviation{
 	"get-EchoPerm-read-write": {why: becauseFlagsXSD, accepts: true, says: `xmlns="http://localhost:8080/zoo3/v1/">Read Write</Perm>`},
 	"get-EchoPerm-empty":      {why: becauseFlagsXSD, accepts: true, says: `xmlns="http://localhost:8080/zoo3/v1/">None</Perm>`},
 	"get-EchoPerm-numeric":    {why: becauseFlagsNumber, refuses: true, says: `The parameter p must be an xsd:Perm; "3" is not.`},
+	"soap11-BareOne-wrapped":  {why: becauseBareBody, refuses: true, says: "The SOAP action names BareOne but the body holds BareOne, which is none of its parameters."},
 }
 
 // TestZoo3DeviationsAreDocumented: docs/xsd-types.md's table of the third zoo's deviations (between

@@ -310,15 +310,15 @@ func (zoo3Service) DescribeShapeContext(_ context.Context, req *zoo3.DescribeSha
 
 // The bare operations of shapes §8, as Zoo3.cs writes them.
 
-func (zoo3Service) BareOneContext(_ context.Context, r *zoo3.BareOne) (*zoo3.BareOneResponse, error) {
+func (zoo3Service) BareOneContext(_ context.Context, r *zoo3.BareOneRequest) (*zoo3.BareOneResponse, error) {
 	return &zoo3.BareOneResponse{BareOneResult: strings.ToUpper(r.Phrase)}, nil
 }
 
-func (zoo3Service) BareTwoContext(_ context.Context, r *zoo3.BareTwo) (*zoo3.BareTwoResponse, error) {
+func (zoo3Service) BareTwoContext(_ context.Context, r *zoo3.BareTwoRequest) (*zoo3.BareTwoResponse, error) {
 	return &zoo3.BareTwoResponse{BareTwoResult: strings.Repeat(r.Word, int(min(max(r.Times, 0), 10)))}, nil
 }
 
-func (zoo3Service) PlaceOrderContext(_ context.Context, r *zoo3.PlaceOrder) (*zoo3.PlaceOrderResponse, error) {
+func (zoo3Service) PlaceOrderContext(_ context.Context, r *zoo3.PlaceOrderRequest) (*zoo3.PlaceOrderResponse, error) {
 	ack := &zoo3.OrderAck{}
 	if r.Order != nil {
 		ack.Sku, ack.Accepted = r.Order.Sku, min(r.Order.Quantity, 5)
@@ -326,7 +326,7 @@ func (zoo3Service) PlaceOrderContext(_ context.Context, r *zoo3.PlaceOrder) (*zo
 	return &zoo3.PlaceOrderResponse{OrderAck: ack}, nil
 }
 
-func (zoo3Service) BareNothingContext(context.Context, *zoo3.BareNothing) (*zoo3.BareNothingResponse, error) {
+func (zoo3Service) BareNothingContext(context.Context, *zoo3.BareNothingRequest) (*zoo3.BareNothingResponse, error) {
 	return &zoo3.BareNothingResponse{}, nil
 }
 

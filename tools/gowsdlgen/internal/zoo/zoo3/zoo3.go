@@ -493,8 +493,8 @@ type EchoMaybeResponse struct {
 	EchoMaybeResult *int32 `xml:"EchoMaybeResult" json:"EchoMaybeResult"`
 }
 
-type BareOne struct {
-	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareOne"`
+type BareOneRequest struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareOneRequest"`
 
 	Phrase string `xml:"phrase,omitempty" json:"phrase,omitempty"`
 }
@@ -505,8 +505,8 @@ type BareOneResponse struct {
 	BareOneResult string `xml:"BareOneResult,omitempty" json:"BareOneResult,omitempty"`
 }
 
-type BareTwo struct {
-	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareTwo"`
+type BareTwoRequest struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareTwoRequest"`
 
 	Word string `xml:"word,omitempty" json:"word,omitempty"`
 
@@ -519,8 +519,8 @@ type BareTwoResponse struct {
 	BareTwoResult string `xml:"BareTwoResult,omitempty" json:"BareTwoResult,omitempty"`
 }
 
-type PlaceOrder struct {
-	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ PlaceOrder"`
+type PlaceOrderRequest struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ PlaceOrderRequest"`
 
 	Order *Order `xml:"Order,omitempty" json:"Order,omitempty"`
 }
@@ -531,8 +531,8 @@ type PlaceOrderResponse struct {
 	OrderAck *OrderAck `xml:"OrderAck,omitempty" json:"OrderAck,omitempty"`
 }
 
-type BareNothing struct {
-	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareNothing"`
+type BareNothingRequest struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareNothingRequest"`
 
 	Note string `xml:"note,omitempty" json:"note,omitempty"`
 }
@@ -810,24 +810,24 @@ type SyncSoap interface {
 	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
 
 	// Bare, one parameter: returns phrase in upper case.
-	BareOne(request *BareOne) (*BareOneResponse, error)
+	BareOne(request *BareOneRequest) (*BareOneResponse, error)
 
-	BareOneContext(ctx context.Context, request *BareOne) (*BareOneResponse, error)
+	BareOneContext(ctx context.Context, request *BareOneRequest) (*BareOneResponse, error)
 
 	// Bare, two parameters: returns word repeated times times.
-	BareTwo(request *BareTwo) (*BareTwoResponse, error)
+	BareTwo(request *BareTwoRequest) (*BareTwoResponse, error)
 
-	BareTwoContext(ctx context.Context, request *BareTwo) (*BareTwoResponse, error)
+	BareTwoContext(ctx context.Context, request *BareTwoRequest) (*BareTwoResponse, error)
 
 	// Bare with a complex parameter element Order and result element OrderAck.
-	PlaceOrder(request *PlaceOrder) (*PlaceOrderResponse, error)
+	PlaceOrder(request *PlaceOrderRequest) (*PlaceOrderResponse, error)
 
-	PlaceOrderContext(ctx context.Context, request *PlaceOrder) (*PlaceOrderResponse, error)
+	PlaceOrderContext(ctx context.Context, request *PlaceOrderRequest) (*PlaceOrderResponse, error)
 
 	// Bare, void result.
-	BareNothing(request *BareNothing) (*BareNothingResponse, error)
+	BareNothing(request *BareNothingRequest) (*BareNothingResponse, error)
 
-	BareNothingContext(ctx context.Context, request *BareNothing) (*BareNothingResponse, error)
+	BareNothingContext(ctx context.Context, request *BareNothingRequest) (*BareNothingResponse, error)
 
 	// A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformance(request *DeletePerformance) (*DeletePerformanceResponse, error)
@@ -1358,7 +1358,7 @@ func (service *syncSoap) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, e
 	)
 }
 
-func (service *syncSoap) BareOneContext(ctx context.Context, request *BareOne) (*BareOneResponse, error) {
+func (service *syncSoap) BareOneContext(ctx context.Context, request *BareOneRequest) (*BareOneResponse, error) {
 	response := new(BareOneResponse)
 	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/BareOne", request, response)
 	if err != nil {
@@ -1368,14 +1368,14 @@ func (service *syncSoap) BareOneContext(ctx context.Context, request *BareOne) (
 	return response, nil
 }
 
-func (service *syncSoap) BareOne(request *BareOne) (*BareOneResponse, error) {
+func (service *syncSoap) BareOne(request *BareOneRequest) (*BareOneResponse, error) {
 	return service.BareOneContext(
 		context.Background(),
 		request,
 	)
 }
 
-func (service *syncSoap) BareTwoContext(ctx context.Context, request *BareTwo) (*BareTwoResponse, error) {
+func (service *syncSoap) BareTwoContext(ctx context.Context, request *BareTwoRequest) (*BareTwoResponse, error) {
 	response := new(BareTwoResponse)
 	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/BareTwo", request, response)
 	if err != nil {
@@ -1385,14 +1385,14 @@ func (service *syncSoap) BareTwoContext(ctx context.Context, request *BareTwo) (
 	return response, nil
 }
 
-func (service *syncSoap) BareTwo(request *BareTwo) (*BareTwoResponse, error) {
+func (service *syncSoap) BareTwo(request *BareTwoRequest) (*BareTwoResponse, error) {
 	return service.BareTwoContext(
 		context.Background(),
 		request,
 	)
 }
 
-func (service *syncSoap) PlaceOrderContext(ctx context.Context, request *PlaceOrder) (*PlaceOrderResponse, error) {
+func (service *syncSoap) PlaceOrderContext(ctx context.Context, request *PlaceOrderRequest) (*PlaceOrderResponse, error) {
 	response := new(PlaceOrderResponse)
 	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/PlaceOrder", request, response)
 	if err != nil {
@@ -1402,14 +1402,14 @@ func (service *syncSoap) PlaceOrderContext(ctx context.Context, request *PlaceOr
 	return response, nil
 }
 
-func (service *syncSoap) PlaceOrder(request *PlaceOrder) (*PlaceOrderResponse, error) {
+func (service *syncSoap) PlaceOrder(request *PlaceOrderRequest) (*PlaceOrderResponse, error) {
 	return service.PlaceOrderContext(
 		context.Background(),
 		request,
 	)
 }
 
-func (service *syncSoap) BareNothingContext(ctx context.Context, request *BareNothing) (*BareNothingResponse, error) {
+func (service *syncSoap) BareNothingContext(ctx context.Context, request *BareNothingRequest) (*BareNothingResponse, error) {
 	response := new(BareNothingResponse)
 	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/BareNothing", request, response)
 	if err != nil {
@@ -1419,7 +1419,7 @@ func (service *syncSoap) BareNothingContext(ctx context.Context, request *BareNo
 	return response, nil
 }
 
-func (service *syncSoap) BareNothing(request *BareNothing) (*BareNothingResponse, error) {
+func (service *syncSoap) BareNothing(request *BareNothingRequest) (*BareNothingResponse, error) {
 	return service.BareNothingContext(
 		context.Background(),
 		request,

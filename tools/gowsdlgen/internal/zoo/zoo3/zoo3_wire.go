@@ -78,13 +78,13 @@ type SyncSoapServer interface {
 	// EchoSBytesContext: Returns the sbyte[] it was given (null gives null).
 	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
 	// BareOneContext: Bare, one parameter: returns phrase in upper case.
-	BareOneContext(ctx context.Context, request *BareOne) (*BareOneResponse, error)
+	BareOneContext(ctx context.Context, request *BareOneRequest) (*BareOneResponse, error)
 	// BareTwoContext: Bare, two parameters: returns word repeated times times.
-	BareTwoContext(ctx context.Context, request *BareTwo) (*BareTwoResponse, error)
+	BareTwoContext(ctx context.Context, request *BareTwoRequest) (*BareTwoResponse, error)
 	// PlaceOrderContext: Bare with a complex parameter element Order and result element OrderAck.
-	PlaceOrderContext(ctx context.Context, request *PlaceOrder) (*PlaceOrderResponse, error)
+	PlaceOrderContext(ctx context.Context, request *PlaceOrderRequest) (*PlaceOrderResponse, error)
 	// BareNothingContext: Bare, void result.
-	BareNothingContext(ctx context.Context, request *BareNothing) (*BareNothingResponse, error)
+	BareNothingContext(ctx context.Context, request *BareNothingRequest) (*BareNothingResponse, error)
 	// DeletePerformanceContext: A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformanceContext(ctx context.Context, request *DeletePerformance) (*DeletePerformanceResponse, error)
 	// GetUrunContext: A lower-case operation and type name: returns urunBilgi { urunAdi = urun-{id}, adet = id, ürünKodu = K{id} }.
@@ -258,22 +258,22 @@ func (UnimplementedSyncSoapServer) EchoSBytesContext(context.Context, *EchoSByte
 }
 
 // BareOneContext answers that BareOne is not implemented.
-func (UnimplementedSyncSoapServer) BareOneContext(context.Context, *BareOne) (*BareOneResponse, error) {
+func (UnimplementedSyncSoapServer) BareOneContext(context.Context, *BareOneRequest) (*BareOneResponse, error) {
 	return nil, wire.Unimplemented("BareOne")
 }
 
 // BareTwoContext answers that BareTwo is not implemented.
-func (UnimplementedSyncSoapServer) BareTwoContext(context.Context, *BareTwo) (*BareTwoResponse, error) {
+func (UnimplementedSyncSoapServer) BareTwoContext(context.Context, *BareTwoRequest) (*BareTwoResponse, error) {
 	return nil, wire.Unimplemented("BareTwo")
 }
 
 // PlaceOrderContext answers that PlaceOrder is not implemented.
-func (UnimplementedSyncSoapServer) PlaceOrderContext(context.Context, *PlaceOrder) (*PlaceOrderResponse, error) {
+func (UnimplementedSyncSoapServer) PlaceOrderContext(context.Context, *PlaceOrderRequest) (*PlaceOrderResponse, error) {
 	return nil, wire.Unimplemented("PlaceOrder")
 }
 
 // BareNothingContext answers that BareNothing is not implemented.
-func (UnimplementedSyncSoapServer) BareNothingContext(context.Context, *BareNothing) (*BareNothingResponse, error) {
+func (UnimplementedSyncSoapServer) BareNothingContext(context.Context, *BareNothingRequest) (*BareNothingResponse, error) {
 	return nil, wire.Unimplemented("BareNothing")
 }
 
@@ -632,7 +632,7 @@ func Bind(svc SyncSoapServer) wire.Bound {
 				resp = new(EchoSBytesResponse)
 			}
 			return resp, nil
-		case *BareOne:
+		case *BareOneRequest:
 			resp, err := svc.BareOneContext(ctx, req)
 			if err != nil {
 				return nil, err
@@ -641,7 +641,7 @@ func Bind(svc SyncSoapServer) wire.Bound {
 				resp = new(BareOneResponse)
 			}
 			return resp, nil
-		case *BareTwo:
+		case *BareTwoRequest:
 			resp, err := svc.BareTwoContext(ctx, req)
 			if err != nil {
 				return nil, err
@@ -650,7 +650,7 @@ func Bind(svc SyncSoapServer) wire.Bound {
 				resp = new(BareTwoResponse)
 			}
 			return resp, nil
-		case *PlaceOrder:
+		case *PlaceOrderRequest:
 			resp, err := svc.PlaceOrderContext(ctx, req)
 			if err != nil {
 				return nil, err
@@ -659,7 +659,7 @@ func Bind(svc SyncSoapServer) wire.Bound {
 				resp = new(PlaceOrderResponse)
 			}
 			return resp, nil
-		case *BareNothing:
+		case *BareNothingRequest:
 			resp, err := svc.BareNothingContext(ctx, req)
 			if err != nil {
 				return nil, err
@@ -2551,17 +2551,17 @@ var opBareOne = &wire.Operation{
 	Name:           "BareOne",
 	Doc:            "Bare, one parameter: returns phrase in upper case.",
 	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
-	RequestElement: "BareOne", ResponseElement: "BareOneResponse",
+	RequestElement: "BareOneRequest", ResponseElement: "BareOneResponse",
 	Bare: true,
 	Params: []wire.Field{
 		{Name: "phrase", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	},
 	Result:      &wire.Field{Name: "BareOneResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	HTTPRoot:    "string",
-	NewRequest:  func() wire.Message { return new(BareOne) },
+	NewRequest:  func() wire.Message { return new(BareOneRequest) },
 	NewResponse: func() wire.Message { return new(BareOneResponse) },
 	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
-		req := new(BareOne)
+		req := new(BareOneRequest)
 		{
 			v, err := formwire.Param(form, "phrase")
 			if err != nil {
@@ -2572,7 +2572,7 @@ var opBareOne = &wire.Operation{
 		return req, nil
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
-		req := m.(*BareOne)
+		req := m.(*BareOneRequest)
 		form.Set("phrase", req.Phrase)
 	},
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
@@ -2586,7 +2586,7 @@ var opBareOne = &wire.Operation{
 		return err
 	},
 	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
-		req := new(BareOne)
+		req := new(BareOneRequest)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
 		}
@@ -2609,7 +2609,7 @@ var opBareTwo = &wire.Operation{
 	Name:           "BareTwo",
 	Doc:            "Bare, two parameters: returns word repeated times times.",
 	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
-	RequestElement: "BareTwo", ResponseElement: "BareTwoResponse",
+	RequestElement: "BareTwoRequest", ResponseElement: "BareTwoResponse",
 	Bare: true,
 	Params: []wire.Field{
 		{Name: "word", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
@@ -2617,10 +2617,10 @@ var opBareTwo = &wire.Operation{
 	},
 	Result:      &wire.Field{Name: "BareTwoResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	HTTPRoot:    "string",
-	NewRequest:  func() wire.Message { return new(BareTwo) },
+	NewRequest:  func() wire.Message { return new(BareTwoRequest) },
 	NewResponse: func() wire.Message { return new(BareTwoResponse) },
 	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
-		req := new(BareTwo)
+		req := new(BareTwoRequest)
 		{
 			v, err := formwire.Param(form, "word")
 			if err != nil {
@@ -2643,7 +2643,7 @@ var opBareTwo = &wire.Operation{
 		return req, nil
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
-		req := m.(*BareTwo)
+		req := m.(*BareTwoRequest)
 		form.Set("word", req.Word)
 		form.Set("times", formwire.FormatInt(int64(req.Times)))
 	},
@@ -2658,7 +2658,7 @@ var opBareTwo = &wire.Operation{
 		return err
 	},
 	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
-		req := new(BareTwo)
+		req := new(BareTwoRequest)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
 		}
@@ -2681,14 +2681,14 @@ var opPlaceOrder = &wire.Operation{
 	Name:           "PlaceOrder",
 	Doc:            "Bare with a complex parameter element Order and result element OrderAck.",
 	Bindings:       wire.SOAP11 | wire.SOAP12,
-	RequestElement: "PlaceOrder", ResponseElement: "PlaceOrderResponse",
+	RequestElement: "PlaceOrderRequest", ResponseElement: "PlaceOrderResponse",
 	Bare: true,
 	Params: []wire.Field{
 		{Name: "Order", Type: typeOrder, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	},
 	Result:      &wire.Field{Name: "OrderAck", Type: typeOrderAck, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	HTTPRoot:    "OrderAck",
-	NewRequest:  func() wire.Message { return new(PlaceOrder) },
+	NewRequest:  func() wire.Message { return new(PlaceOrderRequest) },
 	NewResponse: func() wire.Message { return new(PlaceOrderResponse) },
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*PlaceOrderResponse)
@@ -2710,7 +2710,7 @@ var opPlaceOrder = &wire.Operation{
 		return err
 	},
 	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
-		req := new(PlaceOrder)
+		req := new(PlaceOrderRequest)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
 		}
@@ -2745,16 +2745,16 @@ var opBareNothing = &wire.Operation{
 	Name:           "BareNothing",
 	Doc:            "Bare, void result.",
 	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
-	RequestElement: "BareNothing", ResponseElement: "BareNothingResponse",
+	RequestElement: "BareNothingRequest", ResponseElement: "BareNothingResponse",
 	Bare: true,
 	Params: []wire.Field{
 		{Name: "note", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	},
 	HTTPRoot:    "",
-	NewRequest:  func() wire.Message { return new(BareNothing) },
+	NewRequest:  func() wire.Message { return new(BareNothingRequest) },
 	NewResponse: func() wire.Message { return new(BareNothingResponse) },
 	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
-		req := new(BareNothing)
+		req := new(BareNothingRequest)
 		{
 			v, err := formwire.Param(form, "note")
 			if err != nil {
@@ -2765,11 +2765,11 @@ var opBareNothing = &wire.Operation{
 		return req, nil
 	},
 	EncodeForm: func(m wire.Message, form url.Values) {
-		req := m.(*BareNothing)
+		req := m.(*BareNothingRequest)
 		form.Set("note", req.Note)
 	},
 	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
-		req := new(BareNothing)
+		req := new(BareNothingRequest)
 		if err := req.DecodeJSON(r); err != nil {
 			return nil, err
 		}
@@ -7530,14 +7530,14 @@ func (v *EchoSBytes) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
-// AppendXML appends the elements of BareOne in schema order.
-func (v *BareOne) AppendXML(b []byte) []byte {
+// AppendXML appends the elements of BareOneRequest in schema order.
+func (v *BareOneRequest) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "phrase", v.Phrase)
 	return b
 }
 
-// DecodeXML reads the elements of BareOne, in any order, skipping unknown ones as ASMX does.
-func (v *BareOne) DecodeXML(r *xmlwire.Reader) error {
+// DecodeXML reads the elements of BareOneRequest, in any order, skipping unknown ones as ASMX does.
+func (v *BareOneRequest) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -7604,16 +7604,16 @@ func (v *BareOneResponse) DecodeXML(r *xmlwire.Reader) error {
 	return nil
 }
 
-// AppendJSON appends BareOne as a JSON object, keys in schema order.
-func (v *BareOne) AppendJSON(b []byte) []byte {
+// AppendJSON appends BareOneRequest as a JSON object, keys in schema order.
+func (v *BareOneRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"phrase\":"...)
 	b = jsonwire.AppendString(b, v.Phrase)
 	return append(b, '}')
 }
 
-// DecodeJSON reads the keys of BareOne after its opening '{'.
-func (v *BareOne) DecodeJSON(r *jsonwire.Reader) error {
+// DecodeJSON reads the keys of BareOneRequest after its opening '{'.
+func (v *BareOneRequest) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -7647,15 +7647,15 @@ func (v *BareOne) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
-// AppendXML appends the elements of BareTwo in schema order.
-func (v *BareTwo) AppendXML(b []byte) []byte {
+// AppendXML appends the elements of BareTwoRequest in schema order.
+func (v *BareTwoRequest) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "word", v.Word)
 	b = xmlwire.AppendInt(b, "times", int64(v.Times))
 	return b
 }
 
-// DecodeXML reads the elements of BareTwo, in any order, skipping unknown ones as ASMX does.
-func (v *BareTwo) DecodeXML(r *xmlwire.Reader) error {
+// DecodeXML reads the elements of BareTwoRequest, in any order, skipping unknown ones as ASMX does.
+func (v *BareTwoRequest) DecodeXML(r *xmlwire.Reader) error {
 	var seen [2]bool
 	for {
 		el, ok, err := r.Child()
@@ -7733,8 +7733,8 @@ func (v *BareTwoResponse) DecodeXML(r *xmlwire.Reader) error {
 	return nil
 }
 
-// AppendJSON appends BareTwo as a JSON object, keys in schema order.
-func (v *BareTwo) AppendJSON(b []byte) []byte {
+// AppendJSON appends BareTwoRequest as a JSON object, keys in schema order.
+func (v *BareTwoRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"word\":"...)
 	b = jsonwire.AppendString(b, v.Word)
@@ -7743,8 +7743,8 @@ func (v *BareTwo) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// DecodeJSON reads the keys of BareTwo after its opening '{'.
-func (v *BareTwo) DecodeJSON(r *jsonwire.Reader) error {
+// DecodeJSON reads the keys of BareTwoRequest after its opening '{'.
+func (v *BareTwoRequest) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [2]bool
 	for {
 		key, ok, err := r.Key()
@@ -7791,16 +7791,16 @@ func (v *BareTwo) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
-// AppendXML appends the elements of PlaceOrder in schema order.
-func (v *PlaceOrder) AppendXML(b []byte) []byte {
+// AppendXML appends the elements of PlaceOrderRequest in schema order.
+func (v *PlaceOrderRequest) AppendXML(b []byte) []byte {
 	if v.Order != nil {
 		b = xmlwire.AppendComplex(b, "Order", v.Order)
 	}
 	return b
 }
 
-// DecodeXML reads the elements of PlaceOrder, in any order, skipping unknown ones as ASMX does.
-func (v *PlaceOrder) DecodeXML(r *xmlwire.Reader) error {
+// DecodeXML reads the elements of PlaceOrderRequest, in any order, skipping unknown ones as ASMX does.
+func (v *PlaceOrderRequest) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -7881,8 +7881,8 @@ func (v *PlaceOrderResponse) DecodeXML(r *xmlwire.Reader) error {
 	return nil
 }
 
-// AppendJSON appends PlaceOrder as a JSON object, keys in schema order.
-func (v *PlaceOrder) AppendJSON(b []byte) []byte {
+// AppendJSON appends PlaceOrderRequest as a JSON object, keys in schema order.
+func (v *PlaceOrderRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"Order\":"...)
 	if v.Order == nil {
@@ -7893,8 +7893,8 @@ func (v *PlaceOrder) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// DecodeJSON reads the keys of PlaceOrder after its opening '{'.
-func (v *PlaceOrder) DecodeJSON(r *jsonwire.Reader) error {
+// DecodeJSON reads the keys of PlaceOrderRequest after its opening '{'.
+func (v *PlaceOrderRequest) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -7936,14 +7936,14 @@ func (v *PlaceOrder) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
-// AppendXML appends the elements of BareNothing in schema order.
-func (v *BareNothing) AppendXML(b []byte) []byte {
+// AppendXML appends the elements of BareNothingRequest in schema order.
+func (v *BareNothingRequest) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "note", v.Note)
 	return b
 }
 
-// DecodeXML reads the elements of BareNothing, in any order, skipping unknown ones as ASMX does.
-func (v *BareNothing) DecodeXML(r *xmlwire.Reader) error {
+// DecodeXML reads the elements of BareNothingRequest, in any order, skipping unknown ones as ASMX does.
+func (v *BareNothingRequest) DecodeXML(r *xmlwire.Reader) error {
 	var seen [1]bool
 	for {
 		el, ok, err := r.Child()
@@ -7991,16 +7991,16 @@ func (v *BareNothingResponse) DecodeXML(r *xmlwire.Reader) error {
 	}
 }
 
-// AppendJSON appends BareNothing as a JSON object, keys in schema order.
-func (v *BareNothing) AppendJSON(b []byte) []byte {
+// AppendJSON appends BareNothingRequest as a JSON object, keys in schema order.
+func (v *BareNothingRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"note\":"...)
 	b = jsonwire.AppendString(b, v.Note)
 	return append(b, '}')
 }
 
-// DecodeJSON reads the keys of BareNothing after its opening '{'.
-func (v *BareNothing) DecodeJSON(r *jsonwire.Reader) error {
+// DecodeJSON reads the keys of BareNothingRequest after its opening '{'.
+func (v *BareNothingRequest) DecodeJSON(r *jsonwire.Reader) error {
 	var seen [1]bool
 	for {
 		key, ok, err := r.Key()
@@ -11220,7 +11220,7 @@ func (c *SyncSoapClient) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, e
 }
 
 // BareOneContext calls BareOne.
-func (c *SyncSoapClient) BareOneContext(ctx context.Context, request *BareOne) (*BareOneResponse, error) {
+func (c *SyncSoapClient) BareOneContext(ctx context.Context, request *BareOneRequest) (*BareOneResponse, error) {
 	response := new(BareOneResponse)
 	if err := c.Invoker.Invoke(ctx, opBareOne, request, response); err != nil {
 		return nil, err
@@ -11229,12 +11229,12 @@ func (c *SyncSoapClient) BareOneContext(ctx context.Context, request *BareOne) (
 }
 
 // BareOne is BareOneContext without a context.
-func (c *SyncSoapClient) BareOne(request *BareOne) (*BareOneResponse, error) {
+func (c *SyncSoapClient) BareOne(request *BareOneRequest) (*BareOneResponse, error) {
 	return c.BareOneContext(context.Background(), request)
 }
 
 // BareTwoContext calls BareTwo.
-func (c *SyncSoapClient) BareTwoContext(ctx context.Context, request *BareTwo) (*BareTwoResponse, error) {
+func (c *SyncSoapClient) BareTwoContext(ctx context.Context, request *BareTwoRequest) (*BareTwoResponse, error) {
 	response := new(BareTwoResponse)
 	if err := c.Invoker.Invoke(ctx, opBareTwo, request, response); err != nil {
 		return nil, err
@@ -11243,12 +11243,12 @@ func (c *SyncSoapClient) BareTwoContext(ctx context.Context, request *BareTwo) (
 }
 
 // BareTwo is BareTwoContext without a context.
-func (c *SyncSoapClient) BareTwo(request *BareTwo) (*BareTwoResponse, error) {
+func (c *SyncSoapClient) BareTwo(request *BareTwoRequest) (*BareTwoResponse, error) {
 	return c.BareTwoContext(context.Background(), request)
 }
 
 // PlaceOrderContext calls PlaceOrder.
-func (c *SyncSoapClient) PlaceOrderContext(ctx context.Context, request *PlaceOrder) (*PlaceOrderResponse, error) {
+func (c *SyncSoapClient) PlaceOrderContext(ctx context.Context, request *PlaceOrderRequest) (*PlaceOrderResponse, error) {
 	response := new(PlaceOrderResponse)
 	if err := c.Invoker.Invoke(ctx, opPlaceOrder, request, response); err != nil {
 		return nil, err
@@ -11257,12 +11257,12 @@ func (c *SyncSoapClient) PlaceOrderContext(ctx context.Context, request *PlaceOr
 }
 
 // PlaceOrder is PlaceOrderContext without a context.
-func (c *SyncSoapClient) PlaceOrder(request *PlaceOrder) (*PlaceOrderResponse, error) {
+func (c *SyncSoapClient) PlaceOrder(request *PlaceOrderRequest) (*PlaceOrderResponse, error) {
 	return c.PlaceOrderContext(context.Background(), request)
 }
 
 // BareNothingContext calls BareNothing.
-func (c *SyncSoapClient) BareNothingContext(ctx context.Context, request *BareNothing) (*BareNothingResponse, error) {
+func (c *SyncSoapClient) BareNothingContext(ctx context.Context, request *BareNothingRequest) (*BareNothingResponse, error) {
 	response := new(BareNothingResponse)
 	if err := c.Invoker.Invoke(ctx, opBareNothing, request, response); err != nil {
 		return nil, err
@@ -11271,7 +11271,7 @@ func (c *SyncSoapClient) BareNothingContext(ctx context.Context, request *BareNo
 }
 
 // BareNothing is BareNothingContext without a context.
-func (c *SyncSoapClient) BareNothing(request *BareNothing) (*BareNothingResponse, error) {
+func (c *SyncSoapClient) BareNothing(request *BareNothingRequest) (*BareNothingResponse, error) {
 	return c.BareNothingContext(context.Background(), request)
 }
 
