@@ -108,6 +108,7 @@ func Wrap(defs *wsdl.Definitions) (*wsdl.Definitions, map[string]bool, error) {
 	if len(bareOps) == 0 {
 		return defs, nil, nil
 	}
+	w.dropPartElements(done)
 	end := bytes.LastIndex(defs.Data[w.schema.Start:w.schema.End], []byte("</")) + w.schema.Start
 	w.edits = append(w.edits, edit{start: end, end: end, text: w.added.String()})
 	sort.Slice(w.edits, func(i, j int) bool { return w.edits[i].start < w.edits[j].start })
@@ -135,6 +136,44 @@ type wrapper struct {
 	elements map[string]*wsdl.Node
 	added    strings.Builder // the wrapper elements, on one line
 	edits    []edit
+}
+
+// dropPartElements blanks out, for gowsdl, the global elements that only the rewritten messages
+// named (phrase, BareOneResult, Order): the wrappers now carry them as their own elements, and gowsdl
+// would declare a Go type for each (type Phrase string) that nothing uses. An element that another
+// message part, an element reference or a substitution group names is kept. The element's bytes
+// become spaces, its line breaks kept.
+func (w *wrapper) dropPartElements(rewritten map[*wsdl.Node]bool) {
+	named := map[string]bool{}
+	for _, msg := range w.defs.Messages.Order {
+		for _, part := range msg.Elements(wsdl.NamespaceWSDL, "part") {
+			if q, ok, err := part.QNameAttr("element"); err == nil && ok && q.Space == w.defs.TNS {
+				named[q.Local] = named[q.Local] || !rewritten[msg]
+			}
+		}
+	}
+	for _, s := range w.defs.Schemas {
+		s.Walk(func(n *wsdl.Node) {
+			for _, attr := range []string{"ref", "substitutionGroup"} {
+				if q, ok, err := n.QNameAttr(attr); err == nil && ok && q.Space == w.defs.TNS {
+					named[q.Local] = true
+				}
+			}
+		})
+	}
+	for name, kept := range named {
+		el := w.elements[name]
+		if kept || el == nil {
+			continue
+		}
+		blank := bytes.Map(func(r rune) rune {
+			if r == '\n' || r == '\r' {
+				return r
+			}
+			return ' '
+		}, w.defs.Data[el.Start:el.End])
+		w.edits = append(w.edits, edit{start: el.Start, end: el.End, text: string(blank)})
+	}
 }
 
 // isBare reports whether message msg is bare: it has no part, several parts, or one part naming a

@@ -22,18 +22,6 @@ type AnyURI string
 
 type NCName string
 
-type Phrase string
-
-type BareOneResult string
-
-type Word string
-
-type Times int32
-
-type BareTwoResult string
-
-type Note string
-
 type BareOneRequest struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareOneRequest"`
 

@@ -393,18 +393,6 @@ type EchoSBytesResponse struct {
 	EchoSBytesResult *ArrayOfByte `xml:"EchoSBytesResult,omitempty" json:"EchoSBytesResult,omitempty"`
 }
 
-type Phrase string
-
-type BareOneResult string
-
-type Word string
-
-type Times int32
-
-type BareTwoResult string
-
-type Note string
-
 type DeletePerformance struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ deletePerformance"`
 
