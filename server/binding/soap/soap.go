@@ -351,16 +351,17 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 
 // wrapperOperation finds the operation whose request wrapper el is, without allocating; a wrapper in
 // another namespace than the service's (wire.Operation.RequestNamespace) is looked for only when el
-// is not in the service namespace and the contract has one.
+// is not in the service namespace and the contract has one. A bare operation's wrapper exists only in the generated Go types
+// (wire.Operation.Bare), never in a body: its element names no operation.
 func (b *Binding) wrapperOperation(rd *xmlwire.Reader, el xmlwire.Start) *wire.Operation {
 	for _, op := range b.ops {
-		if op.RequestNamespace == "" && !op.Bare && el.Is(op.RequestElement) && b.Offers(op) {
+		if op.RequestNamespace == "" && el.Is(op.RequestElement) && !op.Bare && b.Offers(op) {
 			return op
 		}
 	}
 	if b.foreign {
 		for _, op := range b.ops {
-			if op.RequestNamespace != "" && !op.Bare && rd.IsElement(el, op.RequestNamespace, op.RequestElement) && b.Offers(op) {
+			if op.RequestNamespace != "" && rd.IsElement(el, op.RequestNamespace, op.RequestElement) && !op.Bare && b.Offers(op) {
 				return op
 			}
 		}
