@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/bare"
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
@@ -41,13 +42,7 @@ type Binding struct {
 	// headers: an operation of the table has SOAP headers, so the Header pass records the blocks
 	// for after routing (headers.go).
 	headers bool
-	// bareParams are, for the document/literal bare operations this binding offers (bare.go), the
-	// operation a request without a SOAPAction is routed to by its first body element: the element of
-	// a one-parameter bare operation, or nil when that element is a parameter of a bare operation that
-	// cannot be found by it (several parameters, or several operations). Nil when none is bare.
-	bareParams map[string]*wire.Operation
-	// bareNamespace holds, per bare operation, the namespace declaration its result element takes.
-	bareNamespace map[*wire.Operation][]byte
+	bare    *bare.Routes // the document/literal bare operations offered (package bare); nil for none
 }
 
 // New returns the SOAP 1.1 (version12 false) or SOAP 1.2 binding of the operations ops, whose elements
@@ -56,16 +51,14 @@ type Binding struct {
 func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Operation) *Binding {
 	b := &Binding{version12: version12, namespace: namespace, ops: ops, limits: limits,
 		bindingName: "soap11", envNS: EnvelopeNS11, envPrefix: "soap", contentType: "text/xml; charset=utf-8",
-		open: map[*wire.Operation][]byte{}, actions: map[string]*wire.Operation{}, bareNamespace: map[*wire.Operation][]byte{}}
+		open: map[*wire.Operation][]byte{}, actions: map[string]*wire.Operation{}}
 	if version12 {
 		b.bindingName, b.envNS, b.envPrefix, b.contentType = "soap12", EnvelopeNS12, "soap12", "application/soap+xml; charset=utf-8"
 	}
 	for _, op := range ops {
 		if b.Offers(op) {
 			b.actions[op.SOAPAction(namespace, version12)] = op
-			if op.Bare {
-				b.addBare(op)
-			}
+			b.bare = b.bare.Add(op, namespace)
 		}
 		b.foreign = b.foreign || op.RequestNamespace != ""
 		b.headers = b.headers || op.Headers != nil
@@ -75,10 +68,6 @@ func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Op
 		ns := namespace
 		if op.ResponseNamespace != "" {
 			ns = op.ResponseNamespace
-		}
-		if op.Bare {
-			b.bareNamespace[op] = []byte(` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `"`)
-			continue // the result element is written by the response's writer (bare.go)
 		}
 		b.open[op] = []byte(b.envelopeStart() + `<` + op.ResponseElement + ` xmlns="` + string(xmlwire.AppendEscaped(nil, ns)) + `"`)
 	}
@@ -185,11 +174,8 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 	if byAction != nil && byAction != req.op {
 		return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "The SOAP action names %s but the body holds %s.", byAction.Name, req.op.Name)
 	}
-	if byAction != nil && byAction.Bare {
-		if first, ok := b.bareBodyMatches(body, byAction); !ok {
-			return request{security: req.security}, fault.Errorf(fault.UnknownOperation,
-				"The SOAP action names %s but the body holds %s, which is none of its parameters.", byAction.Name, first)
-		}
+	if err := bare.CheckBody(body, b.envNS, b.namespace, b.limits, byAction); err != nil {
+		return request{security: req.security}, err
 	}
 	if b.headers {
 		if err := b.applyHeaders(body, &req); err != nil {
@@ -203,9 +189,8 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 // the fast path's shape or has any error, so every error comes from one decoder. The parse budget
 // (budget.go) is checked before the full decoder runs: the fast reader holds the budget's bounds
 // (its Limits) and refuses comments, processing instructions and CDATA outright, so a document it
-// accepts is within the budget, and the common request pays no second pass over its bytes.
-// byAction is the operation the request's SOAPAction names, nil when it names none: a bare
-// operation's body is read by it (bare.go).
+// accepts is within the budget, and the common request pays no second pass over its bytes. byAction
+// is the operation the SOAPAction names, nil for none: a bare one's Body is read as its parameters.
 func (b *Binding) parse(body []byte, byAction *wire.Operation) (request, *fault.Error) {
 	rd := xmlwire.GetReader(body, b.namespace, b.limits, true)
 	defer xmlwire.PutReader(rd)
@@ -217,11 +202,9 @@ func (b *Binding) parse(body []byte, byAction *wire.Operation) (request, *fault.
 	}
 	rd = xmlwire.NewReader(body, b.namespace, b.limits, false)
 	req, err := b.parseWith(rd, byAction)
-	if route, ok := err.(bareRoute); ok {
-		if byAction == nil {
-			return b.parse(body, route.op) // found by its parameter's element: read again as that operation
-		}
-		return req, fault.Errorf(fault.UnknownOperation, "The SOAP action names %s but the body holds a parameter of %s.", byAction.Name, route.op.Name)
+	var op *wire.Operation
+	if op, err = bare.Routed(err, byAction); op != nil {
+		return b.parse(body, op) // its first element named a bare operation: read it as that one's
 	}
 	if err != nil {
 		return req, fault.As(err)
@@ -275,12 +258,7 @@ func (b *Binding) parseWith(rd *xmlwire.Reader, byAction *wire.Operation) (reque
 			}
 		case !seenBody && rd.IsElement(el, b.envNS, "Body"):
 			seenBody = true
-			if byAction != nil && byAction.Bare {
-				late, err = nil, b.readBareBody(rd, &req, byAction)
-			} else {
-				late, err = b.readBody(rd, &req)
-			}
-			if err != nil {
+			if late, err = b.readBody(rd, &req, byAction); err != nil {
 				return req, err
 			}
 		default:
@@ -299,7 +277,11 @@ func (b *Binding) parseWith(rd *xmlwire.Reader, byAction *wire.Operation) (reque
 // readBody reads the Body: exactly one element, the operation wrapper. An element that names no
 // operation of this service is skipped and reported as late, after the rest of the document was
 // found sound.
-func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err error) {
+func (b *Binding) readBody(rd *xmlwire.Reader, req *request, byAction *wire.Operation) (late error, err error) {
+	if byAction != nil && byAction.Bare { // the Body is its parameters' wrapper (package bare)
+		req.op, req.msg = byAction, byAction.NewRequest()
+		return nil, req.msg.DecodeXML(rd)
+	}
 	seenWrapper := false
 	for {
 		el, ok, stray, err := rd.ChildStrict()
@@ -324,11 +306,8 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 			if rd.Fast() {
 				return nil, xmlwire.ErrFallback
 			}
-			if bare, found := b.bareParams[el.Local()]; found && el.Is(el.Local()) {
-				if bare != nil {
-					return nil, bareRoute{op: bare}
-				}
-				return nil, fault.Errorf(fault.UnknownOperation, "Unable to handle request without a valid action parameter. Please supply a valid soap action.")
+			if err := b.bare.Find(el); err != nil {
+				return nil, err // a bare operation's parameter (package bare)
 			}
 			name := el.Name(rd)
 			if name.Space != b.namespace {
@@ -351,8 +330,7 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 
 // wrapperOperation finds the operation whose request wrapper el is, without allocating; a wrapper in
 // another namespace than the service's (wire.Operation.RequestNamespace) is looked for only when el
-// is not in the service namespace and the contract has one. A bare operation's wrapper exists only in the generated Go types
-// (wire.Operation.Bare), never in a body: its element names no operation.
+// is not in the service namespace and the contract has one.
 func (b *Binding) wrapperOperation(rd *xmlwire.Reader, el xmlwire.Start) *wire.Operation {
 	for _, op := range b.ops {
 		if op.RequestNamespace == "" && el.Is(op.RequestElement) && !op.Bare && b.Offers(op) {
@@ -451,13 +429,16 @@ func (b *Binding) WriteSample(w http.ResponseWriter, op *wire.Operation, sample 
 // appendResponse appends the response envelope of op. A response wrapper without content (a null
 // result, or an operation without one) is written as an empty-element tag, as ASMX does.
 func (b *Binding) appendResponse(buf []byte, op *wire.Operation, resp wire.Message) []byte {
-	if op.Bare {
-		return b.appendBareResponse(buf, op, resp)
-	}
 	open := b.open[op]
 	if op.Headers != nil {
 		buf = b.appendHeaders(buf, resp)
 		open = open[len(b.envelopeStart()):]
+	}
+	if op.Bare { // the result element alone, or nothing (package bare)
+		if op.Headers == nil {
+			buf = append(buf, b.envelopeStart()...)
+		}
+		return b.bare.AppendBody(buf, op, resp, b.envPrefix)
 	}
 	buf = append(buf, open...)
 	mark := len(buf)
