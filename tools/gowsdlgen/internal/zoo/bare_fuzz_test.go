@@ -16,7 +16,7 @@ import (
 )
 
 // FuzzBareEnvelope holds the SOAP binding's reading of bare bodies (routed by the SOAPAction, or
-// without one by the first body element and read again as that operation, package soap's bare.go) to
+// without one by the first body element and read again as that operation, package server/bare) to
 // what any envelope must get: a success or the client's fault, never an internal error (a panic is
 // one), and a well-formed answer either way. Seeds: every captured SOAP 1.1 request of the bare
 // contract, with and without their action.
