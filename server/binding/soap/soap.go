@@ -174,8 +174,10 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 	if byAction != nil && byAction != req.op {
 		return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "The SOAP action names %s but the body holds %s.", byAction.Name, req.op.Name)
 	}
-	if err := bare.CheckBody(body, b.envNS, b.namespace, b.limits, byAction); err != nil {
-		return request{security: req.security}, err
+	if byAction != nil && byAction.Bare { // its Body must hold one of its parameters first (package bare)
+		if err := bare.CheckBody(body, b.envNS, b.namespace, b.limits, byAction); err != nil {
+			return request{security: req.security}, err
+		}
 	}
 	if b.headers {
 		if err := b.applyHeaders(body, &req); err != nil {
