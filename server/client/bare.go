@@ -14,12 +14,12 @@ import (
 
 // appendBareBody appends the Body of a bare request: the request's elements, which the generated
 // writer leaves unqualified, take the service namespace (or the operation's own) from a default
-// namespace declaration on the Body, since there is no wrapper to carry it; the Body declares xsi
-// too, for a nil value the writer may mark with it.
+// namespace declaration on the Body, since there is no wrapper to carry it; the Body declares xsi and
+// xsd too, for a nil value or an xsi:type (xsi:type="xsd:int") the writer may write.
 func (c *Client) appendBareBody(body []byte, prefix string, op *wire.Operation, req wire.Message) []byte {
 	body = append(body, `<`+prefix+`:Body xmlns="`...)
 	body = xmlwire.AppendEscaped(body, cmp.Or(op.RequestNamespace, c.Namespace))
-	body = append(body, `" xmlns:xsi="`+xmlwire.NSXSI+`">`...)
+	body = append(body, `" xmlns:xsi="`+xmlwire.NSXSI+`" xmlns:xsd="`+xmlwire.NSXSD+`">`...)
 	body = req.AppendXML(body)
 	return append(body, `</`+prefix+`:Body></`+prefix+`:Envelope>`...)
 }

@@ -185,7 +185,7 @@ func TestBareHelpPage(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, bare.Contract.Path+"?op=BareTwo", nil))
 	require.Equal(t, http.StatusOK, rec.Code)
 	body := rec.Body.String()
-	assert.Contains(t, body, "&lt;soap:Body xmlns=&#34;"+oneWayNamespace+"&#34; xmlns:xsi=&#34;http://www.w3.org/2001/XMLSchema-instance&#34;&gt;\n    &lt;word&gt;string&lt;/word&gt;\n    &lt;times&gt;int&lt;/times&gt;")
+	assert.Contains(t, body, "&lt;soap:Body xmlns=&#34;"+oneWayNamespace+"&#34; xmlns:xsi=&#34;http://www.w3.org/2001/XMLSchema-instance&#34; xmlns:xsd=&#34;http://www.w3.org/2001/XMLSchema&#34;&gt;\n    &lt;word&gt;string&lt;/word&gt;\n    &lt;times&gt;int&lt;/times&gt;")
 	assert.Contains(t, body, "&lt;BareTwoResult xmlns=")
 	assert.NotContains(t, body, "&lt;BareTwo ", "no wrapper")
 	assert.NotContains(t, body, "BareTwoResponse")
