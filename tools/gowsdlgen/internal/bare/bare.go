@@ -225,8 +225,8 @@ func (w *wrapper) wrap(msg *wsdl.Node, name string) error {
 		if err != nil {
 			return err
 		}
-		if !strings.Contains(typ, ":") || !declaredAtTop(w.defs.Data, typ[:strings.IndexByte(typ, ':')]) {
-			return wsdl.Errorf(w.defs.Data, el, "a bare message part whose element's type prefix is declared on the element: not supported yet")
+		if declares(el, typ) {
+			return wsdl.Errorf(w.defs.Data, el, "a bare message part whose element declares the namespace of its own type: not supported yet")
 		}
 		minOccurs := "0"
 		if (t.Space == wsdl.NamespaceXSD && valueTypes[t.Local]) || t.Space == wsdl.NamespaceMSTypes || (t.Space == w.defs.TNS && w.simpleType(t.Local)) {
@@ -262,11 +262,17 @@ func (w *wrapper) simpleType(name string) bool {
 	return false
 }
 
-// declaredAtTop reports whether the document's root declares prefix, so that a QName using it reads
-// the same in the schema's end, where the wrappers are added.
-func declaredAtTop(data []byte, prefix string) bool {
-	end := bytes.IndexByte(data[bytes.Index(data, []byte("definitions")):], '>')
-	return end >= 0 && bytes.Contains(data[:bytes.Index(data, []byte("definitions"))+end], []byte("xmlns:"+prefix+"="))
+// declares reports whether element el declares the prefix of QName qname itself (xmlns:p, or xmlns
+// for an unprefixed name): the wrapper element that copies the type sits at the schema's end, where
+// only the schema's and the document's declarations are in scope.
+func declares(el *wsdl.Node, qname string) bool {
+	prefix, _, prefixed := strings.Cut(qname, ":")
+	for _, a := range el.Attrs {
+		if (prefixed && a.Name.Space == "xmlns" && a.Name.Local == prefix) || (!prefixed && a.Name.Space == "" && a.Name.Local == "xmlns") {
+			return true
+		}
+	}
+	return false
 }
 
 // soapPortTypes are the portTypes a SOAP binding of defs implements, in document order.

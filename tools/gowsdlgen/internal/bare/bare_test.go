@@ -73,6 +73,8 @@ func TestWrapRefuses(t *testing.T) {
 			`<part name="a" element="tns:r" /><part name="b" element="s:int" />`, "line 3: <part>: a bare message part that names no element of the service namespace: not supported yet"},
 		{"a part of an anonymous type beside another", `<s:element name="r" type="s:int" /><s:element name="a"><s:complexType /></s:element>`,
 			`<part name="a" element="tns:a" /><part name="b" element="tns:r" />`, "line 2: <s:element>: a bare message part whose element has an anonymous type: not supported yet"},
+		{"a part element declaring its type's namespace", `<s:element name="r" type="s:int" /><s:element name="a" xmlns:x="urn:t" type="x:T" />`,
+			`<part name="a" element="tns:a" />`, "line 2: <s:element>: a bare message part whose element declares the namespace of its own type: not supported yet"},
 		{"a bare output beside a wrapped input", `<s:element name="r" type="s:int" /><s:element name="Op"><s:complexType /></s:element>`,
 			`<part name="parameters" element="tns:Op" />`, "line 5: <operation>: operation Op has a bare message and a wrapped one (ASMX writes both bare or both wrapped): not supported yet"},
 	}
