@@ -34,6 +34,10 @@ var valueTypes = map[string]bool{
 	"decimal": true, "byte": true, "unsignedByte": true, "unsignedShort": true, "unsignedInt": true, "unsignedLong": true,
 }
 
+// attrEscaper escapes a value for a double-quoted attribute (the target namespace the rewritten
+// parts declare).
+var attrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", `"`, "&quot;")
+
 // edit replaces data[start:end] with text.
 type edit struct {
 	start, end int
@@ -246,7 +250,7 @@ func (w *wrapper) wrap(msg *wsdl.Node, name string) error {
 	}
 	lines := bytes.Count(w.defs.Data[msg.Start:msg.End], []byte("\n"))
 	w.edits = append(w.edits, edit{start: msg.Start, end: msg.End, text: fmt.Sprintf(`<%smessage name="%s"><%spart name="parameters" element="bare:%s" xmlns:bare="%s" />%s</%smessage>`,
-		p, attr(msg, "name"), p, name, w.defs.TNS, strings.Repeat("\n", lines), p)})
+		p, attr(msg, "name"), p, name, attrEscaper.Replace(w.defs.TNS), strings.Repeat("\n", lines), p)})
 	return nil
 }
 
