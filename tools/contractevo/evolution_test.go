@@ -318,6 +318,13 @@ var evolutions = []evolution{
 		bindings: []string{"soap11", "soap12", "get", "post"},
 		check:    oneWay,
 	},
+	{
+		// A document/literal bare operation of two parts (issue 32, shapes §8).
+		dir:      "14-bare-op",
+		op:       "ReadContactName",
+		bindings: []string{"soap11", "soap12", "get", "post"},
+		check:    bareOp,
+	},
 }
 
 // readContactList is the 05-readcontactlist check: an array parameter (ids) on all four bindings and a
