@@ -157,6 +157,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordReader$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
 	$(GO) test -run '^$$' -fuzz '^FuzzCarryUnknown$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordUnsigned$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
+	$(GO) test -run '^$$' -fuzz '^FuzzRecordObject$$' -fuzztime $(FUZZTIME) ./server/wire/recordany
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDateTimeCommon$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzParseUnsigned$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFormChar$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
