@@ -260,10 +260,11 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	body = append(body, `">`...)
 	content := len(body)
 	body = req.AppendXML(body)
-	if bytes.Contains(body[content:], []byte(` xsi:nil="true"`)) {
-		// The generated writers use the xsi prefix for a nil item or nillable value and expect the
-		// document root to declare it; declare it on the operation element, only when it is used, so
-		// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
+	if bytes.Contains(body[content:], []byte(` xsi:nil="true"`)) || bytes.Contains(body[content:], []byte(` xsi:type="`)) {
+		// The generated writers use the xsi prefix for a nil item or nillable value, and for the type
+		// of a derived value, and expect the document root to declare it; declare it on the operation
+		// element, only when it is used, so every other request stays as it was. (Text cannot hold the
+		// attribute: " is escaped there.)
 		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+xmlwire.NSXSI+`"`)...)
 	}
 	body = append(body, `</`+op.RequestElement+`></`+prefix+`:Body></`+prefix+`:Envelope>`...)
