@@ -3,6 +3,7 @@
 // the generated record codec of a record type that reaches them (docs/xsd-types.md, design §4):
 //
 //   - raw XML: {"$xml":"<canonical XML text>"}; no nodes is null;
+//   - a DataSet: its content as raw XML's, not interpreted; nil is null, no nodes {"$xml":""};
 //   - an object: null (nil); {} (a value of no type, <v />); {"$type":"xsd:int","$value":"42"} for an
 //     XSD built-in ("xsd:"), ASMX's guid and char ("ms:") and a contract enumeration (its name), the
 //     value in its canonical lexical form; {"$type":"Dog",…} for a contract complex type, its members
@@ -70,6 +71,38 @@ func DecodeRaw(r *recordwire.Reader) (xmlany.RawXML, error) {
 		return xmlany.RawXML{}, &recordwire.Error{Msg: "raw XML is an object holding " + XMLKey + " only"}
 	}
 	return xmlany.ParseRawXML(f.xml, limits)
+}
+
+// AppendDataSet appends a DataSet's record form: its content as raw XML's; nil is null.
+func AppendDataSet(b []byte, ds *xmlany.DataSet) []byte {
+	if ds == nil {
+		return append(b, "null"...)
+	}
+	if ds.Content.IsZero() {
+		return append(b, `{"`+XMLKey+`":""}`...)
+	}
+	return AppendRaw(b, ds.Content)
+}
+
+// DecodeDataSet reads a DataSet's record form.
+func DecodeDataSet(r *recordwire.Reader) (*xmlany.DataSet, error) {
+	if r.Null() {
+		return nil, nil
+	}
+	f, err := readForm(r)
+	if err != nil {
+		return nil, err
+	}
+	if f.typ != "" || f.hasValue || f.items != nil {
+		return nil, &recordwire.Error{Msg: "a DataSet is an object holding " + XMLKey + " only"}
+	}
+	ds := new(xmlany.DataSet)
+	if f.xml != "" {
+		if ds.Content, err = xmlany.ParseRawXML(f.xml, limits); err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
 }
 
 // typeName is the "$type" of a simple object value of type typ.

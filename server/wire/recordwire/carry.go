@@ -23,7 +23,8 @@ import (
 // where carrying is impossible.
 
 // RecordTypeOf returns the record type of values of t: "xsd:<builtin>" ("xsd:int"), "ms:guid",
-// "enum:<Name>", "flags:<Name>", "complex:<Name>", "array:<item record type>". Names, not namespaces, so a contract
+// "enum:<Name>", "flags:<Name>", "complex:<Name>", "array:<item record type>", and for the open kinds
+// "anyType", "raw" and "dataset" (docs/generator-model.md §5). Names, not namespaces, so a contract
 // whose namespace moves changes no type.
 func RecordTypeOf(t *wire.Type) string {
 	switch t.Kind {
@@ -55,6 +56,12 @@ func RecordTypeOf(t *wire.Type) string {
 		return "enum:" + t.Name
 	case wire.KindFlags:
 		return "flags:" + t.Name
+	case wire.KindObject:
+		return "anyType"
+	case wire.KindRawXML:
+		return "raw"
+	case wire.KindDataSet:
+		return "dataset"
 	case wire.KindComplex:
 		return "complex:" + t.Name
 	case wire.KindArray:

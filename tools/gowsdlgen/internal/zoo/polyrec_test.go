@@ -9,7 +9,10 @@ import (
 
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/transfer"
+	"github.com/contactsync/contactsync/server/wire/anytype"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
+	"github.com/contactsync/contactsync/server/wire/xmlany"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/polyrec"
 )
 
@@ -39,7 +42,7 @@ const penDoc = `{"Id":"p1","Keeper":"Ann",` +
 	`"Favorite":{"$type":"Parrot","Name":"Polly","Wings":2,"Words":["hello",null]},` +
 	`"Animals":[{"$type":"Cat","Name":"Tom","Indoor":true},{"Name":"Rex"},null],` +
 	`"Sign":[{"$type":"Square","Label":"sq","Side":2},{"$type":"Circle","Label":"","Radius":0.5}],` +
-	`"Plain":{"Name":"Kit","Indoor":false}}`
+	`"Plain":{"Name":"Kit","Indoor":false},"Thing":null,"Things":null,"Note":null,"Data":null}`
 
 // TestPolyRecordRoundTrip: a derived value keeps its type through the record codec, whatever the
 // order of its members (PostgreSQL's jsonb sorts keys, so "$type" may come last), in both modes.
@@ -131,7 +134,7 @@ func TestPolyRecordCarry(t *testing.T) {
 	assert.Equal(t, `{"Id":"p1","Keeper":"",`+
 		`"Favorite":{"$type":"Parrot","Name":"Polly2","Wings":2,"Words":null,"Color":"green"},`+
 		`"Animals":[{"$type":"Cat","Name":"Tom","Indoor":true,"Lives":9}],`+
-		`"Sign":[{"$type":"Square","Label":"","Side":1,"Dots":3}],"Plain":null}`, string(out))
+		`"Sign":[{"$type":"Square","Label":"","Side":1,"Dots":3}],"Plain":null,"Thing":null,"Things":null,"Note":null,"Data":null}`, string(out))
 }
 
 // TestPolyRecordTransfer: both record formats carry derived values unchanged (a nested value is its
@@ -176,7 +179,7 @@ func TestPolyRecordUnknownDerived(t *testing.T) {
 	assert.Equal(t, []string{"Favorite.$type", "Favorite.Hooves"}, paths)
 	out, err := rt.CarryUnknown(stored, v.AppendRecord(nil))
 	require.NoError(t, err)
-	assert.Equal(t, `{"Id":"p1","Keeper":"","Favorite":{"Name":"H","$type":"Horse","Hooves":4},"Animals":null,"Sign":null,"Plain":null}`, string(out))
+	assert.Equal(t, `{"Id":"p1","Keeper":"","Favorite":{"Name":"H","$type":"Horse","Hooves":4},"Animals":null,"Sign":null,"Plain":null,"Thing":null,"Things":null,"Note":null,"Data":null}`, string(out))
 
 	err = v.UnmarshalRecord(stored, recordwire.Strict)
 	require.Error(t, err)
@@ -184,4 +187,57 @@ func TestPolyRecordUnknownDerived(t *testing.T) {
 	err = v.UnmarshalRecord([]byte(`{"Sign":[{"$type":"Triangle"}]}`), recordwire.Lenient)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `Sign[0]: the $type "Triangle" is not Shape or a type derived from it`)
+}
+
+// TestPolyRecordOpenValues: an object (a simple value, a contract complex value of a hierarchy, an
+// object[] with a nil item), raw XML and a DataSet keep their values and types through the record codec
+// and both record formats; their record types are anyType, raw and dataset.
+func TestPolyRecordOpenValues(t *testing.T) {
+	note, err := xmlany.ParseRawXML(`<n:note xmlns:n="urn:n" at="1">text &amp; more</n:note>`, xmlwire.Limits{MaxDepth: 16, MaxElements: 100})
+	require.NoError(t, err)
+	data, err := xmlany.ParseRawXML(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" id="D" />`, xmlwire.Limits{MaxDepth: 16, MaxElements: 100})
+	require.NoError(t, err)
+	dog := &polyrec.Cat{Indoor: true}
+	dog.Name = "Tom"
+	pen := &polyrec.Pen{
+		Id: "o1", Keeper: "Ann",
+		Thing:  anytype.ObjectOf(dog),
+		Things: &polyrec.ArrayOfAnyType{AnyType: []anytype.Object{anytype.ObjectInt(7), {}, anytype.ObjectString("x")}},
+		Note:   note,
+		Data:   &xmlany.DataSet{Content: data},
+	}
+	doc := pen.AppendRecord(nil)
+	assert.Equal(t, `{"Id":"o1","Keeper":"Ann","Favorite":null,"Animals":null,"Sign":null,"Plain":null,`+
+		`"Thing":{"$type":"Cat","Name":"Tom","Indoor":true},`+
+		`"Things":[{"$type":"xsd:int","$value":"7"},null,{"$type":"xsd:string","$value":"x"}],`+
+		`"Note":{"$xml":"<n:note xmlns:n=\"urn:n\" at=\"1\">text &amp; more</n:note>"},`+
+		`"Data":{"$xml":"<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" id=\"D\"></xs:schema>"}}`, string(doc))
+	var back polyrec.Pen
+	require.NoError(t, back.UnmarshalRecord(doc, recordwire.Strict))
+	assert.Equal(t, string(doc), string(back.AppendRecord(nil)))
+	assert.Equal(t, pen.Thing.Complex(), back.Thing.Complex())
+
+	rec := store.Record{Key: pen.RecordKey(), Index: pen.RecordIndex(), Doc: doc}
+	for _, format := range []transfer.Format{transfer.JSONL, transfer.CSV} {
+		schema := transfer.Schema{Type: polyrec.PenRecord}
+		var buf bytes.Buffer
+		enc, err := transfer.NewEncoder(&buf, format, schema)
+		require.NoError(t, err)
+		require.NoError(t, enc.Encode(rec))
+		require.NoError(t, enc.Flush())
+		dec, err := transfer.NewDecoder(bytes.NewReader(buf.Bytes()), format, schema, transfer.DecodeOptions{})
+		require.NoError(t, err)
+		got, err := dec.Next()
+		require.NoError(t, err)
+		require.NoError(t, got.Err)
+		assert.Equal(t, string(doc), string(got.Record.Doc), format)
+	}
+	types := map[string]string{}
+	for i, ft := range polyrec.PenRecord.FieldTypes() {
+		types[polyrec.PenRecord.Fields[i]] = ft
+	}
+	assert.Equal(t, "anyType", types["Thing"])
+	assert.Equal(t, "array:anyType", types["Things"])
+	assert.Equal(t, "raw", types["Note"])
+	assert.Equal(t, "dataset", types["Data"])
 }

@@ -45,7 +45,7 @@ func (e *emitter) recordTypes(root *model.Type) []*model.Type {
 	reach := map[*model.Type]bool{}
 	var walk func(t *model.Type)
 	walk = func(t *model.Type) {
-		if t == nil || reach[t] || t.Simple() {
+		if t == nil || reach[t] || t.Simple() || model.Open(t.Kind) {
 			return
 		}
 		reach[t] = true
@@ -115,14 +115,6 @@ func (e *emitter) record(opts *Options) error {
 			}
 		}
 		return fmt.Errorf("-record %s: the contract has no complex type %s (its complex types: %s)", opts.Type, opts.Type, strings.Join(names, ", "))
-	}
-	for _, t := range e.recordTypes(root) {
-		for _, f := range t.Fields {
-			if model.Open(f.Type.Kind) { // the store's record form of these comes after issue 33's generator work
-				return fmt.Errorf("-record %s: the record type reaches %s.%s, of type %s: an object, raw XML or DataSet value in the record form "+
-					"is not supported yet", opts.Type, t.Name, f.Name, f.Type.Name)
-			}
-		}
 	}
 	goName := root.GoName
 	keyExpr, err := e.recordField(root, goName, "-record-key", opts.Key)
@@ -315,6 +307,9 @@ func (e *emitter) recordAppendField(f *model.Field, gf model.GoField, expr strin
 
 // recordAppendValue writes statements appending one value of goType held in expr.
 func (e *emitter) recordAppendValue(f *model.Field, goType, expr string) error {
+	if e.recordAppendOpen(f, expr) {
+		return nil
+	}
 	if f.Type.Polymorphic() {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else { b = appendRecord%sAny(b, %s) }", expr, f.Type.GoName, expr)
 		return nil
@@ -420,6 +415,9 @@ func (e *emitter) recordDecodeItems(f *model.Field, item, expr, onEnd, onErr str
 // recordDecodeValue writes statements decoding one value of goType into expr, setting err.
 func (e *emitter) recordDecodeValue(f *model.Field, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
+	if e.recordDecodeOpen(f, expr) {
+		return nil
+	}
 	if f.Type.Polymorphic() {
 		e.p("if r.Null() {")
 		e.p("%s = nil", expr)

@@ -42,21 +42,26 @@ func TestRecordHierarchies(t *testing.T) {
 	assert.NotContains(t, string(w.Bytes()), "Animal")
 }
 
-// TestRecordRefusesOpenTypes: the record codec does not carry an object, raw XML or DataSet yet (the
-// store's part of issue 33), so a record type reaching one is refused with the element and
-// "not supported yet", rather than generated code that does not compile.
-func TestRecordRefusesOpenTypes(t *testing.T) {
+// TestRecordOpenTypes: an object, raw XML and a DataSet reachable from the record type are written and
+// read by server/wire/recordany (an object through the contract's registry), and get no record codec of
+// their own.
+func TestRecordOpenTypes(t *testing.T) {
 	str := &model.Type{Name: "string", Kind: model.KindString}
-	for _, open := range []*model.Type{
-		{Name: "anyType", Kind: model.KindObject}, {Name: "XmlElement", Kind: model.KindRawXML}, {Name: "DataSet", Kind: model.KindDataSet},
+	for open, want := range map[*model.Type][]string{
+		{Name: "anyType", Kind: model.KindObject}:    {"recordany.AppendObject(b, v.V)", "v.V, err = recordany.DecodeObject(r, objectRegistry)"},
+		{Name: "XmlElement", Kind: model.KindRawXML}: {"recordany.AppendRaw(b, v.V)", "v.V, err = recordany.DecodeRaw(r)"},
+		{Name: "DataSet", Kind: model.KindDataSet}:   {"recordany.AppendDataSet(b, v.V)", "v.V, err = recordany.DecodeDataSet(r)"},
 	} {
 		inner := &model.Type{Name: "Inner", GoName: "Inner", Kind: model.KindComplex, Fields: []*model.Field{{Name: "V", GoName: "V", Type: open, MaxOccurs: 1}}}
 		rec := &model.Type{Name: "Rec", GoName: "Rec", Kind: model.KindComplex, Fields: []*model.Field{
 			{Name: "Id", GoName: "Id", Type: str, MaxOccurs: 1, MinOccurs: 1}, {Name: "Owner", GoName: "Owner", Type: str, MaxOccurs: 1, MinOccurs: 1},
 			{Name: "Inner", GoName: "Inner", Type: inner, MaxOccurs: 1}}}
-		c := &model.Contract{Types: []*model.Type{rec, inner}}
-		err := record.Emit(&emit.Writer{}, c, &record.Options{Type: "Rec", Key: "Id", Index: "Owner"})
-		require.Error(t, err, open.Name)
-		assert.Contains(t, err.Error(), "the record type reaches Inner.V, of type "+open.Name+": an object, raw XML or DataSet value in the record form is not supported yet")
+		c := &model.Contract{Types: []*model.Type{rec, inner, open}}
+		w := &emit.Writer{}
+		require.NoError(t, record.Emit(w, c, &record.Options{Type: "Rec", Key: "Id", Index: "Owner"}), open.Name)
+		for _, x := range want {
+			assert.Contains(t, string(w.Bytes()), x, open.Name)
+		}
+		assert.NotContains(t, string(w.Bytes()), "func (v *"+open.GoName+") AppendRecord", open.Name)
 	}
 }

@@ -26,7 +26,7 @@ import (
 var runtimeImports = []string{
 	model.RuntimeImport, model.ValuesImport, model.RuntimeImport + "/xmlwire", model.RuntimeImport + "/formwire",
 	model.RuntimeImport + "/jsonwire", model.RuntimeImport + "/recordwire", model.RuntimeImport + "/xmlany",
-	model.RuntimeImport + "/anytype",
+	model.RuntimeImport + "/anytype", model.RuntimeImport + "/recordany",
 }
 
 // emitter writes the wire code of a contract into a Writer.

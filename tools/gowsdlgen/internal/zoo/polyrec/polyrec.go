@@ -6,11 +6,14 @@ package polyrec
 import (
 	"context"
 	"encoding/xml"
+	"github.com/contactsync/contactsync/server/wire/anytype"
 	"github.com/hooklift/gowsdl/soap"
 	"time"
+
+	// against "unused imports"
+	"github.com/contactsync/contactsync/server/wire/xmlany"
 )
 
-// against "unused imports"
 var _ time.Time
 var _ xml.Name
 
@@ -46,6 +49,14 @@ type Pen struct {
 	Sign []AnyShape `xml:"Sign,omitempty" json:"Sign,omitempty"`
 
 	Plain *Cat `xml:"Plain,omitempty" json:"Plain,omitempty"`
+
+	Thing anytype.Object `xml:"Thing,omitempty" json:"Thing,omitempty"`
+
+	Things *ArrayOfAnyType `xml:"Things,omitempty" json:"Things,omitempty"`
+
+	Note xmlany.RawXML `xml:"Note,omitempty" json:"Note,omitempty"`
+
+	Data *xmlany.DataSet `xml:"Data,omitempty" json:"Data,omitempty"`
 }
 
 type Animal struct {
@@ -72,6 +83,10 @@ type Parrot struct {
 
 type ArrayOfString struct {
 	Astring []*string `xml:"string,omitempty" json:"string,omitempty"`
+}
+
+type ArrayOfAnyType struct {
+	AnyType []anytype.Object `xml:"anyType,omitempty" json:"anyType,omitempty"`
 }
 
 type ArrayOfAnimal struct {

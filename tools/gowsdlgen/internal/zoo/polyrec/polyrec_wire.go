@@ -12,7 +12,9 @@ import (
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 
+	"github.com/contactsync/contactsync/server/wire/anytype"
 	"github.com/contactsync/contactsync/server/wire/jsonwire"
+	"github.com/contactsync/contactsync/server/wire/recordany"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 	"github.com/contactsync/contactsync/server/wire/xmlany"
 )
@@ -137,16 +139,17 @@ var opEchoPen = &wire.Operation{
 
 // The descriptors of the contract's named types, for documentation, samples and tooling.
 var (
-	typeAnimal        = &wire.Type{Name: "Animal", Kind: wire.KindComplex}
-	typeCat           = &wire.Type{Name: "Cat", Kind: wire.KindComplex}
-	typeBird          = &wire.Type{Name: "Bird", Kind: wire.KindComplex}
-	typeArrayOfString = &wire.Type{Name: "ArrayOfString", Kind: wire.KindArray}
-	typeParrot        = &wire.Type{Name: "Parrot", Kind: wire.KindComplex}
-	typeArrayOfAnimal = &wire.Type{Name: "ArrayOfAnimal", Kind: wire.KindArray}
-	typeShape         = &wire.Type{Name: "Shape", Kind: wire.KindComplex}
-	typeSquare        = &wire.Type{Name: "Square", Kind: wire.KindComplex}
-	typeCircle        = &wire.Type{Name: "Circle", Kind: wire.KindComplex}
-	typePen           = &wire.Type{Name: "Pen", Kind: wire.KindComplex}
+	typeAnimal         = &wire.Type{Name: "Animal", Kind: wire.KindComplex}
+	typeCat            = &wire.Type{Name: "Cat", Kind: wire.KindComplex}
+	typeBird           = &wire.Type{Name: "Bird", Kind: wire.KindComplex}
+	typeArrayOfString  = &wire.Type{Name: "ArrayOfString", Kind: wire.KindArray}
+	typeParrot         = &wire.Type{Name: "Parrot", Kind: wire.KindComplex}
+	typeArrayOfAnimal  = &wire.Type{Name: "ArrayOfAnimal", Kind: wire.KindArray}
+	typeShape          = &wire.Type{Name: "Shape", Kind: wire.KindComplex}
+	typeSquare         = &wire.Type{Name: "Square", Kind: wire.KindComplex}
+	typeCircle         = &wire.Type{Name: "Circle", Kind: wire.KindComplex}
+	typeArrayOfAnyType = &wire.Type{Name: "ArrayOfAnyType", Kind: wire.KindArray}
+	typePen            = &wire.Type{Name: "Pen", Kind: wire.KindComplex}
 )
 
 func init() {
@@ -182,6 +185,7 @@ func init() {
 		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Radius", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
+	typeArrayOfAnyType.Item = &wire.Field{Name: "anyType", Type: wire.TypeAnyType, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
 	typePen.Fields = []wire.Field{
 		{Name: "Id", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Keeper", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
@@ -189,6 +193,10 @@ func init() {
 		{Name: "Animals", Type: typeArrayOfAnimal, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Sign", Type: typeShape, MinOccurs: 0, MaxOccurs: -1, Nillable: false},
 		{Name: "Plain", Type: typeCat, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Thing", Type: wire.TypeAnyType, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Things", Type: typeArrayOfAnyType, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Note", Type: wire.TypeXmlElement, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Data", Type: wire.TypeDataSet, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
 }
 
@@ -459,6 +467,79 @@ func appendContentShapeAny(b []byte, v AnyShape) []byte {
 	}
 	return b
 }
+
+// XSDType returns "ArrayOfString", the type's XSD local name, as an object's xsi:type names it.
+func (*ArrayOfString) XSDType() string { return "ArrayOfString" }
+
+// XSDType returns "ArrayOfAnimal", the type's XSD local name, as an object's xsi:type names it.
+func (*ArrayOfAnimal) XSDType() string { return "ArrayOfAnimal" }
+
+// XSDType returns "ArrayOfAnyType", the type's XSD local name, as an object's xsi:type names it.
+func (*ArrayOfAnyType) XSDType() string { return "ArrayOfAnyType" }
+
+// XSDType returns "Pen", the type's XSD local name, as an object's xsi:type names it.
+func (*Pen) XSDType() string { return "Pen" }
+
+// objectRegistry is what an object (xsd:anyType) value may hold of the contract: its concrete complex
+// types and arrays and its enumerations, by XSD name.
+var objectRegistry = &anytype.Registry{
+	Namespace: Contract.Namespace,
+	Types: map[string]func() anytype.Typed{
+		"Animal":        func() anytype.Typed { return new(Animal) },
+		"Cat":           func() anytype.Typed { return new(Cat) },
+		"ArrayOfString": func() anytype.Typed { return new(ArrayOfString) },
+		"Parrot":        func() anytype.Typed { return new(Parrot) },
+		"ArrayOfAnimal": func() anytype.Typed { return new(ArrayOfAnimal) },
+		"Square":        func() anytype.Typed { return new(Square) },
+		"Circle":        func() anytype.Typed { return new(Circle) },
+		"Pen":           func() anytype.Typed { return new(Pen) },
+	},
+	Enums: map[string][]string{},
+}
+
+// appendObject appends an object element. A complex value of a type the contract does not have
+// cannot be written: a bug of the service, which panics into an internal error, as ASMX answers
+// a Server fault for a class no [XmlInclude] names (soap11-GetObject-widget).
+func appendObject(b []byte, name string, o anytype.Object) []byte {
+	b, err := anytype.Append(b, name, o, objectRegistry)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// appendJSONObject appends an object on the JSON endpoint: null, or a string holding its XML
+// element (anyType), which declares the namespaces its xsi:type needs.
+func appendJSONObject(b []byte, o anytype.Object) []byte {
+	if o.Kind() == anytype.Nil {
+		return append(b, "null"...)
+	}
+	x := appendObject(nil, "anyType", o)
+	return jsonwire.AppendString(b, `<anyType xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="`+Contract.Namespace+`"`+string(x[len("<anyType"):]))
+}
+
+// decodeJSONObject reads an object from the JSON endpoint: a string holding its XML element, as
+// appendJSONObject writes it (declaring the namespaces its xsi:type uses), a complex value's
+// elements in the contract's namespace, as generated.
+func decodeJSONObject(tok jsonwire.Token, what string) (anytype.Object, error) {
+	text, err := jsonwire.String(tok, what)
+	if err != nil {
+		return anytype.Object{}, err
+	}
+	r := xmlwire.NewReader([]byte(text), Contract.Namespace, jsonXMLLimits, false)
+	root, err := r.Root()
+	if err != nil {
+		return anytype.Object{}, err
+	}
+	o, err := anytype.Read(r, root, what, objectRegistry)
+	if err != nil {
+		return anytype.Object{}, err
+	}
+	return o, r.End()
+}
+
+// jsonXMLLimits bound the XML of a raw-XML or DataSet value read from a JSON string.
+var jsonXMLLimits = xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 16}
 
 // AppendXML appends the elements of EchoPen in schema order.
 func (v *EchoPen) AppendXML(b []byte) []byte {
@@ -1465,6 +1546,84 @@ func (v *Circle) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of ArrayOfAnyType in schema order.
+func (v *ArrayOfAnyType) AppendXML(b []byte) []byte {
+	for _, item := range v.AnyType {
+		if item.Kind() == anytype.Nil {
+			b = xmlwire.AppendNil(b, "anyType")
+		} else {
+			b = appendObject(b, "anyType", item)
+		}
+	}
+	return b
+}
+
+// DecodeXML reads the elements of ArrayOfAnyType, in any order, skipping unknown ones as ASMX does.
+func (v *ArrayOfAnyType) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("anyType"):
+			seen[0] = true
+			{
+				var item anytype.Object
+				item, err = anytype.Read(r, el, "element anyType", objectRegistry)
+				v.AnyType = append(v.AnyType, item)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("anyType") {
+		return r.WrongNamespace("anyType")
+	}
+	return nil
+}
+
+// AppendJSON appends ArrayOfAnyType as a JSON array.
+func (v *ArrayOfAnyType) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.AnyType {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONObject(b, item)
+	}
+	return append(b, ']')
+}
+
+// DecodeJSON reads the items of ArrayOfAnyType after its opening '['.
+func (v *ArrayOfAnyType) DecodeJSON(r *jsonwire.Reader) error {
+	for {
+		more, err := r.More()
+		if err != nil || !more {
+			return err
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		var item anytype.Object
+		if !tok.IsNull() {
+			item, err = decodeJSONObject(tok, "item of ArrayOfAnyType")
+		}
+		if err != nil {
+			return err
+		}
+		v.AnyType = append(v.AnyType, item)
+	}
+}
+
 // AppendXML appends the elements of Pen in schema order.
 func (v *Pen) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "Id", v.Id)
@@ -1483,12 +1642,22 @@ func (v *Pen) AppendXML(b []byte) []byte {
 	if v.Plain != nil {
 		b = xmlwire.AppendComplex(b, "Plain", v.Plain)
 	}
+	b = appendObject(b, "Thing", v.Thing)
+	if v.Things != nil {
+		b = xmlwire.AppendComplex(b, "Things", v.Things)
+	}
+	if !v.Note.IsZero() {
+		b = xmlany.AppendElement(b, "Note", v.Note)
+	}
+	if v.Data != nil {
+		b = xmlany.AppendElement(b, "Data", v.Data.Content)
+	}
 	return b
 }
 
 // DecodeXML reads the elements of Pen, in any order, skipping unknown ones as ASMX does.
 func (v *Pen) DecodeXML(r *xmlwire.Reader) error {
-	var seen [6]bool
+	var seen [10]bool
 	for {
 		el, ok, err := r.Child()
 		if err != nil {
@@ -1547,6 +1716,43 @@ func (v *Pen) DecodeXML(r *xmlwire.Reader) error {
 				v.Plain = new(Cat)
 				err = v.Plain.DecodeXML(r)
 			}
+		case el.Is("Thing"):
+			if seen[6] {
+				return xsd.Duplicate("element Thing")
+			}
+			seen[6] = true
+			v.Thing, err = anytype.Read(r, el, "element Thing", objectRegistry)
+		case el.Is("Things"):
+			if seen[7] {
+				return xsd.Duplicate("element Things")
+			}
+			seen[7] = true
+			if el.Nil() {
+				v.Things = nil
+				err = r.Skip(el)
+			} else {
+				v.Things = new(ArrayOfAnyType)
+				err = v.Things.DecodeXML(r)
+			}
+		case el.Is("Note"):
+			if seen[8] {
+				return xsd.Duplicate("element Note")
+			}
+			seen[8] = true
+			v.Note, err = xmlany.Capture(r, el, xmlany.Element, "element Note")
+		case el.Is("Data"):
+			if seen[9] {
+				return xsd.Duplicate("element Data")
+			}
+			seen[9] = true
+			if el.Nil() {
+				v.Data = nil
+				err = r.Skip(el)
+			} else {
+				var ds xmlany.DataSet
+				ds, err = xmlany.CaptureDataSet(r, el, "element Data")
+				v.Data = &ds
+			}
 		default:
 			err = r.Skip(el)
 		}
@@ -1571,6 +1777,18 @@ func (v *Pen) DecodeXML(r *xmlwire.Reader) error {
 	}
 	if !seen[5] && r.Misplaced("Plain") {
 		return r.WrongNamespace("Plain")
+	}
+	if !seen[6] && r.Misplaced("Thing") {
+		return r.WrongNamespace("Thing")
+	}
+	if !seen[7] && r.Misplaced("Things") {
+		return r.WrongNamespace("Things")
+	}
+	if !seen[8] && r.Misplaced("Note") {
+		return r.WrongNamespace("Note")
+	}
+	if !seen[9] && r.Misplaced("Data") {
+		return r.WrongNamespace("Data")
 	}
 	return nil
 }
@@ -1609,12 +1827,32 @@ func (v *Pen) AppendJSON(b []byte) []byte {
 	} else {
 		b = v.Plain.AppendJSON(b)
 	}
+	b = append(b, ",\"Thing\":"...)
+	b = appendJSONObject(b, v.Thing)
+	b = append(b, ",\"Things\":"...)
+	if v.Things == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Things.AppendJSON(b)
+	}
+	b = append(b, ",\"Note\":"...)
+	if v.Note.IsZero() {
+		b = append(b, "null"...)
+	} else {
+		b = jsonwire.AppendString(b, v.Note.String())
+	}
+	b = append(b, ",\"Data\":"...)
+	if v.Data == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonwire.AppendString(b, v.Data.Content.String())
+	}
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Pen after its opening '{'.
 func (v *Pen) DecodeJSON(r *jsonwire.Reader) error {
-	var seen [6]bool
+	var seen [10]bool
 	for {
 		key, ok, err := r.Key()
 		if err != nil {
@@ -1720,6 +1958,52 @@ func (v *Pen) DecodeJSON(r *jsonwire.Reader) error {
 			default:
 				err = jsonwire.WrongType("element Plain", "an object", tok)
 			}
+		case "Thing":
+			if seen[6] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[6] = true
+			if !tok.IsNull() {
+				v.Thing, err = decodeJSONObject(tok, "element Thing")
+			}
+		case "Things":
+			if seen[7] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[7] = true
+			switch {
+			case tok.IsNull():
+				v.Things = nil
+			case tok.Opens('['):
+				v.Things = new(ArrayOfAnyType)
+				err = v.Things.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element Things", "an array", tok)
+			}
+		case "Note":
+			if seen[8] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[8] = true
+			if !tok.IsNull() {
+				var text string
+				if text, err = jsonwire.String(tok, "element Note"); err == nil {
+					v.Note, err = xmlany.ParseRawXML(text, jsonXMLLimits)
+				}
+			}
+		case "Data":
+			if seen[9] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[9] = true
+			if !tok.IsNull() {
+				var text string
+				if text, err = jsonwire.String(tok, "element Data"); err == nil {
+					var ds xmlany.DataSet
+					ds.Content, err = xmlany.ParseRawXML(text, jsonXMLLimits)
+					v.Data = &ds
+				}
+			}
 		default:
 			err = r.Skip(tok)
 		}
@@ -1759,7 +2043,7 @@ func (c *SyncSoapClient) EchoPen(request *EchoPen) (*EchoPenResponse, error) {
 // per Pen, keyed by Id and indexed by Keeper, and the record formats carry the same document.
 var PenRecord = &recordwire.Type{
 	Name: "Pen", Type: typePen, Key: "Id", Index: "Keeper",
-	Fields: []string{"Id", "Keeper", "Favorite", "Favorite.Name", "Favorite.Indoor", "Favorite.Wings", "Favorite.Words", "Animals", "Animals[].Name", "Animals[].Indoor", "Animals[].Wings", "Animals[].Words", "Sign", "Sign[].Label", "Sign[].Side", "Sign[].Radius", "Plain", "Plain.Name", "Plain.Indoor"},
+	Fields: []string{"Id", "Keeper", "Favorite", "Favorite.Name", "Favorite.Indoor", "Favorite.Wings", "Favorite.Words", "Animals", "Animals[].Name", "Animals[].Indoor", "Animals[].Wings", "Animals[].Words", "Sign", "Sign[].Label", "Sign[].Side", "Sign[].Radius", "Plain", "Plain.Name", "Plain.Indoor", "Thing", "Things", "Note", "Data"},
 	New:    func() recordwire.Record { return new(Pen) },
 }
 
@@ -2272,6 +2556,45 @@ func (v *Circle) DecodeRecord(r *recordwire.Reader) error {
 	}
 }
 
+// AppendRecord appends ArrayOfAnyType as a JSON array of its items.
+func (v *ArrayOfAnyType) AppendRecord(b []byte) []byte {
+	b = append(b, '[')
+	for i, item := range v.AnyType {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = recordany.AppendObject(b, item)
+	}
+	return append(b, ']')
+}
+
+// DecodeRecord reads ArrayOfAnyType from a JSON array of its items ([] reads as no items, as in XML).
+func (v *ArrayOfAnyType) DecodeRecord(r *recordwire.Reader) error {
+	if err := r.BeginArray(); err != nil {
+		return err
+	}
+	n, err := r.ArrayLen()
+	if err != nil {
+		return err
+	}
+	v.AnyType = nil
+	if n > 0 {
+		v.AnyType = make([]anytype.Object, 0, n)
+	}
+	for i := 0; ; i++ {
+		var more bool
+		if more, err = r.More(); err != nil || !more {
+			return err
+		}
+		var item anytype.Object
+		item, err = recordany.DecodeObject(r, objectRegistry)
+		if err != nil {
+			return recordwire.Item(i, err)
+		}
+		v.AnyType = append(v.AnyType, item)
+	}
+}
+
 // AppendRecord appends Pen as a JSON object, every element in schema order.
 func (v *Pen) AppendRecord(b []byte) []byte {
 	b = append(b, `{"Id":`...)
@@ -2313,11 +2636,23 @@ func (v *Pen) AppendRecord(b []byte) []byte {
 	} else {
 		b = v.Plain.AppendRecord(b)
 	}
+	b = append(b, `,"Thing":`...)
+	b = recordany.AppendObject(b, v.Thing)
+	b = append(b, `,"Things":`...)
+	if v.Things == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Things.AppendRecord(b)
+	}
+	b = append(b, `,"Note":`...)
+	b = recordany.AppendRaw(b, v.Note)
+	b = append(b, `,"Data":`...)
+	b = recordany.AppendDataSet(b, v.Data)
 	return append(b, '}')
 }
 
 // recordKeysPen are the keys of Pen's record object.
-var recordKeysPen = []string{"Id", "Keeper", "Favorite", "Animals", "Sign", "Plain"}
+var recordKeysPen = []string{"Id", "Keeper", "Favorite", "Animals", "Sign", "Plain", "Thing", "Things", "Note", "Data"}
 
 // DecodeRecord reads Pen from a JSON object, keys in any order; a missing key leaves its zero value.
 func (v *Pen) DecodeRecord(r *recordwire.Reader) error {
@@ -2325,7 +2660,7 @@ func (v *Pen) DecodeRecord(r *recordwire.Reader) error {
 		return err
 	}
 	*v = Pen{}
-	var seen [6]bool
+	var seen [10]bool
 	for {
 		key, ok, err := r.Key()
 		if err != nil || !ok {
@@ -2425,6 +2760,48 @@ func (v *Pen) DecodeRecord(r *recordwire.Reader) error {
 			}
 			if err != nil {
 				return recordwire.Path("Plain", err)
+			}
+		case "Thing":
+			if seen[6] {
+				return r.Duplicate(key)
+			}
+			seen[6] = true
+			v.Thing, err = recordany.DecodeObject(r, objectRegistry)
+			if err != nil {
+				return recordwire.Path("Thing", err)
+			}
+		case "Things":
+			if seen[7] {
+				return r.Duplicate(key)
+			}
+			seen[7] = true
+			if r.Null() {
+				v.Things = nil
+			} else {
+				x := new(ArrayOfAnyType)
+				err = x.DecodeRecord(r)
+				v.Things = x
+			}
+			if err != nil {
+				return recordwire.Path("Things", err)
+			}
+		case "Note":
+			if seen[8] {
+				return r.Duplicate(key)
+			}
+			seen[8] = true
+			v.Note, err = recordany.DecodeRaw(r)
+			if err != nil {
+				return recordwire.Path("Note", err)
+			}
+		case "Data":
+			if seen[9] {
+				return r.Duplicate(key)
+			}
+			seen[9] = true
+			v.Data, err = recordany.DecodeDataSet(r)
+			if err != nil {
+				return recordwire.Path("Data", err)
 			}
 		default:
 			if err := r.Unknown(key, recordKeysPen); err != nil {
@@ -2551,6 +2928,14 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           <s:element minOccurs="0" maxOccurs="1" name="Animals" type="tns:ArrayOfAnimal" />
           <s:element minOccurs="0" maxOccurs="unbounded" name="Sign" type="tns:Shape" />
           <s:element minOccurs="0" maxOccurs="1" name="Plain" type="tns:Cat" />
+          <s:element minOccurs="0" maxOccurs="1" name="Thing" />
+          <s:element minOccurs="0" maxOccurs="1" name="Things" type="tns:ArrayOfAnyType" />
+          <s:element minOccurs="0" maxOccurs="1" name="Note">
+            <s:complexType><s:sequence><s:any /></s:sequence></s:complexType>
+          </s:element>
+          <s:element minOccurs="0" maxOccurs="1" name="Data">
+            <s:complexType><s:sequence><s:element ref="s:schema" /><s:any /></s:sequence></s:complexType>
+          </s:element>
         </s:sequence>
       </s:complexType>
       <s:complexType name="Animal">
@@ -2588,6 +2973,11 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <s:complexType name="ArrayOfString">
         <s:sequence>
           <s:element minOccurs="0" maxOccurs="unbounded" name="string" nillable="true" type="s:string" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="ArrayOfAnyType">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="unbounded" name="anyType" nillable="true" />
         </s:sequence>
       </s:complexType>
       <s:complexType name="ArrayOfAnimal">
