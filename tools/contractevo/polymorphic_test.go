@@ -12,41 +12,47 @@ import (
 )
 
 // The polymorphic patch (issue 33, the store follows): 15-polymorphic-contact gives Contact a field Pet
-// of type Animal, from which Dog and the abstract Bird derive (Parrot from Bird), and adds
-// SavePolymorphicContact(Contact) → Contact, which stores the whole contact. A derived value keeps its
-// type on every binding (xsi:type, the JSON endpoint's __type) and in the store and the record formats
-// ("$type"), through export, import and copy to PostgreSQL.
+// of type Animal, from which Dog and the abstract Bird derive (Parrot from Bird), an object field Extra
+// (xsd:anyType) and a raw XML field Note (XmlElement), and adds SavePolymorphicContact(Contact) →
+// Contact, which stores the whole contact. A derived value keeps its type on every binding (xsi:type,
+// the JSON endpoint's __type) and in the store and the record formats ("$type"), an object its type and
+// value, raw XML its canonical text, through export, import and copy to PostgreSQL.
 
-// xsiNS declares the xsi prefix on the element carrying xsi:type, as a client writes it.
-const xsiNS = `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`
+// xsiNS declares the xsi prefix on the element carrying xsi:type, as a client writes it, and xsdNS the
+// xsd prefix of a built-in type's name.
+const (
+	xsiNS = `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`
+	xsdNS = `xmlns:xsd="http://www.w3.org/2001/XMLSchema"`
+)
 
 // polyContacts are the contacts the check saves, as SavePolymorphicContact's contact parameter: a Dog,
 // a Parrot (derived through the abstract Bird), a plain Animal and no Pet.
 var polyContacts = map[string]string{
-	"poly-1": `<contact><Id>poly-1</Id><AccountId>acct-poly</AccountId><Pet ` + xsiNS + ` xsi:type="Dog"><Name>Rex</Name><Barks>3</Barks></Pet></contact>`,
+	"poly-1": `<contact><Id>poly-1</Id><AccountId>acct-poly</AccountId><Pet ` + xsiNS + ` xsi:type="Dog"><Name>Rex</Name><Barks>3</Barks></Pet>` +
+		`<Extra ` + xsiNS + ` ` + xsdNS + ` xsi:type="xsd:int">42</Extra><Note><b xmlns="urn:note">hi &amp; bye</b></Note></contact>`,
 	"poly-2": `<contact><Id>poly-2</Id><AccountId>acct-poly</AccountId><Pet ` + xsiNS + ` xsi:type="Parrot"><Name>Polly</Name><Wings>2</Wings><Words>hello &amp; bye</Words></Pet></contact>`,
 	"poly-3": `<contact><Id>poly-3</Id><AccountId>acct-poly</AccountId><Pet><Name>Generic</Name></Pet></contact>`,
-	"poly-4": `<contact><Id>poly-4</Id><AccountId>acct-poly</AccountId></contact>`,
+	"poly-4": `<contact><Id>poly-4</Id><AccountId>acct-poly</AccountId><Extra ` + xsiNS + ` xsi:type="Dog"><Name>Fido</Name><Barks>1</Barks></Extra></contact>`,
 }
 
 // polyXML is what ReadContact must answer for each saved contact, over every binding.
 var polyXML = map[string][]string{
-	"poly-1": {`xsi:type="Dog"`, "<Name>Rex</Name>", "<Barks>3</Barks>"},
+	"poly-1": {`xsi:type="Dog"`, "<Name>Rex</Name>", "<Barks>3</Barks>", `xsi:type="xsd:int">42</Extra>`, `hi &amp; bye</b>`},
 	"poly-2": {`xsi:type="Parrot"`, "<Name>Polly</Name>", "<Wings>2</Wings>", "<Words>hello &amp; bye</Words>"},
 	"poly-3": {"<Name>Generic</Name>"},
-	"poly-4": {"<Id>poly-4</Id>"},
+	"poly-4": {"<Id>poly-4</Id>", `<Extra xsi:type="Dog">`, "<Name>Fido</Name>", "<Barks>1</Barks>"},
 }
 
 // polyJSONL is the export of the saved contacts: "$type" first in a derived value's object, none on a
-// value of the declared type.
+// value of the declared type; an object's type and value; raw XML's canonical text.
 const polyJSONL = `{"Id":"poly-1","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
-	`"Pet":{"$type":"Dog","Name":"Rex","Barks":3}}` + "\n" +
+	`"Pet":{"$type":"Dog","Name":"Rex","Barks":3},"Extra":{"$type":"xsd:int","$value":"42"},"Note":{"$xml":"<b xmlns=\"urn:note\">hi &amp; bye</b>"}}` + "\n" +
 	`{"Id":"poly-2","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
-	`"Pet":{"$type":"Parrot","Name":"Polly","Wings":2,"Words":"hello & bye"}}` + "\n" +
+	`"Pet":{"$type":"Parrot","Name":"Polly","Wings":2,"Words":"hello & bye"},"Extra":null,"Note":null}` + "\n" +
 	`{"Id":"poly-3","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
-	`"Pet":{"Name":"Generic"}}` + "\n" +
+	`"Pet":{"Name":"Generic"},"Extra":null,"Note":null}` + "\n" +
 	`{"Id":"poly-4","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
-	`"Pet":null}` + "\n"
+	`"Pet":null,"Extra":{"$type":"Dog","Name":"Fido","Barks":1},"Note":null}` + "\n"
 
 // polymorphicContact is 15-polymorphic-contact's check.
 func polymorphicContact(t *testing.T, s *scratch) {

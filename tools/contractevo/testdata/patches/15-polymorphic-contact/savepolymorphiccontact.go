@@ -8,8 +8,8 @@ import (
 )
 
 // SavePolymorphicContactContext stores the contact it is given, every field of it, its polymorphic Pet
-// (an Animal, a Dog or a Parrot, the type the request's xsi:type named) included, replacing a stored
-// contact with the same id, and returns it as stored.
+// (an Animal, a Dog or a Parrot, the type the request's xsi:type named), its object Extra and its XML
+// Note included, replacing a stored contact with the same id, and returns it as stored.
 func (s *Service) SavePolymorphicContactContext(ctx context.Context, req *gen.SavePolymorphicContact) (*gen.SavePolymorphicContactResponse, error) {
 	if req.Contact == nil {
 		return nil, fault.Errorf(fault.InvalidArgument, "The parameter contact is required.")
