@@ -54,8 +54,10 @@ const polyJSONL = `{"Id":"poly-1","AccountId":"acct-poly","FirstName":"","LastNa
 	`{"Id":"poly-4","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
 	`"Pet":null,"Extra":{"$type":"Dog","Name":"Fido","Barks":1},"Note":null}` + "\n"
 
-// polymorphicContact is 15-polymorphic-contact's check.
-func polymorphicContact(t *testing.T, s *scratch) {
+// savePolyContacts writes the polymorphic contacts through SavePolymorphicContact, each over one SOAP
+// binding.
+func savePolyContacts(t *testing.T, s *scratch) {
+	t.Helper()
 	bindings := s.offered(t, "SavePolymorphicContact")
 	require.Equal(t, []string{"soap11", "soap12"}, bindings, "SavePolymorphicContact takes a complex parameter: SOAP only")
 	for i, id := range []string{"poly-1", "poly-2", "poly-3", "poly-4"} {
@@ -66,6 +68,11 @@ func polymorphicContact(t *testing.T, s *scratch) {
 			assert.Contains(t, out, w, "SavePolymorphicContact %s", id)
 		}
 	}
+}
+
+// polymorphicContact is 15-polymorphic-contact's check.
+func polymorphicContact(t *testing.T, s *scratch) {
+	savePolyContacts(t, s)
 	// The abstract Bird has no value of its own: a client fault.
 	file := filepath.Join(s.dir, "bird.xml")
 	require.NoError(t, os.WriteFile(file, []byte(`<contact><Id>poly-5</Id><Pet `+xsiNS+` xsi:type="Bird"><Wings>2</Wings></Pet></contact>`), 0o600))
@@ -119,4 +126,38 @@ func polymorphicContact(t *testing.T, s *scratch) {
 		assert.Contains(t, out, "verified: both stores hold 4 contacts, sha256 ")
 		assert.Equal(t, polyJSONL, s.exportOf(t, to), "copy from SQLite to PostgreSQL")
 	})
+}
+
+// beforeDropDerived writes the polymorphic contacts (a Parrot among them) with the contract of
+// 15-polymorphic-contact, as a deployment would before the edit that drops Parrot.
+func beforeDropDerived(t *testing.T, s *scratch) {
+	s.serve(t)
+	s.table = map[string][]string{"SavePolymorphicContact": {"soap11", "soap12"}}
+	savePolyContacts(t, s)
+	s.stop()
+}
+
+// dropDerivedType is 16-drop-derived-type's check: the contract dropped Parrot (and its abstract base
+// Bird), which a stored contact's Pet holds. serve starts, warning with the element and the type and
+// the command that counts them; migrate --check counts the contact; the Pet reads as its declared
+// Animal on every binding, and an update carries its "$type" and the members Animal lacks, so the
+// value is as stored when a contract with Parrot reads it again.
+func dropDerivedType(t *testing.T, s *scratch) {
+	src := "sqlite:" + filepath.Join(s.dir, "evo.db")
+	srv := s.serveWith(t, filepath.Join(s.dir, "bin", "contactsync"), src)
+	srv.stop()
+	assert.Regexp(t, `level=WARN .*derived types the contract no longer has.*Pet \(\$type Parrot\).*migrate --store \S+ --check`, srv.log(),
+		"serve names the derived type the contract lost")
+	out := s.contactsync(t, "migrate", "--store", src, "--check")
+	assert.Contains(t, out, "Pet: $type Parrot, a derived type the contract no longer has; 1 records hold a value of it")
+
+	s.serve(t)
+	for _, b := range s.offered(t, "ReadContact") {
+		out := s.call(t, "ReadContact", b, "--param", "id=poly-2")
+		assert.Contains(t, out, "<Name>Polly</Name>", "over %s", b)
+		assert.NotContains(t, out, "Parrot", "over %s: the Pet reads as an Animal", b)
+	}
+	s.call(t, "TestUpdateContact", "soap11", "--param", "id=poly-2")
+	assert.Regexp(t, `"Id":"poly-2".*"Pet":\{"Name":"Polly","\$type":"Parrot","Wings":2,"Words":"hello & bye"\}`, s.exportOf(t, src),
+		"the update carried the Parrot's type and members")
 }
