@@ -325,6 +325,19 @@ var evolutions = []evolution{
 		bindings: []string{"soap11", "soap12", "get", "post"},
 		check:    bareOp,
 	},
+	{
+		dir:      "15-polymorphic-contact",
+		op:       "SavePolymorphicContact",
+		bindings: []string{"soap11", "soap12"},
+		check:    polymorphicContact,
+	},
+	{
+		dir:          "16-drop-derived-type",
+		base:         "15-polymorphic-contact",
+		before:       beforeDropDerived,
+		check:        dropDerivedType,
+		serveInCheck: true,
+	},
 }
 
 // readContactList is the 05-readcontactlist check: an array parameter (ids) on all four bindings and a
