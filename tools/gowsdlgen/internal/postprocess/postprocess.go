@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/attrdecl"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/hierarchy"
 )
 
@@ -103,6 +104,12 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 	if opts.Contract != nil {
 		if err := hierarchy.Replace(f, opts.Contract); err != nil {
 			return nil, fmt.Errorf("declaring the derived types: %w", err)
+		}
+		if usesXSD, err := attrdecl.Replace(f, opts.Contract); err != nil || usesXSD {
+			if err != nil {
+				return nil, fmt.Errorf("declaring the types with attributes: %w", err)
+			}
+			addRuntimeImport(f)
 		}
 	}
 	var buf bytes.Buffer
