@@ -10131,11 +10131,16 @@ func (v *Money) DecodeXML(r *xmlwire.Reader) error {
 // AppendJSON appends Money as a JSON object, keys in schema order.
 func (v *Money) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
+	b = append(b, "\"Currency\":"...)
+	b = jsonwire.AppendString(b, v.Currency)
+	b = append(b, ",\"Value\":"...)
+	b = jsonwire.AppendDecimal(b, v.Value)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Money after its opening '{'.
 func (v *Money) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
 	for {
 		key, ok, err := r.Key()
 		if err != nil {
@@ -10149,6 +10154,18 @@ func (v *Money) DecodeJSON(r *jsonwire.Reader) error {
 			return err
 		}
 		switch key {
+		case "Currency":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Currency, err = jsonwire.String(tok, "element Currency")
+		case "Value":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Value, err = jsonwire.Decimal(tok, "element Value")
 		default:
 			err = r.Skip(tok)
 		}
@@ -10215,11 +10232,16 @@ func (v *Note) DecodeXML(r *xmlwire.Reader) error {
 // AppendJSON appends Note as a JSON object, keys in schema order.
 func (v *Note) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
+	b = append(b, "\"Lang\":"...)
+	b = jsonwire.AppendString(b, v.Lang)
+	b = append(b, ",\"Value\":"...)
+	b = jsonwire.AppendString(b, v.Value)
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Note after its opening '{'.
 func (v *Note) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
 	for {
 		key, ok, err := r.Key()
 		if err != nil {
@@ -10233,6 +10255,18 @@ func (v *Note) DecodeJSON(r *jsonwire.Reader) error {
 			return err
 		}
 		switch key {
+		case "Lang":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Lang, err = jsonwire.String(tok, "element Lang")
+		case "Value":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Value, err = jsonwire.String(tok, "element Value")
 		default:
 			err = r.Skip(tok)
 		}
@@ -10437,12 +10471,18 @@ func (v *Tagged) AppendJSON(b []byte) []byte {
 	} else {
 		b = v.Remark.AppendJSON(b)
 	}
+	b = append(b, ",\"Code\":"...)
+	b = jsonwire.AppendString(b, v.Code)
+	b = append(b, ",\"rev\":"...)
+	b = xsd.AppendInt(b, int64(v.Rev))
+	b = append(b, ",\"Access\":"...)
+	b = jsonwire.AppendString(b, v.Access.wireText())
 	return append(b, '}')
 }
 
 // DecodeJSON reads the keys of Tagged after its opening '{'.
 func (v *Tagged) DecodeJSON(r *jsonwire.Reader) error {
-	var seen [5]bool
+	var seen [8]bool
 	for {
 		key, ok, err := r.Key()
 		if err != nil {
@@ -10518,6 +10558,35 @@ func (v *Tagged) DecodeJSON(r *jsonwire.Reader) error {
 				err = v.Remark.DecodeJSON(r)
 			default:
 				err = jsonwire.WrongType("element Remark", "an object", tok)
+			}
+		case "Code":
+			if seen[5] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[5] = true
+			v.Code, err = jsonwire.String(tok, "element Code")
+		case "rev":
+			if seen[6] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[6] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element rev", "int", 32)
+				v.Rev = int32(n)
+			}
+		case "Access":
+			if seen[7] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[7] = true
+			{
+				var text string
+				if text, err = jsonwire.String(tok, "element Access"); err == nil {
+					var n uint64
+					n, err = xsd.FlagsValue("element Access", "Perm", text, typePerm.Enum)
+					v.Access = Perm(n)
+				}
 			}
 		default:
 			err = r.Skip(tok)
