@@ -135,7 +135,7 @@ func (e Emitter) appendAttr(t *model.Type, i int) error {
 	switch {
 	case ptr:
 		e.P("if %s != nil {", val)
-		val = "*" + val
+		val = "(*" + val + ")"
 	case a.Type.Kind == model.KindString && !a.Required:
 		e.P("if %s != \"\" {", val)
 	default:
@@ -180,16 +180,16 @@ func (e Emitter) parse(t *model.Type, goType, target, label string) error {
 	case bits != 0:
 		e.P("if n, ok := xsd.ParseInt(text, %d); ok { %s = %s(n) } else { %s }", bits, target, goType, bad)
 	case k == model.KindBoolean:
-		e.P("if x, ok := xsd.ParseBool(text); ok { %s = x } else { %s }", target, bad)
+		e.P("if parsed, ok := xsd.ParseBool(text); ok { %s = parsed } else { %s }", target, bad)
 	case k == model.KindDouble, k == model.KindFloat:
 		size := map[model.Kind]int{model.KindDouble: 64, model.KindFloat: 32}[k]
-		e.P("if x, ok := xsd.ParseDouble(text, %d); ok { %s = %s(x) } else { %s }", size, target, goType, bad)
+		e.P("if parsed, ok := xsd.ParseDouble(text, %d); ok { %s = %s(parsed) } else { %s }", size, target, goType, bad)
 	case k == model.KindDecimal:
-		e.P("if x, ok := xsd.ParseDecimal(text); ok { %s = x } else { %s }", target, bad)
+		e.P("if parsed, ok := xsd.ParseDecimal(text); ok { %s = parsed } else { %s }", target, bad)
 	case k == model.KindDateTime:
-		e.P("if x, ok := xsd.ParseDateTime(text); ok { %s = x } else { %s }", target, bad)
+		e.P("if parsed, ok := xsd.ParseDateTime(text); ok { %s = parsed } else { %s }", target, bad)
 	case k == model.KindGUID:
-		e.P("if x, ok := xsd.ParseGUID(text); ok { %s = x } else { %s }", target, bad)
+		e.P("if parsed, ok := xsd.ParseGUID(text); ok { %s = parsed } else { %s }", target, bad)
 	default:
 		return fmt.Errorf("type %s has no attribute form", t.Name)
 	}

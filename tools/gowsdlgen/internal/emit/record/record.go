@@ -67,7 +67,8 @@ func (e *emitter) recordTypes(root *model.Type) []*model.Type {
 func recordPaths(t *model.Type, prefix string, onPath map[*model.Type]bool, out []string) []string {
 	onPath[t] = true
 	defer delete(onPath, t)
-	for _, f := range t.Fields {
+	members, _ := recordFields(t) // the error is recordCodec's to report
+	for _, f := range members {
 		path := prefix + f.Name
 		out = append(out, path)
 		ft, sep := f.Type, "."
@@ -189,13 +190,17 @@ func (e *emitter) recordField(t *model.Type, goName, flag, name string) (string,
 // recordCodec writes AppendRecord and DecodeRecord for one complex or array type.
 func (e *emitter) recordCodec(t *model.Type) error {
 	goName := t.GoName
-	fields := make([]model.GoField, len(t.Fields))
-	for i, f := range t.Fields {
+	all, err := recordFields(t) // attributes and text, if any, as members of their own (attrs.go)
+	if err != nil {
+		return err
+	}
+	fields := make([]model.GoField, len(all))
+	for i, f := range all {
 		fields[i] = model.GoFieldOf(f)
 	}
 	e.p("")
 	if t.Kind == model.KindArray {
-		f, gf := t.Fields[0], fields[0]
+		f, gf := all[0], fields[0]
 		item := strings.TrimPrefix(gf.Type, "[]")
 		e.p("// AppendRecord appends %s as a JSON array of its items.", t.Name)
 		e.p("func (v *%s) AppendRecord(b []byte) []byte {", goName)
@@ -223,17 +228,17 @@ func (e *emitter) recordCodec(t *model.Type) error {
 		return nil
 	}
 
-	keys := make([]string, len(t.Fields))
-	for i, f := range t.Fields {
+	keys := make([]string, len(all))
+	for i, f := range all {
 		keys[i] = f.Name
 	}
 	e.p("// AppendRecord appends %s as a JSON object, every element in schema order.", t.Name)
 	e.p("func (v *%s) AppendRecord(b []byte) []byte {", goName)
-	if len(t.Fields) == 0 {
+	if len(all) == 0 {
 		e.p("return append(b, \"{}\"...)")
 		e.p("}")
 	} else {
-		for i, f := range t.Fields {
+		for i, f := range all {
 			open := ","
 			if i == 0 {
 				open = "{"
@@ -254,14 +259,14 @@ func (e *emitter) recordCodec(t *model.Type) error {
 	e.p("func (v *%s) DecodeRecord(r *recordwire.Reader) error {", goName)
 	e.p("if err := r.BeginObject(); err != nil { return err }")
 	e.p("*v = %s{}", goName)
-	if len(t.Fields) > 0 {
-		e.p("var seen [%d]bool", len(t.Fields))
+	if len(all) > 0 {
+		e.p("var seen [%d]bool", len(all))
 	}
 	e.p("for {")
 	e.p("key, ok, err := r.Key()")
 	e.p("if err != nil || !ok { return err }")
 	e.p("switch string(key) {")
-	for i, f := range t.Fields {
+	for i, f := range all {
 		e.p("case %q:", f.Name)
 		e.p("if seen[%d] { return r.Duplicate(key) }", i)
 		e.p("seen[%d] = true", i)
@@ -290,7 +295,7 @@ func (e *emitter) recordAppendValue(f *model.Field, goType, expr string) error {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		if complexType {
 			e.p("b = %s.AppendRecord(b)", expr)
-		} else if err := e.recordAppendSimple(f, base, "*"+expr); err != nil {
+		} else if err := e.recordAppendSimple(f, base, "(*"+expr+")"); err != nil {
 			return err
 		}
 		e.p("}")
