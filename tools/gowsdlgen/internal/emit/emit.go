@@ -166,3 +166,12 @@ func AttrFields(t *model.Type, attrPrefix, text string) ([]*model.Field, error) 
 	}
 	return out, nil
 }
+
+// Deref is the expression of the value pointer expr points to: *expr, parenthesised for the kinds whose
+// text is a method call on the value (an enumeration's wireText).
+func Deref(t *model.Type, expr string) string {
+	if t.Kind == model.KindEnum || t.Kind == model.KindFlags {
+		return "(*" + expr + ")"
+	}
+	return "*" + expr
+}

@@ -167,7 +167,7 @@ func (e *emitter) jsonAppendValue(f *model.Field, goType, expr string) error {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		if complexType {
 			e.p("b = %s.AppendJSON(b)", expr)
-		} else if err := e.jsonAppendSimple(f, base, "(*"+expr+")"); err != nil {
+		} else if err := e.jsonAppendSimple(f, base, emit.Deref(f.Type, expr)); err != nil {
 			return err
 		}
 		e.p("}")

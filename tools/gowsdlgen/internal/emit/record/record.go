@@ -295,7 +295,7 @@ func (e *emitter) recordAppendValue(f *model.Field, goType, expr string) error {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		if complexType {
 			e.p("b = %s.AppendRecord(b)", expr)
-		} else if err := e.recordAppendSimple(f, base, "(*"+expr+")"); err != nil {
+		} else if err := e.recordAppendSimple(f, base, emit.Deref(f.Type, expr)); err != nil {
 			return err
 		}
 		e.p("}")

@@ -613,7 +613,7 @@ func (v *Stamp) AppendJSON(b []byte) []byte {
 	if v.Ok == nil {
 		b = append(b, "null"...)
 	} else {
-		b = xsd.AppendBool(b, (*v.Ok))
+		b = xsd.AppendBool(b, *v.Ok)
 	}
 	b = append(b, ",\"Value\":"...)
 	b = xsd.AppendUint(b, uint64(v.Value))
@@ -997,7 +997,7 @@ func (v *Tagged) AppendJSON(b []byte) []byte {
 	if v.Maybe == nil {
 		b = append(b, "null"...)
 	} else {
-		b = xsd.AppendInt(b, int64((*v.Maybe)))
+		b = xsd.AppendInt(b, int64(*v.Maybe))
 	}
 	b = append(b, ",\"Price\":"...)
 	if v.Price == nil {
@@ -1027,7 +1027,7 @@ func (v *Tagged) AppendJSON(b []byte) []byte {
 	if v.When == nil {
 		b = append(b, "null"...)
 	} else {
-		b = jsonwire.AppendDateTime(b, (*v.When))
+		b = jsonwire.AppendDateTime(b, *v.When)
 	}
 	b = append(b, ",\"Tier\":"...)
 	if v.Tier == nil {
@@ -1371,7 +1371,7 @@ func (v *Stamp) AppendRecord(b []byte) []byte {
 	if v.Ok == nil {
 		b = append(b, "null"...)
 	} else {
-		b = recordwire.AppendBool(b, (*v.Ok))
+		b = recordwire.AppendBool(b, *v.Ok)
 	}
 	b = append(b, `,"$text":`...)
 	b = recordwire.AppendUint(b, uint64(v.Value))
@@ -1504,7 +1504,7 @@ func (v *Tagged) AppendRecord(b []byte) []byte {
 	if v.When == nil {
 		b = append(b, "null"...)
 	} else {
-		b = recordwire.AppendDateTime(b, (*v.When))
+		b = recordwire.AppendDateTime(b, *v.When)
 	}
 	b = append(b, `,"@Tier":`...)
 	if v.Tier == nil {
@@ -1520,7 +1520,7 @@ func (v *Tagged) AppendRecord(b []byte) []byte {
 	if v.Maybe == nil {
 		b = append(b, "null"...)
 	} else {
-		b = recordwire.AppendInt(b, int64((*v.Maybe)))
+		b = recordwire.AppendInt(b, int64(*v.Maybe))
 	}
 	b = append(b, `,"Price":`...)
 	if v.Price == nil {

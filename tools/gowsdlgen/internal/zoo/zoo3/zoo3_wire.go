@@ -10120,8 +10120,8 @@ func (v *Money) DecodeXML(r *xmlwire.Reader) error {
 	if err != nil {
 		return err
 	}
-	if x, ok := xsd.ParseDecimal(text); ok {
-		v.Value = x
+	if parsed, ok := xsd.ParseDecimal(text); ok {
+		v.Value = parsed
 	} else {
 		err = xsd.BadValue("the text of Money", "decimal", text)
 	}
