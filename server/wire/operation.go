@@ -73,6 +73,11 @@ type Type struct {
 	// AnyAttribute: the type ends with <s:anyAttribute /> (ASMX's SOAP header types); its Go type
 	// keeps the foreign attributes in AnyAttrs.
 	AnyAttribute bool
+	// Attrs are a complex type's attributes ([XmlAttribute]) in declaration order, each of a simple
+	// type; MinOccurs 1 marks use="required". Nil for a type without.
+	Attrs []Field
+	// Text is the type of a simple-content type's text ([XmlText]: Money's decimal); nil otherwise.
+	Text *Type
 }
 
 // Field is an element of a complex type, an operation's parameter or its result.

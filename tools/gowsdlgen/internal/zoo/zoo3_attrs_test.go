@@ -128,3 +128,23 @@ func TestZoo3AttrsSOAPReading(t *testing.T) {
 		assert.Contains(t, body, tt.says, tt.in)
 	}
 }
+
+// TestZoo3AttrsHelpSamples: the operation page's sample messages show a type's attributes with their
+// placeholders in its start tag and simple content's text type, on SOAP and as the GET/POST result
+// root; the JSON sample shows them as members after the elements.
+func TestZoo3AttrsHelpSamples(t *testing.T) {
+	h, err := server.NewHandler(zoo3.Bind(zoo3Service{}), server.Config{BaseURL: zooBaseURL})
+	require.NoError(t, err)
+	for op, wants := range map[string][]string{
+		"EchoTagged": {`&lt;tagged Code=&#34;string&#34; rev=&#34;int&#34; Access=&#34;None or Read or Write or Execute&#34;&gt;`,
+			`&lt;Price Currency=&#34;string&#34;&gt;decimal&lt;/Price&gt;`, `&lt;Remark Lang=&#34;string&#34;&gt;string&lt;/Remark&gt;`},
+		"GetTagged": {`Code=&#34;string&#34; rev=&#34;int&#34; Access=&#34;None or Read or Write or Execute&#34;`},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, zoo3.Contract.Path+"?page=op&tab=msg&op="+op+"&bnd=SyncSoap", nil))
+		require.Equal(t, http.StatusOK, rec.Code, op)
+		for _, want := range wants {
+			assert.Contains(t, rec.Body.String(), want, op)
+		}
+	}
+}

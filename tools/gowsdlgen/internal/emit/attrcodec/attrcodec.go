@@ -195,3 +195,22 @@ func (e Emitter) parse(t *model.Type, goType, target, label string) error {
 	}
 	return nil
 }
+
+// Descriptor writes the statements completing t's descriptor (type<GoName>, a wire.Type) with its
+// attributes and text type, for the help pages' samples.
+func (e Emitter) Descriptor(t *model.Type) {
+	if len(t.Attrs) > 0 {
+		e.P("type%s.Attrs = []wire.Field{", t.GoName)
+		for _, a := range t.Attrs {
+			required := 0
+			if a.Required {
+				required = 1
+			}
+			e.P("{Name: %q, Type: %s, MinOccurs: %d, MaxOccurs: 1},", a.Name, emit.TypeRef(a.Type), required)
+		}
+		e.P("}")
+	}
+	if t.Text != nil {
+		e.P("type%s.Text = %s", t.GoName, emit.TypeRef(t.Text))
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/attrcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/headercodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/hierarchycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/jsoncodec"
@@ -233,6 +234,7 @@ func (e *emitter) types() {
 				e.p("%s,", fieldLiteral(f))
 			}
 			e.p("}")
+			(attrcodec.Emitter{Writer: e.Writer}).Descriptor(t)
 		case model.KindArray:
 			e.p("type%s.Item = &wire.Field%s", t.GoName, fieldLiteral(t.Fields[0]))
 		case model.KindEnum, model.KindFlags:

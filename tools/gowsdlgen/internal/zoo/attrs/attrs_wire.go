@@ -146,8 +146,21 @@ func init() {
 	typePerm.Enum = []string{"None", "Read", "Write", "Execute"}
 	typeTier.Enum = []string{"Free", "Gold"}
 	typeMoney.Fields = []wire.Field{}
+	typeMoney.Attrs = []wire.Field{
+		{Name: "Currency", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+	}
+	typeMoney.Text = wire.TypeDecimal
 	typeNote.Fields = []wire.Field{}
+	typeNote.Attrs = []wire.Field{
+		{Name: "Lang", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+	}
+	typeNote.Text = wire.TypeString
 	typeStamp.Fields = []wire.Field{}
+	typeStamp.Attrs = []wire.Field{
+		{Name: "Seq", Type: wire.TypeLong, MinOccurs: 1, MaxOccurs: 1},
+		{Name: "Ok", Type: wire.TypeBoolean, MinOccurs: 0, MaxOccurs: 1},
+	}
+	typeStamp.Text = wire.TypeUnsignedShort
 	typeArrayOfStamp.Item = &wire.Field{Name: "Stamp", Type: typeStamp, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
 	typeTagged.Fields = []wire.Field{
 		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
@@ -156,6 +169,13 @@ func init() {
 		{Name: "Price", Type: typeMoney, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Remark", Type: typeNote, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Stamps", Type: typeArrayOfStamp, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeTagged.Attrs = []wire.Field{
+		{Name: "Code", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+		{Name: "rev", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1},
+		{Name: "Access", Type: typePerm, MinOccurs: 1, MaxOccurs: 1},
+		{Name: "When", Type: wire.TypeDateTime, MinOccurs: 0, MaxOccurs: 1},
+		{Name: "Tier", Type: typeTier, MinOccurs: 0, MaxOccurs: 1},
 	}
 }
 

@@ -3251,13 +3251,26 @@ func init() {
 	typeArrayOfUrunBilgi.Item = &wire.Field{Name: "urunBilgi", Type: typeUrunBilgi, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
 	typePerm.Enum = []string{"None", "Read", "Write", "Execute"}
 	typeMoney.Fields = []wire.Field{}
+	typeMoney.Attrs = []wire.Field{
+		{Name: "Currency", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+	}
+	typeMoney.Text = wire.TypeDecimal
 	typeNote.Fields = []wire.Field{}
+	typeNote.Attrs = []wire.Field{
+		{Name: "Lang", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+	}
+	typeNote.Text = wire.TypeString
 	typeTagged.Fields = []wire.Field{
 		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Permissions", Type: typePerm, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 		{Name: "Maybe", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: true},
 		{Name: "Price", Type: typeMoney, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Remark", Type: typeNote, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeTagged.Attrs = []wire.Field{
+		{Name: "Code", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+		{Name: "rev", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1},
+		{Name: "Access", Type: typePerm, MinOccurs: 1, MaxOccurs: 1},
 	}
 	typeAuthHeader.Fields = []wire.Field{
 		{Name: "User", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
