@@ -39,6 +39,10 @@ func (e Emitter) Codec(t *model.Type, goName string) (done bool, err error) {
 	if !t.HasAttrs() {
 		return false, nil
 	}
+	if t.Polymorphic() {
+		// A derived type's codec writes and reads its base's elements, not the base's attributes.
+		return false, fmt.Errorf("type %s has attributes or text and derived types: attributes in a hierarchy are not supported yet", t.Name)
+	}
 	e.P("")
 	e.P("// appendXMLAttrs adds the attributes of %s, in declaration order, to the start tag b ends with.", t.Name)
 	e.P("func (v *%s) appendXMLAttrs(b []byte) []byte {", goName)
