@@ -260,7 +260,12 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	body = append(body, `">`...)
 	content := len(body)
 	body = req.AppendXML(body)
-	if bytes.Contains(body[content:], []byte(` xsi:nil="true"`)) {
+	switch {
+	case bytes.Contains(body[content:], []byte(` xsi:type="`)):
+		// A derived or object value names its type with xsi:type, an XSD built-in with the xsd
+		// prefix (xsi:type="xsd:int"), as ASMX's envelope declares both: declare them too.
+		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+xmlwire.NSXSI+`" xmlns:xsd="`+xmlwire.NSXSD+`"`)...)
+	case bytes.Contains(body[content:], []byte(` xsi:nil="true"`)):
 		// The generated writers use the xsi prefix for a nil item or nillable value and expect the
 		// document root to declare it; declare it on the operation element, only when it is used, so
 		// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
@@ -381,6 +386,19 @@ func (c *Client) decodeRoot(op *wire.Operation, body []byte, resp wire.Message) 
 	}
 	if op.DecodeResult == nil {
 		return rd.Discard()
+	}
+	if !root.Is(op.HTTPRoot) && op.Result != nil && op.Result.Type.Kind == wire.KindRawXML {
+		// An XmlElement result is the document's root itself (get-MakeElement-plain): read the
+		// document as the content of the root a result of any other type has.
+		doc := bytes.TrimSpace(body)
+		if bytes.HasPrefix(doc, []byte("<?xml")) {
+			if end := bytes.Index(doc, []byte("?>")); end >= 0 {
+				doc = doc[end+2:]
+			}
+		}
+		wrapped := append([]byte(`<`+op.HTTPRoot+` xmlns="`), xmlwire.AppendEscaped(nil, c.Namespace)...)
+		wrapped = append(append(append(wrapped, `">`...), doc...), `</`+op.HTTPRoot+`>`...)
+		return c.decodeRoot(op, wrapped, resp)
 	}
 	if !root.Is(op.HTTPRoot) {
 		if root.Local() == op.HTTPRoot {

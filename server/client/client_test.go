@@ -125,3 +125,24 @@ func TestSecurityHeaderPasswordTypes(t *testing.T) {
 		})
 	}
 }
+
+// typedValue is a request whose content names its value's type with xsi:type, as an object or a
+// derived value does (xsi:type="xsd:int").
+type typedValue struct{}
+
+func (typedValue) AppendXML(b []byte) []byte {
+	return append(b, `<value xsi:type="xsd:int">7</value>`...)
+}
+
+func (typedValue) DecodeXML(r *xmlwire.Reader) error { return r.Discard() }
+
+// TestNewRequestDeclaresXSIType: a request carrying xsi:type declares xsi and xsd on the operation
+// element, as ASMX's envelope declares both, so the type's prefix resolves (xsd:int).
+func TestNewRequestDeclaresXSIType(t *testing.T) {
+	c := &client.Client{Endpoint: "http://127.0.0.1/x", Namespace: ns, Binding: client.SOAP11}
+	req, err := c.NewRequest(context.Background(), echoOp, typedValue{})
+	require.NoError(t, err)
+	body, err := io.ReadAll(req.Body)
+	require.NoError(t, err)
+	assert.Contains(t, string(body), `<Echo xmlns="`+ns+`" xmlns:xsi="`+xmlwire.NSXSI+`" xmlns:xsd="`+xmlwire.NSXSD+`"><value xsi:type="xsd:int">7</value></Echo>`)
+}

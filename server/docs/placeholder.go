@@ -83,10 +83,16 @@ func (p *placeholder) AppendHeaders(b []byte, _, namespace string) []byte {
 }
 
 // placeholderText is the placeholder of a simple type: its XSD name, or an enumeration's (or a
-// [Flags] enumeration's) values joined with " or ".
+// [Flags] enumeration's) values joined with " or "; of raw XML "xml", of a DataSet "xml xml", as
+// Mono's help page shows them; of an object its name, anyType.
 func placeholderText(t *wire.Type) string {
-	if t.Kind == wire.KindEnum || t.Kind == wire.KindFlags {
+	switch t.Kind {
+	case wire.KindEnum, wire.KindFlags:
 		return strings.Join(t.Enum, " or ")
+	case wire.KindRawXML: // XmlElement, XmlNode: Mono's help page writes "xml" (doc-op-GetDataSet-msg)
+		return "xml"
+	case wire.KindDataSet: // its schema and diffgram: "xml xml" (doc-op-GetDataSet-msg)
+		return "xml xml"
 	}
 	return t.Name
 }

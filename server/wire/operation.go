@@ -53,10 +53,17 @@ const (
 	KindUnsignedLong
 	KindChar
 	KindFlags
+	// The open kinds (shapes README §3, §4): an xsd:anyType element (C#'s object, an anytype.Object),
+	// raw XML (XmlElement, XmlNode, XmlNode[]: an xmlany.RawXML) and a DataSet (an xmlany.DataSet).
+	// Their values are XML, neither text nor a contract type's elements.
+	KindObject
+	KindRawXML
+	KindDataSet
 )
 
-// Simple reports whether values of the kind are text (every kind but complex types and arrays).
-func (k Kind) Simple() bool { return k != KindComplex && k != KindArray }
+// Simple reports whether values of the kind are text (every kind but complex types, arrays and the
+// open kinds).
+func (k Kind) Simple() bool { return k < KindObject && k != KindComplex && k != KindArray }
 
 // Type describes an XSD type of the contract, for documentation, samples and generic tooling; the
 // generated codec does not consult it.
@@ -274,6 +281,13 @@ var (
 	TypeUnsignedInt   = &Type{Name: "unsignedInt", Kind: KindUnsignedInt}
 	TypeUnsignedLong  = &Type{Name: "unsignedLong", Kind: KindUnsignedLong}
 	TypeChar          = &Type{Name: "char", Kind: KindChar}
+	// The open types, whose names are not XML Schema's: an element without a type (xsd:anyType), and
+	// the anonymous types of XmlElement, XmlNode, XmlNode[] and DataSet values, named after .NET's.
+	TypeAnyType        = &Type{Name: "anyType", Kind: KindObject}
+	TypeXmlElement     = &Type{Name: "XmlElement", Kind: KindRawXML}
+	TypeXmlNode        = &Type{Name: "XmlNode", Kind: KindRawXML}
+	TypeArrayOfXmlNode = &Type{Name: "ArrayOfXmlNode", Kind: KindRawXML}
+	TypeDataSet        = &Type{Name: "DataSet", Kind: KindDataSet}
 )
 
 // LookupField finds a field (a parameter) by name.

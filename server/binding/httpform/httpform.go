@@ -33,6 +33,12 @@ func New(post bool, namespace string, ops []*wire.Operation) *Binding {
 	for _, op := range ops {
 		root := op.HTTPRoot
 		b.start[op] = []byte(xmlwire.XMLDeclaration + `<` + root + ` xmlns:xsi="` + xmlwire.NSXSI + `" xmlns:xsd="` + xmlwire.NSXSD + `" xmlns="` + ns + `">`)
+		switch {
+		case rootless(op): // the XmlElement itself is the document (get-MakeElement-plain)
+			b.start[op] = []byte(xmlwire.XMLDeclaration)
+		case op.Result != nil && op.Result.Type.Kind == wire.KindDataSet: // no xsd, xsi (get-GetDataSet-2)
+			b.start[op] = []byte(xmlwire.XMLDeclaration + `<` + root + ` xmlns="` + ns + `">`)
+		}
 		b.nilRoot[op] = []byte(xmlwire.XMLDeclaration + `<` + root + ` xsi:nil="true" xmlns:xsi="` + xmlwire.NSXSI + `" xmlns="` + ns + `" />`)
 	}
 	return b
@@ -213,7 +219,17 @@ func (b *Binding) endResult(buf []byte, op *wire.Operation, mark int, ok bool) [
 	if !ok {
 		return append(buf[:mark], b.nilRoot[op]...)
 	}
+	if rootless(op) {
+		return buf
+	}
 	return xmlwire.AppendEnd(buf, op.HTTPRoot)
+}
+
+// rootless reports whether op's result document has no root of its own: a raw-XML result (an
+// XmlElement), whose element ASMX writes as the document's root (shapes README §4,
+// get-MakeElement-plain). A null one is a nil root named after the type.
+func rootless(op *wire.Operation) bool {
+	return op.Result != nil && op.Result.Type.Kind == wire.KindRawXML
 }
 
 // WriteError writes e as a text/plain message with the code's HTTP status (fault's table; RFC 9110

@@ -54,8 +54,9 @@ type Type struct {
 	Text *Type
 }
 
-// Simple reports whether t is a simple type (neither complex nor an array).
-func (t *Type) Simple() bool { return t.Kind != KindComplex && t.Kind != KindArray }
+// Simple reports whether t is a simple type: neither complex nor an array, nor one of the open
+// kinds (object, raw XML, DataSet: anyxml.go), whose values are XML rather than text.
+func (t *Type) Simple() bool { return t.Kind != KindComplex && t.Kind != KindArray && !Open(t.Kind) }
 
 // Field is an element of a sequence.
 type Field struct {

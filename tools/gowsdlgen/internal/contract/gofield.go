@@ -32,6 +32,8 @@ var SimpleGoTypes = map[Kind]string{
 func GoFieldOf(f *Field) GoField {
 	typ := SimpleGoTypes[f.Type.Kind]
 	switch {
+	case Open(f.Type.Kind): // the runtime's value, never a pointer to one (anyxml.go)
+		typ = OpenGoType(f.Type.Kind)
 	case f.Type.Polymorphic(): // its sealed interface (PostProcess, inherit.go): nil is no value
 		typ = "Any" + f.Type.GoName
 	case typ == "":

@@ -35,13 +35,14 @@ const (
 	KindComplex  = contract.KindComplex
 	KindArray    = contract.KindArray
 
-	KindByte          = contract.KindByte
-	KindUnsignedByte  = contract.KindUnsignedByte
-	KindUnsignedShort = contract.KindUnsignedShort
-	KindUnsignedInt   = contract.KindUnsignedInt
-	KindUnsignedLong  = contract.KindUnsignedLong
-	KindChar          = contract.KindChar
-	KindFlags         = contract.KindFlags
+	KindByte                            = contract.KindByte
+	KindUnsignedByte                    = contract.KindUnsignedByte
+	KindUnsignedShort                   = contract.KindUnsignedShort
+	KindUnsignedInt                     = contract.KindUnsignedInt
+	KindUnsignedLong                    = contract.KindUnsignedLong
+	KindChar                            = contract.KindChar
+	KindFlags                           = contract.KindFlags
+	KindObject, KindRawXML, KindDataSet = contract.KindObject, contract.KindRawXML, contract.KindDataSet
 
 	HeaderIn    = contract.HeaderIn
 	HeaderOut   = contract.HeaderOut
@@ -56,6 +57,8 @@ var SimpleGoTypes = contract.SimpleGoTypes
 
 // GowsdlField: see contract.GowsdlField.
 func GowsdlField(name string) string { return contract.GowsdlField(name) }
+
+func Open(kind Kind) bool { return contract.Open(kind) } // Open: see contract.Open.
 
 // GoFieldOf: see contract.GoFieldOf.
 func GoFieldOf(f *Field) GoField { return contract.GoFieldOf(f) }

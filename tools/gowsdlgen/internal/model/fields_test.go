@@ -104,7 +104,7 @@ func TestRequiredFieldsRejects(t *testing.T) {
 		{"element without name or ref", `<xs:complexType name="C"><xs:sequence><xs:element type="xs:int" /></xs:sequence></xs:complexType>`,
 			"line 3: <xs:element>: has neither name nor ref"},
 		{"anonymous complex type of a child element", `<xs:element name="E"><xs:complexType><xs:sequence><xs:element name="outer"><xs:complexType><xs:sequence><xs:element name="inner" type="xs:int" /></xs:sequence></xs:complexType></xs:element></xs:sequence></xs:complexType></xs:element>`,
-			"line 3: <xs:element>: an anonymous type below the operation wrappers (ASMX's shape of XmlElement, XmlNode and DataSet values) is not supported yet"},
+			"line 3: <xs:sequence>: an anonymous type below the operation wrappers other than ASMX's XmlElement, XmlNode and DataSet shapes (an [XmlAnyElement] member or a nested class) is not supported yet"},
 		{"complexContent of an undefined base", `<xs:complexType name="C"><xs:complexContent><xs:extension base="t:B"><xs:sequence><xs:element name="a" type="xs:int" /></xs:sequence></xs:extension></xs:complexContent></xs:complexType>`,
 			"line 3: <xs:extension>: the base {urn:t}B of a complexContent extension is not a complex type of this contract"},
 	}

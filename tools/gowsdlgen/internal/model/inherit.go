@@ -14,13 +14,9 @@ import (
 // complex type of the contract (t.Base) and its own sequence; attributes and simple content are attrs'.
 func (m *modeler) content(t *Type, ct *wsdl.Node) ([]*Field, error) {
 	t.Abstract = extension.Abstract(ct)
-	ct, simple, err := attrs.Read(m.data, ct, t, m.typeOf)
-	if err != nil || simple {
-		return nil, err
-	}
-	ext, q, ok, err := extension.Of(m.data, ct)
+	ct, ext, q, ok, err := attrs.Of(m.data, ct, t, m.typeOf)
 	if err != nil || !ok {
-		if err == nil {
+		if err == nil && t.Text == nil { // simple content has no sequence
 			return m.sequence(ct)
 		}
 		return nil, err

@@ -17,6 +17,7 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/contract"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/extension"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model/anyxml"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
@@ -103,7 +104,7 @@ func Read(defs *wsdl.Definitions) (*Contract, error) {
 		switch {
 		case c.Is(wsdl.NamespaceXSD, "complexType"):
 			t, err = m.named(c, name)
-		case len(c.Elements(wsdl.NamespaceXSD, "complexType")) == 1:
+		case len(c.Elements(wsdl.NamespaceXSD, "complexType")) == 1 && !anyxml.Is(defs.Data, c): // not an HTTP DataSet root
 			t, err = m.anonymous(c, name)
 		}
 		if err != nil {
@@ -175,8 +176,8 @@ func (m *modeler) typeOf(n *wsdl.Node, attr string) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, notYet(m.data, n, "an element with no %s (xsd:anyType, which ASMX writes for .NET's object)", attr)
+	if !ok { // xsd:anyType, which ASMX writes for .NET's object (contract.KindObject)
+		return m.builtin(contract.AnyTypeName, KindObject), nil
 	}
 	switch q.Space {
 	case wsdl.NamespaceXSD:
@@ -321,9 +322,6 @@ func (m *modeler) field(el *wsdl.Node) (*Field, error) {
 			return nil, modelError(m.data, el, "attribute %s is outside the XSD subset", a.Name.Local)
 		}
 	}
-	if len(el.Children) > 0 {
-		return nil, notYet(m.data, el, "an anonymous type below the operation wrappers (ASMX's shape of XmlElement, XmlNode and DataSet values)")
-	}
 	f := &Field{Name: name, MinOccurs: 1, MaxOccurs: 1}
 	if v, ok := el.Attr("minOccurs"); ok {
 		n, err := strconv.Atoi(v)
@@ -345,6 +343,9 @@ func (m *modeler) field(el *wsdl.Node) (*Field, error) {
 		f.Nillable = true
 	}
 	t, err := m.typeOf(el, "type")
+	if len(el.Children) > 0 { // an anonymous type below the wrappers: raw XML or a DataSet
+		t, err = anyxml.Anonymous(m.data, el)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/anyxml"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/attrdecl"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/hierarchy"
 )
@@ -104,6 +105,9 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 	if opts.Contract != nil {
 		if err := hierarchy.Replace(f, opts.Contract); err != nil {
 			return nil, fmt.Errorf("declaring the derived types: %w", err)
+		}
+		if err := anyxml.Replace(f, opts.Contract); err != nil {
+			return nil, fmt.Errorf("typing the object, raw XML and DataSet fields: %w", err)
 		}
 		if usesXSD, err := attrdecl.Replace(f, opts.Contract); err != nil || usesXSD {
 			if err != nil {

@@ -17,6 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server"
+	"github.com/contactsync/contactsync/server/wire/anytype"
+	"github.com/contactsync/contactsync/server/wire/xmlany"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo3"
 )
@@ -156,15 +159,11 @@ var zoo3Pending = pendingPrefixes(map[string][]string{
 		"get-Ping", "post-Ping", "soap11-Renew", "soap12-Renew", "get-Renew", "post-Renew", "doc-op-Renew",
 		"soap11-Audit", "soap12-Audit", "get-Audit", "post-Audit", "soap11-ListUnknownHeaders", "soap12-ListUnknownHeaders",
 	},
-	"object (xsd:anyType), issue 33 (§3)": {
-		"soap11-GetObject", "soap12-GetObject", "get-GetObject", "post-GetObject", "soap11-DescribeObject",
-		"soap12-DescribeObject", "get-DescribeObject", "soap11-EchoBox", "soap12-EchoBox",
+	"HTTP GET/POST (§3): an object the contract cannot write is ASMX's text/plain 500 after the method ran; ours is the internal error a panic becomes, which checkReplay's refusal rule (a client's error) cannot hold": {
+		"get-GetObject-widget",
 	},
-	"XmlElement, XmlNode and DataSet, issue 33 (§4)": {
-		"soap11-EchoElement", "soap12-EchoElement", "soap11-EchoNode", "soap12-EchoNode", "soap11-MakeElement",
-		"soap12-MakeElement", "get-MakeElement", "post-MakeElement", "soap11-GetDataSet", "soap12-GetDataSet",
-		"get-GetDataSet", "post-GetDataSet", "doc-op-GetDataSet", "soap11-DescribeDataSet",
-		"soap12-DescribeDataSet", "get-DescribeDataSet", "soap11-EchoDataSet", "soap12-EchoDataSet",
+	"the help page of GetDataSet (§12): Mono's HTML operation page, which checkReplay's XML comparison cannot read": {
+		"doc-op-GetDataSet",
 	},
 	"a deviation of §6, listed in docs/bindings.md and replayed as one over zoo/overloads and zoo/fetchitem (overloads_test.go, fetchitem_test.go)": {
 		"get-Scale-csharp-name", "soap11-AddDoubles-action-Add", "soap11-FetchItem-tns-body",
@@ -375,4 +374,85 @@ func (zoo3Service) ScaleIntContext(_ context.Context, r *zoo3.ScaleInt) (*zoo3.S
 
 func (zoo3Service) ScaleTextContext(_ context.Context, r *zoo3.ScaleText) (*zoo3.ScaleTextResponse, error) {
 	return &zoo3.ScaleTextResponse{ScaleTextResult: r.V + r.V}, nil
+}
+
+// The open operations (§3, §4): object, XmlElement, XmlNode and DataSet.
+
+func (zoo3Service) GetObjectContext(_ context.Context, req *zoo3.GetObject) (*zoo3.GetObjectResponse, error) {
+	var o anytype.Object
+	switch req.Kind {
+	case "string":
+		o = anytype.ObjectString("hello")
+	case "int":
+		o = anytype.ObjectInt(42)
+	case "long":
+		o = anytype.ObjectLong(9007199254740993)
+	case "bool":
+		o = anytype.ObjectBool(true)
+	case "double":
+		o = anytype.ObjectDouble(0.1)
+	case "datetime":
+		t, _ := xsd.ParseDateTime("2026-11-22T10:15:30Z")
+		o = anytype.ObjectDateTime(t)
+	case "guid":
+		g, _ := xsd.ParseGUID("0f8fad5b-d9cb-469f-a165-70867728950e")
+		o = anytype.ObjectGUID(g)
+	case "bytes":
+		o = anytype.ObjectBase64([]byte{1, 2, 0xFB, 0xFF})
+	case "char":
+		o = anytype.ObjectChar('A')
+	case "byte":
+		o = anytype.ObjectUnsignedByte(255)
+	case "sbyte":
+		o = anytype.ObjectByte(-5)
+	case "dog":
+		o = anytype.ObjectOf(makeAnimal("dog").(*zoo3.Dog))
+	case "objects":
+		o = anytype.ObjectArray(anytype.ObjectInt(1), anytype.ObjectString("x"), anytype.Object{}, anytype.ObjectOf(makeAnimal("cat").(*zoo3.Cat)))
+	case "nodes":
+		x, err := xmlany.ParseRawXML(`plain <b xmlns="urn:x">bold</b>`, xmlwire.Limits{MaxDepth: 8, MaxElements: 8})
+		if err != nil {
+			return nil, err
+		}
+		o = anytype.ObjectRaw(x)
+	case "timespan": // ASMX's TimeSpan is the empty tns:TimeSpan: the value is lost (§7)
+		o = anytype.ObjectOf(&zoo3.TimeSpan{})
+	case "widget":
+		o = anytype.ObjectOf(widget{})
+	}
+	return &zoo3.GetObjectResponse{GetObjectResult: o}, nil
+}
+
+// widget is a complex value of a type zoo3's contract does not have (Zoo3.cs's Widget): writing it is
+// the service's error, as ASMX's Server fault.
+type widget struct{}
+
+func (widget) AppendXML(b []byte) []byte         { return b }
+func (widget) DecodeXML(r *xmlwire.Reader) error { return nil }
+func (widget) XSDType() string                   { return "Widget" }
+
+func (zoo3Service) EchoElementContext(_ context.Context, req *zoo3.EchoElement) (*zoo3.EchoElementResponse, error) {
+	return &zoo3.EchoElementResponse{EchoElementResult: req.Element}, nil
+}
+
+func (zoo3Service) EchoNodeContext(_ context.Context, req *zoo3.EchoNode) (*zoo3.EchoNodeResponse, error) {
+	return &zoo3.EchoNodeResponse{EchoNodeResult: req.Node}, nil
+}
+
+func (zoo3Service) MakeElementContext(_ context.Context, req *zoo3.MakeElement) (*zoo3.MakeElementResponse, error) {
+	// ASMX writes an element it built with its attributes before its namespace declaration
+	// (soap11-MakeElement); canonical XML puts declarations first: a deviation (docs/xsd-types.md).
+	var b []byte
+	b = append(b, `<Report xmlns="urn:report" id="`...)
+	b = xmlwire.AppendEscaped(b, req.Name)
+	b = append(b, `"><Line>first &amp; &lt;second&gt;</Line></Report>`...)
+	x, err := xmlany.ParseRawXML(string(b), xmlwire.Limits{MaxDepth: 8, MaxElements: 8})
+	if err != nil {
+		return nil, err
+	}
+	return &zoo3.MakeElementResponse{MakeElementResult: x}, nil
+}
+
+func (zoo3Service) EchoDataSetContext(_ context.Context, req *zoo3.EchoDataSet) (*zoo3.EchoDataSetResponse, error) {
+	return &zoo3.EchoDataSetResponse{EchoDataSetResult: req.Ds}, nil
 }

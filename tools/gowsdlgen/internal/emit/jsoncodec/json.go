@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/anycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 )
 
@@ -159,6 +160,10 @@ func (e *emitter) jsonAppendField(f *model.Field, gf model.GoField, expr string)
 func (e *emitter) jsonAppendValue(f *model.Field, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
 	complexType := f.Type.Kind == model.KindComplex || f.Type.Kind == model.KindArray
+	if anycodec.Handles(f) { // its XML as a string (package anycodec)
+		anycodec.Emitter{Writer: e.Writer}.AppendJSON(f, expr)
+		return nil
+	}
 	if f.Type.Polymorphic() { // its sealed interface: the value's object, "__type" first
 		e.p("b = appendJSON%sAny(b, %s)", f.Type.GoName, expr)
 		return nil
@@ -240,6 +245,10 @@ func (e *emitter) jsonDecodeField(f *model.Field, gf model.GoField, expr, label 
 // err (declared by the caller).
 func (e *emitter) jsonDecodeValue(f *model.Field, goType, expr, label string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
+	if anycodec.Handles(f) {
+		anycodec.Emitter{Writer: e.Writer}.DecodeJSON(f, expr, label)
+		return nil
+	}
 	switch f.Type.Kind {
 	case model.KindComplex, model.KindArray:
 		open, want := "'{'", "an object"

@@ -34,3 +34,22 @@ func TestRecordRefusesHierarchies(t *testing.T) {
 	}
 	assert.NoError(t, record.Emit(&emit.Writer{}, c, &record.Options{Type: "Plain", Key: "Name", Index: "Owner"}))
 }
+
+// TestRecordRefusesOpenTypes: the record codec does not carry an object, raw XML or DataSet yet (the
+// store's part of issue 33), so a record type reaching one is refused with the element and
+// "not supported yet", rather than generated code that does not compile.
+func TestRecordRefusesOpenTypes(t *testing.T) {
+	str := &model.Type{Name: "string", Kind: model.KindString}
+	for _, open := range []*model.Type{
+		{Name: "anyType", Kind: model.KindObject}, {Name: "XmlElement", Kind: model.KindRawXML}, {Name: "DataSet", Kind: model.KindDataSet},
+	} {
+		inner := &model.Type{Name: "Inner", GoName: "Inner", Kind: model.KindComplex, Fields: []*model.Field{{Name: "V", GoName: "V", Type: open, MaxOccurs: 1}}}
+		rec := &model.Type{Name: "Rec", GoName: "Rec", Kind: model.KindComplex, Fields: []*model.Field{
+			{Name: "Id", GoName: "Id", Type: str, MaxOccurs: 1, MinOccurs: 1}, {Name: "Owner", GoName: "Owner", Type: str, MaxOccurs: 1, MinOccurs: 1},
+			{Name: "Inner", GoName: "Inner", Type: inner, MaxOccurs: 1}}}
+		c := &model.Contract{Types: []*model.Type{rec, inner}}
+		err := record.Emit(&emit.Writer{}, c, &record.Options{Type: "Rec", Key: "Id", Index: "Owner"})
+		require.Error(t, err, open.Name)
+		assert.Contains(t, err.Error(), "the record type reaches Inner.V, of type "+open.Name+": an object, raw XML or DataSet value in the record form is not supported yet")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/anycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/attrcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 )
@@ -95,6 +96,10 @@ func (e *emitter) appendField(f *model.Field, gf model.GoField) error {
 }
 
 func (e *emitter) appendOne(f *model.Field, goType, expr string) error {
+	if anycodec.Handles(f) {
+		e.open().Append(f, expr)
+		return nil
+	}
 	if f.Type.Polymorphic() {
 		e.hierarchy().AppendPoly(f, expr)
 		return nil
@@ -185,6 +190,10 @@ func (e *emitter) decodeValue(f *model.Field, goType, expr, label string, repeat
 }
 
 func (e *emitter) decodeOne(f *model.Field, goType, expr, label string) error {
+	if anycodec.Handles(f) {
+		e.open().Decode(f, expr, label)
+		return nil
+	}
 	if f.Type.Polymorphic() {
 		e.hierarchy().DecodePoly(f, expr)
 		return nil

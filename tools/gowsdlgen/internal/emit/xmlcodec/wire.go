@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/anycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/attrcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/headercodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/hierarchycodec"
@@ -26,6 +27,7 @@ import (
 var runtimeImports = []string{
 	model.RuntimeImport, model.ValuesImport, model.RuntimeImport + "/xmlwire", model.RuntimeImport + "/formwire",
 	model.RuntimeImport + "/jsonwire", model.RuntimeImport + "/recordwire", model.RuntimeImport + "/xmlany",
+	model.RuntimeImport + "/anytype",
 }
 
 // emitter writes the wire code of a contract into a Writer.
@@ -44,6 +46,9 @@ func (e *emitter) p(format string, args ...any) { e.P(format, args...) }
 
 // hierarchy writes the contract's inheritance code (package hierarchycodec).
 func (e *emitter) hierarchy() hierarchycodec.Emitter { return hierarchycodec.Emitter{Writer: e.Writer} }
+
+// open writes the code of the open kinds: object, raw XML, DataSet (package anycodec).
+func (e *emitter) open() anycodec.Emitter { return anycodec.Emitter{Writer: e.Writer} }
 
 // headers writes the contract's SOAP header code (package headercodec).
 func (e *emitter) headers() headercodec.Emitter {
@@ -121,6 +126,9 @@ func (e *emitter) file(source string) error {
 	}
 	e.types()
 	e.hierarchy().Hierarchies(e.c.Types)
+	if err := e.open().Helpers(e.c); err != nil {
+		return err
+	}
 	e.enumTexts()
 	emit.FlagsTexts(e.Writer, e.c.Types)
 	for _, op := range e.c.Operations {
@@ -335,6 +343,10 @@ func (e *emitter) appendContent(f *model.Field, gf model.GoField, expr string) e
 	if ptr {
 		e.p("if %s == nil { return b, false }", expr)
 		val = "*" + expr
+	}
+	if anycodec.Handles(f) {
+		e.open().AppendResult(f, expr)
+		return nil
 	}
 	if f.Type.Polymorphic() {
 		e.p("if %s == nil { return b, false }", expr)

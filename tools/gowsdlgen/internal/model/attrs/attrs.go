@@ -4,16 +4,31 @@
 // is marked [XmlText]. Package model calls it for each named complex type; the rest of the type (its
 // sequence, or a complexContent extension) stays model's.
 //
-// It imports the standard library, wsdl and contract.
+// It imports the standard library, wsdl, contract and extension.
 package attrs
 
 import (
+	"encoding/xml"
+
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/contract"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/extension"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
 // TypeOf resolves the type QName in attribute attr of n (package model's typeOf).
 type TypeOf func(n *wsdl.Node, attr string) (*contract.Type, error)
+
+// Of is extension.Of of ct after Read: Read fills t.Attrs and t.Text, and Of returns ct without its
+// attributes (rest), for the reading of its sequence, and ct's complexContent extension, if any. A
+// simple-content type (t.Text set) has neither sequence nor extension: ok is false.
+func Of(data []byte, ct *wsdl.Node, t *contract.Type, typeOf TypeOf) (rest, ext *wsdl.Node, base xml.Name, ok bool, err error) {
+	rest, simple, err := Read(data, ct, t, typeOf)
+	if err != nil || simple {
+		return rest, nil, xml.Name{}, false, err
+	}
+	ext, base, ok, err = extension.Of(data, rest)
+	return rest, ext, base, ok, err
+}
 
 // Read reads the attributes of complex type ct into t.Attrs and, for simple content, its text type
 // into t.Text. It returns ct without its attributes, for the reading of the sequence that follows,

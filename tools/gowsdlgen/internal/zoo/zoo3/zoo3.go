@@ -9,9 +9,12 @@ import (
 	"github.com/contactsync/contactsync/server/wire/xsd"
 	"github.com/hooklift/gowsdl/soap"
 	"time"
+
+	// against "unused imports"
+	"github.com/contactsync/contactsync/server/wire/anytype"
+	"github.com/contactsync/contactsync/server/wire/xmlany"
 )
 
-// against "unused imports"
 var _ time.Time
 var _ xml.Name
 
@@ -187,6 +190,114 @@ type DescribeShapeResponse struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DescribeShapeResponse"`
 
 	DescribeShapeResult string `xml:"DescribeShapeResult,omitempty" json:"DescribeShapeResult,omitempty"`
+}
+
+type GetObject struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetObject"`
+
+	Kind string `xml:"kind,omitempty" json:"kind,omitempty"`
+}
+
+type GetObjectResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetObjectResponse"`
+
+	GetObjectResult anytype.Object `xml:"GetObjectResult,omitempty" json:"GetObjectResult,omitempty"`
+}
+
+type DescribeObject struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DescribeObject"`
+
+	Value anytype.Object `xml:"value,omitempty" json:"value,omitempty"`
+}
+
+type DescribeObjectResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DescribeObjectResponse"`
+
+	DescribeObjectResult string `xml:"DescribeObjectResult,omitempty" json:"DescribeObjectResult,omitempty"`
+}
+
+type EchoBox struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoBox"`
+
+	Box *Box `xml:"box,omitempty" json:"box,omitempty"`
+}
+
+type EchoBoxResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoBoxResponse"`
+
+	EchoBoxResult *Box `xml:"EchoBoxResult,omitempty" json:"EchoBoxResult,omitempty"`
+}
+
+type EchoElement struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoElement"`
+
+	Element xmlany.RawXML `xml:"element,omitempty" json:"element,omitempty"`
+}
+
+type EchoElementResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoElementResponse"`
+
+	EchoElementResult xmlany.RawXML `xml:"EchoElementResult,omitempty" json:"EchoElementResult,omitempty"`
+}
+
+type EchoNode struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoNode"`
+
+	Node xmlany.RawXML `xml:"node,omitempty" json:"node,omitempty"`
+}
+
+type EchoNodeResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoNodeResponse"`
+
+	EchoNodeResult xmlany.RawXML `xml:"EchoNodeResult,omitempty" json:"EchoNodeResult,omitempty"`
+}
+
+type MakeElement struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ MakeElement"`
+
+	Name string `xml:"name,omitempty" json:"name,omitempty"`
+}
+
+type MakeElementResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ MakeElementResponse"`
+
+	MakeElementResult xmlany.RawXML `xml:"MakeElementResult,omitempty" json:"MakeElementResult,omitempty"`
+}
+
+type GetDataSet struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetDataSet"`
+
+	Rows int32 `xml:"rows" json:"rows"`
+}
+
+type GetDataSetResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetDataSetResponse"`
+
+	GetDataSetResult *xmlany.DataSet `xml:"GetDataSetResult,omitempty" json:"GetDataSetResult,omitempty"`
+}
+
+type DescribeDataSet struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DescribeDataSet"`
+
+	Ds *xmlany.DataSet `xml:"ds,omitempty" json:"ds,omitempty"`
+}
+
+type DescribeDataSetResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ DescribeDataSetResponse"`
+
+	DescribeDataSetResult string `xml:"DescribeDataSetResult,omitempty" json:"DescribeDataSetResult,omitempty"`
+}
+
+type EchoDataSet struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoDataSet"`
+
+	Ds *xmlany.DataSet `xml:"ds,omitempty" json:"ds,omitempty"`
+}
+
+type EchoDataSetResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoDataSetResponse"`
+
+	EchoDataSetResult *xmlany.DataSet `xml:"EchoDataSetResult,omitempty" json:"EchoDataSetResult,omitempty"`
 }
 
 type Split struct {
@@ -567,6 +678,18 @@ type Circle struct {
 	Radius float64 `xml:"Radius" json:"Radius"`
 }
 
+type Box struct {
+	Value anytype.Object `xml:"Value,omitempty" json:"Value,omitempty"`
+
+	Items *ArrayOfAnyType `xml:"Items,omitempty" json:"Items,omitempty"`
+
+	Seen string `xml:"Seen,omitempty" json:"Seen,omitempty"`
+}
+
+type ArrayOfAnyType struct {
+	AnyType []anytype.Object `xml:"anyType,omitempty" json:"anyType,omitempty"`
+}
+
 type Smalls struct {
 	B byte `xml:"B" json:"B"`
 
@@ -705,6 +828,51 @@ type SyncSoap interface {
 	DescribeShape(request *DescribeShape) (*DescribeShapeResponse, error)
 
 	DescribeShapeContext(ctx context.Context, request *DescribeShape) (*DescribeShapeResponse, error)
+
+	// Returns an object of the kind named: string, int, long, bool, double, decimal, datetime, guid, bytes, char, byte, sbyte, timespan, enum, dog, ints, strings, objects, element, nodes, widget (a type unknown to the serializer); anything else gives null.
+	GetObject(request *GetObject) (*GetObjectResponse, error)
+
+	GetObjectContext(ctx context.Context, request *GetObject) (*GetObjectResponse, error)
+
+	// Returns the runtime type and value of the object it was given.
+	DescribeObject(request *DescribeObject) (*DescribeObjectResponse, error)
+
+	DescribeObjectContext(ctx context.Context, request *DescribeObject) (*DescribeObjectResponse, error)
+
+	// Returns the Box it was given, with Seen set to what was read into Value and Items.
+	EchoBox(request *EchoBox) (*EchoBoxResponse, error)
+
+	EchoBoxContext(ctx context.Context, request *EchoBox) (*EchoBoxResponse, error)
+
+	// Returns the XmlElement it was given.
+	EchoElement(request *EchoElement) (*EchoElementResponse, error)
+
+	EchoElementContext(ctx context.Context, request *EchoElement) (*EchoElementResponse, error)
+
+	// Returns the XmlNode it was given.
+	EchoNode(request *EchoNode) (*EchoNodeResponse, error)
+
+	EchoNodeContext(ctx context.Context, request *EchoNode) (*EchoNodeResponse, error)
+
+	// Returns a new element <Report xmlns="urn:report" id="{name}"><Line>first &amp; &lt;second&gt;</Line></Report>.
+	MakeElement(request *MakeElement) (*MakeElementResponse, error)
+
+	MakeElementContext(ctx context.Context, request *MakeElement) (*MakeElementResponse, error)
+
+	// Returns a DataSet Stock with a table Item (Id int primary key, Name string, Price decimal, When DateTime) and min(rows,3) rows; row 2 has a null Name. rows >= 3 also modifies row 1, deletes row 3 and adds row 100 after AcceptChanges (a diffgram with changes). A negative rows gives null.
+	GetDataSet(request *GetDataSet) (*GetDataSetResponse, error)
+
+	GetDataSetContext(ctx context.Context, request *GetDataSet) (*GetDataSetResponse, error)
+
+	// Returns the tables, columns, row states and values of the DataSet it was given.
+	DescribeDataSet(request *DescribeDataSet) (*DescribeDataSetResponse, error)
+
+	DescribeDataSetContext(ctx context.Context, request *DescribeDataSet) (*DescribeDataSetResponse, error)
+
+	// Returns the DataSet it was given.
+	EchoDataSet(request *EchoDataSet) (*EchoDataSetResponse, error)
+
+	EchoDataSetContext(ctx context.Context, request *EchoDataSet) (*EchoDataSetResponse, error)
 
 	// Splits s at commas: returns the number of parts, head = the first part, count = count + the number of parts.
 	Split(request *Split) (*SplitResponse, error)
@@ -1048,6 +1216,159 @@ func (service *syncSoap) DescribeShapeContext(ctx context.Context, request *Desc
 
 func (service *syncSoap) DescribeShape(request *DescribeShape) (*DescribeShapeResponse, error) {
 	return service.DescribeShapeContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) GetObjectContext(ctx context.Context, request *GetObject) (*GetObjectResponse, error) {
+	response := new(GetObjectResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/GetObject", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) GetObject(request *GetObject) (*GetObjectResponse, error) {
+	return service.GetObjectContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) DescribeObjectContext(ctx context.Context, request *DescribeObject) (*DescribeObjectResponse, error) {
+	response := new(DescribeObjectResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/DescribeObject", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) DescribeObject(request *DescribeObject) (*DescribeObjectResponse, error) {
+	return service.DescribeObjectContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoBoxContext(ctx context.Context, request *EchoBox) (*EchoBoxResponse, error) {
+	response := new(EchoBoxResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoBox", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoBox(request *EchoBox) (*EchoBoxResponse, error) {
+	return service.EchoBoxContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoElementContext(ctx context.Context, request *EchoElement) (*EchoElementResponse, error) {
+	response := new(EchoElementResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoElement", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoElement(request *EchoElement) (*EchoElementResponse, error) {
+	return service.EchoElementContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoNodeContext(ctx context.Context, request *EchoNode) (*EchoNodeResponse, error) {
+	response := new(EchoNodeResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoNode", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoNode(request *EchoNode) (*EchoNodeResponse, error) {
+	return service.EchoNodeContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) MakeElementContext(ctx context.Context, request *MakeElement) (*MakeElementResponse, error) {
+	response := new(MakeElementResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/MakeElement", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) MakeElement(request *MakeElement) (*MakeElementResponse, error) {
+	return service.MakeElementContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) GetDataSetContext(ctx context.Context, request *GetDataSet) (*GetDataSetResponse, error) {
+	response := new(GetDataSetResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/GetDataSet", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) GetDataSet(request *GetDataSet) (*GetDataSetResponse, error) {
+	return service.GetDataSetContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) DescribeDataSetContext(ctx context.Context, request *DescribeDataSet) (*DescribeDataSetResponse, error) {
+	response := new(DescribeDataSetResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/DescribeDataSet", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) DescribeDataSet(request *DescribeDataSet) (*DescribeDataSetResponse, error) {
+	return service.DescribeDataSetContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoDataSetContext(ctx context.Context, request *EchoDataSet) (*EchoDataSetResponse, error) {
+	response := new(EchoDataSetResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoDataSet", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoDataSet(request *EchoDataSet) (*EchoDataSetResponse, error) {
+	return service.EchoDataSetContext(
 		context.Background(),
 		request,
 	)

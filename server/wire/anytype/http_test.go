@@ -1,0 +1,43 @@
+package anytype_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/contactsync/contactsync/server/wire/anytype"
+	"github.com/contactsync/contactsync/server/wire/xmlany"
+)
+
+// TestAppendHTTPResult: an object result of HTTP GET/POST is written after the root start tag the
+// binding wrote, as ASMX writes it (shapes README §3): a simple value on a root rewritten with
+// generated prefixes (get-GetObject-string, -int), a contract type's value with xsi:type on the root
+// (get-GetObject-dog), raw nodes as they are, nil as no result (get-GetObject-null).
+func TestAppendHTTPResult(t *testing.T) {
+	const start = `<?xml version="1.0" encoding="utf-8"?><anyType xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns="` + ns + `">`
+	dogs := &anytype.Registry{Namespace: ns, Types: map[string]func() anytype.Typed{"Dog": func() anytype.Typed { return new(dog) }}}
+	raw, err := xmlany.ParseRawXML(`plain <b xmlns="urn:x">bold</b>`, limits)
+	assert.NoError(t, err)
+	for _, tt := range []struct {
+		name string
+		o    anytype.Object
+		want string
+		ok   bool
+	}{
+		{"string", anytype.ObjectString("hello"), `<?xml version="1.0" encoding="utf-8"?><anyType xmlns:q1="http://www.w3.org/2001/XMLSchema" d1p1:type="q1:string" xmlns:d1p1="http://www.w3.org/2001/XMLSchema-instance" xmlns="` + ns + `">hello`, true},
+		{"int", anytype.ObjectInt(42), `<?xml version="1.0" encoding="utf-8"?><anyType xmlns:q1="http://www.w3.org/2001/XMLSchema" d1p1:type="q1:int" xmlns:d1p1="http://www.w3.org/2001/XMLSchema-instance" xmlns="` + ns + `">42`, true},
+		{"char", anytype.ObjectChar('A'), `<?xml version="1.0" encoding="utf-8"?><anyType xmlns:q1="http://microsoft.com/wsdl/types/" d1p1:type="q1:char" xmlns:d1p1="http://www.w3.org/2001/XMLSchema-instance" xmlns="` + ns + `">65`, true},
+		{"dog", anytype.ObjectOf(&dog{Name: "Rex", Barks: 3}), start[:len(start)-1] + ` xsi:type="Dog"><Name>Rex</Name><Barks>3</Barks>`, true},
+		{"array", anytype.ObjectArray(anytype.ObjectInt(1), anytype.Object{}), start[:len(start)-1] + ` xsi:type="ArrayOfAnyType"><anyType xsi:type="xsd:int">1</anyType><anyType xsi:nil="true" />`, true},
+		{"nodes", anytype.ObjectRaw(raw), start + `plain <b xmlns="urn:x">bold</b>`, true},
+		{"nil", anytype.Object{}, start, false},
+	} {
+		got, ok := anytype.AppendHTTPResult([]byte(start), tt.o, dogs)
+		assert.Equal(t, tt.ok, ok, tt.name)
+		assert.Equal(t, tt.want, string(got), tt.name)
+	}
+	assert.Panics(t, func() {
+		anytype.AppendHTTPResult([]byte(start), anytype.ObjectOf(&dog{}), &anytype.Registry{Namespace: ns})
+	},
+		"a complex value of no contract type cannot be written (get-GetObject-widget)")
+}
