@@ -62,7 +62,7 @@ func Replace(f *ast.File, c *model.Contract) (usesXSD bool, err error) {
 				st.Fields.List = append(st.Fields.List, field(gf.Name, gf.Type, tag))
 			}
 			ts.Type = st
-			ts.Assign = token.NoPos // gowsdl's "type Note string" is no alias, but keep it a definition
+			ts.Assign = token.NoPos // a type definition, never an alias (type Note = …)
 		}
 	}
 	for name := range byName {
