@@ -1,6 +1,9 @@
 package xmlwire
 
-import "encoding/xml"
+import (
+	"encoding/xml"
+	"strings"
+)
 
 // Attributes of a complex type ([XmlAttribute], shapes README §11): the generated decoder of a type
 // with attributes reads them from its element's start (PlainAttrs), and its encoder adds them to the
@@ -30,11 +33,30 @@ func ReopenStart(b []byte) (_ []byte, ok bool) {
 	return b[:len(b)-1], true
 }
 
-// AppendAttr appends ` name="` and the escaped value s, and the closing quote.
+// AppendAttr appends ` name="` and the value s (AppendAttrValue), and the closing quote.
 func AppendAttr(b []byte, name, s string) []byte {
 	b = append(b, ' ')
 	b = append(b, name...)
 	b = append(b, `="`...)
-	b = AppendEscaped(b, s)
+	b = AppendAttrValue(b, s)
 	return append(b, '"')
+}
+
+// AppendAttrValue appends s escaped for an attribute value in double quotes: as AppendEscaped, and a
+// tab or line feed as a character reference, as .NET writes them, since an XML reader normalises a
+// literal one in an attribute value to a space (XML 1.0 §3.3.3).
+func AppendAttrValue(b []byte, s string) []byte {
+	for {
+		i := strings.IndexAny(s, "\t\n")
+		if i < 0 {
+			return AppendEscaped(b, s)
+		}
+		b = AppendEscaped(b, s[:i])
+		if s[i] == '\t' {
+			b = append(b, "&#x9;"...)
+		} else {
+			b = append(b, "&#xA;"...)
+		}
+		s = s[i+1:]
+	}
 }

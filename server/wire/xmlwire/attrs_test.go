@@ -88,3 +88,10 @@ func TestReopenStart(t *testing.T) {
 		assert.Equal(t, tt.want, string(b), tt.in)
 	}
 }
+
+// TestAppendAttrValue: a tab and a line feed in an attribute value are character references, so a
+// reader that normalises attribute white space reads them back; the rest is escaped as text is.
+func TestAppendAttrValue(t *testing.T) {
+	assert.Equal(t, `a&#x9;b&#xA;c&amp;&lt;&quot;`, string(AppendAttrValue(nil, "a\tb\nc&<\"")))
+	assert.Equal(t, `plain`, string(AppendAttrValue(nil, "plain")))
+}

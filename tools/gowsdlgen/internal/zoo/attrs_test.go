@@ -29,7 +29,7 @@ func fullTagged() *attrs.Tagged {
 	}
 	gold, ok := attrs.TierGold, true
 	maybe := int32(-7)
-	return &attrs.Tagged{Code: `a"b&<c>`, Rev: -3, Access: attrs.PermRead | attrs.PermExecute, When: &when, Tier: &gold,
+	return &attrs.Tagged{Code: "a\"b&<c>\t\n", Rev: -3, Access: attrs.PermRead | attrs.PermExecute, When: &when, Tier: &gold,
 		Name: "n", Permissions: attrs.PermWrite, Maybe: &maybe,
 		Price:  &attrs.Money{Currency: "EUR", Value: xsd.MustParseDecimal("12.50")},
 		Remark: &attrs.Note{Lang: "de", Value: "Grüße\t& <ok>"},
@@ -45,7 +45,7 @@ func TestAttrsRecord(t *testing.T) {
 		v    *attrs.Tagged
 		doc  string
 	}{
-		{"full", fullTagged(), `{"@Code":"a\"b&<c>","@rev":-3,"@Access":"Read Execute","@When":"2026-11-27T10:15:30.5+02:00","@Tier":"Gold",` +
+		{"full", fullTagged(), `{"@Code":"a\"b&<c>\t\n","@rev":-3,"@Access":"Read Execute","@When":"2026-11-27T10:15:30.5+02:00","@Tier":"Gold",` +
 			`"Name":"n","Permissions":"Write","Maybe":-7,"Price":{"@Currency":"EUR","$text":"12.50"},"Remark":{"@Lang":"de","$text":"Grüße\t& <ok>"},` +
 			`"Stamps":[{"@Seq":1,"@Ok":true,"$text":65535},null,{"@Seq":-9,"@Ok":null,"$text":0}]}`},
 		{"zero", &attrs.Tagged{}, `{"@Code":"","@rev":0,"@Access":"None","@When":null,"@Tier":null,"Name":"","Permissions":"None","Maybe":null,"Price":null,"Remark":null,"Stamps":null}`},

@@ -149,6 +149,8 @@ func (e Emitter) appendAttr(t *model.Type, i int) error {
 	if err != nil {
 		return err
 	}
+	// A tab or line feed in a string goes as a character reference (xmlwire.AppendAttrValue).
+	expr = strings.Replace(expr, "xmlwire.AppendEscaped(", "xmlwire.AppendAttrValue(", 1)
 	e.P("b = append(b, ` %s=\"`...)", a.Name)
 	e.P("b = %s", expr)
 	e.P("b = append(b, '\"')")

@@ -354,7 +354,7 @@ func (v *Money) appendXMLAttrs(b []byte) []byte {
 	}
 	if v.Currency != "" {
 		b = append(b, ` Currency="`...)
-		b = xmlwire.AppendEscaped(b, v.Currency)
+		b = xmlwire.AppendAttrValue(b, v.Currency)
 		b = append(b, '"')
 	}
 	return append(b, '>')
@@ -459,7 +459,7 @@ func (v *Note) appendXMLAttrs(b []byte) []byte {
 	}
 	if v.Lang != "" {
 		b = append(b, ` Lang="`...)
-		b = xmlwire.AppendEscaped(b, v.Lang)
+		b = xmlwire.AppendAttrValue(b, v.Lang)
 		b = append(b, '"')
 	}
 	return append(b, '>')
@@ -800,7 +800,7 @@ func (v *Tagged) appendXMLAttrs(b []byte) []byte {
 	}
 	if v.Code != "" {
 		b = append(b, ` Code="`...)
-		b = xmlwire.AppendEscaped(b, v.Code)
+		b = xmlwire.AppendAttrValue(b, v.Code)
 		b = append(b, '"')
 	}
 	{
@@ -810,7 +810,7 @@ func (v *Tagged) appendXMLAttrs(b []byte) []byte {
 	}
 	{
 		b = append(b, ` Access="`...)
-		b = xmlwire.AppendEscaped(b, v.Access.wireText())
+		b = xmlwire.AppendAttrValue(b, v.Access.wireText())
 		b = append(b, '"')
 	}
 	if v.When != nil {
@@ -820,7 +820,7 @@ func (v *Tagged) appendXMLAttrs(b []byte) []byte {
 	}
 	if v.Tier != nil {
 		b = append(b, ` Tier="`...)
-		b = xmlwire.AppendEscaped(b, (*v.Tier).wireText())
+		b = xmlwire.AppendAttrValue(b, (*v.Tier).wireText())
 		b = append(b, '"')
 	}
 	return append(b, '>')

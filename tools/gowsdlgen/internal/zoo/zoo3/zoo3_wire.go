@@ -12290,7 +12290,7 @@ func (v *Money) appendXMLAttrs(b []byte) []byte {
 	}
 	if v.Currency != "" {
 		b = append(b, ` Currency="`...)
-		b = xmlwire.AppendEscaped(b, v.Currency)
+		b = xmlwire.AppendAttrValue(b, v.Currency)
 		b = append(b, '"')
 	}
 	return append(b, '>')
@@ -12395,7 +12395,7 @@ func (v *Note) appendXMLAttrs(b []byte) []byte {
 	}
 	if v.Lang != "" {
 		b = append(b, ` Lang="`...)
-		b = xmlwire.AppendEscaped(b, v.Lang)
+		b = xmlwire.AppendAttrValue(b, v.Lang)
 		b = append(b, '"')
 	}
 	return append(b, '>')
@@ -12496,7 +12496,7 @@ func (v *Tagged) appendXMLAttrs(b []byte) []byte {
 	}
 	if v.Code != "" {
 		b = append(b, ` Code="`...)
-		b = xmlwire.AppendEscaped(b, v.Code)
+		b = xmlwire.AppendAttrValue(b, v.Code)
 		b = append(b, '"')
 	}
 	{
@@ -12506,7 +12506,7 @@ func (v *Tagged) appendXMLAttrs(b []byte) []byte {
 	}
 	{
 		b = append(b, ` Access="`...)
-		b = xmlwire.AppendEscaped(b, v.Access.wireText())
+		b = xmlwire.AppendAttrValue(b, v.Access.wireText())
 		b = append(b, '"')
 	}
 	return append(b, '>')
