@@ -182,7 +182,8 @@ func appendPlaceholderAttrs(b []byte, t *wire.Type) []byte {
 		return b
 	}
 	for _, a := range t.Attrs {
-		b = xmlwire.AppendAttr(b, a.Name, placeholderText(a.Type))
+		b = append(append(append(b, ' '), a.Name...), `="`...)
+		b = append(xmlwire.AppendAttrValue(b, placeholderText(a.Type)), '"')
 	}
 	return append(b, '>')
 }

@@ -33,15 +33,6 @@ func ReopenStart(b []byte) (_ []byte, ok bool) {
 	return b[:len(b)-1], true
 }
 
-// AppendAttr appends ` name="` and the value s (AppendAttrValue), and the closing quote.
-func AppendAttr(b []byte, name, s string) []byte {
-	b = append(b, ' ')
-	b = append(b, name...)
-	b = append(b, `="`...)
-	b = AppendAttrValue(b, s)
-	return append(b, '"')
-}
-
 // AppendAttrValue appends s escaped for an attribute value in double quotes: as AppendEscaped, and a
 // tab or line feed as a character reference, as .NET writes them, since an XML reader normalises a
 // literal one in an attribute value to a space (XML 1.0 §3.3.3).
