@@ -255,23 +255,27 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	body := []byte(xmlwire.XMLDeclaration)
 	body = append(body, `<`+prefix+`:Envelope xmlns:`+prefix+`="`+envNS+`">`...)
 	body = c.appendHeader(body, prefix, req)
-	body = append(body, `<`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
-	body = xmlwire.AppendEscaped(body, cmp.Or(op.RequestNamespace, c.Namespace))
-	body = append(body, `">`...)
-	content := len(body)
-	body = req.AppendXML(body)
-	switch {
-	case bytes.Contains(body[content:], []byte(` xsi:type="`)):
-		// A derived or object value names its type with xsi:type, an XSD built-in with the xsd
-		// prefix (xsi:type="xsd:int"), as ASMX's envelope declares both: declare them too.
-		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+xmlwire.NSXSI+`" xmlns:xsd="`+xmlwire.NSXSD+`"`)...)
-	case bytes.Contains(body[content:], []byte(` xsi:nil="true"`)):
-		// The generated writers use the xsi prefix for a nil item or nillable value and expect the
-		// document root to declare it; declare it on the operation element, only when it is used, so
-		// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
-		body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+xmlwire.NSXSI+`"`)...)
+	if op.Bare {
+		body = c.appendBareBody(body, prefix, op, req)
+	} else {
+		body = append(body, `<`+prefix+`:Body><`+op.RequestElement+` xmlns="`...)
+		body = xmlwire.AppendEscaped(body, cmp.Or(op.RequestNamespace, c.Namespace))
+		body = append(body, `">`...)
+		content := len(body)
+		body = req.AppendXML(body)
+		switch {
+		case bytes.Contains(body[content:], []byte(` xsi:type="`)):
+			// A derived or object value names its type with xsi:type, an XSD built-in with the xsd
+			// prefix (xsi:type="xsd:int"), as ASMX's envelope declares both: declare them too.
+			body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+xmlwire.NSXSI+`" xmlns:xsd="`+xmlwire.NSXSD+`"`)...)
+		case bytes.Contains(body[content:], []byte(` xsi:nil="true"`)):
+			// The generated writers use the xsi prefix for a nil item or nillable value and expect the
+			// document root to declare it; declare it on the operation element, only when it is used, so
+			// every other request stays as it was. (Text cannot hold the attribute: " is escaped there.)
+			body = slices.Insert(body, content-1, []byte(` xmlns:xsi="`+xmlwire.NSXSI+`"`)...)
+		}
+		body = append(body, `</`+op.RequestElement+`></`+prefix+`:Body></`+prefix+`:Envelope>`...)
 	}
-	body = append(body, `</`+op.RequestElement+`></`+prefix+`:Body></`+prefix+`:Envelope>`...)
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -440,6 +444,9 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 		if err != nil {
 			return err
 		}
+		if !ok && op.Bare && status == http.StatusOK {
+			return nil // a void bare operation, or a null result (bare.go)
+		}
 		if !ok {
 			return fmt.Errorf("HTTP %d: the SOAP Body is empty", status)
 		}
@@ -448,6 +455,9 @@ func (c *Client) decodeEnvelope(op *wire.Operation, status int, body []byte, res
 		}
 		if status != http.StatusOK {
 			return fmt.Errorf("HTTP %d without a SOAP fault", status)
+		}
+		if op.Bare {
+			return c.readBareResult(rd, first, op, resp)
 		}
 		if ns := cmp.Or(op.ResponseNamespace, c.Namespace); !rd.IsElement(first, ns, op.ResponseElement) {
 			if first.Local() == op.ResponseElement {

@@ -131,6 +131,14 @@ type Operation struct {
 	// the default one is then not recognized. Empty: the namespace followed by Name, as served (a
 	// rebased namespace included). A custom action is used as written, never rebased.
 	SOAPAction11, SOAPAction12 string
+	// Bare: the operation's SOAP messages are document/literal bare (ASMX's SoapParameterStyle.Bare):
+	// the request body holds the Params' elements themselves, in any order, with no wrapper, and the
+	// response body holds the Result element alone, or nothing for a void or null result. The
+	// wrappers RequestElement and ResponseElement name exist only in the generated Go types (the
+	// generator reads a bare message as a wrapped one); HTTP GET, POST and JSON carry the operation
+	// as any other. A request without a SOAPAction is routed by its first body element when that is
+	// the one parameter of exactly one bare operation; otherwise it needs the action, as in ASMX.
+	Bare bool
 	// RequestElement and ResponseElement are the SOAP body wrappers, as the schema names them: usually
 	// Name and Name+"Response", but ASMX's RequestElementName and ResponseElementName rename them.
 	RequestElement, ResponseElement string

@@ -28,7 +28,9 @@
 // suite_test.go plays the edit for the project's own tests (issue 34): after a typed-field addition
 // (01-contact-fields) and a rename (08-rename-phonework), make generate, the service code and make
 // update-golden, the tests of the packages a contract edit can touch pass with nothing else written by
-// hand. The package has no non-test code but this comment.
+// hand. The package has no non-test code but this comment: the copying and the adding of service code
+// live in package patching, which cmd/patched also uses to build the interop suite's patched server
+// (tools/interop/patches lists its patches).
 //
 // The patches run in parallel, one per core (at least two), and share the caller's build cache: their
 // go commands build with -trimpath, so a package a patch leaves alone is compiled once (by a warm-up

@@ -23,6 +23,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/tools/contractevo/patching"
 )
 
 // python is the interpreter python3-zeep installs into (Debian's), as in tools/interop.
@@ -315,6 +317,13 @@ var evolutions = []evolution{
 		op:       "TestUpdateContactLater",
 		bindings: []string{"soap11", "soap12", "get", "post"},
 		check:    oneWay,
+	},
+	{
+		// A document/literal bare operation of two parts (issue 32, shapes §8).
+		dir:      "14-bare-op",
+		op:       "ReadContactName",
+		bindings: []string{"soap11", "soap12", "get", "post"},
+		check:    bareOp,
 	},
 }
 
@@ -799,22 +808,11 @@ func gitFiles(t *testing.T, root string) []string {
 	return files
 }
 
-// copyFiles copies the tracked files from root to dir; a tracked file deleted from the work tree is
-// left out, as it would be from a commit of the work tree.
+// copyFiles copies the tracked files from root to dir (patching.CopyFiles): a tracked file deleted
+// from the work tree is left out, as it would be from a commit of the work tree.
 func copyFiles(t *testing.T, root, dir string, files []string) {
 	t.Helper()
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(root, f))
-		if os.IsNotExist(err) {
-			continue
-		}
-		require.NoError(t, err)
-		info, err := os.Stat(filepath.Join(root, f))
-		require.NoError(t, err)
-		dst := filepath.Join(dir, f)
-		require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
-		require.NoError(t, os.WriteFile(dst, data, info.Mode().Perm()))
-	}
+	require.NoError(t, patching.CopyFiles(root, dir, files))
 }
 
 func modulePath(t *testing.T, root string) string {
@@ -854,36 +852,21 @@ func lineOf(t *testing.T, file, text string) int {
 // hasServiceCode reports whether a patch directory holds service code (service.patch or .go files).
 func hasServiceCode(t *testing.T, patchDir string) bool {
 	t.Helper()
-	entries, err := os.ReadDir(patchDir)
+	has, err := patching.HasServiceCode(patchDir)
 	require.NoError(t, err)
-	for _, e := range entries {
-		if e.Name() == "service.patch" || strings.HasSuffix(e.Name(), ".go") {
-			return true
-		}
-	}
-	return false
+	return has
 }
 
-// addServiceCode writes the patch's service code into the scratch copy: service.patch is applied;
-// every .go file is copied into server/service/.
+// addServiceCode writes the patch's service code into the scratch copy (patching.AddServiceCode):
+// service.patch is applied; every .go file is copied into server/service/.
 func addServiceCode(t *testing.T, s *scratch, patchDir string) {
 	t.Helper()
-	entries, err := os.ReadDir(patchDir)
-	require.NoError(t, err)
-	added := 0
-	for _, e := range entries {
-		switch {
-		case e.Name() == "service.patch":
-			s.run(t, "git", "apply", "-p1", filepath.Join(patchDir, e.Name()))
-			added++
-		case strings.HasSuffix(e.Name(), ".go"):
-			data, err := os.ReadFile(filepath.Join(patchDir, e.Name()))
-			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(filepath.Join(s.dir, "server", "service", e.Name()), data, 0o644))
-			added++
+	require.NoError(t, patching.AddServiceCode(s.dir, patchDir, func(patchFile string) error {
+		if out, err := s.output("git", "apply", "-p1", patchFile); err != nil {
+			return fmt.Errorf("git apply %s: %w\n%s", patchFile, err, out)
 		}
-	}
-	require.NotZero(t, added, "%s holds no service code", patchDir)
+		return nil
+	}))
 }
 
 // writeTableDumper adds to the scratch copy a program that prints the generated operation table's

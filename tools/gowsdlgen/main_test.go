@@ -63,7 +63,7 @@ func gowsdlgen(t *testing.T, dir string, args ...string) (string, error) {
 
 // TestGeneratedCodeIsUpToDate runs the go:generate command of each generated package (gen/, the
 // type zoos the golden tests use, the one-way contract, the header contract, the contracts cut from
-// the third zoo (outref, renamed, overloads, fetchitem), and the record formats'
+// the third zoo (outref, renamed, overloads, fetchitem, bare), and the record formats'
 // frozen contract 1.0), writing to scratch files, and requires the committed files to be
 // exactly what it produces.
 func TestGeneratedCodeIsUpToDate(t *testing.T) {
@@ -79,6 +79,7 @@ func TestGeneratedCodeIsUpToDate(t *testing.T) {
 		{"internal/zoo/overloads", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/overloads/overloads.wsdl"},
 		{"internal/zoo/fetchitem", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/fetchitem/fetchitem.wsdl"},
 		{"internal/zoo/zoohdr", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/hdr/hdr.wsdl"},
+		{"internal/zoo/bare", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/bare/bare.wsdl"},
 		{"../../server/internal/frozencontract", "//go:generate go run ../../../tools/gowsdlgen ", "server/internal/frozencontract/testdata/contactsync-v1.wsdl"},
 	} {
 		t.Run(pkg.dir, func(t *testing.T) {
@@ -237,10 +238,12 @@ func TestCommand(t *testing.T) {
 			wantErr: "gowsdl reported problems with the SOAP view:\n\t[WARN] Don't know where to find XSD for urn:elsewhere\n",
 		},
 		{
-			name:    "the model refuses a SOAP message without parts, with its line",
+			// A message without parts is bare (an ASMX bare method without parameters), and the
+			// output here is wrapped: ASMX never mixes the two.
+			name:    "a bare input without parts beside a wrapped output is refused, with its line",
 			wsdl:    fmt.Sprintf(oneOpWSDL, opElements, ""),
 			args:    []string{"-wsdl", "in.wsdl", "-o", "out.go"},
-			wantErr: "in.wsdl: line 4: <message>: a message of 0 parts (document/literal bare, SoapParameterStyle.Bare) is not supported yet",
+			wantErr: "in.wsdl: line 6: <operation>: operation Op has a bare message and a wrapped one (ASMX writes both bare or both wrapped): not supported yet",
 		},
 		{
 			// The element named int is no operation's wrapper, so the model lets it pass and the view
@@ -251,10 +254,10 @@ func TestCommand(t *testing.T) {
 			wantErr: "generated code declares int (line",
 		},
 		{
-			name:    "the model refuses a SOAP message whose element is named int, with its line",
+			name:    "a bare input (its element is named int) beside a wrapped output is refused, with its line",
 			wsdl:    fmt.Sprintf(oneOpWSDL, opElements+`<xs:element name="int" type="xs:int" />`, `<part name="parameters" element="t:int" />`),
 			args:    []string{"-wsdl", "in.wsdl", "-o", "out.go"},
-			wantErr: "in.wsdl: line 3: <xs:element>: a message part whose element has a named type (document/literal bare, SoapParameterStyle.Bare) is not supported yet",
+			wantErr: "in.wsdl: line 6: <operation>: operation Op has a bare message and a wrapped one (ASMX writes both bare or both wrapped): not supported yet",
 		},
 		{name: "no flags", wantErr: "-wsdl and -o are required"},
 		{name: "no such WSDL", args: []string{"-wsdl", "missing.wsdl", "-o", "out.go"}, wantErr: "missing.wsdl"},

@@ -6,6 +6,9 @@
 #   Python  zeep (Debian python3-zeep): SOAP 1.1, SOAP 1.2
 #   Node    npm `soap`, pinned in node/package.json and node/package-lock.json: SOAP 1.1, SOAP 1.2; and
 #           Node's own fetch against the ASP.NET AJAX JSON endpoint (the service runs with json on)
+# Then the patched contract: a server built with the contract-evolution patches tools/interop/patches
+# lists (a SOAP header operation, an out/ref operation), called by the .NET and Java clients over SOAP 1.1
+# and 1.2 (dotnet/PatchedClient.cs, java/PatchedClient.java).
 # Then an authenticated run against a second service with a users file: zeep UsernameToken (PasswordText,
 # PasswordDigest) and the Mono proxies with Credentials (HTTP Basic), plus 401 checks (see docs/development.md).
 # Every client runs the same scenario per binding with a fresh id (see docs/development.md, "Interoperability").
@@ -236,6 +239,67 @@ done
 # as a web page calls it. JSON carries no namespace, so it passes through a contract break too.
 run_client "node/json" node "$HERE/node/json_client.js" "${WSDL%\?WSDL}" "$(fresh_id node json)"
 
+# --- The patched contract: the contract-evolution patches tools/interop/patches lists, served by one ----
+# server built once from a scratch copy of the module with all of them applied (the contract-evolution
+# test's mechanism: tools/contractevo/patching, through cmd/patched), called by .NET and Java over SOAP
+# 1.1 and 1.2 (dotnet/PatchedClient.cs, java/PatchedClient.java); it serves SOAP only, the protocols the
+# clients import. A new patch is one line in tools/interop/patches, plus its checks in both clients
+# (where they say "Issue 33") and PATCHED_CHECKS raised to match. Not with a contract break.
+PATCHED_CHECKS=4 # per binding and client: PatchedClient's checks
+if [ -z "$BREAK" ]; then
+  section "patched contract ($(grep -v -e '^#' -e '^[[:space:]]*$' "$HERE/patches" | paste -sd ' '))"
+  # A cold build cache (this build runs with -trimpath, as the contract-evolution test's do) compiles
+  # the whole module once more: allow longer than other steps.
+  if STEP_TIMEOUT=600 step "build contactsync with the patches of tools/interop/patches" "$WORK/build-patched.log" \
+    "$GO" run ./tools/contractevo/cmd/patched -list "$HERE/patches" -o "$WORK/contactsync-patched" &&
+    start_on "patched service" "$WORK/server-patched.log" \
+      "$WORK/contactsync-patched" serve --addr 127.0.0.1:0 --store "sqlite:$WORK/store/patched.db" \
+      --protocols soap11,soap12,docs; then
+    PATCHED_WSDL="http://127.0.0.1:$PORT/contactsync/v1/sync.asmx?WSDL"
+    # .NET: Mono wsdl, SOAP 1.1 and SOAP 1.2 proxies (headers become SoapHeader members of the proxy).
+    ok=1
+    for p in SOAP SOAP12; do
+      if step "dotnet-patched import: wsdl /protocol:$p" "$D/wsdl-patched-$p.log" \
+        wsdl -nologo "/protocol:$p" "/namespace:ContactSync.Patched.$p" "/out:$D/PatchedProxy$p.cs" "$PATCHED_WSDL"; then
+        warnings "wsdl /protocol:$p" "$D/wsdl-patched-$p.log"
+      else
+        ok=0
+      fi
+    done
+    if [ $ok = 1 ] && step "dotnet-patched build: mcs" "$D/mcs-patched.log" \
+      mcs -nologo -out:"$D/patched.exe" -r:System.Web.Services -r:System.Xml -r:System.Core -r:Microsoft.CSharp \
+      "$D/PatchedProxySOAP.cs" "$D/PatchedProxySOAP12.cs" "$HERE/dotnet/PatchedClient.cs"; then
+      for b in soap11 soap12; do
+        CHECKS=$PATCHED_CHECKS run_client "dotnet-patched/$b" mono "$D/patched.exe" "$b" "$(fresh_id dotnet-patched "$b")"
+      done
+    fi
+    # Java: wsimport -XadditionalHeaders (without it the SOAP headers are left out of the port's
+    # methods), plain for SOAP 1.1 and with -extension for SOAP 1.2.
+    JP=$WORK/java-patched
+    mkdir -p "$JP/src" "$JP/classes"
+    ok=1
+    for b in soap11 soap12; do
+      ext=()
+      [ $b = soap12 ] && ext=(-extension)
+      if step "java-patched import: wsimport -XadditionalHeaders${ext[*]:+ ${ext[*]}} -> $b" "$JP/wsimport-$b.log" \
+        java -jar /usr/share/java/jaxws-tools.jar "${ext[@]}" -XadditionalHeaders -keep -Xnocompile -s "$JP/src" \
+        -p "org.contactsync.interop.patched.$b" "$PATCHED_WSDL"; then
+        warnings "wsimport -XadditionalHeaders${ext[*]:+ ${ext[*]}}" "$JP/wsimport-$b.log"
+      else
+        ok=0
+      fi
+    done
+    if [ $ok = 1 ] && step "java-patched build: javac" "$JP/javac.log" \
+      bash -c 'javac -nowarn -encoding UTF-8 -cp "$1" -d "$2" $(find "$3" -name "*.java") "$4"' javac \
+      "$JAXWS_CP" "$JP/classes" "$JP/src" "$HERE/java/PatchedClient.java"; then
+      for b in soap11 soap12; do
+        CHECKS=$PATCHED_CHECKS run_client "java-patched/$b" java -Djavax.xml.soap.SAAJMetaFactory=com.sun.xml.messaging.saaj.soap.SAAJMetaFactoryImpl \
+          -cp "$JP/classes:$JAXWS_CP" PatchedClient "$b" "$(fresh_id java-patched "$b")"
+      done
+    fi
+  fi
+fi
+
 # --- Authenticated run: a second service with a users file written by `contactsync user add` --------
 # zeep signs in with a WS-Security UsernameToken (PasswordText as alice, PasswordDigest as dave, the
 # digest-enabled user); the .NET proxies set Credentials and answer the 401 challenge with HTTP Basic.
@@ -295,6 +359,7 @@ fi
 if [ "$FAILED" -gt 0 ]; then
   section "service log (last lines)"
   show "$WORK/server.log" 30
+  [ -s "$WORK/server-patched.log" ] && section "patched service log (last lines)" && show "$WORK/server-patched.log" 30
   [ -s "$WORK/server-auth.log" ] && section "authenticated service log (last lines)" && show "$WORK/server-auth.log" 30
 fi
 finish

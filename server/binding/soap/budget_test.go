@@ -109,7 +109,7 @@ func TestXMLBudgetInDecoder(t *testing.T) {
 		attrs.WriteString(` a` + strconv.Itoa(i) + `="1"`)
 	}
 	body := `<soap:Envelope xmlns:soap="` + nsSOAP11 + `"><soap:Body><ReadContact xmlns="` + fuzzNS + `"` + attrs.String() + `><id>1</id></ReadContact></soap:Body></soap:Envelope>`
-	_, err := New(false, fuzzNS, DefaultLimits(), gen.Operations).parse([]byte(body))
+	_, err := New(false, fuzzNS, DefaultLimits(), gen.Operations).parse([]byte(body), nil)
 	require.NotNil(t, err)
 	assert.Equal(t, fault.TooLarge, err.Code)
 }
@@ -140,7 +140,7 @@ func BenchmarkHostileBodies(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := sb.parse(body); err == nil || err.Code != fault.TooLarge {
+				if _, err := sb.parse(body, nil); err == nil || err.Code != fault.TooLarge {
 					b.Fatalf("not refused as too large: %v", err)
 				}
 			}

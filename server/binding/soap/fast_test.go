@@ -45,12 +45,12 @@ var slowShapes = []string{
 // fastParse and fullParse decode an envelope with one mode of the reader each.
 func fastParse(body []byte, version12 bool) (request, error) {
 	b := New(version12, fuzzNS, DefaultLimits(), gen.Operations)
-	return b.parseWith(xmlwire.NewReader(body, fuzzNS, b.limits, true))
+	return b.parseWith(xmlwire.NewReader(body, fuzzNS, b.limits, true), nil)
 }
 
 func fullParse(body []byte, version12 bool) (request, error) {
 	b := New(version12, fuzzNS, DefaultLimits(), gen.Operations)
-	return b.parseWith(xmlwire.NewReader(body, fuzzNS, b.limits, false))
+	return b.parseWith(xmlwire.NewReader(body, fuzzNS, b.limits, false), nil)
 }
 
 func TestFastEnvelopeShapes(t *testing.T) {

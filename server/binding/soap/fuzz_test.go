@@ -38,7 +38,7 @@ func FuzzDecodeEnvelope(f *testing.F) {
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, version12 bool) {
-		req, err := New(version12, fuzzNS, DefaultLimits(), gen.Operations).parse(body)
+		req, err := New(version12, fuzzNS, DefaultLimits(), gen.Operations).parse(body, nil)
 		if err == nil && (req.op == nil || req.msg == nil) {
 			t.Fatalf("accepted a request without an operation element: %q", body)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/server/auth"
+	"github.com/contactsync/contactsync/server/bare"
 	"github.com/contactsync/contactsync/server/binding"
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
@@ -41,6 +42,7 @@ type Binding struct {
 	// headers: an operation of the table has SOAP headers, so the Header pass records the blocks
 	// for after routing (headers.go).
 	headers bool
+	bare    *bare.Routes // the document/literal bare operations offered (package bare); nil for none
 }
 
 // New returns the SOAP 1.1 (version12 false) or SOAP 1.2 binding of the operations ops, whose elements
@@ -56,6 +58,7 @@ func New(version12 bool, namespace string, limits xmlwire.Limits, ops []*wire.Op
 	for _, op := range ops {
 		if b.Offers(op) {
 			b.actions[op.SOAPAction(namespace, version12)] = op
+			b.bare = b.bare.Add(op, namespace)
 		}
 		b.foreign = b.foreign || op.RequestNamespace != ""
 		b.headers = b.headers || op.Headers != nil
@@ -160,16 +163,21 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 		if byAction == nil {
 			// The envelope is still read for its WS-Security header, so that a caller with a good
 			// UsernameToken gets this fault rather than a 401 saying it sent no credentials.
-			req, _ := b.parse(body)
+			req, _ := b.parse(body, nil)
 			return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "Server did not recognize the value of the SOAP action: %s. %s", action, b.expects())
 		}
 	}
-	req, err := b.parse(body)
+	req, err := b.parse(body, byAction)
 	if err != nil {
 		return req, err
 	}
 	if byAction != nil && byAction != req.op {
 		return request{security: req.security}, fault.Errorf(fault.UnknownOperation, "The SOAP action names %s but the body holds %s.", byAction.Name, req.op.Name)
+	}
+	if byAction != nil && byAction.Bare { // its Body must hold one of its parameters first (package bare)
+		if err := bare.CheckBody(body, b.envNS, b.namespace, b.limits, byAction); err != nil {
+			return request{security: req.security}, err
+		}
 	}
 	if b.headers {
 		if err := b.applyHeaders(body, &req); err != nil {
@@ -183,18 +191,23 @@ func (b *Binding) decode(r *http.Request, body []byte) (request, *fault.Error) {
 // the fast path's shape or has any error, so every error comes from one decoder. The parse budget
 // (budget.go) is checked before the full decoder runs: the fast reader holds the budget's bounds
 // (its Limits) and refuses comments, processing instructions and CDATA outright, so a document it
-// accepts is within the budget, and the common request pays no second pass over its bytes.
-func (b *Binding) parse(body []byte) (request, *fault.Error) {
+// accepts is within the budget, and the common request pays no second pass over its bytes. byAction
+// is the operation the SOAPAction names, nil for none: a bare one's Body is read as its parameters.
+func (b *Binding) parse(body []byte, byAction *wire.Operation) (request, *fault.Error) {
 	rd := xmlwire.GetReader(body, b.namespace, b.limits, true)
 	defer xmlwire.PutReader(rd)
-	if req, err := b.parseWith(rd); err == nil {
+	if req, err := b.parseWith(rd, byAction); err == nil {
 		return req, nil
 	}
 	if err := checkXMLBudget(body, b.limits); err != nil {
 		return request{}, err
 	}
 	rd = xmlwire.NewReader(body, b.namespace, b.limits, false)
-	req, err := b.parseWith(rd)
+	req, err := b.parseWith(rd, byAction)
+	var op *wire.Operation
+	if op, err = bare.Routed(err, byAction); op != nil {
+		return b.parse(body, op) // its first element named a bare operation: read it as that one's
+	}
 	if err != nil {
 		return req, fault.As(err)
 	}
@@ -203,7 +216,7 @@ func (b *Binding) parse(body []byte) (request, *fault.Error) {
 
 // parseWith reads Envelope, Header and Body (SOAP 1.1 §4; SOAP 1.2 Part 1 §5) and the operation
 // wrapper in the Body through the generated decoder of the operation's request.
-func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
+func (b *Binding) parseWith(rd *xmlwire.Reader, byAction *wire.Operation) (request, error) {
 	var req request
 	root, err := rd.Root()
 	if err != nil {
@@ -247,7 +260,7 @@ func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
 			}
 		case !seenBody && rd.IsElement(el, b.envNS, "Body"):
 			seenBody = true
-			if late, err = b.readBody(rd, &req); err != nil {
+			if late, err = b.readBody(rd, &req, byAction); err != nil {
 				return req, err
 			}
 		default:
@@ -266,7 +279,11 @@ func (b *Binding) parseWith(rd *xmlwire.Reader) (request, error) {
 // readBody reads the Body: exactly one element, the operation wrapper. An element that names no
 // operation of this service is skipped and reported as late, after the rest of the document was
 // found sound.
-func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err error) {
+func (b *Binding) readBody(rd *xmlwire.Reader, req *request, byAction *wire.Operation) (late error, err error) {
+	if byAction != nil && byAction.Bare { // the Body is its parameters' wrapper (package bare)
+		req.op, req.msg = byAction, byAction.NewRequest()
+		return nil, req.msg.DecodeXML(rd)
+	}
 	seenWrapper := false
 	for {
 		el, ok, stray, err := rd.ChildStrict()
@@ -290,6 +307,9 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 		if op == nil {
 			if rd.Fast() {
 				return nil, xmlwire.ErrFallback
+			}
+			if err := b.bare.Find(el); err != nil {
+				return nil, err // a bare operation's parameter (package bare)
 			}
 			name := el.Name(rd)
 			if name.Space != b.namespace {
@@ -315,13 +335,13 @@ func (b *Binding) readBody(rd *xmlwire.Reader, req *request) (late error, err er
 // is not in the service namespace and the contract has one.
 func (b *Binding) wrapperOperation(rd *xmlwire.Reader, el xmlwire.Start) *wire.Operation {
 	for _, op := range b.ops {
-		if op.RequestNamespace == "" && el.Is(op.RequestElement) && b.Offers(op) {
+		if op.RequestNamespace == "" && el.Is(op.RequestElement) && !op.Bare && b.Offers(op) {
 			return op
 		}
 	}
 	if b.foreign {
 		for _, op := range b.ops {
-			if op.RequestNamespace != "" && rd.IsElement(el, op.RequestNamespace, op.RequestElement) && b.Offers(op) {
+			if op.RequestNamespace != "" && rd.IsElement(el, op.RequestNamespace, op.RequestElement) && !op.Bare && b.Offers(op) {
 				return op
 			}
 		}
@@ -415,6 +435,12 @@ func (b *Binding) appendResponse(buf []byte, op *wire.Operation, resp wire.Messa
 	if op.Headers != nil {
 		buf = b.appendHeaders(buf, resp)
 		open = open[len(b.envelopeStart()):]
+	}
+	if op.Bare { // the result element alone, or nothing (package bare)
+		if op.Headers == nil {
+			buf = append(buf, b.envelopeStart()...)
+		}
+		return b.bare.AppendBody(buf, op, resp, b.envPrefix)
 	}
 	buf = append(buf, open...)
 	mark := len(buf)

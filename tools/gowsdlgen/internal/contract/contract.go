@@ -105,6 +105,11 @@ type Operation struct {
 	// before the method runs and sends nothing back; GET and POST offer it as a void method. It has
 	// no response wrapper: Response is nil and ResponseElement "".
 	OneWay bool
+	// Bare: the SOAP messages are document/literal bare (ASMX's SoapParameterStyle.Bare, shapes
+	// README §8), read as wrapped ones (package bare): the SOAP body holds the request wrapper's
+	// elements themselves, and the response body holds the result element alone (nothing for a void
+	// or null result). Request and Response are the wrappers package bare adds to the schema.
+	Bare bool
 }
 
 // HTTPParam is a parameter of an operation offered on HTTP GET or POST: a simple type, carried as one

@@ -5,9 +5,11 @@
 // the HTTP GET and POST bindings too and gowsdl only understands SOAP: the HTTP-only global element
 // "int" becomes `type int int32`, the parameterless HTTP messages produce warnings and malformed
 // interfaces, and every field is tagged omitempty, so a required xsd:int that is 0 disappears from the
-// wire. The pipeline, Generate, parses the contract once (package wsdl), reads its model (package
-// model, refusing anything outside the XSD subset an ASMX contract uses, with its line), and fixes
-// each at its cause:
+// wire. The pipeline, Generate, parses the contract once (package wsdl), rewrites its document/literal
+// bare messages into wrapped ones (package bare: the wrappers <Name>Request and <Name>Response, every
+// line kept; the operation is marked Bare and ?WSDL serves the contract as written), reads its model
+// (package model, refusing anything outside the XSD subset an ASMX contract uses, with its line), and
+// fixes each at its cause:
 //
 //  1. wsdl.SOAPView cuts everything only the non-SOAP bindings need out of the document, byte for byte;
 //  2. RunGowsdl runs the gowsdl library on that view and treats its warnings as errors;
@@ -21,6 +23,7 @@
 // The generator's packages, under tools/gowsdlgen/internal/, and what each may import:
 //
 //	wsdl            the parsed tree and the SOAP-only view          std
+//	bare            bare messages rewritten into wrappers           wsdl
 //	names           Go identifiers from XML names                   std
 //	contract        the contract model's types, their Go names      wsdl, names
 //	model           the model read from the WSDL, and its refusals  wsdl, names, contract

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/bare"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/headers"
@@ -84,9 +85,10 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	// The contract model refuses anything outside the XSD subset with the construct and its line, so
-	// it is read before gowsdl, whose complaints about the same constructs are vaguer.
-	m, err := model.Read(defs)
+	// The descriptor serves the contract as written; everything else reads it with its bare messages
+	// rewritten into wrappers (package bare), so gowsdl and the emitters see wrapped operations.
+	served := defs
+	m, defs, err := readModel(defs)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +141,7 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	res := &Result{Code: code, View: view, Skipped: skipped}
 	if opts.Wire {
-		desc, err := xmlcodec.Describe(defs, opts.RebaseNamespace)
+		desc, err := xmlcodec.Describe(served, opts.RebaseNamespace)
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +176,7 @@ func carriedPart(defs *wsdl.Definitions) ([]byte, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, err := model.Read(d); err != nil {
+		if _, _, err := readModel(d); err != nil {
 			if !strings.Contains(err.Error(), "not supported yet") {
 				return nil, nil, fmt.Errorf("operation %s: %w", name, err)
 			}
@@ -184,4 +186,23 @@ func carriedPart(defs *wsdl.Definitions) ([]byte, []string, error) {
 	}
 	data, err := defs.WithoutOperations(func(n string) bool { return skip[n] })
 	return data, skipped, err
+}
+
+// readModel reads the contract model of defs with its bare messages rewritten into wrappers
+// (bare.Wrap), marking the operations that were bare, and returns the rewritten document too. The
+// contract model refuses anything outside the XSD subset with the construct and its line, so it is
+// read before gowsdl, whose complaints about the same constructs are vaguer.
+func readModel(defs *wsdl.Definitions) (*model.Contract, *wsdl.Definitions, error) {
+	wrapped, bareOps, err := bare.Wrap(defs)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := model.Read(wrapped)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, op := range m.Operations {
+		op.Bare = bareOps[op.Name]
+	}
+	return m, wrapped, nil
 }

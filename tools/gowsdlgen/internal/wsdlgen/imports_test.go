@@ -25,6 +25,7 @@ const generator = "github.com/contactsync/contactsync/tools/gowsdlgen/internal/"
 // the generator (gowsdl) only where listed as a full path.
 var generatorImports = map[string][]string{
 	"wsdl":                  {},
+	"bare":                  {"wsdl"},
 	"names":                 {},
 	"extension":             {"wsdl"},
 	"contract":              {"wsdl", "names"},
@@ -44,7 +45,7 @@ var generatorImports = map[string][]string{
 	"emit/headercodec":      {"emit", "model"},
 	"emit/attrcodec":        {"emit", "model"},
 	"emit/record":           {"emit", "model"},
-	"wsdlgen": {"wsdl", "names", "contract", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/headercodec", "emit/record",
+	"wsdlgen": {"wsdl", "bare", "names", "contract", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/headercodec", "emit/record",
 		"github.com/hooklift/gowsdl"},
 }
 

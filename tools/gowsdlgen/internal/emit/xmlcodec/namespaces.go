@@ -26,6 +26,9 @@ func (e *emitter) readInWrapperNamespace() {
 // name (SOAPAction11, SOAPAction12; [SoapDocumentMethod("urn:items/fetch")]). A contract without
 // either generates as before.
 func (e *emitter) namespacesAndActions(op *model.Operation) {
+	if op.Bare {
+		e.p("Bare: true,") // document/literal bare: the SOAP body holds the wrapper's elements (package bare)
+	}
 	if op.RequestNamespace != "" {
 		e.p("RequestNamespace: %q,", op.RequestNamespace)
 	}

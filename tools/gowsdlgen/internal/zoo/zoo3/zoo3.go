@@ -616,6 +616,54 @@ type EchoMaybeResponse struct {
 	EchoMaybeResult *int32 `xml:"EchoMaybeResult" json:"EchoMaybeResult"`
 }
 
+type BareOneRequest struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareOneRequest"`
+
+	Phrase string `xml:"phrase,omitempty" json:"phrase,omitempty"`
+}
+
+type BareOneResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareOneResponse"`
+
+	BareOneResult string `xml:"BareOneResult,omitempty" json:"BareOneResult,omitempty"`
+}
+
+type BareTwoRequest struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareTwoRequest"`
+
+	Word string `xml:"word,omitempty" json:"word,omitempty"`
+
+	Times int32 `xml:"times" json:"times"`
+}
+
+type BareTwoResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareTwoResponse"`
+
+	BareTwoResult string `xml:"BareTwoResult,omitempty" json:"BareTwoResult,omitempty"`
+}
+
+type PlaceOrderRequest struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ PlaceOrderRequest"`
+
+	Order *Order `xml:"Order,omitempty" json:"Order,omitempty"`
+}
+
+type PlaceOrderResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ PlaceOrderResponse"`
+
+	OrderAck *OrderAck `xml:"OrderAck,omitempty" json:"OrderAck,omitempty"`
+}
+
+type BareNothingRequest struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareNothingRequest"`
+
+	Note string `xml:"note,omitempty" json:"note,omitempty"`
+}
+
+type BareNothingResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ BareNothingResponse"`
+}
+
 type AuthHeader struct {
 	User string `xml:"User,omitempty" json:"User,omitempty"`
 
@@ -715,6 +763,18 @@ type TimeSpan struct {
 
 type ArrayOfByte struct {
 	Byte []int8 `xml:"byte,omitempty" json:"byte,omitempty"`
+}
+
+type Order struct {
+	Sku string `xml:"Sku,omitempty" json:"Sku,omitempty"`
+
+	Quantity int32 `xml:"Quantity" json:"Quantity"`
+}
+
+type OrderAck struct {
+	Sku string `xml:"Sku,omitempty" json:"Sku,omitempty"`
+
+	Accepted int32 `xml:"Accepted" json:"Accepted"`
 }
 
 type UrunBilgi struct {
@@ -953,6 +1013,26 @@ type SyncSoap interface {
 	EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error)
 
 	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
+
+	// Bare, one parameter: returns phrase in upper case.
+	BareOne(request *BareOneRequest) (*BareOneResponse, error)
+
+	BareOneContext(ctx context.Context, request *BareOneRequest) (*BareOneResponse, error)
+
+	// Bare, two parameters: returns word repeated times times.
+	BareTwo(request *BareTwoRequest) (*BareTwoResponse, error)
+
+	BareTwoContext(ctx context.Context, request *BareTwoRequest) (*BareTwoResponse, error)
+
+	// Bare with a complex parameter element Order and result element OrderAck.
+	PlaceOrder(request *PlaceOrderRequest) (*PlaceOrderResponse, error)
+
+	PlaceOrderContext(ctx context.Context, request *PlaceOrderRequest) (*PlaceOrderResponse, error)
+
+	// Bare, void result.
+	BareNothing(request *BareNothingRequest) (*BareNothingResponse, error)
+
+	BareNothingContext(ctx context.Context, request *BareNothingRequest) (*BareNothingResponse, error)
 
 	// A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformance(request *DeletePerformance) (*DeletePerformanceResponse, error)
@@ -1641,6 +1721,74 @@ func (service *syncSoap) EchoSBytesContext(ctx context.Context, request *EchoSBy
 
 func (service *syncSoap) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, error) {
 	return service.EchoSBytesContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) BareOneContext(ctx context.Context, request *BareOneRequest) (*BareOneResponse, error) {
+	response := new(BareOneResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/BareOne", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) BareOne(request *BareOneRequest) (*BareOneResponse, error) {
+	return service.BareOneContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) BareTwoContext(ctx context.Context, request *BareTwoRequest) (*BareTwoResponse, error) {
+	response := new(BareTwoResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/BareTwo", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) BareTwo(request *BareTwoRequest) (*BareTwoResponse, error) {
+	return service.BareTwoContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) PlaceOrderContext(ctx context.Context, request *PlaceOrderRequest) (*PlaceOrderResponse, error) {
+	response := new(PlaceOrderResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/PlaceOrder", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) PlaceOrder(request *PlaceOrderRequest) (*PlaceOrderResponse, error) {
+	return service.PlaceOrderContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) BareNothingContext(ctx context.Context, request *BareNothingRequest) (*BareNothingResponse, error) {
+	response := new(BareNothingResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/BareNothing", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) BareNothing(request *BareNothingRequest) (*BareNothingResponse, error) {
+	return service.BareNothingContext(
 		context.Background(),
 		request,
 	)

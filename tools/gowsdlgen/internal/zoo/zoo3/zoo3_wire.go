@@ -96,6 +96,14 @@ type SyncSoapServer interface {
 	EchoBytesContext(ctx context.Context, request *EchoBytes) (*EchoBytesResponse, error)
 	// EchoSBytesContext: Returns the sbyte[] it was given (null gives null).
 	EchoSBytesContext(ctx context.Context, request *EchoSBytes) (*EchoSBytesResponse, error)
+	// BareOneContext: Bare, one parameter: returns phrase in upper case.
+	BareOneContext(ctx context.Context, request *BareOneRequest) (*BareOneResponse, error)
+	// BareTwoContext: Bare, two parameters: returns word repeated times times.
+	BareTwoContext(ctx context.Context, request *BareTwoRequest) (*BareTwoResponse, error)
+	// PlaceOrderContext: Bare with a complex parameter element Order and result element OrderAck.
+	PlaceOrderContext(ctx context.Context, request *PlaceOrderRequest) (*PlaceOrderResponse, error)
+	// BareNothingContext: Bare, void result.
+	BareNothingContext(ctx context.Context, request *BareNothingRequest) (*BareNothingResponse, error)
 	// DeletePerformanceContext: A lower-case operation name: returns deleted-{performanceId}.
 	DeletePerformanceContext(ctx context.Context, request *DeletePerformance) (*DeletePerformanceResponse, error)
 	// GetUrunContext: A lower-case operation and type name: returns urunBilgi { urunAdi = urun-{id}, adet = id, ürünKodu = K{id} }.
@@ -317,6 +325,26 @@ func (UnimplementedSyncSoapServer) EchoSBytesContext(context.Context, *EchoSByte
 	return nil, wire.Unimplemented("EchoSBytes")
 }
 
+// BareOneContext answers that BareOne is not implemented.
+func (UnimplementedSyncSoapServer) BareOneContext(context.Context, *BareOneRequest) (*BareOneResponse, error) {
+	return nil, wire.Unimplemented("BareOne")
+}
+
+// BareTwoContext answers that BareTwo is not implemented.
+func (UnimplementedSyncSoapServer) BareTwoContext(context.Context, *BareTwoRequest) (*BareTwoResponse, error) {
+	return nil, wire.Unimplemented("BareTwo")
+}
+
+// PlaceOrderContext answers that PlaceOrder is not implemented.
+func (UnimplementedSyncSoapServer) PlaceOrderContext(context.Context, *PlaceOrderRequest) (*PlaceOrderResponse, error) {
+	return nil, wire.Unimplemented("PlaceOrder")
+}
+
+// BareNothingContext answers that BareNothing is not implemented.
+func (UnimplementedSyncSoapServer) BareNothingContext(context.Context, *BareNothingRequest) (*BareNothingResponse, error) {
+	return nil, wire.Unimplemented("BareNothing")
+}
+
 // DeletePerformanceContext answers that deletePerformance is not implemented.
 func (UnimplementedSyncSoapServer) DeletePerformanceContext(context.Context, *DeletePerformance) (*DeletePerformanceResponse, error) {
 	return nil, wire.Unimplemented("deletePerformance")
@@ -406,6 +434,10 @@ var Operations = []*wire.Operation{
 	opEchoSpan,
 	opEchoBytes,
 	opEchoSBytes,
+	opBareOne,
+	opBareTwo,
+	opPlaceOrder,
+	opBareNothing,
 	opDeletePerformance,
 	opGetUrun,
 	opListUrun,
@@ -768,6 +800,42 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(EchoSBytesResponse)
+			}
+			return resp, nil
+		case *BareOneRequest:
+			resp, err := svc.BareOneContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(BareOneResponse)
+			}
+			return resp, nil
+		case *BareTwoRequest:
+			resp, err := svc.BareTwoContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(BareTwoResponse)
+			}
+			return resp, nil
+		case *PlaceOrderRequest:
+			resp, err := svc.PlaceOrderContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(PlaceOrderResponse)
+			}
+			return resp, nil
+		case *BareNothingRequest:
+			resp, err := svc.BareNothingContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(BareNothingResponse)
 			}
 			return resp, nil
 		case *DeletePerformance:
@@ -3202,6 +3270,242 @@ var opEchoSBytes = &wire.Operation{
 	},
 }
 
+var opBareOne = &wire.Operation{
+	Name:           "BareOne",
+	Doc:            "Bare, one parameter: returns phrase in upper case.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "BareOneRequest", ResponseElement: "BareOneResponse",
+	Bare: true,
+	Params: []wire.Field{
+		{Name: "phrase", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "BareOneResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(BareOneRequest) },
+	NewResponse: func() wire.Message { return new(BareOneResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(BareOneRequest)
+		{
+			v, err := formwire.Param(form, "phrase")
+			if err != nil {
+				return nil, err
+			}
+			req.Phrase = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*BareOneRequest)
+		form.Set("phrase", req.Phrase)
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*BareOneResponse)
+		return xmlwire.AppendEscaped(b, v.BareOneResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*BareOneResponse)
+		var err error
+		v.BareOneResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(BareOneRequest)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*BareOneResponse)
+		b = jsonwire.AppendString(b, v.BareOneResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*BareOneResponse)
+		var err error
+		v.BareOneResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opBareTwo = &wire.Operation{
+	Name:           "BareTwo",
+	Doc:            "Bare, two parameters: returns word repeated times times.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "BareTwoRequest", ResponseElement: "BareTwoResponse",
+	Bare: true,
+	Params: []wire.Field{
+		{Name: "word", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "times", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "BareTwoResult", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "string",
+	NewRequest:  func() wire.Message { return new(BareTwoRequest) },
+	NewResponse: func() wire.Message { return new(BareTwoResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(BareTwoRequest)
+		{
+			v, err := formwire.Param(form, "word")
+			if err != nil {
+				return nil, err
+			}
+			req.Word = v
+		}
+		{
+			v, err := formwire.Param(form, "times")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("times", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Times = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*BareTwoRequest)
+		form.Set("word", req.Word)
+		form.Set("times", formwire.FormatInt(int64(req.Times)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*BareTwoResponse)
+		return xmlwire.AppendEscaped(b, v.BareTwoResult), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*BareTwoResponse)
+		var err error
+		v.BareTwoResult, err = r.Text(el, "result")
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(BareTwoRequest)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*BareTwoResponse)
+		b = jsonwire.AppendString(b, v.BareTwoResult)
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*BareTwoResponse)
+		var err error
+		v.BareTwoResult, err = jsonwire.String(tok, "result")
+		return err
+	},
+}
+
+var opPlaceOrder = &wire.Operation{
+	Name:           "PlaceOrder",
+	Doc:            "Bare with a complex parameter element Order and result element OrderAck.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "PlaceOrderRequest", ResponseElement: "PlaceOrderResponse",
+	Bare: true,
+	Params: []wire.Field{
+		{Name: "Order", Type: typeOrder, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "OrderAck", Type: typeOrderAck, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "OrderAck",
+	NewRequest:  func() wire.Message { return new(PlaceOrderRequest) },
+	NewResponse: func() wire.Message { return new(PlaceOrderResponse) },
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*PlaceOrderResponse)
+		if v.OrderAck == nil {
+			return b, false
+		}
+		return v.OrderAck.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*PlaceOrderResponse)
+		var err error
+		if el.Nil() {
+			v.OrderAck = nil
+			err = r.Skip(el)
+		} else {
+			v.OrderAck = new(OrderAck)
+			err = v.OrderAck.DecodeXML(r)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(PlaceOrderRequest)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*PlaceOrderResponse)
+		if v.OrderAck == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.OrderAck.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*PlaceOrderResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.OrderAck = nil
+		case tok.Opens('{'):
+			v.OrderAck = new(OrderAck)
+			err = v.OrderAck.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opBareNothing = &wire.Operation{
+	Name:           "BareNothing",
+	Doc:            "Bare, void result.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "BareNothingRequest", ResponseElement: "BareNothingResponse",
+	Bare: true,
+	Params: []wire.Field{
+		{Name: "note", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	HTTPRoot:    "",
+	NewRequest:  func() wire.Message { return new(BareNothingRequest) },
+	NewResponse: func() wire.Message { return new(BareNothingResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(BareNothingRequest)
+		{
+			v, err := formwire.Param(form, "note")
+			if err != nil {
+				return nil, err
+			}
+			req.Note = v
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*BareNothingRequest)
+		form.Set("note", req.Note)
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(BareNothingRequest)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		return append(b, "null"...)
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		return r.Skip(tok)
+	},
+}
+
 var opDeletePerformance = &wire.Operation{
 	Name:           "deletePerformance",
 	Doc:            "A lower-case operation name: returns deleted-{performanceId}.",
@@ -3882,6 +4186,8 @@ var (
 	typeTimeSpan         = &wire.Type{Name: "TimeSpan", Kind: wire.KindComplex}
 	typeArrayOfByte      = &wire.Type{Name: "ArrayOfByte", Kind: wire.KindArray}
 	typeSmalls           = &wire.Type{Name: "Smalls", Kind: wire.KindComplex}
+	typeOrder            = &wire.Type{Name: "Order", Kind: wire.KindComplex}
+	typeOrderAck         = &wire.Type{Name: "OrderAck", Kind: wire.KindComplex}
 	typeUrunBilgi        = &wire.Type{Name: "urunBilgi", Kind: wire.KindComplex}
 	typeArrayOfUrunBilgi = &wire.Type{Name: "ArrayOfUrunBilgi", Kind: wire.KindArray}
 	typePerm             = &wire.Type{Name: "Perm", Kind: wire.KindFlags}
@@ -3939,6 +4245,14 @@ func init() {
 		{Name: "Span", Type: typeTimeSpan, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 		{Name: "Bytes", Type: wire.TypeBase64Binary, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "SBytes", Type: typeArrayOfByte, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeOrder.Fields = []wire.Field{
+		{Name: "Sku", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Quantity", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	}
+	typeOrderAck.Fields = []wire.Field{
+		{Name: "Sku", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Accepted", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
 	}
 	typeUrunBilgi.Fields = []wire.Field{
 		{Name: "urunAdi", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
@@ -4193,6 +4507,12 @@ func (*ArrayOfByte) XSDType() string { return "ArrayOfByte" }
 // XSDType returns "Smalls", the type's XSD local name, as an object's xsi:type names it.
 func (*Smalls) XSDType() string { return "Smalls" }
 
+// XSDType returns "Order", the type's XSD local name, as an object's xsi:type names it.
+func (*Order) XSDType() string { return "Order" }
+
+// XSDType returns "OrderAck", the type's XSD local name, as an object's xsi:type names it.
+func (*OrderAck) XSDType() string { return "OrderAck" }
+
 // XSDType returns "urunBilgi", the type's XSD local name, as an object's xsi:type names it.
 func (*UrunBilgi) XSDType() string { return "urunBilgi" }
 
@@ -4230,6 +4550,8 @@ var objectRegistry = &anytype.Registry{
 		"TimeSpan":         func() anytype.Typed { return new(TimeSpan) },
 		"ArrayOfByte":      func() anytype.Typed { return new(ArrayOfByte) },
 		"Smalls":           func() anytype.Typed { return new(Smalls) },
+		"Order":            func() anytype.Typed { return new(Order) },
+		"OrderAck":         func() anytype.Typed { return new(OrderAck) },
 		"urunBilgi":        func() anytype.Typed { return new(UrunBilgi) },
 		"ArrayOfUrunBilgi": func() anytype.Typed { return new(ArrayOfUrunBilgi) },
 		"Money":            func() anytype.Typed { return new(Money) },
@@ -9406,6 +9728,510 @@ func (v *EchoSBytes) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of BareOneRequest in schema order.
+func (v *BareOneRequest) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "phrase", v.Phrase)
+	return b
+}
+
+// DecodeXML reads the elements of BareOneRequest, in any order, skipping unknown ones as ASMX does.
+func (v *BareOneRequest) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("phrase"):
+			if seen[0] {
+				return xsd.Duplicate("parameter phrase")
+			}
+			seen[0] = true
+			v.Phrase, err = r.Text(el, "parameter phrase")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("phrase") {
+		return r.WrongNamespace("phrase")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of BareOneResponse in schema order.
+func (v *BareOneResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "BareOneResult", v.BareOneResult)
+	return b
+}
+
+// DecodeXML reads the elements of BareOneResponse, in any order, skipping unknown ones as ASMX does.
+func (v *BareOneResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("BareOneResult"):
+			if seen[0] {
+				return xsd.Duplicate("element BareOneResult")
+			}
+			seen[0] = true
+			v.BareOneResult, err = r.Text(el, "element BareOneResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("BareOneResult") {
+		return r.WrongNamespace("BareOneResult")
+	}
+	return nil
+}
+
+// AppendJSON appends BareOneRequest as a JSON object, keys in schema order.
+func (v *BareOneRequest) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"phrase\":"...)
+	b = jsonwire.AppendString(b, v.Phrase)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of BareOneRequest after its opening '{'.
+func (v *BareOneRequest) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "phrase":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Phrase, err = jsonwire.String(tok, "parameter phrase")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("phrase")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of BareTwoRequest in schema order.
+func (v *BareTwoRequest) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "word", v.Word)
+	b = xmlwire.AppendInt(b, "times", int64(v.Times))
+	return b
+}
+
+// DecodeXML reads the elements of BareTwoRequest, in any order, skipping unknown ones as ASMX does.
+func (v *BareTwoRequest) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("word"):
+			if seen[0] {
+				return xsd.Duplicate("parameter word")
+			}
+			seen[0] = true
+			v.Word, err = r.Text(el, "parameter word")
+		case el.Is("times"):
+			if seen[1] {
+				return xsd.Duplicate("parameter times")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter times", "int", 32)
+			v.Times = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("word") {
+		return r.WrongNamespace("word")
+	}
+	if !seen[1] && r.Misplaced("times") {
+		return r.WrongNamespace("times")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of BareTwoResponse in schema order.
+func (v *BareTwoResponse) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "BareTwoResult", v.BareTwoResult)
+	return b
+}
+
+// DecodeXML reads the elements of BareTwoResponse, in any order, skipping unknown ones as ASMX does.
+func (v *BareTwoResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("BareTwoResult"):
+			if seen[0] {
+				return xsd.Duplicate("element BareTwoResult")
+			}
+			seen[0] = true
+			v.BareTwoResult, err = r.Text(el, "element BareTwoResult")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("BareTwoResult") {
+		return r.WrongNamespace("BareTwoResult")
+	}
+	return nil
+}
+
+// AppendJSON appends BareTwoRequest as a JSON object, keys in schema order.
+func (v *BareTwoRequest) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"word\":"...)
+	b = jsonwire.AppendString(b, v.Word)
+	b = append(b, ",\"times\":"...)
+	b = xsd.AppendInt(b, int64(v.Times))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of BareTwoRequest after its opening '{'.
+func (v *BareTwoRequest) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "word":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Word, err = jsonwire.String(tok, "parameter word")
+		case "times":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter times", "int", 32)
+				v.Times = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("word")
+	}
+	if !seen[1] {
+		return jsonwire.MissingParameter("times")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of PlaceOrderRequest in schema order.
+func (v *PlaceOrderRequest) AppendXML(b []byte) []byte {
+	if v.Order != nil {
+		b = xmlwire.AppendComplex(b, "Order", v.Order)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of PlaceOrderRequest, in any order, skipping unknown ones as ASMX does.
+func (v *PlaceOrderRequest) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Order"):
+			if seen[0] {
+				return xsd.Duplicate("parameter Order")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Order = nil
+				err = r.Skip(el)
+			} else {
+				v.Order = new(Order)
+				err = v.Order.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Order") {
+		return r.WrongNamespace("Order")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of PlaceOrderResponse in schema order.
+func (v *PlaceOrderResponse) AppendXML(b []byte) []byte {
+	if v.OrderAck != nil {
+		b = xmlwire.AppendComplex(b, "OrderAck", v.OrderAck)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of PlaceOrderResponse, in any order, skipping unknown ones as ASMX does.
+func (v *PlaceOrderResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("OrderAck"):
+			if seen[0] {
+				return xsd.Duplicate("element OrderAck")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.OrderAck = nil
+				err = r.Skip(el)
+			} else {
+				v.OrderAck = new(OrderAck)
+				err = v.OrderAck.DecodeXML(r)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("OrderAck") {
+		return r.WrongNamespace("OrderAck")
+	}
+	return nil
+}
+
+// AppendJSON appends PlaceOrderRequest as a JSON object, keys in schema order.
+func (v *PlaceOrderRequest) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Order\":"...)
+	if v.Order == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Order.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of PlaceOrderRequest after its opening '{'.
+func (v *PlaceOrderRequest) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Order":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Order = nil
+			case tok.Opens('{'):
+				v.Order = new(Order)
+				err = v.Order.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("parameter Order", "an object", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("Order")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of BareNothingRequest in schema order.
+func (v *BareNothingRequest) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "note", v.Note)
+	return b
+}
+
+// DecodeXML reads the elements of BareNothingRequest, in any order, skipping unknown ones as ASMX does.
+func (v *BareNothingRequest) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("note"):
+			if seen[0] {
+				return xsd.Duplicate("parameter note")
+			}
+			seen[0] = true
+			v.Note, err = r.Text(el, "parameter note")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("note") {
+		return r.WrongNamespace("note")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of BareNothingResponse in schema order.
+func (v *BareNothingResponse) AppendXML(b []byte) []byte {
+	return b
+}
+
+// DecodeXML reads the elements of BareNothingResponse, in any order, skipping unknown ones as ASMX does.
+func (v *BareNothingResponse) DecodeXML(r *xmlwire.Reader) error {
+	for {
+		el, ok, err := r.Child()
+		if err != nil || !ok {
+			return err
+		}
+		if err := r.Skip(el); err != nil {
+			return err
+		}
+	}
+}
+
+// AppendJSON appends BareNothingRequest as a JSON object, keys in schema order.
+func (v *BareNothingRequest) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"note\":"...)
+	b = jsonwire.AppendString(b, v.Note)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of BareNothingRequest after its opening '{'.
+func (v *BareNothingRequest) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "note":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Note, err = jsonwire.String(tok, "parameter note")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("note")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of deletePerformance in schema order.
 func (v *DeletePerformance) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendInt(b, "performanceId", int64(v.PerformanceId))
@@ -12069,6 +12895,208 @@ func (v *Smalls) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of Order in schema order.
+func (v *Order) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Sku", v.Sku)
+	b = xmlwire.AppendInt(b, "Quantity", int64(v.Quantity))
+	return b
+}
+
+// DecodeXML reads the elements of Order, in any order, skipping unknown ones as ASMX does.
+func (v *Order) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Sku"):
+			if seen[0] {
+				return xsd.Duplicate("element Sku")
+			}
+			seen[0] = true
+			v.Sku, err = r.Text(el, "element Sku")
+		case el.Is("Quantity"):
+			if seen[1] {
+				return xsd.Duplicate("element Quantity")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element Quantity", "int", 32)
+			v.Quantity = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Sku") {
+		return r.WrongNamespace("Sku")
+	}
+	if !seen[1] && r.Misplaced("Quantity") {
+		return r.WrongNamespace("Quantity")
+	}
+	return nil
+}
+
+// AppendJSON appends Order as a JSON object, keys in schema order.
+func (v *Order) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Sku\":"...)
+	b = jsonwire.AppendString(b, v.Sku)
+	b = append(b, ",\"Quantity\":"...)
+	b = xsd.AppendInt(b, int64(v.Quantity))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Order after its opening '{'.
+func (v *Order) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Sku":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Sku, err = jsonwire.String(tok, "element Sku")
+		case "Quantity":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element Quantity", "int", 32)
+				v.Quantity = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of OrderAck in schema order.
+func (v *OrderAck) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Sku", v.Sku)
+	b = xmlwire.AppendInt(b, "Accepted", int64(v.Accepted))
+	return b
+}
+
+// DecodeXML reads the elements of OrderAck, in any order, skipping unknown ones as ASMX does.
+func (v *OrderAck) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Sku"):
+			if seen[0] {
+				return xsd.Duplicate("element Sku")
+			}
+			seen[0] = true
+			v.Sku, err = r.Text(el, "element Sku")
+		case el.Is("Accepted"):
+			if seen[1] {
+				return xsd.Duplicate("element Accepted")
+			}
+			seen[1] = true
+			var n int64
+			n, err = r.ReadInt(el, "element Accepted", "int", 32)
+			v.Accepted = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Sku") {
+		return r.WrongNamespace("Sku")
+	}
+	if !seen[1] && r.Misplaced("Accepted") {
+		return r.WrongNamespace("Accepted")
+	}
+	return nil
+}
+
+// AppendJSON appends OrderAck as a JSON object, keys in schema order.
+func (v *OrderAck) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Sku\":"...)
+	b = jsonwire.AppendString(b, v.Sku)
+	b = append(b, ",\"Accepted\":"...)
+	b = xsd.AppendInt(b, int64(v.Accepted))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of OrderAck after its opening '{'.
+func (v *OrderAck) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Sku":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Sku, err = jsonwire.String(tok, "element Sku")
+		case "Accepted":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element Accepted", "int", 32)
+				v.Accepted = int32(n)
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AppendXML appends the elements of urunBilgi in schema order.
 func (v *UrunBilgi) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "urunAdi", v.UrunAdi)
@@ -13531,6 +14559,62 @@ func (c *SyncSoapClient) EchoSBytes(request *EchoSBytes) (*EchoSBytesResponse, e
 	return c.EchoSBytesContext(context.Background(), request)
 }
 
+// BareOneContext calls BareOne.
+func (c *SyncSoapClient) BareOneContext(ctx context.Context, request *BareOneRequest) (*BareOneResponse, error) {
+	response := new(BareOneResponse)
+	if err := c.Invoker.Invoke(ctx, opBareOne, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// BareOne is BareOneContext without a context.
+func (c *SyncSoapClient) BareOne(request *BareOneRequest) (*BareOneResponse, error) {
+	return c.BareOneContext(context.Background(), request)
+}
+
+// BareTwoContext calls BareTwo.
+func (c *SyncSoapClient) BareTwoContext(ctx context.Context, request *BareTwoRequest) (*BareTwoResponse, error) {
+	response := new(BareTwoResponse)
+	if err := c.Invoker.Invoke(ctx, opBareTwo, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// BareTwo is BareTwoContext without a context.
+func (c *SyncSoapClient) BareTwo(request *BareTwoRequest) (*BareTwoResponse, error) {
+	return c.BareTwoContext(context.Background(), request)
+}
+
+// PlaceOrderContext calls PlaceOrder.
+func (c *SyncSoapClient) PlaceOrderContext(ctx context.Context, request *PlaceOrderRequest) (*PlaceOrderResponse, error) {
+	response := new(PlaceOrderResponse)
+	if err := c.Invoker.Invoke(ctx, opPlaceOrder, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// PlaceOrder is PlaceOrderContext without a context.
+func (c *SyncSoapClient) PlaceOrder(request *PlaceOrderRequest) (*PlaceOrderResponse, error) {
+	return c.PlaceOrderContext(context.Background(), request)
+}
+
+// BareNothingContext calls BareNothing.
+func (c *SyncSoapClient) BareNothingContext(ctx context.Context, request *BareNothingRequest) (*BareNothingResponse, error) {
+	response := new(BareNothingResponse)
+	if err := c.Invoker.Invoke(ctx, opBareNothing, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// BareNothing is BareNothingContext without a context.
+func (c *SyncSoapClient) BareNothing(request *BareNothingRequest) (*BareNothingResponse, error) {
+	return c.BareNothingContext(context.Background(), request)
+}
+
 // DeletePerformanceContext calls deletePerformance.
 func (c *SyncSoapClient) DeletePerformanceContext(ctx context.Context, request *DeletePerformance) (*DeletePerformanceResponse, error) {
 	response := new(DeletePerformanceResponse)
@@ -14612,6 +15696,26 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:element name="phrase" type="s:string" />
+      <s:element name="BareOneResult" type="s:string" />
+      <s:element name="word" type="s:string" />
+      <s:element name="times" type="s:int" />
+      <s:element name="BareTwoResult" type="s:string" />
+      <s:element name="Order" type="tns:Order" />
+      <s:complexType name="Order">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Sku" type="s:string" />
+          <s:element minOccurs="1" maxOccurs="1" name="Quantity" type="s:int" />
+        </s:sequence>
+      </s:complexType>
+      <s:complexType name="OrderAck">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Sku" type="s:string" />
+          <s:element minOccurs="1" maxOccurs="1" name="Accepted" type="s:int" />
+        </s:sequence>
+      </s:complexType>
+      <s:element name="OrderAck" type="tns:OrderAck" />
+      <s:element name="note" type="s:string" />
       <s:element name="deletePerformance">
         <s:complexType>
           <s:sequence>
@@ -15090,6 +16194,29 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="EchoSBytesSoapOut">
     <wsdl:part name="parameters" element="tns:EchoSBytesResponse" />
   </wsdl:message>
+  <wsdl:message name="BareOneSoapIn">
+    <wsdl:part name="phrase" element="tns:phrase" />
+  </wsdl:message>
+  <wsdl:message name="BareOneSoapOut">
+    <wsdl:part name="BareOneResult" element="tns:BareOneResult" />
+  </wsdl:message>
+  <wsdl:message name="BareTwoSoapIn">
+    <wsdl:part name="word" element="tns:word" />
+    <wsdl:part name="times" element="tns:times" />
+  </wsdl:message>
+  <wsdl:message name="BareTwoSoapOut">
+    <wsdl:part name="BareTwoResult" element="tns:BareTwoResult" />
+  </wsdl:message>
+  <wsdl:message name="PlaceOrderSoapIn">
+    <wsdl:part name="order" element="tns:Order" />
+  </wsdl:message>
+  <wsdl:message name="PlaceOrderSoapOut">
+    <wsdl:part name="PlaceOrderResult" element="tns:OrderAck" />
+  </wsdl:message>
+  <wsdl:message name="BareNothingSoapIn">
+    <wsdl:part name="note" element="tns:note" />
+  </wsdl:message>
+  <wsdl:message name="BareNothingSoapOut" />
   <wsdl:message name="deletePerformanceSoapIn">
     <wsdl:part name="parameters" element="tns:deletePerformance" />
   </wsdl:message>
@@ -15294,6 +16421,23 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="EchoSBytesHttpGetOut">
     <wsdl:part name="Body" element="tns:ArrayOfByte" />
   </wsdl:message>
+  <wsdl:message name="BareOneHttpGetIn">
+    <wsdl:part name="phrase" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="BareOneHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="BareTwoHttpGetIn">
+    <wsdl:part name="word" type="s:string" />
+    <wsdl:part name="times" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="BareTwoHttpGetOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="BareNothingHttpGetIn">
+    <wsdl:part name="note" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="BareNothingHttpGetOut" />
   <wsdl:message name="deletePerformanceHttpGetIn">
     <wsdl:part name="performanceId" type="s:string" />
   </wsdl:message>
@@ -15485,6 +16629,23 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="EchoSBytesHttpPostOut">
     <wsdl:part name="Body" element="tns:ArrayOfByte" />
   </wsdl:message>
+  <wsdl:message name="BareOneHttpPostIn">
+    <wsdl:part name="phrase" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="BareOneHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="BareTwoHttpPostIn">
+    <wsdl:part name="word" type="s:string" />
+    <wsdl:part name="times" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="BareTwoHttpPostOut">
+    <wsdl:part name="Body" element="tns:string" />
+  </wsdl:message>
+  <wsdl:message name="BareNothingHttpPostIn">
+    <wsdl:part name="note" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="BareNothingHttpPostOut" />
   <wsdl:message name="deletePerformanceHttpPostIn">
     <wsdl:part name="performanceId" type="s:string" />
   </wsdl:message>
@@ -15715,6 +16876,26 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <wsdl:input message="tns:EchoSBytesSoapIn" />
       <wsdl:output message="tns:EchoSBytesSoapOut" />
     </wsdl:operation>
+    <wsdl:operation name="BareOne">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, one parameter: returns phrase in upper case.</wsdl:documentation>
+      <wsdl:input message="tns:BareOneSoapIn" />
+      <wsdl:output message="tns:BareOneSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="BareTwo">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, two parameters: returns word repeated times times.</wsdl:documentation>
+      <wsdl:input message="tns:BareTwoSoapIn" />
+      <wsdl:output message="tns:BareTwoSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="PlaceOrder">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare with a complex parameter element Order and result element OrderAck.</wsdl:documentation>
+      <wsdl:input message="tns:PlaceOrderSoapIn" />
+      <wsdl:output message="tns:PlaceOrderSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="BareNothing">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, void result.</wsdl:documentation>
+      <wsdl:input message="tns:BareNothingSoapIn" />
+      <wsdl:output message="tns:BareNothingSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
       <wsdl:input message="tns:deletePerformanceSoapIn" />
@@ -15893,6 +17074,21 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:EchoSBytesHttpGetIn" />
       <wsdl:output message="tns:EchoSBytesHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="BareOne">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, one parameter: returns phrase in upper case.</wsdl:documentation>
+      <wsdl:input message="tns:BareOneHttpGetIn" />
+      <wsdl:output message="tns:BareOneHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="BareTwo">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, two parameters: returns word repeated times times.</wsdl:documentation>
+      <wsdl:input message="tns:BareTwoHttpGetIn" />
+      <wsdl:output message="tns:BareTwoHttpGetOut" />
+    </wsdl:operation>
+    <wsdl:operation name="BareNothing">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, void result.</wsdl:documentation>
+      <wsdl:input message="tns:BareNothingHttpGetIn" />
+      <wsdl:output message="tns:BareNothingHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
       <wsdl:input message="tns:deletePerformanceHttpGetIn" />
@@ -16061,6 +17257,21 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the sbyte[] it was given (null gives null).</wsdl:documentation>
       <wsdl:input message="tns:EchoSBytesHttpPostIn" />
       <wsdl:output message="tns:EchoSBytesHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="BareOne">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, one parameter: returns phrase in upper case.</wsdl:documentation>
+      <wsdl:input message="tns:BareOneHttpPostIn" />
+      <wsdl:output message="tns:BareOneHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="BareTwo">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, two parameters: returns word repeated times times.</wsdl:documentation>
+      <wsdl:input message="tns:BareTwoHttpPostIn" />
+      <wsdl:output message="tns:BareTwoHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="BareNothing">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Bare, void result.</wsdl:documentation>
+      <wsdl:input message="tns:BareNothingHttpPostIn" />
+      <wsdl:output message="tns:BareNothingHttpPostOut" />
     </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">A lower-case operation name: returns deleted-{performanceId}.</wsdl:documentation>
@@ -16440,6 +17651,42 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="EchoSBytes">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoSBytes" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareOne">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/BareOne" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareTwo">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/BareTwo" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="PlaceOrder">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/PlaceOrder" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareNothing">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/BareNothing" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -16877,6 +18124,42 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="BareOne">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/BareOne" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareTwo">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/BareTwo" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="PlaceOrder">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/PlaceOrder" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareNothing">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/BareNothing" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/deletePerformance" style="document" />
       <wsdl:input>
@@ -17192,6 +18475,31 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="BareOne">
+      <http:operation location="/BareOne" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareTwo">
+      <http:operation location="/BareTwo" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareNothing">
+      <http:operation location="/BareNothing" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output />
+    </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <http:operation location="/deletePerformance" />
       <wsdl:input>
@@ -17489,6 +18797,31 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:output>
         <mime:mimeXml part="Body" />
       </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareOne">
+      <http:operation location="/BareOne" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareTwo">
+      <http:operation location="/BareTwo" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="BareNothing">
+      <http:operation location="/BareNothing" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output />
     </wsdl:operation>
     <wsdl:operation name="deletePerformance">
       <http:operation location="/deletePerformance" />
