@@ -155,8 +155,12 @@ func appendPlaceholderContent(b []byte, t *wire.Type, depth int) []byte {
 	case depth > maxPlaceholderDepth:
 		return b
 	case t.Kind == wire.KindComplex:
+		b = appendPlaceholderAttrs(b, t)
 		for _, f := range t.Fields {
 			b = appendPlaceholderField(b, f, depth)
+		}
+		if t.Text != nil {
+			b = xmlwire.AppendEscaped(b, placeholderText(t.Text))
 		}
 		return b
 	case t.Kind == wire.KindArray:
@@ -165,6 +169,23 @@ func appendPlaceholderContent(b []byte, t *wire.Type, depth int) []byte {
 		return appendPlaceholderField(b, item, depth)
 	}
 	return xmlwire.AppendEscaped(b, placeholderText(t))
+}
+
+// appendPlaceholderAttrs adds a complex type's attributes, each with its placeholder, to the start
+// tag b ends with, as the generated encoders do (xmlwire.ReopenStart).
+func appendPlaceholderAttrs(b []byte, t *wire.Type) []byte {
+	if len(t.Attrs) == 0 {
+		return b
+	}
+	b, ok := xmlwire.ReopenStart(b)
+	if !ok {
+		return b
+	}
+	for _, a := range t.Attrs {
+		b = append(append(append(b, ' '), a.Name...), `="`...)
+		b = append(xmlwire.AppendAttrValue(b, placeholderText(a.Type)), '"')
+	}
+	return append(b, '>')
 }
 
 // AppendJSON appends the placeholder message as a JSON object.
@@ -208,7 +229,13 @@ func appendPlaceholderJSON(b []byte, f wire.Field, depth int) []byte {
 		return append(b, "null"...)
 	case t.Kind == wire.KindComplex:
 		b = append(b, '{')
-		for i, c := range t.Fields {
+		// The elements, then the attributes and the text of simple content under "Value", as the
+		// generated JSON codec writes them (docs/bindings.md).
+		members := append(append([]wire.Field(nil), t.Fields...), t.Attrs...)
+		if t.Text != nil {
+			members = append(members, wire.Field{Name: "Value", Type: t.Text, MinOccurs: 1, MaxOccurs: 1})
+		}
+		for i, c := range members {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -86,6 +86,11 @@ type Type struct {
 	Derived []*Type
 	// Abstract: the type is an abstract base, so a value declared with it is always of a derived type.
 	Abstract bool
+	// Attrs are a complex type's attributes ([XmlAttribute]) in declaration order, each of a simple
+	// type; MinOccurs 1 marks use="required". Nil for a type without.
+	Attrs []Field
+	// Text is the type of a simple-content type's text ([XmlText]: Money's decimal); nil otherwise.
+	Text *Type
 }
 
 // Field is an element of a complex type, an operation's parameter or its result.

@@ -83,6 +83,7 @@ type Reader struct {
 	open    []openTag   // elements open, innermost last
 	pending bool        // the innermost open element was self-closing: its end is next
 	typAt   int         // the number of the last element with a prefixed type attribute (TypeAttr)
+	plainAt int         // the number of the last element with an unqualified attribute (PlainAttrs)
 	store   [8]nsBinding
 	opens   [8]openTag
 
@@ -187,7 +188,7 @@ func (r *Reader) reset(body []byte, ns string, limits Limits, fast bool) {
 	// arrays (about 800 bytes) on every request for nothing: only their used prefixes are ever read.
 	r.ns, r.limits, r.fast = ns, limits, fast
 	r.depth, r.elements, r.attrs, r.decls, r.misplaced = 0, 0, 0, 0, r.misplaced[:0]
-	r.b, r.i, r.pending, r.d, r.typAt = nil, 0, false, nil, 0 // src, fns, fmark: full mode's, set below
+	r.b, r.i, r.pending, r.d, r.typAt, r.plainAt = nil, 0, false, nil, 0, 0 // src, fns, fmark: full mode's, set below
 	if fast {
 		r.b = body
 		r.scope = r.store[:0]
@@ -660,6 +661,8 @@ func (r *Reader) fastStart() (Start, error) {
 				return Start{}, ErrFallback
 			}
 			r.scope = append(r.scope, nsBinding{prefix: local, uri: value})
+		case prefix == nil:
+			r.plainAt = r.elements + 1 // this element's number once counted below
 		case prefix != nil && string(local) == "nil":
 			if nilPrefix != nil {
 				return Start{}, ErrFallback

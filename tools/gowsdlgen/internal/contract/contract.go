@@ -47,6 +47,11 @@ type Type struct {
 	Abstract bool
 	// Derived are the types deriving from this one, directly or not, in document order.
 	Derived []*Type
+	// Attrs are the complex type's attributes in declaration order (attrs.go); nil without.
+	Attrs []*Attr
+	// Text is the simple type of a simpleContent extension's text ([XmlText]: Money's decimal); nil
+	// for a type with elements. Such a type has no Fields.
+	Text *Type
 }
 
 // Simple reports whether t is a simple type: neither complex nor an array, nor one of the open

@@ -54,6 +54,12 @@ func (c *Contract) NameAll(all []*Type) {
 		for _, f := range t.Fields {
 			f.GoName = fields.Reserve(names.Go(f.Name, GowsdlField(f.Name)))
 		}
+		for _, a := range t.Attrs {
+			a.GoName = fields.Reserve(names.Go(a.Name, GowsdlField(a.Name)))
+		}
+		if t.Text != nil {
+			fields.Reserve(TextGoName)
+		}
 	}
 
 	var methods names.Scope

@@ -131,3 +131,47 @@ func (w *Writer) AppendRepeatable(f *model.Field, gf model.GoField, expr string,
 	}
 	return appendValue(f, gf.Type, expr)
 }
+
+// AttrFields are t's elements (AllFields) followed by its attributes and simple content as fields
+// of their own, for the JSON forms, which have no attributes: each attribute a field named
+// attrPrefix+name, required when use="required", nillable when its Go field is a pointer (an
+// optional value other than a string); the text a required field named text. It refuses an attribute
+// named as an element, which one JSON object cannot hold twice.
+func AttrFields(t *model.Type, attrPrefix, text string) ([]*model.Field, error) {
+	all := t.AllFields()
+	if !t.HasAttrs() {
+		return all, nil
+	}
+	out := append([]*model.Field(nil), all...)
+	keys := map[string]bool{}
+	for _, f := range all {
+		keys[f.Name] = true
+	}
+	for _, a := range t.Attrs {
+		gf := a.GoField()
+		f := &model.Field{Name: attrPrefix + a.Name, GoName: gf.Name, Type: a.Type, MaxOccurs: 1, Nillable: strings.HasPrefix(gf.Type, "*")}
+		if a.Required {
+			f.MinOccurs = 1
+		}
+		out = append(out, f)
+	}
+	if t.Text != nil {
+		out = append(out, &model.Field{Name: text, GoName: "Value", Type: t.Text, MinOccurs: 1, MaxOccurs: 1})
+	}
+	for _, f := range out[len(all):] {
+		if keys[f.Name] {
+			return nil, fmt.Errorf("type %s: the attribute or text %s has the name of an element: one JSON object cannot hold both (not supported yet)", t.Name, f.Name)
+		}
+		keys[f.Name] = true
+	}
+	return out, nil
+}
+
+// Deref is the expression of the value pointer expr points to: *expr, parenthesised for the kinds whose
+// text is a method call on the value (an enumeration's wireText).
+func Deref(t *model.Type, expr string) string {
+	if t.Kind == model.KindEnum || t.Kind == model.KindFlags {
+		return "(*" + expr + ")"
+	}
+	return "*" + expr
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/extension"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model/attrs"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdl"
 )
 
@@ -10,12 +11,12 @@ import (
 // reached base reaches its derived types, since a value of any of them may stand where it is declared.
 
 // content reads a named complex type's content: a sequence, or a complexContent extension of another
-// complex type of the contract (t.Base) and its own sequence.
+// complex type of the contract (t.Base) and its own sequence; attributes and simple content are attrs'.
 func (m *modeler) content(t *Type, ct *wsdl.Node) ([]*Field, error) {
 	t.Abstract = extension.Abstract(ct)
-	ext, q, ok, err := extension.Of(m.data, ct)
+	ct, ext, q, ok, err := attrs.Of(m.data, ct, t, m.typeOf)
 	if err != nil || !ok {
-		if err == nil {
+		if err == nil && t.Text == nil { // simple content has no sequence
 			return m.sequence(ct)
 		}
 		return nil, err

@@ -292,10 +292,8 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 				"SOAP messages use ArrayOfX types (a sequence of one unbounded element)", AbstractTypesNamespace(m.defs.TNS))
 		case c.Is(wsdl.NamespaceXSD, "complexContent"):
 			return nil, notYet(m.data, c, "complexContent (a class derived from another, or an abstract base)")
-		case c.Is(wsdl.NamespaceXSD, "simpleContent"):
-			return nil, notYet(m.data, c, "simpleContent (a class with an [XmlText] member)")
-		case c.Is(wsdl.NamespaceXSD, "attribute"):
-			return nil, notYet(m.data, c, "attribute (an [XmlAttribute] member)")
+		case c.Is(wsdl.NamespaceXSD, "simpleContent"), c.Is(wsdl.NamespaceXSD, "attribute"):
+			return nil, notYet(m.data, c, "%s on a derived type or an operation wrapper", c.Name.Local)
 		case c.Is(wsdl.NamespaceXSD, "anyAttribute"):
 			return nil, notYet(m.data, c, "anyAttribute (ASMX writes it on every SOAP header type, and for [XmlAnyAttribute])")
 		case c.Is(wsdl.NamespaceXSD, "choice"):

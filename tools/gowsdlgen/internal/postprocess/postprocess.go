@@ -19,6 +19,7 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/anyxml"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/attrdecl"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess/hierarchy"
 )
 
@@ -107,6 +108,12 @@ func PostProcess(src []byte, opts Options) ([]byte, error) {
 		}
 		if err := anyxml.Replace(f, opts.Contract); err != nil {
 			return nil, fmt.Errorf("typing the object, raw XML and DataSet fields: %w", err)
+		}
+		if usesXSD, err := attrdecl.Replace(f, opts.Contract); err != nil || usesXSD {
+			if err != nil {
+				return nil, fmt.Errorf("declaring the types with attributes: %w", err)
+			}
+			addRuntimeImport(f)
 		}
 	}
 	var buf bytes.Buffer

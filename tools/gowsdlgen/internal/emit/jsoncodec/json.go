@@ -39,7 +39,13 @@ func Operation(w *emit.Writer, op *model.Operation, result *model.Field) error {
 // is refused, as ASP.NET does; in other objects unknown keys are skipped and missing ones keep their
 // zero value.
 func (e *emitter) jsonCodec(t *model.Type, goName string, request bool) error {
-	all := t.AllFields() // a derived type's base fields first
+	// A derived type's base fields first; attributes, then the text of simple content, after the
+	// elements, under their XML names and "Value" (our choice: ASP.NET AJAX uses C# member names,
+	// which the WSDL does not carry).
+	all, err := emit.AttrFields(t, "", "Value")
+	if err != nil {
+		return err
+	}
 	fields := make([]model.GoField, len(all))
 	for i, f := range all {
 		fields[i] = model.GoFieldOf(f)
@@ -166,7 +172,7 @@ func (e *emitter) jsonAppendValue(f *model.Field, goType, expr string) error {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		if complexType {
 			e.p("b = %s.AppendJSON(b)", expr)
-		} else if err := e.jsonAppendSimple(f, base, "*"+expr); err != nil {
+		} else if err := e.jsonAppendSimple(f, base, emit.Deref(f.Type, expr)); err != nil {
 			return err
 		}
 		e.p("}")

@@ -75,7 +75,8 @@ func (e *emitter) recordTypes(root *model.Type) []*model.Type {
 func recordPaths(t *model.Type, prefix string, onPath map[*model.Type]bool, out []string) []string {
 	onPath[t] = true
 	defer delete(onPath, t)
-	for _, f := range t.AllFields() {
+	members, _ := recordFields(t) // the error is recordCodec's to report
+	for _, f := range members {
 		path := prefix + f.Name
 		if !slices.Contains(out, path) {
 			out = append(out, path)
@@ -203,9 +204,9 @@ func (e *emitter) recordField(t *model.Type, goName, flag, name string) (string,
 // recordCodec writes AppendRecord and DecodeRecord for one complex or array type.
 func (e *emitter) recordCodec(t *model.Type) error {
 	goName := t.GoName
-	all := t.Fields
-	if t.Kind == model.KindComplex {
-		all = t.AllFields() // a derived type's base elements first, promoted from its embedded base
+	all, err := recordFields(t) // attributes and text, if any, as members of their own (attrs.go)
+	if err != nil {
+		return err
 	}
 	fields := make([]model.GoField, len(all))
 	for i, f := range all {
@@ -213,7 +214,7 @@ func (e *emitter) recordCodec(t *model.Type) error {
 	}
 	e.p("")
 	if t.Kind == model.KindArray {
-		f, gf := t.Fields[0], fields[0]
+		f, gf := all[0], fields[0]
 		item := strings.TrimPrefix(gf.Type, "[]")
 		e.p("// AppendRecord appends %s as a JSON array of its items.", t.Name)
 		e.p("func (v *%s) AppendRecord(b []byte) []byte {", goName)
@@ -320,7 +321,7 @@ func (e *emitter) recordAppendValue(f *model.Field, goType, expr string) error {
 		e.p("if %s == nil { b = append(b, \"null\"...) } else {", expr)
 		if complexType {
 			e.p("b = %s.AppendRecord(b)", expr)
-		} else if err := e.recordAppendSimple(f, base, "*"+expr); err != nil {
+		} else if err := e.recordAppendSimple(f, base, emit.Deref(f.Type, expr)); err != nil {
 			return err
 		}
 		e.p("}")

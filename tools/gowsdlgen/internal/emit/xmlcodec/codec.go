@@ -7,6 +7,7 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/anycodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/attrcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 )
 
@@ -19,9 +20,15 @@ func (e *emitter) codec(t *model.Type, goName, what string) error {
 		fields = append(fields, model.GoFieldOf(f))
 	}
 
+	if done, err := (attrcodec.Emitter{Writer: e.Writer}).Codec(t, goName); done || err != nil {
+		return err
+	}
 	e.p("")
 	e.p("// AppendXML appends the elements of %s in schema order.", t.Name)
 	e.p("func (v *%s) AppendXML(b []byte) []byte {", goName)
+	if t.HasAttrs() {
+		e.p("b = v.appendXMLAttrs(b)")
+	}
 	for i, f := range all {
 		if err := e.appendField(f, fields[i]); err != nil {
 			return fmt.Errorf("%s.%s: %w", t.Name, f.Name, err)
@@ -200,7 +207,7 @@ func (e *emitter) decodeOne(f *model.Field, goType, expr, label string) error {
 		e.p("} else {")
 		if complexType {
 			e.p("%s = new(%s)", expr, base)
-			e.p("err = %s.DecodeXML(r)", expr)
+			e.p("err = %s", attrcodec.DecodeCall(f.Type, expr))
 		} else {
 			e.p("var x %s", base)
 			if err := e.decodeSimple(f, base, "x", label); err != nil {

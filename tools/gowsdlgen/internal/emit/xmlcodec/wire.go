@@ -14,6 +14,7 @@ import (
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/anycodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/attrcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/headercodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/hierarchycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/jsoncodec"
@@ -253,6 +254,7 @@ func (e *emitter) types() {
 			if t.Polymorphic() {
 				e.p("type%s.Derived, type%s.Abstract = []*wire.Type{%s}, %v", t.GoName, t.GoName, derivedRefs(t), t.Abstract)
 			}
+			(attrcodec.Emitter{Writer: e.Writer}).Descriptor(t)
 		case model.KindArray:
 			e.p("type%s.Item = &wire.Field%s", t.GoName, fieldLiteral(t.Fields[0]))
 		case model.KindEnum, model.KindFlags:

@@ -568,6 +568,30 @@ type NotifyCountResponse struct {
 	NotifyCountResult int32 `xml:"NotifyCountResult" json:"NotifyCountResult"`
 }
 
+type GetTagged struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetTagged"`
+
+	Variant int32 `xml:"variant" json:"variant"`
+}
+
+type GetTaggedResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ GetTaggedResponse"`
+
+	GetTaggedResult *Tagged `xml:"GetTaggedResult,omitempty" json:"GetTaggedResult,omitempty"`
+}
+
+type EchoTagged struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoTagged"`
+
+	Tagged *Tagged `xml:"tagged,omitempty" json:"tagged,omitempty"`
+}
+
+type EchoTaggedResponse struct {
+	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoTaggedResponse"`
+
+	EchoTaggedResult *Tagged `xml:"EchoTaggedResult,omitempty" json:"EchoTaggedResult,omitempty"`
+}
+
 type EchoPerm struct {
 	XMLName xml.Name `xml:"http://localhost:8080/zoo3/v1/ EchoPerm"`
 
@@ -765,6 +789,31 @@ type UrunBilgi struct {
 
 type ArrayOfUrunBilgi struct {
 	UrunBilgi []*UrunBilgi `xml:"urunBilgi,omitempty" json:"urunBilgi,omitempty"`
+}
+
+type Tagged struct {
+	Name string `xml:"Name,omitempty" json:"Name,omitempty"`
+
+	Permissions Perm `xml:"Permissions" json:"Permissions"`
+
+	Maybe *int32 `xml:"Maybe" json:"Maybe"`
+
+	Price *Money `xml:"Price,omitempty" json:"Price,omitempty"`
+
+	Remark *Note  `xml:"Remark,omitempty" json:"Remark,omitempty"`
+	Code   string `xml:"Code,attr,omitempty" json:"Code,omitempty"`
+	Rev    int32  `xml:"rev,attr,omitempty" json:"rev,omitempty"`
+	Access Perm   `xml:"Access,attr,omitempty" json:"Access,omitempty"`
+}
+
+type Money struct {
+	Value    xsd.Decimal `xml:",chardata" json:"-,"`
+	Currency string      `xml:"Currency,attr,omitempty" json:"Currency,omitempty"`
+}
+
+type Note struct {
+	Value string `xml:",chardata" json:"-,"`
+	Lang  string `xml:"Lang,attr,omitempty" json:"Lang,omitempty"`
 }
 
 type GetItem struct {
@@ -1016,6 +1065,16 @@ type SyncSoap interface {
 	NotifyCount(request *NotifyCount) (*NotifyCountResponse, error)
 
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
+
+	// variant 0: every member set; 1: Code and Name null, Access and Permissions None, Maybe null, Remark.Text null; 2: all flags; 3: Permissions = (Perm)8, not a member.
+	GetTagged(request *GetTagged) (*GetTaggedResponse, error)
+
+	GetTaggedContext(ctx context.Context, request *GetTagged) (*GetTaggedResponse, error)
+
+	// Returns the Tagged it was given.
+	EchoTagged(request *EchoTagged) (*EchoTaggedResponse, error)
+
+	EchoTaggedContext(ctx context.Context, request *EchoTagged) (*EchoTaggedResponse, error)
 
 	// Returns the Perm ([Flags] enum) it was given.
 	EchoPerm(request *EchoPerm) (*EchoPermResponse, error)
@@ -1832,6 +1891,40 @@ func (service *syncSoap) NotifyCountContext(ctx context.Context, request *Notify
 
 func (service *syncSoap) NotifyCount(request *NotifyCount) (*NotifyCountResponse, error) {
 	return service.NotifyCountContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) GetTaggedContext(ctx context.Context, request *GetTagged) (*GetTaggedResponse, error) {
+	response := new(GetTaggedResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/GetTagged", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) GetTagged(request *GetTagged) (*GetTaggedResponse, error) {
+	return service.GetTaggedContext(
+		context.Background(),
+		request,
+	)
+}
+
+func (service *syncSoap) EchoTaggedContext(ctx context.Context, request *EchoTagged) (*EchoTaggedResponse, error) {
+	response := new(EchoTaggedResponse)
+	err := service.client.CallContext(ctx, "http://localhost:8080/zoo3/v1/EchoTagged", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *syncSoap) EchoTagged(request *EchoTagged) (*EchoTaggedResponse, error) {
+	return service.EchoTaggedContext(
 		context.Background(),
 		request,
 	)

@@ -122,6 +122,10 @@ type SyncSoapServer interface {
 	NotifyContext(ctx context.Context, request *Notify) error
 	// NotifyCountContext: Returns how many times Notify has run since the server started.
 	NotifyCountContext(ctx context.Context, request *NotifyCount) (*NotifyCountResponse, error)
+	// GetTaggedContext: variant 0: every member set; 1: Code and Name null, Access and Permissions None, Maybe null, Remark.Text null; 2: all flags; 3: Permissions = (Perm)8, not a member.
+	GetTaggedContext(ctx context.Context, request *GetTagged) (*GetTaggedResponse, error)
+	// EchoTaggedContext: Returns the Tagged it was given.
+	EchoTaggedContext(ctx context.Context, request *EchoTagged) (*EchoTaggedResponse, error)
 	// EchoPermContext: Returns the Perm ([Flags] enum) it was given.
 	EchoPermContext(ctx context.Context, request *EchoPerm) (*EchoPermResponse, error)
 	// EchoMaybeContext: Returns the int? it was given.
@@ -371,6 +375,16 @@ func (UnimplementedSyncSoapServer) NotifyCountContext(context.Context, *NotifyCo
 	return nil, wire.Unimplemented("NotifyCount")
 }
 
+// GetTaggedContext answers that GetTagged is not implemented.
+func (UnimplementedSyncSoapServer) GetTaggedContext(context.Context, *GetTagged) (*GetTaggedResponse, error) {
+	return nil, wire.Unimplemented("GetTagged")
+}
+
+// EchoTaggedContext answers that EchoTagged is not implemented.
+func (UnimplementedSyncSoapServer) EchoTaggedContext(context.Context, *EchoTagged) (*EchoTaggedResponse, error) {
+	return nil, wire.Unimplemented("EchoTagged")
+}
+
 // EchoPermContext answers that EchoPerm is not implemented.
 func (UnimplementedSyncSoapServer) EchoPermContext(context.Context, *EchoPerm) (*EchoPermResponse, error) {
 	return nil, wire.Unimplemented("EchoPerm")
@@ -430,6 +444,8 @@ var Operations = []*wire.Operation{
 	opDocumented,
 	opNotify,
 	opNotifyCount,
+	opGetTagged,
+	opEchoTagged,
 	opEchoPerm,
 	opEchoMaybe,
 }
@@ -867,6 +883,24 @@ func Bind(svc SyncSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(NotifyCountResponse)
+			}
+			return resp, nil
+		case *GetTagged:
+			resp, err := svc.GetTaggedContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(GetTaggedResponse)
+			}
+			return resp, nil
+		case *EchoTagged:
+			resp, err := svc.EchoTaggedContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(EchoTaggedResponse)
 			}
 			return resp, nil
 		case *EchoPerm:
@@ -3849,6 +3883,152 @@ var opNotifyCount = &wire.Operation{
 	},
 }
 
+var opGetTagged = &wire.Operation{
+	Name:           "GetTagged",
+	Doc:            "variant 0: every member set; 1: Code and Name null, Access and Permissions None, Maybe null, Remark.Text null; 2: all flags; 3: Permissions = (Perm)8, not a member.",
+	Bindings:       wire.SOAP11 | wire.SOAP12 | wire.HTTPGet | wire.HTTPPost,
+	RequestElement: "GetTagged", ResponseElement: "GetTaggedResponse",
+	Params: []wire.Field{
+		{Name: "variant", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "GetTaggedResult", Type: typeTagged, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Tagged",
+	NewRequest:  func() wire.Message { return new(GetTagged) },
+	NewResponse: func() wire.Message { return new(GetTaggedResponse) },
+	DecodeForm: func(form *formwire.Form) (wire.Message, error) {
+		req := new(GetTagged)
+		{
+			v, err := formwire.Param(form, "variant")
+			if err != nil {
+				return nil, err
+			}
+			n, err := formwire.Int("variant", formwire.Scalar, v, "int", 32)
+			if err != nil {
+				return nil, err
+			}
+			x := int32(n)
+			req.Variant = x
+		}
+		return req, nil
+	},
+	EncodeForm: func(m wire.Message, form url.Values) {
+		req := m.(*GetTagged)
+		form.Set("variant", formwire.FormatInt(int64(req.Variant)))
+	},
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*GetTaggedResponse)
+		if v.GetTaggedResult == nil {
+			return b, false
+		}
+		return v.GetTaggedResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*GetTaggedResponse)
+		var err error
+		if el.Nil() {
+			v.GetTaggedResult = nil
+			err = r.Skip(el)
+		} else {
+			v.GetTaggedResult = new(Tagged)
+			err = v.GetTaggedResult.decodeXMLElement(r, el)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(GetTagged)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*GetTaggedResponse)
+		if v.GetTaggedResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.GetTaggedResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*GetTaggedResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.GetTaggedResult = nil
+		case tok.Opens('{'):
+			v.GetTaggedResult = new(Tagged)
+			err = v.GetTaggedResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
+var opEchoTagged = &wire.Operation{
+	Name:           "EchoTagged",
+	Doc:            "Returns the Tagged it was given.",
+	Bindings:       wire.SOAP11 | wire.SOAP12,
+	RequestElement: "EchoTagged", ResponseElement: "EchoTaggedResponse",
+	Params: []wire.Field{
+		{Name: "tagged", Type: typeTagged, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Result:      &wire.Field{Name: "EchoTaggedResult", Type: typeTagged, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	HTTPRoot:    "Tagged",
+	NewRequest:  func() wire.Message { return new(EchoTagged) },
+	NewResponse: func() wire.Message { return new(EchoTaggedResponse) },
+	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
+		v := m.(*EchoTaggedResponse)
+		if v.EchoTaggedResult == nil {
+			return b, false
+		}
+		return v.EchoTaggedResult.AppendXML(b), true
+	},
+	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
+		v := m.(*EchoTaggedResponse)
+		var err error
+		if el.Nil() {
+			v.EchoTaggedResult = nil
+			err = r.Skip(el)
+		} else {
+			v.EchoTaggedResult = new(Tagged)
+			err = v.EchoTaggedResult.decodeXMLElement(r, el)
+		}
+		return err
+	},
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(EchoTagged)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		v := m.(*EchoTaggedResponse)
+		if v.EchoTaggedResult == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v.EchoTaggedResult.AppendJSON(b)
+		}
+		return b
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		v := m.(*EchoTaggedResponse)
+		var err error
+		switch {
+		case tok.IsNull():
+			v.EchoTaggedResult = nil
+		case tok.Opens('{'):
+			v.EchoTaggedResult = new(Tagged)
+			err = v.EchoTaggedResult.DecodeJSON(r)
+		default:
+			err = jsonwire.WrongType("result", "an object", tok)
+		}
+		return err
+	},
+}
+
 var opEchoPerm = &wire.Operation{
 	Name:           "EchoPerm",
 	Doc:            "Returns the Perm ([Flags] enum) it was given.",
@@ -4011,6 +4191,9 @@ var (
 	typeUrunBilgi        = &wire.Type{Name: "urunBilgi", Kind: wire.KindComplex}
 	typeArrayOfUrunBilgi = &wire.Type{Name: "ArrayOfUrunBilgi", Kind: wire.KindArray}
 	typePerm             = &wire.Type{Name: "Perm", Kind: wire.KindFlags}
+	typeMoney            = &wire.Type{Name: "Money", Kind: wire.KindComplex}
+	typeNote             = &wire.Type{Name: "Note", Kind: wire.KindComplex}
+	typeTagged           = &wire.Type{Name: "Tagged", Kind: wire.KindComplex}
 	typeAuthHeader       = &wire.Type{Name: "AuthHeader", Kind: wire.KindComplex, AnyAttribute: true}
 	typeTraceHeader      = &wire.Type{Name: "TraceHeader", Kind: wire.KindComplex, AnyAttribute: true}
 )
@@ -4080,6 +4263,28 @@ func init() {
 	}
 	typeArrayOfUrunBilgi.Item = &wire.Field{Name: "urunBilgi", Type: typeUrunBilgi, MinOccurs: 0, MaxOccurs: -1, Nillable: true}
 	typePerm.Enum = []string{"None", "Read", "Write", "Execute"}
+	typeMoney.Fields = []wire.Field{}
+	typeMoney.Attrs = []wire.Field{
+		{Name: "Currency", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+	}
+	typeMoney.Text = wire.TypeDecimal
+	typeNote.Fields = []wire.Field{}
+	typeNote.Attrs = []wire.Field{
+		{Name: "Lang", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+	}
+	typeNote.Text = wire.TypeString
+	typeTagged.Fields = []wire.Field{
+		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Permissions", Type: typePerm, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
+		{Name: "Maybe", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1, Nillable: true},
+		{Name: "Price", Type: typeMoney, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Remark", Type: typeNote, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeTagged.Attrs = []wire.Field{
+		{Name: "Code", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1},
+		{Name: "rev", Type: wire.TypeInt, MinOccurs: 1, MaxOccurs: 1},
+		{Name: "Access", Type: typePerm, MinOccurs: 1, MaxOccurs: 1},
+	}
 	typeAuthHeader.Fields = []wire.Field{
 		{Name: "User", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Token", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
@@ -4316,6 +4521,15 @@ func (*UrunBilgi) XSDType() string { return "urunBilgi" }
 // XSDType returns "ArrayOfUrunBilgi", the type's XSD local name, as an object's xsi:type names it.
 func (*ArrayOfUrunBilgi) XSDType() string { return "ArrayOfUrunBilgi" }
 
+// XSDType returns "Money", the type's XSD local name, as an object's xsi:type names it.
+func (*Money) XSDType() string { return "Money" }
+
+// XSDType returns "Note", the type's XSD local name, as an object's xsi:type names it.
+func (*Note) XSDType() string { return "Note" }
+
+// XSDType returns "Tagged", the type's XSD local name, as an object's xsi:type names it.
+func (*Tagged) XSDType() string { return "Tagged" }
+
 // XSDType returns "AuthHeader", the type's XSD local name, as an object's xsi:type names it.
 func (*AuthHeader) XSDType() string { return "AuthHeader" }
 
@@ -4342,6 +4556,9 @@ var objectRegistry = &anytype.Registry{
 		"OrderAck":         func() anytype.Typed { return new(OrderAck) },
 		"urunBilgi":        func() anytype.Typed { return new(UrunBilgi) },
 		"ArrayOfUrunBilgi": func() anytype.Typed { return new(ArrayOfUrunBilgi) },
+		"Money":            func() anytype.Typed { return new(Money) },
+		"Note":             func() anytype.Typed { return new(Note) },
+		"Tagged":           func() anytype.Typed { return new(Tagged) },
 		"AuthHeader":       func() anytype.Typed { return new(AuthHeader) },
 		"TraceHeader":      func() anytype.Typed { return new(TraceHeader) },
 	},
@@ -10674,6 +10891,282 @@ func (v *NotifyCount) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of GetTagged in schema order.
+func (v *GetTagged) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendInt(b, "variant", int64(v.Variant))
+	return b
+}
+
+// DecodeXML reads the elements of GetTagged, in any order, skipping unknown ones as ASMX does.
+func (v *GetTagged) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("variant"):
+			if seen[0] {
+				return xsd.Duplicate("parameter variant")
+			}
+			seen[0] = true
+			var n int64
+			n, err = r.ReadInt(el, "parameter variant", "int", 32)
+			v.Variant = int32(n)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("variant") {
+		return r.WrongNamespace("variant")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of GetTaggedResponse in schema order.
+func (v *GetTaggedResponse) AppendXML(b []byte) []byte {
+	if v.GetTaggedResult != nil {
+		b = xmlwire.AppendComplex(b, "GetTaggedResult", v.GetTaggedResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of GetTaggedResponse, in any order, skipping unknown ones as ASMX does.
+func (v *GetTaggedResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("GetTaggedResult"):
+			if seen[0] {
+				return xsd.Duplicate("element GetTaggedResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.GetTaggedResult = nil
+				err = r.Skip(el)
+			} else {
+				v.GetTaggedResult = new(Tagged)
+				err = v.GetTaggedResult.decodeXMLElement(r, el)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("GetTaggedResult") {
+		return r.WrongNamespace("GetTaggedResult")
+	}
+	return nil
+}
+
+// AppendJSON appends GetTagged as a JSON object, keys in schema order.
+func (v *GetTagged) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"variant\":"...)
+	b = xsd.AppendInt(b, int64(v.Variant))
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of GetTagged after its opening '{'.
+func (v *GetTagged) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "variant":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "parameter variant", "int", 32)
+				v.Variant = int32(n)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("variant")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoTagged in schema order.
+func (v *EchoTagged) AppendXML(b []byte) []byte {
+	if v.Tagged != nil {
+		b = xmlwire.AppendComplex(b, "tagged", v.Tagged)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoTagged, in any order, skipping unknown ones as ASMX does.
+func (v *EchoTagged) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("tagged"):
+			if seen[0] {
+				return xsd.Duplicate("parameter tagged")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.Tagged = nil
+				err = r.Skip(el)
+			} else {
+				v.Tagged = new(Tagged)
+				err = v.Tagged.decodeXMLElement(r, el)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("tagged") {
+		return r.WrongNamespace("tagged")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of EchoTaggedResponse in schema order.
+func (v *EchoTaggedResponse) AppendXML(b []byte) []byte {
+	if v.EchoTaggedResult != nil {
+		b = xmlwire.AppendComplex(b, "EchoTaggedResult", v.EchoTaggedResult)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of EchoTaggedResponse, in any order, skipping unknown ones as ASMX does.
+func (v *EchoTaggedResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("EchoTaggedResult"):
+			if seen[0] {
+				return xsd.Duplicate("element EchoTaggedResult")
+			}
+			seen[0] = true
+			if el.Nil() {
+				v.EchoTaggedResult = nil
+				err = r.Skip(el)
+			} else {
+				v.EchoTaggedResult = new(Tagged)
+				err = v.EchoTaggedResult.decodeXMLElement(r, el)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("EchoTaggedResult") {
+		return r.WrongNamespace("EchoTaggedResult")
+	}
+	return nil
+}
+
+// AppendJSON appends EchoTagged as a JSON object, keys in schema order.
+func (v *EchoTagged) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"tagged\":"...)
+	if v.Tagged == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Tagged.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of EchoTagged after its opening '{'.
+func (v *EchoTagged) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "tagged":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.Tagged = nil
+			case tok.Opens('{'):
+				v.Tagged = new(Tagged)
+				err = v.Tagged.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("parameter tagged", "an object", tok)
+			}
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("tagged")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of EchoPerm in schema order.
 func (v *EchoPerm) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "p", v.P.wireText())
@@ -12819,6 +13312,533 @@ func (v *ArrayOfUrunBilgi) DecodeJSON(r *jsonwire.Reader) error {
 	}
 }
 
+// appendXMLAttrs adds the attributes of Money, in declaration order, to the start tag b ends with.
+func (v *Money) appendXMLAttrs(b []byte) []byte {
+	b, ok := xmlwire.ReopenStart(b)
+	if !ok {
+		return b
+	}
+	if v.Currency != "" {
+		b = append(b, ` Currency="`...)
+		b = xmlwire.AppendAttrValue(b, v.Currency)
+		b = append(b, '"')
+	}
+	return append(b, '>')
+}
+
+// decodeXMLElement reads the element el of Money, just returned: its unqualified attributes, which
+// ASMX reads in any order, ignoring others, then its content.
+func (v *Money) decodeXMLElement(r *xmlwire.Reader, el xmlwire.Start) error {
+	attrs, err := r.PlainAttrs(el)
+	if err != nil {
+		return err
+	}
+	for _, a := range attrs {
+		if a.Name.Space != "" {
+			continue
+		}
+		text := a.Value
+		switch a.Name.Local {
+		case "Currency":
+			v.Currency = text
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return v.DecodeXML(r)
+}
+
+// AppendXML appends the attributes and text of Money.
+func (v *Money) AppendXML(b []byte) []byte {
+	b = v.appendXMLAttrs(b)
+	return v.Value.AppendText(b)
+}
+
+// DecodeXML reads the text of Money.
+func (v *Money) DecodeXML(r *xmlwire.Reader) error {
+	text, err := r.Text(xmlwire.Start{}, "content of Money")
+	if err != nil {
+		return err
+	}
+	if parsed, ok := xsd.ParseDecimal(text); ok {
+		v.Value = parsed
+	} else {
+		err = xsd.BadValue("the text of Money", "decimal", text)
+	}
+	return err
+}
+
+// AppendJSON appends Money as a JSON object, keys in schema order.
+func (v *Money) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Currency\":"...)
+	b = jsonwire.AppendString(b, v.Currency)
+	b = append(b, ",\"Value\":"...)
+	b = jsonwire.AppendDecimal(b, v.Value)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Money after its opening '{'.
+func (v *Money) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Currency":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Currency, err = jsonwire.String(tok, "element Currency")
+		case "Value":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Value, err = jsonwire.Decimal(tok, "element Value")
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendXMLAttrs adds the attributes of Note, in declaration order, to the start tag b ends with.
+func (v *Note) appendXMLAttrs(b []byte) []byte {
+	b, ok := xmlwire.ReopenStart(b)
+	if !ok {
+		return b
+	}
+	if v.Lang != "" {
+		b = append(b, ` Lang="`...)
+		b = xmlwire.AppendAttrValue(b, v.Lang)
+		b = append(b, '"')
+	}
+	return append(b, '>')
+}
+
+// decodeXMLElement reads the element el of Note, just returned: its unqualified attributes, which
+// ASMX reads in any order, ignoring others, then its content.
+func (v *Note) decodeXMLElement(r *xmlwire.Reader, el xmlwire.Start) error {
+	attrs, err := r.PlainAttrs(el)
+	if err != nil {
+		return err
+	}
+	for _, a := range attrs {
+		if a.Name.Space != "" {
+			continue
+		}
+		text := a.Value
+		switch a.Name.Local {
+		case "Lang":
+			v.Lang = text
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return v.DecodeXML(r)
+}
+
+// AppendXML appends the attributes and text of Note.
+func (v *Note) AppendXML(b []byte) []byte {
+	b = v.appendXMLAttrs(b)
+	return xmlwire.AppendEscaped(b, v.Value)
+}
+
+// DecodeXML reads the text of Note.
+func (v *Note) DecodeXML(r *xmlwire.Reader) error {
+	text, err := r.Text(xmlwire.Start{}, "content of Note")
+	if err != nil {
+		return err
+	}
+	v.Value = text
+	return nil
+}
+
+// AppendJSON appends Note as a JSON object, keys in schema order.
+func (v *Note) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Lang\":"...)
+	b = jsonwire.AppendString(b, v.Lang)
+	b = append(b, ",\"Value\":"...)
+	b = jsonwire.AppendString(b, v.Value)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Note after its opening '{'.
+func (v *Note) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Lang":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Lang, err = jsonwire.String(tok, "element Lang")
+		case "Value":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			v.Value, err = jsonwire.String(tok, "element Value")
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendXMLAttrs adds the attributes of Tagged, in declaration order, to the start tag b ends with.
+func (v *Tagged) appendXMLAttrs(b []byte) []byte {
+	b, ok := xmlwire.ReopenStart(b)
+	if !ok {
+		return b
+	}
+	if v.Code != "" {
+		b = append(b, ` Code="`...)
+		b = xmlwire.AppendAttrValue(b, v.Code)
+		b = append(b, '"')
+	}
+	{
+		b = append(b, ` rev="`...)
+		b = xsd.AppendInt(b, int64(v.Rev))
+		b = append(b, '"')
+	}
+	{
+		b = append(b, ` Access="`...)
+		b = xmlwire.AppendAttrValue(b, v.Access.wireText())
+		b = append(b, '"')
+	}
+	return append(b, '>')
+}
+
+// decodeXMLElement reads the element el of Tagged, just returned: its unqualified attributes, which
+// ASMX reads in any order, ignoring others, then its content.
+func (v *Tagged) decodeXMLElement(r *xmlwire.Reader, el xmlwire.Start) error {
+	attrs, err := r.PlainAttrs(el)
+	if err != nil {
+		return err
+	}
+	for _, a := range attrs {
+		if a.Name.Space != "" {
+			continue
+		}
+		text := a.Value
+		switch a.Name.Local {
+		case "Code":
+			v.Code = text
+		case "rev":
+			if n, ok := xsd.ParseInt(text, 32); ok {
+				v.Rev = int32(n)
+			} else {
+				err = xsd.BadValue("attribute rev", "int", text)
+			}
+		case "Access":
+			var n uint64
+			n, err = xsd.FlagsValue("attribute Access", "Perm", text, typePerm.Enum)
+			v.Access = Perm(n)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return v.DecodeXML(r)
+}
+
+// AppendXML appends the elements of Tagged in schema order.
+func (v *Tagged) AppendXML(b []byte) []byte {
+	b = v.appendXMLAttrs(b)
+	b = xmlwire.AppendString(b, "Name", v.Name)
+	b = xmlwire.AppendString(b, "Permissions", v.Permissions.wireText())
+	if v.Maybe != nil {
+		b = xmlwire.AppendInt(b, "Maybe", int64(*v.Maybe))
+	} else {
+		b = xmlwire.AppendNil(b, "Maybe")
+	}
+	if v.Price != nil {
+		b = xmlwire.AppendComplex(b, "Price", v.Price)
+	}
+	if v.Remark != nil {
+		b = xmlwire.AppendComplex(b, "Remark", v.Remark)
+	}
+	return b
+}
+
+// DecodeXML reads the elements of Tagged, in any order, skipping unknown ones as ASMX does.
+func (v *Tagged) DecodeXML(r *xmlwire.Reader) error {
+	var seen [5]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Name"):
+			if seen[0] {
+				return xsd.Duplicate("element Name")
+			}
+			seen[0] = true
+			v.Name, err = r.Text(el, "element Name")
+		case el.Is("Permissions"):
+			if seen[1] {
+				return xsd.Duplicate("element Permissions")
+			}
+			seen[1] = true
+			var text string
+			if text, err = r.Text(el, "element Permissions"); err == nil {
+				var n uint64
+				n, err = xsd.FlagsValue("element Permissions", "Perm", text, typePerm.Enum)
+				v.Permissions = Perm(n)
+			}
+		case el.Is("Maybe"):
+			if seen[2] {
+				return xsd.Duplicate("element Maybe")
+			}
+			seen[2] = true
+			if el.Nil() {
+				v.Maybe = nil
+				err = r.Skip(el)
+			} else {
+				var x int32
+				var n int64
+				n, err = r.ReadInt(el, "element Maybe", "int", 32)
+				x = int32(n)
+				v.Maybe = &x
+			}
+		case el.Is("Price"):
+			if seen[3] {
+				return xsd.Duplicate("element Price")
+			}
+			seen[3] = true
+			if el.Nil() {
+				v.Price = nil
+				err = r.Skip(el)
+			} else {
+				v.Price = new(Money)
+				err = v.Price.decodeXMLElement(r, el)
+			}
+		case el.Is("Remark"):
+			if seen[4] {
+				return xsd.Duplicate("element Remark")
+			}
+			seen[4] = true
+			if el.Nil() {
+				v.Remark = nil
+				err = r.Skip(el)
+			} else {
+				v.Remark = new(Note)
+				err = v.Remark.decodeXMLElement(r, el)
+			}
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Name") {
+		return r.WrongNamespace("Name")
+	}
+	if !seen[1] && r.Misplaced("Permissions") {
+		return r.WrongNamespace("Permissions")
+	}
+	if !seen[2] && r.Misplaced("Maybe") {
+		return r.WrongNamespace("Maybe")
+	}
+	if !seen[3] && r.Misplaced("Price") {
+		return r.WrongNamespace("Price")
+	}
+	if !seen[4] && r.Misplaced("Remark") {
+		return r.WrongNamespace("Remark")
+	}
+	return nil
+}
+
+// AppendJSON appends Tagged as a JSON object, keys in schema order.
+func (v *Tagged) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Name\":"...)
+	b = jsonwire.AppendString(b, v.Name)
+	b = append(b, ",\"Permissions\":"...)
+	b = jsonwire.AppendString(b, v.Permissions.wireText())
+	b = append(b, ",\"Maybe\":"...)
+	if v.Maybe == nil {
+		b = append(b, "null"...)
+	} else {
+		b = xsd.AppendInt(b, int64(*v.Maybe))
+	}
+	b = append(b, ",\"Price\":"...)
+	if v.Price == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Price.AppendJSON(b)
+	}
+	b = append(b, ",\"Remark\":"...)
+	if v.Remark == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Remark.AppendJSON(b)
+	}
+	b = append(b, ",\"Code\":"...)
+	b = jsonwire.AppendString(b, v.Code)
+	b = append(b, ",\"rev\":"...)
+	b = xsd.AppendInt(b, int64(v.Rev))
+	b = append(b, ",\"Access\":"...)
+	b = jsonwire.AppendString(b, v.Access.wireText())
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Tagged after its opening '{'.
+func (v *Tagged) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [8]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Name":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Name, err = jsonwire.String(tok, "element Name")
+		case "Permissions":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			{
+				var text string
+				if text, err = jsonwire.String(tok, "element Permissions"); err == nil {
+					var n uint64
+					n, err = xsd.FlagsValue("element Permissions", "Perm", text, typePerm.Enum)
+					v.Permissions = Perm(n)
+				}
+			}
+		case "Maybe":
+			if seen[2] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[2] = true
+			if tok.IsNull() {
+				v.Maybe = nil
+			} else {
+				var x int32
+				{
+					var n int64
+					n, err = jsonwire.Int(tok, "element Maybe", "int", 32)
+					x = int32(n)
+				}
+				v.Maybe = &x
+			}
+		case "Price":
+			if seen[3] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[3] = true
+			switch {
+			case tok.IsNull():
+				v.Price = nil
+			case tok.Opens('{'):
+				v.Price = new(Money)
+				err = v.Price.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element Price", "an object", tok)
+			}
+		case "Remark":
+			if seen[4] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[4] = true
+			switch {
+			case tok.IsNull():
+				v.Remark = nil
+			case tok.Opens('{'):
+				v.Remark = new(Note)
+				err = v.Remark.DecodeJSON(r)
+			default:
+				err = jsonwire.WrongType("element Remark", "an object", tok)
+			}
+		case "Code":
+			if seen[5] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[5] = true
+			v.Code, err = jsonwire.String(tok, "element Code")
+		case "rev":
+			if seen[6] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[6] = true
+			{
+				var n int64
+				n, err = jsonwire.Int(tok, "element rev", "int", 32)
+				v.Rev = int32(n)
+			}
+		case "Access":
+			if seen[7] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[7] = true
+			{
+				var text string
+				if text, err = jsonwire.String(tok, "element Access"); err == nil {
+					var n uint64
+					n, err = xsd.FlagsValue("element Access", "Perm", text, typePerm.Enum)
+					v.Access = Perm(n)
+				}
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AppendXML appends the elements of AuthHeader in schema order.
 func (v *AuthHeader) AppendXML(b []byte) []byte {
 	b = xmlwire.AppendString(b, "User", v.User)
@@ -13675,6 +14695,34 @@ func (c *SyncSoapClient) NotifyCountContext(ctx context.Context, request *Notify
 // NotifyCount is NotifyCountContext without a context.
 func (c *SyncSoapClient) NotifyCount(request *NotifyCount) (*NotifyCountResponse, error) {
 	return c.NotifyCountContext(context.Background(), request)
+}
+
+// GetTaggedContext calls GetTagged.
+func (c *SyncSoapClient) GetTaggedContext(ctx context.Context, request *GetTagged) (*GetTaggedResponse, error) {
+	response := new(GetTaggedResponse)
+	if err := c.Invoker.Invoke(ctx, opGetTagged, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// GetTagged is GetTaggedContext without a context.
+func (c *SyncSoapClient) GetTagged(request *GetTagged) (*GetTaggedResponse, error) {
+	return c.GetTaggedContext(context.Background(), request)
+}
+
+// EchoTaggedContext calls EchoTagged.
+func (c *SyncSoapClient) EchoTaggedContext(ctx context.Context, request *EchoTagged) (*EchoTaggedResponse, error) {
+	response := new(EchoTaggedResponse)
+	if err := c.Invoker.Invoke(ctx, opEchoTagged, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// EchoTagged is EchoTaggedContext without a context.
+func (c *SyncSoapClient) EchoTagged(request *EchoTagged) (*EchoTaggedResponse, error) {
+	return c.EchoTaggedContext(context.Background(), request)
 }
 
 // EchoPermContext calls EchoPerm.
@@ -14755,6 +15803,25 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:sequence>
         </s:complexType>
       </s:element>
+      <s:element name="GetTagged">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="1" maxOccurs="1" name="variant" type="s:int" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Tagged">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Name" type="s:string" />
+          <s:element minOccurs="1" maxOccurs="1" name="Permissions" type="tns:Perm" />
+          <s:element minOccurs="1" maxOccurs="1" name="Maybe" nillable="true" type="s:int" />
+          <s:element minOccurs="0" maxOccurs="1" name="Price" type="tns:Money" />
+          <s:element minOccurs="0" maxOccurs="1" name="Remark" type="tns:Note" />
+        </s:sequence>
+        <s:attribute name="Code" type="s:string" />
+        <s:attribute name="rev" type="s:int" use="required" />
+        <s:attribute name="Access" type="tns:Perm" use="required" />
+      </s:complexType>
       <s:simpleType name="Perm">
         <s:list>
           <s:simpleType>
@@ -14767,6 +15834,41 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
           </s:simpleType>
         </s:list>
       </s:simpleType>
+      <s:complexType name="Money">
+        <s:simpleContent>
+          <s:extension base="s:decimal">
+            <s:attribute name="Currency" type="s:string" />
+          </s:extension>
+        </s:simpleContent>
+      </s:complexType>
+      <s:complexType name="Note">
+        <s:simpleContent>
+          <s:extension base="s:string">
+            <s:attribute name="Lang" type="s:string" />
+          </s:extension>
+        </s:simpleContent>
+      </s:complexType>
+      <s:element name="GetTaggedResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="GetTaggedResult" type="tns:Tagged" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoTagged">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="tagged" type="tns:Tagged" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="EchoTaggedResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="EchoTaggedResult" type="tns:Tagged" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
       <s:element name="EchoPerm">
         <s:complexType>
           <s:sequence>
@@ -14817,6 +15919,7 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <s:element name="ArrayOfByte" nillable="true" type="tns:ArrayOfByte" />
       <s:element name="urunBilgi" nillable="true" type="tns:urunBilgi" />
       <s:element name="ArrayOfUrunBilgi" nillable="true" type="tns:ArrayOfUrunBilgi" />
+      <s:element name="Tagged" nillable="true" type="tns:Tagged" />
       <s:element name="Perm" type="tns:Perm" />
     </s:schema>
     <s:schema elementFormDefault="qualified" targetNamespace="urn:items">
@@ -15149,6 +16252,18 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountSoapOut">
     <wsdl:part name="parameters" element="tns:NotifyCountResponse" />
   </wsdl:message>
+  <wsdl:message name="GetTaggedSoapIn">
+    <wsdl:part name="parameters" element="tns:GetTagged" />
+  </wsdl:message>
+  <wsdl:message name="GetTaggedSoapOut">
+    <wsdl:part name="parameters" element="tns:GetTaggedResponse" />
+  </wsdl:message>
+  <wsdl:message name="EchoTaggedSoapIn">
+    <wsdl:part name="parameters" element="tns:EchoTagged" />
+  </wsdl:message>
+  <wsdl:message name="EchoTaggedSoapOut">
+    <wsdl:part name="parameters" element="tns:EchoTaggedResponse" />
+  </wsdl:message>
   <wsdl:message name="EchoPermSoapIn">
     <wsdl:part name="parameters" element="tns:EchoPerm" />
   </wsdl:message>
@@ -15357,6 +16472,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountHttpGetOut">
     <wsdl:part name="Body" element="tns:int" />
   </wsdl:message>
+  <wsdl:message name="GetTaggedHttpGetIn">
+    <wsdl:part name="variant" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetTaggedHttpGetOut">
+    <wsdl:part name="Body" element="tns:Tagged" />
+  </wsdl:message>
   <wsdl:message name="EchoPermHttpGetIn">
     <wsdl:part name="p" type="s:string" />
   </wsdl:message>
@@ -15558,6 +16679,12 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="NotifyCountHttpPostIn" />
   <wsdl:message name="NotifyCountHttpPostOut">
     <wsdl:part name="Body" element="tns:int" />
+  </wsdl:message>
+  <wsdl:message name="GetTaggedHttpPostIn">
+    <wsdl:part name="variant" type="s:string" />
+  </wsdl:message>
+  <wsdl:message name="GetTaggedHttpPostOut">
+    <wsdl:part name="Body" element="tns:Tagged" />
   </wsdl:message>
   <wsdl:message name="EchoPermHttpPostIn">
     <wsdl:part name="p" type="s:string" />
@@ -15802,6 +16929,16 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:NotifyCountSoapIn" />
       <wsdl:output message="tns:NotifyCountSoapOut" />
     </wsdl:operation>
+    <wsdl:operation name="GetTagged">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">variant 0: every member set; 1: Code and Name null, Access and Permissions None, Maybe null, Remark.Text null; 2: all flags; 3: Permissions = (Perm)8, not a member.</wsdl:documentation>
+      <wsdl:input message="tns:GetTaggedSoapIn" />
+      <wsdl:output message="tns:GetTaggedSoapOut" />
+    </wsdl:operation>
+    <wsdl:operation name="EchoTagged">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Tagged it was given.</wsdl:documentation>
+      <wsdl:input message="tns:EchoTaggedSoapIn" />
+      <wsdl:output message="tns:EchoTaggedSoapOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoPerm">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
       <wsdl:input message="tns:EchoPermSoapIn" />
@@ -15986,6 +17123,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:input message="tns:NotifyCountHttpGetIn" />
       <wsdl:output message="tns:NotifyCountHttpGetOut" />
     </wsdl:operation>
+    <wsdl:operation name="GetTagged">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">variant 0: every member set; 1: Code and Name null, Access and Permissions None, Maybe null, Remark.Text null; 2: all flags; 3: Permissions = (Perm)8, not a member.</wsdl:documentation>
+      <wsdl:input message="tns:GetTaggedHttpGetIn" />
+      <wsdl:output message="tns:GetTaggedHttpGetOut" />
+    </wsdl:operation>
     <wsdl:operation name="EchoPerm">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
       <wsdl:input message="tns:EchoPermHttpGetIn" />
@@ -16164,6 +17306,11 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns how many times Notify has run since the server started.</wsdl:documentation>
       <wsdl:input message="tns:NotifyCountHttpPostIn" />
       <wsdl:output message="tns:NotifyCountHttpPostOut" />
+    </wsdl:operation>
+    <wsdl:operation name="GetTagged">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">variant 0: every member set; 1: Code and Name null, Access and Permissions None, Maybe null, Remark.Text null; 2: all flags; 3: Permissions = (Perm)8, not a member.</wsdl:documentation>
+      <wsdl:input message="tns:GetTaggedHttpPostIn" />
+      <wsdl:output message="tns:GetTaggedHttpPostOut" />
     </wsdl:operation>
     <wsdl:operation name="EchoPerm">
       <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">Returns the Perm ([Flags] enum) it was given.</wsdl:documentation>
@@ -16593,6 +17740,24 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <soap:operation soapAction="http://localhost:8080/zoo3/v1/NotifyCount" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetTagged">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/GetTagged" style="document" />
+      <wsdl:input>
+        <soap:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoTagged">
+      <soap:operation soapAction="http://localhost:8080/zoo3/v1/EchoTagged" style="document" />
       <wsdl:input>
         <soap:body use="literal" />
       </wsdl:input>
@@ -17048,6 +18213,24 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <soap12:body use="literal" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetTagged">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/GetTagged" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="EchoTagged">
+      <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoTagged" style="document" />
+      <wsdl:input>
+        <soap12:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <soap12:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoPerm">
       <soap12:operation soapAction="http://localhost:8080/zoo3/v1/EchoPerm" style="document" />
       <wsdl:input>
@@ -17371,6 +18554,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
         <mime:mimeXml part="Body" />
       </wsdl:output>
     </wsdl:operation>
+    <wsdl:operation name="GetTagged">
+      <http:operation location="/GetTagged" />
+      <wsdl:input>
+        <http:urlEncoded />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
     <wsdl:operation name="EchoPerm">
       <http:operation location="/EchoPerm" />
       <wsdl:input>
@@ -17678,6 +18870,15 @@ Second line: a comment end */ and markup &lt;b&gt;bold&lt;/b&gt; &amp; an ampers
     </wsdl:operation>
     <wsdl:operation name="NotifyCount">
       <http:operation location="/NotifyCount" />
+      <wsdl:input>
+        <mime:content type="application/x-www-form-urlencoded" />
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+    <wsdl:operation name="GetTagged">
+      <http:operation location="/GetTagged" />
       <wsdl:input>
         <mime:content type="application/x-www-form-urlencoded" />
       </wsdl:input>
