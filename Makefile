@@ -13,9 +13,10 @@ generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoos' pack
 
 # GENERATED are the packages go generate writes: contactsync's own contract; the type zoos, the
 # contract of awkward names (zoo/names), the one-way contract (zoo/oneway), the header contract
-# (zoo/zoohdr) and the contracts cut from the third zoo (zoo/outref, renamed, overloads, fetchitem)
+# (zoo/zoohdr), the contracts cut from the third zoo (zoo/outref, renamed, overloads, fetchitem), the
+# contract of open values (zoo/open) and the record type holding inheritance hierarchies (zoo/polyrec)
 # the generator's golden tests use; and the frozen copy of contract 1.0 the record formats' tests run on.
-GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/names ./tools/gowsdlgen/internal/zoo/zoo3 ./tools/gowsdlgen/internal/zoo/oneway ./tools/gowsdlgen/internal/zoo/zoohdr ./tools/gowsdlgen/internal/zoo/outref ./tools/gowsdlgen/internal/zoo/renamed ./tools/gowsdlgen/internal/zoo/overloads ./tools/gowsdlgen/internal/zoo/fetchitem ./tools/gowsdlgen/internal/zoo/open ./server/internal/frozencontract
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/names ./tools/gowsdlgen/internal/zoo/zoo3 ./tools/gowsdlgen/internal/zoo/oneway ./tools/gowsdlgen/internal/zoo/zoohdr ./tools/gowsdlgen/internal/zoo/outref ./tools/gowsdlgen/internal/zoo/renamed ./tools/gowsdlgen/internal/zoo/overloads ./tools/gowsdlgen/internal/zoo/fetchitem ./tools/gowsdlgen/internal/zoo/open ./tools/gowsdlgen/internal/zoo/polyrec ./server/internal/frozencontract
 
 .PHONY: check-generate
 check-generate: generate ## Fail if regenerating gen/ (or the type zoos' packages) changes it or adds files, or the result does not build.
@@ -157,6 +158,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordReader$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
 	$(GO) test -run '^$$' -fuzz '^FuzzCarryUnknown$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
 	$(GO) test -run '^$$' -fuzz '^FuzzRecordUnsigned$$' -fuzztime $(FUZZTIME) ./server/wire/recordwire
+	$(GO) test -run '^$$' -fuzz '^FuzzRecordObject$$' -fuzztime $(FUZZTIME) ./server/wire/recordany
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDateTimeCommon$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzParseUnsigned$$' -fuzztime $(FUZZTIME) ./server/wire/xsd
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFormChar$$' -fuzztime $(FUZZTIME) ./server/wire/xsd

@@ -99,6 +99,8 @@ var wireImports = map[string][]string{
 	wireRuntime + "/recordwire": {wireRuntime, wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
 	wireRuntime + "/xmlany":     {module + "/server/fault", wireRuntime + "/xmlwire"},
 	wireRuntime + "/anytype":    {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/xmlwire", wireRuntime + "/xmlany"},
+	// The record form of object and raw XML, over the record format and the open XML values.
+	wireRuntime + "/recordany": {wireRuntime + "/recordwire", wireRuntime + "/anytype", wireRuntime + "/xmlany", wireRuntime + "/xmlwire"},
 	// The one JSON tokenizer, under the JSON endpoint and the record format.
 	wireRuntime + "/internal/jsontext": {},
 	wireRuntime + "/internal/xmlchars": {},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -98,7 +99,9 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (e
 	if len(plan.Report.Changed) > 0 {
 		return fmt.Errorf("--from %s: %w", stores.Registry.Redact(opts.from), &FieldTypeError{Changed: plan.Report.Changed, Store: quoteArg(stores.Registry.Redact(opts.from))})
 	}
-	if _, err := checkFields(ctx, dst, opts.to, plan.Report.Carried, warnTo(stderr, "copy")); err != nil {
+	// The derived types the source records that the contract lacks are carried as well.
+	carried := append(slices.Clone(plan.Report.Carried), plan.Report.Dropped...)
+	if _, err := checkFields(ctx, dst, opts.to, carried, warnTo(stderr, "copy")); err != nil {
 		return fmt.Errorf("--to %s: %w", stores.Registry.Redact(opts.to), err)
 	}
 	total := int64(-1)

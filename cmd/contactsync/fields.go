@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/contactsync/contactsync/server/service"
@@ -12,13 +14,21 @@ import (
 )
 
 // contractFields are the fields of the contract's record with their record types, from its
-// generated descriptor.
+// generated descriptor, then its derived rows: each concrete type a polymorphic element's "$type" may
+// name, by path. The derived rows are the contract's, not only the types written so far, so that a
+// contract dropping a type is noticed whether or not a record holds it yet (migrate --check counts).
 func contractFields() []store.Field {
 	rt := service.Records.Type
 	types := rt.FieldTypes()
 	out := make([]store.Field, len(rt.Fields))
 	for i, p := range rt.Fields {
 		out[i] = store.Field{Path: p, Type: types[i]}
+	}
+	derived := rt.DerivedTypes()
+	for _, p := range slices.Sorted(maps.Keys(derived)) {
+		for _, typ := range derived[p] {
+			out = append(out, store.Field{Path: p, Type: typ, Derived: true})
+		}
 	}
 	return out
 }
@@ -69,7 +79,23 @@ func checkFields(ctx context.Context, st store.Fields, spec string, extra []stor
 	if len(report.Carried) > 0 && warn != nil {
 		warn(carriedWarning, strings.Join(store.Paths(report.Carried), ", "), "contactsync migrate --store "+name+" --check")
 	}
+	if len(report.Dropped) > 0 && warn != nil {
+		warn(droppedWarning, strings.Join(derivedNames(report.Dropped), ", "), "contactsync migrate --store "+name+" --check")
+	}
 	return report, nil
+}
+
+// droppedWarning is the warning for recorded derived types the contract lacks.
+const droppedWarning = "the stored records may hold values of derived types the contract no longer has: under a concrete " +
+	"declared type they are read as it and written back with their type and members, under an abstract one they cannot be read"
+
+// derivedNames names derived rows as "Path ($type Type)".
+func derivedNames(rows []store.Field) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.Path + " ($type " + r.Type + ")"
+	}
+	return out
 }
 
 // warnTo returns a checkFields warning written to w as one line, prefixed with the command's name.

@@ -160,9 +160,12 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 		if len(report.Carried) > 0 {
 			fmt.Fprintf(out, "warning: %s: %s (count them: contactsync migrate --store %s --check)\n", carriedWarning, strings.Join(store.Paths(report.Carried), ", "), name)
 		}
+		if len(report.Dropped) > 0 {
+			fmt.Fprintf(out, "warning: %s: %s (count them: contactsync migrate --store %s --check)\n", droppedWarning, strings.Join(derivedNames(report.Dropped), ", "), name)
+		}
 		return nil
 	}
-	if len(report.Carried)+len(report.Changed) == 0 {
+	if len(report.Carried)+len(report.Changed)+len(report.Dropped) == 0 {
 		fmt.Fprintln(out, "every field the stored records may hold is in the contract, with its type")
 		return nil
 	}
@@ -186,6 +189,18 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 	for _, c := range report.Changed {
 		if err := count(c.Path, fmt.Sprintf("stored as %s, the contract has %s", c.Stored, c.Contract)); err != nil {
 			return err
+		}
+	}
+	for _, d := range report.Dropped {
+		what := fmt.Sprintf("$type %s, a derived type the contract no longer has", d.Type)
+		n, err := st.CountDerived(ctx, d.Path, d.Type)
+		switch {
+		case errors.Is(err, store.ErrPathInArray):
+			fmt.Fprintf(out, "%s: %s; inside an array, which migrate cannot count (export and search instead)\n", d.Path, what)
+		case err != nil:
+			return err
+		default:
+			fmt.Fprintf(out, "%s: %s; %d records hold a value of it\n", d.Path, what, n)
 		}
 	}
 	if len(report.Changed) > 0 {

@@ -252,6 +252,9 @@ func (s *memStore) StoredFields(context.Context) ([]store.Field, error) {
 var errMemFields = errors.New("the in-memory test store does not maintain fields")
 
 func (s *memStore) CountField(context.Context, string) (int64, error) { return 0, errMemFields }
+func (s *memStore) CountDerived(context.Context, string, string) (int64, error) {
+	return 0, errMemFields
+}
 func (s *memStore) RenameField(context.Context, string, string) (int64, error) {
 	return 0, errMemFields
 }

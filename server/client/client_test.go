@@ -46,6 +46,42 @@ func TestNewRequestDeclaresXSI(t *testing.T) {
 	}
 }
 
+// typedPet is a request holding a derived value, as the generated writer writes it: xsi:type with the
+// prefix the document root must declare.
+type typedPet struct{}
+
+func (typedPet) AppendXML(b []byte) []byte {
+	return append(b, `<Pet xsi:type="Dog"><Barks>3</Barks></Pet>`...)
+}
+func (typedPet) DecodeXML(*xmlwire.Reader) error { return nil }
+
+// TestNewRequestDeclaresXSIForType: a derived value's xsi:type needs the declaration too, or the
+// service reads the declared type and drops the derived members.
+func TestNewRequestDeclaresXSIForType(t *testing.T) {
+	c := &client.Client{Endpoint: "http://127.0.0.1/x", Namespace: ns, Binding: client.SOAP11}
+	req, err := c.NewRequest(context.Background(), echoOp, typedPet{})
+	require.NoError(t, err)
+	body, err := io.ReadAll(req.Body)
+	require.NoError(t, err)
+	d := xml.NewDecoder(bytes.NewReader(body))
+	typed := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Space == xmlwire.NSXSI && a.Name.Local == "type" {
+					typed++
+				}
+			}
+		}
+	}
+	assert.Equal(t, 1, typed, "%s", body)
+}
+
 // TestMessageNil: the printed message keeps the nil item, with xsi bound to its namespace.
 func TestMessageNil(t *testing.T) {
 	out, err := client.Message("Echo", ns, nilItem())

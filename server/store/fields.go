@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -34,6 +35,9 @@ type Fields interface {
 	StoredFields(ctx context.Context) ([]Field, error)
 	// CountField returns how many records hold a value other than null at path.
 	CountField(ctx context.Context, path string) (int64, error)
+	// CountDerived returns how many records hold a value whose "$type" is typ at path, the path of a
+	// polymorphic element; a path through an array ("Pets[]") fails with ErrPathInArray.
+	CountDerived(ctx context.Context, path, typ string) (int64, error)
 	// RenameField moves the value at path from to path to (same parent, another name) in every
 	// record holding from, and renames from (and the paths under it) in the recorded fields. It
 	// refuses, changing nothing, when a record holds values at both. It returns how many records it
@@ -45,9 +49,13 @@ type Fields interface {
 }
 
 // Field is a recorded field: its path and its record type, "" when not known yet (a row migrated from
-// schema version 5, before types were recorded).
+// schema version 5, before types were recorded). A derived row (Derived) records instead a type a
+// value of a polymorphic element may name in its "$type" (docs/generator-model.md §5): Path is the
+// element's ("Favorite", "Pets[]" for the items of an array), Type the derived type's name.
 type Field struct {
 	Path, Type string
+	// Derived: the row's role is 'derived', not 'field'.
+	Derived bool
 }
 
 // TypeChange is a recorded field whose type the contract changed.
@@ -62,6 +70,10 @@ type FieldsReport struct {
 	Carried []Field
 	// Changed are the recorded fields whose type differs from the contract's, sorted by path.
 	Changed []TypeChange
+	// Dropped are the recorded derived types the contract lacks at their path (derived rows), sorted
+	// by path and type: a record holding one reads it as the declared type and carries its "$type" and
+	// members when that type is concrete, and cannot be read when it is abstract.
+	Dropped []Field
 }
 
 // SameRecordType reports whether a value recorded under type stored reads as one of type contract:
@@ -85,15 +97,27 @@ type FieldsPlan struct {
 	Add, Fill []Field
 }
 
-// Compare compares the recorded fields with the contract's.
+// Compare compares the recorded fields with the contract's, field rows and derived rows apart.
 func Compare(recorded, fields []Field) FieldsPlan {
 	var plan FieldsPlan
 	contract := make(map[string]string, len(fields))
+	derived := map[Field]bool{}
 	for _, f := range fields {
+		if f.Derived {
+			derived[f] = true
+			continue
+		}
 		contract[f.Path] = f.Type
 	}
 	have := make(map[string]bool, len(recorded))
 	for _, r := range recorded {
+		if r.Derived {
+			if !derived[r] {
+				plan.Report.Dropped = append(plan.Report.Dropped, r)
+			}
+			delete(derived, r)
+			continue
+		}
 		have[r.Path] = true
 		ct, ok := contract[r.Path]
 		switch {
@@ -106,11 +130,18 @@ func Compare(recorded, fields []Field) FieldsPlan {
 		}
 	}
 	for _, f := range fields {
-		if !have[f.Path] {
+		switch {
+		case f.Derived && derived[f]:
+			plan.Add = append(plan.Add, f)
+			delete(derived, f)
+		case !f.Derived && !have[f.Path]:
 			plan.Add = append(plan.Add, f)
 			have[f.Path] = true
 		}
 	}
+	slices.SortFunc(plan.Report.Dropped, func(a, b Field) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Type, b.Type))
+	})
 	slices.SortFunc(plan.Report.Carried, func(a, b Field) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(plan.Report.Changed, func(a, b TypeChange) int { return strings.Compare(a.Path, b.Path) })
 	if len(plan.Report.Changed) > 0 {
@@ -136,6 +167,11 @@ func PlanSync(recorded, fields []Field, empty bool) (plan FieldsPlan, drop []str
 	}
 	plan.Report = FieldsReport{}
 	return plan, drop
+}
+
+// FieldRows returns the field rows of fields (not the derived rows), in their order.
+func FieldRows(fields []Field) []Field {
+	return slices.DeleteFunc(slices.Clone(fields), func(f Field) bool { return f.Derived })
 }
 
 // Paths returns the paths of fields, in their order.
@@ -166,6 +202,17 @@ func FieldPath(path string) ([]string, error) {
 		}
 	}
 	return segs, nil
+}
+
+// DerivedPath checks the path of a derived row and returns its segments: a field path, refused with
+// ErrPathInArray when it names the items of an array ("Pets[]"), whose "$type" members the SQL JSON
+// functions cannot reach.
+func DerivedPath(path string) ([]string, error) {
+	segs, err := FieldPath(path)
+	if err == nil && strings.HasSuffix(path, "[]") {
+		err = fmt.Errorf("%s: %w", path, ErrPathInArray)
+	}
+	return segs, err
 }
 
 // RenamedPath checks that from and to name fields of the same parent and returns their segments.

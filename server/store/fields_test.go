@@ -41,3 +41,28 @@ func TestCompare(t *testing.T) {
 		Changed: []store.TypeChange{{Path: "A", Stored: "xsd:int", Contract: "xsd:long"}},
 	}}, plan, "a type change records nothing")
 }
+
+// TestCompareDerived: derived rows are compared by path and type, apart from the field rows: a
+// recorded one the contract lacks is Dropped (never Carried), a contract's one not recorded is added,
+// and a field row and a derived row at one path do not meet.
+func TestCompareDerived(t *testing.T) {
+	recorded := []store.Field{
+		{Path: "Pet", Type: "complex:Animal"},
+		{Path: "Pet", Type: "Horse", Derived: true}, {Path: "Pet", Type: "Dog", Derived: true},
+	}
+	plan := store.Compare(recorded, []store.Field{
+		{Path: "Pet", Type: "complex:Animal"},
+		{Path: "Pet", Type: "Dog", Derived: true}, {Path: "Pet", Type: "Cat", Derived: true},
+		{Path: "Pets[]", Type: "Cat", Derived: true},
+	})
+	assert.Equal(t, store.FieldsPlan{
+		Report: store.FieldsReport{Dropped: []store.Field{{Path: "Pet", Type: "Horse", Derived: true}}},
+		Add:    []store.Field{{Path: "Pet", Type: "Cat", Derived: true}, {Path: "Pets[]", Type: "Cat", Derived: true}},
+	}, plan)
+	assert.Equal(t, []store.Field{{Path: "Pet", Type: "complex:Animal"}}, store.FieldRows(recorded))
+	_, err := store.DerivedPath("Pets[]")
+	assert.ErrorIs(t, err, store.ErrPathInArray)
+	segs, err := store.DerivedPath("A.Pet")
+	assert.NoError(t, err)
+	assert.Equal(t, []string{"A", "Pet"}, segs)
+}

@@ -80,6 +80,12 @@ type Type struct {
 	// AnyAttribute: the type ends with <s:anyAttribute /> (ASMX's SOAP header types); its Go type
 	// keeps the foreign attributes in AnyAttrs.
 	AnyAttribute bool
+	// Derived are the complex types deriving from this one, directly or not, in document order: a
+	// value declared with this type may be of any of them (xsi:type on the wire, "$type" in the
+	// record form). A derived type's Fields hold its base chain's elements first.
+	Derived []*Type
+	// Abstract: the type is an abstract base, so a value declared with it is always of a derived type.
+	Abstract bool
 }
 
 // Field is an element of a complex type, an operation's parameter or its result.

@@ -318,6 +318,12 @@ var evolutions = []evolution{
 		bindings: []string{"soap11", "soap12", "get", "post"},
 		check:    oneWay,
 	},
+	{
+		dir:      "15-polymorphic-contact",
+		op:       "SavePolymorphicContact",
+		bindings: []string{"soap11", "soap12"},
+		check:    polymorphicContact,
+	},
 }
 
 // readContactList is the 05-readcontactlist check: an array parameter (ids) on all four bindings and a

@@ -1862,8 +1862,8 @@ func (v *ArrayOfString) DecodeRecord(r *recordwire.Reader) error {
 	}
 	vals := make([]string, n)
 	for i := 0; ; i++ {
-		more, err := r.More()
-		if err != nil || !more {
+		var more bool
+		if more, err = r.More(); err != nil || !more {
 			return err
 		}
 		var item *string

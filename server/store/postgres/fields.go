@@ -43,24 +43,29 @@ func (s *Store) maintain(ctx context.Context, what string, fn func(tx pgx.Tx) er
 	return nil
 }
 
-// storedFields reads the field rows of record_fields, sorted by path.
+// storedFields reads the rows of record_fields, sorted by path, field rows before derived rows.
 func storedFields(ctx context.Context, q interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }) ([]store.Field, error) {
-	rows, err := q.Query(ctx, `SELECT path, xsd_type FROM record_fields WHERE role = 'field' ORDER BY path COLLATE "C"`)
+	rows, err := q.Query(ctx, `SELECT path, role = 'derived', xsd_type FROM record_fields ORDER BY path COLLATE "C", role DESC, xsd_type COLLATE "C"`)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Field, error) {
 		var f store.Field
-		err := row.Scan(&f.Path, &f.Type)
+		err := row.Scan(&f.Path, &f.Derived, &f.Type)
 		return f, err
 	})
 }
 
-// insertFieldsSQL records fields given as two arrays (paths, types), skipping a path already recorded.
-const insertFieldsSQL = `INSERT INTO record_fields (path, role, xsd_type) SELECT p, 'field', t FROM unnest($1::text[], $2::text[]) AS f (p, t)
+// insertFieldsSQL records fields given as two arrays (paths, types), skipping a path already
+// recorded; insertDerivedSQL records derived rows likewise, skipping a path and type recorded.
+const (
+	insertFieldsSQL = `INSERT INTO record_fields (path, role, xsd_type) SELECT p, 'field', t FROM unnest($1::text[], $2::text[]) AS f (p, t)
 	ON CONFLICT (path) WHERE role = 'field' DO NOTHING`
+	insertDerivedSQL = `INSERT INTO record_fields (path, role, xsd_type) SELECT p, 'derived', t FROM unnest($1::text[], $2::text[]) AS f (p, t)
+	ON CONFLICT DO NOTHING`
+)
 
 // fieldArrays splits fields into their paths and their types.
 func fieldArrays(fields []store.Field) (paths, types []string) {
@@ -109,9 +114,15 @@ func (s *Store) SyncFields(ctx context.Context, fields []store.Field) (store.Fie
 				return err
 			}
 		}
-		if len(plan.Add) > 0 {
-			paths, types := fieldArrays(plan.Add)
-			_, err = tx.Exec(op, insertFieldsSQL, paths, types)
+		if rows := store.FieldRows(plan.Add); len(rows) > 0 {
+			paths, types := fieldArrays(rows)
+			if _, err = tx.Exec(op, insertFieldsSQL, paths, types); err != nil {
+				return err
+			}
+		}
+		if len(plan.Add) > len(store.FieldRows(plan.Add)) {
+			paths, types := fieldArrays(slices.DeleteFunc(slices.Clone(plan.Add), func(f store.Field) bool { return !f.Derived }))
+			_, err = tx.Exec(op, insertDerivedSQL, paths, types)
 		}
 		return err
 	})
@@ -165,6 +176,23 @@ func (s *Store) CountField(ctx context.Context, path string) (int64, error) {
 	return n, err
 }
 
+// CountDerived returns how many records hold a value whose "$type" is typ at path.
+func (s *Store) CountDerived(ctx context.Context, path, typ string) (int64, error) {
+	segs, err := store.DerivedPath(path)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: count derived type: %w", err)
+	}
+	segs = append(segs, "$type")
+	var n int64
+	err = s.maintain(ctx, "count derived type "+typ+" at "+path, func(tx pgx.Tx) error {
+		if err := checkNotInArray(ctx, tx, path, segs); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT count(*) FROM contacts WHERE doc #>> $1 = $2`, segs, typ).Scan(&n)
+	})
+	return n, err
+}
+
 // RenameField moves the value at from to to in every record holding from, and renames the recorded
 // paths, in one transaction. A record whose from is null loses the key only (null and missing read
 // back alike).
@@ -199,7 +227,7 @@ func (s *Store) RenameField(ctx context.Context, from, to string) (int64, error)
 		if err != nil {
 			return err
 		}
-		paths := store.Paths(recorded)
+		paths := store.Paths(store.FieldRows(recorded))
 		for _, p := range paths {
 			if !store.Under(p, from) {
 				continue

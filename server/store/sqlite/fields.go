@@ -37,7 +37,7 @@ func (s *Store) SyncFields(ctx context.Context, fields []store.Field) (store.Fie
 	if err != nil {
 		return store.FieldsReport{}, err
 	}
-	if plan := store.Compare(recorded, fields); len(plan.Add)+len(plan.Fill)+len(plan.Report.Carried)+len(plan.Report.Changed) == 0 {
+	if plan := store.Compare(recorded, fields); len(plan.Add)+len(plan.Fill)+len(plan.Report.Carried)+len(plan.Report.Changed)+len(plan.Report.Dropped) == 0 {
 		return plan.Report, nil
 	}
 	var report store.FieldsReport
@@ -71,10 +71,14 @@ func (s *Store) SyncFields(ctx context.Context, fields []store.Field) (store.Fie
 	return report, nil
 }
 
-// insertFields records fields, skipping a path already recorded.
+// insertFields records fields, skipping a path already recorded (a derived row, a path and type).
 func insertFields(tx *sql.Tx, fields []store.Field) error {
 	for _, f := range fields {
-		if _, err := tx.Exec(`INSERT INTO record_fields (path, role, xsd_type) VALUES (?, 'field', ?) ON CONFLICT (path) WHERE role = 'field' DO NOTHING`, f.Path, f.Type); err != nil {
+		stmt := `INSERT INTO record_fields (path, role, xsd_type) VALUES (?, 'field', ?) ON CONFLICT (path) WHERE role = 'field' DO NOTHING`
+		if f.Derived {
+			stmt = `INSERT INTO record_fields (path, role, xsd_type) VALUES (?, 'derived', ?) ON CONFLICT DO NOTHING`
+		}
+		if _, err := tx.Exec(stmt, f.Path, f.Type); err != nil {
 			return err
 		}
 	}
@@ -86,9 +90,9 @@ type querier interface {
 	Query(query string, args ...any) (*sql.Rows, error)
 }
 
-// storedFields reads the field rows of record_fields, sorted by path.
+// storedFields reads the rows of record_fields, sorted by path, field rows before derived rows.
 func storedFields(q querier) ([]store.Field, error) {
-	rows, err := q.Query(`SELECT path, xsd_type FROM record_fields WHERE role = 'field' ORDER BY path`)
+	rows, err := q.Query(`SELECT path, role = 'derived', xsd_type FROM record_fields ORDER BY path, role DESC, xsd_type`)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +100,7 @@ func storedFields(q querier) ([]store.Field, error) {
 	var fields []store.Field
 	for rows.Next() {
 		var f store.Field
-		if err := rows.Scan(&f.Path, &f.Type); err != nil {
+		if err := rows.Scan(&f.Path, &f.Derived, &f.Type); err != nil {
 			return nil, err
 		}
 		fields = append(fields, f)
@@ -157,6 +161,31 @@ func (s *Store) CountField(ctx context.Context, path string) (int64, error) {
 	return n, nil
 }
 
+// CountDerived returns how many records hold a value whose "$type" is typ at path.
+func (s *Store) CountDerived(ctx context.Context, path, typ string) (int64, error) {
+	segs, err := store.DerivedPath(path)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: count derived type: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	tx, err := s.r.BeginTx(ctx, nil) // one snapshot for both queries
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: count derived type %s at %s: %w", typ, path, err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	segs = append(segs, "$type")
+	if err := checkNotInArray(tx, path, segs); err != nil {
+		return 0, fmt.Errorf("sqlite: count derived type: %w", err)
+	}
+	var n int64
+	if err := tx.QueryRow(`SELECT count(*) FROM contacts WHERE json_extract(doc, ?) = ?`, jsonPath(segs), typ).Scan(&n); err != nil {
+		return 0, fmt.Errorf("sqlite: count derived type %s at %s: %w", typ, path, err)
+	}
+	return n, nil
+}
+
 // RenameField moves the value at from to to in every record holding from, and renames the recorded
 // paths, in one transaction. A record whose from is null loses the key only (null and missing read
 // back alike). The new key comes last in the object (json_set appends); readers accept any order.
@@ -206,7 +235,7 @@ func renameRecorded(tx *sql.Tx, from, to string) error {
 	if err != nil {
 		return err
 	}
-	paths := store.Paths(recorded)
+	paths := store.Paths(store.FieldRows(recorded))
 	for _, p := range paths {
 		if !store.Under(p, from) {
 			continue

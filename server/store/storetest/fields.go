@@ -33,6 +33,7 @@ func RunFields(t *testing.T, open func(t *testing.T) FieldStore) {
 		{"Nested", testFieldsNested},
 		{"InArray", testFieldsInArray},
 		{"BadPaths", testFieldsBadPaths},
+		{"DerivedRows", testDerivedRows},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
@@ -274,4 +275,56 @@ func testFieldsBadPaths(t *testing.T, s FieldStore) {
 	}
 	_, err := s.RenameField(ctx, "A", "A")
 	assert.Error(t, err, "a rename to itself")
+}
+
+// testDerivedRows: derived rows (the types a polymorphic element's "$type" may name) are recorded
+// beside the field rows, several per path; a contract lacking a recorded one reports it in Dropped
+// (and it stays recorded); CountDerived counts the records naming it, and refuses a path through an
+// array; dropping the field removes its derived rows.
+func testDerivedRows(t *testing.T, s FieldStore) {
+	ctx := t.Context()
+	fields := []store.Field{
+		{Path: "Id", Type: "xsd:string"}, {Path: "Pet", Type: "complex:Animal"},
+		{Path: "Pet", Type: "Cat", Derived: true}, {Path: "Pet", Type: "Dog", Derived: true},
+		{Path: "Pets[]", Type: "Dog", Derived: true},
+	}
+	report, err := s.SyncFields(ctx, fields)
+	require.NoError(t, err)
+	assert.Equal(t, store.FieldsReport{}, report)
+	stored, err := s.StoredFields(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []store.Field{fields[0], fields[1], fields[2], fields[3], fields[4]}, stored)
+	for k, d := range map[string]string{
+		"a": `{"Id":"a","Pet":{"$type":"Dog","Name":"Rex"}}`,
+		"b": `{"Id":"b","Pet":{"Name":"Generic"}}`,
+		"c": `{"Id":"c","Pet":{"Name":"Fido","$type":"Dog"}}`,
+		"d": `{"Id":"d","Pet":{"$type":"Cat"},"Pets":[{"$type":"Dog"}]}`,
+	} {
+		require.NoError(t, s.Put(ctx, store.Record{Key: k, Index: "i", Doc: []byte(d)}))
+	}
+
+	// A contract without Dog at Pet: reported, kept recorded.
+	report, err = s.SyncFields(ctx, []store.Field{fields[0], fields[1], fields[2], fields[4]})
+	require.NoError(t, err)
+	assert.Equal(t, []store.Field{{Path: "Pet", Type: "Dog", Derived: true}}, report.Dropped)
+	assert.Empty(t, report.Carried)
+	assert.Empty(t, report.Changed)
+	stored, err = s.StoredFields(ctx)
+	require.NoError(t, err)
+	assert.Len(t, stored, 5)
+
+	n, err := s.CountDerived(ctx, "Pet", "Dog")
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), n, "wherever $type stands among the members")
+	n, err = s.CountDerived(ctx, "Pet", "Horse")
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), n)
+	_, err = s.CountDerived(ctx, "Pets[]", "Dog")
+	require.ErrorIs(t, err, store.ErrPathInArray)
+
+	_, err = s.DropField(ctx, "Pet")
+	require.NoError(t, err)
+	stored, err = s.StoredFields(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []store.Field{fields[0], fields[4]}, stored)
 }

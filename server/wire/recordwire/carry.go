@@ -80,7 +80,10 @@ func (t *Type) FieldTypes() []string {
 }
 
 // fieldTypes walks the elements of ty as the generator names Type.Fields: nested ones after their
-// parent, through "[]" for the items of an array, a recursive type descended into once per path.
+// parent, through "[]" for the items of an array, a recursive type descended into once per path. The
+// elements of the types derived from a nested type follow its own under the same path (a derived
+// value's members sit beside its base's in one object); where two derived types have an element of
+// one name, the first in document order gives the path its type.
 func fieldTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out map[string]string) {
 	onPath[ty] = true
 	defer delete(onPath, ty)
@@ -93,12 +96,62 @@ func fieldTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out ma
 		if f.MaxOccurs != 1 {
 			rt, sep = "array:"+rt, "[]."
 		}
-		out[path] = rt
+		if _, ok := out[path]; !ok {
+			out[path] = rt
+		}
 		if ft.Kind == wire.KindArray && ft.Item != nil {
 			ft, sep = ft.Item.Type, "[]."
 		}
 		if ft != nil && ft.Kind == wire.KindComplex && !onPath[ft] {
 			fieldTypes(ft, path+sep, onPath, out)
+			for _, d := range ft.Derived {
+				if !onPath[d] {
+					fieldTypes(d, path+sep, onPath, out)
+				}
+			}
+		}
+	}
+}
+
+// DerivedTypes returns, for every path of t.Fields whose declared type has derived types, the names of
+// the concrete types a value there may name in its TypeKey, in document order: what the store records
+// as the path's derived rows, so a contract that drops one is noticed.
+func (t *Type) DerivedTypes() map[string][]string {
+	out := map[string][]string{}
+	if t.Type != nil {
+		derivedTypes(t.Type, "", map[*wire.Type]bool{}, out)
+	}
+	return out
+}
+
+func derivedTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out map[string][]string) {
+	onPath[ty] = true
+	defer delete(onPath, ty)
+	for _, f := range ty.Fields {
+		if f.Type == nil {
+			continue
+		}
+		// The path of the objects that may hold a TypeKey: the element's, or its items' ("Sign[]").
+		path, ft := prefix+f.Name, f.Type
+		if ft.Kind == wire.KindArray && ft.Item != nil {
+			ft = ft.Item.Type
+			path += "[]"
+		} else if f.MaxOccurs != 1 {
+			path += "[]"
+		}
+		if ft == nil || ft.Kind != wire.KindComplex || onPath[ft] {
+			continue
+		}
+		for _, d := range ft.Derived {
+			if !d.Abstract && !slices.Contains(out[path], d.Name) {
+				out[path] = append(out[path], d.Name)
+			}
+		}
+		derivedTypes(ft, path+".", onPath, out)
+		for _, d := range ft.Derived {
+			if !onPath[d] {
+				derivedTypes(d, path+".", onPath, out)
+			}
 		}
 	}
 }
@@ -254,10 +307,36 @@ func joinPath(at, key string) string {
 
 func itemPath(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
+// valueType returns the type of the object r is at, declared as ty, and whether its TypeKey member
+// is known: when ty has derived types, the type a TypeKey names if it is ty or one of them (known),
+// else ty; a TypeKey naming a type the contract does not know is an unknown member, carried with the
+// members ty lacks, so the value is written back as it was.
+func valueType(r *Reader, ty *wire.Type) (*wire.Type, bool, error) {
+	if len(ty.Derived) == 0 {
+		return ty, false, nil
+	}
+	typ, ok, err := r.PeekType()
+	if err != nil || !ok || typ == ty.Name {
+		return ty, true, err
+	}
+	for _, d := range ty.Derived {
+		if d.Name == typ {
+			return d, true, nil
+		}
+	}
+	return ty, false, nil
+}
+
 // collectUnknown reads one value of type ty at path at, adding the unknown members of its objects.
 func collectUnknown(r *Reader, ty *wire.Type, at string, u *unknowns) error {
 	if r.Peek() != '{' {
 		return r.Skip()
+	}
+	// A TypeKey member is known where it names a type the declared one's hierarchy has; elsewhere
+	// it is carried as any unknown member.
+	ty, typed, err := valueType(r, ty)
+	if err != nil {
+		return err
 	}
 	if err := r.BeginObject(); err != nil {
 		return err
@@ -269,6 +348,10 @@ func collectUnknown(r *Reader, ty *wire.Type, at string, u *unknowns) error {
 		}
 		f := knownField(ty, key)
 		switch {
+		case f == nil && typed && string(key) == TypeKey:
+			if err := r.Skip(); err != nil {
+				return err
+			}
 		case f == nil:
 			name := string(key)
 			raw, err := r.RawValue()
@@ -320,6 +403,10 @@ func carryInto(r *Reader, ty *wire.Type, at string, u *unknowns, out []byte) ([]
 	if r.Peek() != '{' {
 		raw, err := r.RawValue()
 		return append(out, raw...), err
+	}
+	ty, _, err := valueType(r, ty)
+	if err != nil {
+		return nil, err
 	}
 	if err := r.BeginObject(); err != nil {
 		return nil, err

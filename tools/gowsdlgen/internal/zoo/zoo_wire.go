@@ -3902,8 +3902,8 @@ func (v *ArrayOfString) DecodeRecord(r *recordwire.Reader) error {
 	}
 	vals := make([]string, n)
 	for i := 0; ; i++ {
-		more, err := r.More()
-		if err != nil || !more {
+		var more bool
+		if more, err = r.More(); err != nil || !more {
 			return err
 		}
 		var item *string
@@ -4020,8 +4020,8 @@ func (v *ArrayOfAddress) DecodeRecord(r *recordwire.Reader) error {
 		v.Address = make([]*Address, 0, n)
 	}
 	for i := 0; ; i++ {
-		more, err := r.More()
-		if err != nil || !more {
+		var more bool
+		if more, err = r.More(); err != nil || !more {
 			return err
 		}
 		var item *Address
@@ -4065,8 +4065,8 @@ func (v *ArrayOfInt) DecodeRecord(r *recordwire.Reader) error {
 		v.Int = make([]int32, 0, n)
 	}
 	for i := 0; ; i++ {
-		more, err := r.More()
-		if err != nil || !more {
+		var more bool
+		if more, err = r.More(); err != nil || !more {
 			return err
 		}
 		var item int32

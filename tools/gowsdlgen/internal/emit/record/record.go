@@ -9,6 +9,7 @@ package record
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
@@ -38,18 +39,23 @@ func Emit(w *emit.Writer, c *model.Contract, opts *Options) error {
 }
 
 // recordTypes returns the record type and the complex and array types reachable from it, in the
-// contract's type order.
+// contract's type order: a type with derived types reaches them (a value of any of them may stand
+// where it is declared), and a derived type its bases.
 func (e *emitter) recordTypes(root *model.Type) []*model.Type {
 	reach := map[*model.Type]bool{}
 	var walk func(t *model.Type)
 	walk = func(t *model.Type) {
-		if reach[t] || t.Simple() {
+		if t == nil || reach[t] || t.Simple() {
 			return
 		}
 		reach[t] = true
 		for _, f := range t.Fields {
 			walk(f.Type)
 		}
+		for _, d := range t.Derived {
+			walk(d)
+		}
+		walk(t.Base)
 	}
 	walk(root)
 	var out []*model.Type
@@ -63,13 +69,17 @@ func (e *emitter) recordTypes(root *model.Type) []*model.Type {
 
 // recordPaths lists the dotted path of every element of t, nested ones after their parent; the
 // elements of the items of an array of complex values are named through "[]". A type met again on
-// its own path (a recursive type) is not descended into twice.
+// its own path (a recursive type) is not descended into twice. The elements of the types derived from
+// a nested type follow its own under the same path, each path once (server/wire/recordwire's
+// FieldTypes walks the descriptors alike).
 func recordPaths(t *model.Type, prefix string, onPath map[*model.Type]bool, out []string) []string {
 	onPath[t] = true
 	defer delete(onPath, t)
-	for _, f := range t.Fields {
+	for _, f := range t.AllFields() {
 		path := prefix + f.Name
-		out = append(out, path)
+		if !slices.Contains(out, path) {
+			out = append(out, path)
+		}
 		ft, sep := f.Type, "."
 		if f.MaxOccurs != 1 {
 			sep = "[]."
@@ -79,6 +89,11 @@ func recordPaths(t *model.Type, prefix string, onPath map[*model.Type]bool, out 
 		}
 		if ft.Kind == model.KindComplex && !onPath[ft] {
 			out = recordPaths(ft, path+sep, onPath, out)
+			for _, d := range ft.Derived {
+				if !onPath[d] {
+					out = recordPaths(d, path+sep, onPath, out)
+				}
+			}
 		}
 	}
 	return out
@@ -102,10 +117,6 @@ func (e *emitter) record(opts *Options) error {
 		return fmt.Errorf("-record %s: the contract has no complex type %s (its complex types: %s)", opts.Type, opts.Type, strings.Join(names, ", "))
 	}
 	for _, t := range e.recordTypes(root) {
-		if t.Polymorphic() || t.Base != nil {
-			return fmt.Errorf("-record %s: the record type reaches %s, a type in a hierarchy (inheritance, $type in the record form) "+
-				"is not supported yet", opts.Type, t.Name)
-		}
 		for _, f := range t.Fields {
 			if model.Open(f.Type.Kind) { // the store's record form of these comes after issue 33's generator work
 				return fmt.Errorf("-record %s: the record type reaches %s.%s, of type %s: an object, raw XML or DataSet value in the record form "+
@@ -160,6 +171,11 @@ func (e *emitter) record(opts *Options) error {
 			return err
 		}
 	}
+	for _, t := range e.recordTypes(root) {
+		if t.Polymorphic() {
+			e.recordHierarchy(t)
+		}
+	}
 	return nil
 }
 
@@ -167,7 +183,7 @@ func (e *emitter) record(opts *Options) error {
 // lexical form.
 func (e *emitter) recordField(t *model.Type, goName, flag, name string) (string, error) {
 	var names []string
-	for _, f := range t.Fields {
+	for _, f := range t.AllFields() {
 		names = append(names, f.Name)
 		if f.Name != name {
 			continue
@@ -195,8 +211,12 @@ func (e *emitter) recordField(t *model.Type, goName, flag, name string) (string,
 // recordCodec writes AppendRecord and DecodeRecord for one complex or array type.
 func (e *emitter) recordCodec(t *model.Type) error {
 	goName := t.GoName
-	fields := make([]model.GoField, len(t.Fields))
-	for i, f := range t.Fields {
+	all := t.Fields
+	if t.Kind == model.KindComplex {
+		all = t.AllFields() // a derived type's base elements first, promoted from its embedded base
+	}
+	fields := make([]model.GoField, len(all))
+	for i, f := range all {
 		fields[i] = model.GoFieldOf(f)
 	}
 	e.p("")
@@ -229,17 +249,17 @@ func (e *emitter) recordCodec(t *model.Type) error {
 		return nil
 	}
 
-	keys := make([]string, len(t.Fields))
-	for i, f := range t.Fields {
+	keys := make([]string, len(all))
+	for i, f := range all {
 		keys[i] = f.Name
 	}
 	e.p("// AppendRecord appends %s as a JSON object, every element in schema order.", t.Name)
 	e.p("func (v *%s) AppendRecord(b []byte) []byte {", goName)
-	if len(t.Fields) == 0 {
+	if len(all) == 0 {
 		e.p("return append(b, \"{}\"...)")
 		e.p("}")
 	} else {
-		for i, f := range t.Fields {
+		for i, f := range all {
 			open := ","
 			if i == 0 {
 				open = "{"
@@ -260,14 +280,19 @@ func (e *emitter) recordCodec(t *model.Type) error {
 	e.p("func (v *%s) DecodeRecord(r *recordwire.Reader) error {", goName)
 	e.p("if err := r.BeginObject(); err != nil { return err }")
 	e.p("*v = %s{}", goName)
-	if len(t.Fields) > 0 {
-		e.p("var seen [%d]bool", len(t.Fields))
+	if len(all) > 0 {
+		e.p("var seen [%d]bool", len(all))
 	}
 	e.p("for {")
 	e.p("key, ok, err := r.Key()")
 	e.p("if err != nil || !ok { return err }")
 	e.p("switch string(key) {")
-	for i, f := range t.Fields {
+	if t.Base != nil || t.Polymorphic() {
+		// The value's type, read ahead by the decoder of the declared type (recordHierarchy).
+		e.p("case recordwire.TypeKey:")
+		e.p("if err := r.Skip(); err != nil { return err }")
+	}
+	for i, f := range all {
 		e.p("case %q:", f.Name)
 		e.p("if seen[%d] { return r.Duplicate(key) }", i)
 		e.p("seen[%d] = true", i)
@@ -290,6 +315,10 @@ func (e *emitter) recordAppendField(f *model.Field, gf model.GoField, expr strin
 
 // recordAppendValue writes statements appending one value of goType held in expr.
 func (e *emitter) recordAppendValue(f *model.Field, goType, expr string) error {
+	if f.Type.Polymorphic() {
+		e.p("if %s == nil { b = append(b, \"null\"...) } else { b = appendRecord%sAny(b, %s) }", expr, f.Type.GoName, expr)
+		return nil
+	}
 	base, ptr := strings.CutPrefix(goType, "*")
 	complexType := !f.Type.Simple()
 	if ptr {
@@ -368,8 +397,9 @@ func (e *emitter) recordDecodeItems(f *model.Field, item, expr, onEnd, onErr str
 		e.p("vals := make([]%s, n)", base)
 	}
 	e.p("for i := 0; ; i++ {")
-	e.p("more, err := r.More()")
-	e.p("if err != nil || !more { %s }", onEnd)
+	// err is the caller's, not shadowed: an item's error must reach the code after the loop.
+	e.p("var more bool")
+	e.p("if more, err = r.More(); err != nil || !more { %s }", onEnd)
 	e.p("var item %s", item)
 	if ptrSimple {
 		e.p("if !r.Null() {")
@@ -390,6 +420,14 @@ func (e *emitter) recordDecodeItems(f *model.Field, item, expr, onEnd, onErr str
 // recordDecodeValue writes statements decoding one value of goType into expr, setting err.
 func (e *emitter) recordDecodeValue(f *model.Field, goType, expr string) error {
 	base, ptr := strings.CutPrefix(goType, "*")
+	if f.Type.Polymorphic() {
+		e.p("if r.Null() {")
+		e.p("%s = nil", expr)
+		e.p("} else {")
+		e.p("%s, err = decodeRecord%sAny(r)", expr, f.Type.GoName)
+		e.p("}")
+		return nil
+	}
 	if !f.Type.Simple() {
 		e.p("if r.Null() {")
 		e.p("%s = nil", expr)
@@ -463,4 +501,61 @@ func (e *emitter) recordDecodeSimple(f *model.Field, goType, target string) erro
 		return fmt.Errorf("type %s has no record form", f.Type.Name)
 	}
 	return nil
+}
+
+// recordHierarchy writes appendRecord<T>Any and decodeRecord<T>Any for t, a type with derived types:
+// a value of a derived type is its type's object with recordwire.TypeKey first naming it, a value of
+// t itself its object without one (so a record written before t had derived types reads the same).
+// The reader looks the type up before reading the members, as a stored document's keys may come in
+// any order. A TypeKey naming a type the contract does not know (one a newer contract added, or this
+// one dropped) is an error under an abstract t and in Strict mode; otherwise the value reads as a t
+// (docs/generator-model.md §4).
+func (e *emitter) recordHierarchy(t *model.Type) {
+	g := t.GoName
+	e.p("")
+	e.p("// appendRecord%sAny appends v's object, with %q naming its type unless it is a %s.", g, "$type", t.Name)
+	e.p("func appendRecord%sAny(b []byte, v Any%s) []byte {", g, g)
+	e.p("switch x := v.(type) {")
+	holders := t.Derived
+	if !t.Abstract {
+		e.p("case *%s:", g)
+		e.p("return x.AppendRecord(b)")
+	}
+	for _, d := range holders {
+		e.p("case *%s:", d.GoName)
+		e.p("return recordwire.AppendTyped(x.AppendRecord(b), len(b), %q)", d.Name)
+	}
+	e.p("}")
+	e.p("return append(b, \"null\"...)")
+	e.p("}")
+	e.p("")
+	e.p("// decodeRecord%sAny reads an object of type %s, of the type its %q names.", g, t.Name, "$type")
+	e.p("func decodeRecord%sAny(r *recordwire.Reader) (Any%s, error) {", g, g)
+	e.p("typ, _, err := r.PeekType()")
+	e.p("if err != nil { return nil, err }")
+	e.p("switch typ {")
+	for _, s := range append([]*model.Type{t}, t.Derived...) {
+		if s == t {
+			e.p("case \"\", %q:", s.Name)
+		} else {
+			e.p("case %q:", s.Name)
+		}
+		if s.Abstract {
+			e.p("return nil, recordwire.AbstractType(typ, %q)", t.Name)
+			continue
+		}
+		e.p("x := new(%s)", s.GoName)
+		e.p("return x, x.DecodeRecord(r)")
+	}
+	e.p("}")
+	if t.Abstract {
+		e.p("return nil, recordwire.UnknownType(typ, %q)", t.Name)
+	} else {
+		// A type this contract does not know reads as the declared one in Lenient mode, its
+		// members carried by the writer (recordwire.Type.CarryUnknown).
+		e.p("if err := r.UnknownDerived(typ, %q); err != nil { return nil, err }", t.Name)
+		e.p("x := new(%s)", g)
+		e.p("return x, x.DecodeRecord(r)")
+	}
+	e.p("}")
 }

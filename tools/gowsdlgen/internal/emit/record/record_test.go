@@ -11,10 +11,10 @@ import (
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 )
 
-// TestRecordRefusesHierarchies: the record codec does not carry a derived value yet ($type, design
-// §4), so a record type reaching a type with derived types, or itself in a hierarchy, is refused with
-// "not supported yet"; a record type outside every hierarchy is generated.
-func TestRecordRefusesHierarchies(t *testing.T) {
+// TestRecordHierarchies: a record type reaching a type with derived types, or itself in a hierarchy,
+// gets the record codec of every type of the hierarchy ("$type" naming a derived value's type: design
+// §4) and the hierarchy's dispatch functions; a record type outside every hierarchy gets neither.
+func TestRecordHierarchies(t *testing.T) {
 	str := &model.Type{Name: "string", Kind: model.KindString}
 	animal := &model.Type{Name: "Animal", GoName: "Animal", Kind: model.KindComplex,
 		Fields: []*model.Field{{Name: "Name", GoName: "Name", Type: str, MaxOccurs: 1}}}
@@ -27,12 +27,19 @@ func TestRecordRefusesHierarchies(t *testing.T) {
 	plain := &model.Type{Name: "Plain", GoName: "Plain", Kind: model.KindComplex, Fields: []*model.Field{
 		{Name: "Name", GoName: "Name", Type: str, MaxOccurs: 1}, {Name: "Owner", GoName: "Owner", Type: str, MaxOccurs: 1}}}
 	c := &model.Contract{Types: []*model.Type{kennel, animal, dog, plain}}
-	for _, typ := range []string{"Kennel", "Animal", "Dog"} {
-		err := record.Emit(&emit.Writer{}, c, &record.Options{Type: typ, Key: "Name", Index: "Owner"})
-		require.Error(t, err, typ)
-		assert.Contains(t, err.Error(), "a type in a hierarchy (inheritance, $type in the record form) is not supported yet", typ)
+	for typ, index := range map[string]string{"Kennel": "Owner", "Animal": "Name", "Dog": "Tag"} {
+		w := &emit.Writer{}
+		require.NoError(t, record.Emit(w, c, &record.Options{Type: typ, Key: "Name", Index: index}), typ)
+		src := string(w.Bytes())
+		for _, want := range []string{"func (v *Animal) DecodeRecord", "func (v *Dog) AppendRecord", "func decodeRecordAnimalAny",
+			"case recordwire.TypeKey:", `recordwire.AppendTyped(x.AppendRecord(b), len(b), "Dog")`} {
+			assert.Contains(t, src, want, typ)
+		}
 	}
-	assert.NoError(t, record.Emit(&emit.Writer{}, c, &record.Options{Type: "Plain", Key: "Name", Index: "Owner"}))
+	w := &emit.Writer{}
+	require.NoError(t, record.Emit(w, c, &record.Options{Type: "Plain", Key: "Name", Index: "Owner"}))
+	assert.NotContains(t, string(w.Bytes()), "TypeKey")
+	assert.NotContains(t, string(w.Bytes()), "Animal")
 }
 
 // TestRecordRefusesOpenTypes: the record codec does not carry an object, raw XML or DataSet yet (the

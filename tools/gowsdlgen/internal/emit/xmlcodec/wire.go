@@ -222,6 +222,15 @@ func fieldLiteral(f *model.Field) string {
 	return fmt.Sprintf("{Name: %q, Type: %s, MinOccurs: %d, MaxOccurs: %d, Nillable: %v}", f.Name, emit.TypeRef(f.Type), f.MinOccurs, f.MaxOccurs, f.Nillable)
 }
 
+// derivedRefs lists the descriptors of the types deriving from t.
+func derivedRefs(t *model.Type) string {
+	refs := make([]string, len(t.Derived))
+	for i, d := range t.Derived {
+		refs[i] = "type" + d.GoName
+	}
+	return strings.Join(refs, ", ")
+}
+
 // types writes the descriptors of the contract's named types.
 func (e *emitter) types() {
 	e.p("")
@@ -241,6 +250,9 @@ func (e *emitter) types() {
 				e.p("%s,", fieldLiteral(f))
 			}
 			e.p("}")
+			if t.Polymorphic() {
+				e.p("type%s.Derived, type%s.Abstract = []*wire.Type{%s}, %v", t.GoName, t.GoName, derivedRefs(t), t.Abstract)
+			}
 		case model.KindArray:
 			e.p("type%s.Item = &wire.Field%s", t.GoName, fieldLiteral(t.Fields[0]))
 		case model.KindEnum, model.KindFlags:

@@ -3713,6 +3713,7 @@ func init() {
 	typeAnimal.Fields = []wire.Field{
 		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
+	typeAnimal.Derived, typeAnimal.Abstract = []*wire.Type{typeCat, typeDog}, false
 	typeCat.Fields = []wire.Field{
 		{Name: "Name", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Indoor", Type: wire.TypeBoolean, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
@@ -3730,6 +3731,7 @@ func init() {
 	typeShape.Fields = []wire.Field{
 		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
+	typeShape.Derived, typeShape.Abstract = []*wire.Type{typeSquare, typeCircle}, true
 	typeSquare.Fields = []wire.Field{
 		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Side", Type: wire.TypeDouble, MinOccurs: 1, MaxOccurs: 1, Nillable: false},
@@ -12709,8 +12711,8 @@ func (v *ArrayOfByte) DecodeRecord(r *recordwire.Reader) error {
 		v.Byte = make([]int8, 0, n)
 	}
 	for i := 0; ; i++ {
-		more, err := r.More()
-		if err != nil || !more {
+		var more bool
+		if more, err = r.More(); err != nil || !more {
 			return err
 		}
 		var item int8

@@ -1,0 +1,116 @@
+package contractevo_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contactsync/contactsync/server/store/postgres/pgtest"
+)
+
+// The polymorphic patch (issue 33, the store follows): 15-polymorphic-contact gives Contact a field Pet
+// of type Animal, from which Dog and the abstract Bird derive (Parrot from Bird), and adds
+// SavePolymorphicContact(Contact) → Contact, which stores the whole contact. A derived value keeps its
+// type on every binding (xsi:type, the JSON endpoint's __type) and in the store and the record formats
+// ("$type"), through export, import and copy to PostgreSQL.
+
+// xsiNS declares the xsi prefix on the element carrying xsi:type, as a client writes it.
+const xsiNS = `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`
+
+// polyContacts are the contacts the check saves, as SavePolymorphicContact's contact parameter: a Dog,
+// a Parrot (derived through the abstract Bird), a plain Animal and no Pet.
+var polyContacts = map[string]string{
+	"poly-1": `<contact><Id>poly-1</Id><AccountId>acct-poly</AccountId><Pet ` + xsiNS + ` xsi:type="Dog"><Name>Rex</Name><Barks>3</Barks></Pet></contact>`,
+	"poly-2": `<contact><Id>poly-2</Id><AccountId>acct-poly</AccountId><Pet ` + xsiNS + ` xsi:type="Parrot"><Name>Polly</Name><Wings>2</Wings><Words>hello &amp; bye</Words></Pet></contact>`,
+	"poly-3": `<contact><Id>poly-3</Id><AccountId>acct-poly</AccountId><Pet><Name>Generic</Name></Pet></contact>`,
+	"poly-4": `<contact><Id>poly-4</Id><AccountId>acct-poly</AccountId></contact>`,
+}
+
+// polyXML is what ReadContact must answer for each saved contact, over every binding.
+var polyXML = map[string][]string{
+	"poly-1": {`xsi:type="Dog"`, "<Name>Rex</Name>", "<Barks>3</Barks>"},
+	"poly-2": {`xsi:type="Parrot"`, "<Name>Polly</Name>", "<Wings>2</Wings>", "<Words>hello &amp; bye</Words>"},
+	"poly-3": {"<Name>Generic</Name>"},
+	"poly-4": {"<Id>poly-4</Id>"},
+}
+
+// polyJSONL is the export of the saved contacts: "$type" first in a derived value's object, none on a
+// value of the declared type.
+const polyJSONL = `{"Id":"poly-1","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
+	`"Pet":{"$type":"Dog","Name":"Rex","Barks":3}}` + "\n" +
+	`{"Id":"poly-2","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
+	`"Pet":{"$type":"Parrot","Name":"Polly","Wings":2,"Words":"hello & bye"}}` + "\n" +
+	`{"Id":"poly-3","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
+	`"Pet":{"Name":"Generic"}}` + "\n" +
+	`{"Id":"poly-4","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
+	`"Pet":null}` + "\n"
+
+// polymorphicContact is 15-polymorphic-contact's check.
+func polymorphicContact(t *testing.T, s *scratch) {
+	bindings := s.offered(t, "SavePolymorphicContact")
+	require.Equal(t, []string{"soap11", "soap12"}, bindings, "SavePolymorphicContact takes a complex parameter: SOAP only")
+	for i, id := range []string{"poly-1", "poly-2", "poly-3", "poly-4"} {
+		file := filepath.Join(s.dir, id+".xml")
+		require.NoError(t, os.WriteFile(file, []byte(polyContacts[id]), 0o600))
+		out := s.call(t, "SavePolymorphicContact", bindings[i%len(bindings)], "--param-file", "contact="+file)
+		for _, w := range polyXML[id] {
+			assert.Contains(t, out, w, "SavePolymorphicContact %s", id)
+		}
+	}
+	// The abstract Bird has no value of its own: a client fault.
+	file := filepath.Join(s.dir, "bird.xml")
+	require.NoError(t, os.WriteFile(file, []byte(`<contact><Id>poly-5</Id><Pet `+xsiNS+` xsi:type="Bird"><Wings>2</Wings></Pet></contact>`), 0o600))
+	assert.Contains(t, s.callFault(t, "SavePolymorphicContact", "soap11", "--param-file", "contact="+file), "abstract")
+
+	s.restart(t)
+	for _, b := range s.offered(t, "ReadContact") {
+		for id, want := range polyXML {
+			out := s.call(t, "ReadContact", b, "--param", "id="+id)
+			for _, w := range want {
+				assert.Contains(t, out, w, "ReadContact %s over %s after a restart", id, b)
+			}
+		}
+		assert.NotContains(t, s.call(t, "ReadContact", b, "--param", "id=poly-3"), "xsi:type", "a value of the declared type over %s", b)
+		assert.NotContains(t, s.call(t, "ReadContact", b, "--param", "id=poly-4"), "<Pet", "no Pet over %s", b)
+	}
+	d, ok := s.callJSON(t, "ReadContact", "--param", "id=poly-1").(map[string]any)
+	require.True(t, ok)
+	assert.Equal(t, map[string]any{"__type": "Dog", "Name": "Rex", "Barks": float64(3)}, d["Pet"], "the JSON endpoint's __type")
+	for _, b := range s.offered(t, "ReadContact") {
+		got := s.zeep(t, b, "ReadContact", map[string]any{"id": "poly-2"})
+		c, ok := got.(map[string]any)
+		require.True(t, ok, "zeep result %v", got)
+		pet, ok := c["Pet"].(map[string]any)
+		require.True(t, ok, "zeep over %s: %v", b, got)
+		assert.Equal(t, "Polly", pet["Name"], "zeep over %s", b)
+		assert.EqualValues(t, 2, pet["Wings"], "zeep over %s: the Parrot's fields", b)
+		assert.Equal(t, "hello & bye", pet["Words"], "zeep over %s", b)
+	}
+
+	// The data commands, beside the running server: every value compared, field for field.
+	src := "sqlite:" + filepath.Join(s.dir, "evo.db")
+	assert.Equal(t, polyJSONL, s.exportOf(t, src), "the export keeps every Pet's type")
+	csvFile := filepath.Join(s.dir, "contacts.csv")
+	s.contactsync(t, "export", "--store", src, "--out", csvFile)
+	jsonlFile := filepath.Join(s.dir, "contacts.jsonl")
+	require.NoError(t, os.WriteFile(jsonlFile, []byte(polyJSONL), 0o600))
+	for _, in := range []string{jsonlFile, csvFile} {
+		dst := "sqlite:" + filepath.Join(t.TempDir(), "imported.db")
+		s.contactsync(t, "import", "--store", dst, "--in", in)
+		assert.Equal(t, polyJSONL, s.exportOf(t, dst), "import of %s into SQLite", filepath.Base(in))
+	}
+	out := s.contactsync(t, "migrate", "--store", src, "--check")
+	assert.Contains(t, out, "every field the stored records may hold is in the contract", "the derived rows match the contract")
+	t.Run("postgres", func(t *testing.T) {
+		dst := pgtest.Schema(t)
+		s.contactsync(t, "import", "--store", dst, "--in", csvFile)
+		assert.Equal(t, polyJSONL, s.exportOf(t, dst), "import into PostgreSQL")
+		to := pgtest.Schema(t)
+		out := s.contactsync(t, "copy", "--from", src, "--to", to)
+		assert.Contains(t, out, "verified: both stores hold 4 contacts, sha256 ")
+		assert.Equal(t, polyJSONL, s.exportOf(t, to), "copy from SQLite to PostgreSQL")
+	})
+}
