@@ -6,7 +6,12 @@
 //   13-header-op  Greet: the In header CallerHeader is the proxy's CallerHeaderValue, the Out header
 //                 TraceHeader comes back in its TraceHeaderValue ([SoapHeader(Direction=Out)]).
 //   09-out-ref    SplitContactName(string id, ref int calls, out string lastName).
-// The scenario is written against `dynamic`, because each proxy has its own types.
+//   15-polymorphic-contact  SavePolymorphicContact(Contact contact): Contact.Pet is an Animal, and the
+//                 proxy has Animal's derived classes Dog and Parrot (through the abstract Bird), each an
+//                 [XmlInclude] of its base, so a Dog or a Parrot in Pet goes out with xsi:type and
+//                 comes back as that class.
+// The scenario is written against `dynamic`, because each proxy has its own types; where it must create
+// one of them (a Contact, a Dog), it finds the class by name next to the proxy class.
 using System;
 using System.Web.Services.Protocols;
 
@@ -34,8 +39,7 @@ static class PatchedClient
         svc.Timeout = 30000;
         HeaderOperation(svc, id);
         OutRefOperation(svc, binding, id);
-        // Issue 33: the polymorphic-Contact patch (15-*) adds its checks here: send a derived value
-        // and read it back, asserting its type and every field.
+        PolymorphicOperation(svc, id);
         return failed == 0 ? 0 : 1;
     }
 
@@ -100,6 +104,89 @@ static class PatchedClient
             }
             throw new Exception("SplitContactName succeeded for a missing contact");
         });
+    }
+
+    // PolymorphicOperation calls 15-polymorphic-contact's SavePolymorphicContact with a whole Contact whose
+    // Pet holds each concrete type of the hierarchy Animal <- Dog, Animal <- Bird (abstract) <- Parrot:
+    // the result and a ReadContact afterwards (the stored contact) must hold an instance of the class
+    // sent, with every field of it and of its bases, so a derived value read back as its base fails.
+    // The proxy is passed as object: a call with a dynamic argument is bound at run time, and C# allows no
+    // lambda in such a call.
+    static void PolymorphicOperation(object proxy, string id)
+    {
+        PetCheck(proxy, "a Dog", id + "-dog", "Dog", pet =>
+        {
+            pet.Name = "Rex & <Co>";
+            pet.Barks = 3;
+        }, pet =>
+        {
+            Eq("Pet.Name", "Rex & <Co>", (string)pet.Name);
+            Eq("Pet.Barks", 3, (int)pet.Barks);
+        });
+        PetCheck(proxy, "a Parrot (derived from the abstract Bird)", id + "-parrot", "Parrot", pet =>
+        {
+            pet.Name = "Polly";
+            pet.Wings = 2;
+            pet.Words = "hello, world";
+        }, pet =>
+        {
+            Eq("Pet.Name", "Polly", (string)pet.Name);
+            Eq("Pet.Wings", 2, (int)pet.Wings);
+            Eq("Pet.Words", "hello, world", (string)pet.Words);
+        });
+        PetCheck(proxy, "the base Animal itself", id + "-animal", "Animal", pet =>
+        {
+            pet.Name = "Generic";
+        }, pet =>
+        {
+            Eq("Pet.Name", "Generic", (string)pet.Name);
+        });
+    }
+
+    // PetCheck sends a Contact with a new petClass (filled by fill) in Pet to SavePolymorphicContact,
+    // then reads the contact back with ReadContact; each answer must hold a petClass that expect accepts.
+    static void PetCheck(object proxy, string what, string id, string petClass, Action<dynamic> fill, Action<dynamic> expect)
+    {
+        dynamic svc = proxy;
+        Check("SavePolymorphicContact with " + what + " in Pet: the result and ReadContact hold it, type and fields", () =>
+        {
+            dynamic contact = NewProxyType(proxy, "Contact");
+            contact.Id = id;
+            contact.AccountId = "acct-" + id;
+            contact.FirstName = "Pat";
+            contact.LastName = "Owner";
+            contact.EmailAddress = id + "@example.com";
+            contact.RoleIds = new string[] { "role-a", "role-b" };
+            dynamic pet = NewProxyType(proxy, petClass);
+            fill(pet);
+            contact.Pet = pet;
+            ExpectPetContact("result", svc.SavePolymorphicContact(contact), id, petClass, expect);
+            ExpectPetContact("ReadContact", svc.ReadContact(id), id, petClass, expect);
+        });
+    }
+
+    static void ExpectPetContact(string from, dynamic got, string id, string petClass, Action<dynamic> expect)
+    {
+        if (got == null) throw new Exception(from + ": no Contact");
+        Eq(from + " Id", id, (string)got.Id);
+        Eq(from + " AccountId", "acct-" + id, (string)got.AccountId);
+        Eq(from + " FirstName", "Pat", (string)got.FirstName);
+        Eq(from + " LastName", "Owner", (string)got.LastName);
+        Eq(from + " EmailAddress", id + "@example.com", (string)got.EmailAddress);
+        Eq(from + " RoleIds", "role-a,role-b", got.RoleIds == null ? null : string.Join(",", (string[])got.RoleIds));
+        object pet = got.Pet;
+        if (pet == null) throw new Exception(from + ": Pet is null");
+        Eq(from + " Pet's class", petClass, pet.GetType().Name);
+        expect(pet);
+    }
+
+    // NewProxyType creates an instance of the proxy's own class of that name (each proxy namespace has
+    // its own Contact, Dog, ...).
+    static object NewProxyType(object proxy, string name)
+    {
+        Type proxyClass = proxy.GetType();
+        Type t = proxyClass.Assembly.GetType(proxyClass.Namespace + "." + name, true);
+        return Activator.CreateInstance(t);
     }
 
     static void Check(string name, Action body)

@@ -6,9 +6,15 @@
 //   13-header-op  greet(name, CallerHeader, Holder<TraceHeader>): -XadditionalHeaders maps the In header
 //                 to a parameter and the Out header to a Holder (without it, wsimport leaves both out).
 //   09-out-ref    splitContactName(id, Holder<Integer> calls, Holder<String> result, Holder<String> lastName).
+//   15-polymorphic-contact  savePolymorphicContact(Contact): Contact's pet is an Animal, and wsimport
+//                 generates Animal's derived classes Dog and Parrot (through the abstract Bird) with
+//                 @XmlSeeAlso, so a Dog or a Parrot in pet goes out with xsi:type and comes back as that
+//                 class.
 //
-// Each binding is wrapped in an Ops of lambdas over its generated port, so the scenario is written once.
+// Each binding is wrapped in an Ops of lambdas over its generated port, so the scenario is written once;
+// a contact with a pet crosses into and out of each binding's classes through PetContact.
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -30,8 +36,18 @@ public class PatchedClient {
         Split call(String id, int calls);
     }
 
+    // Pet is a value of the hierarchy Animal <- Dog, Animal <- Bird (abstract) <- Parrot, independent of the
+    // binding: type is its class's simple name (the class the client created, or the one JAXB read back),
+    // and each field is there only in the types that have it (barks: Dog; wings: Bird; words: Parrot).
+    record Pet(String type, String name, int barks, int wings, String words) {}
+
+    // PetContact is a Contact with a pet, the fields the polymorphic checks send and compare.
+    record PetContact(String id, String accountId, String firstName, String lastName, String emailAddress,
+            List<String> roleIds, Pet pet) {}
+
     record Ops(BiFunction<String, String, Greeted> greet, SplitCall splitContactName,
-            Function<String, Names> testCreateContact) {}
+            Function<String, Names> testCreateContact,
+            Function<PetContact, PetContact> savePolymorphicContact, Function<String, PetContact> readContact) {}
 
     static String label;
     static int failed;
@@ -67,7 +83,7 @@ public class PatchedClient {
                 }, cid -> {
                     var c = port.testCreateContact(cid);
                     return new Names(c.getFirstName(), c.getLastName());
-                });
+                }, c -> fromSoap11(port.savePolymorphicContact(toSoap11(c))), cid -> fromSoap11(port.readContact(cid)));
             }
             case "soap12" -> {
                 var port = new org.contactsync.interop.patched.soap12.SyncService().getSyncServiceSoap12();
@@ -91,14 +107,13 @@ public class PatchedClient {
                 }, cid -> {
                     var c = port.testCreateContact(cid);
                     return new Names(c.getFirstName(), c.getLastName());
-                });
+                }, c -> fromSoap12(port.savePolymorphicContact(toSoap12(c))), cid -> fromSoap12(port.readContact(cid)));
             }
             default -> throw new IllegalArgumentException("unknown binding " + binding);
         }
         headerOperation(ops, id);
         outRefOperation(ops, binding, id);
-        // Issue 33: the polymorphic-Contact patch (15-*) adds its checks here: send a derived value
-        // and read it back, asserting its type and every field.
+        polymorphicOperation(ops, id);
         System.exit(failed == 0 ? 0 : 1);
     }
 
@@ -150,6 +165,119 @@ public class PatchedClient {
             }
             throw new AssertionError("SplitContactName succeeded for a missing contact");
         });
+    }
+
+    // polymorphicOperation calls 15-polymorphic-contact's SavePolymorphicContact with a whole Contact whose
+    // pet holds each concrete type of the hierarchy Animal <- Dog, Animal <- Bird (abstract) <- Parrot:
+    // the result and a ReadContact afterwards (the stored contact) must hold an instance of the class
+    // sent, with every field of it and of its bases, so a derived value read back as its base fails.
+    static void polymorphicOperation(Ops ops, String id) {
+        petCheck(ops, "a Dog", id + "-dog", new Pet("Dog", "Rex & <Co>", 3, 0, null));
+        petCheck(ops, "a Parrot (derived from the abstract Bird)", id + "-parrot", new Pet("Parrot", "Polly", 0, 2, "hello, world"));
+        petCheck(ops, "the base Animal itself", id + "-animal", new Pet("Animal", "Generic", 0, 0, null));
+    }
+
+    static void petCheck(Ops ops, String what, String id, Pet pet) {
+        check("SavePolymorphicContact with " + what + " in Pet: the result and ReadContact hold it, type and fields", () -> {
+            var sent = new PetContact(id, "acct-" + id, "Pat", "Owner", id + "@example.com", List.of("role-a", "role-b"), pet);
+            // Records compare every component, the pet's type and fields included.
+            eq("result", sent, ops.savePolymorphicContact().apply(sent));
+            eq("ReadContact", sent, ops.readContact().apply(id));
+        });
+    }
+
+    // toSoap11 makes the soap11 classes' Contact of c, its pet a new instance of the class c.pet().type() names.
+    static org.contactsync.interop.patched.soap11.Contact toSoap11(PetContact c) {
+        var contact = new org.contactsync.interop.patched.soap11.Contact();
+        contact.setId(c.id());
+        contact.setAccountId(c.accountId());
+        contact.setFirstName(c.firstName());
+        contact.setLastName(c.lastName());
+        contact.setEmailAddress(c.emailAddress());
+        var roles = new org.contactsync.interop.patched.soap11.ArrayOfString();
+        roles.getString().addAll(c.roleIds());
+        contact.setRoleIds(roles);
+        Pet p = c.pet();
+        org.contactsync.interop.patched.soap11.Animal pet = switch (p.type()) {
+            case "Dog" -> {
+                var dog = new org.contactsync.interop.patched.soap11.Dog();
+                dog.setBarks(p.barks());
+                yield dog;
+            }
+            case "Parrot" -> {
+                var parrot = new org.contactsync.interop.patched.soap11.Parrot();
+                parrot.setWings(p.wings());
+                parrot.setWords(p.words());
+                yield parrot;
+            }
+            case "Animal" -> new org.contactsync.interop.patched.soap11.Animal();
+            default -> throw new IllegalArgumentException("no pet class " + p.type());
+        };
+        pet.setName(p.name());
+        contact.setPet(pet);
+        return contact;
+    }
+
+    // fromSoap11 reads a soap11 Contact back into a PetContact, its pet's type the class JAXB created.
+    static PetContact fromSoap11(org.contactsync.interop.patched.soap11.Contact c) {
+        if (c == null) return null;
+        Pet pet = null;
+        org.contactsync.interop.patched.soap11.Animal a = c.getPet();
+        if (a != null) {
+            int barks = a instanceof org.contactsync.interop.patched.soap11.Dog d ? d.getBarks() : 0;
+            int wings = a instanceof org.contactsync.interop.patched.soap11.Bird b ? b.getWings() : 0;
+            String words = a instanceof org.contactsync.interop.patched.soap11.Parrot p ? p.getWords() : null;
+            pet = new Pet(a.getClass().getSimpleName(), a.getName(), barks, wings, words);
+        }
+        List<String> roles = c.getRoleIds() == null ? null : List.copyOf(c.getRoleIds().getString());
+        return new PetContact(c.getId(), c.getAccountId(), c.getFirstName(), c.getLastName(), c.getEmailAddress(), roles, pet);
+    }
+
+    // toSoap12 makes the soap12 classes' Contact of c, its pet a new instance of the class c.pet().type() names.
+    static org.contactsync.interop.patched.soap12.Contact toSoap12(PetContact c) {
+        var contact = new org.contactsync.interop.patched.soap12.Contact();
+        contact.setId(c.id());
+        contact.setAccountId(c.accountId());
+        contact.setFirstName(c.firstName());
+        contact.setLastName(c.lastName());
+        contact.setEmailAddress(c.emailAddress());
+        var roles = new org.contactsync.interop.patched.soap12.ArrayOfString();
+        roles.getString().addAll(c.roleIds());
+        contact.setRoleIds(roles);
+        Pet p = c.pet();
+        org.contactsync.interop.patched.soap12.Animal pet = switch (p.type()) {
+            case "Dog" -> {
+                var dog = new org.contactsync.interop.patched.soap12.Dog();
+                dog.setBarks(p.barks());
+                yield dog;
+            }
+            case "Parrot" -> {
+                var parrot = new org.contactsync.interop.patched.soap12.Parrot();
+                parrot.setWings(p.wings());
+                parrot.setWords(p.words());
+                yield parrot;
+            }
+            case "Animal" -> new org.contactsync.interop.patched.soap12.Animal();
+            default -> throw new IllegalArgumentException("no pet class " + p.type());
+        };
+        pet.setName(p.name());
+        contact.setPet(pet);
+        return contact;
+    }
+
+    // fromSoap12 reads a soap12 Contact back into a PetContact, its pet's type the class JAXB created.
+    static PetContact fromSoap12(org.contactsync.interop.patched.soap12.Contact c) {
+        if (c == null) return null;
+        Pet pet = null;
+        org.contactsync.interop.patched.soap12.Animal a = c.getPet();
+        if (a != null) {
+            int barks = a instanceof org.contactsync.interop.patched.soap12.Dog d ? d.getBarks() : 0;
+            int wings = a instanceof org.contactsync.interop.patched.soap12.Bird b ? b.getWings() : 0;
+            String words = a instanceof org.contactsync.interop.patched.soap12.Parrot p ? p.getWords() : null;
+            pet = new Pet(a.getClass().getSimpleName(), a.getName(), barks, wings, words);
+        }
+        List<String> roles = c.getRoleIds() == null ? null : List.copyOf(c.getRoleIds().getString());
+        return new PetContact(c.getId(), c.getAccountId(), c.getFirstName(), c.getLastName(), c.getEmailAddress(), roles, pet);
     }
 
     interface Body {
