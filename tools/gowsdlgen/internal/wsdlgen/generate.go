@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/bare"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/contractdoc"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/headers"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess"
@@ -141,7 +141,7 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	}
 	res := &Result{Code: code, View: view, Skipped: skipped}
 	if opts.Wire {
-		desc, err := xmlcodec.Describe(served, opts.RebaseNamespace)
+		desc, err := contractdoc.Describe(served, opts.RebaseNamespace)
 		if err != nil {
 			return nil, err
 		}
