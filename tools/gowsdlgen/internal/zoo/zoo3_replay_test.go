@@ -24,7 +24,7 @@ import (
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo3"
 )
 
-// zoo3Service is the Go twin of testdata/shapes/Zoo3.cs, for the operations zoo3 carries so far.
+// zoo3Service is the Go twin of testdata/shapes/Zoo3.cs, every operation of it.
 type zoo3Service struct {
 	// Every operation is written (zoo3_headers_test.go has the header ones): the embedded
 	// Unimplemented server only keeps the twin compiling while Zoo3.cs grows.
