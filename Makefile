@@ -101,10 +101,10 @@ RACE_PACKAGES = ./cmd/... ./server/admission ./server/auth ./server/binding/... 
 	./server/internal/ratelog ./server/observe/... ./server/transfer/... ./server/wire/... ./server ./server/store/...
 
 # FIRST_PACKAGES start first among the packages without the race detector: the longest, so the rest
-# run beside it instead of after it. They (and the other plain packages, one go test) run under FIRST_TIMEOUT rather than go test's 10 minutes:
-# tools/contractevo builds and serves sixteen patched contracts (about 10 s of CPU each, two at a time)
-# and bounds each patch itself (patchTimeout), so only a machine shared with other builds makes the
-# package as a whole pass 10 minutes, as one did with 16 patches at load 10-20.
+# run beside it instead of after it. That go test runs under FIRST_TIMEOUT rather than go test's 10
+# minutes: tools/contractevo builds and serves sixteen patched contracts (about 10 s of CPU each, two
+# at a time) and bounds each patch itself (patchTimeout), so only a machine shared with other builds
+# makes the package as a whole pass 10 minutes, as one did with 16 patches at load 10-20.
 FIRST_PACKAGES = ./tools/contractevo
 FIRST_TIMEOUT = 20m
 
