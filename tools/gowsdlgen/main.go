@@ -19,9 +19,6 @@
 //	            (wire.Contract.RebaseNamespace): a handler serves it moved onto its base URL, keeping
 //	            the namespace's path. Without it the namespace and SOAPActions are served as the WSDL
 //	            writes them, as clients compiled against the WSDL send them.
-//	-skip-ops   tests only: leave out every operation the generator refuses as "not supported yet"
-//	            (with the messages and schema components only those use), naming each on stderr,
-//	            and generate the rest; the descriptor serves the reduced document
 //	-record Type, -record-key Field, -record-index Field
 //	            also generate, in the -wire file, the record codec of the complex type Type (the
 //	            canonical JSON document the store keeps and the record formats carry), keyed by its
@@ -39,7 +36,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/wsdlgen"
@@ -65,7 +61,6 @@ func run(args []string, stderr io.Writer) error {
 	recordType := fs.String("record", "", "also generate the record codec of this complex type (needs -wire, -record-key and -record-index)")
 	recordKey := fs.String("record-key", "", "the record type's key element")
 	recordIndex := fs.String("record-index", "", "the record type's indexed element")
-	skipOps := fs.Bool("skip-ops", false, "tests only: leave out the operations not supported yet (and what only they use), naming them on stderr")
 	rebase := fs.Bool("rebase-namespace", false, "serve the contract's namespace moved onto the deployment's base URL (needs -wire)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: gowsdlgen -wsdl contract.wsdl -o out.go [-wire wire.go [-rebase-namespace] [-record Type -record-key Field -record-index Field]] [-pkg name] [-view view.wsdl]")
@@ -98,12 +93,9 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	res, err := wsdlgen.Generate(contract, wsdlgen.Options{Package: *pkg, Source: sourceName(*wsdlPath), Wire: *wireOut != "", Record: recordOpts,
-		RebaseNamespace: *rebase, SkipOps: *skipOps})
+		RebaseNamespace: *rebase})
 	if err != nil {
 		return fmt.Errorf("%s: %w", *wsdlPath, err)
-	}
-	if len(res.Skipped) > 0 {
-		fmt.Fprintf(stderr, "gowsdlgen: -skip-ops: left out %d operations not supported yet: %s\n", len(res.Skipped), strings.Join(res.Skipped, ", "))
 	}
 	if *viewPath != "" {
 		if err := os.WriteFile(*viewPath, res.View.WSDL, 0o644); err != nil {

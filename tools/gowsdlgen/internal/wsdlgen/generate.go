@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/bare"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/contractdoc"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
-	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/headers"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/postprocess"
@@ -34,12 +34,6 @@ type Options struct {
 	// Gowsdl turns a WSDL document into gowsdl's code sections. Nil means RunGowsdl, the real library;
 	// tests substitute a fake to see what Generate does with the sections.
 	Gowsdl func(wsdl []byte, pkg string) (map[string][]byte, error)
-	// SkipOps, for tests only, generates the part of the contract the generator carries so far: it
-	// leaves out every operation the contract model refuses as "not supported yet" (read one at a
-	// time), with the messages and schema components only those use (wsdl.WithoutOperations), and
-	// generates what is left; Result.Skipped names them. The generated descriptor serves the reduced
-	// document.
-	SkipOps bool
 }
 
 // Result is what Generate produces.
@@ -51,8 +45,6 @@ type Result struct {
 	Wire []byte
 	// View is the SOAP-only view gowsdl was run on.
 	View *wsdl.View
-	// Skipped are the operations Options.SkipOps left out, in the contract's order.
-	Skipped []string
 }
 
 // keptSections are the gowsdl sections that make up the output, in order: the imports and helper
@@ -75,15 +67,6 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	defs, err := wsdl.Read(contract)
 	if err != nil {
 		return nil, err
-	}
-	var skipped []string
-	if opts.SkipOps {
-		if contract, skipped, err = carriedPart(defs); err != nil {
-			return nil, err
-		}
-		if defs, err = wsdl.Read(contract); err != nil {
-			return nil, err
-		}
 	}
 	// The descriptor serves the contract as written; everything else reads it with its bare messages
 	// rewritten into wrappers (package bare), so gowsdl and the emitters see wrapped operations.
@@ -139,9 +122,9 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("post-processing gowsdl's output: %w", err)
 	}
-	res := &Result{Code: code, View: view, Skipped: skipped}
+	res := &Result{Code: code, View: view}
 	if opts.Wire {
-		desc, err := xmlcodec.Describe(served, opts.RebaseNamespace)
+		desc, err := contractdoc.Describe(served, opts.RebaseNamespace)
 		if err != nil {
 			return nil, err
 		}
@@ -150,42 +133,6 @@ func Generate(contract []byte, opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
-}
-
-// carriedPart is the contract without the operations the model refuses as "not supported yet" (see
-// Options.SkipOps), each tried alone, and their names.
-func carriedPart(defs *wsdl.Definitions) ([]byte, []string, error) {
-	var names []string
-	seen := map[string]bool{}
-	for _, pt := range defs.PortTypes.Order {
-		for _, op := range pt.Elements(wsdl.NamespaceWSDL, "operation") {
-			if name, _ := op.Attr("name"); !seen[name] {
-				seen[name] = true
-				names = append(names, name)
-			}
-		}
-	}
-	skip := map[string]bool{}
-	var skipped []string
-	for _, name := range names {
-		alone, err := defs.WithoutOperations(func(n string) bool { return n != name })
-		if err != nil {
-			return nil, nil, err
-		}
-		d, err := wsdl.Read(alone)
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, _, err := readModel(d); err != nil {
-			if !strings.Contains(err.Error(), "not supported yet") {
-				return nil, nil, fmt.Errorf("operation %s: %w", name, err)
-			}
-			skip[name] = true
-			skipped = append(skipped, name)
-		}
-	}
-	data, err := defs.WithoutOperations(func(n string) bool { return skip[n] })
-	return data, skipped, err
 }
 
 // readModel reads the contract model of defs with its bare messages rewritten into wrappers

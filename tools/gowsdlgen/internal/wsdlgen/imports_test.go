@@ -40,12 +40,13 @@ var generatorImports = map[string][]string{
 	"emit":                  {"model", "names"},
 	"emit/jsoncodec":        {"emit", "emit/anycodec", "model"},
 	"emit/anycodec":         {"emit", "model"},
-	"emit/xmlcodec":         {"emit", "emit/anycodec", "emit/attrcodec", "emit/headercodec", "emit/hierarchycodec", "emit/jsoncodec", "model", "names", "wsdl"},
+	"emit/contractdoc":      {"wsdl"},
+	"emit/xmlcodec":         {"emit", "emit/anycodec", "emit/contractdoc", "emit/attrcodec", "emit/headercodec", "emit/hierarchycodec", "emit/jsoncodec", "model", "names", "wsdl"},
 	"emit/hierarchycodec":   {"emit", "model"},
 	"emit/headercodec":      {"emit", "model"},
 	"emit/attrcodec":        {"emit", "model"},
 	"emit/record":           {"emit", "model"},
-	"wsdlgen": {"wsdl", "bare", "names", "contract", "model", "headers", "postprocess", "emit", "emit/jsoncodec", "emit/xmlcodec", "emit/headercodec", "emit/record",
+	"wsdlgen": {"wsdl", "bare", "names", "contract", "model", "headers", "postprocess", "emit", "emit/contractdoc", "emit/jsoncodec", "emit/xmlcodec", "emit/headercodec", "emit/record",
 		"github.com/hooklift/gowsdl"},
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/format"
 
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/contractdoc"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/record"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/xmlcodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/model"
@@ -16,7 +17,7 @@ import (
 // jsoncodec's entries), then the record codec (record) and the contract's document. It is written
 // from the model alone (model.GoFieldOf); typesSrc, gowsdl's post-processed types, is only checked
 // against it (postprocess.CheckStructs).
-func emitWire(c *model.Contract, desc *xmlcodec.Descriptor, typesSrc []byte, pkg, source string, recordOpts *record.Options) ([]byte, error) {
+func emitWire(c *model.Contract, desc *contractdoc.Descriptor, typesSrc []byte, pkg, source string, recordOpts *record.Options) ([]byte, error) {
 	if err := postprocess.CheckStructs(c, typesSrc); err != nil {
 		return nil, fmt.Errorf("reading gowsdl's types: %w", err)
 	}

@@ -58,7 +58,8 @@ var mustUnderstandTrue = []patch{{";MustUnderstand=True;", ";MustUnderstand=Fals
 // (testdata/hdr/captures) against the code generated from their WSDL, served through the real
 // bindings with a Go twin (hdrService): each accepted where ASMX accepts it with the same body on
 // the infoset (soap:Header included), each refused where ASMX refuses it with the same SOAP fault
-// code, unless hdrDeviations lists it with its reason. The help pages (doc-*) are not replayed.
+// code, unless hdrDeviations lists it with its reason. The help pages (doc-*) are replayed over zoo3
+// (TestZoo3Replay, checkHelpPage), which serves the same header operations.
 func TestHdrReplay(t *testing.T) {
 	h, err := server.NewHandler(zoohdr.Bind(hdrService{}), server.Config{BaseURL: zooBaseURL})
 	require.NoError(t, err)

@@ -60,9 +60,15 @@ func (hdrService) AuditContext(_ context.Context, r *zoohdr.Audit) (*zoohdr.Audi
 // SoapUnknownHeader[] (null on GET and POST). It cannot mark one understood: an undeclared block
 // with mustUnderstand never reaches it.
 func (hdrService) ListUnknownHeadersContext(ctx context.Context, _ *zoohdr.ListUnknownHeaders) (*zoohdr.ListUnknownHeadersResponse, error) {
+	return &zoohdr.ListUnknownHeadersResponse{ListUnknownHeadersResult: unknownHeadersText(ctx)}, nil
+}
+
+// unknownHeadersText writes the undeclared header blocks of the request as Zoo3.cs's
+// ListUnknownHeaders writes its SoapUnknownHeader[]; zoo3's twin and zoohdr's share it.
+func unknownHeadersText(ctx context.Context) string {
 	blocks := wire.UnknownHeaders(ctx)
 	if blocks == nil {
-		return &zoohdr.ListUnknownHeadersResponse{ListUnknownHeadersResult: "Unknowns=null"}, nil
+		return "Unknowns=null"
 	}
 	var parts []string
 	for _, h := range blocks {
@@ -72,5 +78,5 @@ func (hdrService) ListUnknownHeadersContext(ctx context.Context, _ *zoohdr.ListU
 		}
 		parts = append(parts, "{"+h.Name.Space+"}"+h.Name.Local+" mu="+mu+" actor="+h.Actor+" xml="+string(h.XML))
 	}
-	return &zoohdr.ListUnknownHeadersResponse{ListUnknownHeadersResult: strconv.Itoa(len(blocks)) + ": " + strings.Join(parts, " | ")}, nil
+	return strconv.Itoa(len(blocks)) + ": " + strings.Join(parts, " | ")
 }

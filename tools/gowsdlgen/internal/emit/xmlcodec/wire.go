@@ -15,6 +15,7 @@ import (
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/anycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/attrcodec"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/contractdoc"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/headercodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/hierarchycodec"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/jsoncodec"
@@ -36,7 +37,7 @@ type emitter struct {
 	c   *model.Contract
 	pkg string
 	// desc is the contract's descriptor (contract.go).
-	desc *Descriptor
+	desc *contractdoc.Descriptor
 	// wrapperNS is the namespace of the wrapper whose codec is being written when it is not the
 	// service namespace (namespaces.go).
 	wrapperNS string
@@ -59,14 +60,14 @@ func (e *emitter) headers() headercodec.Emitter {
 // imports (every runtime package: emit.DropUnusedImports removes those not used), the server
 // interface, the operation table and contract descriptor, Bind, every codec and the client stub.
 // pkg is the Go package, source the WSDL's name in the header.
-func File(w *emit.Writer, c *model.Contract, desc *Descriptor, pkg, source string) error {
+func File(w *emit.Writer, c *model.Contract, desc *contractdoc.Descriptor, pkg, source string) error {
 	e := &emitter{Writer: w, c: c, pkg: pkg, desc: desc}
 	return e.file(source)
 }
 
 // ContractDocument writes the WSDL the contract was generated from to w, as the constant the
 // descriptor refers to: the end of the wire file.
-func ContractDocument(w *emit.Writer, desc *Descriptor) {
+func ContractDocument(w *emit.Writer, desc *contractdoc.Descriptor) {
 	(&emitter{Writer: w, desc: desc}).contractDocumentDecl()
 }
 

@@ -1,13 +1,12 @@
 // Package zoo3 is the wire code tools/gowsdlgen generates from the third ASMX zoo, the contract
 // shapes besides plain types (../testdata/shapes: SOAP headers, inheritance, object, raw XML and
 // DataSets, out and ref parameters, renames and overloads, small and unsigned types, bare messages,
-// names, one-way methods, attributes and [Flags]), generated with the test-only -skip-ops flag: the
-// operations the generator does not carry yet are left out (the go:generate run names them), with the
-// messages and schema components only they use, so the package holds what is carried so far.
+// names, one-way methods, attributes and [Flags]), generated from the whole contract: every operation
+// of Zoo3.cs, so ?WSDL and the help page serve the contract ASMX served.
 //
 // It exists for tests: ../zoo3_replay_test.go serves it through the real bindings with a Go twin of
 // the reference service (../testdata/shapes/Zoo3.cs) and replays the exchanges captured from ASMX
-// (../testdata/shapes/captures), keeping a pending list of the captures of what is not carried yet.
+// (../testdata/shapes/captures), keeping a pending list of the captures replayed elsewhere (or not yet).
 // Smalls is its record type (-record), so ../zoo3_record_test.go round-trips the small and unsigned
 // types and char through the record codec.
 // The contract is ../testdata/shapes/zoo3.wsdl, exactly as ASMX served it.
@@ -16,4 +15,4 @@
 // `make check-generate` keeps them in step.
 package zoo3
 
-//go:generate go run ../../.. -skip-ops -wsdl ../testdata/shapes/zoo3.wsdl -o zoo3.go -wire zoo3_wire.go -pkg zoo3 -record Smalls -record-key UL -record-index B
+//go:generate go run ../../.. -wsdl ../testdata/shapes/zoo3.wsdl -o zoo3.go -wire zoo3_wire.go -pkg zoo3 -record Smalls -record-key UL -record-index B

@@ -1,4 +1,4 @@
-package xmlcodec
+package contractdoc
 
 import (
 	"testing"
