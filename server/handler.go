@@ -280,6 +280,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, b binding.Bindin
 		ctx = wire.WithUnknownHeaders(ctx, req.UnknownHeaders)
 	}
 	resp, cerr := h.call(ctx, req.Msg)
+	if cerr == nil && req.Op.CheckResult != nil {
+		// A result no binding can write is the service's error, answered as the call's instead of
+		// failing halfway through the response (get-GetObject-widget).
+		cerr = req.Op.CheckResult(resp)
+	}
 	if cerr != nil {
 		e := fault.As(cerr)
 		ex.Called(e)

@@ -125,11 +125,15 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 			return fmt.Errorf("--rename %s=%s: the stored records hold no field %s the contract lacks (%s)", r.from, r.to, r.from, listOrNone(gone))
 		}
 	}
+	stranded, _, _ := strandedTypes(plan.Report.Dropped)
+	holdsStranded := func(f string) bool {
+		return slices.ContainsFunc(stranded, func(d store.Field) bool { return strings.TrimSuffix(d.Path, "[]") == f })
+	}
 	for _, d := range opts.drops {
 		switch {
-		case isGone(d) || changed(d):
+		case isGone(d) || changed(d) || holdsStranded(d):
 		case known[d]:
-			return fmt.Errorf("--drop %s: %s is a field of the contract, stored under its type; drop removes only fields the contract no longer has or whose type it changed", d, d)
+			return fmt.Errorf("--drop %s: %s is a field of the contract, stored under its type; drop removes only fields the contract no longer has, whose type it changed, or that may hold a derived type it dropped under an abstract one", d, d)
 		default:
 			return fmt.Errorf("--drop %s: the stored records hold no field %s the contract lacks (%s)", d, d, listOrNone(gone))
 		}
@@ -156,6 +160,9 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 	if !opts.check {
 		if len(report.Changed) > 0 {
 			return &FieldTypeError{Changed: report.Changed, Store: name}
+		}
+		if stranded, _, bases := strandedTypes(report.Dropped); len(stranded) > 0 {
+			return &DerivedTypeError{Stranded: stranded, Bases: bases, Store: name}
 		}
 		if len(report.Carried) > 0 {
 			fmt.Fprintf(out, "warning: %s: %s (count them: contactsync migrate --store %s --check)\n", carriedWarning, strings.Join(store.Paths(report.Carried), ", "), name)
@@ -191,8 +198,12 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 			return err
 		}
 	}
+	stranded, _, bases := strandedTypes(report.Dropped)
 	for _, d := range report.Dropped {
 		what := fmt.Sprintf("$type %s, a derived type the contract no longer has", d.Type)
+		if base, ok := bases[d.Path]; ok {
+			what += fmt.Sprintf(" under the abstract %s, which cannot be read (drop: --drop %s)", base, strings.TrimSuffix(d.Path, "[]"))
+		}
 		n, err := st.CountDerived(ctx, d.Path, d.Type)
 		switch {
 		case errors.Is(err, store.ErrPathInArray):
@@ -202,6 +213,10 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 		default:
 			fmt.Fprintf(out, "%s: %s; %d records hold a value of it\n", d.Path, what, n)
 		}
+	}
+	if len(stranded) > 0 {
+		return fmt.Errorf("the stored records may hold values of %d derived types the contract dropped under an abstract type (%s): serve refuses to start; add the types back to the contract or drop the fields' values (--drop Field)",
+			len(stranded), strings.Join(derivedNames(stranded), ", "))
 	}
 	if len(report.Changed) > 0 {
 		return fmt.Errorf("the stored records may hold %d fields whose type the contract changed (%s): serve refuses to start; drop their values (--drop Field) or give the field a new name in the contract",

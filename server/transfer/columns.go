@@ -56,13 +56,22 @@ func formOf(t *wire.Type, nillable bool) cellForm {
 	return cellJSON
 }
 
-// columnsOf returns the columns of a record type, in schema order.
+// columnsOf returns the columns of a record type in the canonical document's order: its attributes
+// ("@Code") and text ("$text") first, as the record codec writes them, then its elements.
 func columnsOf(rt *recordwire.Type) ([]column, error) {
 	if rt == nil || rt.Type == nil || len(rt.Type.Fields) == 0 {
 		return nil, errors.New("transfer: no record type, or one without elements")
 	}
-	cols := make([]column, len(rt.Type.Fields))
+	var cols []column
+	for _, a := range rt.Type.Attrs {
+		cols = append(cols, column{name: "@" + a.Name, form: formOf(a.Type, a.Nillable)})
+	}
+	if rt.Type.Text != nil {
+		cols = append(cols, column{name: "$text", form: formOf(rt.Type.Text, false)})
+	}
+	cols = append(cols, make([]column, len(rt.Type.Fields))...)
 	for i, f := range rt.Type.Fields {
+		i += len(cols) - len(rt.Type.Fields)
 		c := column{name: f.Name, form: formOf(f.Type, f.Nillable)}
 		switch {
 		case f.MaxOccurs != 1:

@@ -268,7 +268,9 @@ func (s *Store) DropField(ctx context.Context, path string) (int64, error) {
 			return err
 		}
 		rewritten = tag.RowsAffected()
-		_, err = tx.Exec(ctx, `DELETE FROM record_fields WHERE path = $1 OR starts_with(path, $2)`, path, path+".")
+		// The rows under the field go too: its members ("Pet.Name"), and its items' and their derived
+		// rows ("Pets[]", "Pets[].Name").
+		_, err = tx.Exec(ctx, `DELETE FROM record_fields WHERE path = $1 OR starts_with(path, $2) OR starts_with(path, $3)`, path, path+".", path+"[]")
 		return err
 	})
 	if err != nil {

@@ -272,7 +272,10 @@ func (s *Store) DropField(ctx context.Context, path string) (int64, error) {
 			return err
 		}
 		rewritten, _ = res.RowsAffected()
-		_, err = tx.Exec(`DELETE FROM record_fields WHERE path = ? OR substr(path, 1, ?) = ?`, path, len(path)+1, path+".")
+		// The rows under the field go too: its members ("Pet.Name"), and its items' and their derived
+		// rows ("Pets[]", "Pets[].Name").
+		_, err = tx.Exec(`DELETE FROM record_fields WHERE path = ? OR substr(path, 1, ?) = ? OR substr(path, 1, ?) = ?`,
+			path, len(path)+1, path+".", len(path)+2, path+"[]")
 		return err
 	})
 	if err != nil {

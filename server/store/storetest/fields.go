@@ -280,7 +280,7 @@ func testFieldsBadPaths(t *testing.T, s FieldStore) {
 // testDerivedRows: derived rows (the types a polymorphic element's "$type" may name) are recorded
 // beside the field rows, several per path; a contract lacking a recorded one reports it in Dropped
 // (and it stays recorded); CountDerived counts the records naming it, and refuses a path through an
-// array; dropping the field removes its derived rows.
+// array; dropping the field (or the array) removes its derived rows.
 func testDerivedRows(t *testing.T, s FieldStore) {
 	ctx := t.Context()
 	fields := []store.Field{
@@ -327,4 +327,13 @@ func testDerivedRows(t *testing.T, s FieldStore) {
 	stored, err = s.StoredFields(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, []store.Field{fields[0], fields[4]}, stored)
+
+	// Dropping an array drops its items' derived rows too ("Pets[]"), so a store refused for a
+	// derived type dropped under an abstract item type serves after migrate --drop Pets.
+	n, err = s.DropField(ctx, "Pets")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n)
+	stored, err = s.StoredFields(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []store.Field{fields[0]}, stored)
 }

@@ -13,13 +13,16 @@ import (
 // (xsi:type="Dog": get-GetObject-dog); a simple value gets generated prefixes, since ASMX's primitive
 // root declares neither xsd nor xsi (<anyType xmlns:q1="…XMLSchema" d1p1:type="q1:string"
 // xmlns:d1p1="…XMLSchema-instance" xmlns="ns">: get-GetObject-string); raw content goes in as it is.
-// ok is false for nil (a nil root: get-GetObject-null). A complex value of a type the contract does
-// not have panics, as Append's error does in the generated code (get-GetObject-widget).
+// ok is false for nil (a nil root: get-GetObject-null). A value Writable refuses (a complex value of
+// a type the contract does not have, get-GetObject-widget) is written as nil too: the handler asks
+// Writable first (wire.Operation.CheckResult) and answers an internal error instead, so that a
+// service's bad value never reaches a panic.
 func AppendHTTPResult(b []byte, o Object, reg *Registry) ([]byte, bool) {
 	root := bytes.LastIndexByte(b, '<')
-	switch o.kind {
-	case Nil:
+	if o.kind == Nil || Writable(o, reg) != nil {
 		return b, false
+	}
+	switch o.kind {
 	case Empty:
 		return b, true
 	case Raw:
@@ -62,21 +65,38 @@ func AppendHTTPResult(b []byte, o Object, reg *Registry) ([]byte, bool) {
 	}
 	b = xmlany.AppendRootXSIType(b, o.XSDType().Local)
 	if o.kind == Complex {
-		if f, ok := reg.Types[o.value.XSDType()]; !ok || f == nil {
-			_, err := Append(nil, "anyType", o, reg)
-			panic(err)
-		}
 		return o.value.AppendXML(b), true
 	}
-	for _, item := range o.items { // Array
+	for _, item := range o.items { // Array: every item is writable (Writable above)
 		if item.kind == Nil {
 			b = xmlwire.AppendNil(b, "anyType")
 			continue
 		}
-		var err error
-		if b, err = Append(b, "anyType", item, reg); err != nil {
-			panic(err)
-		}
+		b, _ = Append(b, "anyType", item, reg)
 	}
 	return b, true
+}
+
+// Writable reports why o cannot be written on any binding, or nil: a complex value (or an
+// ArrayOfAnyType item, at any depth) of a type the contract reg describes does not have. ASMX finds
+// the same only while writing the response, after the method ran, and answers a Server fault over
+// SOAP and a text/plain 500 over HTTP GET/POST ("There was an error generating the XML document. --->
+// The type ContactSync.Widget was not expected.": soap11-GetObject-widget, get-GetObject-widget). The
+// error is internal (fault.InternalError): it is the service's bug, and its detail is logged, not
+// sent.
+func Writable(o Object, reg *Registry) error {
+	switch o.kind {
+	case Complex:
+		local := o.value.XSDType()
+		if f, ok := reg.Types[local]; !ok || f == nil {
+			return notOfContract(local, reg)
+		}
+	case Array:
+		for _, item := range o.items {
+			if err := Writable(item, reg); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire/anytype"
 	"github.com/contactsync/contactsync/server/wire/xmlany"
 )
@@ -36,8 +37,42 @@ func TestAppendHTTPResult(t *testing.T) {
 		assert.Equal(t, tt.ok, ok, tt.name)
 		assert.Equal(t, tt.want, string(got), tt.name)
 	}
-	assert.Panics(t, func() {
-		anytype.AppendHTTPResult([]byte(start), anytype.ObjectOf(&dog{}), &anytype.Registry{Namespace: ns})
-	},
-		"a complex value of no contract type cannot be written (get-GetObject-widget)")
+}
+
+// TestWritable: a value the contract has no form for (a complex value of a type it does not have, at
+// the top or as an ArrayOfAnyType item at any depth) is refused by Writable as an internal error, and
+// AppendHTTPResult writes it as no result instead of panicking; the handler answers the error first
+// (get-GetObject-widget, soap11-GetObject-widget).
+func TestWritable(t *testing.T) {
+	const start = `<anyType xmlns="` + ns + `">`
+	dogs := &anytype.Registry{Namespace: ns, Types: map[string]func() anytype.Typed{"Dog": func() anytype.Typed { return new(dog) }}}
+	none := &anytype.Registry{Namespace: ns}
+	for _, tt := range []struct {
+		name string
+		o    anytype.Object
+		reg  *anytype.Registry
+		bad  bool
+	}{
+		{"nil", anytype.Object{}, none, false},
+		{"simple", anytype.ObjectInt(1), none, false},
+		{"dog of the contract", anytype.ObjectOf(&dog{}), dogs, false},
+		{"dog of no contract type", anytype.ObjectOf(&dog{}), none, true},
+		{"array of simple values", anytype.ObjectArray(anytype.ObjectInt(1), anytype.Object{}), none, false},
+		{"array holding a foreign dog", anytype.ObjectArray(anytype.ObjectInt(1), anytype.ObjectOf(&dog{})), none, true},
+		{"nested array holding a foreign dog", anytype.ObjectArray(anytype.ObjectArray(anytype.ObjectOf(&dog{}))), none, true},
+	} {
+		err := anytype.Writable(tt.o, tt.reg)
+		if !tt.bad {
+			assert.NoError(t, err, tt.name)
+			continue
+		}
+		var fe *fault.Error
+		if assert.ErrorAs(t, err, &fe, tt.name) {
+			assert.Equal(t, fault.Internal, fe.Code, tt.name)
+			assert.ErrorContains(t, fe.Err, "Dog", tt.name)
+		}
+		got, ok := anytype.AppendHTTPResult([]byte(start), tt.o, tt.reg)
+		assert.False(t, ok, tt.name)
+		assert.Equal(t, start, string(got), tt.name)
+	}
 }

@@ -377,6 +377,11 @@ func readSimple(r *xmlwire.Reader, s xmlwire.Start, what string, typ xml.Name, c
 	return Object{kind: Simple, typ: typ, text: c}, nil
 }
 
+// notOfContract is the error for an object value whose type local the contract does not have.
+func notOfContract(local string, reg *Registry) error {
+	return fault.InternalError(fmt.Errorf("anytype: the type %s of an object value is not a type of the contract %s", local, reg.Namespace))
+}
+
 func readArray(r *xmlwire.Reader, what string, reg *Registry) (Object, error) {
 	o := Object{kind: Array, items: []Object{}}
 	for i := 1; ; i++ {
@@ -409,7 +414,7 @@ func Append(b []byte, name string, o Object, reg *Registry) ([]byte, error) {
 	if o.kind == Complex {
 		local := o.value.XSDType()
 		if f, ok := reg.Types[local]; !ok || f == nil {
-			return b, fault.InternalError(fmt.Errorf("anytype: the type %s of an object value is not a type of the contract %s", local, reg.Namespace))
+			return b, notOfContract(local, reg)
 		}
 		typ = xml.Name{Space: reg.Namespace, Local: local}
 	}

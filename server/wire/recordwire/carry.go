@@ -126,12 +126,23 @@ func fieldTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out ma
 func (t *Type) DerivedTypes() map[string][]string {
 	out := map[string][]string{}
 	if t.Type != nil {
-		derivedTypes(t.Type, "", map[*wire.Type]bool{}, out)
+		derivedTypes(t.Type, "", map[*wire.Type]bool{}, out, map[string]string{})
 	}
 	return out
 }
 
-func derivedTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out map[string][]string) {
+// AbstractBases returns, for every path DerivedTypes names whose declared type is abstract, that
+// type's name: a stored value there whose derived type the contract dropped cannot be read as the
+// declared type, so the commands refuse such a store instead of warning.
+func (t *Type) AbstractBases() map[string]string {
+	abstract := map[string]string{}
+	if t.Type != nil {
+		derivedTypes(t.Type, "", map[*wire.Type]bool{}, map[string][]string{}, abstract)
+	}
+	return abstract
+}
+
+func derivedTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out map[string][]string, abstract map[string]string) {
 	onPath[ty] = true
 	defer delete(onPath, ty)
 	for _, f := range ty.Fields {
@@ -149,15 +160,18 @@ func derivedTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out 
 		if ft == nil || ft.Kind != wire.KindComplex || onPath[ft] {
 			continue
 		}
+		if ft.Abstract && len(ft.Derived) > 0 {
+			abstract[path] = ft.Name
+		}
 		for _, d := range ft.Derived {
 			if !d.Abstract && !slices.Contains(out[path], d.Name) {
 				out[path] = append(out[path], d.Name)
 			}
 		}
-		derivedTypes(ft, path+".", onPath, out)
+		derivedTypes(ft, path+".", onPath, out, abstract)
 		for _, d := range ft.Derived {
 			if !onPath[d] {
-				derivedTypes(d, path+".", onPath, out)
+				derivedTypes(d, path+".", onPath, out, abstract)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package xmlany
 
 import (
 	"encoding/xml"
+	"slices"
 	"strings"
 
 	"github.com/contactsync/contactsync/server/fault"
@@ -24,6 +25,9 @@ const NSMSTypes = "http://microsoft.com/wsdl/types/"
 // for every xsi:type: it keeps no attribute values, so today's requests pay nothing for them.
 func XSIType(r *xmlwire.Reader, s xmlwire.Start) (xml.Name, bool, error) {
 	value, ok, err := r.TypeAttr(s)
+	if !ok && err == nil {
+		err = unboundTypePrefix(r, s)
+	}
 	if !ok || err != nil {
 		return xml.Name{}, false, err
 	}
@@ -41,6 +45,25 @@ func XSIType(r *xmlwire.Reader, s xmlwire.Start) (xml.Name, bool, error) {
 		return xml.Name{}, false, fault.Errorf(fault.InvalidArgument, "The xsi:type %q of the element %s uses the namespace prefix %s, which is not declared.", quoteValue(value), s.Local(), prefix)
 	}
 	return xml.Name{Space: uri, Local: local}, true, nil
+}
+
+// unboundTypePrefix is the caller's error for a type attribute whose prefix no declaration binds
+// (<animal i:type="Dog"> without xmlns:i): encoding/xml keeps such a prefix as the attribute's
+// namespace, so it would read as no xsi:type at all, the declared type, silently, where ASMX's XML
+// reader refuses the document ("'i' is an undeclared prefix"). An attribute of a namespace bound in
+// scope (p:type with xmlns:p="urn:p") is someone else's, and ignored as before.
+func unboundTypePrefix(r *xmlwire.Reader, s xmlwire.Start) error {
+	for _, a := range s.Attrs() {
+		if a.Name.Local != "type" || a.Name.Space == "" || a.Name.Space == xmlwire.NSXSI {
+			continue
+		}
+		bound := slices.ContainsFunc(r.InScope(nil), func(n xmlwire.NS) bool { return n.URI == a.Name.Space })
+		if _, declared := r.LookupPrefix(a.Name.Space); !bound && !declared {
+			return fault.Errorf(fault.InvalidArgument, "The attribute %s:type of the element %s uses the namespace prefix %s, which is not declared.",
+				quoteValue(a.Name.Space), s.Local(), quoteValue(a.Name.Space))
+		}
+	}
+	return nil
 }
 
 // quoteValue bounds a value quoted in an error.
@@ -64,6 +87,13 @@ func NotDerived(element string, got xml.Name, declared string) error {
 // type (soap11-DescribeShape-no-type, -abstract-type).
 func Abstract(element, declared string) error {
 	return fault.Errorf(fault.InvalidArgument, "The element %s has the abstract type %s: its xsi:type must name a type derived from it.", element, declared)
+}
+
+// AbstractNamed is the caller's error for an xsi:type naming an abstract type derived from the
+// element's declared one (xsi:type="Bird" on an Animal element, Bird abstract): it has no value of its
+// own either, and the fault names it, not the declared type.
+func AbstractNamed(element, typ string) error {
+	return fault.Errorf(fault.InvalidArgument, "The xsi:type %s of the element %s names an abstract type: it must name a type derived from %s.", typ, element, typ)
 }
 
 // AppendXSIType appends the xsi:type attribute naming name, with a leading space, inside a start tag,

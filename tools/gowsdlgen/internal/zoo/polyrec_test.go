@@ -88,7 +88,8 @@ func TestPolyRecordErrors(t *testing.T) {
 
 // TestPolyRecordDescriptor: the field paths and their record types name a derived type's elements
 // under the path of the value holding it, and DerivedTypes lists the concrete types a "$type" may name
-// at each polymorphic path (what the store records as its derived rows).
+// at each polymorphic path (what the store records as its derived rows), and AbstractBases the paths
+// whose declared type is abstract.
 func TestPolyRecordDescriptor(t *testing.T) {
 	rt := polyrec.PenRecord
 	types := map[string]string{}
@@ -109,6 +110,9 @@ func TestPolyRecordDescriptor(t *testing.T) {
 		"Animals[]": {"Cat", "Parrot"},
 		"Sign[]":    {"Square", "Circle"},
 	}, rt.DerivedTypes())
+	// Only Shape is abstract: a dropped derived type stored under it cannot be read, and the commands
+	// refuse the store (under the concrete Animal it reads as an Animal, and they warn).
+	assert.Equal(t, map[string]string{"Sign[]": "Shape"}, rt.AbstractBases())
 }
 
 // TestPolyRecordCarry: the members of a derived value and its "$type" are known to the carry; a

@@ -151,9 +151,6 @@ func (zoo3Service) EchoMaybeContext(_ context.Context, req *zoo3.EchoMaybe) (*zo
 // capture is replayed and must match (checkReplay, checkHelpPage for the HTML help pages); a pending
 // prefix that names no capture fails the test.
 var zoo3Pending = pendingPrefixes(map[string][]string{
-	"HTTP GET/POST (§3): an object the contract cannot write is ASMX's text/plain 500 after the method ran; ours is the internal error a panic becomes, which checkReplay's refusal rule (a client's error) cannot hold": {
-		"get-GetObject-widget",
-	},
 	"a deviation of §6, listed in docs/bindings.md and replayed as one over zoo/overloads and zoo/fetchitem (overloads_test.go, fetchitem_test.go)": {
 		"get-Scale-csharp-name", "soap11-AddDoubles-action-Add", "soap11-FetchItem-tns-body",
 	},

@@ -97,6 +97,16 @@ func (e Emitter) AppendResult(f *model.Field, expr string) {
 	}
 }
 
+// CheckResult writes the operation's CheckResult for a result f held in expr (of the wire.Message m):
+// an object result may hold a value of a type the contract does not have, which the handler must
+// answer as an error before writing (anytype.Writable; get-GetObject-widget) instead of reaching a
+// panic halfway through the response. Other results need no check: nothing is written.
+func (e Emitter) CheckResult(f *model.Field, expr string) {
+	if f.Type.Kind == model.KindObject {
+		e.p("CheckResult: func(m wire.Message) error { return anytype.Writable(%s, %s) },", expr, RegistryName)
+	}
+}
+
 // AppendJSON writes the statements appending one value of f held in expr on the JSON endpoint: null
 // for no value, else a string holding its XML (docs/bindings.md: the JSON endpoint carries an open
 // value as its XML text; it does not map XML to JSON).

@@ -94,6 +94,10 @@ func (e Emitter) Hierarchies(types []*model.Type) {
 		all := append([]*model.Type{t}, t.Derived...)
 		for i, s := range all {
 			if s.Abstract {
+				if i > 0 { // an abstract derived type named: the fault names it (the declared one below)
+					e.p("case %d:", i)
+					e.p("return nil, xmlany.AbstractNamed(el.Local(), %q)", s.Name)
+				}
 				continue
 			}
 			e.p("case %d:", i)

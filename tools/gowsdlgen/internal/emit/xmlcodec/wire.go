@@ -330,6 +330,7 @@ func (e *emitter) operation(op *model.Operation) error {
 			return err
 		}
 		e.p("},")
+		e.open().CheckResult(result, fmt.Sprintf("m.(*%s).%s", resp, gf.Name))
 		e.p("DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {")
 		e.p("v := m.(*%s)", resp)
 		e.p("var err error")

@@ -190,6 +190,7 @@ var opGet = &wire.Operation{
 		v := m.(*GetResponse)
 		return anytype.AppendHTTPResult(b, v.GetResult, objectRegistry)
 	},
+	CheckResult: func(m wire.Message) error { return anytype.Writable(m.(*GetResponse).GetResult, objectRegistry) },
 	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*GetResponse)
 		var err error

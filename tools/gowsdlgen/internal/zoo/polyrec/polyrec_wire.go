@@ -252,6 +252,8 @@ func decodeAnimalAny(r *xmlwire.Reader, el xmlwire.Start) (AnyAnimal, error) {
 			return x, r.Skip(el)
 		}
 		return x, x.DecodeXML(r)
+	case 2:
+		return nil, xmlany.AbstractNamed(el.Local(), "Bird")
 	case 3:
 		x := new(Parrot)
 		if el.Nil() {

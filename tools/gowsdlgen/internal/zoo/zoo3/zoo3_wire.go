@@ -1655,6 +1655,9 @@ var opGetObject = &wire.Operation{
 		v := m.(*GetObjectResponse)
 		return anytype.AppendHTTPResult(b, v.GetObjectResult, objectRegistry)
 	},
+	CheckResult: func(m wire.Message) error {
+		return anytype.Writable(m.(*GetObjectResponse).GetObjectResult, objectRegistry)
+	},
 	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*GetObjectResponse)
 		var err error
