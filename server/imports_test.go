@@ -96,9 +96,11 @@ var wireImports = map[string][]string{
 	wireRuntime + "/formwire":   {module + "/server/fault", wireRuntime + "/xsd"},
 	wireRuntime + "/jsonwire":   {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
 	wireRuntime:                 {module + "/server/fault", wireRuntime + "/xmlwire", wireRuntime + "/formwire", wireRuntime + "/jsonwire"},
-	wireRuntime + "/recordwire": {wireRuntime, wireRuntime + "/xsd", wireRuntime + "/internal/jsontext"},
-	wireRuntime + "/xmlany":     {module + "/server/fault", wireRuntime + "/xmlwire"},
-	wireRuntime + "/anytype":    {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/xmlwire", wireRuntime + "/xmlany"},
+	wireRuntime + "/recordwire": {wireRuntime, wireRuntime + "/xsd", wireRuntime + "/internal/jsontext", wireRuntime + "/recordtypes"},
+	// The record types of the descriptors' values and paths, what the store records of its fields.
+	wireRuntime + "/recordtypes": {wireRuntime},
+	wireRuntime + "/xmlany":      {module + "/server/fault", wireRuntime + "/xmlwire"},
+	wireRuntime + "/anytype":     {module + "/server/fault", wireRuntime + "/xsd", wireRuntime + "/xmlwire", wireRuntime + "/xmlany"},
 	// The record form of object and raw XML, over the record format and the open XML values.
 	wireRuntime + "/recordany": {wireRuntime + "/recordwire", wireRuntime + "/anytype", wireRuntime + "/xmlany", wireRuntime + "/xmlwire"},
 	// The one JSON tokenizer, under the JSON endpoint and the record format.

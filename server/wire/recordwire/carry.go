@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordtypes"
 )
 
 // Unknown members and record types (docs/generator-model.md §4 and §5; issue 34).
@@ -22,63 +23,12 @@ import (
 // belongs to, so a start on a contract that changed a field's type under the same name is refused
 // where carrying is impossible.
 
-// RecordTypeOf returns the record type of values of t: "xsd:<builtin>" ("xsd:int"), "ms:guid",
-// "enum:<Name>", "flags:<Name>", "complex:<Name>", "array:<item record type>", and for the open kinds
-// "anyType", "raw" and "dataset" (docs/generator-model.md §5). Names, not namespaces, so a contract
-// whose namespace moves changes no type.
-func RecordTypeOf(t *wire.Type) string {
-	switch t.Kind {
-	case wire.KindString:
-		return "xsd:string"
-	case wire.KindInt:
-		return "xsd:int"
-	case wire.KindLong:
-		return "xsd:long"
-	case wire.KindShort:
-		return "xsd:short"
-	case wire.KindBoolean:
-		return "xsd:boolean"
-	case wire.KindDouble:
-		return "xsd:double"
-	case wire.KindFloat:
-		return "xsd:float"
-	case wire.KindDecimal:
-		return "xsd:decimal"
-	case wire.KindDateTime:
-		return "xsd:dateTime"
-	case wire.KindBase64:
-		return "xsd:base64Binary"
-	case wire.KindGUID:
-		return "ms:guid"
-	case wire.KindChar:
-		return "ms:char"
-	case wire.KindEnum:
-		return "enum:" + t.Name
-	case wire.KindFlags:
-		return "flags:" + t.Name
-	case wire.KindObject:
-		return "anyType"
-	case wire.KindRawXML:
-		return "raw"
-	case wire.KindDataSet:
-		return "dataset"
-	case wire.KindComplex:
-		return "complex:" + t.Name
-	case wire.KindArray:
-		if t.Item == nil || t.Item.Type == nil {
-			return "array:"
-		}
-		return "array:" + RecordTypeOf(t.Item.Type)
-	}
-	return "xsd:" + t.Name
-}
+// RecordTypeOf returns the record type of values of t (recordtypes.Of).
+func RecordTypeOf(t *wire.Type) string { return recordtypes.Of(t) }
 
 // FieldTypes returns the record type of every path of t.Fields, in the same order.
 func (t *Type) FieldTypes() []string {
-	types := map[string]string{}
-	if t.Type != nil {
-		fieldTypes(t.Type, "", map[*wire.Type]bool{}, types)
-	}
+	types := recordtypes.Fields(t.Type)
 	out := make([]string, len(t.Fields))
 	for i, p := range t.Fields {
 		out[i] = types[p]
@@ -86,95 +36,18 @@ func (t *Type) FieldTypes() []string {
 	return out
 }
 
-// fieldTypes walks the elements of ty as the generator names Type.Fields: nested ones after their
-// parent, through "[]" for the items of an array, a recursive type descended into once per path. The
-// elements of the types derived from a nested type follow its own under the same path (a derived
-// value's members sit beside its base's in one object); where two derived types have an element of
-// one name, the first in document order gives the path its type.
-func fieldTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out map[string]string) {
-	onPath[ty] = true
-	defer delete(onPath, ty)
-	for _, f := range ty.Fields {
-		if f.Type == nil {
-			continue
-		}
-		path, ft, sep := prefix+f.Name, f.Type, "."
-		rt := RecordTypeOf(ft)
-		if f.MaxOccurs != 1 {
-			rt, sep = "array:"+rt, "[]."
-		}
-		if _, ok := out[path]; !ok {
-			out[path] = rt
-		}
-		if ft.Kind == wire.KindArray && ft.Item != nil {
-			ft, sep = ft.Item.Type, "[]."
-		}
-		if ft != nil && ft.Kind == wire.KindComplex && !onPath[ft] {
-			fieldTypes(ft, path+sep, onPath, out)
-			for _, d := range ft.Derived {
-				if !onPath[d] {
-					fieldTypes(d, path+sep, onPath, out)
-				}
-			}
-		}
-	}
-}
-
 // DerivedTypes returns, for every path of t.Fields whose declared type has derived types, the names of
-// the concrete types a value there may name in its TypeKey, in document order: what the store records
-// as the path's derived rows, so a contract that drops one is noticed.
+// the concrete types a value there may name in its TypeKey, in document order (recordtypes.Derived).
 func (t *Type) DerivedTypes() map[string][]string {
-	out := map[string][]string{}
-	if t.Type != nil {
-		derivedTypes(t.Type, "", map[*wire.Type]bool{}, out, map[string]string{})
-	}
-	return out
+	derived, _ := recordtypes.Derived(t.Type)
+	return derived
 }
 
 // AbstractBases returns, for every path DerivedTypes names whose declared type is abstract, that
-// type's name: a stored value there whose derived type the contract dropped cannot be read as the
-// declared type, so the commands refuse such a store instead of warning.
+// type's name (recordtypes.Derived).
 func (t *Type) AbstractBases() map[string]string {
-	abstract := map[string]string{}
-	if t.Type != nil {
-		derivedTypes(t.Type, "", map[*wire.Type]bool{}, map[string][]string{}, abstract)
-	}
+	_, abstract := recordtypes.Derived(t.Type)
 	return abstract
-}
-
-func derivedTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out map[string][]string, abstract map[string]string) {
-	onPath[ty] = true
-	defer delete(onPath, ty)
-	for _, f := range ty.Fields {
-		if f.Type == nil {
-			continue
-		}
-		// The path of the objects that may hold a TypeKey: the element's, or its items' ("Sign[]").
-		path, ft := prefix+f.Name, f.Type
-		if ft.Kind == wire.KindArray && ft.Item != nil {
-			ft = ft.Item.Type
-			path += "[]"
-		} else if f.MaxOccurs != 1 {
-			path += "[]"
-		}
-		if ft == nil || ft.Kind != wire.KindComplex || onPath[ft] {
-			continue
-		}
-		if ft.Abstract && len(ft.Derived) > 0 {
-			abstract[path] = ft.Name
-		}
-		for _, d := range ft.Derived {
-			if !d.Abstract && !slices.Contains(out[path], d.Name) {
-				out[path] = append(out[path], d.Name)
-			}
-		}
-		derivedTypes(ft, path+".", onPath, out, abstract)
-		for _, d := range ft.Derived {
-			if !onPath[d] {
-				derivedTypes(d, path+".", onPath, out, abstract)
-			}
-		}
-	}
 }
 
 // member is an object member the record type does not know, found in a document: the path of its
