@@ -236,7 +236,7 @@ func DecodeObject(r *recordwire.Reader, reg *anytype.Registry) (anytype.Object, 
 			}
 			list = append(list, item)
 		}
-	case f.typ == "" && f.xml == "" && !f.hasValue:
+	case f.typ == "" && f.xml == "" && f.xsiType == "" && !f.hasValue:
 		return anytype.ObjectEmpty(), nil
 	case f.typ == "":
 		attrs := ""
