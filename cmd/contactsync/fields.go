@@ -113,8 +113,9 @@ func underBase(base string) string {
 }
 
 // strandedTypes splits the recorded derived types the contract dropped into those under an abstract
-// declared type or in an object (stranded: their values cannot be read) and the others (read as the
-// declared type).
+// declared type or in an object (stranded: their values cannot be read) and the others at an element
+// the contract has (read as the declared type). The rows of an element the contract no longer has
+// are in neither: its values are carried unread, as the field is (the carried fields' warning).
 func strandedTypes(dropped []store.Field) (stranded, others []store.Field, bases map[string]string) {
 	rt := contractRecord()
 	bases = rt.AbstractBases()
@@ -124,7 +125,7 @@ func strandedTypes(dropped []store.Field) (stranded, others []store.Field, bases
 	for _, d := range dropped {
 		if _, ok := bases[d.Path]; ok {
 			stranded = append(stranded, d)
-		} else {
+		} else if slices.Contains(rt.Fields, strings.TrimSuffix(d.Path, "[]")) {
 			others = append(others, d)
 		}
 	}

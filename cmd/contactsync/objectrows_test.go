@@ -107,3 +107,16 @@ func TestObjectRows(t *testing.T) {
 		})
 	}
 }
+
+// TestStrandedTypes: a dropped type in an object is stranded (its values cannot be read), one under a
+// concrete declared type is read as it (a warning), and the rows of an element the contract no longer
+// has are neither: the element is carried unread, as its field.
+func TestStrandedTypes(t *testing.T) {
+	withObject(t)
+	extra, pets, gone := store.Field{Path: "Extra", Type: "Parrot", Derived: true}, store.Field{Path: "Pets[]", Type: "Parrot", Derived: true}, store.Field{Path: "Gone[]", Type: "Dog", Derived: true}
+	stranded, others, bases := strandedTypes([]store.Field{extra, gone, pets})
+	assert.Equal(t, []store.Field{extra}, stranded)
+	assert.Equal(t, []store.Field{pets}, others)
+	assert.Equal(t, map[string]string{"Extra": "anyType"}, bases)
+	assert.Equal(t, []string{"Extra ($type Parrot, in an object)"}, strandedNames(stranded, bases))
+}

@@ -59,8 +59,8 @@ func TestFieldsAndDerived(t *testing.T) {
 // TestObjects: every object element's path ("Extra", under a nested type "Home.Extra", under a
 // derived type's own elements, "Things[]" for an object[]'s items and "Extras[]" for a repeated
 // object) names the concrete complex types reachable from the record type and the roots (the
-// operations' types), in the order met: not the abstract base, not the array types, not the
-// enumerations, not the XSD built-ins.
+// operations' types), and the array types but object[], in the order met: not the abstract base,
+// not the enumerations, not the XSD built-ins.
 func TestObjects(t *testing.T) {
 	str := &wire.Type{Name: "string", Kind: wire.KindString}
 	object := &wire.Type{Name: "anyType", Kind: wire.KindObject}
@@ -80,11 +80,11 @@ func TestObjects(t *testing.T) {
 	}}
 	widget := &wire.Type{Name: "Widget", Kind: wire.KindComplex}
 	box := &wire.Type{Name: "Box", Kind: wire.KindComplex, Fields: []wire.Field{{Name: "Widget", Type: widget, MaxOccurs: 1}}}
-	types := []string{"Contact", "Home", "Dog", "Box", "Widget"}
+	types := []string{"Contact", "Home", "ArrayOfAnimal", "Dog", "Box", "Widget"}
 	assert.Equal(t, map[string][]string{
 		"Extra": types, "Extras[]": types, "Things[]": types, "Home.Extra": types, "Pets[].Toy": types,
 	}, recordtypes.Objects(contact, str, box, nil))
-	assert.Equal(t, []string{"Contact", "Home", "Dog"}, recordtypes.Objects(contact)["Extra"], "without roots: the record type's")
+	assert.Equal(t, []string{"Contact", "Home", "ArrayOfAnimal", "Dog"}, recordtypes.Objects(contact)["Extra"], "without roots: the record type's")
 	assert.Empty(t, recordtypes.Objects(home.Fields[1].Type), "a type without elements")
 	assert.Empty(t, recordtypes.Objects(nil))
 	derived, _ := recordtypes.Derived(contact)
