@@ -41,9 +41,9 @@ type Fields interface {
 	// value holds, at any depth, so a record counts when one of them names typ.
 	CountDerived(ctx context.Context, path, typ string) (int64, error)
 	// RenameField moves the value at path from to path to (same parent, another name) in every
-	// record holding from, and renames from (and the paths under it) in the recorded fields. It
-	// refuses, changing nothing, when a record holds values at both. It returns how many records it
-	// rewrote.
+	// record holding from, and renames from (and the paths under it: its members', its array items',
+	// its derived rows, RenameRows) in the recorded fields. It refuses, changing nothing, when a
+	// record holds values at both. It returns how many records it rewrote.
 	RenameField(ctx context.Context, from, to string) (int64, error)
 	// DropField removes the value at path from every record holding it, and path (and the paths under
 	// it) from the recorded fields. It returns how many records it rewrote.
