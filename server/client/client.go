@@ -628,7 +628,9 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 				out = append(out, ' ')
 				out = append(out, qname(a.Name)...)
 				out = append(out, `="`...)
-				out = xmlwire.AppendEscaped(out, a.Value)
+				// A tab or line feed in the value goes as a character reference, as the generated
+				// encoders write it: printed raw, a reader of the output would take it for a space.
+				out = xmlwire.AppendAttrValue(out, a.Value)
 				out = append(out, '"')
 			}
 			depth++
