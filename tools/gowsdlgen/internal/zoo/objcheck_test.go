@@ -17,6 +17,7 @@ import (
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/server/wire/anytype"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/open"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/zoo3"
 )
 
@@ -72,29 +73,26 @@ func TestNestedObjectsCheckedBeforeWriting(t *testing.T) {
 	require.NoError(t, err)
 	every := []client.Binding{client.SOAP11, client.SOAP12, client.HTTPGet, client.HTTPPost, client.JSON}
 	soapAndJSON := []client.Binding{client.SOAP11, client.SOAP12, client.JSON}
-	getObject := func(kind string) (*wire.Operation, wire.Message) { return zoo3.Operations[opIndex(t, "GetObject")], &zoo3.GetObject{Kind: kind} }
-	echoBox := func(seen string) (*wire.Operation, wire.Message) {
-		return zoo3.Operations[opIndex(t, "EchoBox")], &zoo3.EchoBox{Box: &zoo3.Box{Seen: seen}}
-	}
+	getObject, echoBox := zoo3.Operations[opIndex(t, "GetObject")], zoo3.Operations[opIndex(t, "EchoBox")]
 	for _, tt := range []struct {
 		name     string
-		call     func() (*wire.Operation, wire.Message)
+		op       *wire.Operation
+		req      wire.Message
 		bindings []client.Binding
 		bad      bool
 	}{
-		{"object holding a box holding a widget", func() (*wire.Operation, wire.Message) { return getObject("box") }, every, true},
-		{"object holding a box whose items hold a widget", func() (*wire.Operation, wire.Message) { return getObject("items") }, every, true},
-		{"object array holding boxes down to a widget", func() (*wire.Operation, wire.Message) { return getObject("deep") }, every, true},
-		{"object holding boxes of contract values", func() (*wire.Operation, wire.Message) { return getObject("ok") }, every, false},
-		{"box result holding a widget", func() (*wire.Operation, wire.Message) { return echoBox("value") }, soapAndJSON, true},
-		{"box result whose items hold a box holding a widget", func() (*wire.Operation, wire.Message) { return echoBox("items") }, soapAndJSON, true},
-		{"box result holding a box", func() (*wire.Operation, wire.Message) { return echoBox("ok") }, soapAndJSON, false},
+		{"object holding a box holding a widget", getObject, &zoo3.GetObject{Kind: "box"}, every, true},
+		{"object holding a box whose items hold a widget", getObject, &zoo3.GetObject{Kind: "items"}, every, true},
+		{"object array holding boxes down to a widget", getObject, &zoo3.GetObject{Kind: "deep"}, every, true},
+		{"object holding boxes of contract values", getObject, &zoo3.GetObject{Kind: "ok"}, every, false},
+		{"box result holding a widget", echoBox, &zoo3.EchoBox{Box: &zoo3.Box{Seen: "value"}}, soapAndJSON, true},
+		{"box result whose items hold a box holding a widget", echoBox, &zoo3.EchoBox{Box: &zoo3.Box{Seen: "items"}}, soapAndJSON, true},
+		{"box result holding a box", echoBox, &zoo3.EchoBox{Box: &zoo3.Box{Seen: "ok"}}, soapAndJSON, false},
 	} {
 		for _, b := range tt.bindings {
 			t.Run(tt.name+"/"+string(b), func(t *testing.T) {
-				op, req := tt.call()
 				c := &client.Client{Endpoint: "http://localhost" + zoo3.Contract.Path, Namespace: zoo3.Contract.Namespace, Binding: b}
-				httpReq, err := c.NewRequest(context.Background(), op, req)
+				httpReq, err := c.NewRequest(context.Background(), tt.op, tt.req)
 				require.NoError(t, err)
 				rec := httptest.NewRecorder()
 				h.ServeHTTP(rec, httpReq)
@@ -123,6 +121,50 @@ func TestNestedObjectsCheckedBeforeWriting(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 3*len(every)+2*len(soapAndJSON), failed, "one internal error logged per refused response")
+}
+
+// TestOpenStockChecked: zoo/open's Stock reaches an object through a derived result (Crate behind
+// Any<Shelf>), an object out parameter and an Out header: a widget in any of them is an internal error
+// on each binding (SOAP 1.1 and the JSON endpoint), found by CheckResult, not a recovered panic; with
+// contract values only, all three are written and read back by the generated client.
+func TestOpenStockChecked(t *testing.T) {
+	logs := &syncBuffer{}
+	h, err := server.NewHandler(open.Bind(openTwin{}), server.Config{BaseURL: "http://localhost", Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		Protocols: []string{"soap11", "json"}})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	for _, b := range []client.Binding{client.SOAP11, client.JSON} {
+		c := &open.OpenSoapClient{Invoker: &client.Client{Endpoint: srv.URL + open.Contract.Path, Namespace: open.Contract.Namespace, Binding: b, HTTP: srv.Client()}}
+		for _, kind := range []string{"crate", "extra", "tag"} {
+			_, err := c.Stock(&open.Stock{Kind: kind})
+			assert.Error(t, err, "%s/%s", kind, b)
+		}
+		got, err := c.Stock(&open.Stock{Kind: "ok"})
+		require.NoError(t, err, b)
+		crate, ok := got.StockResult.(*open.Crate)
+		require.True(t, ok, "%s: %#v", b, got.StockResult)
+		box, ok := crate.Content.Complex().(*open.Box)
+		require.True(t, ok, "%s: %v", b, crate.Content)
+		n, _ := box.Value.Int()
+		assert.Equal(t, int32(1), n, b)
+		extra, _ := got.Extra.String()
+		assert.Equal(t, "e", extra, b)
+		if b == client.SOAP11 { // the JSON endpoint carries no SOAP header
+			require.NotNil(t, got.Tag, b)
+			tag, _ := got.Tag.Value.String()
+			assert.Equal(t, "t", tag, b)
+		}
+	}
+	var failed int
+	for _, l := range logs.lines(t) {
+		assert.NotContains(t, l["msg"], "panic", "no answer came from a recovered panic")
+		if l["msg"] == "request failed" {
+			failed++
+			assert.Contains(t, l["error"], "the type Widget of an object value is not a type of the contract", l)
+		}
+	}
+	assert.Equal(t, 6, failed, "one internal error logged per refused response")
 }
 
 // TestClientRefusesUnwritableRequest: the generated client refuses a request holding, anywhere inside

@@ -131,25 +131,29 @@ func (e Emitter) checkObjects(c *model.Contract) {
 	for _, t := range c.Types {
 		if r[t] && !done[t] {
 			done[t] = true
-			e.checkMethod(r, t, nil, "a value of "+t.Name)
+			e.checkMethod(r, t, nil)
 		}
 	}
 	for _, op := range c.Operations {
 		for _, t := range []*model.Type{op.Request, op.Response} {
 			if t != nil && !done[t] && wrapperReaches(op, t) {
 				done[t] = true
-				e.checkMethod(r, t, headers(op, t), "the message "+t.GoName+" (its parameters and headers)")
+				e.checkMethod(r, t, headers(op, t))
 			}
 		}
 	}
 }
 
 // checkMethod writes t's CheckObjects, walking the fields of t (its base's first) and the headers hs
-// from which an object is reachable; what names the value in its comment.
-func (e Emitter) checkMethod(r reach, t *model.Type, hs []*model.HeaderPart, what string) {
+// from which an object is reachable.
+func (e Emitter) checkMethod(r reach, t *model.Type, hs []*model.HeaderPart) {
 	e.p("")
-	e.p("// CheckObjects reports why an object %s holds, at any depth, cannot be written", what)
-	e.p("// (anytype.Writable: a complex value of a type the contract does not have), or nil.")
+	e.p("// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:")
+	if len(hs) > 0 {
+		e.p("// a complex value of a type the contract does not have), its headers' included, or nil.")
+	} else {
+		e.p("// a complex value of a type the contract does not have), or nil.")
+	}
 	e.p("func (v *%s) CheckObjects() error {", t.GoName)
 	e.p("if v == nil { return nil }")
 	for _, f := range t.AllFields() {

@@ -549,8 +549,8 @@ func decodeJSONObject(tok jsonwire.Token, what string) (anytype.Object, error) {
 // jsonXMLLimits bound the XML of a raw-XML or DataSet value read from a JSON string.
 var jsonXMLLimits = xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 16}
 
-// CheckObjects reports why an object a value of ArrayOfAnyType holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *ArrayOfAnyType) CheckObjects() error {
 	if v == nil {
 		return nil
@@ -563,8 +563,8 @@ func (v *ArrayOfAnyType) CheckObjects() error {
 	return nil
 }
 
-// CheckObjects reports why an object a value of Pen holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *Pen) CheckObjects() error {
 	if v == nil {
 		return nil
@@ -578,8 +578,8 @@ func (v *Pen) CheckObjects() error {
 	return nil
 }
 
-// CheckObjects reports why an object the message EchoPen (its parameters and headers) holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *EchoPen) CheckObjects() error {
 	if v == nil {
 		return nil
@@ -590,8 +590,8 @@ func (v *EchoPen) CheckObjects() error {
 	return nil
 }
 
-// CheckObjects reports why an object the message EchoPenResponse (its parameters and headers) holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *EchoPenResponse) CheckObjects() error {
 	if v == nil {
 		return nil

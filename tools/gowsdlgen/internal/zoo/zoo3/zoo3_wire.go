@@ -4616,8 +4616,8 @@ func decodeJSONObject(tok jsonwire.Token, what string) (anytype.Object, error) {
 // jsonXMLLimits bound the XML of a raw-XML or DataSet value read from a JSON string.
 var jsonXMLLimits = xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 16}
 
-// CheckObjects reports why an object a value of ArrayOfAnyType holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *ArrayOfAnyType) CheckObjects() error {
 	if v == nil {
 		return nil
@@ -4630,8 +4630,8 @@ func (v *ArrayOfAnyType) CheckObjects() error {
 	return nil
 }
 
-// CheckObjects reports why an object a value of Box holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *Box) CheckObjects() error {
 	if v == nil {
 		return nil
@@ -4645,8 +4645,8 @@ func (v *Box) CheckObjects() error {
 	return nil
 }
 
-// CheckObjects reports why an object the message GetObjectResponse (its parameters and headers) holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *GetObjectResponse) CheckObjects() error {
 	if v == nil {
 		return nil
@@ -4657,8 +4657,8 @@ func (v *GetObjectResponse) CheckObjects() error {
 	return nil
 }
 
-// CheckObjects reports why an object the message DescribeObject (its parameters and headers) holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *DescribeObject) CheckObjects() error {
 	if v == nil {
 		return nil
@@ -4669,8 +4669,8 @@ func (v *DescribeObject) CheckObjects() error {
 	return nil
 }
 
-// CheckObjects reports why an object the message EchoBox (its parameters and headers) holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *EchoBox) CheckObjects() error {
 	if v == nil {
 		return nil
@@ -4681,8 +4681,8 @@ func (v *EchoBox) CheckObjects() error {
 	return nil
 }
 
-// CheckObjects reports why an object the message EchoBoxResponse (its parameters and headers) holds, at any depth, cannot be written
-// (anytype.Writable: a complex value of a type the contract does not have), or nil.
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
 func (v *EchoBoxResponse) CheckObjects() error {
 	if v == nil {
 		return nil
