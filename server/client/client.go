@@ -33,6 +33,7 @@ import (
 
 	"github.com/contactsync/contactsync/server/auth"
 	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/anytype"
 	"github.com/contactsync/contactsync/server/wire/jsonwire"
 	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
@@ -214,6 +215,14 @@ func (c *Client) newRequest(ctx context.Context, op *wire.Operation, req wire.Me
 	}
 	if c.WSSecurity && b != SOAP11 && b != SOAP12 {
 		return nil, fmt.Errorf("WS-Security travels in the SOAP header: the %s binding cannot carry it (use HTTP Basic, or soap11 or soap12)", b)
+	}
+	// A request holding an object its contract cannot write (a complex value of a type the contract
+	// does not have, at any depth) is the caller's error, returned before a byte is written: the
+	// generated writer has no other way to refuse it.
+	if h, ok := req.(anytype.ObjectHolder); ok {
+		if err := h.CheckObjects(); err != nil {
+			return nil, err
+		}
 	}
 	switch b {
 	case JSON:
@@ -628,7 +637,9 @@ func Message(name, ns string, m wire.Message) ([]byte, error) {
 				out = append(out, ' ')
 				out = append(out, qname(a.Name)...)
 				out = append(out, `="`...)
-				out = xmlwire.AppendEscaped(out, a.Value)
+				// A tab or line feed in the value goes as a character reference, as the generated
+				// encoders write it: printed raw, a reader of the output would take it for a space.
+				out = xmlwire.AppendAttrValue(out, a.Value)
 				out = append(out, '"')
 			}
 			depth++

@@ -182,3 +182,35 @@ func TestNewRequestDeclaresXSIType(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(body), `<Echo xmlns="`+ns+`" xmlns:xsi="`+xmlwire.NSXSI+`" xmlns:xsd="`+xmlwire.NSXSD+`"><value xsi:type="xsd:int">7</value></Echo>`)
 }
+
+// nickname is a response holding simple content with an attribute, as the generated writer writes it
+// ([XmlAttribute] Lang, [XmlText] the text): the attribute's tab as a character reference.
+type nickname struct{}
+
+func (nickname) AppendXML(b []byte) []byte {
+	return append(b, `<Nickname Lang="en &amp; &quot;pt&quot;&#x9;br&#xA;x">Pol &lt;ly&gt;</Nickname><Nickname Lang="" />`...)
+}
+func (nickname) DecodeXML(*xmlwire.Reader) error { return nil }
+
+// TestMessageAttributes: the printed message keeps an attribute's value as sent, a tab and a line
+// feed included (escaped as the generated encoders escape them), so the output read back as XML, or
+// given back to call as a --param-file, holds the same value.
+func TestMessageAttributes(t *testing.T) {
+	out, err := client.Message("EchoResponse", ns, nickname{})
+	require.NoError(t, err)
+	assert.Equal(t, "<EchoResponse xmlns=\""+ns+"\">\n"+
+		"  <Nickname Lang=\"en &amp; &quot;pt&quot;&#x9;br&#xA;x\">Pol &lt;ly&gt;</Nickname>\n"+
+		"  <Nickname Lang=\"\" />\n"+
+		"</EchoResponse>", string(out))
+	var got struct {
+		Nicknames []struct {
+			Lang string `xml:"Lang,attr"`
+			Text string `xml:",chardata"`
+		} `xml:"Nickname"`
+	}
+	require.NoError(t, xml.Unmarshal(out, &got))
+	require.Len(t, got.Nicknames, 2)
+	assert.Equal(t, "en & \"pt\"\tbr\nx", got.Nicknames[0].Lang)
+	assert.Equal(t, "Pol <ly>", got.Nicknames[0].Text)
+	assert.Equal(t, "", got.Nicknames[1].Lang)
+}

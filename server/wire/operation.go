@@ -187,10 +187,12 @@ type Operation struct {
 	// nil (written as an absent element in SOAP and an xsi:nil root over HTTP). It is called right
 	// after the root's start tag, whose '>' it may reopen to add xsi:type (xmlany.AppendRootXSIType).
 	AppendResult func(b []byte, resp Message) (out []byte, ok bool)
-	// CheckResult reports why resp's result cannot be written on any binding (an object holding a
-	// value of a type the contract does not have: anytype.Writable), before a byte of it is written;
-	// nil for a result every value of which can be written. The handler answers its error as the
-	// call's (ASMX's Server fault, or text/plain 500 over HTTP GET/POST, after the method ran).
+	// CheckResult reports why resp cannot be written on any binding (an object anywhere in it, at
+	// any depth, holding a value of a type the contract does not have: the response's generated
+	// CheckObjects, anytype.Writable), before a byte of it is written; nil for an operation every
+	// response of which can be written (no object is reachable from it). The handler answers its
+	// error as the call's (ASMX's Server fault, or text/plain 500 over HTTP GET/POST, after the
+	// method ran).
 	CheckResult func(resp Message) error
 	// DecodeResult reads the content of a result element (an HTTP root) into resp.
 	DecodeResult func(r *xmlwire.Reader, s xmlwire.Start, resp Message) error

@@ -1,8 +1,13 @@
 package contractevo_test
 
 import (
+	"bytes"
+	"encoding/csv"
+	"html"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,10 +18,14 @@ import (
 
 // The polymorphic patch (issue 33, the store follows): 15-polymorphic-contact gives Contact a field Pet
 // of type Animal, from which Dog and the abstract Bird derive (Parrot from Bird), an object field Extra
-// (xsd:anyType) and a raw XML field Note (XmlElement), and adds SavePolymorphicContact(Contact) →
+// (xsd:anyType), a raw XML field Note (XmlElement) and a field Nickname of simple content (a class
+// with an [XmlAttribute] Lang and an [XmlText] string), and adds SavePolymorphicContact(Contact) →
 // Contact, which stores the whole contact. A derived value keeps its type on every binding (xsi:type,
 // the JSON endpoint's __type) and in the store and the record formats ("$type"), an object its type and
-// value, raw XML its canonical text, through export, import and copy to PostgreSQL.
+// value, raw XML its canonical text, and the nickname its attribute and text (the XML start tag, the
+// JSON endpoint's "Lang" and "Value", the record form's "@Lang" and "$text"), through call's
+// --param-file, export, import and copy to PostgreSQL. (Attributes on a derived type or on a base are
+// not generated yet: docs/xsd-types.md.)
 
 // xsiNS declares the xsi prefix on the element carrying xsi:type, as a client writes it, and xsdNS the
 // xsd prefix of a built-in type's name.
@@ -26,33 +35,39 @@ const (
 )
 
 // polyContacts are the contacts the check saves, as SavePolymorphicContact's contact parameter: a Dog,
-// a Parrot (derived through the abstract Bird), a plain Animal and no Pet.
+// a Parrot (derived through the abstract Bird), a plain Animal and no Pet; nicknames with an attribute
+// (one whose value needs escaping, a tab included, which an XML reader would turn into a space unless
+// it is written as a character reference) and without.
 var polyContacts = map[string]string{
 	"poly-1": `<contact><Id>poly-1</Id><AccountId>acct-poly</AccountId><Pet ` + xsiNS + ` xsi:type="Dog"><Name>Rex</Name><Barks>3</Barks></Pet>` +
-		`<Extra ` + xsiNS + ` ` + xsdNS + ` xsi:type="xsd:int">42</Extra><Note><b xmlns="urn:note">hi &amp; bye</b></Note></contact>`,
-	"poly-2": `<contact><Id>poly-2</Id><AccountId>acct-poly</AccountId><Pet ` + xsiNS + ` xsi:type="Parrot"><Name>Polly</Name><Wings>2</Wings><Words>hello &amp; bye</Words></Pet></contact>`,
-	"poly-3": `<contact><Id>poly-3</Id><AccountId>acct-poly</AccountId><Pet><Name>Generic</Name></Pet></contact>`,
+		`<Extra ` + xsiNS + ` ` + xsdNS + ` xsi:type="xsd:int">42</Extra><Note><b xmlns="urn:note">hi &amp; bye</b></Note><Nickname Lang="fr">Rexou</Nickname></contact>`,
+	"poly-2": `<contact><Id>poly-2</Id><AccountId>acct-poly</AccountId><Pet ` + xsiNS + ` xsi:type="Parrot"><Name>Polly</Name><Wings>2</Wings><Words>hello &amp; bye</Words></Pet>` +
+		`<Nickname Lang="en &amp; &quot;pt&quot;&#x9;br">Pol &lt;ly&gt;</Nickname></contact>`,
+	"poly-3": `<contact><Id>poly-3</Id><AccountId>acct-poly</AccountId><Pet><Name>Generic</Name></Pet><Nickname>Gen</Nickname></contact>`,
 	"poly-4": `<contact><Id>poly-4</Id><AccountId>acct-poly</AccountId><Extra ` + xsiNS + ` xsi:type="Dog"><Name>Fido</Name><Barks>1</Barks></Extra></contact>`,
 }
 
 // polyXML is what ReadContact must answer for each saved contact, over every binding.
 var polyXML = map[string][]string{
-	"poly-1": {`xsi:type="Dog"`, "<Name>Rex</Name>", "<Barks>3</Barks>", `xsi:type="xsd:int">42</Extra>`, `hi &amp; bye</b>`},
-	"poly-2": {`xsi:type="Parrot"`, "<Name>Polly</Name>", "<Wings>2</Wings>", "<Words>hello &amp; bye</Words>"},
-	"poly-3": {"<Name>Generic</Name>"},
+	"poly-1": {`xsi:type="Dog"`, "<Name>Rex</Name>", "<Barks>3</Barks>", `xsi:type="xsd:int">42</Extra>`, `hi &amp; bye</b>`, `<Nickname Lang="fr">Rexou</Nickname>`},
+	"poly-2": {`xsi:type="Parrot"`, "<Name>Polly</Name>", "<Wings>2</Wings>", "<Words>hello &amp; bye</Words>",
+		`<Nickname Lang="en &amp; &quot;pt&quot;&#x9;br">Pol &lt;ly&gt;</Nickname>`},
+	"poly-3": {"<Name>Generic</Name>", "<Nickname>Gen</Nickname>"},
 	"poly-4": {"<Id>poly-4</Id>", `<Extra xsi:type="Dog">`, "<Name>Fido</Name>", "<Barks>1</Barks>"},
 }
 
 // polyJSONL is the export of the saved contacts: "$type" first in a derived value's object, none on a
-// value of the declared type; an object's type and value; raw XML's canonical text.
+// value of the declared type; an object's type and value; raw XML's canonical text; the nickname's
+// attribute as "@Lang" and its text as "$text".
 const polyJSONL = `{"Id":"poly-1","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
-	`"Pet":{"$type":"Dog","Name":"Rex","Barks":3},"Extra":{"$type":"xsd:int","$value":"42"},"Note":{"$xml":"<b xmlns=\"urn:note\">hi &amp; bye</b>"}}` + "\n" +
+	`"Pet":{"$type":"Dog","Name":"Rex","Barks":3},"Extra":{"$type":"xsd:int","$value":"42"},"Note":{"$xml":"<b xmlns=\"urn:note\">hi &amp; bye</b>"},"Nickname":{"@Lang":"fr","$text":"Rexou"}}` + "\n" +
 	`{"Id":"poly-2","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
-	`"Pet":{"$type":"Parrot","Name":"Polly","Wings":2,"Words":"hello & bye"},"Extra":null,"Note":null}` + "\n" +
+	`"Pet":{"$type":"Parrot","Name":"Polly","Wings":2,"Words":"hello & bye"},"Extra":null,"Note":null,` +
+	`"Nickname":{"@Lang":"en & \"pt\"\tbr","$text":"Pol <ly>"}}` + "\n" +
 	`{"Id":"poly-3","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
-	`"Pet":{"Name":"Generic"},"Extra":null,"Note":null}` + "\n" +
+	`"Pet":{"Name":"Generic"},"Extra":null,"Note":null,"Nickname":{"@Lang":"","$text":"Gen"}}` + "\n" +
 	`{"Id":"poly-4","AccountId":"acct-poly","FirstName":"","LastName":"","PhoneMobile":"","PhoneWork":"","EmailAddress":"","RoleIds":null,` +
-	`"Pet":null,"Extra":{"$type":"Dog","Name":"Fido","Barks":1},"Note":null}` + "\n"
+	`"Pet":null,"Extra":{"$type":"Dog","Name":"Fido","Barks":1},"Note":null,"Nickname":null}` + "\n"
 
 // savePolyContacts writes the polymorphic contacts through SavePolymorphicContact, each over one SOAP
 // binding.
@@ -72,6 +87,14 @@ func savePolyContacts(t *testing.T, s *scratch) {
 
 // polymorphicContact is 15-polymorphic-contact's check.
 func polymorphicContact(t *testing.T, s *scratch) {
+	// The help page's sample messages show the attribute with its placeholder, in the start tag (SOAP)
+	// and as a member beside "Value" (the JSON endpoint).
+	status, page := s.get(t, s.endpoint+"?op=SavePolymorphicContact")
+	require.Equal(t, http.StatusOK, status, page)
+	page = html.UnescapeString(page)
+	assert.Contains(t, page, `<Nickname Lang="string">string</Nickname>`, "the SOAP sample")
+	assert.Regexp(t, `"Nickname":\s*\{\s*"Lang":\s*"string",\s*"Value":\s*"string"\s*\}`, page, "the JSON sample")
+
 	savePolyContacts(t, s)
 	// The abstract Bird has no value of its own: a client fault.
 	file := filepath.Join(s.dir, "bird.xml")
@@ -87,11 +110,25 @@ func polymorphicContact(t *testing.T, s *scratch) {
 			}
 		}
 		assert.NotContains(t, s.call(t, "ReadContact", b, "--param", "id=poly-3"), "xsi:type", "a value of the declared type over %s", b)
-		assert.NotContains(t, s.call(t, "ReadContact", b, "--param", "id=poly-4"), "<Pet", "no Pet over %s", b)
+		out := s.call(t, "ReadContact", b, "--param", "id=poly-4")
+		assert.NotContains(t, out, "<Pet", "no Pet over %s", b)
+		assert.NotContains(t, out, "<Nickname", "no Nickname over %s", b)
 	}
 	d, ok := s.callJSON(t, "ReadContact", "--param", "id=poly-1").(map[string]any)
 	require.True(t, ok)
 	assert.Equal(t, map[string]any{"__type": "Dog", "Name": "Rex", "Barks": float64(3)}, d["Pet"], "the JSON endpoint's __type")
+	// The JSON endpoint writes an attribute under its XML name and the text as "Value"; an optional
+	// string attribute that was absent is "" there (a Go string has no null).
+	for id, want := range map[string]any{
+		"poly-1": map[string]any{"Lang": "fr", "Value": "Rexou"},
+		"poly-2": map[string]any{"Lang": "en & \"pt\"\tbr", "Value": "Pol <ly>"},
+		"poly-3": map[string]any{"Lang": "", "Value": "Gen"},
+		"poly-4": nil,
+	} {
+		d, ok := s.callJSON(t, "ReadContact", "--param", "id="+id).(map[string]any)
+		require.True(t, ok)
+		assert.Equal(t, want, d["Nickname"], "the JSON endpoint's Nickname of %s", id)
+	}
 	for _, b := range s.offered(t, "ReadContact") {
 		got := s.zeep(t, b, "ReadContact", map[string]any{"id": "poly-2"})
 		c, ok := got.(map[string]any)
@@ -101,6 +138,8 @@ func polymorphicContact(t *testing.T, s *scratch) {
 		assert.Equal(t, "Polly", pet["Name"], "zeep over %s", b)
 		assert.EqualValues(t, 2, pet["Wings"], "zeep over %s: the Parrot's fields", b)
 		assert.Equal(t, "hello & bye", pet["Words"], "zeep over %s", b)
+		// zeep holds simple content's text as _value_1 and the attribute under its name.
+		assert.Equal(t, map[string]any{"_value_1": "Pol <ly>", "Lang": "en & \"pt\"\tbr"}, c["Nickname"], "zeep over %s: the Nickname", b)
 	}
 
 	// The data commands, beside the running server: every value compared, field for field.
@@ -108,6 +147,16 @@ func polymorphicContact(t *testing.T, s *scratch) {
 	assert.Equal(t, polyJSONL, s.exportOf(t, src), "the export keeps every Pet's type")
 	csvFile := filepath.Join(s.dir, "contacts.csv")
 	s.contactsync(t, "export", "--store", src, "--out", csvFile)
+	// CSV holds a complex value as the JSON text of its record form, attributes and text included.
+	data, err := os.ReadFile(csvFile)
+	require.NoError(t, err)
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 5, "a header and four contacts")
+	col := slices.Index(rows[0], "Nickname")
+	require.NotEqual(t, -1, col, "the CSV header %v", rows[0])
+	assert.Equal(t, []string{`{"@Lang":"fr","$text":"Rexou"}`, `{"@Lang":"en & \"pt\"\tbr","$text":"Pol <ly>"}`, `{"@Lang":"","$text":"Gen"}`, ""},
+		[]string{rows[1][col], rows[2][col], rows[3][col], rows[4][col]}, "the Nickname column")
 	jsonlFile := filepath.Join(s.dir, "contacts.jsonl")
 	require.NoError(t, os.WriteFile(jsonlFile, []byte(polyJSONL), 0o600))
 	for _, in := range []string{jsonlFile, csvFile} {

@@ -77,8 +77,18 @@ func AppendHTTPResult(b []byte, o Object, reg *Registry) ([]byte, bool) {
 	return b, true
 }
 
+// ObjectHolder is a complex value from which an object is reachable: the generated code gives every
+// such type of a contract (and every message wrapper holding one) CheckObjects, which walks its
+// fields, items, derived values and headers and asks Writable of each object it finds, with its own
+// contract's Registry (the one its AppendXML writes them with).
+type ObjectHolder interface {
+	// CheckObjects reports why an object the value holds, at any depth, cannot be written, or nil.
+	CheckObjects() error
+}
+
 // Writable reports why o cannot be written on any binding, or nil: a complex value (or an
-// ArrayOfAnyType item, at any depth) of a type the contract reg describes does not have. ASMX finds
+// ArrayOfAnyType item, at any depth) of a type the contract reg describes does not have, or one of
+// the contract's that holds such an object itself (ObjectHolder), at any depth. ASMX finds
 // the same only while writing the response, after the method ran, and answers a Server fault over
 // SOAP and a text/plain 500 over HTTP GET/POST ("There was an error generating the XML document. --->
 // The type ContactSync.Widget was not expected.": soap11-GetObject-widget, get-GetObject-widget). The
@@ -90,6 +100,9 @@ func Writable(o Object, reg *Registry) error {
 		local := o.value.XSDType()
 		if f, ok := reg.Types[local]; !ok || f == nil {
 			return notOfContract(local, reg)
+		}
+		if h, ok := o.value.(ObjectHolder); ok {
+			return h.CheckObjects()
 		}
 	case Array:
 		for _, item := range o.items {

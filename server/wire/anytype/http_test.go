@@ -8,6 +8,7 @@ import (
 	"github.com/contactsync/contactsync/server/fault"
 	"github.com/contactsync/contactsync/server/wire/anytype"
 	"github.com/contactsync/contactsync/server/wire/xmlany"
+	"github.com/contactsync/contactsync/server/wire/xmlwire"
 )
 
 // TestAppendHTTPResult: an object result of HTTP GET/POST is written after the root start tag the
@@ -39,8 +40,21 @@ func TestAppendHTTPResult(t *testing.T) {
 	}
 }
 
+// kennel is a contract type from which an object is reachable (an anytype.ObjectHolder, as generated):
+// its Pet is checked against its own contract's registry, kennels.
+type kennel struct{ Pet anytype.Object }
+
+func (*kennel) XSDType() string                 { return "Kennel" }
+func (*kennel) AppendXML(b []byte) []byte       { return b }
+func (*kennel) DecodeXML(*xmlwire.Reader) error { return nil }
+func (k *kennel) CheckObjects() error           { return anytype.Writable(k.Pet, kennels) }
+
+// kennels is the registry of a contract with Kennel and no Dog.
+var kennels = &anytype.Registry{Namespace: ns, Types: map[string]func() anytype.Typed{"Kennel": func() anytype.Typed { return new(kennel) }}}
+
 // TestWritable: a value the contract has no form for (a complex value of a type it does not have, at
-// the top or as an ArrayOfAnyType item at any depth) is refused by Writable as an internal error, and
+// the top, as an ArrayOfAnyType item at any depth, or in an object a contract value holds) is refused
+// by Writable as an internal error, and
 // AppendHTTPResult writes it as no result instead of panicking; the handler answers the error first
 // (get-GetObject-widget, soap11-GetObject-widget).
 func TestWritable(t *testing.T) {
@@ -60,6 +74,10 @@ func TestWritable(t *testing.T) {
 		{"array of simple values", anytype.ObjectArray(anytype.ObjectInt(1), anytype.Object{}), none, false},
 		{"array holding a foreign dog", anytype.ObjectArray(anytype.ObjectInt(1), anytype.ObjectOf(&dog{})), none, true},
 		{"nested array holding a foreign dog", anytype.ObjectArray(anytype.ObjectArray(anytype.ObjectOf(&dog{}))), none, true},
+		{"kennel holding an int", anytype.ObjectOf(&kennel{Pet: anytype.ObjectInt(1)}), kennels, false},
+		{"kennel holding a foreign dog", anytype.ObjectOf(&kennel{Pet: anytype.ObjectOf(&dog{})}), kennels, true},
+		{"array holding a kennel holding a foreign dog", anytype.ObjectArray(anytype.ObjectOf(&kennel{Pet: anytype.ObjectOf(&dog{})})), kennels, true},
+		{"kennel holding a kennel holding a foreign dog", anytype.ObjectOf(&kennel{Pet: anytype.ObjectOf(&kennel{Pet: anytype.ObjectOf(&dog{})})}), kennels, true},
 	} {
 		err := anytype.Writable(tt.o, tt.reg)
 		if !tt.bad {

@@ -18,7 +18,9 @@ import (
 )
 
 // openTwin serves zoo/open: Put answers the DataSet it was given and keeps the request it read, Get
-// answers a Box (a complex value of the contract) or an int as an object.
+// answers a Box (a complex value of the contract) or an int as an object, Stock answers a Crate, an
+// object out parameter and a Tag header, one of which holds a widget (a value of no contract type)
+// as the kind names it ("crate", "extra", "tag"; none for any other kind).
 type openTwin struct{ got chan *open.Put }
 
 func (s openTwin) PutContext(_ context.Context, req *open.Put) (*open.PutResponse, error) {
@@ -31,6 +33,23 @@ func (openTwin) GetContext(_ context.Context, req *open.Get) (*open.GetResponse,
 		return &open.GetResponse{GetResult: anytype.ObjectOf(&open.Box{Value: anytype.ObjectString("v")})}, nil
 	}
 	return &open.GetResponse{GetResult: anytype.ObjectInt(7)}, nil
+}
+
+func (openTwin) StockContext(_ context.Context, req *open.Stock) (*open.StockResponse, error) {
+	resp := &open.StockResponse{
+		StockResult: &open.Crate{Shelf: open.Shelf{Label: "c"}, Content: anytype.ObjectOf(&open.Box{Value: anytype.ObjectInt(1)})},
+		Extra:       anytype.ObjectString("e"),
+		Tag:         &open.Tag{Value: anytype.ObjectString("t")},
+	}
+	switch req.Kind {
+	case "crate":
+		resp.StockResult = &open.Crate{Content: anytype.ObjectOf(&open.Box{Value: anytype.ObjectOf(widget{})})}
+	case "extra":
+		resp.Extra = anytype.ObjectArray(anytype.ObjectOf(widget{}))
+	case "tag":
+		resp.Tag = &open.Tag{Value: anytype.ObjectOf(widget{})}
+	}
+	return resp, nil
 }
 
 // TestOpenRoundTrip: every open shape of zoo/open's generated code (object parameter and field,

@@ -97,16 +97,6 @@ func (e Emitter) AppendResult(f *model.Field, expr string) {
 	}
 }
 
-// CheckResult writes the operation's CheckResult for a result f held in expr (of the wire.Message m):
-// an object result may hold a value of a type the contract does not have, which the handler must
-// answer as an error before writing (anytype.Writable; get-GetObject-widget) instead of reaching a
-// panic halfway through the response. Other results need no check: nothing is written.
-func (e Emitter) CheckResult(f *model.Field, expr string) {
-	if f.Type.Kind == model.KindObject {
-		e.p("CheckResult: func(m wire.Message) error { return anytype.Writable(%s, %s) },", expr, RegistryName)
-	}
-}
-
 // AppendJSON writes the statements appending one value of f held in expr on the JSON endpoint: null
 // for no value, else a string holding its XML (docs/bindings.md: the JSON endpoint carries an open
 // value as its XML text; it does not map XML to JSON).
@@ -167,7 +157,8 @@ func Uses(c *model.Contract) bool {
 // Helpers writes, for a contract with an element of an open kind, the object Registry (every concrete
 // complex type and array of the contract, by XSD name, and its enumerations: the types an xsi:type
 // may name, as ASMX knows the types of the contract), XSDType for the types outside a hierarchy
-// (postprocess/hierarchy declares the others'), and the helpers the statements above call.
+// (postprocess/hierarchy declares the others'), the helpers the statements above call, and
+// CheckObjects for every type and wrapper from which an object is reachable (check.go).
 func (e Emitter) Helpers(c *model.Contract) error {
 	if !Uses(c) {
 		return nil
@@ -201,8 +192,13 @@ func (e Emitter) Helpers(c *model.Contract) error {
 	e.p("}")
 	e.p("")
 	e.p("// appendObject appends an object element. A complex value of a type the contract does not have")
-	e.p("// cannot be written: a bug of the service, which panics into an internal error, as ASMX answers")
-	e.p("// a Server fault for a class no [XmlInclude] names (soap11-GetObject-widget).")
+	e.p("// cannot be written (ASMX answers a Server fault for a class no [XmlInclude] names:")
+	e.p("// soap11-GetObject-widget), and never gets here from the handler or the client: the handler")
+	e.p("// asks each operation's CheckResult (CheckObjects, which walks to every object a response")
+	e.p("// holds) before writing a byte and answers an internal error, and the client asks a request's")
+	e.p("// CheckObjects before sending it. Only code that writes a value itself (AppendXML, AppendJSON)")
+	e.p("// without asking CheckObjects first can get here: that bug panics, as a nil map write does,")
+	e.p("// rather than write a document that drops the value.")
 	e.p("func appendObject(b []byte, name string, o anytype.Object) []byte {")
 	e.p("b, err := anytype.Append(b, name, o, %s)", RegistryName)
 	e.p("if err != nil { panic(err) }")
@@ -233,5 +229,6 @@ func (e Emitter) Helpers(c *model.Contract) error {
 	e.p("")
 	e.p("// jsonXMLLimits bound the XML of a raw-XML or DataSet value read from a JSON string.")
 	e.p("var jsonXMLLimits = xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 16}")
+	e.checkObjects(c)
 	return nil
 }

@@ -322,6 +322,7 @@ func (e *emitter) operation(op *model.Operation) error {
 			return err
 		}
 	}
+	e.open().CheckResult(op)
 	if result != nil {
 		gf := model.GoFieldOf(result)
 		e.p("AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {")
@@ -330,7 +331,6 @@ func (e *emitter) operation(op *model.Operation) error {
 			return err
 		}
 		e.p("},")
-		e.open().CheckResult(result, fmt.Sprintf("m.(*%s).%s", resp, gf.Name))
 		e.p("DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {")
 		e.p("v := m.(*%s)", resp)
 		e.p("var err error")

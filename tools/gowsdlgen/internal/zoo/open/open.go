@@ -59,6 +59,25 @@ type GetResponse struct {
 	GetResult anytype.Object `xml:"GetResult,omitempty" json:"GetResult,omitempty"`
 }
 
+type Stock struct {
+	XMLName xml.Name `xml:"urn:open/ Stock"`
+
+	Kind string `xml:"kind,omitempty" json:"kind,omitempty"`
+}
+
+type StockResponse struct {
+	XMLName xml.Name `xml:"urn:open/ StockResponse"`
+
+	StockResult AnyShelf `xml:"StockResult,omitempty" json:"StockResult,omitempty"`
+
+	Extra anytype.Object `xml:"extra,omitempty" json:"extra,omitempty"`
+
+	// Tag is the soap:header Tag (Out); nil writes none.
+	Tag *Tag `xml:"-" json:"-"`
+	// TagMustUnderstand writes soap:mustUnderstand="1" on it.
+	TagMustUnderstand bool `xml:"-" json:"-"`
+}
+
 type Box struct {
 	Value anytype.Object `xml:"Value,omitempty" json:"Value,omitempty"`
 
@@ -69,6 +88,23 @@ type ArrayOfAnyType struct {
 	AnyType []anytype.Object `xml:"anyType,omitempty" json:"anyType,omitempty"`
 }
 
+type Shelf struct {
+	Label string `xml:"Label,omitempty" json:"Label,omitempty"`
+}
+
+type Crate struct {
+	Shelf
+
+	Content anytype.Object `xml:"Content,omitempty" json:"Content,omitempty"`
+}
+
+type Tag struct {
+	Value anytype.Object `xml:"Value,omitempty" json:"Value,omitempty"`
+
+	// AnyAttrs are the foreign attributes of the header element (s:anyAttribute), SOAP's own left out.
+	AnyAttrs []xml.Attr `xml:",any,attr" json:"-"`
+}
+
 type OpenSoap interface {
 	Put(request *Put) (*PutResponse, error)
 
@@ -77,6 +113,10 @@ type OpenSoap interface {
 	Get(request *Get) (*GetResponse, error)
 
 	GetContext(ctx context.Context, request *Get) (*GetResponse, error)
+
+	Stock(request *Stock) (*StockResponse, error)
+
+	StockContext(ctx context.Context, request *Stock) (*StockResponse, error)
 }
 
 type openSoap struct {
@@ -122,3 +162,40 @@ func (service *openSoap) Get(request *Get) (*GetResponse, error) {
 		request,
 	)
 }
+
+func (service *openSoap) StockContext(ctx context.Context, request *Stock) (*StockResponse, error) {
+	response := new(StockResponse)
+	err := service.client.CallContext(ctx, "urn:open/Stock", request, response)
+	if err != nil {
+		return nil, err
+	}
+
+	return response, nil
+}
+
+func (service *openSoap) Stock(request *Stock) (*StockResponse, error) {
+	return service.StockContext(
+		context.Background(),
+		request,
+	)
+}
+
+// AnyShelf holds a Shelf or a type derived from it (Crate); nil is no value.
+type AnyShelf interface {
+	// ShelfBase returns the Shelf fields, whatever the value's type.
+	ShelfBase() *Shelf
+	// XSDType is the value's type's XSD local name, as xsi:type names it.
+	XSDType() string
+	isAnyShelf()
+}
+
+// ShelfBase returns v: the fields of Shelf are promoted to every type derived from it.
+func (v *Shelf) ShelfBase() *Shelf { return v }
+
+func (*Shelf) isAnyShelf() {}
+
+// XSDType returns "Shelf", the type's XSD local name.
+func (*Shelf) XSDType() string { return "Shelf" }
+
+// XSDType returns "Crate", the type's XSD local name.
+func (*Crate) XSDType() string { return "Crate" }

@@ -6,6 +6,7 @@ package open
 import (
 	"context"
 
+	"encoding/xml"
 	"net/url"
 
 	"github.com/contactsync/contactsync/server/wire"
@@ -23,6 +24,7 @@ import (
 type OpenSoapServer interface {
 	PutContext(ctx context.Context, request *Put) (*PutResponse, error)
 	GetContext(ctx context.Context, request *Get) (*GetResponse, error)
+	StockContext(ctx context.Context, request *Stock) (*StockResponse, error)
 }
 
 // UnimplementedOpenSoapServer answers every operation with a NotImplemented fault naming it
@@ -43,10 +45,16 @@ func (UnimplementedOpenSoapServer) GetContext(context.Context, *Get) (*GetRespon
 	return nil, wire.Unimplemented("Get")
 }
 
+// StockContext answers that Stock is not implemented.
+func (UnimplementedOpenSoapServer) StockContext(context.Context, *Stock) (*StockResponse, error) {
+	return nil, wire.Unimplemented("Stock")
+}
+
 // Operations is the operation table, in the contract's order.
 var Operations = []*wire.Operation{
 	opPut,
 	opGet,
+	opStock,
 }
 
 // Contract describes the contract as a whole for the runtime that serves it: the document served at
@@ -81,6 +89,15 @@ func Bind(svc OpenSoapServer) wire.Bound {
 			}
 			if resp == nil {
 				resp = new(GetResponse)
+			}
+			return resp, nil
+		case *Stock:
+			resp, err := svc.StockContext(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if resp == nil {
+				resp = new(StockResponse)
 			}
 			return resp, nil
 		}
@@ -186,11 +203,11 @@ var opGet = &wire.Operation{
 		req := m.(*Get)
 		form.Set("kind", req.Kind)
 	},
+	CheckResult: func(m wire.Message) error { return m.(*GetResponse).CheckObjects() },
 	AppendResult: func(b []byte, m wire.Message) ([]byte, bool) {
 		v := m.(*GetResponse)
 		return anytype.AppendHTTPResult(b, v.GetResult, objectRegistry)
 	},
-	CheckResult: func(m wire.Message) error { return anytype.Writable(m.(*GetResponse).GetResult, objectRegistry) },
 	DecodeResult: func(r *xmlwire.Reader, el xmlwire.Start, m wire.Message) error {
 		v := m.(*GetResponse)
 		var err error
@@ -219,10 +236,53 @@ var opGet = &wire.Operation{
 	},
 }
 
+var opStock = &wire.Operation{
+	Name:           "Stock",
+	Doc:            "",
+	Bindings:       wire.SOAP11,
+	RequestElement: "Stock", ResponseElement: "StockResponse",
+	Headers: []wire.Header{
+		{Element: xml.Name{Space: "urn:open/", Local: "Tag"}, Type: typeTag, Direction: wire.HeaderOut},
+	},
+	Params: []wire.Field{
+		{Name: "kind", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	Results: []wire.Field{
+		{Name: "StockResult", Type: typeShelf, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "extra", Type: wire.TypeAnyType, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	},
+	HTTPRoot:    "",
+	NewRequest:  func() wire.Message { return new(Stock) },
+	NewResponse: func() wire.Message { return new(StockResponse) },
+	CheckResult: func(m wire.Message) error { return m.(*StockResponse).CheckObjects() },
+	DecodeJSON: func(r *jsonwire.Reader) (wire.Message, error) {
+		req := new(Stock)
+		if err := req.DecodeJSON(r); err != nil {
+			return nil, err
+		}
+		return req, nil
+	},
+	AppendResultJSON: func(b []byte, m wire.Message) []byte {
+		return m.(*StockResponse).AppendJSON(b)
+	},
+	DecodeResultJSON: func(r *jsonwire.Reader, tok jsonwire.Token, m wire.Message) error {
+		switch {
+		case tok.IsNull():
+			return nil
+		case tok.Opens('{'):
+			return m.(*StockResponse).DecodeJSON(r)
+		}
+		return jsonwire.WrongType("result", "an object", tok)
+	},
+}
+
 // The descriptors of the contract's named types, for documentation, samples and tooling.
 var (
 	typeArrayOfAnyType = &wire.Type{Name: "ArrayOfAnyType", Kind: wire.KindArray}
 	typeBox            = &wire.Type{Name: "Box", Kind: wire.KindComplex}
+	typeShelf          = &wire.Type{Name: "Shelf", Kind: wire.KindComplex}
+	typeCrate          = &wire.Type{Name: "Crate", Kind: wire.KindComplex}
+	typeTag            = &wire.Type{Name: "Tag", Kind: wire.KindComplex, AnyAttribute: true}
 )
 
 func init() {
@@ -231,6 +291,113 @@ func init() {
 		{Name: "Value", Type: wire.TypeAnyType, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 		{Name: "Items", Type: typeArrayOfAnyType, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
 	}
+	typeShelf.Fields = []wire.Field{
+		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeShelf.Derived, typeShelf.Abstract = []*wire.Type{typeCrate}, false
+	typeCrate.Fields = []wire.Field{
+		{Name: "Label", Type: wire.TypeString, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+		{Name: "Content", Type: wire.TypeAnyType, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+	typeTag.Fields = []wire.Field{
+		{Name: "Value", Type: wire.TypeAnyType, MinOccurs: 0, MaxOccurs: 1, Nillable: false},
+	}
+}
+
+// appendTyped appends the element name holding m, with xsi:type naming typ, a type of the
+// element's default namespace (the contract's), as ASMX writes a derived value.
+func appendTyped(b []byte, name, typ string, m xmlwire.Content) []byte {
+	b = append(b, '<')
+	b = append(b, name...)
+	b = xmlany.AppendXSIType(b, xml.Name{Local: typ}, "")
+	mark := len(b)
+	b = append(b, '>')
+	n := len(b)
+	b = m.AppendXML(b)
+	if len(b) == n {
+		return append(b[:mark], " />"...)
+	}
+	return xmlwire.AppendEnd(b, name)
+}
+
+var hierarchyShelf = &xmlany.Hierarchy{Declared: "Shelf", Abstract: false, Derived: []string{"Crate"}}
+
+// appendShelfAny appends the element name holding v, with xsi:type unless v is a Shelf.
+func appendShelfAny(b []byte, name string, v AnyShelf) []byte {
+	switch x := v.(type) {
+	case *Shelf:
+		return xmlwire.AppendComplex(b, name, x)
+	case *Crate:
+		return appendTyped(b, name, "Crate", x)
+	}
+	return b
+}
+
+// decodeShelfAny reads the element el of type Shelf, of the type its xsi:type names.
+func decodeShelfAny(r *xmlwire.Reader, el xmlwire.Start) (AnyShelf, error) {
+	i, err := xmlany.Dispatch(r, el, hierarchyShelf)
+	if err != nil {
+		return nil, err
+	}
+	switch i {
+	case 0:
+		x := new(Shelf)
+		if el.Nil() {
+			return x, r.Skip(el)
+		}
+		return x, x.DecodeXML(r)
+	case 1:
+		x := new(Crate)
+		if el.Nil() {
+			return x, r.Skip(el)
+		}
+		return x, x.DecodeXML(r)
+	}
+	return nil, xmlany.Abstract(el.Local(), "Shelf")
+}
+
+// appendJSONShelfAny appends v's object, its type's XSD local name first as "__type".
+func appendJSONShelfAny(b []byte, v AnyShelf) []byte {
+	mark := len(b)
+	switch x := v.(type) {
+	case *Shelf:
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Shelf")
+	case *Crate:
+		return jsonwire.InsertType(x.AppendJSON(b), mark, "Crate")
+	}
+	return append(b, "null"...)
+}
+
+// decodeJSONShelfAny reads an object of type Shelf, of the type its leading "__type" names.
+func decodeJSONShelfAny(r *jsonwire.Reader, what string) (AnyShelf, error) {
+	typ, typed, err := r.TypeKey(what)
+	if err != nil {
+		return nil, err
+	}
+	if !typed {
+		typ = "Shelf"
+	}
+	switch typ {
+	case "Shelf":
+		x := new(Shelf)
+		return x, x.DecodeJSON(r)
+	case "Crate":
+		x := new(Crate)
+		return x, x.DecodeJSON(r)
+	}
+	return nil, jsonwire.NotDerived(what, typ, "Shelf")
+}
+
+// appendContentShelfAny appends the content of v's element, an HTTP GET/POST result root whose
+// start tag b ends with: xsi:type goes into it unless v is a Shelf.
+func appendContentShelfAny(b []byte, v AnyShelf) []byte {
+	switch x := v.(type) {
+	case *Shelf:
+		return x.AppendXML(b)
+	case *Crate:
+		return x.AppendXML(xmlany.AppendRootXSIType(b, "Crate"))
+	}
+	return b
 }
 
 // XSDType returns "ArrayOfAnyType", the type's XSD local name, as an object's xsi:type names it.
@@ -239,19 +406,30 @@ func (*ArrayOfAnyType) XSDType() string { return "ArrayOfAnyType" }
 // XSDType returns "Box", the type's XSD local name, as an object's xsi:type names it.
 func (*Box) XSDType() string { return "Box" }
 
+// XSDType returns "Tag", the type's XSD local name, as an object's xsi:type names it.
+func (*Tag) XSDType() string { return "Tag" }
+
 // objectRegistry is what an object (xsd:anyType) value may hold of the contract: its concrete complex
 // types and arrays and its enumerations, by XSD name.
 var objectRegistry = &anytype.Registry{
 	Namespace: Contract.Namespace,
 	Types: map[string]func() anytype.Typed{
-		"Box": func() anytype.Typed { return new(Box) },
+		"Box":   func() anytype.Typed { return new(Box) },
+		"Shelf": func() anytype.Typed { return new(Shelf) },
+		"Crate": func() anytype.Typed { return new(Crate) },
+		"Tag":   func() anytype.Typed { return new(Tag) },
 	},
 	Enums: map[string][]string{},
 }
 
 // appendObject appends an object element. A complex value of a type the contract does not have
-// cannot be written: a bug of the service, which panics into an internal error, as ASMX answers
-// a Server fault for a class no [XmlInclude] names (soap11-GetObject-widget).
+// cannot be written (ASMX answers a Server fault for a class no [XmlInclude] names:
+// soap11-GetObject-widget), and never gets here from the handler or the client: the handler
+// asks each operation's CheckResult (CheckObjects, which walks to every object a response
+// holds) before writing a byte and answers an internal error, and the client asks a request's
+// CheckObjects before sending it. Only code that writes a value itself (AppendXML, AppendJSON)
+// without asking CheckObjects first can get here: that bug panics, as a nil map write does,
+// rather than write a document that drops the value.
 func appendObject(b []byte, name string, o anytype.Object) []byte {
 	b, err := anytype.Append(b, name, o, objectRegistry)
 	if err != nil {
@@ -292,6 +470,106 @@ func decodeJSONObject(tok jsonwire.Token, what string) (anytype.Object, error) {
 
 // jsonXMLLimits bound the XML of a raw-XML or DataSet value read from a JSON string.
 var jsonXMLLimits = xmlwire.Limits{MaxDepth: 64, MaxElements: 1 << 16}
+
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
+func (v *ArrayOfAnyType) CheckObjects() error {
+	if v == nil {
+		return nil
+	}
+	for _, item := range v.AnyType {
+		if err := anytype.Writable(item, objectRegistry); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
+func (v *Box) CheckObjects() error {
+	if v == nil {
+		return nil
+	}
+	if err := anytype.Writable(v.Value, objectRegistry); err != nil {
+		return err
+	}
+	if err := v.Items.CheckObjects(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
+func (v *Crate) CheckObjects() error {
+	if v == nil {
+		return nil
+	}
+	if err := anytype.Writable(v.Content, objectRegistry); err != nil {
+		return err
+	}
+	return nil
+}
+
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
+func (v *Tag) CheckObjects() error {
+	if v == nil {
+		return nil
+	}
+	if err := anytype.Writable(v.Value, objectRegistry); err != nil {
+		return err
+	}
+	return nil
+}
+
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
+func (v *Put) CheckObjects() error {
+	if v == nil {
+		return nil
+	}
+	if err := anytype.Writable(v.Value, objectRegistry); err != nil {
+		return err
+	}
+	if err := v.Box.CheckObjects(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), or nil.
+func (v *GetResponse) CheckObjects() error {
+	if v == nil {
+		return nil
+	}
+	if err := anytype.Writable(v.GetResult, objectRegistry); err != nil {
+		return err
+	}
+	return nil
+}
+
+// CheckObjects reports why an object v holds, at any depth, cannot be written (anytype.Writable:
+// a complex value of a type the contract does not have), its headers' included, or nil.
+func (v *StockResponse) CheckObjects() error {
+	if v == nil {
+		return nil
+	}
+	if h, ok := v.StockResult.(anytype.ObjectHolder); ok {
+		if err := h.CheckObjects(); err != nil {
+			return err
+		}
+	}
+	if err := anytype.Writable(v.Extra, objectRegistry); err != nil {
+		return err
+	}
+	if err := v.Tag.CheckObjects(); err != nil {
+		return err
+	}
+	return nil
+}
 
 // AppendXML appends the elements of Put in schema order.
 func (v *Put) AppendXML(b []byte) []byte {
@@ -716,6 +994,230 @@ func (v *Get) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of Stock in schema order.
+func (v *Stock) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "kind", v.Kind)
+	return b
+}
+
+// DecodeXML reads the elements of Stock, in any order, skipping unknown ones as ASMX does.
+func (v *Stock) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("kind"):
+			if seen[0] {
+				return xsd.Duplicate("parameter kind")
+			}
+			seen[0] = true
+			v.Kind, err = r.Text(el, "parameter kind")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("kind") {
+		return r.WrongNamespace("kind")
+	}
+	return nil
+}
+
+// AppendXML appends the elements of StockResponse in schema order.
+func (v *StockResponse) AppendXML(b []byte) []byte {
+	if v.StockResult != nil {
+		b = appendShelfAny(b, "StockResult", v.StockResult)
+	}
+	b = appendObject(b, "extra", v.Extra)
+	return b
+}
+
+// DecodeXML reads the elements of StockResponse, in any order, skipping unknown ones as ASMX does.
+func (v *StockResponse) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("StockResult"):
+			if seen[0] {
+				return xsd.Duplicate("element StockResult")
+			}
+			seen[0] = true
+			v.StockResult, err = decodeShelfAny(r, el)
+		case el.Is("extra"):
+			if seen[1] {
+				return xsd.Duplicate("element extra")
+			}
+			seen[1] = true
+			v.Extra, err = anytype.Read(r, el, "element extra", objectRegistry)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("StockResult") {
+		return r.WrongNamespace("StockResult")
+	}
+	if !seen[1] && r.Misplaced("extra") {
+		return r.WrongNamespace("extra")
+	}
+	return nil
+}
+
+// AppendJSON appends StockResponse as a JSON object, keys in schema order.
+func (v *StockResponse) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"StockResult\":"...)
+	b = appendJSONShelfAny(b, v.StockResult)
+	b = append(b, ",\"extra\":"...)
+	b = appendJSONObject(b, v.Extra)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of StockResponse after its opening '{'.
+func (v *StockResponse) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "StockResult":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			switch {
+			case tok.IsNull():
+				v.StockResult = nil
+			case tok.Opens('{'):
+				v.StockResult, err = decodeJSONShelfAny(r, "element StockResult")
+			default:
+				err = jsonwire.WrongType("element StockResult", "an object", tok)
+			}
+		case "extra":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			if !tok.IsNull() {
+				v.Extra, err = decodeJSONObject(tok, "element extra")
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DecodeHeader reads a header block of StockResponse into its field; the first of two wins (wire.HeaderDecoder).
+func (v *StockResponse) DecodeHeader(r *xmlwire.Reader, s xmlwire.Start, mustUnderstand bool) (bool, error) {
+	switch {
+	case s.Is("Tag"):
+		if v.Tag != nil {
+			return false, nil
+		}
+		h := &Tag{AnyAttrs: wire.ForeignAttrs(s)}
+		if err := h.DecodeXML(r); err != nil {
+			return true, err
+		}
+		v.Tag = h
+		v.TagMustUnderstand = mustUnderstand
+		return true, nil
+	}
+	return false, nil
+}
+
+// AppendHeaders appends the header blocks of StockResponse, those not nil (wire.HeaderAppender).
+func (v *StockResponse) AppendHeaders(b []byte, envPrefix, namespace string) []byte {
+	if v.Tag != nil {
+		b = append(b, "<Tag"...)
+		if v.TagMustUnderstand {
+			b = append(b, ' ')
+			b = append(b, envPrefix...)
+			b = append(b, `:mustUnderstand="1"`...)
+		}
+		b = append(b, ` xmlns="`...)
+		b = xmlwire.AppendEscaped(b, namespace)
+		b = append(b, '"')
+		b = wire.AppendForeignAttrs(b, v.Tag.AnyAttrs)
+		b = append(b, '>')
+		b = v.Tag.AppendXML(b)
+		b = xmlwire.AppendEnd(b, "Tag")
+	}
+	return b
+}
+
+// AppendJSON appends Stock as a JSON object, keys in schema order.
+func (v *Stock) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"kind\":"...)
+	b = jsonwire.AppendString(b, v.Kind)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Stock after its opening '{'.
+func (v *Stock) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "kind":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Kind, err = jsonwire.String(tok, "parameter kind")
+		default:
+			return jsonwire.UnknownParameter(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] {
+		return jsonwire.MissingParameter("kind")
+	}
+	return nil
+}
+
 // AppendXML appends the elements of ArrayOfAnyType in schema order.
 func (v *ArrayOfAnyType) AppendXML(b []byte) []byte {
 	for _, item := range v.AnyType {
@@ -911,6 +1413,259 @@ func (v *Box) DecodeJSON(r *jsonwire.Reader) error {
 	return nil
 }
 
+// AppendXML appends the elements of Shelf in schema order.
+func (v *Shelf) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Label", v.Label)
+	return b
+}
+
+// DecodeXML reads the elements of Shelf, in any order, skipping unknown ones as ASMX does.
+func (v *Shelf) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Label"):
+			if seen[0] {
+				return xsd.Duplicate("element Label")
+			}
+			seen[0] = true
+			v.Label, err = r.Text(el, "element Label")
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Label") {
+		return r.WrongNamespace("Label")
+	}
+	return nil
+}
+
+// AppendJSON appends Shelf as a JSON object, keys in schema order.
+func (v *Shelf) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Label\":"...)
+	b = jsonwire.AppendString(b, v.Label)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Shelf after its opening '{'.
+func (v *Shelf) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Label":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Label, err = jsonwire.String(tok, "element Label")
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Crate in schema order.
+func (v *Crate) AppendXML(b []byte) []byte {
+	b = xmlwire.AppendString(b, "Label", v.Label)
+	b = appendObject(b, "Content", v.Content)
+	return b
+}
+
+// DecodeXML reads the elements of Crate, in any order, skipping unknown ones as ASMX does.
+func (v *Crate) DecodeXML(r *xmlwire.Reader) error {
+	var seen [2]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Label"):
+			if seen[0] {
+				return xsd.Duplicate("element Label")
+			}
+			seen[0] = true
+			v.Label, err = r.Text(el, "element Label")
+		case el.Is("Content"):
+			if seen[1] {
+				return xsd.Duplicate("element Content")
+			}
+			seen[1] = true
+			v.Content, err = anytype.Read(r, el, "element Content", objectRegistry)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Label") {
+		return r.WrongNamespace("Label")
+	}
+	if !seen[1] && r.Misplaced("Content") {
+		return r.WrongNamespace("Content")
+	}
+	return nil
+}
+
+// AppendJSON appends Crate as a JSON object, keys in schema order.
+func (v *Crate) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Label\":"...)
+	b = jsonwire.AppendString(b, v.Label)
+	b = append(b, ",\"Content\":"...)
+	b = appendJSONObject(b, v.Content)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Crate after its opening '{'.
+func (v *Crate) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [2]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Label":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			v.Label, err = jsonwire.String(tok, "element Label")
+		case "Content":
+			if seen[1] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[1] = true
+			if !tok.IsNull() {
+				v.Content, err = decodeJSONObject(tok, "element Content")
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendXML appends the elements of Tag in schema order.
+func (v *Tag) AppendXML(b []byte) []byte {
+	b = appendObject(b, "Value", v.Value)
+	return b
+}
+
+// DecodeXML reads the elements of Tag, in any order, skipping unknown ones as ASMX does.
+func (v *Tag) DecodeXML(r *xmlwire.Reader) error {
+	var seen [1]bool
+	for {
+		el, ok, err := r.Child()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case el.Is("Value"):
+			if seen[0] {
+				return xsd.Duplicate("element Value")
+			}
+			seen[0] = true
+			v.Value, err = anytype.Read(r, el, "element Value", objectRegistry)
+		default:
+			err = r.Skip(el)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !seen[0] && r.Misplaced("Value") {
+		return r.WrongNamespace("Value")
+	}
+	return nil
+}
+
+// AppendJSON appends Tag as a JSON object, keys in schema order.
+func (v *Tag) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = append(b, "\"Value\":"...)
+	b = appendJSONObject(b, v.Value)
+	return append(b, '}')
+}
+
+// DecodeJSON reads the keys of Tag after its opening '{'.
+func (v *Tag) DecodeJSON(r *jsonwire.Reader) error {
+	var seen [1]bool
+	for {
+		key, ok, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		tok, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "Value":
+			if seen[0] {
+				return jsonwire.DuplicateKey(key)
+			}
+			seen[0] = true
+			if !tok.IsNull() {
+				v.Value, err = decodeJSONObject(tok, "element Value")
+			}
+		default:
+			err = r.Skip(tok)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // OpenSoapClient implements OpenSoap (both method variants) by sending each call through Invoker, which
 // server/client implements over the four bindings.
 type OpenSoapClient struct {
@@ -945,6 +1700,20 @@ func (c *OpenSoapClient) GetContext(ctx context.Context, request *Get) (*GetResp
 // Get is GetContext without a context.
 func (c *OpenSoapClient) Get(request *Get) (*GetResponse, error) {
 	return c.GetContext(context.Background(), request)
+}
+
+// StockContext calls Stock.
+func (c *OpenSoapClient) StockContext(ctx context.Context, request *Stock) (*StockResponse, error) {
+	response := new(StockResponse)
+	if err := c.Invoker.Invoke(ctx, opStock, request, response); err != nil {
+		return nil, err
+	}
+	return response, nil
+}
+
+// Stock is StockContext without a context.
+func (c *OpenSoapClient) Stock(request *Stock) (*StockResponse, error) {
+	return c.StockContext(context.Background(), request)
 }
 
 // contractDocument is the WSDL the contract was generated from, without its comments: what ?WSDL
@@ -1004,6 +1773,32 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
       <s:element name="GetResponse">
         <s:complexType><s:sequence><s:element minOccurs="0" maxOccurs="1" name="GetResult" /></s:sequence></s:complexType>
       </s:element>
+      <s:element name="Stock">
+        <s:complexType><s:sequence><s:element minOccurs="0" maxOccurs="1" name="kind" type="s:string" /></s:sequence></s:complexType>
+      </s:element>
+      <s:element name="StockResponse">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="StockResult" type="tns:Shelf" />
+            <s:element minOccurs="0" maxOccurs="1" name="extra" />
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:complexType name="Shelf">
+        <s:sequence><s:element minOccurs="0" maxOccurs="1" name="Label" type="s:string" /></s:sequence>
+      </s:complexType>
+      <s:complexType name="Crate">
+        <s:complexContent mixed="false">
+          <s:extension base="tns:Shelf">
+            <s:sequence><s:element minOccurs="0" maxOccurs="1" name="Content" /></s:sequence>
+          </s:extension>
+        </s:complexContent>
+      </s:complexType>
+      <s:element name="Tag" type="tns:Tag" />
+      <s:complexType name="Tag">
+        <s:sequence><s:element minOccurs="0" maxOccurs="1" name="Value" /></s:sequence>
+        <s:anyAttribute />
+      </s:complexType>
       <s:element name="anyType" nillable="true" />
     </s:schema>
   </wsdl:types>
@@ -1011,11 +1806,15 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
   <wsdl:message name="PutSoapOut"><wsdl:part name="parameters" element="tns:PutResponse" /></wsdl:message>
   <wsdl:message name="GetSoapIn"><wsdl:part name="parameters" element="tns:Get" /></wsdl:message>
   <wsdl:message name="GetSoapOut"><wsdl:part name="parameters" element="tns:GetResponse" /></wsdl:message>
+  <wsdl:message name="StockSoapIn"><wsdl:part name="parameters" element="tns:Stock" /></wsdl:message>
+  <wsdl:message name="StockSoapOut"><wsdl:part name="parameters" element="tns:StockResponse" /></wsdl:message>
+  <wsdl:message name="StockTag"><wsdl:part name="Tag" element="tns:Tag" /></wsdl:message>
   <wsdl:message name="GetHttpGetIn"><wsdl:part name="kind" type="s:string" /></wsdl:message>
   <wsdl:message name="GetHttpGetOut"><wsdl:part name="Body" element="tns:anyType" /></wsdl:message>
   <wsdl:portType name="OpenSoap">
     <wsdl:operation name="Put"><wsdl:input message="tns:PutSoapIn" /><wsdl:output message="tns:PutSoapOut" /></wsdl:operation>
     <wsdl:operation name="Get"><wsdl:input message="tns:GetSoapIn" /><wsdl:output message="tns:GetSoapOut" /></wsdl:operation>
+    <wsdl:operation name="Stock"><wsdl:input message="tns:StockSoapIn" /><wsdl:output message="tns:StockSoapOut" /></wsdl:operation>
   </wsdl:portType>
   <wsdl:portType name="OpenHttpGet">
     <wsdl:operation name="Get"><wsdl:input message="tns:GetHttpGetIn" /><wsdl:output message="tns:GetHttpGetOut" /></wsdl:operation>
@@ -1024,6 +1823,7 @@ const contractDocument = `<?xml version="1.0" encoding="utf-8"?>
     <soap:binding transport="http://schemas.xmlsoap.org/soap/http" />
     <wsdl:operation name="Put"><soap:operation soapAction="urn:open/Put" style="document" /><wsdl:input><soap:body use="literal" /></wsdl:input><wsdl:output><soap:body use="literal" /></wsdl:output></wsdl:operation>
     <wsdl:operation name="Get"><soap:operation soapAction="urn:open/Get" style="document" /><wsdl:input><soap:body use="literal" /></wsdl:input><wsdl:output><soap:body use="literal" /></wsdl:output></wsdl:operation>
+    <wsdl:operation name="Stock"><soap:operation soapAction="urn:open/Stock" style="document" /><wsdl:input><soap:body use="literal" /></wsdl:input><wsdl:output><soap:body use="literal" /><soap:header message="tns:StockTag" part="Tag" use="literal" /></wsdl:output></wsdl:operation>
   </wsdl:binding>
   <wsdl:binding name="OpenHttpGet" type="tns:OpenHttpGet">
     <http:binding verb="GET" />
