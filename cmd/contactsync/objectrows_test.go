@@ -41,8 +41,9 @@ func withObject(t *testing.T) {
 // TestObjectRows: the contract records, for an object element, each contract type its "$type" may
 // name. A store whose records hold an object of a type the contract dropped (which cannot be read)
 // is refused by serve, import, copy and migrate, naming the path and the type; migrate --check counts
-// it, and counts a derived type dropped inside an array ("Pets[]") too. Where no record holds the
-// dropped type, the commands serve and warn.
+// it, and counts a derived type dropped inside an array ("Pets[]") too; migrate --drop Extra removes
+// the values and the rows, and serve starts. Where no record holds the dropped type, the commands
+// serve and warn.
 func TestObjectRows(t *testing.T) {
 	for _, tc := range fieldStores {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,6 +104,12 @@ func TestObjectRows(t *testing.T) {
 				assert.ErrorAs(t, err, &derivedErr, "copy refuses such a source")
 				_, err = runCLI(t, "migrate", "--store", spec)
 				assert.ErrorAs(t, err, &derivedErr)
+
+				out, err = runCLI(t, "migrate", "--store", spec, "--drop", "Extra", "--check")
+				require.NoError(t, err, out)
+				assert.Contains(t, out, "dropped Extra from 3 records\n")
+				assert.NotContains(t, out, "Extra:", "the object's rows went with it")
+				startServeOpts(t, serveOptions{store: spec})
 			}
 		})
 	}
