@@ -99,11 +99,11 @@ func runCopy(ctx context.Context, opts copyOptions, stdout, stderr io.Writer) (e
 	if len(plan.Report.Changed) > 0 {
 		return fmt.Errorf("--from %s: %w", stores.Registry.Redact(opts.from), &FieldTypeError{Changed: plan.Report.Changed, Store: quoteArg(stores.Registry.Redact(opts.from))})
 	}
-	if stranded, _, bases := strandedTypes(plan.Report.Dropped); len(stranded) > 0 {
-		return fmt.Errorf("--from %s: %w", stores.Registry.Redact(opts.from), &DerivedTypeError{Stranded: stranded, Bases: bases, Store: quoteArg(stores.Registry.Redact(opts.from))})
+	if _, err := heldStranded(ctx, src, plan.Report.Dropped, opts.from); err != nil {
+		return fmt.Errorf("--from %s: %w", stores.Registry.Redact(opts.from), err)
 	}
-	// The derived types the source records that the contract lacks (under a concrete declared type)
-	// are carried as well.
+	// The derived types the source records that the contract lacks (under a concrete declared type,
+	// or where no source record holds one) are carried as well.
 	carried := append(slices.Clone(plan.Report.Carried), plan.Report.Dropped...)
 	if _, err := checkFields(ctx, dst, opts.to, carried, warnTo(stderr, "copy")); err != nil {
 		return fmt.Errorf("--to %s: %w", stores.Registry.Redact(opts.to), err)

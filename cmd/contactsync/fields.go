@@ -8,16 +8,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/contactsync/contactsync/gen"
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/stores"
+	"github.com/contactsync/contactsync/server/wire"
+	"github.com/contactsync/contactsync/server/wire/recordtypes"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
 
 // contractFields are the fields of the contract's record with their record types, from its
 // generated descriptor, then its derived rows: each concrete type a polymorphic element's "$type" may
-// name, by path. The derived rows are the contract's, not only the types written so far, so that a
-// contract dropping a type is noticed whether or not a record holds it yet (migrate --check counts).
+// name, by path, and each contract type an object element's may name (recordtypes.Objects). The
+// derived rows are the contract's, not only the types written so far, so that a contract dropping a
+// type is noticed whether or not a record holds it yet (the commands then count them).
 func contractFields() []store.Field {
 	rt := contractRecord()
 	types := rt.FieldTypes()
@@ -26,6 +30,7 @@ func contractFields() []store.Field {
 		out[i] = store.Field{Path: p, Type: types[i]}
 	}
 	derived := rt.DerivedTypes()
+	maps.Copy(derived, recordtypes.Objects(rt.Type, contractTypes()...))
 	for _, p := range slices.Sorted(maps.Keys(derived)) {
 		for _, typ := range derived[p] {
 			out = append(out, store.Field{Path: p, Type: typ, Derived: true})
@@ -42,13 +47,32 @@ func contractPaths() []string { return contractRecord().Fields }
 // does not have.
 var contractRecord = func() *recordwire.Type { return service.Records.Type }
 
-// DerivedTypeError is the refusal to start on a store whose records may hold a value of a derived type
-// the contract dropped, under a declared type that is abstract: such a value cannot be read as its
-// declared type (an abstract type has no value of its own), so serving would fail on those records.
-// Under a concrete declared type it is read as that type and carried, and the commands only warn.
+// contractTypes are the types the contract's operations take and answer: with the record type, what
+// an object value may hold of the contract (recordtypes.Objects). A variable, as contractRecord.
+var contractTypes = func() []*wire.Type { return operationTypes(gen.Operations) }
+
+// operationTypes returns the types of the parameters and results of ops.
+func operationTypes(ops []*wire.Operation) []*wire.Type {
+	var out []*wire.Type
+	for _, op := range ops {
+		for _, f := range slices.Concat(op.Params, op.Results) {
+			out = append(out, f.Type)
+		}
+		if op.Result != nil {
+			out = append(out, op.Result.Type)
+		}
+	}
+	return out
+}
+
+// DerivedTypeError is the refusal to start on a store whose records hold values of a type the
+// contract dropped where such a value cannot be read: under a declared type that is abstract (it
+// has no value of its own to read it as) or in an object (xsd:anyType: no declared type at all), so
+// serving would fail on those records. Under a concrete declared type it is read as that type and
+// carried, and the commands only warn; where no record holds one, they warn too (heldStranded).
 type DerivedTypeError struct {
-	// Stranded are the derived rows, sorted by path and type; Bases the abstract declared type of
-	// each path.
+	// Stranded are the derived rows some record holds, sorted by path and type; Bases the declared
+	// type of each path (recordtypes.ObjectType for an object's).
 	Stranded []store.Field
 	Bases    map[string]string
 	// Store is the --store value, redacted, for the commands the message suggests.
@@ -56,35 +80,86 @@ type DerivedTypeError struct {
 }
 
 func (e *DerivedTypeError) Error() string {
-	parts := make([]string, len(e.Stranded))
 	drops := make([]string, 0, len(e.Stranded))
-	for i, d := range e.Stranded {
-		parts[i] = fmt.Sprintf("%s ($type %s, under the abstract %s)", d.Path, d.Type, e.Bases[d.Path])
+	for _, d := range e.Stranded {
 		if f := strings.TrimSuffix(d.Path, "[]"); !slices.Contains(drops, f) {
 			drops = append(drops, f)
 		}
 	}
-	return fmt.Sprintf("the stored records may hold values of derived types the contract no longer has, under an abstract "+
-		"declared type, which cannot be read: %s. No record was changed. Count the records holding them with "+
+	return fmt.Sprintf("the stored records hold values of types the contract no longer has, under an abstract "+
+		"declared type or in an object, which cannot be read: %s. No record was changed. Count the records holding them with "+
 		"`contactsync migrate --store %s --check`; then either add the type back to the contract and regenerate, or "+
 		"remove every value of the field with `contactsync migrate --store %s --drop %s` (export them first to keep them; "+
 		"see docs/contract.md, \"Your data after a contract edit\")",
-		strings.Join(parts, ", "), e.Store, e.Store, strings.Join(drops, " --drop "))
+		strings.Join(strandedNames(e.Stranded, e.Bases), ", "), e.Store, e.Store, strings.Join(drops, " --drop "))
+}
+
+// strandedNames names stranded rows as "Path ($type Type, under the abstract Base)", or "in an
+// object" for an object's path.
+func strandedNames(stranded []store.Field, bases map[string]string) []string {
+	out := make([]string, len(stranded))
+	for i, d := range stranded {
+		out[i] = fmt.Sprintf("%s ($type %s, %s)", d.Path, d.Type, underBase(bases[d.Path]))
+	}
+	return out
+}
+
+// underBase says where a stranded value stands: "under the abstract Animal", "in an object".
+func underBase(base string) string {
+	if base == recordtypes.ObjectType {
+		return "in an object"
+	}
+	return "under the abstract " + base
 }
 
 // strandedTypes splits the recorded derived types the contract dropped into those under an abstract
-// declared type (stranded: their values cannot be read) and the others (read as the declared type).
+// declared type or in an object (stranded: their values cannot be read) and the others at an element
+// the contract has (read as the declared type). The rows of an element the contract no longer has
+// are in neither: its values are carried unread, as the field is (the carried fields' warning).
 func strandedTypes(dropped []store.Field) (stranded, others []store.Field, bases map[string]string) {
-	bases = contractRecord().AbstractBases()
+	rt := contractRecord()
+	bases = rt.AbstractBases()
+	for p := range recordtypes.Objects(rt.Type) {
+		bases[p] = recordtypes.ObjectType
+	}
 	for _, d := range dropped {
 		if _, ok := bases[d.Path]; ok {
 			stranded = append(stranded, d)
-		} else {
+		} else if slices.Contains(rt.Fields, strings.TrimSuffix(d.Path, "[]")) {
 			others = append(others, d)
 		}
 	}
 	return stranded, others, bases
 }
+
+// heldStranded counts the records of st holding each stranded row (strandedTypes) and returns a
+// DerivedTypeError naming those some record holds, and the others, which no record holds now: the
+// commands serve then, warning (unheldWarning). The rows stay recorded, so each start counts again
+// while the contract lacks the type, and catches a value an older version wrote meanwhile.
+func heldStranded(ctx context.Context, st store.Fields, dropped []store.Field, spec string) (unheld []store.Field, err error) {
+	stranded, _, bases := strandedTypes(dropped)
+	var held []store.Field
+	for _, d := range stranded {
+		n, err := st.CountDerived(ctx, d.Path, d.Type)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			held = append(held, d)
+		} else {
+			unheld = append(unheld, d)
+		}
+	}
+	if len(held) > 0 {
+		return unheld, &DerivedTypeError{Stranded: held, Bases: bases, Store: quoteArg(stores.Registry.Redact(spec))}
+	}
+	return unheld, nil
+}
+
+// unheldWarning is the warning for recorded types the contract dropped whose values could not be read
+// (under an abstract declared type, in an object) when no stored record holds one.
+const unheldWarning = "the contract no longer has types that stored values could name where they cannot be read; " +
+	"no stored record holds one, so the store is served, but a record an older version of the contract writes with one could not be"
 
 // FieldTypeError is the refusal to start on a store whose records may hold a field under another
 // type than the contract gives it: such a record could not be read, and carrying the value is
@@ -126,15 +201,19 @@ func checkFields(ctx context.Context, st store.Fields, spec string, extra []stor
 	if len(report.Changed) > 0 {
 		return report, &FieldTypeError{Changed: report.Changed, Store: name}
 	}
-	stranded, dropped, bases := strandedTypes(report.Dropped)
-	if len(stranded) > 0 {
-		return report, &DerivedTypeError{Stranded: stranded, Bases: bases, Store: name}
+	_, dropped, bases := strandedTypes(report.Dropped)
+	unheld, err := heldStranded(ctx, st, report.Dropped, spec)
+	if err != nil {
+		return report, err
 	}
 	if len(report.Carried) > 0 && warn != nil {
 		warn(carriedWarning, strings.Join(store.Paths(report.Carried), ", "), "contactsync migrate --store "+name+" --check")
 	}
 	if len(dropped) > 0 && warn != nil {
 		warn(droppedWarning, strings.Join(derivedNames(dropped), ", "), "contactsync migrate --store "+name+" --check")
+	}
+	if len(unheld) > 0 && warn != nil {
+		warn(unheldWarning, strings.Join(strandedNames(unheld, bases), ", "), "contactsync migrate --store "+name+" --check")
 	}
 	return report, nil
 }

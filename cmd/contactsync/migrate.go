@@ -11,6 +11,7 @@ import (
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/backend"
 	"github.com/contactsync/contactsync/server/store/stores"
+	"github.com/contactsync/contactsync/server/wire/recordtypes"
 	"github.com/spf13/cobra"
 )
 
@@ -161,14 +162,19 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 		if len(report.Changed) > 0 {
 			return &FieldTypeError{Changed: report.Changed, Store: name}
 		}
-		if stranded, _, bases := strandedTypes(report.Dropped); len(stranded) > 0 {
-			return &DerivedTypeError{Stranded: stranded, Bases: bases, Store: name}
+		unheld, err := heldStranded(ctx, st, report.Dropped, opts.store)
+		if err != nil {
+			return err
 		}
 		if len(report.Carried) > 0 {
 			fmt.Fprintf(out, "warning: %s: %s (count them: contactsync migrate --store %s --check)\n", carriedWarning, strings.Join(store.Paths(report.Carried), ", "), name)
 		}
-		if len(report.Dropped) > 0 {
-			fmt.Fprintf(out, "warning: %s: %s (count them: contactsync migrate --store %s --check)\n", droppedWarning, strings.Join(derivedNames(report.Dropped), ", "), name)
+		_, dropped, bases := strandedTypes(report.Dropped)
+		if len(dropped) > 0 {
+			fmt.Fprintf(out, "warning: %s: %s (count them: contactsync migrate --store %s --check)\n", droppedWarning, strings.Join(derivedNames(dropped), ", "), name)
+		}
+		if len(unheld) > 0 {
+			fmt.Fprintf(out, "warning: %s: %s (count them: contactsync migrate --store %s --check)\n", unheldWarning, strings.Join(strandedNames(unheld, bases), ", "), name)
 		}
 		return nil
 	}
@@ -198,25 +204,29 @@ func maintainFields(ctx context.Context, opts migrateOptions, out io.Writer) err
 			return err
 		}
 	}
-	stranded, _, bases := strandedTypes(report.Dropped)
+	_, _, bases := strandedTypes(report.Dropped)
+	var held []store.Field
 	for _, d := range report.Dropped {
 		what := fmt.Sprintf("$type %s, a derived type the contract no longer has", d.Type)
-		if base, ok := bases[d.Path]; ok {
+		base, stranded := bases[d.Path]
+		switch {
+		case base == recordtypes.ObjectType:
+			what = fmt.Sprintf("$type %s, a type the contract no longer has, in an object, which cannot be read (drop: --drop %s)", d.Type, strings.TrimSuffix(d.Path, "[]"))
+		case stranded:
 			what += fmt.Sprintf(" under the abstract %s, which cannot be read (drop: --drop %s)", base, strings.TrimSuffix(d.Path, "[]"))
 		}
 		n, err := st.CountDerived(ctx, d.Path, d.Type)
-		switch {
-		case errors.Is(err, store.ErrPathInArray):
-			fmt.Fprintf(out, "%s: %s; inside an array, which migrate cannot count (export and search instead)\n", d.Path, what)
-		case err != nil:
+		if err != nil {
 			return err
-		default:
-			fmt.Fprintf(out, "%s: %s; %d records hold a value of it\n", d.Path, what, n)
+		}
+		fmt.Fprintf(out, "%s: %s; %d records hold a value of it\n", d.Path, what, n)
+		if stranded && n > 0 {
+			held = append(held, d)
 		}
 	}
-	if len(stranded) > 0 {
-		return fmt.Errorf("the stored records may hold values of %d derived types the contract dropped under an abstract type (%s): serve refuses to start; add the types back to the contract or drop the fields' values (--drop Field)",
-			len(stranded), strings.Join(derivedNames(stranded), ", "))
+	if len(held) > 0 {
+		return fmt.Errorf("the stored records hold values of %d types the contract dropped, under an abstract type or in an object (%s): serve refuses to start; add the types back to the contract or drop the fields' values (--drop Field)",
+			len(held), strings.Join(derivedNames(held), ", "))
 	}
 	if len(report.Changed) > 0 {
 		return fmt.Errorf("the stored records may hold %d fields whose type the contract changed (%s): serve refuses to start; drop their values (--drop Field) or give the field a new name in the contract",

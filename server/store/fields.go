@@ -36,12 +36,14 @@ type Fields interface {
 	// CountField returns how many records hold a value other than null at path.
 	CountField(ctx context.Context, path string) (int64, error)
 	// CountDerived returns how many records hold a value whose "$type" is typ at path, the path of a
-	// polymorphic element; a path through an array ("Pets[]") fails with ErrPathInArray.
+	// polymorphic or object element (a derived row's, DerivedPath): at every item of every array the
+	// path crosses ("Pets[]", "Groups[].Pets[]"), and at every item of an object[] ("$items") such a
+	// value holds, at any depth, so a record counts when one of them names typ.
 	CountDerived(ctx context.Context, path, typ string) (int64, error)
 	// RenameField moves the value at path from to path to (same parent, another name) in every
-	// record holding from, and renames from (and the paths under it) in the recorded fields. It
-	// refuses, changing nothing, when a record holds values at both. It returns how many records it
-	// rewrote.
+	// record holding from, and renames from (and the paths under it: its members', its array items',
+	// its derived rows, RenameRows) in the recorded fields. It refuses, changing nothing, when a
+	// record holds values at both. It returns how many records it rewrote.
 	RenameField(ctx context.Context, from, to string) (int64, error)
 	// DropField removes the value at path from every record holding it, and path (and the paths under
 	// it) from the recorded fields. It returns how many records it rewrote.
@@ -204,15 +206,35 @@ func FieldPath(path string) ([]string, error) {
 	return segs, nil
 }
 
-// DerivedPath checks the path of a derived row and returns its segments: a field path, refused with
-// ErrPathInArray when it names the items of an array ("Pets[]"), whose "$type" members the SQL JSON
-// functions cannot reach.
-func DerivedPath(path string) ([]string, error) {
-	segs, err := FieldPath(path)
-	if err == nil && strings.HasSuffix(path, "[]") {
-		err = fmt.Errorf("%s: %w", path, ErrPathInArray)
+// DerivedPath checks the path of a derived row and returns its steps: the object paths (segments)
+// leading to each array its values lie in, then the path from the last array's items (or the record)
+// to the values. "Pet" is [[Pet]], "Pets[]" [[Pets] []], "A.Pets[].Pet" [[A Pets] [Pet]]: a value
+// whose "$type" CountDerived compares is at the last path within every item of every array on the
+// way.
+func DerivedPath(path string) ([][]string, error) {
+	steps := [][]string{nil}
+	for s := range strings.SplitSeq(path, ".") {
+		name, array := strings.CutSuffix(s, "[]")
+		if name == "" || strings.ContainsAny(name, "\"\\[]") {
+			return nil, fmt.Errorf("%q is not the path of a derived row (element names separated by dots, [] after an array)", path)
+		}
+		steps[len(steps)-1] = append(steps[len(steps)-1], name)
+		if array {
+			steps = append(steps, nil)
+		}
 	}
-	return segs, err
+	return steps, nil
+}
+
+// RenamedRecordPath returns the recorded path p with from, a field's path, renamed to to, and whether
+// p is from or a path under it: the field's members ("Pet.Name"), its derived rows ("Pet"), its
+// items' ("Pets[]", "Pets[].Name").
+func RenamedRecordPath(p, from, to string) (string, bool) {
+	rest, ok := strings.CutPrefix(p, from)
+	if !ok || rest != "" && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "[]") {
+		return p, false
+	}
+	return to + rest, true
 }
 
 // RenamedPath checks that from and to name fields of the same parent and returns their segments.
@@ -235,4 +257,46 @@ func RenamedPath(from, to string) (fromSegs, toSegs []string, err error) {
 // Under reports whether path is prefix or a path under it ("Address.Lines" is under "Address").
 func Under(path, prefix string) bool {
 	return path == prefix || strings.HasPrefix(path, prefix+".")
+}
+
+// RowRename is what renaming a field does to one recorded row (RenameRows).
+type RowRename struct {
+	// Row is the recorded row; Path its new path.
+	Row  Field
+	Path string
+	// Drop: the row is deleted instead, as the new path already has it (a field row of the new path,
+	// which keeps its own type; the same derived row).
+	Drop bool
+}
+
+// Role returns the role column's value of f: "derived" or "field".
+func (f Field) Role() string {
+	if f.Derived {
+		return "derived"
+	}
+	return "field"
+}
+
+// RenameRows returns what renaming the field from to to does to the recorded rows: each row at from
+// or under it, field and derived rows alike (RenamedRecordPath), moves to the same path under to,
+// unless that path already has it.
+func RenameRows(recorded []Field, from, to string) []RowRename {
+	fieldAt, derivedAt := map[string]bool{}, map[Field]bool{}
+	for _, r := range recorded {
+		if r.Derived {
+			derivedAt[r] = true
+		} else {
+			fieldAt[r.Path] = true
+		}
+	}
+	var out []RowRename
+	for _, r := range recorded {
+		np, ok := RenamedRecordPath(r.Path, from, to)
+		if !ok {
+			continue
+		}
+		moved := Field{Path: np, Type: r.Type, Derived: r.Derived}
+		out = append(out, RowRename{Row: r, Path: np, Drop: r.Derived && derivedAt[moved] || !r.Derived && fieldAt[np]})
+	}
+	return out
 }

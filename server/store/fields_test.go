@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/contactsync/contactsync/server/store"
 )
@@ -60,9 +61,45 @@ func TestCompareDerived(t *testing.T) {
 		Add:    []store.Field{{Path: "Pet", Type: "Cat", Derived: true}, {Path: "Pets[]", Type: "Cat", Derived: true}},
 	}, plan)
 	assert.Equal(t, []store.Field{{Path: "Pet", Type: "complex:Animal"}}, store.FieldRows(recorded))
-	_, err := store.DerivedPath("Pets[]")
-	assert.ErrorIs(t, err, store.ErrPathInArray)
-	segs, err := store.DerivedPath("A.Pet")
-	assert.NoError(t, err)
-	assert.Equal(t, []string{"A", "Pet"}, segs)
+}
+
+func TestDerivedPath(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want [][]string
+	}{
+		{"Pet", [][]string{{"Pet"}}},
+		{"A.Pet", [][]string{{"A", "Pet"}}},
+		{"Pets[]", [][]string{{"Pets"}, nil}},
+		{"A.Pets[].Pet", [][]string{{"A", "Pets"}, {"Pet"}}},
+		{"Groups[].Pets[]", [][]string{{"Groups"}, {"Pets"}, nil}},
+	} {
+		got, err := store.DerivedPath(tc.path)
+		require.NoError(t, err, tc.path)
+		assert.Equal(t, tc.want, got, tc.path)
+	}
+	for _, bad := range []string{"", "[]", "A.", "A..B", "A.[]", `A"B`, `A\B`, "A[]]", "A[][]", "A[x]"} {
+		_, err := store.DerivedPath(bad)
+		assert.Error(t, err, "%q", bad)
+	}
+}
+
+func TestRenameRows(t *testing.T) {
+	recorded := []store.Field{
+		{Path: "Old", Type: "complex:Animal"}, {Path: "Old", Type: "Dog", Derived: true}, {Path: "Old", Type: "Cat", Derived: true},
+		{Path: "Old.Barks", Type: "xsd:int"}, {Path: "Older", Type: "xsd:string"}, {Path: "Olds", Type: "array:complex:Animal"},
+		{Path: "New", Type: "complex:Animal"}, {Path: "New", Type: "Dog", Derived: true},
+		{Path: "OldList", Type: "array:complex:Animal"}, {Path: "OldList[]", Type: "Dog", Derived: true}, {Path: "OldList[].Barks", Type: "xsd:int"},
+	}
+	assert.Equal(t, []store.RowRename{
+		{Row: recorded[0], Path: "New", Drop: true},
+		{Row: recorded[1], Path: "New", Drop: true},
+		{Row: recorded[2], Path: "New"},
+		{Row: recorded[3], Path: "New.Barks"},
+	}, store.RenameRows(recorded, "Old", "New"), "the new path keeps its own field row and its derived rows")
+	assert.Equal(t, []store.RowRename{
+		{Row: recorded[8], Path: "Pets"},
+		{Row: recorded[9], Path: "Pets[]"},
+		{Row: recorded[10], Path: "Pets[].Barks"},
+	}, store.RenameRows(recorded, "OldList", "Pets"), "an array's items' rows follow it")
 }

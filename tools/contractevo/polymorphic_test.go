@@ -187,10 +187,10 @@ func beforeDropDerived(t *testing.T, s *scratch) {
 }
 
 // dropDerivedType is 16-drop-derived-type's check: the contract dropped Parrot (and its abstract base
-// Bird), which a stored contact's Pet holds. serve starts, warning with the element and the type and
-// the command that counts them; migrate --check counts the contact; the Pet reads as its declared
-// Animal on every binding, and an update carries its "$type" and the members Animal lacks, so the
-// value is as stored when a contract with Parrot reads it again.
+// Bird), which a stored contact's Pet holds, and which no contact's object Extra holds. serve starts,
+// warning with the elements and the type and the command that counts them; migrate --check counts the
+// contacts; the Pet reads as its declared Animal on every binding, and an update carries its "$type"
+// and the members Animal lacks, so the value is as stored when a contract with Parrot reads it again.
 func dropDerivedType(t *testing.T, s *scratch) {
 	src := "sqlite:" + filepath.Join(s.dir, "evo.db")
 	srv := s.serveWith(t, filepath.Join(s.dir, "bin", "contactsync"), src)
@@ -199,6 +199,11 @@ func dropDerivedType(t *testing.T, s *scratch) {
 		"serve names the derived type the contract lost")
 	out := s.contactsync(t, "migrate", "--store", src, "--check")
 	assert.Contains(t, out, "Pet: $type Parrot, a derived type the contract no longer has; 1 records hold a value of it")
+	// Extra, an object, could hold a Parrot too, which could not be read: no contact's does, so the
+	// commands serve (warning) where they would refuse one that did.
+	assert.Contains(t, out, "Extra: $type Parrot, a type the contract no longer has, in an object, which cannot be read (drop: --drop Extra); 0 records hold a value of it")
+	assert.Regexp(t, `level=WARN .*no stored record holds one.*Extra \(\$type Parrot, in an object\)`, srv.log(),
+		"serve names the type an object can no longer hold")
 
 	s.serve(t)
 	for _, b := range s.offered(t, "ReadContact") {

@@ -176,21 +176,52 @@ func (s *Store) CountField(ctx context.Context, path string) (int64, error) {
 	return n, err
 }
 
-// CountDerived returns how many records hold a value whose "$type" is typ at path.
+// CountDerived returns how many records hold a value whose "$type" is typ at path (store.Fields).
 func (s *Store) CountDerived(ctx context.Context, path, typ string) (int64, error) {
-	segs, err := store.DerivedPath(path)
+	steps, err := store.DerivedPath(path)
 	if err != nil {
 		return 0, fmt.Errorf("postgres: count derived type: %w", err)
 	}
-	segs = append(segs, "$type")
+	query, args := countDerivedSQL(steps)
 	var n int64
 	err = s.maintain(ctx, "count derived type "+typ+" at "+path, func(tx pgx.Tx) error {
-		if err := checkNotInArray(ctx, tx, path, segs); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `SELECT count(*) FROM contacts WHERE doc #>> $1 = $2`, segs, typ).Scan(&n)
+		return tx.QueryRow(ctx, query, append(args, typ)...).Scan(&n)
 	})
 	return n, err
+}
+
+// countDerivedSQL returns the query counting the records that hold, at the path whose steps are given
+// (store.DerivedPath), an object whose "$type" is the last argument, the arguments before it in
+// order (text arrays for #>, never a value of a record). A recursive expression collects, per record,
+// the objects at the path, one jsonb_array_elements per array crossed (#> of an item that is not an
+// object finds nothing), then the objects among the items of their "$items" (an object[]'s), at any
+// depth. (jsonb_path_exists could test one path with the type as a variable, but not follow "$items"
+// to any depth; #> and ->> take the path and the type as parameters alike.)
+func countDerivedSQL(steps [][]string) (string, []any) {
+	var args []any
+	arg := func(v []string) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d::text[]", len(args))
+	}
+	src, from := "c.doc", []string{}
+	for i, step := range steps[:len(steps)-1] {
+		at := fmt.Sprintf("%s #> %s", src, arg(step))
+		from = append(from, fmt.Sprintf("jsonb_array_elements(CASE WHEN jsonb_typeof(%[1]s) = 'array' THEN %[1]s ELSE '[]' END) e%[2]d", at, i))
+		src = fmt.Sprintf("e%d", i)
+	}
+	value := src
+	if tail := steps[len(steps)-1]; len(tail) > 0 {
+		value = fmt.Sprintf("%s #> %s", src, arg(tail))
+	}
+	seed := "SELECT " + value
+	if len(from) > 0 {
+		seed += " FROM " + strings.Join(from, ", ")
+	}
+	seed += fmt.Sprintf(" WHERE jsonb_typeof(%s) = 'object'", value)
+	return `SELECT count(*) FROM contacts c WHERE EXISTS (WITH RECURSIVE v(x) AS (` + seed + `
+		UNION ALL SELECT i FROM v, jsonb_array_elements(CASE WHEN jsonb_typeof(v.x -> '$items') = 'array' THEN v.x -> '$items' ELSE '[]' END) i
+		WHERE jsonb_typeof(i) = 'object')
+		SELECT 1 FROM v WHERE v.x ->> '$type' = ` + fmt.Sprintf("$%d", len(args)+1) + `)`, args
 }
 
 // RenameField moves the value at from to to in every record holding from, and renames the recorded
@@ -223,23 +254,18 @@ func (s *Store) RenameField(ctx context.Context, from, to string) (int64, error)
 			return err
 		}
 		rewritten += tag.RowsAffected()
+		// The recorded rows at from and under it follow, field and derived rows alike.
 		recorded, err := storedFields(ctx, tx)
 		if err != nil {
 			return err
 		}
-		paths := store.Paths(store.FieldRows(recorded))
-		for _, p := range paths {
-			if !store.Under(p, from) {
-				continue
+		for _, r := range store.RenameRows(recorded, from, to) {
+			if r.Drop {
+				_, err = tx.Exec(ctx, `DELETE FROM record_fields WHERE path = $1 AND role = $2 AND xsd_type = $3`, r.Row.Path, r.Row.Role(), r.Row.Type)
+			} else {
+				_, err = tx.Exec(ctx, `UPDATE record_fields SET path = $1 WHERE path = $2 AND role = $3 AND xsd_type = $4`, r.Path, r.Row.Path, r.Row.Role(), r.Row.Type)
 			}
-			np := to + strings.TrimPrefix(p, from)
-			if slices.Contains(paths, np) {
-				if _, err := tx.Exec(ctx, `DELETE FROM record_fields WHERE path = $1 AND role = 'field'`, p); err != nil {
-					return err
-				}
-				continue
-			}
-			if _, err := tx.Exec(ctx, `UPDATE record_fields SET path = $1 WHERE path = $2 AND role = 'field'`, np, p); err != nil {
+			if err != nil {
 				return err
 			}
 		}

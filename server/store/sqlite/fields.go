@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/contactsync/contactsync/server/store"
@@ -161,29 +160,58 @@ func (s *Store) CountField(ctx context.Context, path string) (int64, error) {
 	return n, nil
 }
 
-// CountDerived returns how many records hold a value whose "$type" is typ at path.
+// CountDerived returns how many records hold a value whose "$type" is typ at path (store.Fields).
 func (s *Store) CountDerived(ctx context.Context, path, typ string) (int64, error) {
-	segs, err := store.DerivedPath(path)
+	steps, err := store.DerivedPath(path)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: count derived type: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	tx, err := s.r.BeginTx(ctx, nil) // one snapshot for both queries
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: count derived type %s at %s: %w", typ, path, err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	segs = append(segs, "$type")
-	if err := checkNotInArray(tx, path, segs); err != nil {
-		return 0, fmt.Errorf("sqlite: count derived type: %w", err)
-	}
+	query, args := countDerivedSQL(steps)
 	var n int64
-	if err := tx.QueryRow(`SELECT count(*) FROM contacts WHERE json_extract(doc, ?) = ?`, jsonPath(segs), typ).Scan(&n); err != nil {
+	if err := s.r.QueryRowContext(ctx, query, append(args, typ)...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("sqlite: count derived type %s at %s: %w", typ, path, err)
 	}
 	return n, nil
+}
+
+// countDerivedSQL returns the query counting the records that hold, at the path whose steps are given
+// (store.DerivedPath), an object whose "$type" is the last argument, the arguments before it in
+// order (JSON paths, never a value of a record). A recursive expression collects, per record, the
+// objects at the path, one json_each per array crossed (an item that is not an object holds none),
+// then the objects among the items of their "$items" (an object[]'s), at any depth. Only an object
+// is ever read as JSON (json_each's value of a string item is its text, which no JSON function
+// takes): hence the CASEs.
+func countDerivedSQL(steps [][]string) (string, []any) {
+	var args []any
+	arg := func(v string) string {
+		args = append(args, v)
+		return fmt.Sprintf("?%d", len(args))
+	}
+	src, from, where := "c.doc", []string{}, []string{}
+	for i, step := range steps[:len(steps)-1] {
+		from = append(from, fmt.Sprintf("json_each(%s, %s) e%d", src, arg(jsonPath(step)), i))
+		where = append(where, fmt.Sprintf("typeof(e%[1]d.key) = 'integer' AND e%[1]d.type = 'object'", i))
+		src = fmt.Sprintf("CASE WHEN e%[1]d.type = 'object' THEN e%[1]d.value ELSE '{}' END", i)
+	}
+	value := src
+	if tail := steps[len(steps)-1]; len(tail) > 0 {
+		p := arg(jsonPath(tail))
+		value = fmt.Sprintf("%s -> %s", src, p)
+		where = append(where, fmt.Sprintf("json_type(%s, %s) = 'object'", src, p))
+	}
+	seed := "SELECT " + value
+	if len(from) > 0 {
+		seed += " FROM " + strings.Join(from, ", ")
+	}
+	if len(where) > 0 {
+		seed += " WHERE " + strings.Join(where, " AND ")
+	}
+	return `SELECT count(*) FROM contacts c WHERE EXISTS (WITH RECURSIVE v(x) AS (` + seed + `
+		UNION ALL SELECT i.value FROM v, json_each(v.x, '$."$items"') i WHERE typeof(i.key) = 'integer' AND i.type = 'object')
+		SELECT 1 FROM v WHERE v.x ->> '$."$type"' = ` + fmt.Sprintf("?%d", len(args)+1) + `)`, args
 }
 
 // RenameField moves the value at from to to in every record holding from, and renames the recorded
@@ -229,25 +257,19 @@ func (s *Store) RenameField(ctx context.Context, from, to string) (int64, error)
 }
 
 // renameRecorded replaces from, and every path under it, by the same path under to in record_fields,
-// keeping their recorded types.
+// field and derived rows alike, keeping their recorded types (store.RenameRows).
 func renameRecorded(tx *sql.Tx, from, to string) error {
 	recorded, err := storedFields(tx)
 	if err != nil {
 		return err
 	}
-	paths := store.Paths(store.FieldRows(recorded))
-	for _, p := range paths {
-		if !store.Under(p, from) {
-			continue
+	for _, r := range store.RenameRows(recorded, from, to) {
+		if r.Drop {
+			_, err = tx.Exec(`DELETE FROM record_fields WHERE path = ? AND role = ? AND xsd_type = ?`, r.Row.Path, r.Row.Role(), r.Row.Type)
+		} else {
+			_, err = tx.Exec(`UPDATE record_fields SET path = ? WHERE path = ? AND role = ? AND xsd_type = ?`, r.Path, r.Row.Path, r.Row.Role(), r.Row.Type)
 		}
-		np := to + strings.TrimPrefix(p, from)
-		if slices.Contains(paths, np) {
-			if _, err := tx.Exec(`DELETE FROM record_fields WHERE path = ? AND role = 'field'`, p); err != nil {
-				return err
-			}
-			continue
-		}
-		if _, err := tx.Exec(`UPDATE record_fields SET path = ? WHERE path = ? AND role = 'field'`, np, p); err != nil {
+		if err != nil {
 			return err
 		}
 	}

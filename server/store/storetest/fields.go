@@ -34,6 +34,8 @@ func RunFields(t *testing.T, open func(t *testing.T) FieldStore) {
 		{"InArray", testFieldsInArray},
 		{"BadPaths", testFieldsBadPaths},
 		{"DerivedRows", testDerivedRows},
+		{"CountDerivedInArrays", testCountDerivedInArrays},
+		{"RenameMovesDerivedRows", testRenameMovesDerivedRows},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
@@ -279,8 +281,8 @@ func testFieldsBadPaths(t *testing.T, s FieldStore) {
 
 // testDerivedRows: derived rows (the types a polymorphic element's "$type" may name) are recorded
 // beside the field rows, several per path; a contract lacking a recorded one reports it in Dropped
-// (and it stays recorded); CountDerived counts the records naming it, and refuses a path through an
-// array; dropping the field (or the array) removes its derived rows.
+// (and it stays recorded); CountDerived counts the records naming it; dropping the field (or the
+// array) removes its derived rows.
 func testDerivedRows(t *testing.T, s FieldStore) {
 	ctx := t.Context()
 	fields := []store.Field{
@@ -319,8 +321,9 @@ func testDerivedRows(t *testing.T, s FieldStore) {
 	n, err = s.CountDerived(ctx, "Pet", "Horse")
 	require.NoError(t, err)
 	assert.Equal(t, int64(0), n)
-	_, err = s.CountDerived(ctx, "Pets[]", "Dog")
-	require.ErrorIs(t, err, store.ErrPathInArray)
+	n, err = s.CountDerived(ctx, "Pets[]", "Dog")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n, "an array's items")
 
 	_, err = s.DropField(ctx, "Pet")
 	require.NoError(t, err)
@@ -336,4 +339,97 @@ func testDerivedRows(t *testing.T, s FieldStore) {
 	stored, err = s.StoredFields(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, []store.Field{fields[0]}, stored)
+}
+
+// testCountDerivedInArrays: CountDerived reaches the values of a derived row's path through every
+// array it crosses ("Pets[]", "Groups[].Pets[]", "Groups[].Pet") and into the items of an object[]
+// ("$items") at any depth, and counts each record once however many of its values name the type; an
+// item or a value that is not an object (null, a string, a number, an array) names none and breaks
+// nothing; a "$type" elsewhere (a member of the value, a path of other names) is not counted.
+func testCountDerivedInArrays(t *testing.T, s FieldStore) {
+	ctx := t.Context()
+	docs := []string{
+		`{"Id":"a","Pets":[{"$type":"Dog"},{"$type":"Dog","Name":"Rex"}],"Extra":{"$type":"xsd:int","$value":"42"}}`,
+		`{"Id":"b","Pets":[null,"Dog",7,[{"$type":"Dog"}],{"Name":"Generic"},{"$type":"Cat"}]}`,
+		`{"Id":"c","Pets":{"$type":"Dog"},"Groups":"none"}`,
+		`{"Id":"d","Groups":[{"Pets":[{"$type":"Cat"}],"Pet":{"$type":"Dog"}},null,"x",{"Pets":null}]}`,
+		`{"Id":"e","Groups":[{"Pets":[{"Name":"Generic"},{"$type":"Dog"}]}],"Pet":{"$type":"Cat","Friend":{"$type":"Dog"}}}`,
+		`{"Id":"f","Extra":{"$type":"ArrayOfAnyType","$items":[null,{"$type":"xsd:string","$value":"s"},{"$type":"ArrayOfAnyType","$items":[{"$type":"Dog","Name":"Fido"}]}]}}`,
+		`{"Id":"g","Extra":{"$type":"Dog","Name":"Rex"},"Things":[null,{"$type":"ArrayOfAnyType","$items":[{"$type":"Cat"}]}]}`,
+		`{"Id":"h","Extra":{"$type":"Cat","Pet":{"$type":"Dog"},"$items":{"$type":"Dog"}}}`,
+		`{"Id":"i","Extra":[{"$type":"Dog"}],"Things":{"$items":[{"$type":"Dog"}]}}`,
+	}
+	for i, d := range docs {
+		require.NoError(t, s.Put(ctx, store.Record{Key: fmt.Sprint("k", i), Index: "i", Doc: []byte(d)}))
+	}
+	for _, tc := range []struct {
+		path, typ string
+		want      int64
+	}{
+		{"Pets[]", "Dog", 1},            // a: twice in one record; b: a string, a nested array; c: not an array
+		{"Pets[]", "Cat", 1},            // b
+		{"Groups[].Pets[]", "Dog", 1},   // e
+		{"Groups[].Pets[]", "Cat", 1},   // d
+		{"Groups[].Pet", "Dog", 1},      // d
+		{"Pet", "Dog", 0},               // e: a member of the value names it, not the value
+		{"Pet", "Cat", 1},               // e
+		{"Extra", "Dog", 2},             // f: an object[] in an object[]; g: the value; h: "$items" not an array; i: not an object
+		{"Extra", "ArrayOfAnyType", 1},  // f
+		{"Extra", "xsd:string", 1},      // f
+		{"Things[]", "Cat", 1},          // g; i: not an array
+		{"Things[]", "Dog", 0},          // i
+		{"Pets[]", `Dog" OR 1=1 --`, 0}, // the type is a value, never SQL
+		{"Missing[].Pets[]", "Dog", 0},  // no record holds it
+		{"Pets[].Friend", "Dog", 0},     // no item holds it
+	} {
+		n, err := s.CountDerived(ctx, tc.path, tc.typ)
+		require.NoError(t, err, "%s %s", tc.path, tc.typ)
+		assert.Equal(t, tc.want, n, "CountDerived(%s, %s)", tc.path, tc.typ)
+	}
+	for _, bad := range []string{"", "Pets[][]", "A..B", `A"B`, "[]"} {
+		_, err := s.CountDerived(ctx, bad, "Dog")
+		assert.Error(t, err, "CountDerived(%q)", bad)
+	}
+}
+
+// testRenameMovesDerivedRows: a rename moves the field's derived rows with its field rows, at the
+// field ("Pet"), under it ("Pet.Pal") and at its items ("Pets[]", with "Pets[].Name"); where the new
+// path already has a derived row (recorded by the contract that renamed it) the old one goes.
+func testRenameMovesDerivedRows(t *testing.T, s FieldStore) {
+	ctx := t.Context()
+	older := []store.Field{
+		{Path: "Id", Type: "xsd:string"},
+		{Path: "Pet", Type: "complex:Animal"}, {Path: "Pet", Type: "Cat", Derived: true}, {Path: "Pet", Type: "Dog", Derived: true},
+		{Path: "Pet.Pal", Type: "complex:Animal"}, {Path: "Pet.Pal", Type: "Dog", Derived: true},
+		{Path: "Pets", Type: "array:complex:Animal"}, {Path: "Pets[]", Type: "Dog", Derived: true}, {Path: "Pets[].Name", Type: "xsd:string"},
+	}
+	_, err := s.SyncFields(ctx, older)
+	require.NoError(t, err)
+	require.NoError(t, s.Put(ctx, store.Record{Key: "a", Index: "i", Doc: []byte(`{"Id":"a","Pet":{"$type":"Dog","Pal":{"$type":"Dog"}},"Pets":[{"$type":"Dog","Name":"Rex"}]}`)}))
+	// The renamed contract's start recorded its own rows at the new path first.
+	report, err := s.SyncFields(ctx, []store.Field{
+		{Path: "Id", Type: "xsd:string"}, {Path: "Animal", Type: "complex:Animal"}, {Path: "Animal", Type: "Dog", Derived: true},
+		{Path: "Animals", Type: "array:complex:Animal"},
+	})
+	require.NoError(t, err)
+	require.Len(t, report.Dropped, 4)
+
+	_, err = s.RenameField(ctx, "Pet", "Animal")
+	require.NoError(t, err)
+	_, err = s.RenameField(ctx, "Pets", "Animals")
+	require.NoError(t, err)
+	stored, err := s.StoredFields(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []store.Field{
+		{Path: "Animal", Type: "complex:Animal"}, {Path: "Animal", Type: "Cat", Derived: true}, {Path: "Animal", Type: "Dog", Derived: true},
+		{Path: "Animal.Pal", Type: "complex:Animal"}, {Path: "Animal.Pal", Type: "Dog", Derived: true},
+		{Path: "Animals", Type: "array:complex:Animal"}, {Path: "Animals[]", Type: "Dog", Derived: true}, {Path: "Animals[].Name", Type: "xsd:string"},
+		{Path: "Id", Type: "xsd:string"},
+	}, stored)
+	n, err := s.CountDerived(ctx, "Animals[]", "Dog")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n, "the values moved with the rows")
+	n, err = s.CountDerived(ctx, "Animal.Pal", "Dog")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n)
 }

@@ -7,7 +7,8 @@
 //   - an object: null (nil); {} (a value of no type, <v />); {"$type":"xsd:int","$value":"42"} for an
 //     XSD built-in ("xsd:"), ASMX's guid and char ("ms:") and a contract enumeration (its name), the
 //     value in its canonical lexical form; {"$type":"Dog",…} for a contract complex type, its members
-//     as its record codec writes them (or "$xml", its XML content, for a type without one);
+//     as its record codec writes them (or "$xml", its XML content, for a type without one), an
+//     array type's items under "$items" ({"$type":"ArrayOfString","$items":["a",null]});
 //     {"$type":"ArrayOfAnyType","$items":[…]} for object[]; {"$xml":"…"} for untyped content, with
 //     "$xsiType":"{namespace}name" when it came with an xsi:type the contract does not know.
 //
@@ -129,7 +130,17 @@ func AppendObject(b []byte, o anytype.Object) []byte {
 	case anytype.Complex:
 		mark := len(b)
 		if v, ok := o.Complex().(recordValue); ok {
-			return recordwire.AppendTyped(v.AppendRecord(b), mark, o.Complex().XSDType())
+			b = v.AppendRecord(b)
+			if mark < len(b) && b[mark] == '[' {
+				// A contract array type's value is a JSON array: its items go under ItemsKey, as an
+				// object[]'s, so that the object keeps its type.
+				items := string(b[mark:])
+				b = append(b[:mark], `{"`+recordwire.TypeKey+`":`...)
+				b = recordwire.AppendString(b, o.Complex().XSDType())
+				b = append(b, `,"`+ItemsKey+`":`...)
+				return append(append(b, items...), '}')
+			}
+			return recordwire.AppendTyped(b, mark, o.Complex().XSDType())
 		}
 		b = append(b, `{"`+recordwire.TypeKey+`":`...)
 		b = recordwire.AppendString(b, o.Complex().XSDType())
@@ -269,7 +280,11 @@ func DecodeObject(r *recordwire.Reader, reg *anytype.Registry) (anytype.Object, 
 	if !ok {
 		return anytype.Object{}, &recordwire.Error{Msg: "the object's type " + f.typ + " has no record form"}
 	}
-	if err := recordwire.Decode(f.members, r.Mode(), recordRoot{rv}); err != nil {
+	doc := f.members
+	if f.items != nil { // a contract array type's value (a complex type has no member named so)
+		doc = f.items
+	}
+	if err := recordwire.Decode(doc, r.Mode(), recordRoot{rv}); err != nil {
 		return anytype.Object{}, err
 	}
 	return anytype.ObjectOf(v), nil

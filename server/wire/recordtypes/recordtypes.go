@@ -154,3 +154,85 @@ func derivedTypes(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, out 
 		}
 	}
 }
+
+// ObjectType is the declared type an object element's path is named under where the commands name
+// the declared type of a derived row's path (AbstractBases' counterpart): Of's name of xsd:anyType.
+const ObjectType = "anyType"
+
+// Objects returns, for every element path of ty whose type is object (xsd:anyType: "Extra", or
+// "Extras[]" for the items of an object[] or of a repeated object element), the contract types a value
+// there may name in its "$type" and be read as: the concrete complex types and the array types
+// (ArrayOfAnyType aside) reachable from ty and roots (the operations' parameters and results: what
+// the contract's object registry holds of them), through elements, array items and derived types, in
+// the order met. They are derived rows
+// like Derived's, with one difference: an object naming a type the contract dropped cannot be read at
+// all (recordany answers an unknown type; there is no declared type to read it as), as under an
+// abstract base, so the commands treat them as such. The XSD built-ins ("xsd:int", "ms:guid") never
+// leave a contract and need no row; nor do enumerations, whose dropped values read back as untyped
+// content keeping their type ("$xsiType"). A concrete type reachable
+// only as the base of a reachable derived type is not listed: the descriptors hold no link from a
+// derived type to its base.
+func Objects(ty *wire.Type, roots ...*wire.Type) map[string][]string {
+	out := map[string][]string{}
+	if ty == nil {
+		return out
+	}
+	var types []string
+	seen := map[*wire.Type]bool{}
+	var reach func(t *wire.Type)
+	reach = func(t *wire.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		object := t.Kind == wire.KindComplex && !t.Abstract || t.Kind == wire.KindArray && t.Name != "ArrayOfAnyType"
+		if object && t.Name != "" && !slices.Contains(types, t.Name) {
+			types = append(types, t.Name)
+		}
+		if t.Item != nil {
+			reach(t.Item.Type)
+		}
+		for _, f := range t.Fields {
+			reach(f.Type)
+		}
+		for _, d := range t.Derived {
+			reach(d)
+		}
+	}
+	reach(ty)
+	for _, r := range roots {
+		reach(r)
+	}
+	objectPaths(ty, "", map[*wire.Type]bool{}, func(path string) { out[path] = slices.Clone(types) })
+	return out
+}
+
+// objectPaths calls found with the path of every object element of ty, walking as derivedTypes does.
+func objectPaths(ty *wire.Type, prefix string, onPath map[*wire.Type]bool, found func(path string)) {
+	onPath[ty] = true
+	defer delete(onPath, ty)
+	for _, f := range ty.Fields {
+		if f.Type == nil {
+			continue
+		}
+		path, ft := prefix+f.Name, f.Type
+		if ft.Kind == wire.KindArray && ft.Item != nil {
+			ft = ft.Item.Type
+			path += "[]"
+		} else if f.MaxOccurs != 1 {
+			path += "[]"
+		}
+		switch {
+		case ft == nil:
+		case ft.Kind == wire.KindObject:
+			found(path)
+		case ft.Kind == wire.KindComplex && !onPath[ft]:
+			objectPaths(ft, path+".", onPath, found)
+			for _, d := range ft.Derived {
+				if !onPath[d] {
+					objectPaths(d, path+".", onPath, found)
+				}
+			}
+		}
+	}
+}

@@ -55,3 +55,38 @@ func TestFieldsAndDerived(t *testing.T) {
 	assert.Equal(t, map[string]string{"Pet": "Bird", "Pets[]": "Bird"}, abstract)
 	assert.Empty(t, recordtypes.Fields(nil))
 }
+
+// TestObjects: every object element's path ("Extra", under a nested type "Home.Extra", under a
+// derived type's own elements, "Things[]" for an object[]'s items and "Extras[]" for a repeated
+// object) names the concrete complex types reachable from the record type and the roots (the
+// operations' types), and the array types but object[], in the order met: not the abstract base,
+// not the enumerations, not the XSD built-ins.
+func TestObjects(t *testing.T) {
+	str := &wire.Type{Name: "string", Kind: wire.KindString}
+	object := &wire.Type{Name: "anyType", Kind: wire.KindObject}
+	tier := &wire.Type{Name: "Tier", Kind: wire.KindEnum, Enum: []string{"Gold"}}
+	dog := &wire.Type{Name: "Dog", Kind: wire.KindComplex, Fields: []wire.Field{{Name: "Name", Type: str, MaxOccurs: 1}, {Name: "Toy", Type: object, MaxOccurs: 1}}}
+	animal := &wire.Type{Name: "Animal", Kind: wire.KindComplex, Abstract: true, Derived: []*wire.Type{dog}, Fields: []wire.Field{{Name: "Name", Type: str, MaxOccurs: 1}}}
+	animals := &wire.Type{Name: "ArrayOfAnimal", Kind: wire.KindArray, Item: &wire.Field{Name: "Animal", Type: animal, MaxOccurs: -1}}
+	things := &wire.Type{Name: "ArrayOfAnyType", Kind: wire.KindArray, Item: &wire.Field{Name: "anyType", Type: object, MaxOccurs: -1}}
+	home := &wire.Type{Name: "Home", Kind: wire.KindComplex, Fields: []wire.Field{{Name: "Extra", Type: object, MaxOccurs: 1}, {Name: "Level", Type: tier, MaxOccurs: 1}}}
+	contact := &wire.Type{Name: "Contact", Kind: wire.KindComplex, Fields: []wire.Field{
+		{Name: "Id", Type: str, MaxOccurs: 1},
+		{Name: "Extra", Type: object, MaxOccurs: 1},
+		{Name: "Extras", Type: object, MaxOccurs: -1},
+		{Name: "Things", Type: things, MaxOccurs: 1},
+		{Name: "Home", Type: home, MaxOccurs: 1},
+		{Name: "Pets", Type: animals, MaxOccurs: 1},
+	}}
+	widget := &wire.Type{Name: "Widget", Kind: wire.KindComplex}
+	box := &wire.Type{Name: "Box", Kind: wire.KindComplex, Fields: []wire.Field{{Name: "Widget", Type: widget, MaxOccurs: 1}}}
+	types := []string{"Contact", "Home", "ArrayOfAnimal", "Dog", "Box", "Widget"}
+	assert.Equal(t, map[string][]string{
+		"Extra": types, "Extras[]": types, "Things[]": types, "Home.Extra": types, "Pets[].Toy": types,
+	}, recordtypes.Objects(contact, str, box, nil))
+	assert.Equal(t, []string{"Contact", "Home", "ArrayOfAnimal", "Dog"}, recordtypes.Objects(contact)["Extra"], "without roots: the record type's")
+	assert.Empty(t, recordtypes.Objects(home.Fields[1].Type), "a type without elements")
+	assert.Empty(t, recordtypes.Objects(nil))
+	derived, _ := recordtypes.Derived(contact)
+	assert.Equal(t, map[string][]string{"Pets[]": {"Dog"}}, derived, "object paths are not Derived's")
+}

@@ -245,3 +245,29 @@ func TestPolyRecordOpenValues(t *testing.T) {
 	assert.Equal(t, "raw", types["Note"])
 	assert.Equal(t, "dataset", types["Data"])
 }
+
+// TestPolyRecordObjectOfArrayType: an object holding a value of one of the contract's array types
+// keeps its type in the record, its items under "$items" (a bare JSON array could not be read back
+// as an object), and reads back to the same value in both modes.
+func TestPolyRecordObjectOfArrayType(t *testing.T) {
+	hello := "hello"
+	cat := &polyrec.Cat{Indoor: true}
+	cat.Name = "Tom"
+	for _, tc := range []struct {
+		value anytype.Typed
+		doc   string
+	}{
+		{&polyrec.ArrayOfString{Astring: []*string{&hello, nil}}, `{"$type":"ArrayOfString","$items":["hello",null]}`},
+		{&polyrec.ArrayOfAnimal{Animal: []polyrec.AnyAnimal{cat, &polyrec.Animal{Name: "Rex"}}}, `{"$type":"ArrayOfAnimal","$items":[{"$type":"Cat","Name":"Tom","Indoor":true},{"Name":"Rex"}]}`},
+	} {
+		pen := &polyrec.Pen{Id: "a1", Thing: anytype.ObjectOf(tc.value)}
+		doc := pen.AppendRecord(nil)
+		assert.Contains(t, string(doc), `"Thing":`+tc.doc+`,`)
+		for _, mode := range []recordwire.Mode{recordwire.Strict, recordwire.Lenient} {
+			var back polyrec.Pen
+			require.NoError(t, back.UnmarshalRecord(doc, mode), tc.doc)
+			assert.Equal(t, tc.value, back.Thing.Complex(), tc.doc)
+			assert.Equal(t, string(doc), string(back.AppendRecord(nil)))
+		}
+	}
+}
