@@ -46,6 +46,9 @@ func (e Emitter) Codec(t *model.Type, goName string) (done bool, err error) {
 	// A derived type writes and reads its base chain's attributes before its own, as it does its
 	// elements (AllFields); xsi:type, when written, is already in the start tag (appendTyped).
 	attrs := t.AllAttrs()
+	if err := promotedNames(t); err != nil {
+		return false, err
+	}
 	e.P("")
 	e.P("// appendXMLAttrs adds the attributes of %s, in declaration order, to the start tag b ends with.", t.Name)
 	e.P("func (v *%s) appendXMLAttrs(b []byte) []byte {", goName)
@@ -223,4 +226,26 @@ func (e Emitter) Descriptor(t *model.Type) {
 	if t.Text != nil {
 		e.P("type%s.Text = %s", t.GoName, emit.TypeRef(t.Text))
 	}
+}
+
+// promotedNames refuses a derived type t whose Go fields would hide one another: its own attribute
+// named in Go like an element or attribute of its base chain (XML names differing in case only, "id"
+// beside "Id"), which the embedded base's promoted field would lose to.
+func promotedNames(t *model.Type) error {
+	if t.Base == nil {
+		return nil
+	}
+	owner := map[string]string{}
+	for _, f := range t.Base.AllFields() {
+		owner[f.GoName] = "element " + f.Name
+	}
+	for _, a := range t.Base.AllAttrs() {
+		owner[a.GoName] = "attribute " + a.Name
+	}
+	for _, a := range t.Attrs {
+		if what, ok := owner[a.GoName]; ok {
+			return fmt.Errorf("type %s: the attribute %s has the Go name %s of its base's %s, which it would hide: not supported yet", t.Name, a.Name, a.GoName, what)
+		}
+	}
+	return nil
 }

@@ -43,6 +43,9 @@ func TestCodec(t *testing.T) {
 		{"derived", derived, false,
 			[]string{"func (v *D) appendXMLAttrs(b []byte) []byte {", "b = append(b, ` Code=\"`...)\nb = xmlwire.AppendAttrValue(b, v.Code)\nb = append(b, '\"')\n}\n{\nb = append(b, ` n=\"`...)",
 				`case "Code":`, `case "n":`, "return v.DecodeXML(r)"}, ""},
+		{"a derived attribute hiding its base's", &model.Type{Name: "E", GoName: "E", Kind: model.KindComplex, Base: base,
+			Attrs: []*contract.Attr{{Name: "code", GoName: "Code", Type: str}}}, false, nil,
+			"type E: the attribute code has the Go name Code of its base's attribute Code, which it would hide: not supported yet"},
 		{"simple content in a hierarchy", &model.Type{Name: "H", GoName: "H", Kind: model.KindComplex, Text: num, Derived: []*model.Type{{Name: "D"}}}, false, nil,
 			"text content in a hierarchy is not supported yet"},
 	} {
