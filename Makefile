@@ -15,9 +15,9 @@ generate: ## Regenerate gen/ from wsdl/contactsync.wsdl, and the type zoos' pack
 # contract of awkward names (zoo/names), the one-way contract (zoo/oneway), the header contract
 # (zoo/zoohdr), the contracts cut from the third zoo (zoo/outref, renamed, overloads, fetchitem, bare), the
 # contract of open values (zoo/open), the record type holding inheritance hierarchies (zoo/polyrec) and
-# the attributes contract (zoo/attrs) the generator's golden tests use; and the frozen copy of contract
-# 1.0 the record formats' tests run on.
-GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/names ./tools/gowsdlgen/internal/zoo/zoo3 ./tools/gowsdlgen/internal/zoo/oneway ./tools/gowsdlgen/internal/zoo/zoohdr ./tools/gowsdlgen/internal/zoo/outref ./tools/gowsdlgen/internal/zoo/renamed ./tools/gowsdlgen/internal/zoo/overloads ./tools/gowsdlgen/internal/zoo/fetchitem ./tools/gowsdlgen/internal/zoo/open ./tools/gowsdlgen/internal/zoo/bare ./tools/gowsdlgen/internal/zoo/polyrec ./tools/gowsdlgen/internal/zoo/attrs ./server/internal/frozencontract
+# the attributes contracts (zoo/attrs, and zoo/hierattrs with attributes in a hierarchy) the
+# generator's golden tests use; and the frozen copy of contract 1.0 the record formats' tests run on.
+GENERATED = ./gen ./tools/gowsdlgen/internal/zoo ./tools/gowsdlgen/internal/zoo/zoo2 ./tools/gowsdlgen/internal/zoo/names ./tools/gowsdlgen/internal/zoo/zoo3 ./tools/gowsdlgen/internal/zoo/oneway ./tools/gowsdlgen/internal/zoo/zoohdr ./tools/gowsdlgen/internal/zoo/outref ./tools/gowsdlgen/internal/zoo/renamed ./tools/gowsdlgen/internal/zoo/overloads ./tools/gowsdlgen/internal/zoo/fetchitem ./tools/gowsdlgen/internal/zoo/open ./tools/gowsdlgen/internal/zoo/bare ./tools/gowsdlgen/internal/zoo/polyrec ./tools/gowsdlgen/internal/zoo/attrs ./tools/gowsdlgen/internal/zoo/hierattrs ./server/internal/frozencontract
 
 .PHONY: check-generate
 check-generate: generate ## Fail if regenerating gen/ (or the type zoos' packages) changes it or adds files, or the result does not build.

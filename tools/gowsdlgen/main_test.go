@@ -63,7 +63,7 @@ func gowsdlgen(t *testing.T, dir string, args ...string) (string, error) {
 
 // TestGeneratedCodeIsUpToDate runs the go:generate command of each generated package (gen/, the
 // type zoos the golden tests use, the one-way contract, the header contract, the contracts cut from
-// the third zoo (outref, renamed, overloads, fetchitem, bare), the record type with hierarchies (polyrec), and the record formats'
+// the third zoo (outref, renamed, overloads, fetchitem, bare), the record type with hierarchies (polyrec), the hierarchy with attributes (hierattrs), and the record formats'
 // frozen contract 1.0), writing to scratch files, and requires the committed files to be
 // exactly what it produces.
 func TestGeneratedCodeIsUpToDate(t *testing.T) {
@@ -81,6 +81,7 @@ func TestGeneratedCodeIsUpToDate(t *testing.T) {
 		{"internal/zoo/zoohdr", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/hdr/hdr.wsdl"},
 		{"internal/zoo/bare", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/bare/bare.wsdl"},
 		{"internal/zoo/polyrec", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/polyrec/polyrec.wsdl"},
+		{"internal/zoo/hierattrs", "//go:generate go run ../../.. ", "tools/gowsdlgen/internal/zoo/testdata/hierattrs/hierattrs.wsdl"},
 		{"../../server/internal/frozencontract", "//go:generate go run ../../../tools/gowsdlgen ", "server/internal/frozencontract/testdata/contactsync-v1.wsdl"},
 	} {
 		t.Run(pkg.dir, func(t *testing.T) {

@@ -22,6 +22,12 @@ type Typed interface {
 	XSDType() string
 }
 
+// ElementDecoder is a Typed whose element carries attributes ([XmlAttribute]): Read gives it the
+// element's start, to read them from, rather than calling DecodeXML, which has only the children.
+type ElementDecoder interface {
+	DecodeXMLElement(r *xmlwire.Reader, s xmlwire.Start) error
+}
+
 // Registry is what an Object's reader and writer know of a contract: the types an xsi:type may name
 // in its namespace. The generated code makes one per contract.
 type Registry struct {
@@ -315,8 +321,9 @@ func signedCanon(bits int) func(string) (string, bool) {
 // string; a type neither XSD nor the contract has, and content without xsi:type, as raw XML keeping
 // the type (-unknown-type, -array-of-int, -untyped-text, -untyped-elements, -untyped-mixed); <v /> as
 // Empty (-untyped-empty); xsi:nil as nil, where ASMX makes a top-level nil an XmlNode[] holding the
-// attribute (a deviation: -nil). A bad simple value is the caller's error (-bad-int). Attributes other
-// than xsi:type and xsi:nil are not kept (ASMX keeps them among the nodes: -untyped-attribute). Raw
+// attribute (a deviation: -nil). A bad simple value is the caller's error (-bad-int). A contract type
+// with attributes reads them itself (ElementDecoder); other attributes than xsi:type and xsi:nil are
+// not kept (ASMX keeps them among the nodes: -untyped-attribute). Raw
 // content needs the full reader: fast mode steps aside (xmlwire.ErrFallback) for it.
 func Read(r *xmlwire.Reader, s xmlwire.Start, what string, reg *Registry) (Object, error) {
 	typ, typed, err := xmlany.XSIType(r, s)
@@ -355,7 +362,12 @@ func Read(r *xmlwire.Reader, s xmlwire.Start, what string, reg *Registry) (Objec
 		}
 		if f, ok := reg.Types[typ.Local]; ok {
 			v := f()
-			if err := v.DecodeXML(r); err != nil {
+			if d, ok := v.(ElementDecoder); ok {
+				err = d.DecodeXMLElement(r, s)
+			} else {
+				err = v.DecodeXML(r)
+			}
+			if err != nil {
 				return Object{}, err
 			}
 			return Object{kind: Complex, value: v}, nil

@@ -15,8 +15,17 @@ type Attr struct {
 const TextGoName = "Value"
 
 // HasAttrs reports whether values of t carry attributes or text content, so their start tag is
-// written and read with more than the element's name.
-func (t *Type) HasAttrs() bool { return t != nil && (len(t.Attrs) > 0 || t.Text != nil) }
+// written and read with more than the element's name: a derived type carries its base chain's.
+func (t *Type) HasAttrs() bool { return t != nil && (len(t.AllAttrs()) > 0 || t.Text != nil) }
+
+// AllAttrs are t's attributes as they travel: the base chain's first, then t's own, as .NET's
+// XmlSerializer writes a base class's members before a derived class's (AllFields' order).
+func (t *Type) AllAttrs() []*Attr {
+	if t.Base == nil {
+		return t.Attrs
+	}
+	return append(append([]*Attr(nil), t.Base.AllAttrs()...), t.Attrs...)
+}
 
 // GoField is the Go field of attribute a: the value for a required attribute (a value type, always
 // written) and for an optional string (omitted when empty), a pointer for any other optional one

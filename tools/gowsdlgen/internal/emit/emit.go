@@ -147,7 +147,7 @@ func AttrFields(t *model.Type, attrPrefix, text string) ([]*model.Field, error) 
 	for _, f := range all {
 		keys[f.Name] = true
 	}
-	for _, a := range t.Attrs {
+	for _, a := range t.AllAttrs() { // a derived type's base chain's first
 		gf := a.GoField()
 		f := &model.Field{Name: attrPrefix + a.Name, GoName: gf.Name, Type: a.Type, MaxOccurs: 1, Nillable: strings.HasPrefix(gf.Type, "*")}
 		if a.Required {

@@ -11,7 +11,8 @@ import (
 // reached base reaches its derived types, since a value of any of them may stand where it is declared.
 
 // content reads a named complex type's content: a sequence, or a complexContent extension of another
-// complex type of the contract (t.Base) and its own sequence; attributes and simple content are attrs'.
+// complex type of the contract (t.Base) and its own sequence; attributes and simple content are attrs',
+// a derived type's own attributes included.
 func (m *modeler) content(t *Type, ct *wsdl.Node) ([]*Field, error) {
 	t.Abstract = extension.Abstract(ct)
 	ct, ext, q, ok, err := attrs.Of(m.data, ct, t, m.typeOf)
@@ -37,7 +38,7 @@ func (m *modeler) content(t *Type, ct *wsdl.Node) ([]*Field, error) {
 		return nil, modelError(m.data, ext, "type %s extends %s, which is not a complex type with a sequence (an array)", t.Name, base.Name)
 	}
 	t.Base = base
-	return m.sequence(ext)
+	return attrs.InHierarchy(m.data, ext, t, m.sequence)
 }
 
 // reachDerived reads the types deriving directly from the named complex type (each reaches its own).

@@ -293,7 +293,7 @@ func (m *modeler) sequence(ct *wsdl.Node) ([]*Field, error) {
 		case c.Is(wsdl.NamespaceXSD, "complexContent"):
 			return nil, notYet(m.data, c, "complexContent (a class derived from another, or an abstract base)")
 		case c.Is(wsdl.NamespaceXSD, "simpleContent"), c.Is(wsdl.NamespaceXSD, "attribute"):
-			return nil, notYet(m.data, c, "%s on a derived type or an operation wrapper", c.Name.Local)
+			return nil, notYet(m.data, c, "%s on an operation wrapper or inside a complexContent extension", c.Name.Local)
 		case c.Is(wsdl.NamespaceXSD, "anyAttribute"):
 			return nil, notYet(m.data, c, "anyAttribute (ASMX writes it on every SOAP header type, and for [XmlAnyAttribute])")
 		case c.Is(wsdl.NamespaceXSD, "choice"):

@@ -16,6 +16,7 @@ import (
 	"github.com/contactsync/contactsync/server/transfer"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/attrs"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/zoo/hierattrs"
 )
 
 // TestTaggedRecordStores: a record holding attributes ("@Code", "@rev", "@When": [XmlAttribute]) and
@@ -25,12 +26,33 @@ import (
 // matter, and the last export is the first byte for byte. migrate --check's field count reaches the
 // "@" and "$" keys on both stores (SQLite's quoted JSON path, PostgreSQL's text[] path).
 func TestTaggedRecordStores(t *testing.T) {
-	rt := attrs.TaggedRecord
 	plain := &attrs.Tagged{Name: "plain"}
 	var recs []store.Record
 	for _, v := range []*attrs.Tagged{fullTagged(), plain} {
 		recs = append(recs, store.Record{Key: v.RecordKey(), Index: v.RecordIndex(), Doc: v.AppendRecord(nil)})
 	}
+	checkRecordStores(t, attrs.TaggedRecord, recs, map[string]int64{"@Code": 2, "@When": 1, "Price.$text": 1, "Remark.@Lang": 1})
+}
+
+// TestShelfRecordStores: a record holding derived values with attributes (zoo/hierattrs: "$type",
+// then the base chain's "@Id" and "@rev" and the derived type's own) moves through both formats and
+// both stores unchanged, as TestTaggedRecordStores; migrate --check's count reaches the base's and
+// a derived type's attributes of a polymorphic field.
+func TestShelfRecordStores(t *testing.T) {
+	var recs []store.Record
+	for main := range shelfItems() {
+		v := makeShelf(main)
+		v.Id = v.Id + string(rune('a'+main))
+		recs = append(recs, store.Record{Key: v.RecordKey(), Index: v.RecordIndex(), Doc: v.AppendRecord(nil)})
+	}
+	checkRecordStores(t, hierattrs.ShelfRecord, recs, map[string]int64{"Main.@rev": 3, "Main.@Sharp": 1, "Main.@Lid": 1, "Spare.@Sharp": 3})
+}
+
+// checkRecordStores moves recs export -> import into SQLite -> copy to PostgreSQL -> export in both
+// record formats and requires them unchanged; counts are migrate --check's counts of records holding
+// each field path, on both stores.
+func checkRecordStores(t *testing.T, rt *recordwire.Type, recs []store.Record, counts map[string]int64) {
+	t.Helper()
 	types := rt.FieldTypes()
 	fields := make([]store.Field, len(rt.Fields))
 	for i, p := range rt.Fields {
@@ -93,7 +115,7 @@ func TestTaggedRecordStores(t *testing.T) {
 			}
 			assert.Equal(t, string(export(t, format, want)), string(export(t, format, copied)), "the last export is the first")
 			for name, st := range map[string]backend.Store{"sqlite": sqlite, "postgres": postgres} {
-				for path, n := range map[string]int64{"@Code": 2, "@When": 1, "Price.$text": 1, "Remark.@Lang": 1} {
+				for path, n := range counts {
 					got, err := st.CountField(t.Context(), path)
 					require.NoError(t, err, "%s %s", name, path)
 					assert.Equal(t, n, got, "%s: records holding %s", name, path)

@@ -170,6 +170,14 @@ func (e Emitter) Helpers(c *model.Contract) error {
 			e.p("func (*%s) XSDType() string { return %q }", t.GoName, t.Name)
 		}
 	}
+	for _, t := range c.Types {
+		if t.Kind == model.KindComplex && !t.Abstract && t.HasAttrs() {
+			// An object holding it reads its attributes from the element's start (anytype.Read).
+			e.p("")
+			e.p("// DecodeXMLElement reads the element el of %s, its attributes included, as an object's value.", t.Name)
+			e.p("func (v *%s) DecodeXMLElement(r *xmlwire.Reader, el xmlwire.Start) error { return v.decodeXMLElement(r, el) }", t.GoName)
+		}
+	}
 	e.p("")
 	e.p("// %s is what an object (xsd:anyType) value may hold of the contract: its concrete complex", RegistryName)
 	e.p("// types and arrays and its enumerations, by XSD name.")

@@ -39,16 +39,22 @@ func (e Emitter) Codec(t *model.Type, goName string) (done bool, err error) {
 	if !t.HasAttrs() {
 		return false, nil
 	}
-	if t.Polymorphic() {
-		// A derived type's codec writes and reads its base's elements, not the base's attributes.
-		return false, fmt.Errorf("type %s has attributes or text and derived types: attributes in a hierarchy are not supported yet", t.Name)
+	if t.Text != nil && t.Polymorphic() {
+		// The model refuses a type extending simple content (model/attrs.InHierarchy).
+		return false, fmt.Errorf("type %s has simple content ([XmlText]) and derived types: text content in a hierarchy is not supported yet", t.Name)
+	}
+	// A derived type writes and reads its base chain's attributes before its own, as it does its
+	// elements (AllFields); xsi:type, when written, is already in the start tag (appendTyped).
+	attrs := t.AllAttrs()
+	if err := promotedNames(t); err != nil {
+		return false, err
 	}
 	e.P("")
 	e.P("// appendXMLAttrs adds the attributes of %s, in declaration order, to the start tag b ends with.", t.Name)
 	e.P("func (v *%s) appendXMLAttrs(b []byte) []byte {", goName)
 	e.P("b, ok := xmlwire.ReopenStart(b)")
 	e.P("if !ok { return b }")
-	for i, a := range t.Attrs {
+	for i, a := range attrs {
 		if err := e.appendAttr(t, i); err != nil {
 			return false, fmt.Errorf("%s: attribute %s: %w", t.Name, a.Name, err)
 		}
@@ -66,7 +72,7 @@ func (e Emitter) Codec(t *model.Type, goName string) (done bool, err error) {
 	e.P("if a.Name.Space != \"\" { continue }")
 	e.P("text := a.Value")
 	e.P("switch a.Name.Local {")
-	for _, a := range t.Attrs {
+	for _, a := range attrs {
 		gf := a.GoField()
 		e.P("case %q:", a.Name)
 		label := strconv.Quote("attribute " + a.Name)
@@ -129,10 +135,10 @@ func (e Emitter) text(t *model.Type, goName string) error {
 	return nil
 }
 
-// appendAttr writes the statements appending attribute i of t: a value type always, an optional string
-// when not empty, any other optional value when not nil.
+// appendAttr writes the statements appending attribute i of t (AllAttrs): a value type always, an
+// optional string when not empty, any other optional value when not nil.
 func (e Emitter) appendAttr(t *model.Type, i int) error {
-	a := t.Attrs[i]
+	a := t.AllAttrs()[i]
 	gf := a.GoField()
 	val := "v." + gf.Name
 	base, ptr := strings.CutPrefix(gf.Type, "*")
@@ -203,11 +209,12 @@ func (e Emitter) parse(t *model.Type, goType, target, label string) error {
 }
 
 // Descriptor writes the statements completing t's descriptor (type<GoName>, a wire.Type) with its
-// attributes and text type, for the help pages' samples.
+// attributes and text type, for the help pages' samples: a derived type's base chain's attributes
+// first, as its Fields hold the base chain's elements first.
 func (e Emitter) Descriptor(t *model.Type) {
-	if len(t.Attrs) > 0 {
+	if attrs := t.AllAttrs(); len(attrs) > 0 {
 		e.P("type%s.Attrs = []wire.Field{", t.GoName)
-		for _, a := range t.Attrs {
+		for _, a := range attrs {
 			required := 0
 			if a.Required {
 				required = 1
@@ -219,4 +226,26 @@ func (e Emitter) Descriptor(t *model.Type) {
 	if t.Text != nil {
 		e.P("type%s.Text = %s", t.GoName, emit.TypeRef(t.Text))
 	}
+}
+
+// promotedNames refuses a derived type t whose Go fields would hide one another: its own attribute
+// named in Go like an element or attribute of its base chain (XML names differing in case only, "id"
+// beside "Id"), which the embedded base's promoted field would lose to.
+func promotedNames(t *model.Type) error {
+	if t.Base == nil {
+		return nil
+	}
+	owner := map[string]string{}
+	for _, f := range t.Base.AllFields() {
+		owner[f.GoName] = "element " + f.Name
+	}
+	for _, a := range t.Base.AllAttrs() {
+		owner[a.GoName] = "attribute " + a.Name
+	}
+	for _, a := range t.Attrs {
+		if what, ok := owner[a.GoName]; ok {
+			return fmt.Errorf("type %s: the attribute %s has the Go name %s of its base's %s, which it would hide: not supported yet", t.Name, a.Name, a.GoName, what)
+		}
+	}
+	return nil
 }

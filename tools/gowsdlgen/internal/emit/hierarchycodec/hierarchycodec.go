@@ -103,7 +103,11 @@ func (e Emitter) Hierarchies(types []*model.Type) {
 			e.p("case %d:", i)
 			e.p("x := new(%s)", s.GoName)
 			e.p("if el.Nil() { return x, r.Skip(el) }")
-			e.p("return x, x.DecodeXML(r)")
+			if s.HasAttrs() { // its attributes, and its base chain's, are in el (attrcodec)
+				e.p("return x, x.decodeXMLElement(r, el)")
+			} else {
+				e.p("return x, x.DecodeXML(r)")
+			}
 		}
 		e.p("}")
 		e.p("return nil, xmlany.Abstract(el.Local(), %q)", t.Name)

@@ -19,7 +19,8 @@ import (
 type TypeOf func(n *wsdl.Node, attr string) (*contract.Type, error)
 
 // Of is extension.Of of ct after Read: Read fills t.Attrs and t.Text, and Of returns ct without its
-// attributes (rest), for the reading of its sequence, and ct's complexContent extension, if any. A
+// attributes (rest), for the reading of its sequence, and ct's complexContent extension, if any,
+// without the attributes a derived class's own [XmlAttribute] members put there (in t.Attrs). A
 // simple-content type (t.Text set) has neither sequence nor extension: ok is false.
 func Of(data []byte, ct *wsdl.Node, t *contract.Type, typeOf TypeOf) (rest, ext *wsdl.Node, base xml.Name, ok bool, err error) {
 	rest, simple, err := Read(data, ct, t, typeOf)
@@ -27,7 +28,28 @@ func Of(data []byte, ct *wsdl.Node, t *contract.Type, typeOf TypeOf) (rest, ext 
 		return rest, nil, xml.Name{}, false, err
 	}
 	ext, base, ok, err = extension.Of(data, rest)
+	if err != nil || !ok {
+		return rest, ext, base, ok, err
+	}
+	ext, err = strip(data, ext, t, typeOf)
 	return rest, ext, base, ok, err
+}
+
+// InHierarchy checks the attributes of t, a derived type whose Base is set, against its base
+// chain's, then reads its own content from ext with sequence (package model's). A derived value
+// carries its base chain's attributes before its own (contract.Type.AllAttrs), so one name cannot be
+// declared on both; a base with simple content ([XmlText]) has no sequence for a derived type to
+// extend, which ASMX would write as a simpleContent extension of a complex type instead.
+func InHierarchy(data []byte, ext *wsdl.Node, t *contract.Type, sequence func(*wsdl.Node) ([]*contract.Field, error)) ([]*contract.Field, error) {
+	for b := t.Base; b != nil; b = b.Base {
+		if b.Text != nil {
+			return nil, wsdl.Errorf(data, ext, "type %s extends %s, which has simple content ([XmlText]): text content in a hierarchy is not supported yet", t.Name, b.Name)
+		}
+	}
+	if err := unique(data, ext, t.AllAttrs()); err != nil {
+		return nil, err
+	}
+	return sequence(ext)
 }
 
 // Read reads the attributes of complex type ct into t.Attrs and, for simple content, its text type
@@ -38,27 +60,35 @@ func Read(data []byte, ct *wsdl.Node, t *contract.Type, typeOf TypeOf) (rest *ws
 	if len(contents) > 0 {
 		return ct, true, simpleContent(data, ct, contents[0], t, typeOf)
 	}
+	rest, err = strip(data, ct, t, typeOf)
+	return rest, false, err
+}
+
+// strip reads the attributes among n's children (a complex type's, or a complexContent extension's)
+// into t.Attrs and returns n without them, for the reading of the sequence beside them.
+func strip(data []byte, n *wsdl.Node, t *contract.Type, typeOf TypeOf) (*wsdl.Node, error) {
 	var kept []*wsdl.Node
-	for _, c := range ct.Children {
+	before := len(t.Attrs)
+	for _, c := range n.Children {
 		if !c.Is(wsdl.NamespaceXSD, "attribute") {
 			kept = append(kept, c)
 			continue
 		}
 		a, err := attribute(data, c, typeOf)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		t.Attrs = append(t.Attrs, a)
 	}
-	if len(t.Attrs) == 0 {
-		return ct, false, nil
+	if len(t.Attrs) == before {
+		return n, nil
 	}
-	if err := unique(data, ct, t.Attrs); err != nil {
-		return nil, false, err
+	if err := unique(data, n, t.Attrs); err != nil {
+		return nil, err
 	}
-	copied := *ct
+	copied := *n
 	copied.Children = kept
-	return &copied, false, nil
+	return &copied, nil
 }
 
 // simpleContent reads <s:simpleContent><s:extension base="s:decimal"> and the extension's

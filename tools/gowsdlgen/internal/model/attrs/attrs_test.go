@@ -55,3 +55,49 @@ func TestReadAttributes(t *testing.T) {
 	assert.Equal(t, "uint16", stamp.TextGoType())
 	assert.Equal(t, []attr{{"Seq", "Seq", "long", "int64", true}, {"Ok", "Ok", "boolean", "*bool", false}}, describe(stamp))
 }
+
+// TestReadAttributesInHierarchy: a derived type's own attributes, declared in its complexContent
+// extension, are its Attrs; AllAttrs puts its base chain's first (zoo/hierattrs: Item, Tool, the
+// abstract Box without elements, and Crate derived from Box).
+func TestReadAttributesInHierarchy(t *testing.T) {
+	data, err := os.ReadFile("../../zoo/testdata/hierattrs/hierattrs.wsdl")
+	require.NoError(t, err)
+	defs, err := wsdl.Read(data)
+	require.NoError(t, err)
+	c, err := model.Read(defs)
+	require.NoError(t, err)
+	names := func(ty *model.Type, all bool) []string {
+		attrs := ty.Attrs
+		if all {
+			attrs = ty.AllAttrs()
+		}
+		var out []string
+		for _, a := range attrs {
+			out = append(out, a.Name)
+		}
+		return out
+	}
+	types := map[string]*model.Type{}
+	for _, ty := range c.Types {
+		types[ty.Name] = ty
+	}
+	for _, tt := range []struct {
+		name     string
+		own, all []string
+		fields   int
+	}{
+		{"Item", []string{"Id", "rev"}, []string{"Id", "rev"}, 1},
+		{"Tool", []string{"Sharp", "Grade"}, []string{"Id", "rev", "Sharp", "Grade"}, 1},
+		{"Box", []string{"Size"}, []string{"Id", "rev", "Size"}, 0},
+		{"Crate", []string{"Lid"}, []string{"Id", "rev", "Size", "Lid"}, 1},
+	} {
+		ty := types[tt.name]
+		require.NotNil(t, ty, tt.name)
+		assert.Equal(t, tt.own, names(ty, false), tt.name)
+		assert.Equal(t, tt.all, names(ty, true), tt.name)
+		assert.Len(t, ty.Fields, tt.fields, tt.name)
+		assert.True(t, ty.HasAttrs(), tt.name)
+	}
+	assert.True(t, types["Item"].Polymorphic())
+	assert.True(t, types["Box"].Abstract)
+}

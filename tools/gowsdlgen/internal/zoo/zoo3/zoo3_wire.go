@@ -4538,6 +4538,21 @@ func (*AuthHeader) XSDType() string { return "AuthHeader" }
 // XSDType returns "TraceHeader", the type's XSD local name, as an object's xsi:type names it.
 func (*TraceHeader) XSDType() string { return "TraceHeader" }
 
+// DecodeXMLElement reads the element el of Money, its attributes included, as an object's value.
+func (v *Money) DecodeXMLElement(r *xmlwire.Reader, el xmlwire.Start) error {
+	return v.decodeXMLElement(r, el)
+}
+
+// DecodeXMLElement reads the element el of Note, its attributes included, as an object's value.
+func (v *Note) DecodeXMLElement(r *xmlwire.Reader, el xmlwire.Start) error {
+	return v.decodeXMLElement(r, el)
+}
+
+// DecodeXMLElement reads the element el of Tagged, its attributes included, as an object's value.
+func (v *Tagged) DecodeXMLElement(r *xmlwire.Reader, el xmlwire.Start) error {
+	return v.decodeXMLElement(r, el)
+}
+
 // objectRegistry is what an object (xsd:anyType) value may hold of the contract: its concrete complex
 // types and arrays and its enumerations, by XSD name.
 var objectRegistry = &anytype.Registry{
