@@ -12,7 +12,6 @@ import (
 	"github.com/contactsync/contactsync/server/service"
 	"github.com/contactsync/contactsync/server/store"
 	"github.com/contactsync/contactsync/server/store/stores"
-	"github.com/contactsync/contactsync/server/wire"
 	"github.com/contactsync/contactsync/server/wire/recordtypes"
 	"github.com/contactsync/contactsync/server/wire/recordwire"
 )
@@ -30,7 +29,7 @@ func contractFields() []store.Field {
 		out[i] = store.Field{Path: p, Type: types[i]}
 	}
 	derived := rt.DerivedTypes()
-	maps.Copy(derived, recordtypes.Objects(rt.Type, contractTypes()...))
+	maps.Copy(derived, recordtypes.Objects(rt.Type, contractObjectTypes()))
 	for _, p := range slices.Sorted(maps.Keys(derived)) {
 		for _, typ := range derived[p] {
 			out = append(out, store.Field{Path: p, Type: typ, Derived: true})
@@ -47,23 +46,10 @@ func contractPaths() []string { return contractRecord().Fields }
 // does not have.
 var contractRecord = func() *recordwire.Type { return service.Records.Type }
 
-// contractTypes are the types the contract's operations take and answer: with the record type, what
-// an object value may hold of the contract (recordtypes.Objects). A variable, as contractRecord.
-var contractTypes = func() []*wire.Type { return operationTypes(gen.Operations) }
-
-// operationTypes returns the types of the parameters and results of ops.
-func operationTypes(ops []*wire.Operation) []*wire.Type {
-	var out []*wire.Type
-	for _, op := range ops {
-		for _, f := range slices.Concat(op.Params, op.Results) {
-			out = append(out, f.Type)
-		}
-		if op.Result != nil {
-			out = append(out, op.Result.Type)
-		}
-	}
-	return out
-}
+// contractObjectTypes are the contract's types an object value may hold (its descriptor's
+// ObjectTypes): each is a derived row of every object element of the record (recordtypes.Objects). A
+// variable, as contractRecord.
+var contractObjectTypes = func() []string { return gen.Contract.ObjectTypes }
 
 // DerivedTypeError is the refusal to start on a store whose records hold values of a type the
 // contract dropped where such a value cannot be read: under a declared type that is abstract (it
@@ -119,7 +105,7 @@ func underBase(base string) string {
 func strandedTypes(dropped []store.Field) (stranded, others []store.Field, bases map[string]string) {
 	rt := contractRecord()
 	bases = rt.AbstractBases()
-	for p := range recordtypes.Objects(rt.Type) {
+	for p := range recordtypes.Objects(rt.Type, nil) {
 		bases[p] = recordtypes.ObjectType
 	}
 	for _, d := range dropped {

@@ -21,7 +21,7 @@ import (
 
 // withObject makes the field checks see today's Contact with an object field, Extra, and an array of
 // the concrete Animal, Pets, from which Dog derives: the contract of a deployment that dropped Parrot
-// (under Animal, and from what Extra may hold). The operations add no type.
+// (under Animal, and from what Extra may hold, its object types).
 func withObject(t *testing.T) {
 	dog := &wire.Type{Name: "Dog", Kind: wire.KindComplex}
 	animal := &wire.Type{Name: "Animal", Kind: wire.KindComplex, Derived: []*wire.Type{dog}}
@@ -32,10 +32,10 @@ func withObject(t *testing.T) {
 		wire.Field{Name: "Pets", Type: animal, MaxOccurs: -1})
 	rt.Type = &wt
 	rt.Fields = append(slices.Clone(rt.Fields), "Extra", "Pets")
-	beforeRecord, beforeTypes := contractRecord, contractTypes
+	beforeRecord, beforeTypes := contractRecord, contractObjectTypes
 	contractRecord = func() *recordwire.Type { return &rt }
-	contractTypes = func() []*wire.Type { return nil }
-	t.Cleanup(func() { contractRecord, contractTypes = beforeRecord, beforeTypes })
+	contractObjectTypes = func() []string { return []string{"Contact", "ArrayOfString", "Animal", "Dog"} }
+	t.Cleanup(func() { contractRecord, contractObjectTypes = beforeRecord, beforeTypes })
 }
 
 // TestObjectRows: the contract records, for an object element, each contract type its "$type" may

@@ -24,6 +24,11 @@ type Contract struct {
 	// Path is the endpoint path: Address's path ("/contactsync/v1/sync.asmx"). Empty when the WSDL
 	// names no SOAP address; a handler then needs a path of its own.
 	Path string
+	// ObjectTypes are the XSD names of the contract's types an object (xsd:anyType) value may hold
+	// and be read as: its concrete complex types and its arrays (ArrayOfAnyType aside), in the order
+	// the generated object registry lists them. The store records them as an object element's derived
+	// rows, so that a contract dropping one is noticed. Empty for a contract without objects.
+	ObjectTypes []string
 	// Document is the WSDL as it is served before its namespace (when rebased) and addresses are
 	// filled in: the contract file without its XML comments, which are notes for its maintainers.
 	Document string

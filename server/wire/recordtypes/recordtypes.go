@@ -161,49 +161,17 @@ const ObjectType = "anyType"
 
 // Objects returns, for every element path of ty whose type is object (xsd:anyType: "Extra", or
 // "Extras[]" for the items of an object[] or of a repeated object element), the contract types a value
-// there may name in its "$type" and be read as: the concrete complex types and the array types
-// (ArrayOfAnyType aside) reachable from ty and roots (the operations' parameters and results: what
-// the contract's object registry holds of them), through elements, array items and derived types, in
-// the order met. They are derived rows
-// like Derived's, with one difference: an object naming a type the contract dropped cannot be read at
-// all (recordany answers an unknown type; there is no declared type to read it as), as under an
-// abstract base, so the commands treat them as such. The XSD built-ins ("xsd:int", "ms:guid") never
-// leave a contract and need no row; nor do enumerations, whose dropped values read back as untyped
-// content keeping their type ("$xsiType"). A concrete type reachable
-// only as the base of a reachable derived type is not listed: the descriptors hold no link from a
-// derived type to its base.
-func Objects(ty *wire.Type, roots ...*wire.Type) map[string][]string {
+// there may name in its "$type" and be read as: types, the contract's (wire.Contract.ObjectTypes, what
+// its object registry holds). They are derived rows like Derived's, with one difference: an object
+// naming a type the contract dropped cannot be read at all (recordany answers an unknown type; there
+// is no declared type to read it as), as under an abstract base, so the commands treat them as such.
+// The XSD built-ins ("xsd:int", "ms:guid") never leave a contract and need no row; nor do
+// enumerations, whose dropped values read back as untyped content keeping their type ("$xsiType").
+func Objects(ty *wire.Type, types []string) map[string][]string {
 	out := map[string][]string{}
-	if ty == nil {
-		return out
+	if ty != nil {
+		objectPaths(ty, "", map[*wire.Type]bool{}, func(path string) { out[path] = slices.Clone(types) })
 	}
-	var types []string
-	seen := map[*wire.Type]bool{}
-	var reach func(t *wire.Type)
-	reach = func(t *wire.Type) {
-		if t == nil || seen[t] {
-			return
-		}
-		seen[t] = true
-		object := t.Kind == wire.KindComplex && !t.Abstract || t.Kind == wire.KindArray && t.Name != "ArrayOfAnyType"
-		if object && t.Name != "" && !slices.Contains(types, t.Name) {
-			types = append(types, t.Name)
-		}
-		if t.Item != nil {
-			reach(t.Item.Type)
-		}
-		for _, f := range t.Fields {
-			reach(f.Type)
-		}
-		for _, d := range t.Derived {
-			reach(d)
-		}
-	}
-	reach(ty)
-	for _, r := range roots {
-		reach(r)
-	}
-	objectPaths(ty, "", map[*wire.Type]bool{}, func(path string) { out[path] = slices.Clone(types) })
 	return out
 }
 

@@ -58,9 +58,8 @@ func TestFieldsAndDerived(t *testing.T) {
 
 // TestObjects: every object element's path ("Extra", under a nested type "Home.Extra", under a
 // derived type's own elements, "Things[]" for an object[]'s items and "Extras[]" for a repeated
-// object) names the concrete complex types reachable from the record type and the roots (the
-// operations' types), and the array types but object[], in the order met: not the abstract base,
-// not the enumerations, not the XSD built-ins.
+// object) names the contract's object types as given (wire.Contract.ObjectTypes), each path its own
+// copy; a record without object elements has no path.
 func TestObjects(t *testing.T) {
 	str := &wire.Type{Name: "string", Kind: wire.KindString}
 	object := &wire.Type{Name: "anyType", Kind: wire.KindObject}
@@ -78,15 +77,16 @@ func TestObjects(t *testing.T) {
 		{Name: "Home", Type: home, MaxOccurs: 1},
 		{Name: "Pets", Type: animals, MaxOccurs: 1},
 	}}
-	widget := &wire.Type{Name: "Widget", Kind: wire.KindComplex}
-	box := &wire.Type{Name: "Box", Kind: wire.KindComplex, Fields: []wire.Field{{Name: "Widget", Type: widget, MaxOccurs: 1}}}
-	types := []string{"Contact", "Home", "ArrayOfAnimal", "Dog", "Box", "Widget"}
+	types := []string{"Contact", "Home", "ArrayOfAnimal", "Dog"}
+	objects := recordtypes.Objects(contact, types)
 	assert.Equal(t, map[string][]string{
 		"Extra": types, "Extras[]": types, "Things[]": types, "Home.Extra": types, "Pets[].Toy": types,
-	}, recordtypes.Objects(contact, str, box, nil))
-	assert.Equal(t, []string{"Contact", "Home", "ArrayOfAnimal", "Dog"}, recordtypes.Objects(contact)["Extra"], "without roots: the record type's")
-	assert.Empty(t, recordtypes.Objects(home.Fields[1].Type), "a type without elements")
-	assert.Empty(t, recordtypes.Objects(nil))
+	}, objects)
+	objects["Extra"][0] = "changed"
+	assert.Equal(t, "Contact", objects["Extras[]"][0], "each path holds its own list")
+	assert.Equal(t, []string(nil), recordtypes.Objects(contact, nil)["Extra"], "no object types: the paths alone")
+	assert.Empty(t, recordtypes.Objects(home.Fields[1].Type, types), "a type without elements")
+	assert.Empty(t, recordtypes.Objects(nil, types))
 	derived, _ := recordtypes.Derived(contact)
 	assert.Equal(t, map[string][]string{"Pets[]": {"Dog"}}, derived, "object paths are not Derived's")
 }

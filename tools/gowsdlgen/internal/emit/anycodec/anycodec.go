@@ -154,6 +154,23 @@ func Uses(c *model.Contract) bool {
 	return false
 }
 
+// ObjectTypes returns the contract's types an object value may hold and be read as, for a contract
+// with an element of an open kind (else none): its concrete complex types and arrays, ArrayOfAnyType
+// aside (an object[] is the object's own Array kind). The registry maps them, and the descriptor lists
+// them (wire.Contract.ObjectTypes) for the store's derived rows.
+func ObjectTypes(c *model.Contract) []*model.Type {
+	if !Uses(c) {
+		return nil
+	}
+	var out []*model.Type
+	for _, t := range c.Types {
+		if (t.Kind == model.KindComplex || t.Kind == model.KindArray) && !t.Abstract && t.Name != "ArrayOfAnyType" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Helpers writes, for a contract with an element of an open kind, the object Registry (every concrete
 // complex type and array of the contract, by XSD name, and its enumerations: the types an xsi:type
 // may name, as ASMX knows the types of the contract), XSDType for the types outside a hierarchy
@@ -184,10 +201,8 @@ func (e Emitter) Helpers(c *model.Contract) error {
 	e.p("var %s = &anytype.Registry{", RegistryName)
 	e.p("Namespace: Contract.Namespace,")
 	e.p("Types: map[string]func() anytype.Typed{")
-	for _, t := range c.Types {
-		if (t.Kind == model.KindComplex || t.Kind == model.KindArray) && !t.Abstract && t.Name != "ArrayOfAnyType" {
-			e.p("%q: func() anytype.Typed { return new(%s) },", t.Name, t.GoName)
-		}
+	for _, t := range ObjectTypes(c) {
+		e.p("%q: func() anytype.Typed { return new(%s) },", t.Name, t.GoName)
 	}
 	e.p("},")
 	e.p("Enums: map[string][]string{")

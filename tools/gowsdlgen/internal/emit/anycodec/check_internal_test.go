@@ -122,3 +122,26 @@ func TestCheckObjects(t *testing.T) {
 		assert.Equal(t, tt.want, strings.TrimSpace(string(w.Bytes())), c.Operations[tt.op].Name)
 	}
 }
+
+// TestObjectTypes: the types an object may hold are the contract's concrete complex types and arrays
+// in the contract's order, ArrayOfAnyType and abstract bases aside, as the registry maps them and the
+// descriptor lists them; a contract without an object has none.
+func TestObjectTypes(t *testing.T) {
+	c := checkContract()
+	c.Types[1].Abstract = true // Shelf: an abstract base has no value of its own
+	var names []string
+	for _, ty := range ObjectTypes(c) {
+		names = append(names, ty.Name)
+	}
+	assert.Equal(t, []string{"Plain", "Crate", "Store", "Ring", "Link", "Tag"}, names)
+
+	e := Emitter{Writer: &emit.Writer{}}
+	assert.NoError(t, e.Helpers(c))
+	for _, name := range names {
+		assert.Contains(t, string(e.Bytes()), `"`+name+`": func() anytype.Typed { return new(`+name+`) },`, "the registry maps %s", name)
+	}
+	assert.NotContains(t, string(e.Bytes()), `"Shelf": func()`, "not the abstract base")
+
+	plain := checkContract().Types[0]
+	assert.Nil(t, ObjectTypes(&model.Contract{Types: []*model.Type{plain}}), "a contract without an object")
+}

@@ -4,6 +4,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit"
+	"github.com/contactsync/contactsync/tools/gowsdlgen/internal/emit/anycodec"
 )
 
 // contractGoName is the generated variable holding the contract's descriptor (wire.Contract).
@@ -22,6 +25,13 @@ func (e *emitter) descriptorDecl() {
 	e.p("RebaseNamespace: %v,", d.RebaseNamespace)
 	e.p("Address: %q,", d.Address)
 	e.p("Path: %q,", d.Path)
+	if types := anycodec.ObjectTypes(e.c); len(types) > 0 {
+		names := make([]string, len(types))
+		for i, t := range types {
+			names[i] = t.Name
+		}
+		e.p("ObjectTypes: []string{%s},", emit.QuoteList(names))
+	}
 	e.p("Document: contractDocument,")
 	e.p("}")
 }

@@ -66,6 +66,7 @@ var Contract = &wire.Contract{
 	RebaseNamespace: false,
 	Address:         "http://localhost/open.asmx",
 	Path:            "/open.asmx",
+	ObjectTypes:     []string{"Box", "Shelf", "Crate", "Tag"},
 	Document:        contractDocument,
 }
 

@@ -53,6 +53,7 @@ var Contract = &wire.Contract{
 	RebaseNamespace: false,
 	Address:         "http://127.0.0.1:18642/polyrec/v1/sync.asmx",
 	Path:            "/polyrec/v1/sync.asmx",
+	ObjectTypes:     []string{"Animal", "Cat", "ArrayOfString", "Parrot", "ArrayOfAnimal", "Square", "Circle", "Pen"},
 	Document:        contractDocument,
 }
 

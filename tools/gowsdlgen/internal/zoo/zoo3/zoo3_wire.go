@@ -459,6 +459,7 @@ var Contract = &wire.Contract{
 	RebaseNamespace: false,
 	Address:         "http://127.0.0.1:18642/contactsync/v1/sync.asmx",
 	Path:            "/contactsync/v1/sync.asmx",
+	ObjectTypes:     []string{"Animal", "Cat", "Dog", "ArrayOfAnimal", "Kennel", "Square", "Circle", "Box", "TimeSpan", "ArrayOfByte", "Smalls", "Order", "OrderAck", "urunBilgi", "ArrayOfUrunBilgi", "Money", "Note", "Tagged", "AuthHeader", "TraceHeader"},
 	Document:        contractDocument,
 }
 
